@@ -1,0 +1,74 @@
+import { Suspense, useEffect, useState } from 'react';
+import { Outlet } from 'react-router';
+import { Dialog as RadixDialog } from 'radix-ui';
+import { Menu, X } from 'lucide-react';
+import { ConfirmProvider } from '../../components/ui/confirm-dialog';
+import { PageSpinner } from '../../components/ui/spinner';
+import { Sidebar } from './sidebar';
+import { TopBar } from './top-bar';
+
+/** Tailwind's lg breakpoint: from here on the sidebar is always shown and the drawer is not needed. */
+const WIDE_SCREEN = '(min-width: 64rem)';
+
+/** The signed-in layout: sidebar (a drawer below lg), top bar, and the current screen. */
+export default function AppShell() {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  useEffect(() => {
+    const wide = window.matchMedia(WIDE_SCREEN);
+    const closeOnWide = () => wide.matches && setDrawerOpen(false);
+    wide.addEventListener('change', closeOnWide);
+    return () => wide.removeEventListener('change', closeOnWide);
+  }, []);
+
+  return (
+    <ConfirmProvider>
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[80] focus:rounded-control focus:bg-surface focus:px-4 focus:py-2 focus:text-sm focus:font-medium focus:shadow-lg"
+      >
+        Skip to content
+      </a>
+      <div className="min-h-dvh lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
+        <aside className="sticky top-0 hidden h-dvh lg:block">
+          <Sidebar />
+        </aside>
+        <RadixDialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+          <div className="flex min-h-dvh min-w-0 flex-col">
+            <TopBar
+              menuButton={
+                <RadixDialog.Trigger
+                  aria-label="Open menu"
+                  className="-ml-1 rounded-control p-2 text-ink transition-colors hover:bg-canvas"
+                >
+                  <Menu aria-hidden="true" className="size-5" />
+                </RadixDialog.Trigger>
+              }
+            />
+            <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8">
+              <Suspense fallback={<PageSpinner />}>
+                <Outlet />
+              </Suspense>
+            </main>
+          </div>
+          <RadixDialog.Portal>
+            <RadixDialog.Overlay className="fixed inset-0 z-40 animate-fade-in bg-ink/60 lg:hidden" />
+            <RadixDialog.Content
+              aria-describedby={undefined}
+              className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] animate-drawer-in shadow-2xl outline-none lg:hidden"
+            >
+              <RadixDialog.Title className="sr-only">Menu</RadixDialog.Title>
+              <Sidebar onNavigate={() => setDrawerOpen(false)} />
+              <RadixDialog.Close
+                aria-label="Close menu"
+                className="absolute top-3.5 right-3 rounded-control p-1.5 text-sidebar-ink transition-colors hover:bg-sidebar-hover hover:text-white focus-visible:outline-brand-on-dark"
+              >
+                <X aria-hidden="true" className="size-5" />
+              </RadixDialog.Close>
+            </RadixDialog.Content>
+          </RadixDialog.Portal>
+        </RadixDialog.Root>
+      </div>
+    </ConfirmProvider>
+  );
+}

@@ -1,0 +1,64 @@
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { clsx } from 'clsx';
+import { Spinner } from './spinner';
+
+export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+export type ButtonSize = 'sm' | 'md' | 'icon';
+
+const variants: Record<ButtonVariant, string> = {
+  primary: 'bg-brand text-white hover:bg-brand-hover shadow-sm',
+  secondary: 'border border-line-strong bg-surface text-ink hover:bg-canvas shadow-sm',
+  danger: 'bg-danger text-white hover:bg-danger-hover shadow-sm',
+  ghost: 'text-ink-muted hover:bg-canvas hover:text-ink',
+};
+
+const sizes: Record<ButtonSize, string> = {
+  sm: 'h-8 gap-1.5 px-3 text-sm',
+  md: 'h-10 gap-2 px-4 text-sm',
+  icon: 'size-9 justify-center',
+};
+
+/** The classes of a button, for a router Link or an anchor that must look like one. */
+export function buttonClassName(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', className?: string) {
+  return clsx(
+    'inline-flex shrink-0 items-center justify-center rounded-control font-medium whitespace-nowrap transition-colors',
+    'disabled:cursor-not-allowed disabled:opacity-55',
+    variants[variant],
+    sizes[size],
+    className,
+  );
+}
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  /** Disables the button and shows a spinner; put the spec's busy text ('Adding...') in children. */
+  loading?: boolean;
+  /** An icon before the text (lucide icon element); replaced by the spinner while loading. */
+  icon?: ReactNode;
+}
+
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  loading = false,
+  icon,
+  disabled,
+  type = 'button',
+  className,
+  children,
+  ...props
+}: ButtonProps) {
+  return (
+    <button
+      type={type}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      className={buttonClassName(variant, size, className)}
+      {...props}
+    >
+      {loading ? <Spinner size="sm" label={null} /> : icon}
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,88 @@
+import type { FormEvent, ReactNode } from 'react';
+import { Dialog as RadixDialog } from 'radix-ui';
+import { clsx } from 'clsx';
+import { X } from 'lucide-react';
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  /** Buttons at the bottom, right-aligned (Cancel first, the main action last). */
+  footer?: ReactNode;
+  /** When set, body and footer become one <form>: Enter submits and a type="submit" button in the footer works. */
+  onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
+  size?: 'sm' | 'md' | 'lg';
+  /** While a save runs, Esc, the overlay and the close button do nothing. */
+  busy?: boolean;
+  children?: ReactNode;
+}
+
+const widths = { sm: 'max-w-md', md: 'max-w-lg', lg: 'max-w-2xl' };
+
+/**
+ * A modal dialog (Radix): focus is trapped inside, Esc and the close button close it, focus returns to
+ * the control that opened it.
+ *
+ *   <Dialog open={open} onOpenChange={setOpen} title="Add Account" onSubmit={save}
+ *     footer={<><Button variant="secondary" onClick={() => setOpen(false)}>Cancel</Button>
+ *              <Button type="submit" loading={saving}>{saving ? 'Verifying...' : 'Add Account'}</Button></>}>
+ *     ...fields
+ *   </Dialog>
+ */
+export function Dialog({ open, onOpenChange, title, description, footer, onSubmit, size = 'md', busy, children }: DialogProps) {
+  const body = (
+    <>
+      <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-5 py-4">{children}</div>
+      {footer && (
+        <div className="flex flex-col-reverse gap-2 border-t border-line px-5 py-3 sm:flex-row sm:justify-end">{footer}</div>
+      )}
+    </>
+  );
+  return (
+    <RadixDialog.Root open={open} onOpenChange={(next) => (busy && !next ? undefined : onOpenChange(next))}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 animate-fade-in bg-ink/50" />
+        <RadixDialog.Content
+          // Radix wants an explicit "no description" rather than a missing one.
+          {...(description ? {} : { 'aria-describedby': undefined })}
+          className={clsx(
+            'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col',
+            'animate-fade-in overflow-hidden rounded-card bg-surface shadow-xl',
+            widths[size],
+          )}
+        >
+          <div className="flex items-start justify-between gap-4 border-b border-line px-5 py-4">
+            <div className="min-w-0 space-y-1">
+              <RadixDialog.Title className="text-lg font-semibold text-ink">{title}</RadixDialog.Title>
+              {description && (
+                <RadixDialog.Description className="text-sm text-ink-muted">{description}</RadixDialog.Description>
+              )}
+            </div>
+            <RadixDialog.Close
+              disabled={busy}
+              className="-m-1.5 rounded-control p-1.5 text-ink-muted hover:bg-canvas hover:text-ink disabled:opacity-55"
+              aria-label="Close"
+            >
+              <X aria-hidden="true" className="size-5" />
+            </RadixDialog.Close>
+          </div>
+          {onSubmit ? (
+            <form
+              noValidate
+              className="flex min-h-0 flex-1 flex-col"
+              onSubmit={(event) => {
+                event.preventDefault();
+                onSubmit(event);
+              }}
+            >
+              {body}
+            </form>
+          ) : (
+            <div className="flex min-h-0 flex-1 flex-col">{body}</div>
+          )}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}

@@ -1,0 +1,74 @@
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { EMAIL_PATTERN } from '@guardian/contract';
+import { ApiError, errorMessage } from '../../../lib/api';
+import { setToken } from '../../../lib/auth-token';
+import { Button } from '../../../components/ui/button';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Field, Input } from '../../../components/ui/input';
+import { useLoginMutation } from '../api/login-mutation';
+
+/** Spec section 8: the server's message, a fallback, or the no-response text. */
+export function loginErrorText(error: unknown): string {
+  if (error instanceof ApiError && error.isNetworkError) return 'Sunucuya bağlanılamadı.';
+  return errorMessage(error, 'Bir hata oluştu.');
+}
+
+export function LoginForm() {
+  const navigate = useNavigate();
+  const loginMutation = useLoginMutation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const trimmedEmail = email.trim();
+  // Spec section 5: enabled only for a plausible e-mail and a non-empty password.
+  const canSubmit = EMAIL_PATTERN.test(trimmedEmail) && password.length > 0;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!canSubmit || loginMutation.isPending) return;
+    loginMutation.mutate(
+      { email: trimmedEmail, password },
+      {
+        onSuccess: (data) => {
+          setToken(data.token);
+          void navigate('/dashboard', { replace: true });
+        },
+      },
+    );
+  };
+
+  return (
+    <form noValidate onSubmit={submit} className="space-y-5">
+      <Field label="E-mail">
+        {(control) => (
+          <Input
+            {...control}
+            type="email"
+            name="email"
+            autoComplete="username"
+            inputMode="email"
+            placeholder="you@company.com"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Password">
+        {(control) => (
+          <Input
+            {...control}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        )}
+      </Field>
+      {loginMutation.isError && <ErrorMessage>{loginErrorText(loginMutation.error)}</ErrorMessage>}
+      <Button type="submit" className="w-full" disabled={!canSubmit} loading={loginMutation.isPending}>
+        {loginMutation.isPending ? 'Logging in...' : 'Login'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+import { GuardianLogo } from '../../components/guardian-logo';
+import { AnimatedBackground } from './components/animated-background';
+import { LoginForm } from './components/login-form';
+
+/** /login (spec section 2): e-mail and password over an animated background. */
+export default function LoginPage() {
+  useEffect(() => {
+    document.title = 'Login · Guardian';
+  }, []);
+
+  return (
+    <main className="relative flex min-h-dvh items-center justify-center px-4 py-10">
+      <AnimatedBackground />
+      <div className="relative w-full max-w-md">
+        <div className="rounded-card bg-surface/95 p-6 shadow-2xl shadow-black/40 ring-1 ring-white/10 backdrop-blur sm:p-8">
+          <GuardianLogo className="mb-8" />
+          <h1 className="text-2xl font-semibold tracking-tight text-ink">Sign in</h1>
+          <p className="mt-1 mb-6 text-sm text-ink-muted">Welcome back. Sign in to manage your Cloudflare security.</p>
+          <LoginForm />
+          <p className="mt-6 text-center text-sm text-ink-muted">
+            Don&apos;t have an account?{' '}
+            <a
+              href="#"
+              onClick={(event) => event.preventDefault()}
+              className="rounded font-medium text-brand underline-offset-2 hover:underline"
+            >
+              Sign up
+            </a>
+          </p>
+        </div>
+      </div>
+    </main>
+  );
+}

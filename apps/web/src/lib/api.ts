@@ -1,0 +1,136 @@
+import type { ErrorBody } from '@guardian/contract';
+import { clearToken, getToken } from './auth-token';
+
+const API_BASE = '/api';
+/** The one call made without a token; its 401 means wrong credentials, not an expired session. */
+const LOGIN_PATH = '/login';
+
+/** Any failed call: `status` 0 means no response arrived (network down, server unreachable). */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's error body when it has the contract's shape, else null. */
+  readonly body: ErrorBody | null;
+  /** The `message` the server sent, if any: the text the spec shows a person. */
+  readonly serverMessage: string | null;
+
+  constructor(status: number, body: ErrorBody | null, serverMessage: string | null, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+    this.serverMessage = serverMessage;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+}
+
+/**
+ * The text to show for a failed call: the server's own message when it sent one, else the screen's
+ * fallback (spec section 8 names a fallback per screen).
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  /** Appended as ?key=value; null and undefined values are left out. */
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+}
+
+let onUnauthorized: () => void = () => window.location.assign('/login');
+
+/** The router registers how to go to /login without a full page load. */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+function buildUrl(path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== null && value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Checked by hand rather than with the contract's zod schema, so zod stays out of the login page's bundle.
+ */
+function isErrorBody(data: unknown): data is ErrorBody {
+  if (typeof data !== 'object' || data === null) return false;
+  const { code, message, errors } = data as Record<string, unknown>;
+  return (
+    typeof code === 'string' &&
+    typeof message === 'string' &&
+    Array.isArray(errors) &&
+    errors.every((entry) => typeof entry === 'object' && entry !== null && typeof entry.message === 'string')
+  );
+}
+
+/** A non-empty `message` string of a JSON error body, even one not in the contract's shape (a proxy's). */
+function messageOf(data: unknown): string | null {
+  if (typeof data !== 'object' || data === null || !('message' in data)) return null;
+  return typeof data.message === 'string' && data.message.trim() ? data.message : null;
+}
+
+async function request<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const isLogin = path === LOGIN_PATH;
+  const token = isLogin ? null : getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, null, null, 'Sunucuya bağlanılamadı.');
+  }
+
+  const data = await readBody(response);
+  if (response.ok) return data as T;
+
+  const serverMessage = messageOf(data);
+  if (response.status === 401 && !isLogin) {
+    clearToken();
+    onUnauthorized();
+  }
+  throw new ApiError(
+    response.status,
+    isErrorBody(data) ? data : null,
+    serverMessage,
+    serverMessage ?? `Request failed with status ${response.status}.`,
+  );
+}
+
+/**
+ * The one HTTP client. Paths are relative to /api (`api.get('/cloudflare/zones')`); JSON goes in and
+ * comes out; every call but login carries the bearer token; a non-2xx answer throws an ApiError.
+ */
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
+};
