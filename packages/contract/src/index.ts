@@ -1,3 +1,4 @@
 export * from './errors';
 export * from './constants';
 export * from './auth';
+export * from './users';

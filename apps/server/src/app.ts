@@ -1,0 +1,103 @@
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db';
+import { AppError, registerErrorHandler } from './errors';
+import { registerAuthGuard } from './modules/auth/auth.guard';
+import { authRoutes } from './modules/auth/auth.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { UsersRepository } from './modules/users/users.repository';
+import { usersRoutes } from './modules/users/users.routes';
+import { isApiPath, trackRoutes } from './route-table';
+import { isWebAppRoute, registerWebApp } from './web-app';
+
+/** What the app is built from; modules get it whole. Extend it here as features need more. */
+export interface AppDeps {
+  db: Db;
+  /** The process's pino logger; without it the app logs at `config.logLevel` on its own. */
+  logger?: FastifyBaseLogger;
+}
+
+/** Options every module plugin receives: `app.register(zonesRoutes, moduleOptions)`. */
+export interface ModuleOptions {
+  config: Config;
+  deps: AppDeps;
+}
+
+const CONTENT_SECURITY_POLICY = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    // Radix (scroll lock) and @hello-pangea/dnd insert <style> elements at run time; inline styles
+    // cannot run code, while scripts stay limited to our own files.
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+};
+
+/**
+ * The whole HTTP application, not listening. Plugins and modules are registered explicitly, in order:
+ * route tracking, errors, security headers, the auth guard, then every module.
+ */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    logger: deps.logger ? undefined : { level: config.logLevel },
+    trustProxy: trustedProxies(config.trustProxy),
+    bodyLimit: config.bodyLimitBytes,
+  });
+
+  trackRoutes(app);
+  registerErrorHandler(app);
+  acceptEmptyJsonBodies(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // Not includeSubDomains: other services on the operator's domain may not speak HTTPS.
+    strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    // API answers carry personal data and tokens: never store them in a cache.
+    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+  });
+  registerAuthGuard(app, new UsersRepository(deps.db), config);
+
+  const moduleOptions: ModuleOptions = { config, deps };
+  await app.register(healthRoutes, moduleOptions);
+  await app.register(authRoutes, moduleOptions);
+  await app.register(usersRoutes, moduleOptions);
+
+  const servesWebApp = config.serveWebApp && (await registerWebApp(app, config));
+  app.setNotFoundHandler(async (request, reply) => {
+    if (servesWebApp && isWebAppRoute(request)) return reply.type('text/html').sendFile('index.html');
+    throw new AppError('NOT_FOUND', `Not found: ${request.method} ${request.url.split('?', 1)[0]}`);
+  });
+  return app;
+}
+
+/** Fastify's types lack the hop count proxy-addr understands; express it as the same rule. */
+function trustedProxies(setting: Config['trustProxy']) {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
+/**
+ * Browsers and API clients often send `Content-Type: application/json` with an empty body on POSTs
+ * that take none (sync, clean); treat that as no body instead of a 400.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else parseJson(request, text, done);
+  });
+}

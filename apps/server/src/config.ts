@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const MODES = ['production', 'demo', 'test'] as const;
+export type Mode = (typeof MODES)[number];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LoginRateLimit {
+  windowSeconds: number;
+  maxFailuresPerEmail: number;
+  maxFailuresPerAddress: number;
+}
+
+/** argon2id cost parameters (memory in KiB). */
+export interface PasswordHashing {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+export interface Config {
+  mode: Mode;
+  port: number;
+  host: string;
+  /** Absolute path of the folder holding PGlite's data and the demo's generated secrets. */
+  dataDir: string;
+  /** PostgreSQL connection string; unset means embedded PGlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** HS256 key of session tokens. */
+  jwtSecret: string;
+  /** AES-256-GCM key of stored Cloudflare API tokens (32 bytes). */
+  encryptionKey: Buffer;
+  tokenTtlSeconds: number;
+  cloudflareApiBaseUrl: string;
+  /** Serve the built web app (production and demo) from `webDistDir`. */
+  serveWebApp: boolean;
+  webDistDir: string;
+  logLevel: LogLevel;
+  /** Fastify's trustProxy: true, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
+  trustProxy: boolean | number | string;
+  loginRateLimit: LoginRateLimit;
+  passwordHashing: PasswordHashing;
+  bodyLimitBytes: number;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Thrown with every problem found, so an operator fixes them all in one go. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const SECRET_MIN_LENGTH = 32;
+const SECRET_HINT = `at least ${SECRET_MIN_LENGTH} random characters, e.g. \`openssl rand -base64 48\``;
+const KEY_HINT = '32 bytes as base64 or hex, e.g. `openssl rand -base64 32`';
+
+// Both `src/` and the bundle's `dist/` sit one level below apps/server, so this holds for either.
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const envSchema = z.object({
+  GUARDIAN_MODE: z.enum(MODES).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  GUARDIAN_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+    .optional(),
+  GUARDIAN_SECRET: z.string().min(SECRET_MIN_LENGTH, `must be ${SECRET_HINT}`).optional(),
+  GUARDIAN_ENCRYPTION_KEY: z
+    .string()
+    .transform((text, ctx) => {
+      const key = parseEncryptionKey(text);
+      if (!key) ctx.addIssue({ code: 'custom', message: `must be ${KEY_HINT}` });
+      return key ?? z.NEVER;
+    })
+    .optional(),
+  GUARDIAN_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .default(12 * 3600),
+  CLOUDFLARE_API_BASE_URL: z.url().default('https://api.cloudflare.com/client/v4'),
+  GUARDIAN_WEB_DIST_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
+  GUARDIAN_TRUST_PROXY: z.string().optional(),
+  GUARDIAN_LOGIN_WINDOW_SECONDS: positiveInt(15 * 60),
+  GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(10),
+  GUARDIAN_LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt(30),
+});
+
+/** A 32-byte key from 64 hex digits or base64; undefined when it is neither. */
+export function parseEncryptionKey(value: string): Buffer | undefined {
+  const text = value.trim();
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+/** Reads a secret kept in the data folder, creating it (readable by the owner only) the first time. */
+function readOrCreateSecret(path: string, generate: () => string): string {
+  try {
+    writeFileSync(path, generate(), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return readFileSync(path, 'utf8').trim();
+}
+
+/**
+ * Parses the environment once. Production needs its secrets given; the demo generates them once and
+ * keeps them in the data folder so sessions and stored tokens survive a restart; tests get fresh ones.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  // `FOO=` in a compose file means "not set", not "empty".
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(given);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  if ((given.GUARDIAN_MODE ?? 'production') === 'production') {
+    if (!given.GUARDIAN_SECRET) problems.push(`GUARDIAN_SECRET is required in production mode (${SECRET_HINT}).`);
+    if (!given.GUARDIAN_ENCRYPTION_KEY) {
+      problems.push(`GUARDIAN_ENCRYPTION_KEY is required in production mode (${KEY_HINT}).`);
+    }
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+
+  const vars = parsed.data;
+  const mode = vars.GUARDIAN_MODE;
+  const dataDir = resolve(vars.GUARDIAN_DATA_DIR);
+  let jwtSecret = vars.GUARDIAN_SECRET;
+  let encryptionKey = vars.GUARDIAN_ENCRYPTION_KEY;
+  if (mode === 'demo') {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (!jwtSecret) {
+      const secretFile = join(dataDir, 'guardian-secret');
+      jwtSecret = readOrCreateSecret(secretFile, () => randomBytes(48).toString('base64url'));
+      if (jwtSecret.length < SECRET_MIN_LENGTH) throw new ConfigError([`${secretFile} must hold ${SECRET_HINT}.`]);
+    }
+    if (!encryptionKey) {
+      const keyFile = join(dataDir, 'encryption-key');
+      encryptionKey = parseEncryptionKey(readOrCreateSecret(keyFile, () => randomBytes(32).toString('base64')));
+      // Never replace a damaged key silently: the stored Cloudflare tokens would become unreadable.
+      if (!encryptionKey) throw new ConfigError([`${keyFile} must hold ${KEY_HINT}.`]);
+    }
+  }
+  // Production has both by now (checked above); tests get fresh ones.
+  jwtSecret ??= randomBytes(48).toString('base64url');
+  encryptionKey ??= randomBytes(32);
+
+  return {
+    mode,
+    port: vars.PORT,
+    host: vars.HOST,
+    dataDir,
+    databaseUrl: vars.DATABASE_URL,
+    jwtSecret,
+    encryptionKey,
+    tokenTtlSeconds: vars.GUARDIAN_TOKEN_TTL_SECONDS,
+    cloudflareApiBaseUrl: vars.CLOUDFLARE_API_BASE_URL.replace(/\/+$/, ''),
+    serveWebApp: mode !== 'test',
+    webDistDir: vars.GUARDIAN_WEB_DIST_DIR ? resolve(vars.GUARDIAN_WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
+    logLevel: vars.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+    trustProxy: parseTrustProxy(vars.GUARDIAN_TRUST_PROXY),
+    loginRateLimit: {
+      windowSeconds: vars.GUARDIAN_LOGIN_WINDOW_SECONDS,
+      maxFailuresPerEmail: vars.GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL,
+      maxFailuresPerAddress: vars.GUARDIAN_LOGIN_MAX_FAILURES_PER_ADDRESS,
+    },
+    // OWASP's argon2id baseline; tests use the cheapest setting so suites stay fast.
+    passwordHashing:
+      mode === 'test'
+        ? { memoryCost: 1024, timeCost: 1, parallelism: 1 }
+        : { memoryCost: 19456, timeCost: 2, parallelism: 1 },
+    bodyLimitBytes: 1024 * 1024,
+  };
+}

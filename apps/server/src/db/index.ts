@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import type { Config } from '../config';
+import { createPgliteDb } from './pglite';
+import { createPostgresDb } from './postgres';
+import type { Db, DbLogger } from './types';
+
+export type { Db, DbLogger, Queryable } from './types';
+export { DatabaseUnavailableError, isUniqueViolation } from './errors';
+export { DataDirLockedError } from './data-dir-lock';
+export { runMigrations } from './migrate';
+
+export interface CreateDbOptions {
+  logger?: DbLogger;
+  /** PostgreSQL only: the schema to work in (the test context's isolation). */
+  schema?: string;
+}
+
+/** PostgreSQL when DATABASE_URL is set, else PGlite in `<dataDir>/pglite` (in memory under tests). */
+export async function createDb(
+  config: Pick<Config, 'mode' | 'dataDir' | 'databaseUrl'>,
+  options: CreateDbOptions = {},
+): Promise<Db> {
+  if (config.databaseUrl) return createPostgresDb(config.databaseUrl, options);
+  return createPgliteDb(config.mode === 'test' ? undefined : join(config.dataDir, 'pglite'));
+}

@@ -1,0 +1,91 @@
+import pg from 'pg';
+import { DatabaseUnavailableError, isConnectionError } from './errors';
+import type { Db, DbLogger, Queryable } from './types';
+
+const INT8_OID = 20;
+const DATE_OID = 1082;
+
+function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} does not fit a JavaScript number`);
+  return value;
+}
+
+// The same row types as PGlite's, so code and tests behave alike on both databases.
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: (oid, format) => {
+    if (oid === INT8_OID) return parseInt8;
+    if (oid === DATE_OID) return (text: string) => text;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** Turns a lost connection into DatabaseUnavailableError (a 503) and leaves SQL errors as they are. */
+async function guard<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
+  }
+}
+
+function queryable(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    query: <T>(sql: string, params: readonly unknown[] = []) =>
+      guard(async () => (await client.query(sql, [...params])).rows as T[]),
+    exec: (sql: string) => guard(async () => void (await client.query(sql))),
+  };
+}
+
+export interface PostgresOptions {
+  /** Schema to create and find tables in before `public` (tests isolate themselves this way). */
+  schema?: string;
+  logger?: DbLogger;
+}
+
+/**
+ * A pool that outlives PostgreSQL restarts: a broken idle connection is dropped and replaced, and while
+ * the server is away queries fail fast with DatabaseUnavailableError instead of crashing the process.
+ */
+export function createPostgresDb(connectionString: string, options: PostgresOptions = {}): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'guardian',
+    options: options.schema ? `-c search_path=${options.schema},public` : undefined,
+    types: typeParsers,
+  });
+  const reportLostConnection = (err: Error) =>
+    options.logger?.warn({ err }, 'A database connection was lost; the pool will open a new one.');
+  pool.on('error', reportLostConnection);
+  const { query, exec } = queryable(pool);
+
+  return {
+    kind: 'postgres',
+    query,
+    exec,
+    async transaction(fn) {
+      const client = await guard(() => pool.connect());
+      // A checked-out client has no pool listener: without ours a dropped connection would crash the process.
+      client.on('error', reportLostConnection);
+      let broken: Error | undefined;
+      try {
+        await guard(() => client.query('BEGIN'));
+        const result = await fn(queryable(client));
+        await guard(() => client.query('COMMIT'));
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw err;
+      } finally {
+        client.off('error', reportLostConnection);
+        // A client whose ROLLBACK failed is unusable: destroy it rather than return it to the pool.
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}

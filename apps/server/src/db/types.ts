@@ -1,0 +1,26 @@
+/**
+ * What repositories use. Rows come back as T with the same JavaScript types on PGlite and PostgreSQL:
+ * int8 (bigint ids, count(*)) as number, date as 'YYYY-MM-DD', timestamptz as Date, numeric as string,
+ * json/jsonb parsed.
+ */
+export interface Queryable {
+  /** One statement with $1, $2... parameters. */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** A script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Inside, use
+   * only `tx` (on PGlite a query on the Db itself would wait for the transaction to end: a deadlock).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The subset of pino's logger the database layer reports through. */
+export interface DbLogger {
+  warn(details: object, message: string): void;
+}

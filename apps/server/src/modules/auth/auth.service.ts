@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import type { LoginRequest } from '@guardian/contract';
+import type { Config } from '../../config';
+import { AppError } from '../../errors';
+import { hashPassword, verifyPassword } from '../users/password';
+import type { UsersRepository } from '../users/users.repository';
+import { LoginLimiter } from './login-limiter';
+import { signSessionToken } from './session-token';
+
+export const INVALID_CREDENTIALS = 'Invalid e-mail or password.';
+export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
+
+export class AuthService {
+  private readonly limiter: LoginLimiter;
+  /** Verified against when the e-mail is unknown, so that answer takes as long as a wrong password. */
+  private readonly dummyHash: Promise<string>;
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly config: Pick<Config, 'jwtSecret' | 'tokenTtlSeconds' | 'loginRateLimit' | 'passwordHashing'>,
+  ) {
+    this.limiter = new LoginLimiter(config.loginRateLimit);
+    this.dummyHash = hashPassword(randomBytes(32).toString('base64'), config.passwordHashing);
+  }
+
+  /**
+   * Returns a session token. An unknown e-mail, a wrong password and a disabled account get the same
+   * answer after the same work, so sign-in never tells which e-mails exist.
+   */
+  async login(credentials: LoginRequest, address: string): Promise<string> {
+    const retryAfterSeconds = this.limiter.retryAfterSeconds(credentials.email, address);
+    if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS, { retryAfterSeconds });
+
+    const user = await this.users.findByEmailWithPasswordHash(credentials.email);
+    const passwordMatches = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), credentials.password);
+    if (!user || user.disabled || !passwordMatches) {
+      this.limiter.recordFailure(credentials.email, address);
+      throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+    }
+    this.limiter.recordSuccess(credentials.email);
+    return signSessionToken(user, this.config);
+  }
+}

@@ -1,0 +1,221 @@
+import { tokenClaimsSchema } from '@guardian/contract';
+import { decodeJwt, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext, type TestUser } from '../../test/context';
+
+let ctx: TestContext;
+let addressCounter = 0;
+/** A fresh client address per request group, so the login limiter of one test never affects another. */
+const nextAddress = () => `10.0.${Math.floor(++addressCounter / 250)}.${addressCounter % 250}`;
+
+beforeAll(async () => {
+  ctx = await createTestContext({
+    config: { loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 3, maxFailuresPerAddress: 5 } },
+  });
+});
+afterAll(() => ctx?.close());
+
+function login(body: unknown, remoteAddress = nextAddress()) {
+  return ctx.app.inject({ method: 'POST', url: '/api/login', payload: body as object, remoteAddress });
+}
+
+const invalidCredentials = {
+  code: 'UNAUTHORIZED',
+  message: 'Invalid e-mail or password.',
+  errors: [{ code: 'UNAUTHORIZED', message: 'Invalid e-mail or password.' }],
+};
+
+describe('POST /api/login', () => {
+  it('answers a token whose claims name the user, with the configured lifetime', async () => {
+    const user = await ctx.createUser({ level: 0 });
+    const response = await login({ email: user.email, password: user.password });
+    expect(response.statusCode).toBe(200);
+    const claims = tokenClaimsSchema.parse(decodeJwt(response.json().token));
+    expect(claims).toMatchObject({ sub: String(user.id), email: user.email, level: 0 });
+    expect(claims.exp - claims.iat).toBe(ctx.config.tokenTtlSeconds);
+    expect(Math.abs(claims.iat - Date.now() / 1000)).toBeLessThan(5);
+  });
+
+  it('matches the e-mail case-insensitively and ignores surrounding spaces', async () => {
+    const user = await ctx.createUser({ email: 'Mixed.Case@Example.com' });
+    const response = await login({ email: '  mixed.case@EXAMPLE.COM ', password: user.password });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('gives a wrong password, an unknown e-mail and a disabled account the same 401', async () => {
+    const user = await ctx.createUser();
+    const disabled = await ctx.createUser({ disabled: true });
+    const wrongPassword = await login({ email: user.email, password: 'not the password' });
+    const unknownEmail = await login({ email: 'nobody@example.com', password: 'whatever' });
+    const disabledAccount = await login({ email: disabled.email, password: disabled.password });
+    for (const response of [wrongPassword, unknownEmail, disabledAccount]) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual(invalidCredentials);
+    }
+  });
+
+  it.each([
+    ['no body', undefined, 'Invalid input'],
+    ['an empty e-mail', { email: '', password: 'x' }, 'email: E-mail is required.'],
+    ['no password', { email: 'a@example.com' }, 'password:'],
+    ['a number as e-mail', { email: 42, password: 'x' }, 'email:'],
+  ])('answers 400 with a message for %s', async (_case, body, message) => {
+    const response = await login(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining(message) });
+  });
+
+  it('answers 400 for a body that is not JSON', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'BAD_REQUEST', message: 'The request body is not valid JSON.' });
+  });
+
+  describe('rate limiting', () => {
+    const tooMany = 'Too many sign-in attempts. Please wait a few minutes and try again.';
+
+    it('blocks an e-mail after repeated failures, even with the right password, and says when to retry', async () => {
+      const user = await ctx.createUser();
+      for (let i = 0; i < 3; i++) {
+        expect((await login({ email: user.email, password: 'wrong' })).statusCode).toBe(401);
+      }
+      const blocked = await login({ email: user.email.toUpperCase(), password: user.password });
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json()).toMatchObject({ code: 'RATE_LIMITED', message: tooMany });
+      const retryAfter = Number(blocked.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(900);
+    });
+
+    it('clears the e-mail count on success', async () => {
+      const user = await ctx.createUser();
+      await login({ email: user.email, password: 'wrong' });
+      await login({ email: user.email, password: 'wrong' });
+      expect((await login({ email: user.email, password: user.password })).statusCode).toBe(200);
+      await login({ email: user.email, password: 'wrong' });
+      await login({ email: user.email, password: 'wrong' });
+      expect((await login({ email: user.email, password: user.password })).statusCode).toBe(200);
+    });
+
+    it('blocks a client address that tries many e-mails', async () => {
+      const address = nextAddress();
+      for (let i = 0; i < 5; i++) {
+        expect((await login({ email: `probe${i}@example.com`, password: 'guess' }, address)).statusCode).toBe(401);
+      }
+      const blocked = await login({ email: 'probe-next@example.com', password: 'guess' }, address);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.headers['retry-after']).toBeDefined();
+      expect((await login({ email: 'probe-next@example.com', password: 'guess' })).statusCode).toBe(401);
+    });
+  });
+});
+
+describe('authentication of /api routes', () => {
+  let user: TestUser;
+  beforeAll(async () => {
+    user = await ctx.createUser();
+  });
+
+  const me = (headers: Record<string, string> = {}, url = '/api/me') => ctx.app.inject({ method: 'GET', url, headers });
+  const signWith = (secret: string, alg: string, claims: { iat?: number; exp?: number } = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ email: user.email, level: user.level })
+      .setProtectedHeader({ alg })
+      .setSubject(String(user.id))
+      .setIssuedAt(claims.iat ?? now)
+      .setExpirationTime(claims.exp ?? now + 3600)
+      .sign(new TextEncoder().encode(secret));
+  };
+
+  it('GET /api/me answers the signed-in user', async () => {
+    const response = await me(user.headers);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: user.id, email: user.email, level: 1 });
+  });
+
+  it('refuses a request without a token', async () => {
+    const response = await me();
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED', message: 'Authentication required.' });
+  });
+
+  it.each(['token=', 'access_token='])('ignores a token in the query string (%s)', async (param) => {
+    const response = await me({}, `/api/me?${param}${user.token}`);
+    expect(response.statusCode).toBe(401);
+  });
+
+  it.each([`Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer', 'Bearer not a token', 'bearer'])(
+    'refuses a malformed Authorization header (%s)',
+    async (authorization) => {
+      const response = await me({ authorization });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().code).toBe('UNAUTHORIZED');
+    },
+  );
+
+  it('refuses garbage, a token signed with another secret, and other algorithms', async () => {
+    const otherSecret = await signWith('another secret that is long enough to be valid', 'HS256');
+    const hs512 = await signWith(ctx.config.jwtSecret, 'HS512');
+    const [header, payload] = user.token.split('.');
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
+    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...decodeJwt(user.token), level: 0 })).toString('base64url')}.${user.token.split('.')[2]}`;
+    for (const token of ['abc.def.ghi', otherSecret, hs512, unsigned, tampered]) {
+      const response = await me({ authorization: `Bearer ${token}` });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().message).toBe('Your session is not valid. Please sign in again.');
+    }
+  });
+
+  it('refuses an expired token with a message saying so', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await signWith(ctx.config.jwtSecret, 'HS256', { iat: now - 7200, exp: now - 60 });
+    const response = await me({ authorization: `Bearer ${expired}` });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().message).toBe('Your session has expired. Please sign in again.');
+  });
+
+  it('refuses the token of a user who was disabled or deleted since signing in', async () => {
+    const disabled = await ctx.createUser();
+    const deleted = await ctx.createUser();
+    await ctx.db.query('UPDATE users SET disabled = true WHERE id = $1', [disabled.id]);
+    await ctx.db.query('DELETE FROM users WHERE id = $1', [deleted.id]);
+    for (const gone of [disabled, deleted]) {
+      const response = await me(gone.headers);
+      expect(response.statusCode).toBe(401);
+      expect(response.json().message).toBe('Your account is no longer active. Please sign in again.');
+    }
+  });
+
+  it('takes the level from the database, not from the token', async () => {
+    const demoted = await ctx.createUser({ level: 0 });
+    await ctx.db.query('UPDATE users SET level = 1 WHERE id = $1', [demoted.id]);
+    expect((await me(demoted.headers, '/api/admin/users')).statusCode).toBe(403);
+    expect((await me(demoted.headers)).json().level).toBe(1);
+  });
+});
+
+describe('administrator routes', () => {
+  it('answer 403 to a regular user and the user list to an administrator', async () => {
+    const admin = await ctx.createUser({ level: 0 });
+    const regular = await ctx.createUser({ level: 2 });
+    const forbidden = await ctx.app.inject({ method: 'GET', url: '/api/admin/users', headers: regular.headers });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toMatchObject({ code: 'FORBIDDEN', message: 'Only administrators can do this.' });
+
+    const allowed = await ctx.app.inject({ method: 'GET', url: '/api/admin/users', headers: admin.headers });
+    expect(allowed.statusCode).toBe(200);
+    const listed = allowed.json();
+    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id: regular.id, email: regular.email, level: 2, disabled: false })]));
+    expect(listed[0]).not.toHaveProperty('password_hash');
+    expect(JSON.stringify(listed)).not.toContain('argon2');
+  });
+
+  it('need a token like every other route', async () => {
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/users' })).statusCode).toBe(401);
+  });
+});

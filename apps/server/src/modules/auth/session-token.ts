@@ -1,0 +1,48 @@
+import { tokenClaimsSchema, type TokenClaims } from '@guardian/contract';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Config } from '../../config';
+import { AppError } from '../../errors';
+
+const ALGORITHM = 'HS256';
+
+function signingKey(config: Pick<Config, 'jwtSecret'>): Uint8Array {
+  return new TextEncoder().encode(config.jwtSecret);
+}
+
+export async function signSessionToken(
+  user: { id: number; email: string; level: number },
+  config: Pick<Config, 'jwtSecret' | 'tokenTtlSeconds'>,
+): Promise<string> {
+  const issuedAt = Math.floor(Date.now() / 1000);
+  return new SignJWT({ email: user.email, level: user.level })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setSubject(String(user.id))
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + config.tokenTtlSeconds)
+    .sign(signingKey(config));
+}
+
+/**
+ * Checks signature, algorithm (HS256 only: `none` and others are refused) and expiry, and returns the
+ * user id the token was issued to. Every failure is a 401 the person can act on.
+ */
+export async function verifySessionToken(token: string, config: Pick<Config, 'jwtSecret'>): Promise<number> {
+  let claims: TokenClaims;
+  try {
+    const { payload } = await jwtVerify(token, signingKey(config), {
+      algorithms: [ALGORITHM],
+      requiredClaims: ['sub', 'iat', 'exp'],
+    });
+    claims = tokenClaimsSchema.parse(payload);
+  } catch (err) {
+    if (err instanceof errors.JWTExpired) {
+      throw new AppError('UNAUTHORIZED', 'Your session has expired. Please sign in again.');
+    }
+    throw new AppError('UNAUTHORIZED', 'Your session is not valid. Please sign in again.');
+  }
+  const userId = Number(claims.sub);
+  if (!Number.isSafeInteger(userId) || userId <= 0) {
+    throw new AppError('UNAUTHORIZED', 'Your session is not valid. Please sign in again.');
+  }
+  return userId;
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+
+/** Who may call a route: anyone, any signed-in user (the default under /api), or administrators. */
+export type RouteAccess = 'public' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /**
+     * The path params whose ownership the route checks (in SQL, through the user's own accounts; a
+     * miss is NOT_FOUND). Every /api route with path params must declare it.
+     */
+    owns?: readonly string[];
+  }
+  interface FastifyInstance {
+    /** Every route registered so far, for tests that check route conventions. */
+    readonly routeTable: readonly RouteEntry[];
+  }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: RouteAccess | undefined;
+  owns: readonly string[] | undefined;
+}
+
+/** Starts recording routes; call before any route is registered. */
+export function trackRoutes(app: FastifyInstance): void {
+  const routes: RouteEntry[] = [];
+  app.decorate('routeTable', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, access: route.config?.access, owns: route.config?.owns });
+    }
+  });
+}
+
+export function isApiPath(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/** The `:name` params of a route URL. */
+export function pathParams(url: string): string[] {
+  return [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!);
+}
+
+/** /api routes that take ids in the path without declaring, exactly, which ones they check. */
+export function routesBreakingOwnership(routes: readonly RouteEntry[]): RouteEntry[] {
+  return routes.filter((route) => {
+    const params = pathParams(route.url);
+    if (!isApiPath(route.url) || params.length === 0) return false;
+    const owns = route.owns ?? [];
+    return params.some((param) => !owns.includes(param)) || owns.some((param) => !params.includes(param));
+  });
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../app';
+import { loadConfig, type Config } from '../config';
+import { createDb, runMigrations, type Db } from '../db';
+import { MIGRATION_LOCK_ID } from '../db/migrate';
+import { signSessionToken } from '../modules/auth/session-token';
+import { UsersRepository } from '../modules/users/users.repository';
+import { UsersService } from '../modules/users/users.service';
+
+export interface TestUser {
+  id: number;
+  email: string;
+  password: string;
+  level: number;
+  /** A valid session token for this user. */
+  token: string;
+  /** `{ authorization: 'Bearer <token>' }`, ready for `app.inject({ headers })`. */
+  headers: { authorization: string };
+}
+
+export interface TestContext {
+  config: Config;
+  db: Db;
+  /** Built and ready; call it with `app.inject`. */
+  app: FastifyInstance;
+  /** A user with a fresh e-mail (default level 1); pass `level: 0` for an administrator. */
+  createUser(options?: { email?: string; password?: string; level?: number; disabled?: boolean }): Promise<TestUser>;
+  /** Closes the app and the database, and drops the PostgreSQL schema. */
+  close(): Promise<void>;
+}
+
+export interface TestContextOptions {
+  config?: Partial<Config>;
+  /** Extra dependencies for buildApp (e.g. a Cloudflare gateway pointing at the sandbox). */
+  deps?: Partial<Omit<AppDeps, 'db'>>;
+  /** Runs before the app is ready, e.g. to add a route that a test needs. */
+  setup?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+/** Which database the suite runs on: the root vitest config sets TEST_DB per project. */
+function testDatabaseUrl(): string | undefined {
+  if (process.env.TEST_DB !== 'postgres') return undefined;
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('TEST_DB=postgres needs DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test');
+  return url;
+}
+
+/**
+ * On PostgreSQL each context works in its own schema (`t_<random>`, first on every pooled
+ * connection's search_path), so tests and parallel files never see each other's rows. pg_trgm is
+ * installed once in `public`, where every schema finds it and no schema drop can remove it.
+ */
+async function openTestDb(config: Config): Promise<{ db: Db; dropSchema?: () => Promise<void> }> {
+  if (!config.databaseUrl) return { db: await createDb(config) };
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = await createDb(config, { schema });
+  await db.transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    await tx.exec(`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public; CREATE SCHEMA ${schema};`);
+  });
+  return { db, dropSchema: () => db.exec(`DROP SCHEMA ${schema} CASCADE`) };
+}
+
+let userCounter = 0;
+
+/**
+ * A migrated database and a built app, for one test file or one test:
+ *
+ *   let ctx: TestContext;
+ *   beforeAll(async () => (ctx = await createTestContext()));
+ *   afterAll(() => ctx.close());
+ */
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const config: Config = {
+    ...loadConfig({ GUARDIAN_MODE: 'test', DATABASE_URL: testDatabaseUrl() }),
+    ...options.config,
+  };
+  const { db, dropSchema } = await openTestDb(config);
+  await runMigrations(db);
+  const app = await buildApp(config, { ...options.deps, db });
+  await options.setup?.(app);
+  await app.ready();
+  const users = new UsersService(new UsersRepository(db), config.passwordHashing);
+
+  return {
+    config,
+    db,
+    app,
+    async createUser({ email, password = 'correct horse battery', level = 1, disabled = false } = {}) {
+      userCounter += 1;
+      const user = await users.create({ email: email ?? `user${userCounter}@example.com`, password, level });
+      if (disabled) await users.setDisabled(user.email, true);
+      const token = await signSessionToken(user, config);
+      return { id: user.id, email: user.email, password, level, token, headers: { authorization: `Bearer ${token}` } };
+    },
+    async close() {
+      await app.close();
+      await dropSchema?.();
+      await db.close();
+    },
+  };
+}
