@@ -8,10 +8,19 @@ import tailwindcss from '@tailwindcss/vite';
  * pulls only what it uses: Radix with the shell, @hello-pangea/dnd (and its redux) with the rules screen.
  */
 const vendorChunks = [
-  { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/ },
+  {
+    name: 'react',
+    test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/,
+  },
   { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
-  { name: 'radix', test: /node_modules[\\/](radix-ui|@radix-ui|@floating-ui|react-remove-scroll[^\\/]*|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es|tslib)[\\/]/ },
-  { name: 'dnd', test: /node_modules[\\/](@hello-pangea|redux|react-redux|css-box-model|raf-schd|use-memo-one|tiny-invariant|use-sync-external-store|@babel[\\/]runtime)[\\/]/ },
+  {
+    name: 'radix',
+    test: /node_modules[\\/](radix-ui|@radix-ui|@floating-ui|react-remove-scroll[^\\/]*|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es|tslib)[\\/]/,
+  },
+  {
+    name: 'dnd',
+    test: /node_modules[\\/](@hello-pangea|redux|react-redux|css-box-model|raf-schd|use-memo-one|tiny-invariant|use-sync-external-store|@babel[\\/]runtime)[\\/]/,
+  },
 ];
 
 export default defineConfig({

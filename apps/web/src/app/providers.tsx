@@ -24,7 +24,13 @@ export function createQueryClient(): QueryClient {
 export const queryClient = createQueryClient();
 
 /** Everything every route needs: the query client and the toaster. */
-export function AppProviders({ client = queryClient, children }: { client?: QueryClient; children: ReactNode }) {
+export function AppProviders({
+  client = queryClient,
+  children,
+}: {
+  client?: QueryClient;
+  children: ReactNode;
+}) {
   return (
     <QueryClientProvider client={client}>
       <ToastProvider>{children}</ToastProvider>

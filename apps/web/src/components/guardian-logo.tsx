@@ -23,9 +23,13 @@ export function GuardianLogo({ surface = 'light', showTagline = true, className 
         <ShieldCheck className="size-6" strokeWidth={2.2} />
       </span>
       <span className="min-w-0 leading-tight">
-        <span className={clsx('block text-lg font-bold tracking-tight', dark ? 'text-white' : 'text-ink')}>Guardian</span>
+        <span className={clsx('block text-lg font-bold tracking-tight', dark ? 'text-white' : 'text-ink')}>
+          Guardian
+        </span>
         {showTagline && (
-          <span className={clsx('block text-xs', dark ? 'text-sidebar-ink' : 'text-ink-muted')}>Your Digital Guardian</span>
+          <span className={clsx('block text-xs', dark ? 'text-sidebar-ink' : 'text-ink-muted')}>
+            Your Digital Guardian
+          </span>
         )}
       </span>
     </div>

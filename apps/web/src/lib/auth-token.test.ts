@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { makeToken, sessionToken } from '../test/token';
-import { clearToken, decodeToken, getToken, NO_LEVEL, readSession, setToken, TOKEN_STORAGE_KEY } from './auth-token';
+import {
+  clearToken,
+  decodeToken,
+  getToken,
+  NO_LEVEL,
+  readSession,
+  setToken,
+  TOKEN_STORAGE_KEY,
+} from './auth-token';
 
 const NOW_MS = Date.UTC(2030, 0, 1);
 const NOW_S = NOW_MS / 1000;

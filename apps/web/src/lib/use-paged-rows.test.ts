@@ -15,7 +15,9 @@ describe('usePagedRows', () => {
   });
 
   it('stays within range when the rows shrink, and has one page when empty', () => {
-    const { result, rerender } = renderHook(({ list }) => usePagedRows(list, 20), { initialProps: { list: rows } });
+    const { result, rerender } = renderHook(({ list }) => usePagedRows(list, 20), {
+      initialProps: { list: rows },
+    });
     act(() => result.current.setPage(3));
     rerender({ list: rows.slice(0, 25) });
     expect(result.current.page).toBe(2);

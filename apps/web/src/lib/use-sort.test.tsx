@@ -2,7 +2,7 @@ import { act, render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Table, TableHead, TableRow, SortableHeaderCell } from '../components/ui/table';
-import { compareValues, nextSort, sortRows, useSort, type SortState } from './use-sort';
+import { compareValues, nextSort, sortRows, useSort } from './use-sort';
 
 interface Zone {
   id: number;
@@ -28,7 +28,9 @@ describe('sortRows', () => {
   const valueOf = (zone: Zone, key: keyof Zone) => zone[key];
 
   it('sorts numbers numerically and text naturally, ignoring case', () => {
-    expect(sortRows(zones, { key: 'id', direction: 'desc' }, valueOf).map((zone) => zone.id)).toEqual([3, 2, 1]);
+    expect(sortRows(zones, { key: 'id', direction: 'desc' }, valueOf).map((zone) => zone.id)).toEqual([
+      3, 2, 1,
+    ]);
     expect(sortRows(zones, { key: 'domain', direction: 'asc' }, valueOf).map((zone) => zone.domain)).toEqual([
       'Alpha.com',
       'zone2.com',
@@ -37,8 +39,12 @@ describe('sortRows', () => {
   });
 
   it('keeps empty values last in both directions', () => {
-    expect(sortRows(zones, { key: 'accountName', direction: 'asc' }, valueOf).map((zone) => zone.id)).toEqual([2, 3, 1]);
-    expect(sortRows(zones, { key: 'accountName', direction: 'desc' }, valueOf).map((zone) => zone.id)).toEqual([3, 2, 1]);
+    expect(sortRows(zones, { key: 'accountName', direction: 'asc' }, valueOf).map((zone) => zone.id)).toEqual(
+      [2, 3, 1],
+    );
+    expect(
+      sortRows(zones, { key: 'accountName', direction: 'desc' }, valueOf).map((zone) => zone.id),
+    ).toEqual([3, 2, 1]);
   });
 
   it('does not change the input', () => {
@@ -66,7 +72,7 @@ describe('useSort', () => {
 
 describe('SortableHeaderCell', () => {
   function Header() {
-    const { sort, toggleSort } = useSort(zones, { key: 'id', direction: 'asc' } as SortState<keyof Zone>);
+    const { sort, toggleSort } = useSort(zones, { key: 'id', direction: 'asc' });
     return (
       <Table>
         <TableHead>

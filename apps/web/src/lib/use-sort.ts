@@ -39,7 +39,8 @@ export function sortRows<T, K extends string>(
     .sort((a, b) => {
       const aEmpty = a.value === null || a.value === undefined || a.value === '';
       const bEmpty = b.value === null || b.value === undefined || b.value === '';
-      const order = aEmpty || bEmpty ? compareValues(a.value, b.value) : sign * compareValues(a.value, b.value);
+      const order =
+        aEmpty || bEmpty ? compareValues(a.value, b.value) : sign * compareValues(a.value, b.value);
       return order || a.index - b.index;
     })
     .map(({ row }) => row);
@@ -57,7 +58,7 @@ function fieldValue<T, K extends string>(row: T, key: K): Sortable {
  */
 export function useSort<T, K extends string = Extract<keyof T, string>>(
   rows: readonly T[],
-  initial: SortState<K>,
+  initial: SortState<NoInfer<K>>,
   valueOf: (row: T, key: K) => Sortable = fieldValue,
 ) {
   const [sort, setSort] = useState(initial);

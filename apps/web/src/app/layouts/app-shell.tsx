@@ -45,7 +45,11 @@ export default function AppShell() {
                 </RadixDialog.Trigger>
               }
             />
-            <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8">
+            <main
+              id="main"
+              tabIndex={-1}
+              className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8"
+            >
               <Suspense fallback={<PageSpinner />}>
                 <Outlet />
               </Suspense>

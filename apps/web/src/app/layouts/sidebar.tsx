@@ -17,7 +17,12 @@ export function Sidebar({ onNavigate }: SidebarProps) {
   return (
     <div className="dark-surface flex h-full flex-col bg-sidebar text-sidebar-ink">
       <div className="flex h-16 shrink-0 items-center border-b border-white/10 px-5">
-        <Link to="/dashboard" onClick={onNavigate} className="rounded-control" aria-label="Guardian, go to Dashboard">
+        <Link
+          to="/dashboard"
+          onClick={onNavigate}
+          className="rounded-control"
+          aria-label="Guardian, go to Dashboard"
+        >
           <GuardianLogo surface="dark" />
         </Link>
       </div>
@@ -42,7 +47,12 @@ function AdminNav({ onNavigate }: SidebarProps) {
         const active = isItemActive(item, pathname);
         return (
           <li key={item.to}>
-            <Link to={item.to} onClick={onNavigate} aria-current={active ? 'page' : undefined} className={linkClassName(active)}>
+            <Link
+              to={item.to}
+              onClick={onNavigate}
+              aria-current={active ? 'page' : undefined}
+              className={linkClassName(active)}
+            >
               <item.icon aria-hidden="true" className="size-4.5 shrink-0" />
               {item.label}
             </Link>
@@ -107,7 +117,10 @@ function NavGroup({ group, open, current, pathname, onToggle, onNavigate }: NavG
       >
         <group.icon aria-hidden="true" className="size-4.5 shrink-0" />
         <span className="flex-1">{group.label}</span>
-        <ChevronDown aria-hidden="true" className={clsx('size-4 shrink-0 transition-transform', open && 'rotate-180')} />
+        <ChevronDown
+          aria-hidden="true"
+          className={clsx('size-4 shrink-0 transition-transform', open && 'rotate-180')}
+        />
       </button>
       <ul id={panelId} hidden={!open} className="mt-1 ml-5 space-y-0.5 border-l border-white/10 pl-3">
         {group.items.map((item) => {

@@ -13,7 +13,10 @@ export function TopBar({ menuButton }: { menuButton: ReactNode }) {
     <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-3 border-b border-line bg-surface/95 px-4 backdrop-blur sm:px-6 lg:px-8">
       <div className="flex min-w-0 items-center gap-3 lg:hidden">
         {menuButton}
-        <GuardianLogo showTagline={false} className="[&>span:first-child]:size-8 [&>span:first-child>svg]:size-5" />
+        <GuardianLogo
+          showTagline={false}
+          className="[&>span:first-child]:size-8 [&>span:first-child>svg]:size-5"
+        />
       </div>
       <div className="ml-auto flex items-center gap-1 sm:gap-2">
         <button
@@ -22,7 +25,10 @@ export function TopBar({ menuButton }: { menuButton: ReactNode }) {
           className="relative rounded-control p-2 text-ink-muted transition-colors hover:bg-canvas hover:text-ink"
         >
           <Bell aria-hidden="true" className="size-5" />
-          <span aria-hidden="true" className="absolute top-1.5 right-1.5 size-2.5 rounded-full bg-danger ring-2 ring-surface" />
+          <span
+            aria-hidden="true"
+            className="absolute top-1.5 right-1.5 size-2.5 rounded-full bg-danger ring-2 ring-surface"
+          />
         </button>
         <UserMenu />
       </div>

@@ -12,7 +12,15 @@ const tones: Record<BadgeTone, string> = {
 };
 
 /** `<Badge tone="green">Active</Badge>` */
-export function Badge({ tone = 'grey', className, children }: { tone?: BadgeTone; className?: string; children: ReactNode }) {
+export function Badge({
+  tone = 'grey',
+  className,
+  children,
+}: {
+  tone?: BadgeTone;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <span
       className={clsx(

@@ -19,7 +19,11 @@ const sizes: Record<ButtonSize, string> = {
 };
 
 /** The classes of a button, for a router Link or an anchor that must look like one. */
-export function buttonClassName(variant: ButtonVariant = 'primary', size: ButtonSize = 'md', className?: string) {
+export function buttonClassName(
+  variant: ButtonVariant = 'primary',
+  size: ButtonSize = 'md',
+  className?: string,
+) {
   return clsx(
     'inline-flex shrink-0 items-center justify-center rounded-control font-medium whitespace-nowrap transition-colors',
     'disabled:cursor-not-allowed disabled:opacity-55',

@@ -30,12 +30,24 @@ const widths = { sm: 'max-w-md', md: 'max-w-lg', lg: 'max-w-2xl' };
  *     ...fields
  *   </Dialog>
  */
-export function Dialog({ open, onOpenChange, title, description, footer, onSubmit, size = 'md', busy, children }: DialogProps) {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  footer,
+  onSubmit,
+  size = 'md',
+  busy,
+  children,
+}: DialogProps) {
   const body = (
     <>
       <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-5 py-4">{children}</div>
       {footer && (
-        <div className="flex flex-col-reverse gap-2 border-t border-line px-5 py-3 sm:flex-row sm:justify-end">{footer}</div>
+        <div className="flex flex-col-reverse gap-2 border-t border-line px-5 py-3 sm:flex-row sm:justify-end">
+          {footer}
+        </div>
       )}
     </>
   );
@@ -56,7 +68,9 @@ export function Dialog({ open, onOpenChange, title, description, footer, onSubmi
             <div className="min-w-0 space-y-1">
               <RadixDialog.Title className="text-lg font-semibold text-ink">{title}</RadixDialog.Title>
               {description && (
-                <RadixDialog.Description className="text-sm text-ink-muted">{description}</RadixDialog.Description>
+                <RadixDialog.Description className="text-sm text-ink-muted">
+                  {description}
+                </RadixDialog.Description>
               )}
             </div>
             <RadixDialog.Close

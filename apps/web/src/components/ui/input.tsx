@@ -37,7 +37,10 @@ export function Input({ invalid, className, ...props }: InputProps) {
 export function SearchInput({ className, ...props }: Omit<InputProps, 'type'>) {
   return (
     <div className={clsx('relative', className)}>
-      <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted" />
+      <Search
+        aria-hidden="true"
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
+      />
       <Input type="search" className="pl-9" {...props} />
     </div>
   );
@@ -58,7 +61,10 @@ export function Select({ invalid, className, children, ...props }: SelectProps) 
       >
         {children}
       </select>
-      <ChevronDown aria-hidden="true" className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-ink-muted" />
+      <ChevronDown
+        aria-hidden="true"
+        className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-ink-muted"
+      />
     </div>
   );
 }

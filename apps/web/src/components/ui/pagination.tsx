@@ -9,7 +9,8 @@ export type PageItem = number | 'ellipsis-start' | 'ellipsis-end';
  * first, the last and PAGINATION_WINDOW pages either side of the current one, with an ellipsis for each gap.
  */
 export function pageItems(page: number, pageCount: number): PageItem[] {
-  if (pageCount <= PAGINATION_MAX_PLAIN_PAGES) return Array.from({ length: pageCount }, (_, index) => index + 1);
+  if (pageCount <= PAGINATION_MAX_PLAIN_PAGES)
+    return Array.from({ length: pageCount }, (_, index) => index + 1);
   const start = Math.max(2, page - PAGINATION_WINDOW);
   const end = Math.min(pageCount - 1, page + PAGINATION_WINDOW);
   const items: PageItem[] = [1];
@@ -35,7 +36,10 @@ const pageButtonClassName =
 export function Pagination({ page, pageCount, onPageChange, className }: PaginationProps) {
   if (pageCount <= 1) return null;
   return (
-    <nav aria-label="Pagination" className={clsx('flex flex-wrap items-center justify-center gap-1', className)}>
+    <nav
+      aria-label="Pagination"
+      className={clsx('flex flex-wrap items-center justify-center gap-1', className)}
+    >
       <button
         type="button"
         className={clsx(pageButtonClassName, 'gap-1 text-ink hover:bg-surface')}
@@ -62,7 +66,10 @@ export function Pagination({ page, pageCount, onPageChange, className }: Paginat
                 {item}
               </button>
             ) : (
-              <span aria-hidden="true" className="inline-flex h-9 min-w-6 items-end justify-center pb-2 text-ink-muted">
+              <span
+                aria-hidden="true"
+                className="inline-flex h-9 min-w-6 items-end justify-center pb-2 text-ink-muted"
+              >
                 …
               </span>
             )}

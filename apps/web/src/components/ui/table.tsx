@@ -42,7 +42,8 @@ export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
   return <tr className={clsx('transition-colors hover:bg-canvas/60', className)} {...props} />;
 }
 
-const headerCellClassName = 'px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase';
+const headerCellClassName =
+  'px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase';
 
 export function TableHeaderCell({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
   return <th scope="col" className={clsx(headerCellClassName, className)} {...props} />;
@@ -61,7 +62,13 @@ interface SortableHeaderCellProps<K extends string> {
  *
  *   <SortableHeaderCell column="account_name" sort={sort} onSort={toggleSort}>Account Name</SortableHeaderCell>
  */
-export function SortableHeaderCell<K extends string>({ column, sort, onSort, className, children }: SortableHeaderCellProps<K>) {
+export function SortableHeaderCell<K extends string>({
+  column,
+  sort,
+  onSort,
+  className,
+  children,
+}: SortableHeaderCellProps<K>) {
   const active = sort.key === column;
   const direction = active ? sort.direction : null;
   const Icon = direction === 'asc' ? ArrowUp : direction === 'desc' ? ArrowDown : ArrowUpDown;

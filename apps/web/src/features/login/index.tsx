@@ -16,7 +16,9 @@ export default function LoginPage() {
         <div className="rounded-card bg-surface/95 p-6 shadow-2xl shadow-black/40 ring-1 ring-white/10 backdrop-blur sm:p-8">
           <GuardianLogo className="mb-8" />
           <h1 className="text-2xl font-semibold tracking-tight text-ink">Sign in</h1>
-          <p className="mt-1 mb-6 text-sm text-ink-muted">Welcome back. Sign in to manage your Cloudflare security.</p>
+          <p className="mt-1 mb-6 text-sm text-ink-muted">
+            Welcome back. Sign in to manage your Cloudflare security.
+          </p>
           <LoginForm />
           <p className="mt-6 text-center text-sm text-ink-muted">
             Don&apos;t have an account?{' '}

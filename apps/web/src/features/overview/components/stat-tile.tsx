@@ -12,7 +12,10 @@ interface StatTileProps {
 export function StatTile({ label, value, icon: Icon, accent }: StatTileProps) {
   return (
     <div className="flex items-center gap-4 rounded-card border border-line bg-surface p-5 shadow-xs">
-      <span aria-hidden="true" className={clsx('flex size-12 shrink-0 items-center justify-center rounded-card', accent)}>
+      <span
+        aria-hidden="true"
+        className={clsx('flex size-12 shrink-0 items-center justify-center rounded-card', accent)}
+      >
         <Icon className="size-6" />
       </span>
       <dl className="min-w-0">
