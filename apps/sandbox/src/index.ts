@@ -1,0 +1,23 @@
+/** @guardian/sandbox: a stateful emulator of the Cloudflare API v4 subset Guardian uses. */
+export { createSandbox, API_PREFIX, CONTROL_PREFIX } from './sandbox';
+export type { Sandbox, SandboxOptions } from './sandbox';
+export type {
+  AccountInput,
+  AccountView,
+  BulkOperationView,
+  DnsRecordView,
+  ListItemView,
+  ListView,
+  PageRuleView,
+  RuleView,
+  RulesetView,
+  SandboxControl,
+  SandboxSnapshot,
+  TokenInfo,
+  TokenInput,
+  ZoneView,
+} from './control';
+export type { Fault, FaultSpec, FaultStatus } from './faults';
+export type { CallFilter, CallRecord } from './call-log';
+export type { ListKind, Plan, TokenKind, TokenStatus } from './state';
+export { PLAN_LIMITS, type PlanLimits } from './plans';
