@@ -10,13 +10,14 @@ export interface ParsedIp {
   sortKey: number | string;
 }
 
+const IPV4 = /^(0|[1-9][0-9]{0,2})\.(0|[1-9][0-9]{0,2})\.(0|[1-9][0-9]{0,2})\.(0|[1-9][0-9]{0,2})$/;
+
 export function parseIpv4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
+  const match = IPV4.exec(text);
+  if (!match) return null;
   let value = 0;
-  for (const part of parts) {
-    if (!/^(0|[1-9][0-9]{0,2})$/.test(part)) return null;
-    const octet = Number(part);
+  for (let i = 1; i <= 4; i++) {
+    const octet = Number(match[i]);
     if (octet > 255) return null;
     value = value * 256 + octet;
   }

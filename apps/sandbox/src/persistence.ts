@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { parseItem } from './resources/lists';
+import { makeItem, parseItem } from './resources/lists';
 import {
   ListItemStore,
   type Account,
@@ -70,7 +70,7 @@ export function restoreState(state: SandboxState, saved: SavedState): void {
       const field = list.kind === 'ip' ? 'ip' : list.kind;
       const parsed = parseItem(list.kind, comment === null ? { [field]: value } : { [field]: value, comment });
       if (typeof parsed === 'string') throw new Error(`Corrupt list item ${id} in the state file: ${parsed}`);
-      list.items.add({ ...parsed, id, createdOn, modifiedOn });
+      list.items.add(makeItem(parsed, id, createdOn, modifiedOn));
     }
     state.lists.set(list.id, list);
   }
