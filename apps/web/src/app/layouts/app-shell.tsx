@@ -30,9 +30,11 @@ export default function AppShell() {
         Skip to content
       </a>
       <div className="min-h-dvh lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
-        <aside className="sticky top-0 hidden h-dvh lg:block">
-          <Sidebar />
-        </aside>
+        <div className="hidden bg-sidebar lg:block">
+          <aside className="sticky top-0 h-dvh">
+            <Sidebar />
+          </aside>
+        </div>
         <RadixDialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
           <div className="flex min-h-dvh min-w-0 flex-col">
             <TopBar

@@ -64,22 +64,13 @@ export function Dialog({
             widths[size],
           )}
         >
-          <div className="flex items-start justify-between gap-4 border-b border-line px-5 py-4">
-            <div className="min-w-0 space-y-1">
-              <RadixDialog.Title className="text-lg font-semibold text-ink">{title}</RadixDialog.Title>
-              {description && (
-                <RadixDialog.Description className="text-sm text-ink-muted">
-                  {description}
-                </RadixDialog.Description>
-              )}
-            </div>
-            <RadixDialog.Close
-              disabled={busy}
-              className="-m-1.5 rounded-control p-1.5 text-ink-muted hover:bg-canvas hover:text-ink disabled:opacity-55"
-              aria-label="Close"
-            >
-              <X aria-hidden="true" className="size-5" />
-            </RadixDialog.Close>
+          <div className="space-y-1 border-b border-line py-4 pr-14 pl-5">
+            <RadixDialog.Title className="text-lg font-semibold text-ink">{title}</RadixDialog.Title>
+            {description && (
+              <RadixDialog.Description className="text-sm text-ink-muted">
+                {description}
+              </RadixDialog.Description>
+            )}
           </div>
           {onSubmit ? (
             <form
@@ -95,6 +86,14 @@ export function Dialog({
           ) : (
             <div className="flex min-h-0 flex-1 flex-col">{body}</div>
           )}
+          {/* Last in the DOM, so the first field rather than the close button gets the initial focus. */}
+          <RadixDialog.Close
+            disabled={busy}
+            className="absolute top-3.5 right-3.5 rounded-control p-1.5 text-ink-muted hover:bg-canvas hover:text-ink disabled:opacity-55"
+            aria-label="Close"
+          >
+            <X aria-hidden="true" className="size-5" />
+          </RadixDialog.Close>
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

@@ -29,8 +29,9 @@ interface PaginationProps {
   className?: string;
 }
 
+// Narrower on a phone so eleven items (Previous, 1 … 4 5 6 7 8 … 12, Next) fit one line at 375 px.
 const pageButtonClassName =
-  'inline-flex h-9 min-w-9 items-center justify-center rounded-control px-2 text-sm font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-45';
+  'inline-flex h-9 min-w-7 items-center justify-center rounded-control px-1 text-sm font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-45 sm:min-w-9 sm:px-2';
 
 /** Numbered pages with Previous/Next; renders nothing when everything fits on one page. */
 export function Pagination({ page, pageCount, onPageChange, className }: PaginationProps) {
@@ -47,9 +48,9 @@ export function Pagination({ page, pageCount, onPageChange, className }: Paginat
         onClick={() => onPageChange(page - 1)}
       >
         <ChevronLeft aria-hidden="true" className="size-4" />
-        Previous
+        <span className="sr-only sm:not-sr-only">Previous</span>
       </button>
-      <ul className="flex flex-wrap items-center gap-1">
+      <ul className="flex flex-wrap items-center gap-0.5 sm:gap-1">
         {pageItems(page, pageCount).map((item) => (
           <li key={item}>
             {typeof item === 'number' ? (
@@ -68,7 +69,7 @@ export function Pagination({ page, pageCount, onPageChange, className }: Paginat
             ) : (
               <span
                 aria-hidden="true"
-                className="inline-flex h-9 min-w-6 items-end justify-center pb-2 text-ink-muted"
+                className="inline-flex h-9 min-w-4 items-end justify-center pb-2 text-ink-muted"
               >
                 …
               </span>
@@ -82,7 +83,7 @@ export function Pagination({ page, pageCount, onPageChange, className }: Paginat
         disabled={page >= pageCount}
         onClick={() => onPageChange(page + 1)}
       >
-        Next
+        <span className="sr-only sm:not-sr-only">Next</span>
         <ChevronRight aria-hidden="true" className="size-4" />
       </button>
     </nav>
