@@ -130,11 +130,16 @@ function readOrCreateSecret(path: string, generate: () => string): string {
  */
 export function loadConfig(env: Env = process.env): Config {
   // `FOO=` in a compose file means "not set", not "empty".
-  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const parsed = envSchema.safeParse(given);
-  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   if ((given.GUARDIAN_MODE ?? 'production') === 'production') {
-    if (!given.GUARDIAN_SECRET) problems.push(`GUARDIAN_SECRET is required in production mode (${SECRET_HINT}).`);
+    if (!given.GUARDIAN_SECRET)
+      problems.push(`GUARDIAN_SECRET is required in production mode (${SECRET_HINT}).`);
     if (!given.GUARDIAN_ENCRYPTION_KEY) {
       problems.push(`GUARDIAN_ENCRYPTION_KEY is required in production mode (${KEY_HINT}).`);
     }
@@ -151,11 +156,14 @@ export function loadConfig(env: Env = process.env): Config {
     if (!jwtSecret) {
       const secretFile = join(dataDir, 'guardian-secret');
       jwtSecret = readOrCreateSecret(secretFile, () => randomBytes(48).toString('base64url'));
-      if (jwtSecret.length < SECRET_MIN_LENGTH) throw new ConfigError([`${secretFile} must hold ${SECRET_HINT}.`]);
+      if (jwtSecret.length < SECRET_MIN_LENGTH)
+        throw new ConfigError([`${secretFile} must hold ${SECRET_HINT}.`]);
     }
     if (!encryptionKey) {
       const keyFile = join(dataDir, 'encryption-key');
-      encryptionKey = parseEncryptionKey(readOrCreateSecret(keyFile, () => randomBytes(32).toString('base64')));
+      encryptionKey = parseEncryptionKey(
+        readOrCreateSecret(keyFile, () => randomBytes(32).toString('base64')),
+      );
       // Never replace a damaged key silently: the stored Cloudflare tokens would become unreadable.
       if (!encryptionKey) throw new ConfigError([`${keyFile} must hold ${KEY_HINT}.`]);
     }

@@ -11,10 +11,16 @@ const HASHED_ASSETS_DIR = 'assets';
  * Serves the built web app: Vite's hashed assets cache for a year, everything else (index.html)
  * revalidates so a new release shows at once. Returns false when there is no build to serve.
  */
-export async function registerWebApp(app: FastifyInstance, config: Pick<Config, 'webDistDir'>): Promise<boolean> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  config: Pick<Config, 'webDistDir'>,
+): Promise<boolean> {
   const root = config.webDistDir;
   if (!existsSync(join(root, 'index.html'))) {
-    app.log.warn({ webDistDir: root }, 'No built web app found: serving the API only. Run `npm run build` first.');
+    app.log.warn(
+      { webDistDir: root },
+      'No built web app found: serving the API only. Run `npm run build` first.',
+    );
     return false;
   }
   await app.register(fastifyStatic, {

@@ -8,7 +8,10 @@ export const MIGRATION_LOCK_ID = 461_712_001;
  * Applies the migrations not yet recorded in schema_migrations, in order, all in one transaction: a
  * failing migration leaves the database as it was. Returns the names applied.
  */
-export async function runMigrations(db: Db, migrations: readonly Migration[] = allMigrations): Promise<string[]> {
+export async function runMigrations(
+  db: Db,
+  migrations: readonly Migration[] = allMigrations,
+): Promise<string[]> {
   return db.transaction(async (tx) => {
     if (db.kind === 'postgres') await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
     // pg_trgm backs the trigram indexes that make searching 500,000 ban list items fast.
@@ -19,7 +22,9 @@ export async function runMigrations(db: Db, migrations: readonly Migration[] = a
         applied_at timestamptz NOT NULL DEFAULT now()
       );
     `);
-    const applied = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name));
+    const applied = new Set(
+      (await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name),
+    );
     const pending = migrations.filter((migration) => !applied.has(migration.name));
     for (const migration of pending) {
       await tx.exec(migration.sql);

@@ -9,7 +9,8 @@ const DATE_OID = 1082;
 
 function queryable(target: PGlite | Transaction): Queryable {
   return {
-    query: async <T>(sql: string, params: readonly unknown[] = []) => (await target.query<T>(sql, [...params])).rows,
+    query: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await target.query<T>(sql, [...params])).rows,
     exec: async (sql: string) => void (await target.exec(sql)),
   };
 }

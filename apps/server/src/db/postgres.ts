@@ -7,7 +7,8 @@ const DATE_OID = 1082;
 
 function parseInt8(text: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} does not fit a JavaScript number`);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`int8 value ${text} does not fit a JavaScript number`);
   return value;
 }
 

@@ -25,7 +25,12 @@ export interface TestContext {
   /** Built and ready; call it with `app.inject`. */
   app: FastifyInstance;
   /** A user with a fresh e-mail (default level 1); pass `level: 0` for an administrator. */
-  createUser(options?: { email?: string; password?: string; level?: number; disabled?: boolean }): Promise<TestUser>;
+  createUser(options?: {
+    email?: string;
+    password?: string;
+    level?: number;
+    disabled?: boolean;
+  }): Promise<TestUser>;
   /** Closes the app and the database, and drops the PostgreSQL schema. */
   close(): Promise<void>;
 }
@@ -42,7 +47,8 @@ export interface TestContextOptions {
 function testDatabaseUrl(): string | undefined {
   if (process.env.TEST_DB !== 'postgres') return undefined;
   const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('TEST_DB=postgres needs DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test');
+  if (!url)
+    throw new Error('TEST_DB=postgres needs DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test');
   return url;
 }
 
@@ -92,7 +98,14 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       const user = await users.create({ email: email ?? `user${userCounter}@example.com`, password, level });
       if (disabled) await users.setDisabled(user.email, true);
       const token = await signSessionToken(user, config);
-      return { id: user.id, email: user.email, password, level, token, headers: { authorization: `Bearer ${token}` } };
+      return {
+        id: user.id,
+        email: user.email,
+        password,
+        level,
+        token,
+        headers: { authorization: `Bearer ${token}` },
+      };
     },
     async close() {
       await app.close();

@@ -15,12 +15,17 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([A-Za-z0-9_.-]+)$/;
 
-async function authenticate(request: FastifyRequest, users: UsersRepository, config: Config): Promise<CurrentUser> {
+async function authenticate(
+  request: FastifyRequest,
+  users: UsersRepository,
+  config: Config,
+): Promise<CurrentUser> {
   // Only the header: a token in the URL would end up in logs, history and Referer headers.
   const header = request.headers.authorization;
   if (!header) throw new AppError('UNAUTHORIZED', 'Authentication required.');
   const token = BEARER.exec(header)?.[1];
-  if (!token) throw new AppError('UNAUTHORIZED', 'Authentication required: send "Authorization: Bearer <token>".');
+  if (!token)
+    throw new AppError('UNAUTHORIZED', 'Authentication required: send "Authorization: Bearer <token>".');
 
   const userId = await verifySessionToken(token, config);
   // The database, not the token, decides: a disabled or deleted user is out, a changed level applies now.

@@ -17,7 +17,10 @@ export class AuthService {
 
   constructor(
     private readonly users: UsersRepository,
-    private readonly config: Pick<Config, 'jwtSecret' | 'tokenTtlSeconds' | 'loginRateLimit' | 'passwordHashing'>,
+    private readonly config: Pick<
+      Config,
+      'jwtSecret' | 'tokenTtlSeconds' | 'loginRateLimit' | 'passwordHashing'
+    >,
   ) {
     this.limiter = new LoginLimiter(config.loginRateLimit);
     this.dummyHash = hashPassword(randomBytes(32).toString('base64'), config.passwordHashing);
@@ -32,7 +35,10 @@ export class AuthService {
     if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS, { retryAfterSeconds });
 
     const user = await this.users.findByEmailWithPasswordHash(credentials.email);
-    const passwordMatches = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), credentials.password);
+    const passwordMatches = await verifyPassword(
+      user?.passwordHash ?? (await this.dummyHash),
+      credentials.password,
+    );
     if (!user || user.disabled || !passwordMatches) {
       this.limiter.recordFailure(credentials.email, address);
       throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);

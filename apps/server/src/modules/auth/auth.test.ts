@@ -73,7 +73,10 @@ describe('POST /api/login', () => {
       payload: '{"email":',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'BAD_REQUEST', message: 'The request body is not valid JSON.' });
+    expect(response.json()).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'The request body is not valid JSON.',
+    });
   });
 
   describe('rate limiting', () => {
@@ -105,7 +108,9 @@ describe('POST /api/login', () => {
     it('blocks a client address that tries many e-mails', async () => {
       const address = nextAddress();
       for (let i = 0; i < 5; i++) {
-        expect((await login({ email: `probe${i}@example.com`, password: 'guess' }, address)).statusCode).toBe(401);
+        expect((await login({ email: `probe${i}@example.com`, password: 'guess' }, address)).statusCode).toBe(
+          401,
+        );
       }
       const blocked = await login({ email: 'probe-next@example.com', password: 'guess' }, address);
       expect(blocked.statusCode).toBe(429);
@@ -121,7 +126,8 @@ describe('authentication of /api routes', () => {
     user = await ctx.createUser();
   });
 
-  const me = (headers: Record<string, string> = {}, url = '/api/me') => ctx.app.inject({ method: 'GET', url, headers });
+  const me = (headers: Record<string, string> = {}, url = '/api/me') =>
+    ctx.app.inject({ method: 'GET', url, headers });
   const signWith = (secret: string, alg: string, claims: { iat?: number; exp?: number } = {}) => {
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({ email: user.email, level: user.level })
@@ -203,14 +209,25 @@ describe('administrator routes', () => {
   it('answer 403 to a regular user and the user list to an administrator', async () => {
     const admin = await ctx.createUser({ level: 0 });
     const regular = await ctx.createUser({ level: 2 });
-    const forbidden = await ctx.app.inject({ method: 'GET', url: '/api/admin/users', headers: regular.headers });
+    const forbidden = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/users',
+      headers: regular.headers,
+    });
     expect(forbidden.statusCode).toBe(403);
-    expect(forbidden.json()).toMatchObject({ code: 'FORBIDDEN', message: 'Only administrators can do this.' });
+    expect(forbidden.json()).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Only administrators can do this.',
+    });
 
     const allowed = await ctx.app.inject({ method: 'GET', url: '/api/admin/users', headers: admin.headers });
     expect(allowed.statusCode).toBe(200);
     const listed = allowed.json();
-    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id: regular.id, email: regular.email, level: 2, disabled: false })]));
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: regular.id, email: regular.email, level: 2, disabled: false }),
+      ]),
+    );
     expect(listed[0]).not.toHaveProperty('password_hash');
     expect(JSON.stringify(listed)).not.toContain('argon2');
   });

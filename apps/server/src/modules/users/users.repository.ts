@@ -25,7 +25,13 @@ interface UserRow {
 const COLUMNS = 'id, email, level, disabled, created_at';
 
 function toUser(row: UserRow): UserRecord {
-  return { id: row.id, email: row.email, level: row.level, disabled: row.disabled, createdAt: row.created_at };
+  return {
+    id: row.id,
+    email: row.email,
+    level: row.level,
+    disabled: row.disabled,
+    createdAt: row.created_at,
+  };
 }
 
 /** The only SQL on users. E-mails are matched case-insensitively, as the unique index is. */
@@ -40,7 +46,8 @@ export class UsersRepository {
       );
       return toUser(row!);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('CONFLICT', `A user with the e-mail ${user.email} already exists.`);
+      if (isUniqueViolation(err))
+        throw new AppError('CONFLICT', `A user with the e-mail ${user.email} already exists.`);
       throw err;
     }
   }
@@ -69,19 +76,19 @@ export class UsersRepository {
 
   /** False when no user has this e-mail. */
   async setPasswordHash(email: string, passwordHash: string): Promise<boolean> {
-    const rows = await this.db.query('UPDATE users SET password_hash = $2 WHERE lower(email) = lower($1) RETURNING id', [
-      email,
-      passwordHash,
-    ]);
+    const rows = await this.db.query(
+      'UPDATE users SET password_hash = $2 WHERE lower(email) = lower($1) RETURNING id',
+      [email, passwordHash],
+    );
     return rows.length > 0;
   }
 
   /** False when no user has this e-mail. */
   async setDisabled(email: string, disabled: boolean): Promise<boolean> {
-    const rows = await this.db.query('UPDATE users SET disabled = $2 WHERE lower(email) = lower($1) RETURNING id', [
-      email,
-      disabled,
-    ]);
+    const rows = await this.db.query(
+      'UPDATE users SET disabled = $2 WHERE lower(email) = lower($1) RETURNING id',
+      [email, disabled],
+    );
     return rows.length > 0;
   }
 }

@@ -1,0 +1,34 @@
+// Bundles the server's entry points into dist/. npm packages stay external (installed beside the
+// bundle); the workspace packages (@guardian/*) are TypeScript source, so they are bundled in.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const here = (path) => join(import.meta.dirname, path);
+
+const entryPoints = ['main', 'users-cli', 'demo']
+  .map((name) => here(`src/${name}.ts`))
+  .filter((file) => existsSync(file));
+
+/** @type {import('esbuild').Plugin} */
+const externalNpmPackages = {
+  name: 'external-npm-packages',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@guardian/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+await build({
+  entryPoints,
+  outdir: here('dist'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  // No shared chunks: config.ts finds the web build relative to its own file, which must sit in dist/.
+  plugins: [externalNpmPackages],
+  logLevel: 'info',
+});

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const secret = 'a'.repeat(40);
+const keyBase64 = randomBytes(32).toString('base64');
+const folders: string[] = [];
+const tempFolder = () => {
+  const folder = mkdtempSync(join(tmpdir(), 'guardian-config-'));
+  folders.push(folder);
+  return folder;
+};
+afterEach(() => folders.splice(0).forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('applies the defaults', () => {
+    const config = loadConfig({ GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 });
+    expect(config).toMatchObject({
+      mode: 'production',
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      tokenTtlSeconds: 43200,
+      cloudflareApiBaseUrl: 'https://api.cloudflare.com/client/v4',
+      serveWebApp: true,
+      logLevel: 'info',
+      trustProxy: false,
+      loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 10, maxFailuresPerAddress: 30 },
+    });
+    expect(config.dataDir).toBe(join(process.cwd(), 'data'));
+    expect(config.webDistDir).toMatch(/apps[/\\]web[/\\]dist$/);
+    expect(config.encryptionKey.equals(Buffer.from(keyBase64, 'base64'))).toBe(true);
+  });
+
+  it('lists everything production is missing at once', () => {
+    expect(problemsOf({})).toEqual([
+      expect.stringContaining('GUARDIAN_SECRET is required in production mode'),
+      expect.stringContaining('GUARDIAN_ENCRYPTION_KEY is required in production mode'),
+    ]);
+  });
+
+  it('names each invalid variable', () => {
+    const problems = problemsOf({
+      GUARDIAN_SECRET: 'short',
+      GUARDIAN_ENCRYPTION_KEY: 'not-a-key',
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      GUARDIAN_MODE: 'staging',
+    });
+    for (const name of [
+      'GUARDIAN_SECRET',
+      'GUARDIAN_ENCRYPTION_KEY',
+      'PORT',
+      'DATABASE_URL',
+      'GUARDIAN_MODE',
+    ]) {
+      expect(problems.some((problem) => problem.startsWith(name))).toBe(true);
+    }
+  });
+
+  it('reads the encryption key as hex or base64, and empty variables as unset', () => {
+    const key = randomBytes(32);
+    const env = { GUARDIAN_SECRET: secret, PORT: '', DATABASE_URL: '' };
+    expect(
+      loadConfig({ ...env, GUARDIAN_ENCRYPTION_KEY: key.toString('hex') }).encryptionKey.equals(key),
+    ).toBe(true);
+    const config = loadConfig({ ...env, GUARDIAN_ENCRYPTION_KEY: key.toString('base64') });
+    expect(config.encryptionKey.equals(key)).toBe(true);
+    expect(config.port).toBe(8080);
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('reads trust-proxy settings and login limits', () => {
+    const base = { GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 };
+    expect(loadConfig({ ...base, GUARDIAN_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...base, GUARDIAN_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ ...base, GUARDIAN_TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    const limited = loadConfig({
+      ...base,
+      GUARDIAN_LOGIN_WINDOW_SECONDS: '60',
+      GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL: '3',
+      GUARDIAN_LOGIN_MAX_FAILURES_PER_ADDRESS: '7',
+    });
+    expect(limited.loginRateLimit).toEqual({
+      windowSeconds: 60,
+      maxFailuresPerEmail: 3,
+      maxFailuresPerAddress: 7,
+    });
+  });
+
+  it('generates the demo secrets once, readable by the owner only, and reuses them', () => {
+    const dataDir = tempFolder();
+    const first = loadConfig({ GUARDIAN_MODE: 'demo', GUARDIAN_DATA_DIR: dataDir });
+    const second = loadConfig({ GUARDIAN_MODE: 'demo', GUARDIAN_DATA_DIR: dataDir });
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    expect(second.encryptionKey.equals(first.encryptionKey)).toBe(true);
+    for (const file of ['guardian-secret', 'encryption-key']) {
+      expect(statSync(join(dataDir, file)).mode & 0o777).toBe(0o600);
+    }
+    expect(readFileSync(join(dataDir, 'guardian-secret'), 'utf8')).toBe(first.jwtSecret);
+  });
+
+  it('refuses a damaged demo key instead of silently replacing it', () => {
+    const dataDir = tempFolder();
+    writeFileSync(join(dataDir, 'encryption-key'), 'garbage');
+    expect(() => loadConfig({ GUARDIAN_MODE: 'demo', GUARDIAN_DATA_DIR: dataDir })).toThrow(ConfigError);
+  });
+
+  it('gives tests fresh secrets and a silent log', () => {
+    const config = loadConfig({ GUARDIAN_MODE: 'test' });
+    expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(config.encryptionKey).toHaveLength(32);
+    expect(config.logLevel).toBe('silent');
+    expect(config.serveWebApp).toBe(false);
+  });
+});

@@ -1,0 +1,170 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestContext, type TestContext } from '../test/context';
+import { lockDataDir, DataDirLockedError } from './data-dir-lock';
+import { createDb, DatabaseUnavailableError, runMigrations } from '.';
+import { createPostgresDb } from './postgres';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx?.close());
+
+describe('Db', () => {
+  it('returns the same JavaScript types on PGlite and PostgreSQL', async () => {
+    const [row] = await ctx.db.query<Record<string, unknown>>(
+      `SELECT 42::int8 AS big, count(*) AS counted, 1.5::numeric AS decimal, '2024-02-03'::date AS day,
+              '2024-02-03T04:05:06Z'::timestamptz AS moment, '{"a":[1]}'::jsonb AS doc, true AS flag
+       FROM (VALUES (1), (2)) AS v(x)`,
+    );
+    expect(row).toEqual({
+      big: 42,
+      counted: 2,
+      decimal: '1.5',
+      day: '2024-02-03',
+      moment: new Date('2024-02-03T04:05:06Z'),
+      doc: { a: [1] },
+      flag: true,
+    });
+  });
+
+  it('has pg_trgm for trigram search', async () => {
+    const [row] = await ctx.db.query<{ similar: boolean }>(`SELECT 'guardian' % 'guardain' AS similar`);
+    expect(row!.similar).toBe(true);
+  });
+
+  it('commits a transaction that resolves and rolls back one that throws', async () => {
+    await ctx.db.exec('CREATE TABLE tx_probe (value text NOT NULL)');
+    await ctx.db.transaction(async (tx) => {
+      await tx.query('INSERT INTO tx_probe VALUES ($1)', ['kept']);
+    });
+    await expect(
+      ctx.db.transaction(async (tx) => {
+        await tx.query('INSERT INTO tx_probe VALUES ($1)', ['dropped']);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await ctx.db.query('SELECT value FROM tx_probe')).toEqual([{ value: 'kept' }]);
+  });
+
+  it('applies each migration once, in order, and records it', async () => {
+    expect(await runMigrations(ctx.db)).toEqual([]);
+    const recorded = await ctx.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+    expect(recorded.map((row) => row.name)).toEqual(['001_users']);
+    const applied = await runMigrations(ctx.db, [
+      { name: '001_users', sql: 'SELECT 1/0' },
+      {
+        name: '900_probe',
+        sql: 'CREATE TABLE migration_probe (id int); CREATE INDEX ON migration_probe (id);',
+      },
+    ]);
+    expect(applied).toEqual(['900_probe']);
+  });
+
+  it('leaves the database as it was when a migration fails', async () => {
+    await expect(
+      runMigrations(ctx.db, [
+        { name: '901_good', sql: 'CREATE TABLE half_done (id int)' },
+        { name: '902_bad', sql: 'CREATE TABLE broken (' },
+      ]),
+    ).rejects.toThrow();
+    expect(
+      await ctx.db.query(`SELECT name FROM schema_migrations WHERE name LIKE '90%' AND name <> '900_probe'`),
+    ).toEqual([]);
+    expect(await ctx.db.query(`SELECT to_regclass('half_done') AS found`)).toEqual([{ found: null }]);
+  });
+
+  it('fails with DatabaseUnavailableError when PostgreSQL cannot be reached', async () => {
+    const db = createPostgresDb('postgres://postgres@127.0.0.1:1/none');
+    try {
+      await expect(db.query('SELECT 1')).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      await expect(db.transaction(async (tx) => tx.query('SELECT 1'))).rejects.toBeInstanceOf(
+        DatabaseUnavailableError,
+      );
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DB === 'postgres')('Db on PostgreSQL', () => {
+  it('lets two processes start together: migrations run once', async () => {
+    const schema = (await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0]!.schema;
+    const probe = [{ name: '950_concurrent', sql: 'CREATE TABLE concurrent_probe (id int)' }];
+    const first = createPostgresDb(ctx.config.databaseUrl!, { schema });
+    const second = createPostgresDb(ctx.config.databaseUrl!, { schema });
+    try {
+      const results = await Promise.all([runMigrations(first, probe), runMigrations(second, probe)]);
+      expect(results.flat()).toEqual(['950_concurrent']);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('survives PostgreSQL dropping its connections, and works again afterwards', async () => {
+    const warn = vi.fn();
+    const schema = (await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema'))[0]!.schema;
+    const db = createPostgresDb(ctx.config.databaseUrl!, { schema, logger: { warn } });
+    const admin = new pg.Client({ connectionString: ctx.config.databaseUrl });
+    await admin.connect();
+    try {
+      const [{ pid }] = (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [
+        { pid: number },
+      ];
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      // The idle connection's error reaches the pool's listener instead of crashing the process.
+      await vi.waitFor(() => expect(warn).toHaveBeenCalled());
+      await expect(db.query('SELECT 1 AS ok')).resolves.toEqual([{ ok: 1 }]);
+
+      // A connection lost inside a transaction fails that transaction as "unavailable", nothing more.
+      const failed = db.transaction(async (tx) => {
+        const [{ pid: txPid }] = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [
+          { pid: number },
+        ];
+        await admin.query('SELECT pg_terminate_backend($1)', [txPid]);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await tx.query('SELECT 1');
+      });
+      await expect(failed).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      await expect(db.query('SELECT 2 AS ok')).resolves.toEqual([{ ok: 2 }]);
+    } finally {
+      await admin.end();
+      await db.close();
+    }
+  });
+});
+
+describe('the embedded database folder', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'guardian-pglite-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('is locked against a second opener, and a stale lock is taken over', () => {
+    const dbFolder = join(folder, 'pglite');
+    const release = lockDataDir(dbFolder);
+    expect(() => lockDataDir(dbFolder)).toThrow(DataDirLockedError);
+    release();
+    // A pid that cannot be running: the lock of a process that died.
+    writeFileSync(`${dbFolder}.lock`, '999999999');
+    lockDataDir(dbFolder)();
+  });
+
+  it.runIf(process.env.TEST_DB !== 'postgres')('keeps data across a restart', async () => {
+    const config = { mode: 'production' as const, dataDir: folder, databaseUrl: undefined };
+    const first = await createDb(config);
+    await first.exec("CREATE TABLE kept (value text); INSERT INTO kept VALUES ('still here')");
+    await first.close();
+    const second = await createDb(config);
+    try {
+      expect(await second.query('SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/context';
+import { AppError } from '../../errors';
+import { parseUsersCommand, runUsersCommand, UsageError, type UsersCommand } from './users.cli';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+let ctx: TestContext;
+let users: UsersService;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  users = new UsersService(new UsersRepository(ctx.db), ctx.config.passwordHashing);
+});
+afterAll(() => ctx?.close());
+
+/** Runs a users command line as the CLI does and returns what it printed. */
+async function cli(line: string): Promise<string> {
+  const printed: string[] = [];
+  const command: UsersCommand = parseUsersCommand(line.split(' ').filter(Boolean));
+  await runUsersCommand(command, users, (text) => printed.push(text));
+  return printed.join('\n');
+}
+
+function login(email: string, password: string) {
+  return ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+}
+
+describe('users command', () => {
+  it('creates users who can then sign in, administrators with --level 0', async () => {
+    expect(await cli('create --email root@example.com --password first-password --level 0')).toMatch(
+      /^Created user \d+: root@example.com \(level 0, administrator\)\.$/,
+    );
+    expect(await cli('create --email plain@example.com --password plain-password')).toMatch(/\(level 1\)/);
+    const response = await login('root@example.com', 'first-password');
+    expect(response.statusCode).toBe(200);
+    const me = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/users',
+      headers: { authorization: `Bearer ${response.json().token}` },
+    });
+    expect(me.statusCode).toBe(200);
+  });
+
+  it('stores an argon2id hash, never the password', async () => {
+    const [row] = await ctx.db.query<{ password_hash: string }>(
+      `SELECT password_hash FROM users WHERE email = 'root@example.com'`,
+    );
+    expect(row!.password_hash).toMatch(/^\$argon2id\$/);
+    expect(row!.password_hash).not.toContain('first-password');
+  });
+
+  it('lists users in a table', async () => {
+    const output = await cli('list');
+    const [header, ...rows] = output.split('\n');
+    expect(header).toMatch(/^ID\s+E-MAIL\s+LEVEL\s+STATUS\s+CREATED$/);
+    expect(rows.some((row) => /root@example.com\s+0\s+active/.test(row))).toBe(true);
+  });
+
+  it('changes a password: the old one stops working', async () => {
+    expect(await cli('set-password --email ROOT@example.com --password second-password')).toBe(
+      'Changed the password of ROOT@example.com.',
+    );
+    expect((await login('root@example.com', 'first-password')).statusCode).toBe(401);
+    expect((await login('root@example.com', 'second-password')).statusCode).toBe(200);
+  });
+
+  it('disables a user, ending their session, and enables them again', async () => {
+    const token = (await login('plain@example.com', 'plain-password')).json().token;
+    const me = () =>
+      ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+    expect((await me()).statusCode).toBe(200);
+
+    await cli('disable --email plain@example.com');
+    expect((await me()).statusCode).toBe(401);
+    expect((await login('plain@example.com', 'plain-password')).statusCode).toBe(401);
+    expect(await cli('list')).toMatch(/plain@example.com\s+1\s+disabled/);
+
+    await cli('enable --email plain@example.com');
+    expect((await me()).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['create --email ROOT@EXAMPLE.COM --password another-password', 'CONFLICT'],
+    ['set-password --email nobody@example.com --password whatever-password', 'NOT_FOUND'],
+    ['disable --email nobody@example.com', 'NOT_FOUND'],
+  ])('fails clearly: %s', async (line, code) => {
+    await expect(cli(line)).rejects.toMatchObject({ code });
+    await expect(cli(line)).rejects.toBeInstanceOf(AppError);
+  });
+
+  it.each([
+    ['create --email not-an-email --password long-enough', 'E-mail must look like name@example.com.'],
+    ['create --email a@example.com --password short', 'Password must be at least 8 characters.'],
+  ])('validates what it stores: %s', async (line, message) => {
+    await expect(cli(line)).rejects.toThrow(message);
+  });
+});
+
+describe('parseUsersCommand', () => {
+  it.each([
+    [[], { name: 'help' }],
+    [['--help'], { name: 'help' }],
+    [['list'], { name: 'list' }],
+    [
+      ['create', '--email', 'a@b.co', '--password', 'p'],
+      { name: 'create', email: 'a@b.co', password: 'p', level: 1 },
+    ],
+    [
+      ['create', '--email=a@b.co', '--password=p', '--level=0'],
+      { name: 'create', email: 'a@b.co', password: 'p', level: 0 },
+    ],
+    [['disable', '--email', 'a@b.co'], { name: 'disable', email: 'a@b.co' }],
+  ])('reads %j', (argv, command) => {
+    expect(parseUsersCommand(argv)).toEqual(command);
+  });
+
+  it.each([
+    [['frobnicate'], 'Unknown command "frobnicate".'],
+    [['create', '--email', 'a@b.co'], '"create" needs --password.'],
+    [
+      ['create', '--email', 'a@b.co', '--password', 'p', '--level', 'admin'],
+      '--level must be a whole number',
+    ],
+    [['create', '--email', 'a@b.co', '--password', 'p', '--level=-1'], '--level must be a whole number'],
+    [['list', '--email', 'a@b.co'], '"list" takes no --email.'],
+    [['disable', 'a@b.co'], 'Unexpected argument "a@b.co".'],
+    [['list', '--colour'], "Unknown option '--colour'"],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseUsersCommand(argv)).toThrow(UsageError);
+    expect(() => parseUsersCommand(argv)).toThrow(message);
+  });
+});
