@@ -6,7 +6,7 @@ import { ToastProvider } from '../components/ui/toast';
 const MAX_RETRIES = 2;
 
 /** A 4xx will answer the same again, so only network failures and 5xx are retried. */
-function shouldRetry(failureCount: number, error: unknown): boolean {
+export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
   return failureCount < MAX_RETRIES;
 }
