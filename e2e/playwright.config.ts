@@ -1,0 +1,33 @@
+import { defineConfig, devices } from '@playwright/test';
+import { E2E_DATA_DIR, E2E_PORT, E2E_SERVER_LOG } from './support/stack';
+
+// The specs drive the real demo stack (built server + web app + Cloudflare sandbox, embedded
+// database in a fresh data folder) in Debian's Chromium. One worker: the specs share that stack.
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  globalTeardown: './support/teardown.ts',
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: `rm -rf ${E2E_DATA_DIR} && mkdir -p ${E2E_DATA_DIR} && node apps/server/dist/demo.js > ${E2E_SERVER_LOG} 2>&1`,
+    cwd: '..',
+    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    env: { PORT: String(E2E_PORT), GUARDIAN_DATA_DIR: E2E_DATA_DIR, SANDBOX_PORT: '0', LOG_LEVEL: 'info' },
+  },
+});

@@ -1,0 +1,8 @@
+/** Where the e2e run's demo stack lives; paths are relative to the repository root. */
+export const E2E_PORT = 8090;
+export const E2E_DATA_DIR = 'e2e/.data';
+export const E2E_SERVER_LOG = `${E2E_DATA_DIR}/server.log`;
+
+export const DEMO_ADMIN = { email: 'admin@guardian.local', password: 'guardian-admin' };
+export const DEMO_USER = { email: 'user@guardian.local', password: 'guardian-user' };
+export const SANDBOX_TOKENS = ['cfsandbox-demo-token-1', 'cfsandbox-demo-token-2', 'cfsandbox-demo-token-3'];
