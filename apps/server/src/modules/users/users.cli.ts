@@ -43,10 +43,9 @@ const OPTIONS_OF: Record<Exclude<UsersCommand['name'], 'help'>, readonly OptionN
   enable: ['email'],
 };
 
-export function parseUsersCommand(argv: readonly string[]): UsersCommand {
-  let parsed;
+function readArgs(argv: readonly string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: [...argv],
       allowPositionals: true,
       options: {
@@ -57,12 +56,16 @@ export function parseUsersCommand(argv: readonly string[]): UsersCommand {
       },
     });
   } catch (err) {
+    // Node's own wording ("Unknown option '--x'") is clear enough for a command line.
     throw new UsageError((err as Error).message);
   }
-  const { values, positionals } = parsed;
+}
+
+export function parseUsersCommand(argv: readonly string[]): UsersCommand {
+  const { values, positionals } = readArgs(argv);
   const [name, ...extra] = positionals;
   if (values.help || name === undefined || name === 'help') return { name: 'help' };
-  if (!(name in OPTIONS_OF)) throw new UsageError(`Unknown command "${name}".`);
+  if (!Object.hasOwn(OPTIONS_OF, name)) throw new UsageError(`Unknown command "${name}".`);
   const command = name as keyof typeof OPTIONS_OF;
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`);
 

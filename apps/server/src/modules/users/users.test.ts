@@ -116,6 +116,7 @@ describe('parseUsersCommand', () => {
 
   it.each([
     [['frobnicate'], 'Unknown command "frobnicate".'],
+    [['toString'], 'Unknown command "toString".'],
     [['create', '--email', 'a@b.co'], '"create" needs --password.'],
     [
       ['create', '--email', 'a@b.co', '--password', 'p', '--level', 'admin'],
