@@ -38,7 +38,9 @@ if (values.demo && sandbox.control.getAccounts().length === 0) {
 }
 
 const baseUrl = await sandbox.listen(numberOption('port', values.port), values.host);
-console.log(`Cloudflare sandbox listening: ${baseUrl} (control API: ${baseUrl.replace('/client/v4', '/__sandbox')})`);
+console.log(
+  `Cloudflare sandbox listening: ${baseUrl} (control API: ${baseUrl.replace('/client/v4', '/__sandbox')})`,
+);
 if (values.demo) console.log('Demo token: sandbox-demo-token');
 
 const stop = async () => {

@@ -4,7 +4,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from './index';
-import { ACCOUNT_A, ACCOUNT_B, call, exercised, items, openApiOperations, seededSandbox, text } from './testing/harness';
+import {
+  ACCOUNT_A,
+  ACCOUNT_B,
+  call,
+  exercised,
+  items,
+  openApiOperations,
+  seededSandbox,
+  text,
+} from './testing/harness';
 
 const UNKNOWN_ID = '0123456789abcdef0123456789abcdef';
 let sandbox: Sandbox;
@@ -54,12 +63,16 @@ describe('tokens and accounts', () => {
 
 describe('zones', () => {
   it('POST /zones', async () => {
-    const ok = await call(sandbox, 'POST', '/zones', { body: { account: { id: ACCOUNT_A }, name: 'example.com' } });
+    const ok = await call(sandbox, 'POST', '/zones', {
+      body: { account: { id: ACCOUNT_A }, name: 'example.com' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.result.status).toBe('pending');
     expect(items(ok.body.result.name_servers)).toHaveLength(2);
     zoneId = text(ok.body.result.id);
-    const duplicate = await call(sandbox, 'POST', '/zones', { body: { account: { id: ACCOUNT_A }, name: 'example.com' } });
+    const duplicate = await call(sandbox, 'POST', '/zones', {
+      body: { account: { id: ACCOUNT_A }, name: 'example.com' },
+    });
     expect(duplicate.status).toBe(400);
     expect(duplicate.body.errors[0]).toEqual({ code: 1061, message: 'example.com already exists' });
   });
@@ -128,14 +141,20 @@ describe('DNS records', () => {
   });
 
   it('PATCH /zones/{zone_id}/dns_records/{dns_record_id}', async () => {
-    const ok = await call(sandbox, 'PATCH', `/zones/${zoneId}/dns_records/${recordId}`, { body: { comment: 'web' } });
+    const ok = await call(sandbox, 'PATCH', `/zones/${zoneId}/dns_records/${recordId}`, {
+      body: { comment: 'web' },
+    });
     expect(ok.body.result).toMatchObject({ comment: 'web', content: '192.0.2.2' });
-    const badTtl = await call(sandbox, 'PATCH', `/zones/${zoneId}/dns_records/${recordId}`, { body: { ttl: 10 } });
+    const badTtl = await call(sandbox, 'PATCH', `/zones/${zoneId}/dns_records/${recordId}`, {
+      body: { ttl: 10 },
+    });
     expect(badTtl.status).toBe(400);
   });
 
   it('DELETE /zones/{zone_id}/dns_records/{dns_record_id}', async () => {
-    expect((await call(sandbox, 'DELETE', `/zones/${zoneId}/dns_records/${recordId}`)).body.result.id).toBe(recordId);
+    expect((await call(sandbox, 'DELETE', `/zones/${zoneId}/dns_records/${recordId}`)).body.result.id).toBe(
+      recordId,
+    );
     expect((await call(sandbox, 'DELETE', `/zones/${zoneId}/dns_records/${recordId}`)).status).toBe(404);
   });
 });
@@ -145,14 +164,23 @@ describe('lists', () => {
     const ok = await call(sandbox, 'POST', `/accounts/${ACCOUNT_A}/rules/lists`, {
       body: { name: 'blocked_ips', kind: 'ip', description: 'bad actors' },
     });
-    expect(ok.body.result).toMatchObject({ name: 'blocked_ips', kind: 'ip', num_items: 0, num_referencing_filters: 0 });
+    expect(ok.body.result).toMatchObject({
+      name: 'blocked_ips',
+      kind: 'ip',
+      num_items: 0,
+      num_referencing_filters: 0,
+    });
     listId = text(ok.body.result.id);
-    const badName = await call(sandbox, 'POST', `/accounts/${ACCOUNT_A}/rules/lists`, { body: { name: 'Bad-Name', kind: 'ip' } });
+    const badName = await call(sandbox, 'POST', `/accounts/${ACCOUNT_A}/rules/lists`, {
+      body: { name: 'Bad-Name', kind: 'ip' },
+    });
     expect(badName.status).toBe(400);
   });
 
   it('GET /accounts/{account_id}/rules/lists', async () => {
-    expect(items((await call(sandbox, 'GET', `/accounts/${ACCOUNT_A}/rules/lists`)).body.result)).toHaveLength(1);
+    expect(
+      items((await call(sandbox, 'GET', `/accounts/${ACCOUNT_A}/rules/lists`)).body.result),
+    ).toHaveLength(1);
     const otherAccount = await call(sandbox, 'GET', `/accounts/${ACCOUNT_B}/rules/lists`);
     expect(otherAccount.status).toBe(403);
   });
@@ -163,24 +191,42 @@ describe('lists', () => {
   });
 
   it('PUT /accounts/{account_id}/rules/lists/{list_id}', async () => {
-    const ok = await call(sandbox, 'PUT', `/accounts/${ACCOUNT_A}/rules/lists/${listId}`, { body: { description: 'new' } });
+    const ok = await call(sandbox, 'PUT', `/accounts/${ACCOUNT_A}/rules/lists/${listId}`, {
+      body: { description: 'new' },
+    });
     expect(ok.body.result.description).toBe('new');
-    const bad = await call(sandbox, 'PUT', `/accounts/${ACCOUNT_A}/rules/lists/${listId}`, { body: { description: 7 } });
+    const bad = await call(sandbox, 'PUT', `/accounts/${ACCOUNT_A}/rules/lists/${listId}`, {
+      body: { description: 7 },
+    });
     expect(bad.status).toBe(400);
   });
 
   it('POST, PUT, DELETE .../items and GET .../bulk_operations/{operation_id}', async () => {
     const base = `/accounts/${ACCOUNT_A}/rules/lists/${listId}`;
-    const append = await call(sandbox, 'POST', `${base}/items`, { body: [{ ip: '192.0.2.1', comment: 'one' }] });
+    const append = await call(sandbox, 'POST', `${base}/items`, {
+      body: [{ ip: '192.0.2.1', comment: 'one' }],
+    });
     const operationId = text(append.body.result.operation_id);
-    const pending = await call(sandbox, 'GET', `/accounts/${ACCOUNT_A}/rules/lists/bulk_operations/${operationId}`);
+    const pending = await call(
+      sandbox,
+      'GET',
+      `/accounts/${ACCOUNT_A}/rules/lists/bulk_operations/${operationId}`,
+    );
     expect(['pending', 'running', 'completed']).toContain(pending.body.result.status);
     await sandbox.control.settle();
-    const done = await call(sandbox, 'GET', `/accounts/${ACCOUNT_A}/rules/lists/bulk_operations/${operationId}`);
+    const done = await call(
+      sandbox,
+      'GET',
+      `/accounts/${ACCOUNT_A}/rules/lists/bulk_operations/${operationId}`,
+    );
     expect(done.body.result.status).toBe('completed');
-    expect((await call(sandbox, 'GET', `/accounts/${ACCOUNT_A}/rules/lists/bulk_operations/${UNKNOWN_ID}`)).status).toBe(404);
+    expect(
+      (await call(sandbox, 'GET', `/accounts/${ACCOUNT_A}/rules/lists/bulk_operations/${UNKNOWN_ID}`)).status,
+    ).toBe(404);
 
-    const replace = await call(sandbox, 'PUT', `${base}/items`, { body: [{ ip: '192.0.2.2' }, { ip: '192.0.2.3' }] });
+    const replace = await call(sandbox, 'PUT', `${base}/items`, {
+      body: [{ ip: '192.0.2.2' }, { ip: '192.0.2.3' }],
+    });
     expect(replace.status).toBe(200);
     expect((await call(sandbox, 'PUT', `${base}/items`, { body: { ip: 'x' } })).status).toBe(400);
     expect((await call(sandbox, 'POST', `${base}/items`, { body: 'nope' })).status).toBe(400);
@@ -214,7 +260,11 @@ describe('WAF custom rules (rulesets)', () => {
     const created = await call(sandbox, 'PUT', entrypoint(), {
       body: { rules: [{ action: 'block', expression: 'ip.src in $blocked_ips', description: 'blocked' }] },
     });
-    expect(created.body.result).toMatchObject({ version: '1', phase: 'http_request_firewall_custom', kind: 'zone' });
+    expect(created.body.result).toMatchObject({
+      version: '1',
+      phase: 'http_request_firewall_custom',
+      kind: 'zone',
+    });
     rulesetId = text(created.body.result.id);
     ruleId = text(items(created.body.result.rules)[0]?.id ?? ({} as never));
     expect((await call(sandbox, 'GET', entrypoint())).body.result.id).toBe(rulesetId);
@@ -229,7 +279,9 @@ describe('WAF custom rules (rulesets)', () => {
     const list = await call(sandbox, 'GET', `/zones/${zoneId}/rulesets`);
     expect(items(list.body.result).map((ruleset) => ruleset.id)).toEqual([rulesetId]);
     expect((await call(sandbox, 'GET', `/zones/${zoneId}/rulesets?per_page=0`)).status).toBe(400);
-    expect((await call(sandbox, 'GET', `/zones/${zoneId}/rulesets/${rulesetId}`)).body.result.rules).toHaveLength(1);
+    expect(
+      (await call(sandbox, 'GET', `/zones/${zoneId}/rulesets/${rulesetId}`)).body.result.rules,
+    ).toHaveLength(1);
     expect((await call(sandbox, 'GET', `/zones/${zoneId}/rulesets/${UNKNOWN_ID}`)).status).toBe(404);
   });
 
@@ -238,7 +290,9 @@ describe('WAF custom rules (rulesets)', () => {
       body: { name: 'custom', kind: 'zone', phase: 'http_request_firewall_custom', rules: [] },
     });
     expect(duplicate.status).toBe(400);
-    const otherZone = await call(sandbox, 'POST', '/zones', { body: { account: { id: ACCOUNT_A }, name: 'example.org' } });
+    const otherZone = await call(sandbox, 'POST', '/zones', {
+      body: { account: { id: ACCOUNT_A }, name: 'example.org' },
+    });
     const created = await call(sandbox, 'POST', `/zones/${text(otherZone.body.result.id)}/rulesets`, {
       body: { name: 'custom', kind: 'zone', phase: 'http_request_firewall_custom', rules: [] },
     });
@@ -248,15 +302,24 @@ describe('WAF custom rules (rulesets)', () => {
   it('POST, PATCH and DELETE .../rules', async () => {
     const rules = `/zones/${zoneId}/rulesets/${rulesetId}/rules`;
     const added = await call(sandbox, 'POST', rules, {
-      body: { action: 'managed_challenge', expression: 'http.request.uri.path eq "/login"', position: { index: 1 } },
+      body: {
+        action: 'managed_challenge',
+        expression: 'http.request.uri.path eq "/login"',
+        position: { index: 1 },
+      },
     });
     expect(items(added.body.result.rules).map((rule) => rule.action)).toEqual(['managed_challenge', 'block']);
     expect(added.body.result.version).toBe('2');
-    expect((await call(sandbox, 'POST', rules, { body: { action: 'allow', expression: 'ip.src eq 1.1.1.1' } })).status).toBe(400);
+    expect(
+      (await call(sandbox, 'POST', rules, { body: { action: 'allow', expression: 'ip.src eq 1.1.1.1' } }))
+        .status,
+    ).toBe(400);
 
     const patched = await call(sandbox, 'PATCH', `${rules}/${ruleId}`, { body: { enabled: false } });
     expect(items(patched.body.result.rules)[1]).toMatchObject({ id: ruleId, enabled: false, version: '2' });
-    expect((await call(sandbox, 'PATCH', `${rules}/${UNKNOWN_ID}`, { body: { enabled: true } })).status).toBe(404);
+    expect((await call(sandbox, 'PATCH', `${rules}/${UNKNOWN_ID}`, { body: { enabled: true } })).status).toBe(
+      404,
+    );
 
     const deleted = await call(sandbox, 'DELETE', `${rules}/${ruleId}`);
     expect(items(deleted.body.result.rules)).toHaveLength(1);
@@ -269,7 +332,11 @@ describe('page rules', () => {
 
   it('POST /zones/{zone_id}/pagerules', async () => {
     const ok = await call(sandbox, 'POST', `/zones/${zoneId}/pagerules`, {
-      body: { targets: target('*example.com/images/*'), actions: [{ id: 'cache_level', value: 'bypass' }], status: 'active' },
+      body: {
+        targets: target('*example.com/images/*'),
+        actions: [{ id: 'cache_level', value: 'bypass' }],
+        status: 'active',
+      },
     });
     expect(ok.body.result).toMatchObject({ priority: 1, status: 'active' });
     pageRuleId = text(ok.body.result.id);
@@ -292,7 +359,11 @@ describe('page rules', () => {
 
   it('PUT /zones/{zone_id}/pagerules/{pagerule_id}', async () => {
     const ok = await call(sandbox, 'PUT', `/zones/${zoneId}/pagerules/${pageRuleId}`, {
-      body: { targets: target('*example.com/img/*'), actions: [{ id: 'ssl', value: 'strict' }], status: 'disabled' },
+      body: {
+        targets: target('*example.com/img/*'),
+        actions: [{ id: 'ssl', value: 'strict' }],
+        status: 'disabled',
+      },
     });
     expect(ok.body.result).toMatchObject({ status: 'disabled', actions: [{ id: 'ssl', value: 'strict' }] });
     const bad = await call(sandbox, 'PUT', `/zones/${zoneId}/pagerules/${pageRuleId}`, {
@@ -302,20 +373,29 @@ describe('page rules', () => {
   });
 
   it('PATCH /zones/{zone_id}/pagerules/{pagerule_id}', async () => {
-    const ok = await call(sandbox, 'PATCH', `/zones/${zoneId}/pagerules/${pageRuleId}`, { body: { status: 'active' } });
+    const ok = await call(sandbox, 'PATCH', `/zones/${zoneId}/pagerules/${pageRuleId}`, {
+      body: { status: 'active' },
+    });
     expect(ok.body.result).toMatchObject({ status: 'active', actions: [{ id: 'ssl', value: 'strict' }] });
-    expect((await call(sandbox, 'PATCH', `/zones/${zoneId}/pagerules/${pageRuleId}`, { body: { status: 'on' } })).status).toBe(400);
+    expect(
+      (await call(sandbox, 'PATCH', `/zones/${zoneId}/pagerules/${pageRuleId}`, { body: { status: 'on' } }))
+        .status,
+    ).toBe(400);
   });
 
   it('DELETE /zones/{zone_id}/pagerules/{pagerule_id}', async () => {
-    expect((await call(sandbox, 'DELETE', `/zones/${zoneId}/pagerules/${pageRuleId}`)).body.result.id).toBe(pageRuleId);
+    expect((await call(sandbox, 'DELETE', `/zones/${zoneId}/pagerules/${pageRuleId}`)).body.result.id).toBe(
+      pageRuleId,
+    );
     expect((await call(sandbox, 'DELETE', `/zones/${zoneId}/pagerules/${pageRuleId}`)).status).toBe(404);
   });
 });
 
 describe('deleting', () => {
   it('DELETE /accounts/{account_id}/rules/lists/{list_id}', async () => {
-    expect((await call(sandbox, 'DELETE', `/accounts/${ACCOUNT_A}/rules/lists/${listId}`)).body.result.id).toBe(listId);
+    expect(
+      (await call(sandbox, 'DELETE', `/accounts/${ACCOUNT_A}/rules/lists/${listId}`)).body.result.id,
+    ).toBe(listId);
     expect((await call(sandbox, 'DELETE', `/accounts/${ACCOUNT_A}/rules/lists/${listId}`)).status).toBe(404);
   });
 

@@ -119,7 +119,13 @@ export class ControlError extends Error {
   }
 }
 
-export function createControl({ context, faults, calls, rateLimiter, persistTo }: ControlDeps): SandboxControl {
+export function createControl({
+  context,
+  faults,
+  calls,
+  rateLimiter,
+  persistTo,
+}: ControlDeps): SandboxControl {
   const { state } = context;
 
   const accountOf = (accountId: string) => {
@@ -129,7 +135,8 @@ export function createControl({ context, faults, calls, rateLimiter, persistTo }
   };
   const listOf = (accountId: string, listId: string) => {
     const list = state.lists.get(listId);
-    if (!list || list.accountId !== accountId) throw new ControlError(`No list ${listId} in account ${accountId}`, 404);
+    if (!list || list.accountId !== accountId)
+      throw new ControlError(`No list ${listId} in account ${accountId}`, 404);
     return list;
   };
   const tokenInfo = ({ id, value, accountIds, status, kind }: TokenInfo): TokenInfo => ({
@@ -153,14 +160,20 @@ export function createControl({ context, faults, calls, rateLimiter, persistTo }
     },
 
     addToken({ value, accountIds, status = 'active', kind = 'user', id = newId() }) {
-      if (typeof value !== 'string' || !/^\S+$/.test(value)) throw new ControlError('A token value is a non-empty string without spaces');
+      if (typeof value !== 'string' || !/^\S+$/.test(value))
+        throw new ControlError('A token value is a non-empty string without spaces');
       if (!Array.isArray(accountIds)) throw new ControlError('accountIds must be a list of account ids');
       for (const accountId of accountIds) accountOf(accountId);
-      if (!TOKEN_STATUSES.includes(status)) throw new ControlError(`status must be one of ${TOKEN_STATUSES.join(', ')}`);
+      if (!TOKEN_STATUSES.includes(status))
+        throw new ControlError(`status must be one of ${TOKEN_STATUSES.join(', ')}`);
       if (kind !== 'user' && kind !== 'account') throw new ControlError('kind must be user or account');
-      if (kind === 'account' && accountIds.length !== 1) throw new ControlError('An account token belongs to exactly one account');
+      if (kind === 'account' && accountIds.length !== 1)
+        throw new ControlError('An account token belongs to exactly one account');
       const token = { id, value, accountIds: [...accountIds], status, kind };
-      state.tokens.set(value, status === 'expired' ? { ...token, expiresOn: timestamp(new Date(Date.now() - 1000)) } : token);
+      state.tokens.set(
+        value,
+        status === 'expired' ? { ...token, expiresOn: timestamp(new Date(Date.now() - 1000)) } : token,
+      );
       state.changed();
       return tokenInfo(token);
     },
@@ -168,7 +181,8 @@ export function createControl({ context, faults, calls, rateLimiter, persistTo }
     setTokenStatus(value, status) {
       const token = state.tokens.get(value);
       if (!token) throw new ControlError('No such token', 404);
-      if (!TOKEN_STATUSES.includes(status)) throw new ControlError(`status must be one of ${TOKEN_STATUSES.join(', ')}`);
+      if (!TOKEN_STATUSES.includes(status))
+        throw new ControlError(`status must be one of ${TOKEN_STATUSES.join(', ')}`);
       token.status = status;
       if (status === 'expired') token.expiresOn = timestamp(new Date(Date.now() - 1000));
       else delete token.expiresOn;
@@ -177,8 +191,10 @@ export function createControl({ context, faults, calls, rateLimiter, persistTo }
 
     addList(accountId, input) {
       accountOf(accountId);
-      if (!/^[a-z0-9_]{1,50}$/.test(input.name)) throw new ControlError('A list name matches ^[a-z0-9_]+$, at most 50 characters');
-      if (!['ip', 'redirect', 'hostname', 'asn'].includes(input.kind)) throw new ControlError('Unknown list kind');
+      if (!/^[a-z0-9_]{1,50}$/.test(input.name))
+        throw new ControlError('A list name matches ^[a-z0-9_]+$, at most 50 characters');
+      if (!['ip', 'redirect', 'hostname', 'asn'].includes(input.kind))
+        throw new ControlError('Unknown list kind');
       if (state.listsOf(accountId).some((list) => list.name === input.name)) {
         throw new ControlError(`A list named ${input.name} already exists`);
       }
@@ -203,7 +219,8 @@ export function createControl({ context, faults, calls, rateLimiter, persistTo }
       const account = accountOf(accountId);
       const lower = name.toLowerCase();
       if (!isValidDomain(lower)) throw new ControlError(`${name} is not a valid domain name`);
-      if (state.zonesOf(accountId).some((zone) => zone.name === lower)) throw new ControlError(`${lower} already exists`);
+      if (state.zonesOf(accountId).some((zone) => zone.name === lower))
+        throw new ControlError(`${lower} already exists`);
       const zone = createZone(context, account, lower);
       if (options.status === 'active') activateZone(state, zone.id);
       state.changed();
@@ -260,7 +277,10 @@ export function createControl({ context, faults, calls, rateLimiter, persistTo }
         accounts: control.getAccounts(),
         tokens: [...state.tokens.values()].map(tokenInfo),
         zones: control.getZones(),
-        lists: [...state.lists.values()].map((list) => ({ ...listView(state, list), account_id: list.accountId })),
+        lists: [...state.lists.values()].map((list) => ({
+          ...listView(state, list),
+          account_id: list.accountId,
+        })),
         dnsRecords: state.dnsRecords.size,
         customRules: [...state.rulesets.values()].reduce((count, ruleset) => count + ruleset.rules.length, 0),
         pageRules: state.pageRules.size,
@@ -317,8 +337,12 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
   });
 
   app.get('/accounts', async () => control.getAccounts());
-  app.post<{ Body: unknown }>('/accounts', async (request) => control.addAccount(body(request.body) as unknown as AccountInput));
-  app.post<{ Body: unknown }>('/tokens', async (request) => control.addToken(body(request.body) as unknown as TokenInput));
+  app.post<{ Body: unknown }>('/accounts', async (request) =>
+    control.addAccount(body(request.body) as unknown as AccountInput),
+  );
+  app.post<{ Body: unknown }>('/tokens', async (request) =>
+    control.addToken(body(request.body) as unknown as TokenInput),
+  );
   app.put<{ Params: { value: string }; Body: unknown }>('/tokens/:value/status', async (request) => {
     control.setTokenStatus(request.params.value, body(request.body).status as TokenStatus);
     return { ok: true };
@@ -327,11 +351,17 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
   app.get<{ Params: { account_id: string } }>('/accounts/:account_id/lists', async (request) =>
     control.getLists(request.params.account_id),
   );
-  app.post<{ Params: { account_id: string }; Body: unknown }>('/accounts/:account_id/lists', async (request) =>
-    control.addList(request.params.account_id, body(request.body) as unknown as { name: string; kind: ListKind }),
+  app.post<{ Params: { account_id: string }; Body: unknown }>(
+    '/accounts/:account_id/lists',
+    async (request) =>
+      control.addList(
+        request.params.account_id,
+        body(request.body) as unknown as { name: string; kind: ListKind },
+      ),
   );
-  app.get<{ Params: { account_id: string; list_id: string } }>('/accounts/:account_id/lists/:list_id/items', async (request) =>
-    control.getListItems(request.params.account_id, request.params.list_id),
+  app.get<{ Params: { account_id: string; list_id: string } }>(
+    '/accounts/:account_id/lists/:list_id/items',
+    async (request) => control.getListItems(request.params.account_id, request.params.list_id),
   );
   app.post<{ Params: { account_id: string; list_id: string }; Body: unknown }>(
     '/accounts/:account_id/lists/:list_id/items',
@@ -342,12 +372,21 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
     },
   );
 
-  app.post<{ Params: { account_id: string }; Body: unknown }>('/accounts/:account_id/zones', async (request) => {
-    const { name, status } = body(request.body);
-    if (typeof name !== 'string') throw new ControlError('A zone needs a name');
-    return control.addZone(request.params.account_id, name, status === 'active' ? { status: 'active' } : {});
-  });
-  app.get<{ Querystring: { account_id?: string } }>('/zones', async (request) => control.getZones(request.query.account_id));
+  app.post<{ Params: { account_id: string }; Body: unknown }>(
+    '/accounts/:account_id/zones',
+    async (request) => {
+      const { name, status } = body(request.body);
+      if (typeof name !== 'string') throw new ControlError('A zone needs a name');
+      return control.addZone(
+        request.params.account_id,
+        name,
+        status === 'active' ? { status: 'active' } : {},
+      );
+    },
+  );
+  app.get<{ Querystring: { account_id?: string } }>('/zones', async (request) =>
+    control.getZones(request.query.account_id),
+  );
   app.post<{ Params: { zone_id: string } }>('/zones/:zone_id/activate', async (request) => {
     control.activateZone(request.params.zone_id);
     return { ok: true };
@@ -355,7 +394,9 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
   app.get<{ Params: { zone_id: string } }>('/zones/:zone_id/dns_records', async (request) =>
     control.getDnsRecords(request.params.zone_id),
   );
-  app.get<{ Params: { zone_id: string } }>('/zones/:zone_id/rules', async (request) => control.getRules(request.params.zone_id));
+  app.get<{ Params: { zone_id: string } }>('/zones/:zone_id/rules', async (request) =>
+    control.getRules(request.params.zone_id),
+  );
   app.get<{ Params: { zone_id: string } }>('/zones/:zone_id/pagerules', async (request) =>
     control.getPageRules(request.params.zone_id),
   );

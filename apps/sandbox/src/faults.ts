@@ -39,9 +39,12 @@ export function validateFault(spec: FaultSpec): string | null {
   if (spec.status === undefined && spec.latencyMs === undefined && !spec.drop) {
     return 'a fault needs a status, a latencyMs or drop';
   }
-  if (spec.status !== undefined && !STATUSES.includes(spec.status)) return 'status must be 429, 500, 502 or 503';
-  if (spec.times !== undefined && (!Number.isInteger(spec.times) || spec.times < 1)) return 'times must be a positive integer';
-  if (spec.fraction !== undefined && !(spec.fraction >= 0 && spec.fraction <= 1)) return 'fraction must be between 0 and 1';
+  if (spec.status !== undefined && !STATUSES.includes(spec.status))
+    return 'status must be 429, 500, 502 or 503';
+  if (spec.times !== undefined && (!Number.isInteger(spec.times) || spec.times < 1))
+    return 'times must be a positive integer';
+  if (spec.fraction !== undefined && !(spec.fraction >= 0 && spec.fraction <= 1))
+    return 'fraction must be between 0 and 1';
   if (spec.latencyMs !== undefined && !(spec.latencyMs >= 0)) return 'latencyMs must be zero or more';
   return null;
 }

@@ -30,16 +30,24 @@ describe('API tokens', () => {
   it('keeps user and account tokens to their own verify endpoint and accounts', async () => {
     sandbox = await seededSandbox();
     expect((await call(sandbox, 'GET', '/user/tokens/verify', { token: 'token-acct' })).status).toBe(401);
-    expect((await call(sandbox, 'GET', `/accounts/${ACCOUNT_B}/tokens/verify`, { token: 'token-acct' })).status).toBe(401);
+    expect(
+      (await call(sandbox, 'GET', `/accounts/${ACCOUNT_B}/tokens/verify`, { token: 'token-acct' })).status,
+    ).toBe(401);
     const accounts = await call(sandbox, 'GET', '/accounts', { token: 'token-acct' });
     expect(items(accounts.body.result).map((account) => account.id)).toEqual([ACCOUNT_A]);
-    expect((await call(sandbox, 'GET', `/accounts/${ACCOUNT_B}/rules/lists`, { token: 'token-acct' })).status).toBe(403);
+    expect(
+      (await call(sandbox, 'GET', `/accounts/${ACCOUNT_B}/rules/lists`, { token: 'token-acct' })).status,
+    ).toBe(403);
     expect((await call(sandbox, 'GET', '/accounts/not-an-id/rules/lists')).status).toBe(404);
   });
 
   it('answers malformed Authorization headers like Cloudflare', async () => {
     sandbox = await seededSandbox();
-    const response = await sandbox.app.inject({ method: 'GET', url: '/client/v4/zones', headers: { authorization: 'Token abc' } });
+    const response = await sandbox.app.inject({
+      method: 'GET',
+      url: '/client/v4/zones',
+      headers: { authorization: 'Token abc' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors[0]).toMatchObject({ code: 6003, error_chain: [{ code: 6111 }] });
     const malformedJson = await sandbox.app.inject({
@@ -93,7 +101,10 @@ describe('fault injection', () => {
     sandbox.control.removeFault(never.id);
     sandbox.control.injectFault({ path: '/accounts', status: 502, fraction: 0.5 });
     const statuses = await Promise.all(
-      Array.from({ length: 200 }, async () => (await call(sandbox, 'GET', '/accounts', { validate: false })).status),
+      Array.from(
+        { length: 200 },
+        async () => (await call(sandbox, 'GET', '/accounts', { validate: false })).status,
+      ),
     );
     const failed = statuses.filter((status) => status === 502).length;
     expect(failed).toBeGreaterThan(60);
@@ -110,7 +121,9 @@ describe('fault injection', () => {
     sandbox = await seededSandbox();
     const baseUrl = await sandbox.listen();
     sandbox.control.injectFault({ path: '/zones', drop: true, times: 1 });
-    await expect(fetch(`${baseUrl}/zones`, { headers: { authorization: 'Bearer token-a' } })).rejects.toThrow();
+    await expect(
+      fetch(`${baseUrl}/zones`, { headers: { authorization: 'Bearer token-a' } }),
+    ).rejects.toThrow();
     const after = await fetch(`${baseUrl}/zones`, { headers: { authorization: 'Bearer token-a' } });
     expect(after.status).toBe(200);
   });
@@ -126,7 +139,13 @@ describe('call log', () => {
     expect(sandbox.control.callCount({ method: 'GET' })).toBe(2);
     expect(sandbox.control.callCount({ path: /^\/zones/ })).toBe(2);
     expect(sandbox.control.callCount({ token: 'token-b' })).toBe(1);
-    expect(sandbox.control.callLog()[0]).toMatchObject({ method: 'GET', path: '/zones', query: 'per_page=5', token: 'token-a', status: 200 });
+    expect(sandbox.control.callLog()[0]).toMatchObject({
+      method: 'GET',
+      path: '/zones',
+      query: 'per_page=5',
+      token: 'token-a',
+      status: 200,
+    });
     sandbox.control.resetCalls();
     expect(sandbox.control.callCount()).toBe(0);
   });
@@ -139,17 +158,29 @@ describe('persistence', () => {
     try {
       sandbox = await seededSandbox({ stateFile, persistDebounceMs: 10 });
       const zone = sandbox.control.addZone(ACCOUNT_A, 'example.com', { status: 'active' });
-      await call(sandbox, 'POST', `/zones/${zone.id}/dns_records`, { body: { type: 'A', name: 'www', content: '192.0.2.1' } });
-      const list = sandbox.control.addList(ACCOUNT_A, { name: 'kept', kind: 'ip' });
-      sandbox.control.seedListItems(ACCOUNT_A, list.id, [{ ip: '192.0.2.1', comment: 'a' }, { ip: '2001:db8::/32' }]);
-      await call(sandbox, 'PUT', `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
-        body: { rules: [{ action: 'block', expression: 'ip.src in $kept' }] },
+      await call(sandbox, 'POST', `/zones/${zone.id}/dns_records`, {
+        body: { type: 'A', name: 'www', content: '192.0.2.1' },
       });
+      const list = sandbox.control.addList(ACCOUNT_A, { name: 'kept', kind: 'ip' });
+      sandbox.control.seedListItems(ACCOUNT_A, list.id, [
+        { ip: '192.0.2.1', comment: 'a' },
+        { ip: '2001:db8::/32' },
+      ]);
+      await call(
+        sandbox,
+        'PUT',
+        `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`,
+        {
+          body: { rules: [{ action: 'block', expression: 'ip.src in $kept' }] },
+        },
+      );
       const itemsBefore = sandbox.control.getListItems(ACCOUNT_A, list.id);
       await sandbox.close();
 
       sandbox = await createSandbox({ stateFile });
-      expect(sandbox.control.getZones(ACCOUNT_A).map((z) => [z.name, z.status])).toEqual([['example.com', 'active']]);
+      expect(sandbox.control.getZones(ACCOUNT_A).map((z) => [z.name, z.status])).toEqual([
+        ['example.com', 'active'],
+      ]);
       expect(sandbox.control.getListItems(ACCOUNT_A, list.id)).toEqual(itemsBefore);
       expect(sandbox.control.getDnsRecords(zone.id)).toHaveLength(1);
       expect(sandbox.control.getRules(zone.id)).toHaveLength(1);
@@ -159,7 +190,11 @@ describe('persistence', () => {
       await sandbox.control.persistTo(copy);
       await sandbox.close();
       sandbox = await createSandbox({ stateFile: copy });
-      expect(sandbox.control.snapshot().lists[0]).toMatchObject({ name: 'kept', num_items: 2, num_referencing_filters: 1 });
+      expect(sandbox.control.snapshot().lists[0]).toMatchObject({
+        name: 'kept',
+        num_items: 2,
+        num_referencing_filters: 1,
+      });
     } finally {
       // Close here: the state file must not be written after its directory is gone.
       await sandbox.close();
@@ -174,20 +209,34 @@ describe('control over HTTP', () => {
     sandbox = await createSandbox();
     const base = (await sandbox.listen()).replace('/client/v4', '/__sandbox');
     const post = (path: string, body: unknown) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const account = (await (await post('/accounts', { name: 'Remote', plan: 'pro' })).json()) as { id: string };
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const account = (await (await post('/accounts', { name: 'Remote', plan: 'pro' })).json()) as {
+      id: string;
+    };
     expect((await post('/tokens', { value: 'remote-token', accountIds: [account.id] })).status).toBe(200);
-    const zone = (await (await post(`/accounts/${account.id}/zones`, { name: 'remote.com' })).json()) as { id: string };
+    const zone = (await (await post(`/accounts/${account.id}/zones`, { name: 'remote.com' })).json()) as {
+      id: string;
+    };
     expect((await post(`/zones/${zone.id}/activate`, {})).status).toBe(200);
-    const list = (await (await post(`/accounts/${account.id}/lists`, { name: 'remote', kind: 'ip' })).json()) as { id: string };
-    expect(await (await post(`/accounts/${account.id}/lists/${list.id}/items`, [{ ip: '192.0.2.1' }])).json()).toEqual({ num_items: 1 });
+    const list = (await (
+      await post(`/accounts/${account.id}/lists`, { name: 'remote', kind: 'ip' })
+    ).json()) as { id: string };
+    expect(
+      await (await post(`/accounts/${account.id}/lists/${list.id}/items`, [{ ip: '192.0.2.1' }])).json(),
+    ).toEqual({ num_items: 1 });
     expect((await post('/faults', { pathRegex: '^/zones$', status: 500, times: 1 })).status).toBe(200);
     expect((await post('/faults', { status: 418 })).status).toBe(400);
 
     const api = base.replace('/__sandbox', '/client/v4');
     const failing = await fetch(`${api}/zones`, { headers: { authorization: 'Bearer remote-token' } });
     expect(failing.status).toBe(500);
-    const zones = (await (await fetch(`${api}/zones`, { headers: { authorization: 'Bearer remote-token' } })).json()) as {
+    const zones = (await (
+      await fetch(`${api}/zones`, { headers: { authorization: 'Bearer remote-token' } })
+    ).json()) as {
       result: { status: string }[];
     };
     expect(zones.result.map((z) => z.status)).toEqual(['active']);

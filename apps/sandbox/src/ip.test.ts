@@ -38,7 +38,15 @@ describe('IP parsing', () => {
       (ip) => (parseIpOrCidr(ip) as { sortKey: number | string }).sortKey,
     );
     const sorted = [...keys].sort((a, b) =>
-      typeof a === 'number' ? (typeof b === 'number' ? a - b : -1) : typeof b === 'number' ? 1 : a < b ? -1 : 1,
+      typeof a === 'number'
+        ? typeof b === 'number'
+          ? a - b
+          : -1
+        : typeof b === 'number'
+          ? 1
+          : a < b
+            ? -1
+            : 1,
     );
     expect(sorted).toEqual([keys[4], keys[2], keys[3], keys[1], keys[0]]);
   });

@@ -60,7 +60,7 @@ export function formatIpv6(groups: number[]): string {
   // RFC 5952: compress the longest run (at least two) of zero groups, the first one on a tie.
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

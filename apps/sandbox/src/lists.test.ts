@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from './index';
-import { ACCOUNT_A, ACCOUNT_B, ACCOUNT_FREE, call, items, seededSandbox, text, type Loose } from './testing/harness';
+import {
+  ACCOUNT_A,
+  ACCOUNT_B,
+  ACCOUNT_FREE,
+  call,
+  items,
+  seededSandbox,
+  text,
+  type Loose,
+} from './testing/harness';
 
 let sandbox: Sandbox;
 afterEach(async () => {
@@ -8,7 +17,8 @@ afterEach(async () => {
 });
 
 const lists = (account = ACCOUNT_A) => `/accounts/${account}/rules/lists`;
-const operation = (id: string, account = ACCOUNT_A) => `/accounts/${account}/rules/lists/bulk_operations/${id}`;
+const operation = (id: string, account = ACCOUNT_A) =>
+  `/accounts/${account}/rules/lists/bulk_operations/${id}`;
 
 async function newList(name: string, kind = 'ip', account = ACCOUNT_A, token = 'token-a'): Promise<string> {
   const answer = await call(sandbox, 'POST', lists(account), { token, body: { name, kind } });
@@ -43,7 +53,11 @@ describe('list items read with cursors', () => {
     expect(Object.keys(cursors[5] ?? {}).sort()).toEqual(['after', 'before']);
     expect(Object.keys(cursors[12] ?? {})).toEqual(['before']);
 
-    const back = await call(sandbox, 'GET', `${base}?per_page=100&cursor=${text(cursors[12]?.before ?? ({} as never))}`);
+    const back = await call(
+      sandbox,
+      'GET',
+      `${base}?per_page=100&cursor=${text(cursors[12]?.before ?? ({} as never))}`,
+    );
     expect(items(back.body.result).map((item) => item.ip)).toEqual(seen.slice(1100, 1200));
     expect((await call(sandbox, 'GET', `${base}?cursor=garbage`)).status).toBe(400);
   });
@@ -51,7 +65,11 @@ describe('list items read with cursors', () => {
   it('searches IPs by prefix, hostnames by substring and ASNs exactly', async () => {
     sandbox = await seededSandbox();
     const ipList = await newList('search_ips');
-    sandbox.control.seedListItems(ACCOUNT_A, ipList, [{ ip: '192.0.2.1' }, { ip: '192.0.2.77' }, { ip: '198.51.100.1' }]);
+    sandbox.control.seedListItems(ACCOUNT_A, ipList, [
+      { ip: '192.0.2.1' },
+      { ip: '192.0.2.77' },
+      { ip: '198.51.100.1' },
+    ]);
     const ipSearch = await call(sandbox, 'GET', `${lists()}/${ipList}/items?search=192.0.2.`);
     expect(items(ipSearch.body.result).map((item) => item.ip)).toEqual(['192.0.2.1', '192.0.2.77']);
 
@@ -61,7 +79,9 @@ describe('list items read with cursors', () => {
       { hostname: { url_hostname: '*.example.org' } },
     ]);
     const hostSearch = await call(sandbox, 'GET', `${lists()}/${hostList}/items?search=example.org`);
-    expect(items(hostSearch.body.result).map((item) => item.hostname.url_hostname)).toEqual(['*.example.org']);
+    expect(items(hostSearch.body.result).map((item) => item.hostname.url_hostname)).toEqual([
+      '*.example.org',
+    ]);
 
     const asnList = await newList('asns', 'asn');
     sandbox.control.seedListItems(ACCOUNT_A, asnList, [{ asn: 13335 }, { asn: 133350 }]);
@@ -80,7 +100,7 @@ describe('asynchronous item writes', () => {
     for (let i = 0; i < 100; i++) {
       const answer = await call(sandbox, 'GET', operation(id));
       statuses.add(text(answer.body.result.status));
-      if (answer.body.result.status === 'completed') {
+      if (text(answer.body.result.status) === 'completed') {
         expect(typeof answer.body.result.completed).toBe('string');
         break;
       }
@@ -112,7 +132,9 @@ describe('asynchronous item writes', () => {
     const base = `${lists()}/${listId}/items`;
     await call(sandbox, 'POST', base, { body: [{ ip: '192.0.2.1', comment: 'first' }, { ip: '192.0.2.2' }] });
     await call(sandbox, 'PUT', base, { body: [{ ip: '192.0.2.3' }, { ip: '192.0.2.4' }] });
-    await call(sandbox, 'POST', base, { body: [{ ip: '192.0.2.3', comment: 'updated' }, { ip: '2001:DB8::/32' }] });
+    await call(sandbox, 'POST', base, {
+      body: [{ ip: '192.0.2.3', comment: 'updated' }, { ip: '2001:DB8::/32' }],
+    });
     await sandbox.control.settle();
     const stored = sandbox.control.getListItems(ACCOUNT_A, listId);
     expect(stored.map((item) => [item.ip, item.comment])).toEqual([
@@ -149,9 +171,15 @@ describe('list quotas and rules', () => {
   it('allows one list on Free and Enterprise-only kinds only on Enterprise', async () => {
     sandbox = await seededSandbox();
     await newList('only_one', 'ip', ACCOUNT_FREE, 'token-free');
-    const second = await call(sandbox, 'POST', lists(ACCOUNT_FREE), { token: 'token-free', body: { name: 'two', kind: 'ip' } });
+    const second = await call(sandbox, 'POST', lists(ACCOUNT_FREE), {
+      token: 'token-free',
+      body: { name: 'two', kind: 'ip' },
+    });
     expect(second.status).toBe(400);
-    const hostname = await call(sandbox, 'POST', lists(ACCOUNT_B), { token: 'token-b', body: { name: 'h', kind: 'hostname' } });
+    const hostname = await call(sandbox, 'POST', lists(ACCOUNT_B), {
+      token: 'token-b',
+      body: { name: 'h', kind: 'hostname' },
+    });
     expect(hostname.status).toBe(400);
     expect(text(hostname.body.errors[0].message)).toContain('Enterprise');
     await newList('h', 'hostname');
@@ -170,14 +198,20 @@ describe('list quotas and rules', () => {
       Array.from({ length: 9999 }, (_, i) => ({ ip: ipv4(i) })),
     );
     const path = `${lists(ACCOUNT_FREE)}/${listId}/items`;
-    const over = await call(sandbox, 'POST', path, { token: 'token-free', body: [{ ip: '192.0.2.1' }, { ip: '192.0.2.2' }] });
+    const over = await call(sandbox, 'POST', path, {
+      token: 'token-free',
+      body: [{ ip: '192.0.2.1' }, { ip: '192.0.2.2' }],
+    });
     await sandbox.control.settle();
     expect(sandbox.control.getBulkOperation(text(over.body.result.operation_id))).toMatchObject({
       status: 'failed',
       error: 'This list is at the maximum number of items',
     });
     // Re-adding existing IPs is an update, not growth.
-    const update = await call(sandbox, 'POST', path, { token: 'token-free', body: [{ ip: ipv4(1) }, { ip: '192.0.2.1' }] });
+    const update = await call(sandbox, 'POST', path, {
+      token: 'token-free',
+      body: [{ ip: ipv4(1) }, { ip: '192.0.2.1' }],
+    });
     await sandbox.control.settle();
     expect(sandbox.control.getBulkOperation(text(update.body.result.operation_id))?.status).toBe('completed');
   });
@@ -188,7 +222,9 @@ describe('list quotas and rules', () => {
     const zone = sandbox.control.addZone(ACCOUNT_A, 'example.com');
     const entrypoint = `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`;
     await call(sandbox, 'PUT', entrypoint, {
-      body: { rules: [{ action: 'block', expression: 'ip.src in $referenced and not ip.src in {192.0.2.1}' }] },
+      body: {
+        rules: [{ action: 'block', expression: 'ip.src in $referenced and not ip.src in {192.0.2.1}' }],
+      },
     });
     expect((await call(sandbox, 'GET', `${lists()}/${listId}`)).body.result.num_referencing_filters).toBe(1);
     const refused = await call(sandbox, 'DELETE', `${lists()}/${listId}`);

@@ -45,7 +45,9 @@ export function serializeState(state: SandboxState): SavedState {
     pageRules: [...state.pageRules.values()],
     lists: [...state.lists.values()].map(({ items, ...list }) => ({
       ...list,
-      items: items.ordered().map((item) => [item.id, itemValue(item), item.comment ?? null, item.createdOn, item.modifiedOn]),
+      items: items
+        .ordered()
+        .map((item) => [item.id, itemValue(item), item.comment ?? null, item.createdOn, item.modifiedOn]),
     })),
     // Only finished operations: pending ones are settled before the last save.
     bulkOperations: [...state.bulkOperations.values()].filter(
@@ -68,7 +70,10 @@ export function restoreState(state: SandboxState, saved: SavedState): void {
     const list: BanList = { ...saved_list, items: new ListItemStore() };
     for (const [id, value, comment, createdOn, modifiedOn] of items) {
       const field = list.kind === 'ip' ? 'ip' : list.kind;
-      const parsed = parseItem(list.kind, comment === null ? { [field]: value } : { [field]: value, comment });
+      const parsed = parseItem(
+        list.kind,
+        comment === null ? { [field]: value } : { [field]: value, comment },
+      );
       if (typeof parsed === 'string') throw new Error(`Corrupt list item ${id} in the state file: ${parsed}`);
       list.items.add(makeItem(parsed, id, createdOn, modifiedOn));
     }

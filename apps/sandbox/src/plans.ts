@@ -15,8 +15,24 @@ export interface PlanLimits {
 }
 
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { lists: 1, listItems: 10_000, customRules: 5, pageRules: 3, allListKinds: false, logAction: false, minTtl: 60 },
-  pro: { lists: 10, listItems: 10_000, customRules: 20, pageRules: 20, allListKinds: false, logAction: false, minTtl: 60 },
+  free: {
+    lists: 1,
+    listItems: 10_000,
+    customRules: 5,
+    pageRules: 3,
+    allListKinds: false,
+    logAction: false,
+    minTtl: 60,
+  },
+  pro: {
+    lists: 10,
+    listItems: 10_000,
+    customRules: 20,
+    pageRules: 20,
+    allListKinds: false,
+    logAction: false,
+    minTtl: 60,
+  },
   business: {
     lists: 10,
     listItems: 10_000,

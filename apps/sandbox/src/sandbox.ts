@@ -79,10 +79,14 @@ function toCloudflareError(error: FastifyError): CloudflareError {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return fail(413, 10013, 'Request body is too large');
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return fail(400, 6003, 'Invalid request headers', [
-      { code: 6105, message: 'Invalid Content-Type header, valid values are application/json,multipart/form-data' },
+      {
+        code: 6105,
+        message: 'Invalid Content-Type header, valid values are application/json,multipart/form-data',
+      },
     ]);
   }
-  if (error.statusCode !== undefined && error.statusCode < 500) return fail(error.statusCode, 10001, error.message);
+  if (error.statusCode !== undefined && error.statusCode < 500)
+    return fail(error.statusCode, 10001, error.message);
   return fail(500, 10002, 'An unknown error has occurred');
 }
 
@@ -120,7 +124,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   const faults = new FaultInjector(seededRandom(options.faultSeed ?? Date.now()));
   const calls = new CallLog(resolved.callLogLimit);
-  const rateLimiter = resolved.rateLimit ? new RateLimiter(resolved.rateLimit.limit, resolved.rateLimit.windowMs) : null;
+  const rateLimiter = resolved.rateLimit
+    ? new RateLimiter(resolved.rateLimit.limit, resolved.rateLimit.windowMs)
+    : null;
 
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? 64 * 1024 * 1024 });
   app.removeContentTypeParser('application/json');
@@ -160,7 +166,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
                 ? fail(429, 10429, 'Rate limited. Please wait and consider throttling your request speed')
                 : fail(fault.status, 10002, 'An unknown error has occurred');
             if (fault.status === 429) void reply.header('retry-after', String(fault.retryAfterSeconds ?? 1));
-            else if (fault.retryAfterSeconds !== undefined) void reply.header('retry-after', String(fault.retryAfterSeconds));
+            else if (fault.retryAfterSeconds !== undefined)
+              void reply.header('retry-after', String(fault.retryAfterSeconds));
             return reply.status(error.status).send(error.body());
           }
         }
@@ -168,7 +175,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         if (rateLimiter && token !== null) {
           const retryAfter = rateLimiter.hit(token);
           if (retryAfter !== null) {
-            const error = fail(429, 10429, 'Rate limited. Please wait and consider throttling your request speed');
+            const error = fail(
+              429,
+              10429,
+              'Rate limited. Please wait and consider throttling your request speed',
+            );
             return reply.status(429).header('retry-after', String(retryAfter)).send(error.body());
           }
         }
@@ -180,7 +191,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       api.setErrorHandler((error: FastifyError, request, reply) => {
         const cloudflareError = toCloudflareError(error);
         if (cloudflareError.status >= 500) request.log.error(error);
-        void reply.status(cloudflareError.status).headers(cloudflareError.headers).send(cloudflareError.body());
+        void reply
+          .status(cloudflareError.status)
+          .headers(cloudflareError.headers)
+          .send(cloudflareError.body());
       });
       api.setNotFoundHandler(async (_request, reply) => {
         const error = fail(404, 7000, 'No route for that URI');
@@ -204,7 +218,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await saver.save();
   };
   const control = createControl({ context, faults, calls, rateLimiter, persistTo });
-  await app.register(async (controlApi) => registerControlRoutes(controlApi, control), { prefix: CONTROL_PREFIX });
+  await app.register(async (controlApi) => registerControlRoutes(controlApi, control), {
+    prefix: CONTROL_PREFIX,
+  });
   await app.ready();
 
   let baseUrl: string | null = null;

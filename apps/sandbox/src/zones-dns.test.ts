@@ -13,9 +13,19 @@ describe('zones', () => {
     for (let i = 0; i < 12; i++) sandbox.control.addZone(ACCOUNT_A, `site${String(i).padStart(2, '0')}.com`);
     sandbox.control.addZone(ACCOUNT_B, 'other.com', { status: 'active' });
     const first = await call(sandbox, 'GET', '/zones?per_page=5', { token: 'token-ab' });
-    expect(first.body.result_info).toEqual({ page: 1, per_page: 5, count: 5, total_count: 13, total_pages: 3 });
+    expect(first.body.result_info).toEqual({
+      page: 1,
+      per_page: 5,
+      count: 5,
+      total_count: 13,
+      total_pages: 3,
+    });
     const last = await call(sandbox, 'GET', '/zones?per_page=5&page=3', { token: 'token-ab' });
-    expect(items(last.body.result).map((zone) => zone.name)).toEqual(['site09.com', 'site10.com', 'site11.com']);
+    expect(items(last.body.result).map((zone) => zone.name)).toEqual([
+      'site09.com',
+      'site10.com',
+      'site11.com',
+    ]);
     const past = await call(sandbox, 'GET', '/zones?per_page=5&page=9', { token: 'token-ab' });
     expect(items(past.body.result)).toEqual([]);
     expect((await call(sandbox, 'GET', '/zones?per_page=51')).status).toBe(400);
@@ -26,7 +36,9 @@ describe('zones', () => {
     expect(byName.body.result_info.total_count).toBe(10);
     const exact = await call(sandbox, 'GET', '/zones?name=other.com', { token: 'token-ab' });
     expect(items(exact.body.result).map((zone) => zone.status)).toEqual(['active']);
-    const pending = await call(sandbox, 'GET', `/zones?status=pending&account.id=${ACCOUNT_B}`, { token: 'token-ab' });
+    const pending = await call(sandbox, 'GET', `/zones?status=pending&account.id=${ACCOUNT_B}`, {
+      token: 'token-ab',
+    });
     expect(items(pending.body.result)).toEqual([]);
     const desc = await call(sandbox, 'GET', '/zones?direction=desc&per_page=5');
     expect(items(desc.body.result)[0]?.name).toBe('site11.com');
@@ -34,12 +46,18 @@ describe('zones', () => {
 
   it('refuses invalid domains and other accounts, and activates after a delay or on demand', async () => {
     sandbox = await seededSandbox({ zoneActivationDelayMs: 30 });
-    const invalid = await call(sandbox, 'POST', '/zones', { body: { account: { id: ACCOUNT_A }, name: 'not a domain' } });
+    const invalid = await call(sandbox, 'POST', '/zones', {
+      body: { account: { id: ACCOUNT_A }, name: 'not a domain' },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors[0].code).toBe(1097);
-    const foreign = await call(sandbox, 'POST', '/zones', { body: { account: { id: ACCOUNT_B }, name: 'x.com' } });
+    const foreign = await call(sandbox, 'POST', '/zones', {
+      body: { account: { id: ACCOUNT_B }, name: 'x.com' },
+    });
     expect(foreign.status).toBe(403);
-    const created = await call(sandbox, 'POST', '/zones', { body: { account: { id: ACCOUNT_A }, name: 'Example.COM' } });
+    const created = await call(sandbox, 'POST', '/zones', {
+      body: { account: { id: ACCOUNT_A }, name: 'Example.COM' },
+    });
     expect(created.body.result).toMatchObject({ name: 'example.com', status: 'pending', activated_on: null });
     await new Promise((resolve) => setTimeout(resolve, 80));
     const zone = await call(sandbox, 'GET', `/zones/${text(created.body.result.id)}`);
@@ -54,7 +72,9 @@ describe('zones', () => {
   it('deletes a zone with its records and rules', async () => {
     sandbox = await seededSandbox();
     const zone = sandbox.control.addZone(ACCOUNT_A, 'gone.com');
-    await call(sandbox, 'POST', `/zones/${zone.id}/dns_records`, { body: { type: 'TXT', name: '@', content: 'v=spf1 -all' } });
+    await call(sandbox, 'POST', `/zones/${zone.id}/dns_records`, {
+      body: { type: 'TXT', name: '@', content: 'v=spf1 -all' },
+    });
     await call(sandbox, 'DELETE', `/zones/${zone.id}`);
     expect(sandbox.control.getDnsRecords(zone.id)).toEqual([]);
     expect((await call(sandbox, 'GET', `/zones/${zone.id}/dns_records`)).status).toBe(404);
@@ -64,7 +84,8 @@ describe('zones', () => {
 describe('DNS records', () => {
   const create = (zoneId: string, body: object, token = 'token-a') =>
     call(sandbox, 'POST', `/zones/${zoneId}/dns_records`, { body, token });
-  const chainCode = (body: { errors: { error_chain?: { code: number }[] }[] }) => body.errors[0]?.error_chain?.[0]?.code;
+  const chainCode = (body: { errors: { error_chain?: { code: number }[] }[] }) =>
+    body.errors[0]?.error_chain?.[0]?.code;
 
   it('validates content per type', async () => {
     sandbox = await seededSandbox();
@@ -79,8 +100,22 @@ describe('DNS records', () => {
       [{ type: 'NS', name: 'sub', content: 'ns1.example.net' }, null],
       [{ type: 'TXT', name: '@', content: 'v=spf1 include:example.net -all' }, null],
       [{ type: 'TXT', name: '@', content: '' }, 9011],
-      [{ type: 'SRV', name: '_sip._tcp', data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' } }, null],
-      [{ type: 'SRV', name: '_sip._tcp', data: { priority: 10, weight: 5, port: 70000, target: 'sip.example.com' } }, 9101],
+      [
+        {
+          type: 'SRV',
+          name: '_sip._tcp',
+          data: { priority: 10, weight: 5, port: 5060, target: 'sip.example.com' },
+        },
+        null,
+      ],
+      [
+        {
+          type: 'SRV',
+          name: '_sip._tcp',
+          data: { priority: 10, weight: 5, port: 70000, target: 'sip.example.com' },
+        },
+        9101,
+      ],
       [{ type: 'TXT', name: 'p', content: 'x', proxied: true }, 9004],
       [{ type: 'A', name: 'bad name!', content: '192.0.2.1' }, 9000],
       [{ type: 'A', name: 'ttl', content: '192.0.2.1', ttl: 30 }, null],
@@ -95,13 +130,21 @@ describe('DNS records', () => {
       ]);
     }
     const srv = sandbox.control.getDnsRecords(id).find((record) => record.type === 'SRV');
-    expect(srv).toMatchObject({ content: '5 5060 sip.example.com', priority: 10, name: '_sip._tcp.example.com' });
+    expect(srv).toMatchObject({
+      content: '5 5060 sip.example.com',
+      priority: 10,
+      name: '_sip._tcp.example.com',
+    });
   });
 
   it('keeps proxied records on automatic TTL and refuses short TTLs below Enterprise', async () => {
     sandbox = await seededSandbox();
     const { id } = sandbox.control.addZone(ACCOUNT_B, 'pro.com');
-    const proxied = await create(id, { type: 'A', name: 'www', content: '192.0.2.1', ttl: 3600, proxied: true }, 'token-b');
+    const proxied = await create(
+      id,
+      { type: 'A', name: 'www', content: '192.0.2.1', ttl: 3600, proxied: true },
+      'token-b',
+    );
     expect(proxied.body.result).toMatchObject({ ttl: 1, proxied: true });
     const short = await create(id, { type: 'A', name: 'api', content: '192.0.2.1', ttl: 30 }, 'token-b');
     expect(chainCode(short.body as never)).toBe(9021);
@@ -111,13 +154,21 @@ describe('DNS records', () => {
     sandbox = await seededSandbox();
     const { id } = sandbox.control.addZone(ACCOUNT_A, 'example.com');
     const a = await create(id, { type: 'A', name: 'www', content: '192.0.2.1', comment: 'web' });
-    expect((await create(id, { type: 'A', name: 'www', content: '192.0.2.1' })).body.errors[0].code).toBe(81057);
-    expect((await create(id, { type: 'CNAME', name: 'www', content: 'x.example.net' })).body.errors[0].code).toBe(81053);
+    expect((await create(id, { type: 'A', name: 'www', content: '192.0.2.1' })).body.errors[0].code).toBe(
+      81057,
+    );
+    expect(
+      (await create(id, { type: 'CNAME', name: 'www', content: 'x.example.net' })).body.errors[0].code,
+    ).toBe(81053);
     await create(id, { type: 'CNAME', name: 'blog', content: 'x.example.net' });
-    expect((await create(id, { type: 'TXT', name: 'blog', content: 'hello' })).body.errors[0].code).toBe(81054);
+    expect((await create(id, { type: 'TXT', name: 'blog', content: 'hello' })).body.errors[0].code).toBe(
+      81054,
+    );
 
     const recordPath = `/zones/${id}/dns_records/${text(a.body.result.id)}`;
-    const typeChange = await call(sandbox, 'PATCH', recordPath, { body: { type: 'AAAA', content: '2001:db8::1' } });
+    const typeChange = await call(sandbox, 'PATCH', recordPath, {
+      body: { type: 'AAAA', content: '2001:db8::1' },
+    });
     expect(chainCode(typeChange.body as never)).toBe(9039);
     const patched = await call(sandbox, 'PATCH', recordPath, { body: { content: '192.0.2.9' } });
     expect(patched.body.result).toMatchObject({ content: '192.0.2.9', comment: 'web', type: 'A' });

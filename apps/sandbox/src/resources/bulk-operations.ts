@@ -38,7 +38,12 @@ export class BulkOperationRunner {
   }
 
   enqueue(list: BanList, change: ListChange): BulkOperation {
-    const operation: BulkOperation = { id: newId(), accountId: list.accountId, listId: list.id, status: 'pending' };
+    const operation: BulkOperation = {
+      id: newId(),
+      accountId: list.accountId,
+      listId: list.id,
+      status: 'pending',
+    };
     this.state.bulkOperations.set(operation.id, operation);
     const queue = this.queues.get(list.id) ?? [];
     queue.push({ operation, change });
@@ -89,7 +94,12 @@ export function bulkOperationView(operation: BulkOperation) {
     return { id: operation.id, status: operation.status };
   }
   if (operation.status === 'failed') {
-    return { id: operation.id, status: operation.status, error: operation.error ?? '', completed: operation.completed ?? '' };
+    return {
+      id: operation.id,
+      status: operation.status,
+      error: operation.error ?? '',
+      completed: operation.completed ?? '',
+    };
   }
   return { id: operation.id, status: operation.status, completed: operation.completed ?? '' };
 }
@@ -101,7 +111,8 @@ export function registerBulkOperationRoutes(app: FastifyInstance, { state }: San
       const token = authenticate(state, request);
       const account = requireAccount(state, token, request.params.account_id, request);
       const operation = state.bulkOperations.get(request.params.operation_id);
-      if (!operation || operation.accountId !== account.id) throw fail(404, 10003, 'Bulk operation not found');
+      if (!operation || operation.accountId !== account.id)
+        throw fail(404, 10003, 'Bulk operation not found');
       return ok(bulkOperationView(operation));
     },
   );

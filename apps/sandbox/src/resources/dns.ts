@@ -80,7 +80,10 @@ function validateRecord(zone: Zone, minTtl: number, body: Record<string, unknown
     throw invalid(9012, 'Comment must be a string of at most 100 characters.');
   }
   const tags = body.tags ?? [];
-  if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string' && /^[A-Za-z0-9_-]+:.*$/.test(tag))) {
+  if (
+    !Array.isArray(tags) ||
+    !tags.every((tag) => typeof tag === 'string' && /^[A-Za-z0-9_-]+:.*$/.test(tag))
+  ) {
     throw invalid(9013, 'Tags must be strings of the form name:value.');
   }
 
@@ -122,7 +125,8 @@ function validateRecord(zone: Zone, minTtl: number, body: Record<string, unknown
       content = body.content;
       break;
     case 'SRV': {
-      if (!isRecord(body.data)) throw invalid(9101, 'SRV records need data {priority, weight, port, target}.');
+      if (!isRecord(body.data))
+        throw invalid(9101, 'SRV records need data {priority, weight, port, target}.');
       if (!/^_[a-z0-9-]+\._(tcp|udp|tls)\./.test(name)) {
         throw invalid(9000, 'SRV record names must look like _service._proto.name.');
       }
@@ -143,7 +147,17 @@ function validateRecord(zone: Zone, minTtl: number, body: Record<string, unknown
     }
   }
   // Proxied records always have automatic TTL on Cloudflare.
-  return { type, name, content, ttl: proxied ? 1 : ttl, proxied, priority, data, comment, tags: tags as string[] };
+  return {
+    type,
+    name,
+    content,
+    ttl: proxied ? 1 : ttl,
+    proxied,
+    priority,
+    data,
+    comment,
+    tags: tags as string[],
+  };
 }
 
 type RecordFields = ReturnType<typeof validateRecord>;
@@ -191,7 +205,8 @@ export function dnsRecordView(record: DnsRecord) {
 
 function store(record: DnsRecord, fields: RecordFields, now: string): void {
   if (fields.comment !== record.comment) record.commentModifiedOn = fields.comment ? now : undefined;
-  if (fields.tags.join('\n') !== record.tags.join('\n')) record.tagsModifiedOn = fields.tags.length ? now : undefined;
+  if (fields.tags.join('\n') !== record.tags.join('\n'))
+    record.tagsModifiedOn = fields.tags.length ? now : undefined;
   record.type = fields.type;
   record.name = fields.name;
   record.content = fields.content;
@@ -240,7 +255,8 @@ function textFilters(query: Record<string, unknown>, field: string, read: (r: Dn
   };
   for (const [suffix, test] of Object.entries(variants)) {
     const needle = queryValue(query[`${field}${suffix}`]);
-    if (needle !== undefined) filters.push((record) => test(read(record).toLowerCase(), needle.toLowerCase()));
+    if (needle !== undefined)
+      filters.push((record) => test(read(record).toLowerCase(), needle.toLowerCase()));
   }
   return filters;
 }
@@ -334,25 +350,26 @@ export function registerDnsRoutes(app: FastifyInstance, { state }: SandboxContex
   );
 
   type RecordParams = { zone_id: string; dns_record_id: string };
-  const update = (merge: boolean) => async (request: FastifyRequest<{ Params: RecordParams; Body: unknown }>) => {
-    const token = authenticate(state, request);
-    const zone = requireZone(state, token, request.params.zone_id, request);
-    const record = recordOf(zone, request.params.dns_record_id);
-    if (!isRecord(request.body)) throw invalid(9207, 'Request body must be a JSON object.');
-    const body = merge ? { ...bodyOf(record), ...request.body } : request.body;
-    // Changing a record's type in place reached end of life on 2026-06-30: delete and create instead.
-    if (body.type !== undefined && body.type !== record.type) {
-      throw invalid(
-        9039,
-        'Changing the type of an existing DNS record is no longer supported. Delete the record and create a new one.',
-      );
-    }
-    const fields = validateRecord(zone, minTtl(zone), { ...body, type: record.type });
-    checkConflicts(state, zone, fields, record.id);
-    store(record, fields, timestamp());
-    state.changed();
-    return ok(dnsRecordView(record));
-  };
+  const update =
+    (merge: boolean) => async (request: FastifyRequest<{ Params: RecordParams; Body: unknown }>) => {
+      const token = authenticate(state, request);
+      const zone = requireZone(state, token, request.params.zone_id, request);
+      const record = recordOf(zone, request.params.dns_record_id);
+      if (!isRecord(request.body)) throw invalid(9207, 'Request body must be a JSON object.');
+      const body = merge ? { ...bodyOf(record), ...request.body } : request.body;
+      // Changing a record's type in place reached end of life on 2026-06-30: delete and create instead.
+      if (body.type !== undefined && body.type !== record.type) {
+        throw invalid(
+          9039,
+          'Changing the type of an existing DNS record is no longer supported. Delete the record and create a new one.',
+        );
+      }
+      const fields = validateRecord(zone, minTtl(zone), { ...body, type: record.type });
+      checkConflicts(state, zone, fields, record.id);
+      store(record, fields, timestamp());
+      state.changed();
+      return ok(dnsRecordView(record));
+    };
 
   app.put<{ Params: { zone_id: string; dns_record_id: string }; Body: unknown }>(
     '/zones/:zone_id/dns_records/:dns_record_id',

@@ -4,7 +4,14 @@ import { newId, newIds } from '../ids';
 import { parseListIp } from '../ip';
 import { PLAN_LIMITS } from '../plans';
 import type { SandboxContext } from '../context';
-import { compareSortKeys, ListItemStore, type BanList, type ListItem, type ListKind, type SandboxState } from '../state';
+import {
+  compareSortKeys,
+  ListItemStore,
+  type BanList,
+  type ListItem,
+  type ListKind,
+  type SandboxState,
+} from '../state';
 import { authenticate, requireAccount } from './tokens';
 import { queryValue } from './paging';
 import { listReferences } from './rulesets';
@@ -62,9 +69,11 @@ export function parseItem(kind: ListKind, input: unknown): ParsedItem | string {
         return 'items of a hostname list need a "hostname": {"url_hostname"}';
       }
       const host = hostname.url_hostname.toLowerCase();
-      if (!HOSTNAME.test(host) || host.length > 253) return `"${hostname.url_hostname}" is not a valid hostname`;
+      if (!HOSTNAME.test(host) || host.length > 253)
+        return `"${hostname.url_hostname}" is not a valid hostname`;
       const exclude = hostname.exclude_exact_hostname;
-      if (exclude !== undefined && typeof exclude !== 'boolean') return 'exclude_exact_hostname must be a boolean';
+      if (exclude !== undefined && typeof exclude !== 'boolean')
+        return 'exclude_exact_hostname must be a boolean';
       const value: { url_hostname: string; exclude_exact_hostname?: boolean } = { url_hostname: host };
       if (exclude !== undefined) value.exclude_exact_hostname = exclude;
       return parsed(host, host, comment, { hostname: value });
@@ -80,12 +89,24 @@ export function parseItem(kind: ListKind, input: unknown): ParsedItem | string {
       const redirect = input.redirect;
       if (!isRecord(redirect)) return 'items of a redirect list need a "redirect"';
       const { source_url: source, target_url: target } = redirect;
-      if (typeof source !== 'string' || source === '' || /\s/.test(source)) return 'redirect.source_url is invalid';
-      if (typeof target !== 'string' || !/^https?:\/\/\S+$/.test(target)) return 'redirect.target_url is invalid';
+      if (typeof source !== 'string' || source === '' || /\s/.test(source))
+        return 'redirect.source_url is invalid';
+      if (typeof target !== 'string' || !/^https?:\/\/\S+$/.test(target))
+        return 'redirect.target_url is invalid';
       const statusCode = redirect.status_code ?? 301;
-      if (![301, 302, 307, 308].includes(statusCode as number)) return 'redirect.status_code must be 301, 302, 307 or 308';
-      const flags = ['include_subdomains', 'subpath_matching', 'preserve_query_string', 'preserve_path_suffix'];
-      const value: Record<string, unknown> = { source_url: source, target_url: target, status_code: statusCode };
+      if (![301, 302, 307, 308].includes(statusCode as number))
+        return 'redirect.status_code must be 301, 302, 307 or 308';
+      const flags = [
+        'include_subdomains',
+        'subpath_matching',
+        'preserve_query_string',
+        'preserve_path_suffix',
+      ];
+      const value: Record<string, unknown> = {
+        source_url: source,
+        target_url: target,
+        status_code: statusCode,
+      };
       for (const flag of flags) {
         const flagValue = redirect[flag] ?? false;
         if (typeof flagValue !== 'boolean') return `redirect.${flag} must be a boolean`;
@@ -277,29 +298,40 @@ function searchMatcher(kind: ListKind, search: string | undefined): ((item: List
 }
 
 /** Whether any item from `index` on (walking by `step`) matches; O(1) without a search. */
-function findMatch(items: readonly ListItem[], index: number, step: 1 | -1, matches: (item: ListItem) => boolean) {
+function findMatch(
+  items: readonly ListItem[],
+  index: number,
+  step: 1 | -1,
+  matches: (item: ListItem) => boolean,
+) {
   for (let i = index; i >= 0 && i < items.length; i += step) if (matches(items[i] as ListItem)) return true;
   return false;
 }
 
 /** One page of items in O(page) (plus a binary search); with `search`, a scan from the cursor. */
-export function pageItems(list: BanList, perPage: number, cursor: string | undefined, search: string | undefined) {
+export function pageItems(
+  list: BanList,
+  perPage: number,
+  cursor: string | undefined,
+  search: string | undefined,
+) {
   const items = list.items.ordered();
   const matches = searchMatcher(list.kind, search) ?? (() => true);
   const position = cursor ? decodeCursor(cursor) : null;
   const page: ListItem[] = [];
-  let hasBefore = false;
-  let hasAfter = false;
+  let hasBefore: boolean;
+  let hasAfter: boolean;
 
   if (position?.direction === 'b') {
-    let index = lowerBound(items, position.sortKey, true) - 1;
+    const end = lowerBound(items, position.sortKey, true);
+    let index = end - 1;
     for (; index >= 0 && page.length < perPage; index--) {
       const item = items[index] as ListItem;
       if (matches(item)) page.push(item);
     }
     page.reverse();
     hasBefore = findMatch(items, index, -1, matches);
-    hasAfter = findMatch(items, lowerBound(items, position.sortKey, true), 1, matches);
+    hasAfter = findMatch(items, end, 1, matches);
   } else {
     const start = position ? lowerBound(items, position.sortKey, false) : 0;
     let index = start;
@@ -334,7 +366,11 @@ export function registerListRoutes(app: FastifyInstance, context: SandboxContext
 
   const enqueue = (list: BanList, change: ListChange) => {
     if (context.options.bulkOperationConcurrency === 'reject' && operations.hasOutstanding(list.accountId)) {
-      throw fail(400, 10024, 'There is already an outstanding bulk operation for this account; retry when it completes');
+      throw fail(
+        400,
+        10024,
+        'There is already an outstanding bulk operation for this account; retry when it completes',
+      );
     }
     const operation = operations.enqueue(list, change);
     return ok({ operation_id: operation.id });
@@ -347,58 +383,75 @@ export function registerListRoutes(app: FastifyInstance, context: SandboxContext
     return ok(state.listsOf(account.id).map((list) => listView(state, list, references)));
   });
 
-  app.post<{ Params: { account_id: string }; Body: unknown }>('/accounts/:account_id/rules/lists', async (request) => {
-    const token = authenticate(state, request);
-    const account = requireAccount(state, token, request.params.account_id, request);
-    const body = request.body;
-    if (!isRecord(body)) throw invalid('Request body must be a JSON object');
-    const { name, kind, description } = body;
-    if (typeof name !== 'string' || !/^[a-z0-9_]+$/.test(name) || name.length > 50) {
-      throw invalid('The list name must use only lowercase letters, numbers and underscores, at most 50 characters');
-    }
-    if (typeof kind !== 'string' || !(KINDS as readonly string[]).includes(kind)) {
-      throw invalid('The list kind must be one of ip, redirect, hostname, asn');
-    }
-    if (description !== undefined && (typeof description !== 'string' || description.length > 500)) {
-      throw invalid('The list description must be a string of at most 500 characters');
-    }
-    const limits = PLAN_LIMITS[account.plan];
-    if ((kind === 'hostname' || kind === 'asn') && !limits.allListKinds) {
-      throw fail(400, 10022, `Lists of kind ${kind} are only available on Enterprise plans`);
-    }
-    const lists = state.listsOf(account.id);
-    if (lists.some((list) => list.name === name)) throw fail(400, 10012, `A list named ${name} already exists`);
-    if (lists.length >= limits.lists) {
-      throw fail(400, 10021, `You have reached the maximum number of lists (${limits.lists}) for your plan`);
-    }
-    const list = createList(state, account.id, { name, kind: kind as ListKind, description });
-    state.changed();
-    return ok(listView(state, list));
-  });
+  app.post<{ Params: { account_id: string }; Body: unknown }>(
+    '/accounts/:account_id/rules/lists',
+    async (request) => {
+      const token = authenticate(state, request);
+      const account = requireAccount(state, token, request.params.account_id, request);
+      const body = request.body;
+      if (!isRecord(body)) throw invalid('Request body must be a JSON object');
+      const { name, kind, description } = body;
+      if (typeof name !== 'string' || !/^[a-z0-9_]+$/.test(name) || name.length > 50) {
+        throw invalid(
+          'The list name must use only lowercase letters, numbers and underscores, at most 50 characters',
+        );
+      }
+      if (typeof kind !== 'string' || !(KINDS as readonly string[]).includes(kind)) {
+        throw invalid('The list kind must be one of ip, redirect, hostname, asn');
+      }
+      if (description !== undefined && (typeof description !== 'string' || description.length > 500)) {
+        throw invalid('The list description must be a string of at most 500 characters');
+      }
+      const limits = PLAN_LIMITS[account.plan];
+      if ((kind === 'hostname' || kind === 'asn') && !limits.allListKinds) {
+        throw fail(400, 10022, `Lists of kind ${kind} are only available on Enterprise plans`);
+      }
+      const lists = state.listsOf(account.id);
+      if (lists.some((list) => list.name === name))
+        throw fail(400, 10012, `A list named ${name} already exists`);
+      if (lists.length >= limits.lists) {
+        throw fail(
+          400,
+          10021,
+          `You have reached the maximum number of lists (${limits.lists}) for your plan`,
+        );
+      }
+      const list = createList(state, account.id, { name, kind: kind as ListKind, description });
+      state.changed();
+      return ok(listView(state, list));
+    },
+  );
 
   app.get<{ Params: ListParams }>('/accounts/:account_id/rules/lists/:list_id', async (request) =>
     ok(listView(state, listOf(request))),
   );
 
-  app.put<{ Params: ListParams; Body: unknown }>('/accounts/:account_id/rules/lists/:list_id', async (request) => {
-    const list = listOf(request);
-    const body = request.body;
-    if (!isRecord(body)) throw invalid('Request body must be a JSON object');
-    const description = body.description ?? '';
-    if (typeof description !== 'string' || description.length > 500) {
-      throw invalid('The list description must be a string of at most 500 characters');
-    }
-    list.description = description;
-    list.modifiedOn = listTimestamp();
-    state.changed();
-    return ok(listView(state, list));
-  });
+  app.put<{ Params: ListParams; Body: unknown }>(
+    '/accounts/:account_id/rules/lists/:list_id',
+    async (request) => {
+      const list = listOf(request);
+      const body = request.body;
+      if (!isRecord(body)) throw invalid('Request body must be a JSON object');
+      const description = body.description ?? '';
+      if (typeof description !== 'string' || description.length > 500) {
+        throw invalid('The list description must be a string of at most 500 characters');
+      }
+      list.description = description;
+      list.modifiedOn = listTimestamp();
+      state.changed();
+      return ok(listView(state, list));
+    },
+  );
 
   app.delete<{ Params: ListParams }>('/accounts/:account_id/rules/lists/:list_id', async (request) => {
     const list = listOf(request);
     const references = listReferences(state, list.accountId).get(list.name) ?? 0;
     if (references > 0) {
-      throw fail(400, 10023, `The list ${list.name} is referenced by ${references} rule(s) and cannot be deleted`);
+      throw fail(
+        400,
+        10023,
+        `The list ${list.name} is referenced by ${references} rule(s) and cannot be deleted`,
+      );
     }
     state.lists.delete(list.id);
     state.changed();
@@ -438,15 +491,21 @@ export function registerListRoutes(app: FastifyInstance, context: SandboxContext
     return body;
   };
 
-  app.post<{ Params: ListParams; Body: unknown }>('/accounts/:account_id/rules/lists/:list_id/items', async (request) => {
-    const list = listOf(request);
-    return enqueue(list, writeItems(state, itemsBody(request.body), false));
-  });
+  app.post<{ Params: ListParams; Body: unknown }>(
+    '/accounts/:account_id/rules/lists/:list_id/items',
+    async (request) => {
+      const list = listOf(request);
+      return enqueue(list, writeItems(state, itemsBody(request.body), false));
+    },
+  );
 
-  app.put<{ Params: ListParams; Body: unknown }>('/accounts/:account_id/rules/lists/:list_id/items', async (request) => {
-    const list = listOf(request);
-    return enqueue(list, writeItems(state, itemsBody(request.body), true));
-  });
+  app.put<{ Params: ListParams; Body: unknown }>(
+    '/accounts/:account_id/rules/lists/:list_id/items',
+    async (request) => {
+      const list = listOf(request);
+      return enqueue(list, writeItems(state, itemsBody(request.body), true));
+    },
+  );
 
   app.delete<{ Params: ListParams; Body: unknown }>(
     '/accounts/:account_id/rules/lists/:list_id/items',

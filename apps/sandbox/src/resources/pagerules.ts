@@ -71,9 +71,13 @@ const OPERATORS = ['matches', 'contains', 'equals', 'not_equal', 'not_contain'];
 /** Cloudflare answers page rule problems with 1004 and puts the details in `messages`. */
 function validationFailed(details: string[]): CloudflareError {
   const messages: ResponseInfo[] = details.map((message) => ({ code: 1004, message }));
-  return new CloudflareError(400, [{ code: 1004, message: 'Page Rule validation failed: See messages for details.' }], {
-    messages,
-  });
+  return new CloudflareError(
+    400,
+    [{ code: 1004, message: 'Page Rule validation failed: See messages for details.' }],
+    {
+      messages,
+    },
+  );
 }
 
 const notFound = () => new CloudflareError(404, [{ code: 1002, message: 'Invalid Page Rule identifier' }]);
@@ -148,7 +152,10 @@ function readFields(body: Record<string, unknown>): PageRuleFields {
   const status = body.status ?? 'disabled';
   if (status !== 'active' && status !== 'disabled') details.push('.status: must be active or disabled');
   const priority = body.priority;
-  if (priority !== undefined && (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 1)) {
+  if (
+    priority !== undefined &&
+    (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 1)
+  ) {
     details.push('.priority: must be a positive integer');
   }
   if (details.length > 0) throw validationFailed(details);
@@ -171,7 +178,9 @@ export function pageRuleView(rule: PageRule) {
 
 /** The zone's page rules from lowest to highest priority. */
 function rulesOf(state: SandboxState, zoneId: string): PageRule[] {
-  return [...state.pageRules.values()].filter((rule) => rule.zoneId === zoneId).sort((a, b) => a.priority - b.priority);
+  return [...state.pageRules.values()]
+    .filter((rule) => rule.zoneId === zoneId)
+    .sort((a, b) => a.priority - b.priority);
 }
 
 /**
@@ -215,27 +224,31 @@ export function registerPageRuleRoutes(app: FastifyInstance, { state }: SandboxC
     return requireZone(state, token, request.params.zone_id, request);
   };
 
-  app.get<{ Params: ZoneParams; Querystring: Record<string, unknown> }>('/zones/:zone_id/pagerules', async (request) => {
-    const zone = zoneOf(request);
-    const query = request.query;
-    const order = queryValue(query.order) ?? 'priority';
-    const direction = queryValue(query.direction) ?? 'desc';
-    const status = queryValue(query.status);
-    const problems: string[] = [];
-    if (order !== 'priority' && order !== 'status') problems.push('.order: must be priority or status');
-    if (direction !== 'asc' && direction !== 'desc') problems.push('.direction: must be asc or desc');
-    if (status !== undefined && status !== 'active' && status !== 'disabled') problems.push('.status: must be active or disabled');
-    if (problems.length > 0) throw validationFailed(problems);
-    const sign = direction === 'asc' ? 1 : -1;
-    const rules = rulesOf(state, zone.id)
-      .filter((rule) => status === undefined || rule.status === status)
-      .sort((a, b) =>
-        order === 'status'
-          ? (a.status.localeCompare(b.status) || a.priority - b.priority) * sign
-          : (a.priority - b.priority) * sign,
-      );
-    return ok(rules.map(pageRuleView));
-  });
+  app.get<{ Params: ZoneParams; Querystring: Record<string, unknown> }>(
+    '/zones/:zone_id/pagerules',
+    async (request) => {
+      const zone = zoneOf(request);
+      const query = request.query;
+      const order = queryValue(query.order) ?? 'priority';
+      const direction = queryValue(query.direction) ?? 'desc';
+      const status = queryValue(query.status);
+      const problems: string[] = [];
+      if (order !== 'priority' && order !== 'status') problems.push('.order: must be priority or status');
+      if (direction !== 'asc' && direction !== 'desc') problems.push('.direction: must be asc or desc');
+      if (status !== undefined && status !== 'active' && status !== 'disabled')
+        problems.push('.status: must be active or disabled');
+      if (problems.length > 0) throw validationFailed(problems);
+      const sign = direction === 'asc' ? 1 : -1;
+      const rules = rulesOf(state, zone.id)
+        .filter((rule) => status === undefined || rule.status === status)
+        .sort((a, b) =>
+          order === 'status'
+            ? (a.status.localeCompare(b.status) || a.priority - b.priority) * sign
+            : (a.priority - b.priority) * sign,
+        );
+      return ok(rules.map(pageRuleView));
+    },
+  );
 
   app.post<{ Params: ZoneParams; Body: unknown }>('/zones/:zone_id/pagerules', async (request) => {
     const zone = zoneOf(request);
@@ -267,8 +280,7 @@ export function registerPageRuleRoutes(app: FastifyInstance, { state }: SandboxC
   );
 
   const update =
-    (merge: boolean) =>
-    async (request: FastifyRequest<{ Params: RuleParams; Body: unknown }>) => {
+    (merge: boolean) => async (request: FastifyRequest<{ Params: RuleParams; Body: unknown }>) => {
       const zone = zoneOf(request);
       const rule = ruleOf(zone, request.params.pagerule_id);
       if (!isRecord(request.body)) throw validationFailed(['the request body must be a JSON object']);

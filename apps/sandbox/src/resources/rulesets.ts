@@ -60,7 +60,8 @@ export function listReferences(state: SandboxState, accountId: string): Map<stri
   for (const ruleset of state.rulesets.values()) {
     if (state.zones.get(ruleset.zoneId)?.accountId !== accountId) continue;
     for (const rule of ruleset.rules) {
-      for (const name of new Set(referencedLists(rule.expression))) counts.set(name, (counts.get(name) ?? 0) + 1);
+      for (const name of new Set(referencedLists(rule.expression)))
+        counts.set(name, (counts.get(name) ?? 0) + 1);
     }
   }
   return counts;
@@ -114,13 +115,22 @@ interface RuleInput {
 function validateActionParameters(action: string, value: unknown, at: string): RulesetsMessage | null {
   if (action === 'skip') {
     if (!isRecord(value) || Object.keys(value).length === 0) {
-      return { message: 'the skip action needs action_parameters, e.g. {"ruleset": "current"}', source: { pointer: at } };
+      return {
+        message: 'the skip action needs action_parameters, e.g. {"ruleset": "current"}',
+        source: { pointer: at },
+      };
     }
     for (const [key, parameter] of Object.entries(value)) {
       const ok =
         (key === 'ruleset' && parameter === 'current') ||
-        (key === 'phases' && Array.isArray(parameter) && parameter.length > 0 && parameter.every((p) => SKIP_PHASES.includes(p))) ||
-        (key === 'products' && Array.isArray(parameter) && parameter.length > 0 && parameter.every((p) => SKIP_PRODUCTS.includes(p)));
+        (key === 'phases' &&
+          Array.isArray(parameter) &&
+          parameter.length > 0 &&
+          parameter.every((p) => SKIP_PHASES.includes(p))) ||
+        (key === 'products' &&
+          Array.isArray(parameter) &&
+          parameter.length > 0 &&
+          parameter.every((p) => SKIP_PRODUCTS.includes(p)));
       if (!ok) return { message: `invalid skip parameter '${key}'`, source: { pointer: `${at}/${key}` } };
     }
     return null;
@@ -140,7 +150,10 @@ function validateActionParameters(action: string, value: unknown, at: string): R
     ) {
       return null;
     }
-    return { message: 'the block response needs status_code (400-499), content and content_type', source: { pointer: `${at}/response` } };
+    return {
+      message: 'the block response needs status_code (400-499), content and content_type',
+      source: { pointer: `${at}/response` },
+    };
   }
   return { message: `the ${action} action takes no action_parameters`, source: { pointer: at } };
 }
@@ -161,7 +174,10 @@ function readRule(
       source: { pointer: `${at}/action` },
     });
   } else if (action === 'log' && !PLAN_LIMITS[context.plan].logAction) {
-    errors.push({ message: 'the log action is only available on Enterprise plans', source: { pointer: `${at}/action` } });
+    errors.push({
+      message: 'the log action is only available on Enterprise plans',
+      source: { pointer: `${at}/action` },
+    });
   }
   const expression = value.expression ?? base?.expression;
   if (typeof expression !== 'string') {
@@ -171,9 +187,11 @@ function readRule(
     if (problem) errors.push({ message: problem, source: { pointer: `${at}/expression` } });
   }
   const description = value.description ?? base?.description ?? '';
-  if (typeof description !== 'string') errors.push({ message: 'description must be a string', source: { pointer: `${at}/description` } });
+  if (typeof description !== 'string')
+    errors.push({ message: 'description must be a string', source: { pointer: `${at}/description` } });
   const enabled = value.enabled ?? base?.enabled ?? true;
-  if (typeof enabled !== 'boolean') errors.push({ message: 'enabled must be a boolean', source: { pointer: `${at}/enabled` } });
+  if (typeof enabled !== 'boolean')
+    errors.push({ message: 'enabled must be a boolean', source: { pointer: `${at}/enabled` } });
   const ref = value.ref ?? base?.ref;
   if (ref !== undefined && (typeof ref !== 'string' || ref === '')) {
     errors.push({ message: 'ref must be a non-empty string', source: { pointer: `${at}/ref` } });
@@ -188,7 +206,8 @@ function readRule(
   if (logging !== undefined && !(isRecord(logging) && typeof logging.enabled === 'boolean')) {
     errors.push({ message: 'logging must be {"enabled": boolean}', source: { pointer: `${at}/logging` } });
   }
-  if (value.id !== undefined && typeof value.id !== 'string') errors.push({ message: 'id must be a string', source: { pointer: `${at}/id` } });
+  if (value.id !== undefined && typeof value.id !== 'string')
+    errors.push({ message: 'id must be a string', source: { pointer: `${at}/id` } });
   if (errors.length > 0) return errors;
 
   const rule: RuleInput = {
@@ -289,7 +308,8 @@ function resolvePosition(rules: CustomRule[], position: unknown, fallback: numbe
     return Math.min(index - 1, rules.length);
   }
   const anchor = before ?? after;
-  if (typeof anchor !== 'string') return { message: 'position.before and position.after take a rule id', source: at };
+  if (typeof anchor !== 'string')
+    return { message: 'position.before and position.after take a rule id', source: at };
   if (anchor === '') return before !== undefined ? 0 : rules.length;
   const anchorIndex = rules.findIndex((rule) => rule.id === anchor);
   if (anchorIndex < 0) return { message: `could not find rule ${anchor} to position against`, source: at };
@@ -319,7 +339,9 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
     const refs = new Set<string>();
     rules.forEach((rule, index) => {
       if (refs.has(rule.ref)) {
-        throw invalid([{ message: `duplicate rule ref '${rule.ref}'`, source: { pointer: `/rules/${index}/ref` } }]);
+        throw invalid([
+          { message: `duplicate rule ref '${rule.ref}'`, source: { pointer: `/rules/${index}/ref` } },
+        ]);
       }
       refs.add(rule.ref);
     });
@@ -329,7 +351,13 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
     queryValue(request.query.dry_run) === 'true';
 
   /** Saves a ruleset's new rule list as one new version and answers with the whole ruleset. */
-  const commit = (ruleset: Ruleset, rules: CustomRule[], dryRun: boolean, isNew: boolean, description?: string) => {
+  const commit = (
+    ruleset: Ruleset,
+    rules: CustomRule[],
+    dryRun: boolean,
+    isNew: boolean,
+    description?: string,
+  ) => {
     if (dryRun) return ok(null);
     const now = timestamp();
     if (description !== undefined) ruleset.description = description;
@@ -356,7 +384,8 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
   /** The rules of a request body, each new or matched by id to the existing ruleset's rules. */
   const readRules = (zone: Zone, existing: Ruleset | undefined, value: unknown): CustomRule[] => {
     const inputs = value ?? [];
-    if (!Array.isArray(inputs)) throw invalid([{ message: 'rules must be an array', source: { pointer: '/rules' } }]);
+    if (!Array.isArray(inputs))
+      throw invalid([{ message: 'rules must be an array', source: { pointer: '/rules' } }]);
     const context = zoneContext(zone);
     const now = timestamp();
     const errors: RulesetsMessage[] = [];
@@ -369,7 +398,10 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
       }
       const current = rule.id === undefined ? undefined : existing?.rules.find((r) => r.id === rule.id);
       if (rule.id !== undefined && !current) {
-        errors.push({ message: `could not find rule ${rule.id} in the ruleset`, source: { pointer: `/rules/${index}/id` } });
+        errors.push({
+          message: `could not find rule ${rule.id} in the ruleset`,
+          source: { pointer: `/rules/${index}/id` },
+        });
         return;
       }
       rules.push(materialize(rule, current, now));
@@ -394,7 +426,9 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
     const perPageText = queryValue(request.query.per_page);
     const perPage = perPageText === undefined ? 50 : Number(perPageText);
     if (!Number.isInteger(perPage) || perPage < 1 || perPage > 50) {
-      throw invalid([{ message: 'per_page must be an integer between 1 and 50', source: { pointer: '/per_page' } }]);
+      throw invalid([
+        { message: 'per_page must be an integer between 1 and 50', source: { pointer: '/per_page' } },
+      ]);
     }
     const rulesets = state.rulesetsOf(zone.id).sort((a, b) => (a.id < b.id ? -1 : 1));
     const cursor = queryValue(request.query.cursor);
@@ -412,9 +446,11 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
     const token = authenticate(state, request);
     const zone = requireZone(state, token, request.params.zone_id, request);
     const body = request.body;
-    if (!isRecord(body)) throw invalid([{ message: 'the request body must be a ruleset object', source: { pointer: '' } }]);
+    if (!isRecord(body))
+      throw invalid([{ message: 'the request body must be a ruleset object', source: { pointer: '' } }]);
     const errors: RulesetsMessage[] = [];
-    if (typeof body.name !== 'string' || body.name === '') errors.push({ message: 'name is required', source: { pointer: '/name' } });
+    if (typeof body.name !== 'string' || body.name === '')
+      errors.push({ message: 'name is required', source: { pointer: '/name' } });
     if (body.kind !== 'zone') {
       errors.push({ message: "kind must be 'zone' for a zone-level ruleset", source: { pointer: '/kind' } });
     }
@@ -429,7 +465,12 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
     }
     if (errors.length > 0) throw invalid(errors);
     if (entrypointOf(state, zone.id)) {
-      throw invalid([{ message: `a zone ruleset already exists for the ${CUSTOM_RULES_PHASE} phase`, source: { pointer: '/phase' } }]);
+      throw invalid([
+        {
+          message: `a zone ruleset already exists for the ${CUSTOM_RULES_PHASE} phase`,
+          source: { pointer: '/phase' },
+        },
+      ]);
     }
     const ruleset = newRuleset(zone, body.name as string, (body.description as string | undefined) ?? '');
     const rules = readRules(zone, undefined, body.rules);
@@ -463,11 +504,15 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
       const zone = requireZone(state, token, request.params.zone_id, request);
       if (request.params.ruleset_phase !== CUSTOM_RULES_PHASE) {
         throw invalid([
-          { message: `the sandbox emulates only the ${CUSTOM_RULES_PHASE} phase`, source: { pointer: '/phase' } },
+          {
+            message: `the sandbox emulates only the ${CUSTOM_RULES_PHASE} phase`,
+            source: { pointer: '/phase' },
+          },
         ]);
       }
       const body = request.body;
-      if (!isRecord(body)) throw invalid([{ message: 'the request body must be a ruleset object', source: { pointer: '' } }]);
+      if (!isRecord(body))
+        throw invalid([{ message: 'the request body must be a ruleset object', source: { pointer: '' } }]);
       const existing = entrypointOf(state, zone.id);
       const ruleset = existing ?? newRuleset(zone);
       if (body.description !== undefined && typeof body.description !== 'string') {
@@ -509,7 +554,8 @@ export function registerRulesetRoutes(app: FastifyInstance, { state }: SandboxCo
       const zone = requireZone(state, token, request.params.zone_id, request);
       const ruleset = rulesetOf(zone, request.params.ruleset_id);
       const current = ruleset.rules.find((rule) => rule.id === request.params.rule_id);
-      if (!current) throw fail(404, 10003, `could not find rule ${request.params.rule_id} in ruleset ${ruleset.id}`);
+      if (!current)
+        throw fail(404, 10003, `could not find rule ${request.params.rule_id} in ruleset ${ruleset.id}`);
       const body = request.body;
       const input = readRule(body, '', { ...zoneContext(zone), base: current });
       if (Array.isArray(input)) throw invalid(input);

@@ -34,14 +34,24 @@ export function authenticate(state: SandboxState, request: FastifyRequest): Toke
 }
 
 /** An account the token reaches; an unknown id and another account's id answer alike (no probing). */
-export function requireAccount(state: SandboxState, token: Token, accountId: string, request: FastifyRequest): Account {
+export function requireAccount(
+  state: SandboxState,
+  token: Token,
+  accountId: string,
+  request: FastifyRequest,
+): Account {
   if (!isId(accountId)) throw noRoute(requestPath(request));
   const account = state.accounts.get(accountId);
   if (!account || !token.accountIds.includes(accountId)) throw authenticationError(403);
   return account;
 }
 
-export function requireZone(state: SandboxState, token: Token, zoneId: string, request: FastifyRequest): Zone {
+export function requireZone(
+  state: SandboxState,
+  token: Token,
+  zoneId: string,
+  request: FastifyRequest,
+): Zone {
   const zone = state.zones.get(zoneId);
   if (!zone) throw noRoute(requestPath(request));
   if (!token.accountIds.includes(zone.accountId)) throw authenticationError(403);

@@ -8,14 +8,33 @@ import { accountOfZone, authenticate, requireAccount, requireZone } from './toke
 import { matchesTextFilter, pageOf, queryValue, readDirection, readPage } from './paging';
 
 const NAME_SERVER_POOL = [
-  'ada', 'bob', 'cruz', 'dana', 'elle', 'fred', 'gina', 'hank', 'iris', 'jack', 'kate', 'lola',
-  'max', 'nina', 'otto', 'pam', 'quinn', 'rick', 'sara', 'tom',
+  'ada',
+  'bob',
+  'cruz',
+  'dana',
+  'elle',
+  'fred',
+  'gina',
+  'hank',
+  'iris',
+  'jack',
+  'kate',
+  'lola',
+  'max',
+  'nina',
+  'otto',
+  'pam',
+  'quinn',
+  'rick',
+  'sara',
+  'tom',
 ];
 
 /** Two name servers per zone, stable for a zone id, shaped like Cloudflare's assignments. */
 export function assignNameServers(zoneId: string): string[] {
   const a = parseInt(zoneId.slice(0, 8), 16) % NAME_SERVER_POOL.length;
-  const b = (a + 1 + (parseInt(zoneId.slice(8, 16), 16) % (NAME_SERVER_POOL.length - 1))) % NAME_SERVER_POOL.length;
+  const b =
+    (a + 1 + (parseInt(zoneId.slice(8, 16), 16) % (NAME_SERVER_POOL.length - 1))) % NAME_SERVER_POOL.length;
   return [`${NAME_SERVER_POOL[a]}.ns.cloudflare.com`, `${NAME_SERVER_POOL[b]}.ns.cloudflare.com`];
 }
 
@@ -164,7 +183,8 @@ export function registerZoneRoutes(app: FastifyInstance, context: SandboxContext
     const match = queryValue(query.match) ?? 'all';
     if (match !== 'all' && match !== 'any') throw fail(400, 1001, 'Invalid match: must be any or all');
     const status = queryValue(query.status);
-    if (status !== undefined && !ZONE_STATUSES.includes(status)) throw fail(400, 1001, `Invalid status: ${status}`);
+    if (status !== undefined && !ZONE_STATUSES.includes(status))
+      throw fail(400, 1001, `Invalid status: ${status}`);
     const name = queryValue(query.name);
     const accountId = queryValue(query['account.id']);
     const accountName = queryValue(query['account.name']);
@@ -181,7 +201,11 @@ export function registerZoneRoutes(app: FastifyInstance, context: SandboxContext
     const zones = [...state.zones.values()]
       .filter((zone) => token.accountIds.includes(zone.accountId) && types.includes(zone.type))
       .filter((zone) =>
-        filters.length === 0 ? true : match === 'all' ? filters.every((f) => f(zone)) : filters.some((f) => f(zone)),
+        filters.length === 0
+          ? true
+          : match === 'all'
+            ? filters.every((f) => f(zone))
+            : filters.some((f) => f(zone)),
       )
       .sort((a, b) => orderBy(state, a).localeCompare(orderBy(state, b)) * (direction === 'asc' ? 1 : -1));
     const { result, resultInfo } = pageOf(zones, page);
@@ -225,7 +249,8 @@ export function registerZoneRoutes(app: FastifyInstance, context: SandboxContext
     const body = request.body;
     if (!isRecord(body)) throw fail(400, 1001, 'Invalid request body: expected a JSON object');
     // Cloudflare applies one change per request; validate all first so a bad field changes nothing.
-    if (body.paused !== undefined && typeof body.paused !== 'boolean') throw fail(400, 1001, 'paused must be a boolean');
+    if (body.paused !== undefined && typeof body.paused !== 'boolean')
+      throw fail(400, 1001, 'paused must be a boolean');
     if (body.type !== undefined && !(ZONE_TYPES as readonly unknown[]).includes(body.type)) {
       throw fail(400, 1001, `Invalid zone type: ${String(body.type)}`);
     }

@@ -20,7 +20,12 @@ describe('the OpenAPI validator used by the tests', () => {
   });
 
   it('reads `enum: [null]` as null, so documented failures validate', () => {
-    const failure = { success: false, errors: [{ code: 10003, message: 'List not found' }], messages: [], result: null };
+    const failure = {
+      success: false,
+      errors: [{ code: 10003, message: 'List not found' }],
+      messages: [],
+      result: null,
+    };
     expect(validator.validate('GET', '/accounts/a/rules/lists/b', 404, failure).errors).toEqual([]);
     expect(validator.validate('GET', '/accounts/a/rules/lists/b/items', 400, failure).errors).toEqual([]);
   });

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
-const OPENAPI_FILE = fileURLToPath(new URL('../../../../../shared/cloudflare/openapi-subset.json', import.meta.url));
+const OPENAPI_FILE = fileURLToPath(
+  new URL('../../../../../shared/cloudflare/openapi-subset.json', import.meta.url),
+);
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -36,7 +38,9 @@ interface Operation {
 }
 
 const pointer = (...segments: string[]) =>
-  segments.map((segment) => encodeURIComponent(segment.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
+  segments
+    .map((segment) => encodeURIComponent(segment.replaceAll('~', '~0').replaceAll('/', '~1')))
+    .join('/');
 
 export class OpenApiValidator {
   private readonly ajv: Ajv;
@@ -88,9 +92,15 @@ export class OpenApiValidator {
   }
 
   /** Errors of a response against the document (empty when it conforms). */
-  validate(method: string, path: string, status: number, body: unknown): { operation: string; errors: string[] } {
+  validate(
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+  ): { operation: string; errors: string[] } {
     const operation = this.findOperation(method, path);
-    if (!operation) return { operation: `${method} ${path}`, errors: ['no such operation in the OpenAPI document'] };
+    if (!operation)
+      return { operation: `${method} ${path}`, errors: ['no such operation in the OpenAPI document'] };
     const key = `${operation.method} ${operation.template}`;
     const responseKey = this.responseKey(operation, status);
     if (!responseKey) return { operation: key, errors: [`status ${status} is not documented`] };
