@@ -5,7 +5,7 @@ import Cloudflare from 'cloudflare';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildApp } from './app';
+import { buildApp, createAppDeps } from './app';
 import { loadConfig } from './config';
 import { createDb } from './db';
 import { AppError } from './errors';
@@ -209,7 +209,7 @@ describe('errors', () => {
       databaseUrl: 'postgres://postgres@127.0.0.1:1/none',
     };
     const db = await createDb(config);
-    const app = await buildApp(config, { db });
+    const app = await buildApp(config, createAppDeps(config, db));
     try {
       const unavailable = {
         code: 'UNAVAILABLE',

@@ -1,10 +1,13 @@
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { CloudflareGateway } from './cloudflare';
 import type { Config } from './config';
+import { TokenCipher } from './crypto/token-cipher';
 import type { Db } from './db';
 import { AppError, registerErrorHandler } from './errors';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
@@ -14,8 +17,22 @@ import { isWebAppRoute, registerWebApp } from './web-app';
 /** What the app is built from; modules get it whole. Extend it here as features need more. */
 export interface AppDeps {
   db: Db;
+  /** The one gateway to Cloudflare: SDK clients per account token, each with its own throttle. */
+  cloudflare: CloudflareGateway;
+  /** Encrypts and decrypts stored Cloudflare API tokens. */
+  tokenCipher: TokenCipher;
   /** The process's pino logger; without it the app logs at `config.logLevel` on its own. */
   logger?: FastifyBaseLogger;
+}
+
+/** The dependencies a running server builds from its config (tests and benchmarks may swap some). */
+export function createAppDeps(config: Config, db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
+  return {
+    db,
+    cloudflare: new CloudflareGateway(config.cloudflare),
+    tokenCipher: new TokenCipher(config.encryptionKey),
+    ...overrides,
+  };
 }
 
 /** Options every module plugin receives: `app.register(zonesRoutes, moduleOptions)`. */
@@ -74,6 +91,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(healthRoutes, moduleOptions);
   await app.register(authRoutes, moduleOptions);
   await app.register(usersRoutes, moduleOptions);
+  await app.register(accountsRoutes, moduleOptions);
 
   const servesWebApp = config.serveWebApp && (await registerWebApp(app, config));
   app.setNotFoundHandler(async (request, reply) => {

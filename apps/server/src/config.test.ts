@@ -34,7 +34,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       databaseUrl: undefined,
       tokenTtlSeconds: 43200,
-      cloudflareApiBaseUrl: 'https://api.cloudflare.com/client/v4',
+      cloudflare: expect.objectContaining({ baseUrl: 'https://api.cloudflare.com/client/v4' }),
       serveWebApp: true,
       logLevel: 'info',
       trustProxy: false,

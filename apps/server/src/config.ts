@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { CLOUDFLARE_DEFAULTS, type CloudflareOptions } from './cloudflare/client';
 
 export const MODES = ['production', 'demo', 'test'] as const;
 export type Mode = (typeof MODES)[number];
@@ -36,7 +37,8 @@ export interface Config {
   /** AES-256-GCM key of stored Cloudflare API tokens (32 bytes). */
   encryptionKey: Buffer;
   tokenTtlSeconds: number;
-  cloudflareApiBaseUrl: string;
+  /** How the server talks to Cloudflare (or to the sandbox, in the demo and tests). */
+  cloudflare: CloudflareOptions;
   /** Serve the built web app (production and demo) from `webDistDir`. */
   serveWebApp: boolean;
   webDistDir: string;
@@ -92,6 +94,10 @@ const envSchema = z.object({
     .max(30 * 24 * 3600)
     .default(12 * 3600),
   CLOUDFLARE_API_BASE_URL: z.url().default('https://api.cloudflare.com/client/v4'),
+  CLOUDFLARE_TIMEOUT_MS: positiveInt(CLOUDFLARE_DEFAULTS.timeoutMs),
+  CLOUDFLARE_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(CLOUDFLARE_DEFAULTS.maxRetries),
+  CLOUDFLARE_RATE_LIMIT_REQUESTS: positiveInt(CLOUDFLARE_DEFAULTS.rateLimit.requests),
+  CLOUDFLARE_RATE_LIMIT_WINDOW_SECONDS: positiveInt(CLOUDFLARE_DEFAULTS.rateLimit.windowMs / 1000),
   GUARDIAN_WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   GUARDIAN_TRUST_PROXY: z.string().optional(),
@@ -181,7 +187,16 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     encryptionKey,
     tokenTtlSeconds: vars.GUARDIAN_TOKEN_TTL_SECONDS,
-    cloudflareApiBaseUrl: vars.CLOUDFLARE_API_BASE_URL.replace(/\/+$/, ''),
+    cloudflare: {
+      baseUrl: vars.CLOUDFLARE_API_BASE_URL.replace(/\/+$/, ''),
+      timeoutMs: vars.CLOUDFLARE_TIMEOUT_MS,
+      maxRetries: vars.CLOUDFLARE_MAX_RETRIES,
+      rateLimit: {
+        requests: vars.CLOUDFLARE_RATE_LIMIT_REQUESTS,
+        windowMs: vars.CLOUDFLARE_RATE_LIMIT_WINDOW_SECONDS * 1000,
+      },
+      maxRetryAfterMs: CLOUDFLARE_DEFAULTS.maxRetryAfterMs,
+    },
     serveWebApp: mode !== 'test',
     webDistDir: vars.GUARDIAN_WEB_DIST_DIR ? resolve(vars.GUARDIAN_WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     logLevel: vars.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),

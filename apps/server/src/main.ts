@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { buildApp } from './app';
+import { buildApp, createAppDeps } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb, DatabaseUnavailableError, runMigrations, type Db } from './db';
 import { UsersRepository } from './modules/users/users.repository';
@@ -41,7 +41,7 @@ async function start(): Promise<void> {
   const logger = pino({ level: config.logLevel });
   const db = await createDb(config, { logger });
   await migrate(db, logger);
-  const app = await buildApp(config, { db, logger });
+  const app = await buildApp(config, { ...createAppDeps(config, db), logger });
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppDeps } from '../app';
+import { buildApp, createAppDeps, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
 import { createDb, runMigrations, type Db } from '../db';
 import { MIGRATION_LOCK_ID } from '../db/migrate';
@@ -84,7 +84,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   };
   const { db, dropSchema } = await openTestDb(config);
   await runMigrations(db);
-  const app = await buildApp(config, { ...options.deps, db });
+  const app = await buildApp(config, createAppDeps(config, db, options.deps));
   await options.setup?.(app);
   await app.ready();
   const users = new UsersService(new UsersRepository(db), config.passwordHashing);

@@ -1,4 +1,7 @@
 import { sql as users } from './001_users';
+import { sql as cloudflareAccounts } from './002_cloudflare_accounts';
+import { sql as banLists } from './003_ban_lists';
+import { sql as zones } from './004_zones';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -7,4 +10,9 @@ export interface Migration {
 }
 
 /** Every migration in the order it applies. Add a file `NNN_name.ts` exporting `sql` and list it here. */
-export const migrations: readonly Migration[] = [{ name: '001_users', sql: users }];
+export const migrations: readonly Migration[] = [
+  { name: '001_users', sql: users },
+  { name: '002_cloudflare_accounts', sql: cloudflareAccounts },
+  { name: '003_ban_lists', sql: banLists },
+  { name: '004_zones', sql: zones },
+];

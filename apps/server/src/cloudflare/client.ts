@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import Cloudflare from 'cloudflare';
+import { SlidingWindowThrottle } from './throttle';
+
+export interface CloudflareOptions {
+  /** Cloudflare's API v4 base, or the sandbox's. */
+  baseUrl: string;
+  timeoutMs: number;
+  maxRetries: number;
+  /** The per-token budget the console keeps under (Cloudflare: 1,200 per 5 minutes). */
+  rateLimit: { requests: number; windowMs: number };
+  /** A 429 asking to wait longer than this is not waited for; the person sees the rate-limit message. */
+  maxRetryAfterMs: number;
+}
+
+export const CLOUDFLARE_DEFAULTS: Omit<CloudflareOptions, 'baseUrl'> = {
+  timeoutMs: 30_000,
+  maxRetries: 3,
+  // A margin under Cloudflare's 1,200 leaves room for the person's own scripts on the same token.
+  rateLimit: { requests: 1_100, windowMs: 5 * 60_000 },
+  maxRetryAfterMs: 20_000,
+};
+
+function retryAfterMs(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+}
+
+/**
+ * Wraps fetch for one token: waits for the throttle, and on a 429 blocks the token for as long as
+ * Cloudflare asks. The SDK's own retry honours retry-after; a wait too long for a person is turned
+ * into a final answer (x-should-retry: false) instead of a hanging request.
+ */
+function throttledFetch(throttle: SlidingWindowThrottle, maxRetryAfterMs: number): typeof fetch {
+  return async (input, init) => {
+    await throttle.acquire();
+    const response = await fetch(input, init);
+    if (response.status !== 429 && response.status !== 409) return response;
+    const wait = retryAfterMs(response.headers);
+    if (response.status === 429 && wait !== undefined) throttle.blockFor(wait);
+    // 409 is Cloudflare's "already exists", never a lock to wait out.
+    const final = response.status === 409 || (wait !== undefined && wait > maxRetryAfterMs);
+    if (!final) return response;
+    const headers = new Headers(response.headers);
+    headers.set('x-should-retry', 'false');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+/** One SDK client per stored account token, each with its own throttle. */
+export class CloudflareGateway {
+  private readonly clients = new Map<string, Cloudflare>();
+
+  constructor(private readonly options: CloudflareOptions) {}
+
+  client(apiToken: string): Cloudflare {
+    // Keyed by a hash so the map never holds a second plain copy of the token as a key.
+    const key = createHash('sha256').update(apiToken).digest('base64url');
+    let client = this.clients.get(key);
+    if (!client) {
+      const throttle = new SlidingWindowThrottle(this.options.rateLimit.requests, this.options.rateLimit.windowMs);
+      client = new Cloudflare({
+        apiToken,
+        baseURL: this.options.baseUrl,
+        timeout: this.options.timeoutMs,
+        maxRetries: this.options.maxRetries,
+        fetch: throttledFetch(throttle, this.options.maxRetryAfterMs),
+        logLevel: 'off',
+      });
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+}

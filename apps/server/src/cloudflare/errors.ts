@@ -1,0 +1,29 @@
+import Cloudflare from 'cloudflare';
+import { AppError } from '../errors';
+
+/** Cloudflare's first error message, which the browser shows as it is. */
+function cloudflareMessage(err: InstanceType<typeof Cloudflare.APIError>): string | undefined {
+  const first = err.errors?.[0];
+  return first?.message ? String(first.message) : undefined;
+}
+
+/**
+ * Turns an error of the official SDK into the AppError the browser understands. Cloudflare's own
+ * refusal of bad input stays a 4xx carrying Cloudflare's words; its outages become 502.
+ */
+export function cloudflareErrorToAppError(err: unknown): AppError | undefined {
+  if (!(err instanceof Cloudflare.APIError)) return undefined;
+  if (err instanceof Cloudflare.APIConnectionError || err.status === undefined) {
+    return new AppError('UPSTREAM', 'Cloudflare is unavailable right now. Please try again.');
+  }
+  const message = cloudflareMessage(err);
+  if (err.status === 401 || err.status === 403) {
+    return new AppError('FORBIDDEN', `Cloudflare rejected the account's API token: ${message ?? 'not authorized'}`);
+  }
+  if (err.status === 429) {
+    return new AppError('RATE_LIMITED', 'Cloudflare is rate limiting this account. Please try again in a few minutes.');
+  }
+  if (err.status === 404) return new AppError('NOT_FOUND', message ?? 'Not found at Cloudflare.');
+  if (err.status >= 500) return new AppError('UPSTREAM', 'Cloudflare is unavailable right now. Please try again.');
+  return new AppError(err.status === 409 ? 'CONFLICT' : 'BAD_REQUEST', message ?? 'Cloudflare refused the request.');
+}

@@ -1,0 +1,3 @@
+export { CloudflareGateway, CLOUDFLARE_DEFAULTS, type CloudflareOptions } from './client';
+export { cloudflareErrorToAppError } from './errors';
+export { waitForBulkOperation } from './bulk-operations';

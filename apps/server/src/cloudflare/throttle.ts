@@ -1,0 +1,36 @@
+/**
+ * A sliding-window limiter per Cloudflare token: Cloudflare allows 1,200 requests per 5 minutes per
+ * token and then refuses everything for up to 5 minutes, so the console waits for a free slot
+ * instead of ever hitting that wall.
+ */
+export class SlidingWindowThrottle {
+  private readonly sent: number[] = [];
+  private blockedUntil = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Resolves when one more request may be sent, and counts it. */
+  async acquire(): Promise<void> {
+    for (;;) {
+      const now = this.now();
+      while (this.sent.length > 0 && this.sent[0]! <= now - this.windowMs) this.sent.shift();
+      const waitForBlock = this.blockedUntil - now;
+      const waitForSlot = this.sent.length < this.limit ? 0 : this.sent[0]! + this.windowMs - now;
+      const wait = Math.max(waitForBlock, waitForSlot);
+      if (wait <= 0) {
+        this.sent.push(now);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** Cloudflare said 429 anyway (another client shares the token): hold every call until it allows. */
+  blockFor(ms: number): void {
+    this.blockedUntil = Math.max(this.blockedUntil, this.now() + ms);
+  }
+}
