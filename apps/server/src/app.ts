@@ -8,6 +8,11 @@ import { AppError, registerErrorHandler } from './errors';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { banlistsRoutes } from './modules/banlists/banlists.routes';
+import { dnsRoutes } from './modules/dns/dns.routes';
+import { firewallRoutes } from './modules/firewall/firewall.routes';
+import { pagerulesRoutes } from './modules/pagerules/pagerules.routes';
+import { zonesRoutes } from './modules/zones/zones.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
@@ -92,6 +97,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(authRoutes, moduleOptions);
   await app.register(usersRoutes, moduleOptions);
   await app.register(accountsRoutes, moduleOptions);
+  await app.register(banlistsRoutes, moduleOptions);
+  await app.register(zonesRoutes, moduleOptions);
+  await app.register(dnsRoutes, moduleOptions);
+  await app.register(firewallRoutes, moduleOptions);
+  await app.register(pagerulesRoutes, moduleOptions);
 
   const servesWebApp = config.serveWebApp && (await registerWebApp(app, config));
   app.setNotFoundHandler(async (request, reply) => {
