@@ -1,6 +1,9 @@
-/** Where the e2e run's demo stack lives; paths are relative to the repository root. */
-export const E2E_PORT = 8090;
-export const E2E_DATA_DIR = 'e2e/.data';
+/**
+ * Where the e2e run's demo stack lives; paths are relative to the repository root. E2E_PORT lets
+ * several engineers run specs side by side, each against its own stack.
+ */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8090);
+export const E2E_DATA_DIR = `e2e/.data/${E2E_PORT}`;
 export const E2E_SERVER_LOG = `${E2E_DATA_DIR}/server.log`;
 
 export const DEMO_ADMIN = { email: 'admin@guardian.local', password: 'guardian-admin' };
