@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { fail, ok, timestamp } from '../envelope';
-import { newId } from '../ids';
+import { isId, newId } from '../ids';
 import { PLAN_LIMITS, PLAN_NAMES, PLAN_PRICES } from '../plans';
 import type { SandboxContext } from '../context';
 import type { Account, SandboxState, Zone } from '../state';
@@ -220,7 +220,8 @@ export function registerZoneRoutes(app: FastifyInstance, context: SandboxContext
     const body = request.body;
     if (!isRecord(body)) throw fail(400, 1001, 'Invalid request body: expected a JSON object');
     const accountId = isRecord(body.account) ? body.account.id : undefined;
-    if (typeof accountId !== 'string') throw fail(400, 1001, 'account.id is required');
+    if (typeof accountId !== 'string' || !isId(accountId))
+      throw fail(400, 1001, 'account.id must be a valid account identifier');
     const account = requireAccount(state, token, accountId, request);
     if (typeof body.name !== 'string' || body.name === '') throw fail(400, 1001, 'name is required');
     const type = body.type ?? 'full';
