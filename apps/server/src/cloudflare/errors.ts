@@ -1,10 +1,25 @@
 import Cloudflare from 'cloudflare';
 import { AppError } from '../errors';
 
-/** Cloudflare's first error message, which the browser shows as it is. */
+interface CloudflareErrorBody {
+  errors?: { message?: unknown; error_chain?: { message?: unknown }[] }[];
+  messages?: ({ message?: unknown } | string)[];
+}
+
+/**
+ * Cloudflare's own words for the browser. Some errors put the real reason one level down: DNS
+ * validation in `errors[0].error_chain`, page rule validation in `messages` ("See messages").
+ */
 function cloudflareMessage(err: InstanceType<typeof Cloudflare.APIError>): string | undefined {
-  const first = err.errors?.[0];
-  return first?.message ? String(first.message) : undefined;
+  const body = (err.error ?? {}) as CloudflareErrorBody;
+  const first = body.errors?.[0];
+  if (!first?.message) return undefined;
+  const chained = first.error_chain?.map((link) => link.message).filter(Boolean);
+  if (chained && chained.length > 0) return chained.join(' ');
+  const details = (body.messages ?? [])
+    .map((entry) => (typeof entry === 'string' ? entry : entry.message))
+    .filter((text): text is string => typeof text === 'string' && text.length > 0);
+  return details.length > 0 ? `${String(first.message)} ${details.join(' ')}` : String(first.message);
 }
 
 /**

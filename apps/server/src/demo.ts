@@ -1,0 +1,219 @@
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { createSandbox, type Sandbox } from '@guardian/sandbox';
+import Cloudflare from 'cloudflare';
+import { ConfigError, loadConfig, type Config } from './config';
+import { UsersRepository } from './modules/users/users.repository';
+import { UsersService } from './modules/users/users.service';
+import { runServer } from './server';
+
+/**
+ * `npm run demo`: the console with an embedded database and the Cloudflare sandbox, seeded so every
+ * screen has something real to show. The sandbox keeps its state in the data folder, so the demo
+ * survives a restart; seeding only happens the first time.
+ */
+
+export const DEMO_USERS = [
+  { email: 'admin@guardian.local', password: 'guardian-admin', level: 0 },
+  { email: 'user@guardian.local', password: 'guardian-user', level: 1 },
+] as const;
+
+const DEMO_ACCOUNTS = [
+  { name: 'Guardian Demo', token: 'cfsandbox-demo-token-1', plan: 'enterprise', inConsole: true },
+  { name: 'Acme Security', token: 'cfsandbox-demo-token-2', plan: 'pro', inConsole: true },
+  { name: 'Spare Account', token: 'cfsandbox-demo-token-3', plan: 'free', inConsole: false },
+] as const;
+
+const BLOCKED_IPS_COUNT = 10_000;
+
+function demoConfig(sandboxUrl: string): Config {
+  try {
+    return loadConfig({ ...process.env, GUARDIAN_MODE: 'demo', CLOUDFLARE_API_BASE_URL: sandboxUrl });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+
+/** A deterministic spread of documentation and private-range addresses with plausible comments. */
+function blockedIps(count: number): { ip: string; comment: string }[] {
+  const reasons = ['SSH brute force', 'Credential stuffing', 'Scraper', 'SQL injection probe', 'Spam relay', 'Port scan'];
+  return Array.from({ length: count }, (_, i) => ({
+    ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    comment: `${reasons[i % reasons.length]} #${i + 1}`,
+  }));
+}
+
+async function seedSandbox(sandbox: Sandbox, baseUrl: string): Promise<void> {
+  const { control } = sandbox;
+  const accounts = DEMO_ACCOUNTS.map((demo) => {
+    const account = control.addAccount({ name: demo.name, plan: demo.plan });
+    control.addToken({ value: demo.token, accountIds: [account.id] });
+    return account;
+  });
+  const [guardian, acme, spare] = accounts as [(typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0]];
+
+  const blocked = control.addList(guardian.id, { name: 'blocked_ips', kind: 'ip', description: 'Abusive sources' });
+  control.seedListItems(guardian.id, blocked.id, blockedIps(BLOCKED_IPS_COUNT));
+  const office = control.addList(guardian.id, { name: 'office_allowlist', kind: 'ip', description: 'Office egress' });
+  control.seedListItems(guardian.id, office.id, [
+    { ip: '198.51.100.10', comment: 'Istanbul office' },
+    { ip: '198.51.100.11', comment: 'Ankara office' },
+    { ip: '203.0.113.0/24', comment: 'VPN range' },
+    { ip: '2001:db8::/48', comment: 'IPv6 office range' },
+  ]);
+  const partners = control.addList(guardian.id, { name: 'partner_hosts', kind: 'hostname' });
+  control.seedListItems(guardian.id, partners.id, [
+    { hostname: { url_hostname: 'api.partner.example.com' }, comment: 'Payments partner' },
+  ]);
+  const acmeList = control.addList(acme.id, { name: 'acme_bad_actors', kind: 'ip' });
+  control.seedListItems(
+    acme.id,
+    acmeList.id,
+    Array.from({ length: 150 }, (_, i) => ({ ip: `192.0.2.${i + 1}`, comment: `Reported by SOC, case ${1000 + i}` })),
+  );
+  control.seedListItems(spare.id, control.addList(spare.id, { name: 'spare_list', kind: 'ip' }).id, [
+    { ip: '198.51.100.200', comment: 'Example entry' },
+  ]);
+
+  const main = control.addZone(guardian.id, 'guardian-demo.com', { status: 'active' });
+  control.addZone(guardian.id, 'guardian-demo.org');
+  for (let i = 1; i <= 52; i++) {
+    control.addZone(i % 2 ? guardian.id : acme.id, `demo-site-${String(i).padStart(2, '0')}.net`, { status: 'active' });
+  }
+  control.addZone(acme.id, 'acme-security.com', { status: 'active' });
+
+  const cf = new Cloudflare({ apiToken: DEMO_ACCOUNTS[0].token, baseURL: baseUrl, maxRetries: 0 });
+  const zone_id = main.id;
+  const records = [
+    { type: 'A', name: 'guardian-demo.com', content: '203.0.113.10', ttl: 1, proxied: true },
+    { type: 'AAAA', name: 'guardian-demo.com', content: '2001:db8::10', ttl: 1, proxied: true },
+    { type: 'CNAME', name: 'www.guardian-demo.com', content: 'guardian-demo.com', ttl: 1, proxied: true },
+    { type: 'MX', name: 'guardian-demo.com', content: 'mail.guardian-demo.com', ttl: 3600, priority: 10 },
+    { type: 'TXT', name: 'guardian-demo.com', content: 'v=spf1 include:_spf.guardian-demo.com -all', ttl: 300 },
+    { type: 'A', name: 'mail.guardian-demo.com', content: '203.0.113.25', ttl: 3600, proxied: false },
+  ] as const;
+  for (const record of records) await cf.dns.records.create({ zone_id, ...record } as Cloudflare.DNS.RecordCreateParams);
+
+  await cf.rulesets.phases.update('http_request_firewall_custom', {
+    zone_id,
+    rules: [
+      { description: 'Block abusive sources', expression: 'ip.src in $blocked_ips', action: 'block', enabled: true },
+      {
+        description: 'Challenge admin area',
+        expression: 'http.request.uri.path contains "/admin"',
+        action: 'managed_challenge',
+        enabled: true,
+      },
+      {
+        description: 'Allow office network',
+        expression: 'ip.src in $office_allowlist',
+        action: 'skip',
+        action_parameters: { ruleset: 'current' },
+        enabled: true,
+      },
+      {
+        description: 'JS challenge for bad bots',
+        expression: '(cf.client.bot) or (http.user_agent contains "curl")',
+        action: 'js_challenge',
+        enabled: false,
+      },
+    ],
+  } as Cloudflare.Rulesets.PhaseUpdateParams);
+
+  await cf.pageRules.create({
+    zone_id,
+    targets: [{ target: 'url', constraint: { operator: 'matches', value: 'http://guardian-demo.com/*' } }],
+    actions: [{ id: 'always_use_https' }],
+    priority: 1,
+    status: 'active',
+  } as Cloudflare.PageRules.PageRuleCreateParams);
+  await cf.pageRules.create({
+    zone_id,
+    targets: [{ target: 'url', constraint: { operator: 'matches', value: 'guardian-demo.com/old-blog/*' } }],
+    actions: [{ id: 'forwarding_url', value: { url: 'https://guardian-demo.com/blog/$1', status_code: 301 } }],
+    priority: 2,
+    status: 'active',
+  } as Cloudflare.PageRules.PageRuleCreateParams);
+  await cf.pageRules.create({
+    zone_id,
+    targets: [{ target: 'url', constraint: { operator: 'matches', value: 'guardian-demo.com/static/*' } }],
+    actions: [
+      { id: 'cache_level', value: 'cache_everything' },
+      { id: 'browser_cache_ttl', value: 14400 },
+    ],
+    priority: 3,
+    status: 'disabled',
+  } as Cloudflare.PageRules.PageRuleCreateParams);
+}
+
+/** Demo users, their accounts in the console, and the mirrors (lists, items, zones) synced. */
+async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config: Config): Promise<void> {
+  const { app, db } = server;
+  const repository = new UsersRepository(db);
+  const users = new UsersService(repository, config.passwordHashing);
+  for (const demo of DEMO_USERS) {
+    if (!(await repository.findByEmailWithPasswordHash(demo.email))) await users.create(demo);
+  }
+  const login = await app.inject({ method: 'POST', url: '/api/login', payload: DEMO_USERS[1] });
+  const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
+  const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+    const response = await app.inject({ method, url, headers, payload });
+    if (response.statusCode >= 400) throw new Error(`Demo seeding: ${method} ${url} answered ${response.statusCode} ${response.body}`);
+    return response.json<unknown>();
+  };
+
+  const existing = (await call('GET', '/api/cloudflare/accounts')) as { account_name: string }[];
+  for (const demo of DEMO_ACCOUNTS.filter((account) => account.inConsole)) {
+    if (existing.some((account) => account.account_name === demo.name)) continue;
+    await call('POST', '/api/cloudflare/accounts', { account_name: demo.name, token: demo.token });
+    // Freshly added: pull its lists and zones once (later the person uses Update / Update List).
+    await call('POST', '/api/cloudflare/banlists/update');
+    const lists = (await call('GET', '/api/cloudflare/banlists')) as { list_id: string; account_name: string }[];
+    for (const list of lists.filter((entry) => entry.account_name === demo.name)) {
+      await call('POST', `/api/cloudflare/banlists/${list.list_id}/sync`);
+    }
+    await call('POST', '/api/cloudflare/zones/sync');
+  }
+}
+
+async function startDemo(): Promise<void> {
+  const dataDir = loadConfig({ ...process.env, GUARDIAN_MODE: 'demo' }).dataDir;
+  const stateFile = join(dataDir, 'cloudflare-sandbox.json');
+  const firstStart = !existsSync(stateFile);
+  const sandbox = await createSandbox({ stateFile, zoneActivationDelayMs: 60_000 });
+  const sandboxUrl = await sandbox.listen(Number(process.env.SANDBOX_PORT ?? 8787), '127.0.0.1');
+  if (firstStart) await seedSandbox(sandbox, sandboxUrl);
+
+  const config = demoConfig(sandboxUrl);
+  const server = await runServer(config, { onStop: () => sandbox.close() });
+  await seedConsole(server, config);
+
+  const url = `http://localhost:${config.port}`;
+  console.log(
+    [
+      '',
+      '  Guardian demo is ready',
+      `  Console:            ${url}`,
+      `  Cloudflare sandbox: ${sandboxUrl}`,
+      '',
+      '  Sign in as',
+      ...DEMO_USERS.map((user) => `    ${user.level === 0 ? 'administrator' : 'user         '}  ${user.email} / ${user.password}`),
+      '',
+      '  Sandbox Cloudflare API tokens',
+      ...DEMO_ACCOUNTS.map(
+        (account) =>
+          `    ${account.token}  account "${account.name}"${account.inConsole ? ' (already in the demo user\'s console)' : ' (try "Add Account" with it)'}`,
+      ),
+      '',
+    ].join('\n'),
+  );
+}
+
+startDemo().catch((err: unknown) => {
+  console.error('The Guardian demo failed to start:', err);
+  process.exit(1);
+});
