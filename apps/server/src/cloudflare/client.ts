@@ -49,6 +49,9 @@ function throttledFetch(throttle: SlidingWindowThrottle, maxRetryAfterMs: number
   };
 }
 
+/** Tokens whose clients are kept; beyond it the least recently used client is dropped. */
+const MAX_CLIENTS = 1_000;
+
 /** One SDK client per stored account token, each with its own throttle. */
 export class CloudflareGateway {
   private readonly clients = new Map<string, Cloudflare>();
@@ -59,7 +62,10 @@ export class CloudflareGateway {
     // Keyed by a hash so the map never holds a second plain copy of the token as a key.
     const key = createHash('sha256').update(apiToken).digest('base64url');
     let client = this.clients.get(key);
-    if (!client) {
+    if (client) {
+      // Map order is insertion order: re-inserting marks the client as recently used.
+      this.clients.delete(key);
+    } else {
       const throttle = new SlidingWindowThrottle(this.options.rateLimit.requests, this.options.rateLimit.windowMs);
       client = new Cloudflare({
         apiToken,
@@ -69,8 +75,10 @@ export class CloudflareGateway {
         fetch: throttledFetch(throttle, this.options.maxRetryAfterMs),
         logLevel: 'off',
       });
-      this.clients.set(key, client);
+      // Rejected tokens (a failed "Add Account") must not pile up for the life of the process.
+      if (this.clients.size >= MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
     }
+    this.clients.set(key, client);
     return client;
   }
 }

@@ -1,0 +1,144 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSandbox, type Sandbox } from '@guardian/sandbox';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../errors';
+import { waitForBulkOperation } from './bulk-operations';
+import { CloudflareGateway, type CloudflareOptions } from './client';
+import { cloudflareErrorToAppError } from './errors';
+
+describe('the Cloudflare client against the sandbox', () => {
+  let sandbox: Sandbox;
+  let baseUrl: string;
+  let accountId: string;
+  const token = 'client-test-token';
+
+  const gateway = (options: Partial<CloudflareOptions> = {}) =>
+    new CloudflareGateway({
+      baseUrl,
+      timeoutMs: 1_000,
+      maxRetries: 2,
+      rateLimit: { requests: 10_000, windowMs: 60_000 },
+      maxRetryAfterMs: 3_000,
+      ...options,
+    });
+
+  /** The error a call ends with, as the browser would get it. */
+  const failure = async (call: Promise<unknown>): Promise<AppError> => {
+    const err = await call.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const mapped = cloudflareErrorToAppError(err);
+    if (!mapped) throw new Error(`expected a Cloudflare error, got ${String(err)}`);
+    return mapped;
+  };
+
+  beforeAll(async () => {
+    sandbox = await createSandbox({ rateLimit: { limit: 5, windowMs: 1_000 } });
+    baseUrl = await sandbox.listen(0, '127.0.0.1');
+    accountId = sandbox.control.addAccount({ name: 'Client test', plan: 'enterprise' }).id;
+    sandbox.control.addToken({ value: token, accountIds: [accountId] });
+    sandbox.control.addZone(accountId, 'client-test.com', { status: 'active' });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(() => {
+    sandbox.control.clearFaults();
+    sandbox.control.resetCalls();
+    sandbox.control.resetRateLimits();
+  });
+
+  it('reads through the official SDK', async () => {
+    const zones = await gateway().client(token).zones.list({ account: { id: accountId } });
+    expect(zones.result.map((zone) => zone.name)).toEqual(['client-test.com']);
+  });
+
+  it('waits out a 429 as long as retry-after asks, then succeeds', async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, status: 429, times: 1, retryAfterSeconds: 1 });
+    const started = Date.now();
+    await gateway().client(token).zones.list();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(sandbox.control.callCount({ path: /\/zones$/ })).toBe(2);
+  });
+
+  it('does not hang on a retry-after longer than a person would wait', async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, status: 429, times: 1, retryAfterSeconds: 300 });
+    const started = Date.now();
+    const err = await failure(gateway().client(token).zones.list());
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(err.code).toBe('RATE_LIMITED');
+    expect(sandbox.control.callCount({ path: /\/zones$/ })).toBe(1);
+  });
+
+  it('retries a short 5xx burst and reports a long one as Cloudflare being unavailable', async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, status: 502, times: 2 });
+    await gateway().client(token).zones.list();
+    expect(sandbox.control.callCount({ path: /\/zones$/ })).toBe(3);
+
+    sandbox.control.injectFault({ path: /\/zones$/, status: 503, times: 10 });
+    const err = await failure(gateway({ maxRetries: 1 }).client(token).zones.list());
+    expect(err.code).toBe('UPSTREAM');
+    expect(err.message).toBe('Cloudflare is unavailable right now. Please try again.');
+  });
+
+  it('times out a call that does not answer, and retries a dropped connection', async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, latencyMs: 1_500, times: 5 });
+    const err = await failure(gateway({ timeoutMs: 300, maxRetries: 1 }).client(token).zones.list());
+    expect(err.code).toBe('UPSTREAM');
+
+    sandbox.control.clearFaults();
+    sandbox.control.injectFault({ path: /\/zones$/, drop: true, times: 1 });
+    const zones = await gateway().client(token).zones.list();
+    expect(zones.result).toHaveLength(1);
+  });
+
+  it('keeps under the per-token rate limit instead of hitting it', async () => {
+    // The sandbox allows 5 calls a second for this suite; the throttle spaces 8 calls to 4 a second.
+    const client = gateway({ rateLimit: { requests: 4, windowMs: 1_000 } }).client(token);
+    const started = Date.now();
+    for (let i = 0; i < 8; i++) await client.zones.list();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(sandbox.control.callLog({ path: /\/zones$/ }).every((call) => call.status !== 429)).toBe(true);
+  });
+
+  it("carries Cloudflare's message for bad input", async () => {
+    const err = await failure(
+      gateway().client(token).rules.lists.create({ account_id: accountId, kind: 'ip', name: 'Bad Name!' }),
+    );
+    expect(err.status).toBe(400);
+    expect(err.message.length).toBeGreaterThan(0);
+  });
+
+  it('waits for a list bulk operation and reports a failed one with its reason', async () => {
+    const cf = gateway().client(token);
+    const list = await cf.rules.lists.create({ account_id: accountId, kind: 'ip', name: 'client_test_list' });
+    const ok = await cf.rules.lists.items.create(list.id, { account_id: accountId, body: [{ ip: '192.0.2.1' }] });
+    await waitForBulkOperation(cf, accountId, ok.operation_id);
+    expect(sandbox.control.getListItems(accountId, list.id).map((item) => item.ip)).toEqual(['192.0.2.1']);
+
+    const bad = await cf.rules.lists.items.create(list.id, { account_id: accountId, body: [{ ip: 'not-an-ip' }] });
+    await expect(waitForBulkOperation(cf, accountId, bad.operation_id)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('not-an-ip'),
+    });
+  });
+});
+
+describe('the retired Firewall Rules API', () => {
+  it('is never called: no server code uses the firewall.rules / filters resources or paths', () => {
+    const root = join(import.meta.dirname, '..');
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.ts$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
+          const code = readFileSync(path, 'utf8');
+          if (/\.firewall\.(rules|filters)|['"`]\/?firewall\/rules|\/filters['"`/]/.test(code)) offenders.push(path);
+        }
+      }
+    };
+    walk(root);
+    expect(offenders).toEqual([]);
+  });
+});
