@@ -1,3 +1,4 @@
+import type { Zone } from '@guardian/contract';
 import type { Queryable } from '../../db';
 import type { AccountRecord } from '../accounts/accounts.repository';
 
@@ -5,6 +6,14 @@ export interface ZoneRecord {
   id: number;
   accountRef: number;
   /** Cloudflare's zone id: the id the API and the browser use. */
+  zoneId: string;
+  domain: string;
+  status: string;
+  nameServers: string[];
+}
+
+/** A zone as Cloudflare describes it, the part the mirror keeps. */
+export interface CloudflareZoneFields {
   zoneId: string;
   domain: string;
   status: string;
@@ -63,5 +72,78 @@ export class ZonesRepository {
         tokenLast4: row.token_last4,
       },
     };
+  }
+
+  /**
+   * Every zone of every account of the user, with the account, as the zones screen shows them: one
+   * query, whatever the number of zones.
+   */
+  async listForUser(userId: number): Promise<Zone[]> {
+    const rows = await this.db.query<{
+      zone_id: string;
+      domain: string;
+      account_name: string;
+      account_id: string;
+      status: string;
+      name_servers: string[];
+    }>(
+      `SELECT z.zone_id, z.domain, a.account_name, a.account_id, z.status, z.name_servers
+         FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
+        WHERE a.user_id = $1
+        ORDER BY z.domain, z.zone_id`,
+      [userId],
+    );
+    return rows.map((row) => ({
+      id: row.zone_id,
+      domain: row.domain,
+      accountName: row.account_name,
+      account_id: row.account_id,
+      status: row.status,
+      name_servers: row.name_servers,
+    }));
+  }
+
+  /** Records a zone of the account (a new one, or a newer view of a known one). */
+  async upsert(accountRef: number, zone: CloudflareZoneFields): Promise<void> {
+    await this.upsertMany(accountRef, [zone]);
+  }
+
+  /**
+   * Makes the account's mirror exactly `zones`: drops the zones Cloudflare no longer lists, adds and
+   * updates the rest. Run it in a transaction, so a failure leaves the old mirror whole.
+   */
+  async replaceForAccount(accountRef: number, zones: CloudflareZoneFields[]): Promise<void> {
+    await this.db.query(`DELETE FROM zones WHERE account_ref = $1 AND NOT (zone_id = ANY($2::text[]))`, [
+      accountRef,
+      zones.map((zone) => zone.zoneId),
+    ]);
+    await this.upsertMany(accountRef, zones);
+  }
+
+  /**
+   * Forgets a zone deleted at Cloudflare. Every mirror holding it goes (several users may have added
+   * the same Cloudflare account): its id no longer exists anywhere.
+   */
+  async removeEverywhere(zoneId: string): Promise<void> {
+    await this.db.query('DELETE FROM zones WHERE zone_id = $1', [zoneId]);
+  }
+
+  // One statement for any number of zones: the rows travel as one JSON parameter.
+  private async upsertMany(accountRef: number, zones: CloudflareZoneFields[]): Promise<void> {
+    if (zones.length === 0) return;
+    const rows = zones.map((zone) => ({
+      zone_id: zone.zoneId,
+      domain: zone.domain,
+      status: zone.status,
+      name_servers: zone.nameServers,
+    }));
+    await this.db.query(
+      `INSERT INTO zones (account_ref, zone_id, domain, status, name_servers)
+       SELECT $1, z.zone_id, z.domain, z.status, z.name_servers
+         FROM jsonb_to_recordset($2::jsonb) AS z(zone_id text, domain text, status text, name_servers text[])
+       ON CONFLICT (account_ref, zone_id)
+       DO UPDATE SET domain = EXCLUDED.domain, status = EXCLUDED.status, name_servers = EXCLUDED.name_servers`,
+      [accountRef, JSON.stringify(rows)],
+    );
   }
 }

@@ -1,0 +1,112 @@
+import type { AddZoneRequest, AddZoneResponse, SyncZonesResponse, Zone } from '@guardian/contract';
+import Cloudflare from 'cloudflare';
+import type { AppDeps } from '../../app';
+import { cloudflareErrorToAppError } from '../../cloudflare';
+import { AppError } from '../../errors';
+import { AccountsRepository, type AccountRecord } from '../accounts/accounts.repository';
+import { accountsService, type AccountsService } from '../accounts/accounts.service';
+import { fetchAllPages } from './all-pages';
+import { requireOwnedZone } from './owned-zone';
+import { ZonesRepository, type CloudflareZoneFields } from './zones.repository';
+
+/** Cloudflare's largest zones page. */
+const ZONES_PER_PAGE = 50;
+
+function mirrorFields(zone: Cloudflare.Zones.Zone): CloudflareZoneFields {
+  return {
+    zoneId: zone.id,
+    domain: zone.name,
+    status: zone.status ?? 'unknown',
+    nameServers: zone.name_servers,
+  };
+}
+
+/**
+ * Zones live at Cloudflare; the console keeps a mirror of them (the `zones` table) so the zones screen
+ * lists a thousand zones in one query. Every write goes to Cloudflare first, then to the mirror.
+ */
+export class ZonesService {
+  private readonly zones: ZonesRepository;
+  private readonly accounts: AccountsRepository;
+  private readonly accountsService: AccountsService;
+
+  constructor(private readonly deps: AppDeps) {
+    this.zones = new ZonesRepository(deps.db);
+    this.accounts = new AccountsRepository(deps.db);
+    this.accountsService = accountsService(deps);
+  }
+
+  list(userId: number): Promise<Zone[]> {
+    return this.zones.listForUser(userId);
+  }
+
+  async add(userId: number, request: AddZoneRequest): Promise<AddZoneResponse> {
+    const account = await this.accounts.findOwnedByCloudflareId(userId, request.account_id);
+    if (!account) throw new AppError('NOT_FOUND', 'Account not found.');
+    const zone = await this.accountsService.clientFor(account).zones.create({
+      account: { id: account.accountId },
+      name: request.domain,
+      type: 'full',
+    });
+    await this.zones.upsert(account.id, mirrorFields(zone));
+    return {
+      result: {
+        id: zone.id,
+        name: zone.name,
+        status: zone.status ?? 'pending',
+        name_servers: zone.name_servers,
+      },
+    };
+  }
+
+  /**
+   * Pulls every zone of every account of the user and makes each account's mirror equal to it, one
+   * transaction per account. An account that fails keeps its old mirror; the others are still
+   * refreshed, and the first failure is reported with the account's name.
+   */
+  async sync(userId: number): Promise<SyncZonesResponse> {
+    const accounts = await this.accounts.listForUser(userId);
+    const outcomes = await Promise.allSettled(accounts.map((account) => this.syncAccount(account)));
+    const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+    if (failed >= 0) {
+      const reason = (outcomes[failed] as PromiseRejectedResult).reason;
+      const appError = reason instanceof AppError ? reason : cloudflareErrorToAppError(reason);
+      if (!appError) throw reason;
+      throw new AppError(
+        appError.code,
+        `Could not update the zones of "${accounts[failed]!.accountName}": ${appError.message}`,
+        {
+          retryAfterSeconds: appError.details.retryAfterSeconds,
+          cause: reason,
+        },
+      );
+    }
+    const counts = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<number>).value);
+    return { zones: counts.reduce((sum, count) => sum + count, 0) };
+  }
+
+  async remove(userId: number, zoneId: string): Promise<void> {
+    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    try {
+      await cf.zones.delete({ zone_id: zone.zoneId });
+    } catch (err) {
+      // Already deleted at Cloudflare (elsewhere): what is left to do is forget it here.
+      if (!(err instanceof Cloudflare.NotFoundError)) throw err;
+    }
+    await this.zones.removeEverywhere(zone.zoneId);
+  }
+
+  /** Answers how many zones the account has now. */
+  private async syncAccount(account: AccountRecord): Promise<number> {
+    const zones = await this.fetchAllZones(this.accountsService.clientFor(account), account.accountId);
+    await this.deps.db.transaction((tx) => new ZonesRepository(tx).replaceForAccount(account.id, zones));
+    return zones.length;
+  }
+
+  private async fetchAllZones(cf: Cloudflare, accountId: string): Promise<CloudflareZoneFields[]> {
+    const zones = await fetchAllPages(ZONES_PER_PAGE, (page) =>
+      cf.zones.list({ account: { id: accountId }, per_page: ZONES_PER_PAGE, page }),
+    );
+    return zones.map(mirrorFields);
+  }
+}
