@@ -3,7 +3,7 @@ import type { LoginRequest } from '@guardian/contract';
 import type { Config } from '../../config';
 import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../users/password';
-import type { UsersRepository } from '../users/users.repository';
+import type { UsersRepository, UserWithPasswordHash } from '../users/users.repository';
 import { LoginLimiter } from './login-limiter';
 import { signSessionToken } from './session-token';
 
@@ -31,19 +31,21 @@ export class AuthService {
    * answer after the same work, so sign-in never tells which e-mails exist.
    */
   async login(credentials: LoginRequest, address: string): Promise<string> {
-    const retryAfterSeconds = this.limiter.retryAfterSeconds(credentials.email, address);
+    const retryAfterSeconds = this.limiter.acquire(credentials.email, address);
     if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS, { retryAfterSeconds });
 
-    const user = await this.users.findByEmailWithPasswordHash(credentials.email);
-    const passwordMatches = await verifyPassword(
-      user?.passwordHash ?? (await this.dummyHash),
-      credentials.password,
-    );
-    if (!user || user.disabled || !passwordMatches) {
-      this.limiter.recordFailure(credentials.email, address);
-      throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+    let user: UserWithPasswordHash | undefined;
+    let passwordMatches: boolean;
+    try {
+      user = await this.users.findByEmailWithPasswordHash(credentials.email);
+      passwordMatches = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), credentials.password);
+    } catch (err) {
+      this.limiter.refund(credentials.email, address);
+      throw err;
     }
-    this.limiter.recordSuccess(credentials.email);
+    // A failure was counted when the attempt began.
+    if (!user || user.disabled || !passwordMatches) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+    this.limiter.recordSuccess(credentials.email, address);
     return signSessionToken(user, this.config);
   }
 }

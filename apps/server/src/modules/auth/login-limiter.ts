@@ -11,6 +11,7 @@ const SWEEP_ABOVE = 10_000;
 /**
  * Counts failed sign-ins per e-mail and per client address in fixed windows. Only failures count, so
  * a person who types their password right is never slowed down, and success clears the e-mail's count.
+ * An attempt counts as a failure from the moment it starts until it proves right (see `acquire`).
  */
 export class LoginLimiter {
   private readonly failures = new Map<string, Failures>();
@@ -20,23 +21,41 @@ export class LoginLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds until another attempt is allowed; 0 when it is allowed now. */
-  retryAfterSeconds(email: string, address: string): number {
-    const waits = [
-      this.wait(`email:${email.toLowerCase()}`, this.limits.maxFailuresPerEmail),
-      this.wait(`address:${address}`, this.limits.maxFailuresPerAddress),
-    ];
-    return Math.max(...waits);
-  }
-
-  recordFailure(email: string, address: string): void {
+  /**
+   * Takes one attempt from the e-mail's and the address's budgets before the password is checked, and
+   * answers 0; or, when either budget is spent, takes nothing and answers the seconds to wait. Counting
+   * up front means a burst of parallel guesses gets no more checks than the limit: each one sees the
+   * attempts still in flight.
+   */
+  acquire(email: string, address: string): number {
+    const emailKey = `email:${email.toLowerCase()}`;
+    const addressKey = `address:${address}`;
+    const wait = Math.max(
+      this.wait(emailKey, this.limits.maxFailuresPerEmail),
+      this.wait(addressKey, this.limits.maxFailuresPerAddress),
+    );
+    if (wait > 0) return wait;
     if (this.failures.size > SWEEP_ABOVE) this.sweep();
-    this.count(`email:${email.toLowerCase()}`);
-    this.count(`address:${address}`);
+    this.count(emailKey);
+    this.count(addressKey);
+    return 0;
   }
 
-  recordSuccess(email: string): void {
+  /** The attempt was right: the e-mail's count is cleared, and the address gets its attempt back. */
+  recordSuccess(email: string, address: string): void {
     this.failures.delete(`email:${email.toLowerCase()}`);
+    this.uncount(`address:${address}`);
+  }
+
+  /** The attempt could not be checked (e.g. the database was down): it does not count. */
+  refund(email: string, address: string): void {
+    this.uncount(`email:${email.toLowerCase()}`);
+    this.uncount(`address:${address}`);
+  }
+
+  private uncount(key: string): void {
+    const entry = this.current(key);
+    if (entry) entry.count = Math.max(0, entry.count - 1);
   }
 
   private wait(key: string, max: number): number {

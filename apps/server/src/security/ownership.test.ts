@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathParams, routesBreakingOwnership, type RouteEntry } from '../route-table';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
+import {
+  apiRoutes,
+  isErrorBody,
+  jsonOf,
+  paramKind,
+  routeShape,
+  sampleRequest,
+  seedEstate,
+  urlsFor,
+  worldFingerprint,
+  type Estate,
+} from './support';
+
+/**
+ * Cross-user authorisation over the whole route table. Alice and Mallory each have an estate (an
+ * account with a list, items, a zone, a DNS record, firewall rules and a page rule). Every route with a
+ * path param is called by Mallory with Alice's ids, in every form an id may take (Guardian's row id
+ * and Cloudflare's id), with a valid body, and must answer 404 and change nothing: not the database,
+ * not Cloudflare, and not a single call made with Alice's token. Mixed paths (Mallory's own list with
+ * Alice's item) are tried too. A positive control then proves each route was really exercised: Alice
+ * herself, with the same URLs, succeeds. A route added later is walked the same way; if
+ * support.ts cannot build its request, the test fails until it is taught.
+ */
+
+let ctx: CloudflareTestContext;
+let alice: Estate;
+let mallory: Estate;
+
+const withParams = (routes: RouteEntry[]) => routes.filter((route) => pathParams(route.url).length > 0);
+
+beforeAll(async () => {
+  ctx = await createCloudflareTestContext({
+    setup(app) {
+      const byId = (id: string) => ctx.db.query('SELECT id, account_name FROM cloudflare_accounts WHERE id::text = $1', [id]);
+      app.get('/api/cloudflare/accounts/:id/selftest-leak', { config: { owns: ['id'] } }, async (request) =>
+        byId((request.params as { id: string }).id),
+      );
+      app.post('/api/cloudflare/accounts/:id/selftest-write', { config: { owns: ['id'] } }, async (request) => {
+        await ctx.db.query("UPDATE cloudflare_accounts SET account_name = account_name || '!' WHERE id::text = $1", [
+          (request.params as { id: string }).id,
+        ]);
+        return byId((request.params as { id: string }).id);
+      });
+    },
+  });
+  alice = await seedEstate(ctx, await ctx.createUser(), 'alice');
+  mallory = await seedEstate(ctx, await ctx.createUser(), 'mallory');
+});
+afterAll(() => ctx?.close());
+
+/** Two deliberately broken routes: they find an account by id alone, for anyone. */
+const isSelfTest = (route: RouteEntry) => route.url.includes('/selftest-');
+
+async function crossUserFailures(routes: RouteEntry[]): Promise<string[]> {
+  const failures: string[] = [];
+  const aliceCalls = () => ctx.sandbox.control.callCount({ token: alice.token });
+  for (const route of routes) {
+    // The body is Alice's own valid request: only the caller is wrong.
+    const sample = await sampleRequest(ctx, route, alice);
+    const params = pathParams(route.url);
+    const urls = [
+      ...urlsFor(route, alice),
+      // The first id Mallory's own, the rest Alice's: a child must be checked against its parent.
+      ...(params.length > 1 ? urlsFor(route, alice, (_kind, index) => (index === 0 ? mallory : alice)) : []),
+    ];
+    for (const url of urls) {
+      const before = await worldFingerprint(ctx);
+      const callsBefore = aliceCalls();
+      const response = await send(route, url, mallory, sample);
+      const body = jsonOf(response);
+      const label = `${route.method} ${routeShape(route.url)} as ${url}`;
+      if (response.statusCode !== 404 || !isErrorBody(body) || body.code !== 'NOT_FOUND') {
+        failures.push(`${label}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+      }
+      const after = await worldFingerprint(ctx);
+      if (JSON.stringify(after.db) !== JSON.stringify(before.db)) failures.push(`${label}: the database changed`);
+      if (after.sandbox !== before.sandbox) failures.push(`${label}: Cloudflare's state changed`);
+      if (aliceCalls() !== callsBefore) failures.push(`${label}: a call was made with Alice's token`);
+    }
+  }
+  return failures;
+}
+
+async function send(route: RouteEntry, url: string, as: Estate, sample: { payload?: unknown; query?: Record<string, string> }) {
+  const query = new URLSearchParams(sample.query).toString();
+  return ctx.app.inject({
+    method: route.method as 'GET',
+    url: query ? `${url}?${query}` : url,
+    headers: as.user.headers,
+    payload: sample.payload as object,
+  });
+}
+
+describe('ownership of every route that takes an id', () => {
+  it('every /api route with path params declares exactly the params it checks', () => {
+    expect(routesBreakingOwnership(ctx.app.routeTable)).toEqual([]);
+  });
+
+  it('knows what every path param names', () => {
+    for (const route of withParams(apiRoutes(ctx.app))) {
+      for (const param of pathParams(route.url)) expect(() => paramKind(route.url, param)).not.toThrow();
+    }
+  });
+
+  it("answers 404 to another user's ids on every route, and changes nothing at all", async () => {
+    expect(await crossUserFailures(withParams(apiRoutes(ctx.app)).filter((route) => !isSelfTest(route)))).toEqual([]);
+  });
+
+  it('catches a route that forgets to check ownership (the check above is not vacuous)', async () => {
+    const leaky = apiRoutes(ctx.app).filter(isSelfTest);
+    expect(leaky).toHaveLength(2);
+    const failures = await crossUserFailures(leaky);
+    expect(failures.some((failure) => failure.includes('GET /api/cloudflare/accounts/{account}/selftest-leak') && failure.includes(': 200'))).toBe(true);
+    expect(failures.some((failure) => failure.includes('POST /api/cloudflare/accounts/{account}/selftest-write') && failure.includes('the database changed'))).toBe(true);
+  });
+
+  it("refuses to create a zone in another user's Cloudflare account (an id in the body)", async (test) => {
+    const route = apiRoutes(ctx.app).find((entry) => entry.method === 'POST' && entry.url === '/api/cloudflare/zones');
+    if (!route) return test.skip('POST /api/cloudflare/zones is not registered yet');
+    const before = await worldFingerprint(ctx);
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/zones',
+      headers: mallory.user.headers,
+      payload: { account_id: alice.cfAccountId, domain: 'stolen-zone-example.com' },
+    });
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+    expect(isErrorBody(jsonOf(response))).toBe(true);
+    const after = await worldFingerprint(ctx);
+    expect(after.db).toEqual(before.db);
+    expect(after.sandbox).toBe(before.sandbox);
+  });
+
+  it('lists never show another user’s rows', async () => {
+    const aliceIds = [alice.cfAccountId, alice.list.listId, alice.zone.zoneId, alice.token, alice.accountName];
+    for (const route of apiRoutes(ctx.app).filter((entry) => entry.method === 'GET' && pathParams(entry.url).length === 0)) {
+      if (route.access === 'admin') continue;
+      const response = await ctx.app.inject({ method: 'GET', url: route.url, headers: mallory.user.headers });
+      for (const id of aliceIds) expect(response.body, `${route.url} shows ${id}`).not.toContain(id);
+    }
+  });
+
+  it("the positive control: the owner's same request succeeds on every one of those routes (so the 404s above mean something)", async () => {
+    // Reads first, then writes, then deletes from the deepest path up (items before their list).
+    const order = (route: RouteEntry) =>
+      ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 })[route.method as 'GET'] * 100 - (route.method === 'DELETE' ? pathParams(route.url).length : 0);
+    const routes = withParams(apiRoutes(ctx.app).filter((route) => !isSelfTest(route))).sort((a, b) => order(a) - order(b));
+    const unreachable: string[] = [];
+    for (const route of routes) {
+      const sample = await sampleRequest(ctx, route, alice);
+      const answers: string[] = [];
+      let reached = false;
+      for (const url of urlsFor(route, alice)) {
+        const response = await send(route, url, alice, sample);
+        answers.push(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+        if (response.statusCode < 400) {
+          reached = true;
+          break;
+        }
+      }
+      if (!reached) unreachable.push(`${route.method} ${routeShape(route.url)}: ${answers.join('; ')}`);
+    }
+    expect(unreachable).toEqual([]);
+  });
+});

@@ -1,0 +1,405 @@
+import { createHash } from 'node:crypto';
+import type { Sandbox } from '@guardian/sandbox';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Queryable } from '../db';
+import { isApiPath, pathParams, type RouteEntry } from '../route-table';
+import type { CloudflareTestContext } from '../test/cloudflare-context';
+import type { TestUser } from '../test/context';
+
+/**
+ * Shared ground of the security suites: a user's "estate" (a Cloudflare account with a list, items, a
+ * zone, a DNS record, firewall rules and a page rule, mirrored locally where the console mirrors),
+ * a resolver that turns any /api route of `app.routeTable` into a concrete, valid request against an
+ * estate, and fingerprints of the database and the sandbox to prove that a refused request changed
+ * nothing.
+ *
+ * A route the resolver cannot exercise (an id param after an unknown path segment, or a body-taking
+ * route without a sample) makes `requestFor` throw, so a new route cannot slip past the route-walking
+ * tests: teach this file about it.
+ */
+
+export type ResourceKind = 'account' | 'list' | 'item' | 'zone' | 'record' | 'rule' | 'pageRule' | 'user';
+
+/** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
+const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
+  accounts: 'account',
+  banlists: 'list',
+  items: 'item',
+  zones: 'zone',
+  dns: 'record',
+  'firewall-rules': 'rule',
+  pagerules: 'pageRule',
+  users: 'user',
+};
+
+export function paramKind(url: string, param: string): ResourceKind {
+  const segments = url.split('/');
+  const index = segments.indexOf(`:${param}`);
+  const kind = index > 0 ? KIND_AFTER_SEGMENT[segments[index - 1]!] : undefined;
+  if (!kind) {
+    throw new Error(
+      `security/support.ts cannot tell what :${param} of ${url} names; add its path segment to KIND_AFTER_SEGMENT`,
+    );
+  }
+  return kind;
+}
+
+/** `/api/cloudflare/zones/:zone_id/dns/:id` → `/api/cloudflare/zones/{zone}/dns/{record}`. */
+export function routeShape(url: string): string {
+  return pathParams(url).reduce((shape, param) => shape.replace(`:${param}`, `{${paramKind(url, param)}}`), url);
+}
+
+export interface Estate {
+  label: string;
+  user: TestUser;
+  /** The Cloudflare API token of the account (a secret: must never leave the server). */
+  token: string;
+  cfAccountId: string;
+  accountName: string;
+  /** Guardian's id of the account row. */
+  accountRef: number;
+  list: { listId: string; name: string; id?: number };
+  item: { itemId: string; ip: string; id?: number };
+  zone: { zoneId: string; domain: string; id?: number };
+  record: { id: string };
+  rules: { id: string }[];
+  pageRule: { id: string };
+}
+
+let estateCounter = 0;
+
+async function cfCall(sandbox: Sandbox, token: string, method: InjectOptions['method'], path: string, payload?: object) {
+  const response = await sandbox.app.inject({
+    method,
+    url: `/client/v4${path}`,
+    headers: { authorization: `Bearer ${token}` },
+    payload,
+  });
+  if (response.statusCode >= 300) throw new Error(`sandbox ${method} ${path}: ${response.statusCode} ${response.body}`);
+  return response.json<{ result: unknown }>().result;
+}
+
+export function hasRoute(app: FastifyInstance, method: string, url: string): boolean {
+  return app.routeTable.some((route) => route.method === method && route.url === url);
+}
+
+/** The routes the security suites walk: every /api route, HEAD excluded (Fastify mirrors GET). */
+export function apiRoutes(app: FastifyInstance): RouteEntry[] {
+  return app.routeTable.filter((route) => isApiPath(route.url) && route.method !== 'HEAD' && route.method !== 'OPTIONS');
+}
+
+/** Calls the console's API as a user and insists on success (for seeding). */
+export async function call(
+  ctx: CloudflareTestContext,
+  user: TestUser,
+  method: InjectOptions['method'],
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  const response = await ctx.app.inject({ method, url, headers: user.headers, payload: payload as object });
+  if (response.statusCode >= 400) throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body}`);
+  return response;
+}
+
+async function tableExists(db: Queryable, table: string): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1`,
+    [table],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Seeds a Cloudflare account with one of everything, adds it to the user's console, and syncs the
+ * mirrors through the API where those routes exist.
+ */
+export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, label = ''): Promise<Estate> {
+  estateCounter += 1;
+  const tag = `${label || 'e'}${estateCounter}`.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const account = await ctx.addAccount(user, { plan: 'enterprise', name: `Estate ${tag}` });
+  const { control } = ctx.sandbox;
+  const cfAccountId = account.account_id;
+
+  const listName = `sec_${tag}`;
+  const list = control.addList(cfAccountId, { name: listName, kind: 'ip', description: 'security suite' });
+  const octet = estateCounter % 250;
+  control.seedListItems(cfAccountId, list.id, [
+    { ip: `198.18.${octet}.1`, comment: `first of ${tag}` },
+    { ip: `198.18.${octet}.2`, comment: `second of ${tag}` },
+    { ip: `198.18.${octet}.0/30`, comment: `range of ${tag}` },
+  ]);
+  const domain = `${tag}-estate.com`;
+  const zone = control.addZone(cfAccountId, domain, { status: 'active' });
+  const token = account.tokenValue;
+  const record = (await cfCall(ctx.sandbox, token, 'POST', `/zones/${zone.id}/dns_records`, {
+    type: 'A',
+    name: `www.${domain}`,
+    content: '203.0.113.7',
+    ttl: 1,
+    proxied: false,
+  })) as { id: string };
+  const ruleset = (await cfCall(
+    ctx.sandbox,
+    token,
+    'PUT',
+    `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`,
+    {
+      rules: [
+        { description: `Block one (${tag})`, expression: 'ip.src eq 203.0.113.9', action: 'block', enabled: true },
+        { description: `Challenge two (${tag})`, expression: 'http.request.uri.path contains "/x"', action: 'managed_challenge', enabled: true },
+        { description: `Block three (${tag})`, expression: 'ip.src eq 203.0.113.10', action: 'block', enabled: false },
+      ],
+    },
+  )) as { rules: { id: string }[] };
+  const pageRule = (await cfCall(ctx.sandbox, token, 'POST', `/zones/${zone.id}/pagerules`, {
+    targets: [{ target: 'url', constraint: { operator: 'matches', value: `${domain}/old/*` } }],
+    actions: [{ id: 'always_use_https' }],
+    priority: 1,
+    status: 'active',
+  })) as { id: string };
+
+  const estate: Estate = {
+    label: tag,
+    user,
+    token,
+    cfAccountId,
+    accountName: account.account_name,
+    accountRef: account.id,
+    list: { listId: list.id, name: listName },
+    item: { itemId: String(control.getListItems(cfAccountId, list.id)[0]!.id), ip: '' },
+    zone: { zoneId: zone.id, domain },
+    record: { id: record.id },
+    rules: ruleset.rules.map((rule) => ({ id: rule.id })),
+    pageRule: { id: pageRule.id },
+  };
+  estate.item.ip = String(control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip);
+  await syncMirrors(ctx, estate);
+  return estate;
+}
+
+/** Pulls the estate's lists, items and zones into the console and records their local ids. */
+export async function syncMirrors(ctx: CloudflareTestContext, estate: Estate): Promise<void> {
+  const { app, db } = ctx;
+  if (hasRoute(app, 'POST', '/api/cloudflare/banlists/update')) {
+    await call(ctx, estate.user, 'POST', '/api/cloudflare/banlists/update');
+  }
+  const syncRoute = app.routeTable.find((route) => route.method === 'POST' && /^\/api\/cloudflare\/banlists\/:[^/]+\/sync$/.test(route.url));
+  if (syncRoute) {
+    await call(ctx, estate.user, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/sync`);
+  }
+  if (hasRoute(app, 'POST', '/api/cloudflare/zones/sync')) {
+    await call(ctx, estate.user, 'POST', '/api/cloudflare/zones/sync');
+  }
+  if (await tableExists(db, 'ban_lists')) {
+    const [list] = await db.query<{ id: number }>(
+      'SELECT id FROM ban_lists WHERE account_ref = $1 AND list_id = $2',
+      [estate.accountRef, estate.list.listId],
+    );
+    estate.list.id = list?.id;
+    if (list) {
+      const [item] = await db.query<{ id: number }>(
+        'SELECT id FROM ban_list_items WHERE ban_list_ref = $1 AND item_id = $2',
+        [list.id, estate.item.itemId],
+      );
+      estate.item.id = item?.id;
+    }
+  }
+  if (await tableExists(db, 'zones')) {
+    const [zone] = await db.query<{ id: number }>('SELECT id FROM zones WHERE account_ref = $1 AND zone_id = $2', [
+      estate.accountRef,
+      estate.zone.zoneId,
+    ]);
+    estate.zone.id = zone?.id;
+  }
+}
+
+/**
+ * The forms an id of this kind may take in a path: Guardian's own row id and Cloudflare's id, since a
+ * route may use either. Every form is tried.
+ */
+export function idForms(estate: Estate, kind: ResourceKind): string[] {
+  const forms = (...ids: (string | number | undefined)[]) =>
+    [...new Set(ids.filter((id) => id !== undefined).map(String))];
+  switch (kind) {
+    case 'account':
+      return forms(estate.accountRef, estate.cfAccountId);
+    case 'list':
+      return forms(estate.list.listId, estate.list.id);
+    case 'item':
+      return forms(estate.item.itemId, estate.item.id);
+    case 'zone':
+      return forms(estate.zone.zoneId, estate.zone.id);
+    case 'record':
+      return forms(estate.record.id);
+    case 'rule':
+      return forms(estate.rules[0]!.id);
+    case 'pageRule':
+      return forms(estate.pageRule.id);
+    case 'user':
+      return forms(estate.user.id);
+  }
+}
+
+/** Every concrete URL of a route against an estate: one per combination of id forms. */
+export function urlsFor(route: RouteEntry, estate: Estate, owner: (kind: ResourceKind, index: number) => Estate = () => estate): string[] {
+  const params = pathParams(route.url);
+  let urls = [route.url];
+  params.forEach((param, index) => {
+    const forms = idForms(owner(paramKind(route.url, param), index), paramKind(route.url, param));
+    urls = urls.flatMap((url) => forms.map((form) => url.replace(`:${param}`, encodeURIComponent(form))));
+  });
+  return urls;
+}
+
+interface FirewallRuleView {
+  id: string;
+  priority?: number;
+  filter?: { id?: string };
+  [key: string]: unknown;
+}
+
+let sampleCounter = 0;
+
+/**
+ * A valid request body and query for a route, against the estate the ids belong to, so the only
+ * reason a refused request is refused is who sent it. `viewer` reads what a body must repeat (the
+ * whole rule list of a PUT) as that estate's owner.
+ */
+export async function sampleRequest(
+  ctx: CloudflareTestContext,
+  route: RouteEntry,
+  estate: Estate,
+): Promise<{ payload?: unknown; query?: Record<string, string> }> {
+  sampleCounter += 1;
+  const shape = routeShape(route.url);
+  const key = `${route.method} ${shape}`;
+  const firewallRules = async (): Promise<FirewallRuleView[]> => {
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/cloudflare/zones/${estate.zone.zoneId}/firewall-rules`,
+      headers: estate.user.headers,
+    });
+    if (response.statusCode !== 200) throw new Error(`reading firewall rules for a sample: ${response.body}`);
+    const body = response.json<FirewallRuleView[] | { result: FirewallRuleView[] }>();
+    return Array.isArray(body) ? body : body.result;
+  };
+  const pageRuleBody = {
+    targets: [{ target: 'url', constraint: { operator: 'matches', value: `${estate.zone.domain}/s${sampleCounter}/*` } }],
+    actions: [{ id: 'always_use_https', value: 'on' }],
+    priority: 1,
+    status: 'active',
+  };
+
+  switch (key) {
+    case 'POST /api/login':
+      return { payload: { email: estate.user.email, password: estate.user.password } };
+    case 'POST /api/cloudflare/accounts':
+      return { payload: { account_name: `Sample ${sampleCounter}`, token: `sample-token-${sampleCounter}` } };
+    case 'POST /api/cloudflare/banlists':
+      return { payload: { account_name: estate.accountName, list_name: `sample_${sampleCounter}`, kind: 'ip' } };
+    case 'POST /api/cloudflare/banlists/{list}/items':
+      return { payload: { ip: `198.19.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}`, comment: 'sample item' } };
+    case 'POST /api/cloudflare/zones':
+      return { payload: { account_id: estate.cfAccountId, domain: `sample${sampleCounter}-${estate.label}.com` } };
+    case 'POST /api/cloudflare/zones/{zone}/dns':
+    case 'PUT /api/cloudflare/zones/{zone}/dns/{record}':
+      return {
+        payload: { type: 'A', name: `s${sampleCounter}`, content: '203.0.113.44', ttl: 1, proxied: false, comment: '' },
+      };
+    case 'POST /api/cloudflare/zones/{zone}/firewall-rules':
+      return {
+        payload: [
+          {
+            description: `Sample ${sampleCounter}`,
+            action: 'block',
+            paused: false,
+            filter: { expression: `ip.src eq 192.0.2.${sampleCounter % 250}`, paused: false },
+          },
+        ],
+      };
+    case 'PUT /api/cloudflare/zones/{zone}/firewall-rules': {
+      const rules = await firewallRules();
+      return { payload: [...rules].reverse().map((rule, index) => ({ ...rule, priority: index + 1 })) };
+    }
+    case 'PUT /api/cloudflare/zones/{zone}/firewall-rules/{rule}': {
+      const rule = (await firewallRules()).find((entry) => entry.id === estate.rules[0]!.id);
+      if (!rule) throw new Error('the estate’s first firewall rule is not listed');
+      return { payload: { ...rule, paused: !rule.paused } };
+    }
+    case 'DELETE /api/cloudflare/zones/{zone}/firewall-rules/{rule}': {
+      const rule = (await firewallRules()).find((entry) => entry.id === estate.rules[0]!.id);
+      return { query: { filter_id: String(rule?.filter?.id ?? estate.rules[0]!.id) } };
+    }
+    case 'POST /api/cloudflare/zones/{zone}/pagerules':
+      return { payload: pageRuleBody };
+    case 'PUT /api/cloudflare/zones/{zone}/pagerules/{pageRule}':
+      return { payload: { id: estate.pageRule.id, ...pageRuleBody } };
+    default:
+      if (route.method === 'GET' || route.method === 'DELETE') return {};
+      // Collection actions that take no body (sync, clean, update).
+      if (/\/(sync|clean|update|selftest-[a-z]+)$/.test(route.url)) return {};
+      throw new Error(`security/support.ts has no sample request for ${key}; add one to sampleRequest`);
+  }
+}
+
+/** A fingerprint of every row of every table in the test's schema. */
+export async function dbFingerprint(db: Queryable): Promise<Record<string, string>> {
+  const tables = await db.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  if (tables.length === 0) return {};
+  const sql = tables
+    .map(
+      ({ table_name }) =>
+        `SELECT '${table_name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${table_name}" x`,
+    )
+    .join(' UNION ALL ');
+  const rows = await db.query<{ t: string; n: number; h: string }>(sql);
+  return Object.fromEntries(rows.map((row) => [row.t, `${row.n}:${row.h}`]));
+}
+
+/** A fingerprint of everything the sandbox holds: accounts, lists and items, zones, records, rules. */
+export function sandboxState(sandbox: Sandbox): unknown {
+  const { control } = sandbox;
+  const snapshot = control.snapshot();
+  return {
+    snapshot,
+    items: snapshot.lists.map((list) => control.getListItems(list.account_id, list.id)),
+    zones: snapshot.zones.map((zone) => ({
+      dns: control.getDnsRecords(zone.id),
+      rules: control.getRules(zone.id),
+      pageRules: control.getPageRules(zone.id),
+    })),
+  };
+}
+
+export function sandboxFingerprint(sandbox: Sandbox): string {
+  return createHash('sha256').update(JSON.stringify(sandboxState(sandbox))).digest('hex');
+}
+
+export interface WorldFingerprint {
+  db: Record<string, string>;
+  sandbox: string;
+  calls: number;
+}
+
+/** The database, the sandbox and how many calls reached Cloudflare. */
+export async function worldFingerprint(ctx: CloudflareTestContext): Promise<WorldFingerprint> {
+  await ctx.sandbox.control.settle();
+  return { db: await dbFingerprint(ctx.db), sandbox: sandboxFingerprint(ctx.sandbox), calls: ctx.sandbox.control.callCount() };
+}
+
+/** The error body every non-2xx answer carries. */
+export function isErrorBody(body: unknown): body is { code: string; message: string } {
+  const candidate = body as { code?: unknown; message?: unknown } | null;
+  return typeof candidate?.code === 'string' && typeof candidate.message === 'string' && candidate.message.length > 0;
+}
+
+export function jsonOf(response: LightMyRequestResponse): unknown {
+  try {
+    return response.json();
+  } catch {
+    return undefined;
+  }
+}
