@@ -1,0 +1,84 @@
+import type { PageRule, PageRuleFields } from '@guardian/contract';
+import Cloudflare from 'cloudflare';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { requireOwnedZone } from '../zones/owned-zone';
+import { toCloudflareActions, toConsoleActions, type CloudflarePageRuleAction } from './page-rule-actions';
+
+type CloudflarePageRule = Awaited<ReturnType<Cloudflare['pageRules']['create']>>;
+type CreateParams = Parameters<Cloudflare['pageRules']['create']>[0];
+type UpdateParams = Parameters<Cloudflare['pageRules']['update']>[1];
+
+function toPageRule(rule: CloudflarePageRule): PageRule {
+  return {
+    id: rule.id,
+    priority: rule.priority,
+    status: rule.status,
+    targets: rule.targets.map((target) => ({
+      target: target.target ?? 'url',
+      constraint: {
+        operator: target.constraint?.operator ?? 'matches',
+        value: target.constraint?.value ?? '',
+      },
+    })),
+    actions: toConsoleActions(rule.actions as CloudflarePageRuleAction[]),
+  };
+}
+
+/** What Cloudflare is sent for a rule: the console's fields with its settings translated. */
+function cloudflareFields(fields: PageRuleFields) {
+  return {
+    targets: fields.targets,
+    actions: toCloudflareActions(fields.actions),
+    priority: fields.priority,
+    status: fields.status,
+  };
+}
+
+/** Cloudflare's 404 for a rule id of the (owned) zone: not this zone's rule, or no such rule. */
+async function orRuleNotFound<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof Cloudflare.NotFoundError) throw new AppError('NOT_FOUND', 'Page rule not found.');
+    throw err;
+  }
+}
+
+/** Page rules of a user's zone, read and written live at Cloudflare. */
+export class PageRulesService {
+  constructor(private readonly deps: AppDeps) {}
+
+  /** By ascending priority (Cloudflare: the higher number wins). */
+  async list(userId: number, zoneId: string): Promise<PageRule[]> {
+    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const rules = await cf.pageRules.list({ zone_id: zone.zoneId, order: 'priority', direction: 'asc' });
+    return rules.map(toPageRule).sort((a, b) => a.priority - b.priority);
+  }
+
+  async add(userId: number, zoneId: string, fields: PageRuleFields): Promise<PageRule> {
+    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const params = { zone_id: zone.zoneId, ...cloudflareFields(fields) } as CreateParams;
+    return toPageRule(await cf.pageRules.create(params));
+  }
+
+  /** Replaces the rule with the fields sent (the browser keeps its priority and status). */
+  async update(
+    userId: number,
+    zoneId: string,
+    ruleId: string,
+    fields: PageRuleFields & { id?: string },
+  ): Promise<PageRule> {
+    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    if (fields.id !== undefined && fields.id !== ruleId) {
+      throw new AppError('BAD_REQUEST', 'The rule id in the body does not match the address.');
+    }
+    const params = { zone_id: zone.zoneId, ...cloudflareFields(fields) } as UpdateParams;
+    return toPageRule(await orRuleNotFound(cf.pageRules.update(ruleId, params)));
+  }
+
+  async remove(userId: number, zoneId: string, ruleId: string): Promise<void> {
+    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    await orRuleNotFound(cf.pageRules.delete(ruleId, { zone_id: zone.zoneId }));
+  }
+}

@@ -1,0 +1,383 @@
+import type { PageRule } from '@guardian/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { TestUser } from '../../test/context';
+import { addOwnedZone } from '../firewall/test-zone';
+
+const target = (value: string) => [{ target: 'url', constraint: { operator: 'matches', value } }];
+
+describe('page rules', () => {
+  let ctx: CloudflareTestContext;
+  let alice: TestUser;
+  let bob: TestUser;
+
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext();
+    alice = await ctx.createUser();
+    bob = await ctx.createUser();
+  });
+  afterAll(() => ctx.close());
+
+  const url = (zoneId: string, rest = '') => `/api/cloudflare/zones/${zoneId}/pagerules${rest}`;
+  const list = (user: TestUser, zoneId: string) =>
+    ctx.app.inject({ method: 'GET', url: url(zoneId), headers: user.headers });
+  const add = (user: TestUser, zoneId: string, payload: object) =>
+    ctx.app.inject({ method: 'POST', url: url(zoneId), headers: user.headers, payload });
+  const update = (user: TestUser, zoneId: string, ruleId: string, payload: object) =>
+    ctx.app.inject({ method: 'PUT', url: url(zoneId, `/${ruleId}`), headers: user.headers, payload });
+  const remove = (user: TestUser, zoneId: string, ruleId: string) =>
+    ctx.app.inject({ method: 'DELETE', url: url(zoneId, `/${ruleId}`), headers: user.headers });
+
+  /** The spec's add payload: priority 1, status active. */
+  const newRule = (pattern: string, actions: object[]) => ({
+    targets: target(pattern),
+    actions,
+    priority: 1,
+    status: 'active',
+  });
+
+  /** Writes a page rule straight at Cloudflare, as the dashboard would. */
+  async function seedAtCloudflare(token: string, zoneId: string, rule: object) {
+    const response = await ctx.sandbox.app.inject({
+      method: 'POST',
+      url: `/client/v4/zones/${zoneId}/pagerules`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: rule,
+    });
+    expect(response.statusCode).toBe(200);
+  }
+
+  it('lists a zone without page rules as empty', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const response = await list(alice, zoneId);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([]);
+  });
+
+  it('adds a forwarding rule with priority 1 and status active', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const forwarding = {
+      id: 'forwarding_url',
+      value: { status_code: 302, url: 'https://example.com/new/$1' },
+    };
+    const response = await add(alice, zoneId, newRule('example.com/old/*', [forwarding]));
+    expect(response.statusCode).toBe(201);
+    const rule = response.json() as PageRule;
+    expect(rule).toEqual({
+      id: expect.any(String),
+      priority: 1,
+      status: 'active',
+      targets: target('example.com/old/*'),
+      actions: [forwarding],
+    });
+    expect(ctx.sandbox.control.getPageRules(zoneId)).toMatchObject([
+      { id: rule.id, status: 'active', priority: 1, actions: [forwarding] },
+    ]);
+  });
+
+  it('defaults a new rule to priority 1 and status active when they are left out', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const response = await add(alice, zoneId, {
+      targets: target('a.example.com/*'),
+      actions: [{ id: 'waf', value: 'on' }],
+    });
+    expect(response.json()).toMatchObject({ priority: 1, status: 'active' });
+  });
+
+  it("translates the catalogue's settings to Cloudflare's actions, and back", async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const groups = [
+      [
+        { id: 'always_use_https', value: 'on' },
+        { id: 'automatic_https_rewrites', value: 'off' },
+        { id: 'ssl', value: 'strict' },
+      ],
+      [
+        { id: 'browser_cache_ttl', value: 14400 },
+        { id: 'edge_cache_ttl', value: '7200' },
+        { id: 'cache_level', value: 'standard' },
+        { id: 'sort_query_string_for_cache', value: 'on' },
+      ],
+      [
+        { id: 'rocket_loader', value: 'automatic' },
+        { id: 'respect_strong_etags', value: 'on' },
+        { id: 'polish', value: 'lossy' },
+      ],
+      [
+        { id: 'security_level', value: 'under_attack' },
+        { id: 'browser_integrity_check', value: 'off' },
+        { id: 'disable_security', value: 'on' },
+      ],
+      [
+        { id: 'host_header_override', value: 'origin.example.net' },
+        { id: 'resolve_override', value: 'backend.example.net' },
+      ],
+      [
+        { id: 'disable_apps', value: 'on' },
+        { id: 'disable_performance', value: 'on' },
+      ],
+    ];
+    for (const [index, actions] of groups.entries()) {
+      const response = await add(alice, zoneId, newRule(`example.com/group-${index}/*`, actions));
+      expect(response.statusCode).toBe(201);
+      expect(response.json().actions).toEqual(actions);
+    }
+    const atCloudflare = ctx.sandbox.control.getPageRules(zoneId).map((rule) => rule.actions);
+    expect(atCloudflare).toEqual(
+      expect.arrayContaining([
+        [
+          { id: 'always_use_https' },
+          { id: 'automatic_https_rewrites', value: 'off' },
+          { id: 'ssl', value: 'strict' },
+        ],
+        [
+          { id: 'browser_cache_ttl', value: 14400 },
+          { id: 'edge_cache_ttl', value: 7200 },
+          { id: 'cache_level', value: 'aggressive' },
+          { id: 'sort_query_string_for_cache', value: 'on' },
+        ],
+        [
+          { id: 'rocket_loader', value: 'on' },
+          { id: 'respect_strong_etag', value: 'on' },
+          { id: 'polish', value: 'lossy' },
+        ],
+        [
+          { id: 'security_level', value: 'under_attack' },
+          { id: 'browser_check', value: 'off' },
+          { id: 'disable_security' },
+        ],
+        [{ id: 'disable_apps' }, { id: 'disable_performance' }],
+      ]),
+    );
+    const listed = (await list(alice, zoneId)).json() as PageRule[];
+    expect(listed.map((rule) => rule.priority)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(listed.map((rule) => rule.actions)).toEqual(expect.arrayContaining(groups));
+  });
+
+  it('lists by ascending priority, showing and keeping what only Cloudflare offers', async () => {
+    const { zoneId, token } = await addOwnedZone(ctx, alice);
+    await seedAtCloudflare(token, zoneId, {
+      targets: target('example.com/static/*'),
+      actions: [
+        { id: 'cache_level', value: 'basic' },
+        { id: 'cache_on_cookie', value: 'session' },
+      ],
+      priority: 1,
+      status: 'active',
+    });
+    await seedAtCloudflare(token, zoneId, {
+      targets: target('example.com/secure/*'),
+      actions: [{ id: 'ssl', value: 'origin_pull' }],
+      priority: 2,
+      status: 'disabled',
+    });
+    const [low, high] = (await list(alice, zoneId)).json() as PageRule[];
+    expect(low).toMatchObject({
+      priority: 1,
+      actions: [
+        { id: 'cache_level', value: 'basic' },
+        { id: 'cache_on_cookie', value: 'session' },
+      ],
+    });
+    expect(high).toMatchObject({
+      priority: 2,
+      status: 'disabled',
+      actions: [{ id: 'ssl', value: 'origin_pull' }],
+    });
+
+    // The toggle sends the full rule with its status flipped: nothing else may change.
+    const toggled = await update(alice, zoneId, low!.id, { ...low, status: 'disabled' });
+    expect(toggled.statusCode).toBe(200);
+    expect(toggled.json()).toEqual({ ...low, status: 'disabled' });
+    expect(ctx.sandbox.control.getPageRules(zoneId)[0]).toMatchObject({
+      status: 'disabled',
+      actions: [
+        { id: 'cache_level', value: 'basic' },
+        { id: 'cache_on_cookie', value: 'session' },
+      ],
+    });
+  });
+
+  it('edits a rule keeping its priority and status', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    await add(alice, zoneId, newRule('example.com/a/*', [{ id: 'waf', value: 'on' }]));
+    const second = (
+      await add(alice, zoneId, newRule('example.com/b/*', [{ id: 'mirage', value: 'on' }]))
+    ).json();
+    // The second rule took priority 1; the first moved up to 2.
+    const [first] = (await list(alice, zoneId)).json().filter((rule: PageRule) => rule.id !== second.id);
+    expect(first.priority).toBe(2);
+
+    const edited = await update(alice, zoneId, first.id, {
+      id: first.id,
+      targets: target('example.com/c/*'),
+      actions: [{ id: 'security_level', value: 'high' }],
+      priority: first.priority,
+      status: first.status,
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toEqual({
+      id: first.id,
+      priority: 2,
+      status: 'active',
+      targets: target('example.com/c/*'),
+      actions: [{ id: 'security_level', value: 'high' }],
+    });
+  });
+
+  it.each([
+    [{ targets: target(' '), actions: [{ id: 'waf', value: 'on' }] }, 'URL pattern is required.'],
+    [{ targets: target('x/*'), actions: [] }, 'Add at least one setting.'],
+    [
+      { targets: target('x/*'), actions: [{ id: 'teleport', value: 'on' }] },
+      'Unknown page rule setting "teleport".',
+    ],
+    [
+      { targets: target('x/*'), actions: [{ id: 'waf', value: 'yes' }] },
+      'Web Application Firewall must be on or off.',
+    ],
+    [
+      { targets: target('x/*'), actions: [{ id: 'ssl', value: 'strictest' }] },
+      'SSL must be one of off, flexible',
+    ],
+    [
+      { targets: target('x/*'), actions: [{ id: 'edge_cache_ttl', value: '' }] },
+      'Edge Cache TTL (seconds) is required.',
+    ],
+    [{ targets: target('x/*'), actions: [{ id: 'edge_cache_ttl', value: '1h' }] }, 'must be a whole number'],
+    [
+      { targets: target('x/*'), actions: [{ id: 'host_header_override', value: '' }] },
+      'Host Header Override is required.',
+    ],
+    [
+      {
+        targets: target('x/*'),
+        actions: [{ id: 'forwarding_url', value: { status_code: 303, url: 'https://a' } }],
+      },
+      'The redirect code must be 301 or 302.',
+    ],
+    [
+      { targets: target('x/*'), actions: [{ id: 'forwarding_url', value: { status_code: 301, url: '' } }] },
+      'The destination URL is required.',
+    ],
+    [
+      {
+        targets: target('x/*'),
+        actions: [
+          { id: 'forwarding_url', value: { status_code: 301, url: 'https://a' } },
+          { id: 'waf', value: 'on' },
+        ],
+      },
+      'Forwarding URL cannot be combined with other settings.',
+    ],
+    [
+      {
+        targets: target('x/*'),
+        actions: [
+          { id: 'waf', value: 'on' },
+          { id: 'waf', value: 'off' },
+        ],
+      },
+      'The setting "waf" is added twice.',
+    ],
+  ])('answers 400 for %j', async (payload, message) => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const response = await add(alice, zoneId, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain(message);
+    expect(ctx.sandbox.control.getPageRules(zoneId)).toEqual([]);
+  });
+
+  it.each([
+    [
+      { id: 'server_side_exclude', value: 'on' },
+      'Cloudflare retired Server Side Excludes: remove the setting.',
+    ],
+    [
+      { id: 'disable_railgun', value: 'on' },
+      'Cloudflare retired Railgun: remove the Disable Railgun setting.',
+    ],
+    [
+      { id: 'rocket_loader', value: 'manual' },
+      'Cloudflare no longer offers a manual Rocket Loader: choose Automatic or Off.',
+    ],
+    [
+      { id: 'always_use_https', value: 'off' },
+      'Always Use HTTPS has no off state at Cloudflare: remove the setting instead.',
+    ],
+  ])('refuses %j, which Cloudflare no longer has, with the reason', async (action, message) => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    ctx.sandbox.control.resetCalls();
+    const response = await add(alice, zoneId, newRule('example.com/*', [action]));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(message);
+    expect(ctx.sandbox.control.callCount({ method: 'POST' })).toBe(0);
+  });
+
+  it("shows Cloudflare's own refusal: a second rule for the same URL", async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    await add(alice, zoneId, newRule('example.com/same/*', [{ id: 'waf', value: 'on' }]));
+    const response = await add(alice, zoneId, newRule('example.com/same/*', [{ id: 'mirage', value: 'on' }]));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('already has an existing page rule with that URL');
+  });
+
+  it("answers Cloudflare's plan limit: 3 page rules on a Free plan", async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice, 'free');
+    for (let i = 1; i <= 3; i++) {
+      expect(
+        (await add(alice, zoneId, newRule(`example.com/${i}/*`, [{ id: 'waf', value: 'on' }]))).statusCode,
+      ).toBe(201);
+    }
+    const fourth = await add(alice, zoneId, newRule('example.com/4/*', [{ id: 'waf', value: 'on' }]));
+    expect(fourth.statusCode).toBe(400);
+    expect(fourth.json().message).toContain('page rules of its plan');
+    expect(ctx.sandbox.control.getPageRules(zoneId)).toHaveLength(3);
+  });
+
+  it('deletes a rule', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const rule = (await add(alice, zoneId, newRule('example.com/*', [{ id: 'waf', value: 'on' }]))).json();
+    const response = await remove(alice, zoneId, rule.id);
+    expect(response.statusCode).toBe(204);
+    expect(ctx.sandbox.control.getPageRules(zoneId)).toEqual([]);
+  });
+
+  it('answers 404 for a rule id that is not in the zone (also one of another zone of the same user)', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const other = await addOwnedZone(ctx, alice);
+    const foreign = (
+      await add(alice, other.zoneId, newRule('other.example.com/*', [{ id: 'waf', value: 'on' }]))
+    ).json();
+    for (const ruleId of ['0123456789abcdef0123456789abcdef', foreign.id]) {
+      const edited = await update(alice, zoneId, ruleId, { ...foreign, id: undefined });
+      expect(edited.statusCode).toBe(404);
+      expect(edited.json().message).toBe('Page rule not found.');
+      expect((await remove(alice, zoneId, ruleId)).statusCode).toBe(404);
+    }
+    expect(ctx.sandbox.control.getPageRules(other.zoneId)).toHaveLength(1);
+  });
+
+  it('answers 400 when the body names another rule than the address', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const rule = (await add(alice, zoneId, newRule('example.com/*', [{ id: 'waf', value: 'on' }]))).json();
+    const response = await update(alice, zoneId, rule.id, { ...rule, id: 'another' });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it("answers 404 for another user's zone on every call, and changes nothing there", async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const rule = (await add(alice, zoneId, newRule('example.com/*', [{ id: 'waf', value: 'on' }]))).json();
+    const answers = [
+      await list(bob, zoneId),
+      await add(bob, zoneId, newRule('evil.example.com/*', [{ id: 'waf', value: 'off' }])),
+      await update(bob, zoneId, rule.id, { ...rule, status: 'disabled' }),
+      await remove(bob, zoneId, rule.id),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(404);
+      expect(answer.json().message).toBe('Zone not found.');
+    }
+    expect(ctx.sandbox.control.getPageRules(zoneId)).toMatchObject([{ id: rule.id, status: 'active' }]);
+  });
+});
