@@ -55,7 +55,8 @@ describe('zones', () => {
   describe('GET /api/cloudflare/zones', () => {
     it('lists the zones of every account of the user, with the account, sorted by domain', async () => {
       const { user, accounts } = await userWithAccounts('Alpha', 'Beta');
-      const [alpha, beta] = accounts as [CloudflareAccount, CloudflareAccount];
+      const alpha = accounts[0]!;
+      const beta = accounts[1]!;
       const active = ctx.sandbox.control.addZone(alpha.account_id, 'zeta-example.com', { status: 'active' });
       const pending = ctx.sandbox.control.addZone(beta.account_id, 'alpha-example.com');
       expect((await sync(user)).json()).toEqual({ zones: 2 });
@@ -175,7 +176,8 @@ describe('zones', () => {
   describe('POST /api/cloudflare/zones/sync', () => {
     it('follows Cloudflare’s pages of 50 and makes the mirror equal to Cloudflare', async () => {
       const { user, accounts } = await userWithAccounts('Big', 'Small');
-      const [big, small] = accounts as [CloudflareAccount, CloudflareAccount];
+      const big = accounts[0]!;
+      const small = accounts[1]!;
       for (let i = 0; i < 120; i++)
         ctx.sandbox.control.addZone(big.account_id, `big-${String(i).padStart(3, '0')}.com`);
       const gone = ctx.sandbox.control.addZone(small.account_id, 'gone-soon.com');

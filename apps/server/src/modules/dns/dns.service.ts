@@ -1,0 +1,193 @@
+import {
+  isEditableDnsType,
+  parseSrvContent,
+  type DnsRecord,
+  type DnsRecordType,
+  type ValidDnsRecordInput,
+} from '@guardian/contract';
+import Cloudflare from 'cloudflare';
+import type { AppDeps } from '../../app';
+import { AppError } from '../../errors';
+import { fetchAllPages } from '../zones/all-pages';
+import { requireOwnedZone } from '../zones/owned-zone';
+import type { ZoneRecord } from '../zones/zones.repository';
+
+type CloudflareRecord = Cloudflare.DNS.RecordResponse;
+/** A record of one of the seven types the console edits. */
+type EditableRecord = CloudflareRecord & { type: DnsRecordType };
+type RecordBody = DistributiveOmit<Cloudflare.DNS.RecordCreateParams, 'zone_id'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A large page: most zones list in one call; bigger ones are followed page by page. */
+const RECORDS_PER_PAGE = 5_000;
+
+const recordNotFound = () => new AppError('NOT_FOUND', 'DNS record not found.');
+
+export function toDnsRecord(record: CloudflareRecord): DnsRecord {
+  const srv = record.type === 'SRV' ? record.data : undefined;
+  return {
+    id: record.id,
+    type: record.type,
+    name: record.name,
+    // An SRV record reads as "weight port target", its priority apart, like the form that edits it.
+    content: srv ? `${srv.weight ?? 0} ${srv.port ?? 0} ${srv.target ?? ''}` : (record.content ?? ''),
+    comment: record.comment ?? '',
+    priority: record.type === 'MX' ? (record.priority ?? null) : srv ? (srv.priority ?? null) : null,
+    ttl: record.ttl,
+    proxied: record.proxied ?? false,
+  };
+}
+
+/** The request body Cloudflare expects for a validated record; tags the form does not show are kept. */
+function recordBody(input: ValidDnsRecordInput, tags: string[]): RecordBody {
+  const common = {
+    name: input.name,
+    ttl: input.ttl,
+    ...(input.comment ? { comment: input.comment } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
+  };
+  switch (input.type) {
+    case 'A':
+    case 'AAAA':
+    case 'CNAME':
+      return { ...common, type: input.type, content: input.content, proxied: input.proxied };
+    case 'TXT':
+    case 'NS':
+      return { ...common, type: input.type, content: input.content };
+    case 'MX':
+      return { ...common, type: 'MX', content: input.content, priority: input.priority ?? undefined };
+    case 'SRV': {
+      // The schema has checked the content, so it parses.
+      const { weight, port, target } = parseSrvContent(input.content)!;
+      return {
+        ...common,
+        type: 'SRV',
+        data: { priority: input.priority ?? undefined, weight, port, target },
+      };
+    }
+  }
+}
+
+/** The body that re-creates a stored record of one of the console's types as it was. */
+function bodyOf(record: EditableRecord): RecordBody {
+  return recordBody({ ...toDnsRecord(record), type: record.type }, record.tags ?? []);
+}
+
+function isEditable(record: CloudflareRecord): record is EditableRecord {
+  return isEditableDnsType(record.type);
+}
+
+/** The full name Cloudflare will store: `@` is the apex, relative names are inside the zone. */
+function qualifiedName(name: string, zone: ZoneRecord): string {
+  const lower = name.toLowerCase().replace(/\.$/, '');
+  if (lower === '@') return zone.domain;
+  return lower === zone.domain || lower.endsWith(`.${zone.domain}`) ? lower : `${lower}.${zone.domain}`;
+}
+
+/**
+ * DNS records are read and written live at Cloudflare (not mirrored), through the account that holds
+ * the zone; the zone is found through the user's own accounts first.
+ */
+export class DnsService {
+  constructor(private readonly deps: AppDeps) {}
+
+  async list(userId: number, zoneId: string): Promise<DnsRecord[]> {
+    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    const records = await fetchAllPages(RECORDS_PER_PAGE, (page) =>
+      cf.dns.records.list({ zone_id: zone.zoneId, per_page: RECORDS_PER_PAGE, page }),
+    );
+    return records.map(toDnsRecord);
+  }
+
+  async create(userId: number, zoneId: string, input: ValidDnsRecordInput): Promise<DnsRecord> {
+    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    return toDnsRecord(await cf.dns.records.create({ zone_id: zone.zoneId, ...recordBody(input, []) }));
+  }
+
+  async update(
+    userId: number,
+    zoneId: string,
+    recordId: string,
+    input: ValidDnsRecordInput,
+  ): Promise<DnsRecord> {
+    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    const existing = await this.find(cf, zone, recordId);
+    if (!isEditable(existing)) {
+      throw new AppError('BAD_REQUEST', `${existing.type} records cannot be edited here.`);
+    }
+    if (existing.type !== input.type) return this.changeType(cf, zone, existing, input);
+    const body = recordBody(input, existing.tags ?? []);
+    return toDnsRecord(await cf.dns.records.update(recordId, { zone_id: zone.zoneId, ...body }));
+  }
+
+  async remove(userId: number, zoneId: string, recordId: string): Promise<void> {
+    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    try {
+      await cf.dns.records.delete(recordId, { zone_id: zone.zoneId });
+    } catch (err) {
+      throw err instanceof Cloudflare.NotFoundError ? recordNotFound() : err;
+    }
+  }
+
+  private async find(cf: Cloudflare, zone: ZoneRecord, recordId: string): Promise<CloudflareRecord> {
+    try {
+      return await cf.dns.records.get(recordId, { zone_id: zone.zoneId });
+    } catch (err) {
+      throw err instanceof Cloudflare.NotFoundError ? recordNotFound() : err;
+    }
+  }
+
+  /**
+   * Cloudflare no longer changes a record's type in place, so the record is replaced, without ever
+   * losing it: the new record is created first and the old one deleted after. Only when the two
+   * would clash (a CNAME shares its name with no other record) does the old one go first, and it is
+   * re-created if the new one is refused.
+   */
+  private async changeType(
+    cf: Cloudflare,
+    zone: ZoneRecord,
+    old: EditableRecord,
+    input: ValidDnsRecordInput,
+  ): Promise<DnsRecord> {
+    const zone_id = zone.zoneId;
+    const replacement = { zone_id, ...recordBody(input, old.tags ?? []) };
+    const clash =
+      qualifiedName(input.name, zone) === old.name.toLowerCase() &&
+      (old.type === 'CNAME' || input.type === 'CNAME');
+
+    if (!clash) {
+      const created = await cf.dns.records.create(replacement);
+      try {
+        await cf.dns.records.delete(old.id, { zone_id });
+      } catch (err) {
+        await cf.dns.records.delete(created.id, { zone_id }).catch((cleanupError: unknown) => {
+          throw this.stranded(
+            `Both the old ${old.type} record and the new ${input.type} record now exist; delete one.`,
+            cleanupError,
+          );
+        });
+        throw err;
+      }
+      return toDnsRecord(created);
+    }
+
+    const restore = { zone_id, ...bodyOf(old) };
+    await cf.dns.records.delete(old.id, { zone_id });
+    try {
+      return toDnsRecord(await cf.dns.records.create(replacement));
+    } catch (err) {
+      await cf.dns.records.create(restore).catch((restoreError: unknown) => {
+        const was = toDnsRecord(old);
+        throw this.stranded(
+          `The ${was.type} record ${was.name} was deleted and could not be restored: add it again (content ${was.content}).`,
+          restoreError,
+        );
+      });
+      throw err;
+    }
+  }
+
+  private stranded(message: string, cause: unknown): AppError {
+    return new AppError('UPSTREAM', `Cloudflare failed during the type change. ${message}`, { cause });
+  }
+}
