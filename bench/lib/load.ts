@@ -1,0 +1,38 @@
+/** Load with autocannon: requests/s, p50 and p99 latency at a number of concurrent connections. */
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requests: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Answers other than 2xx, connection errors and timeouts: any of these voids the figure. */
+  non2xx: number;
+  errors: number;
+  durationS: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  durationS: number;
+}
+
+export async function load({ url, headers = {}, connections, durationS }: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({ url, headers, connections, duration: durationS, timeout: 30 });
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.total / durationS,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    durationS,
+  };
+}
+
+/** A short run whose figures are thrown away: JIT, caches and connection pools warmed first. */
+export async function warm(options: LoadOptions): Promise<void> {
+  await load({ ...options, durationS: Math.min(2, options.durationS) });
+}

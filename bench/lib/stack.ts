@@ -1,0 +1,218 @@
+/**
+ * What the benchmark runs against: the Cloudflare sandbox in this process (seeded through its control
+ * API, every call timed), the Guardian server as a child process on PGlite in a temporary folder or on
+ * PostgreSQL, and the bare baseline as another child process.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createSandbox, type Sandbox } from '@guardian/sandbox';
+import type { ChildMessage, ParentMessage, QueryCounts } from './protocol';
+
+/** A message to the child without its id (Omit distributed over the union). */
+type ParentRequest = ParentMessage extends infer M ? (M extends unknown ? Omit<M, 'id'> : never) : never;
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+const CHILD_EXEC_ARGV = ['--import', 'tsx'];
+
+/** One call the sandbox answered: when its request arrived and how long the sandbox took to answer. */
+export interface TimedCall {
+  method: string;
+  url: string;
+  start: number;
+  durationMs: number;
+}
+
+export interface TimedSandbox {
+  sandbox: Sandbox;
+  baseUrl: string;
+  /** Every call since the last `clear()`, in arrival order. */
+  calls: TimedCall[];
+  clear(): void;
+}
+
+/**
+ * The sandbox on a port, with a listener placed before Fastify's that times each request from its
+ * arrival (headers read) to the end of its answer: the sandbox's own time for that Cloudflare call.
+ */
+export async function startSandbox(): Promise<TimedSandbox> {
+  const sandbox = await createSandbox({ rateLimit: false, callLogLimit: 500_000 });
+  const baseUrl = await sandbox.listen(0, '127.0.0.1');
+  const timed: TimedSandbox = {
+    sandbox,
+    baseUrl,
+    calls: [],
+    clear() {
+      timed.calls = [];
+    },
+  };
+  sandbox.app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const start = performance.now();
+    res.once('finish', () => {
+      timed.calls.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        start,
+        durationMs: performance.now() - start,
+      });
+    });
+  });
+  return timed;
+}
+
+export interface ServerChild {
+  port: number;
+  origin: string;
+  pid: number;
+  database: 'pglite' | 'postgres';
+  schema: string | null;
+  createUser(level?: number): Promise<{ id: number; token: string }>;
+  resetQueries(): Promise<void>;
+  queries(): Promise<QueryCounts>;
+  routes(): Promise<string>;
+  sql<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** EXPLAIN ANALYZE of the SELECTs run since the last `resetQueries` (auth lookup excluded). */
+  explain(match?: string): Promise<{ sql: string; plan: string }[]>;
+  /** Resident set size now, from /proc (bytes). */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  sandboxUrl: string;
+  databaseUrl: string | undefined;
+}
+
+function readRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : 0;
+}
+
+/** Starts Guardian as a child process; rejects with its error if it cannot start within two minutes. */
+export async function startServer(options: ServerOptions): Promise<ServerChild & { dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'guardian-bench-'));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    NODE_ENV: 'production',
+    GUARDIAN_MODE: 'production',
+    GUARDIAN_SECRET: randomBytes(48).toString('base64url'),
+    GUARDIAN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    GUARDIAN_DATA_DIR: dataDir,
+    GUARDIAN_WEB_DIST_DIR: join(ROOT, 'apps', 'web', 'dist'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    CLOUDFLARE_API_BASE_URL: options.sandboxUrl,
+    // Far above anything the benchmark sends: the console's own throttle must not distort the figures.
+    CLOUDFLARE_RATE_LIMIT_REQUESTS: '10000000',
+    CLOUDFLARE_MAX_RETRIES: '0',
+    CLOUDFLARE_TIMEOUT_MS: '120000',
+  };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  const child = fork(join(import.meta.dirname, 'server-child.ts'), [], {
+    cwd: ROOT,
+    env,
+    execArgv: CHILD_EXEC_ARGV,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  let nextId = 1;
+  let exited = false;
+  const ready = new Promise<Extract<ChildMessage, { type: 'ready' }>>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error('The Guardian server did not start within 120 s.')),
+      120_000,
+    );
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve(message);
+      } else if (message.type === 'failed') {
+        clearTimeout(timer);
+        reject(new Error(`The Guardian server failed to start:\n${message.error}`));
+      } else {
+        const waiter = pending.get(message.id);
+        pending.delete(message.id);
+        if (message.error) waiter?.reject(new Error(message.error));
+        else waiter?.resolve(message.value);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      exited = true;
+      clearTimeout(timer);
+      const err = new Error(`The Guardian server exited (code ${code}, signal ${signal}).`);
+      reject(err);
+      for (const waiter of pending.values()) waiter.reject(err);
+      pending.clear();
+    });
+  });
+
+  const call = <T>(message: ParentRequest): Promise<T> => {
+    if (exited) return Promise.reject(new Error('The Guardian server is not running.'));
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      child.send({ ...message, id } as ParentMessage);
+    });
+  };
+
+  let started: Extract<ChildMessage, { type: 'ready' }>;
+  try {
+    started = await ready;
+  } catch (err) {
+    if (!exited) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+
+  return {
+    port: started.port,
+    origin: `http://127.0.0.1:${started.port}`,
+    pid: child.pid!,
+    database: started.database,
+    schema: started.schema,
+    dataDir,
+    createUser: (level) => call({ type: 'createUser', level }),
+    resetQueries: () => call({ type: 'resetQueries' }),
+    queries: () => call({ type: 'queries' }),
+    routes: () => call({ type: 'routes' }),
+    sql: (sql, params) => call({ type: 'sql', sql, params }),
+    explain: (match) => call({ type: 'explain', match }),
+    rss: () => readRss(child.pid!),
+    async stop() {
+      if (!exited) {
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, 15_000));
+        await Promise.race([call({ type: 'stop' }).catch(() => undefined), timeout]);
+        if (!exited) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BareServer {
+  origin: string;
+  stop(): void;
+}
+
+/** The baseline child: answers exactly `routes` (URL with query -> body) from memory. */
+export async function startBare(routes: Record<string, string>): Promise<BareServer> {
+  const child: ChildProcess = fork(join(import.meta.dirname, 'bare-server.ts'), [], {
+    cwd: ROOT,
+    execArgv: CHILD_EXEC_ARGV,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`The baseline server exited (code ${code}).`)));
+    child.send({ routes });
+  });
+  return { origin: `http://127.0.0.1:${port}`, stop: () => void child.kill('SIGTERM') };
+}
