@@ -5,6 +5,7 @@ import type { Config } from './config';
 import { TokenCipher } from './crypto/token-cipher';
 import type { Db } from './db';
 import { AppError, registerErrorHandler } from './errors';
+import { createLogger } from './logger';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -70,8 +71,8 @@ const CONTENT_SECURITY_POLICY = {
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger,
-    logger: deps.logger ? undefined : { level: config.logLevel },
+    // Always the redacting logger: secrets never reach a log line, whoever builds the app.
+    loggerInstance: deps.logger ?? createLogger(config),
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
   });

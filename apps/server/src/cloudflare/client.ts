@@ -35,18 +35,39 @@ function retryAfterMs(headers: Headers): number | undefined {
  */
 function throttledFetch(throttle: SlidingWindowThrottle, maxRetryAfterMs: number): typeof fetch {
   return async (input, init) => {
-    await throttle.acquire();
+    // Held back for longer than a person would wait (after a long retry-after, or the whole budget
+    // spent): answer as Cloudflare would, at once, instead of hanging every request of this token.
+    const wait = await throttle.acquire(maxRetryAfterMs);
+    if (wait > 0) return rateLimitedLocally(wait);
     const response = await fetch(input, init);
     if (response.status !== 429 && response.status !== 409) return response;
-    const wait = retryAfterMs(response.headers);
-    if (response.status === 429 && wait !== undefined) throttle.blockFor(wait);
+    const retryAfter = retryAfterMs(response.headers);
+    if (response.status === 429 && retryAfter !== undefined) throttle.blockFor(retryAfter);
     // 409 is Cloudflare's "already exists", never a lock to wait out.
-    const final = response.status === 409 || (wait !== undefined && wait > maxRetryAfterMs);
+    const final = response.status === 409 || (retryAfter !== undefined && retryAfter > maxRetryAfterMs);
     if (!final) return response;
     const headers = new Headers(response.headers);
     headers.set('x-should-retry', 'false');
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
+}
+
+/** Cloudflare's own 429 answer, made up locally without calling it, final for the SDK's retries. */
+function rateLimitedLocally(waitMs: number): Response {
+  const body = {
+    success: false,
+    errors: [{ code: 10429, message: 'Rate limited: waiting for the per-token request budget.' }],
+    messages: [],
+    result: null,
+  };
+  return new Response(JSON.stringify(body), {
+    status: 429,
+    headers: {
+      'content-type': 'application/json',
+      'retry-after': String(Math.ceil(waitMs / 1000)),
+      'x-should-retry': 'false',
+    },
+  });
 }
 
 /** Tokens whose clients are kept; beyond it the least recently used client is dropped. */

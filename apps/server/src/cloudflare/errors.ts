@@ -36,7 +36,10 @@ export function cloudflareErrorToAppError(err: unknown): AppError | undefined {
     return new AppError('FORBIDDEN', `Cloudflare rejected the account's API token: ${message ?? 'not authorized'}`);
   }
   if (err.status === 429) {
-    return new AppError('RATE_LIMITED', 'Cloudflare is rate limiting this account. Please try again in a few minutes.');
+    const retryAfter = Number(err.headers?.get('retry-after'));
+    return new AppError('RATE_LIMITED', 'Cloudflare is rate limiting this account. Please try again in a few minutes.', {
+      retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : undefined,
+    });
   }
   if (err.status === 404) return new AppError('NOT_FOUND', message ?? 'Not found at Cloudflare.');
   if (err.status >= 500) return new AppError('UPSTREAM', 'Cloudflare is unavailable right now. Please try again.');

@@ -27,4 +27,16 @@ describe('SlidingWindowThrottle', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(sent).toBe(true);
   });
+
+  it('answers the wait at once, counting nothing, when it is longer than the caller can wait', async () => {
+    vi.useFakeTimers();
+    const throttle = new SlidingWindowThrottle(2, 60_000);
+    expect(await throttle.acquire(1_000)).toBe(0);
+    expect(await throttle.acquire(1_000)).toBe(0);
+    expect(await throttle.acquire(1_000)).toBe(60_000);
+    throttle.blockFor(300_000);
+    expect(await throttle.acquire(20_000)).toBe(300_000);
+    await vi.advanceTimersByTimeAsync(300_000);
+    expect(await throttle.acquire(20_000)).toBe(0);
+  });
 });

@@ -13,8 +13,12 @@ export class SlidingWindowThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Resolves when one more request may be sent, and counts it. */
-  async acquire(): Promise<void> {
+  /**
+   * Resolves 0 when one more request may be sent, and counts it. When the wait would be longer than
+   * `maxWaitMs` (a person is waiting on the answer), resolves at once with the wait in ms instead,
+   * counting nothing: the caller answers "rate limited" rather than hanging for minutes.
+   */
+  async acquire(maxWaitMs = Infinity): Promise<number> {
     for (;;) {
       const now = this.now();
       while (this.sent.length > 0 && this.sent[0]! <= now - this.windowMs) this.sent.shift();
@@ -23,8 +27,9 @@ export class SlidingWindowThrottle {
       const wait = Math.max(waitForBlock, waitForSlot);
       if (wait <= 0) {
         this.sent.push(now);
-        return;
+        return 0;
       }
+      if (wait > maxWaitMs) return wait;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

@@ -18,6 +18,34 @@ export interface CloudflareTestContext extends TestContext {
 let accountCounter = 0;
 
 /**
+ * Cloudflare API tokens are secrets: no answer of the API may contain one, in any test of the suite.
+ * Every token the sandbox is given is remembered; every response body and header is searched for them,
+ * and `close()` fails the test file that saw a leak.
+ */
+function watchForTokenLeaks(sandbox: Sandbox) {
+  const tokens = new Set<string>();
+  const leaks: string[] = [];
+  const addToken = sandbox.control.addToken.bind(sandbox.control);
+  sandbox.control.addToken = (input) => {
+    // Very short test tokens ("x") would match by chance; real ones are 40 characters.
+    if (input.value.length >= 8) tokens.add(input.value);
+    return addToken(input);
+  };
+  return {
+    check(what: string, payload: unknown, headers: Record<string, unknown>) {
+      if (tokens.size === 0) return;
+      const text =
+        (typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '') +
+        JSON.stringify(headers);
+      for (const token of tokens) if (text.includes(token)) leaks.push(`${what} answered the Cloudflare token ${token}`);
+    },
+    assertNone() {
+      if (leaks.length > 0) throw new Error(`Cloudflare tokens leaked in API answers:\n${leaks.join('\n')}`);
+    },
+  };
+}
+
+/**
  * A test context whose server talks to an in-process Cloudflare sandbox over real HTTP (the SDK uses
  * fetch), with short timeouts and retries so fault tests run fast.
  */
@@ -26,8 +54,16 @@ export async function createCloudflareTestContext(
 ): Promise<CloudflareTestContext> {
   const sandbox = await createSandbox({ rateLimit: false, ...options.sandbox });
   const baseUrl = await sandbox.listen(0, '127.0.0.1');
+  const leaks = watchForTokenLeaks(sandbox);
   const ctx = await createTestContext({
     ...options,
+    async setup(app) {
+      app.addHook('onSend', async (request, reply, payload) => {
+        leaks.check(`${request.method} ${request.url} (${reply.statusCode})`, payload, reply.getHeaders());
+        return payload;
+      });
+      await options.setup?.(app);
+    },
     config: {
       ...options.config,
       cloudflare: {
@@ -62,6 +98,7 @@ export async function createCloudflareTestContext(
     async close() {
       await ctx.close();
       await sandbox.close();
+      leaks.assertNone();
     },
   };
 }

@@ -1,0 +1,161 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenCipher } from '../crypto/token-cipher';
+import { createLogger, redactUrl } from '../logger';
+import { pathParams, type RouteEntry } from '../route-table';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
+import { apiRoutes, sampleRequest, seedEstate, urlsFor, type Estate } from './support';
+
+/**
+ * Secrets stay secret. Cloudflare API tokens are stored encrypted (AES-256-GCM, read from the row),
+ * and neither they, nor session tokens, nor passwords appear in any answer or any log line of a full
+ * run: every route used as its owner would, plus the failure paths (refused tokens, Cloudflare
+ * outages, dropped connections, a token revoked at Cloudflare, tokens put in URLs). The log is the
+ * production logger (`createLogger`, as runServer builds it) at trace level, so nothing is hidden by
+ * the level. Every other suite is covered for answers too: the sandbox test context fails a file whose
+ * answers contain a Cloudflare token. Config tests (config.test.ts) prove GUARDIAN_SECRET and
+ * GUARDIAN_ENCRYPTION_KEY are required in production and generated only for the demo.
+ */
+
+const logLines: string[] = [];
+const bodies: string[] = [];
+let ctx: CloudflareTestContext;
+let estate: Estate;
+let second: Estate;
+const secrets: string[] = [];
+
+beforeAll(async () => {
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  ctx = await createCloudflareTestContext({
+    config: { logLevel: 'trace' },
+    deps: { logger: createLogger({ logLevel: 'trace' }, destination) },
+    setup(app) {
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (typeof payload === 'string') bodies.push(payload);
+        bodies.push(JSON.stringify(reply.getHeaders()));
+        return payload;
+      });
+    },
+  });
+  estate = await seedEstate(ctx, await ctx.createUser({ password: 'first user passphrase 1' }), 'secret');
+  second = await seedEstate(ctx, await ctx.createUser({ password: 'second user passphrase 2' }), 'secret2');
+  secrets.push(estate.token, second.token, estate.user.token, second.user.token, estate.user.password, second.user.password);
+  await fullRun();
+}, 120_000);
+afterAll(() => ctx?.close());
+
+async function fullRun() {
+  const { app, sandbox } = ctx;
+  const inject = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
+    app.inject({ method: method as 'GET', url, headers, payload: payload as object });
+
+  // Sign in for real, right and wrong.
+  await inject('POST', '/api/login', {}, { email: estate.user.email, password: estate.user.password });
+  await inject('POST', '/api/login', {}, { email: estate.user.email, password: `${estate.user.password}x` });
+  // Every route as its owner would use it: reads, then writes, then deletes from the deepest path up.
+  const rank = (route: RouteEntry) =>
+    ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 })[route.method as 'GET'] * 100 - pathParams(route.url).length;
+  for (const route of apiRoutes(app).sort((a, b) => rank(a) - rank(b))) {
+    if (route.url === '/api/login') continue;
+    const sample = await sampleRequest(ctx, route, second);
+    const query = new URLSearchParams(sample.query).toString();
+    const [url] = urlsFor(route, second);
+    await inject(route.method, query ? `${url}?${query}` : url!, second.user.headers, sample.payload);
+  }
+  // Tokens where they do not belong: in the URL and as the account's token, refused and accepted.
+  await inject('GET', `/api/cloudflare/accounts?token=${estate.user.token}&access_token=${estate.token}`, {});
+  await inject('GET', `/api/me?api_key=${estate.token}`, { authorization: `Bearer ${estate.user.token}` });
+  await inject('POST', '/api/cloudflare/accounts', estate.user.headers, { account_name: 'Refused', token: 'refused-token-0123456789' });
+  secrets.push('refused-token-0123456789');
+  // Cloudflare failing under a valid token: 5xx, a dropped connection, a 429, then the token revoked.
+  sandbox.control.injectFault({ status: 500, times: 10 });
+  await inject('POST', '/api/cloudflare/accounts', estate.user.headers, { account_name: 'During outage', token: estate.token });
+  await inject('POST', '/api/cloudflare/zones/sync', estate.user.headers);
+  sandbox.control.clearFaults();
+  sandbox.control.injectFault({ drop: true, times: 10 });
+  await inject('POST', '/api/cloudflare/zones/sync', estate.user.headers);
+  await inject('GET', `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, estate.user.headers);
+  sandbox.control.clearFaults();
+  sandbox.control.injectFault({ status: 429, retryAfterSeconds: 600, times: 5 });
+  await inject('GET', `/api/cloudflare/zones/${estate.zone.zoneId}/firewall-rules`, estate.user.headers);
+  sandbox.control.clearFaults();
+  sandbox.control.setTokenStatus(estate.token, 'disabled');
+  await inject('POST', '/api/cloudflare/banlists/update', estate.user.headers);
+  await inject('GET', `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, estate.user.headers);
+  await inject('POST', '/api/cloudflare/zones/sync', estate.user.headers);
+  sandbox.control.setTokenStatus(estate.token, 'active');
+}
+
+describe('Cloudflare tokens at rest', () => {
+  it('are stored AES-256-GCM encrypted, each with its own IV, readable only with the key', async () => {
+    const rows = await ctx.db.query<{ token_encrypted: string; token_last4: string; account_id: string }>(
+      'SELECT token_encrypted, token_last4, account_id FROM cloudflare_accounts WHERE account_id = ANY($1) ORDER BY id',
+      [[estate.cfAccountId, second.cfAccountId]],
+    );
+    expect(rows).toHaveLength(2);
+    const cipher = new TokenCipher(ctx.config.encryptionKey);
+    for (const [row, token] of [
+      [rows[0]!, estate.token],
+      [rows[1]!, second.token],
+    ] as const) {
+      expect(row.token_encrypted).toMatch(/^v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+      expect(row.token_encrypted).not.toContain(token);
+      expect(row.token_encrypted).not.toContain(Buffer.from(token).toString('base64'));
+      expect(row.token_encrypted).not.toContain(Buffer.from(token).toString('hex'));
+      expect(row.token_last4).toBe(token.slice(-4));
+      expect(cipher.decrypt(row.token_encrypted)).toBe(token);
+      expect(() => new TokenCipher(Buffer.alloc(32, 7)).decrypt(row.token_encrypted)).toThrow();
+    }
+    const [firstIv, secondIv] = rows.map((row) => row.token_encrypted.split(':')[1]);
+    expect(firstIv).not.toBe(secondIv);
+    // Nowhere else in the database either.
+    const dump = JSON.stringify(
+      await ctx.db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`),
+    );
+    const tables = (JSON.parse(dump) as { table_name: string }[]).map((row) => row.table_name);
+    for (const table of tables) {
+      const content = JSON.stringify(await ctx.db.query(`SELECT * FROM "${table}"`));
+      for (const secret of secrets) expect(content, `${table} holds a secret`).not.toContain(secret);
+    }
+  });
+});
+
+describe('secrets in answers', () => {
+  it('the full run answered many requests, none with a Cloudflare token, a password or another user’s session', () => {
+    expect(bodies.length).toBeGreaterThan(20);
+    const all = bodies.join('\n');
+    for (const secret of [estate.token, second.token, 'refused-token-0123456789', estate.user.password, second.user.password]) {
+      expect(all).not.toContain(secret);
+    }
+    // The account list shows the token masked: four stars and the last four characters.
+    expect(all).toContain(`****${estate.token.slice(-4)}`);
+  });
+});
+
+describe('secrets in logs', () => {
+  it('the full run logged every request at trace level, without any secret', () => {
+    expect(logLines.length).toBeGreaterThan(50);
+    expect(logLines.some((line) => line.includes('"incoming request"'))).toBe(true);
+    const leaks = logLines.filter((line) => secrets.some((secret) => line.includes(secret)));
+    expect(leaks).toEqual([]);
+  });
+
+  it('logs failures with their details, still without secrets', () => {
+    const failures = logLines.filter((line) => /"level":(40|50)/.test(line));
+    expect(failures.length).toBeGreaterThan(0);
+  });
+
+  it('redacts credentials put in a URL and keeps the rest', () => {
+    expect(logLines.some((line) => line.includes('token=[REDACTED]&access_token=[REDACTED]'))).toBe(true);
+    expect(redactUrl('/api/x?search=10.0&token=abc&Token=d&page=2&api_key')).toBe(
+      '/api/x?search=10.0&token=[REDACTED]&Token=[REDACTED]&page=2&api_key',
+    );
+    expect(redactUrl('/api/x?%74oken=abc')).toBe('/api/x?%74oken=[REDACTED]');
+    expect(redactUrl('/api/x')).toBe('/api/x');
+  });
+});
