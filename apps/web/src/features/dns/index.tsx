@@ -1,14 +1,95 @@
-import { useParams } from 'react-router';
-import { PlaceholderPanel } from '../../components/placeholder-panel';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { ArrowLeft, Plus, RefreshCw } from 'lucide-react';
+import type { DnsRecord } from '@guardian/contract';
+import { Button, buttonClassName } from '../../components/ui/button';
+import { useConfirm } from '../../components/ui/confirm-dialog';
+import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
+import { useToast } from '../../components/ui/toast';
+import { errorMessage } from '../../lib/api';
+import { useDeleteDnsRecordMutation } from './api/dns-record-delete-mutation';
+import { useDnsRecordsQuery } from './api/dns-records-query';
+import { DnsRecordDialog } from './components/dns-record-dialog';
+import type { EditableDnsRecord } from './components/dns-record-form';
+import { DnsRecordsTable } from './components/dns-records-table';
 
-/** DNS Records of /cloudflare/zones/:zoneId/dns (spec section 2). Placeholder until the screen lands. */
+/** The dialog's state: closed, adding, or editing one record. */
+type Editing = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; record: EditableDnsRecord };
+
+const backToZones = (
+  <Link to="/cloudflare/zones" className={buttonClassName('secondary')}>
+    <ArrowLeft aria-hidden="true" className="size-4" />
+    Back to Zones
+  </Link>
+);
+
+/** DNS Records of /cloudflare/zones/:zoneId/dns, read live from Cloudflare (spec section 2). */
 export default function DnsRecordsScreen() {
-  const { zoneId } = useParams();
+  const zoneId = useParams().zoneId ?? '';
+  const records = useDnsRecordsQuery(zoneId);
+  const deleteRecord = useDeleteDnsRecordMutation(zoneId);
+  const confirm = useConfirm();
+  const toast = useToast();
+  const [editing, setEditing] = useState<Editing>({ mode: 'closed' });
+
+  const remove = (record: DnsRecord) =>
+    confirm({
+      title: 'Delete DNS Record',
+      message: 'Are you sure you want to delete this DNS record? This action cannot be undone.',
+      confirmLabel: 'Delete',
+      busyLabel: 'Deleting...',
+      action: () => deleteRecord.mutateAsync(record.id),
+    }).catch((error: unknown) => toast.error(errorMessage(error, 'Failed to delete DNS record.')));
+
+  const description = `Zone ID: ${zoneId}`;
+  if (records.isError) {
+    return (
+      <>
+        <PageHeader title="DNS Records" description={description} actions={backToZones} />
+        <ErrorMessage>Failed to fetch DNS records.</ErrorMessage>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="DNS Records" description={zoneId ? `Zone ${zoneId}` : undefined} />
-      <PlaceholderPanel title="DNS Records" />
+      <PageHeader
+        title="DNS Records"
+        description={description}
+        actions={
+          <>
+            {backToZones}
+            <Button
+              variant="secondary"
+              icon={<RefreshCw aria-hidden="true" className="size-4" />}
+              loading={records.isFetching}
+              onClick={() => void records.refetch()}
+            >
+              Refresh
+            </Button>
+            <Button
+              icon={<Plus aria-hidden="true" className="size-4" />}
+              onClick={() => setEditing({ mode: 'add' })}
+            >
+              Add Record
+            </Button>
+          </>
+        }
+      />
+      <DnsRecordsTable
+        records={records.data ?? []}
+        loading={records.isPending}
+        onEdit={(record) => setEditing({ mode: 'edit', record })}
+        onDelete={remove}
+      />
+      {editing.mode !== 'closed' && (
+        <DnsRecordDialog
+          zoneId={zoneId}
+          record={editing.mode === 'edit' ? editing.record : undefined}
+          onClose={() => setEditing({ mode: 'closed' })}
+        />
+      )}
     </>
   );
 }

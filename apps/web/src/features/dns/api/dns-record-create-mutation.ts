@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DnsRecord, DnsRecordInput } from '@guardian/contract';
+import { api } from '../../../lib/api';
+import { dnsRecordsPath } from './dns-records-query';
+import { dnsKeys } from './keys';
+
+export function createDnsRecord(zoneId: string, record: DnsRecordInput): Promise<DnsRecord> {
+  return api.post<DnsRecord>(dnsRecordsPath(zoneId), record);
+}
+
+export function useCreateDnsRecordMutation(zoneId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (record: DnsRecordInput) => createDnsRecord(zoneId, record),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: dnsKeys.records(zoneId) }),
+  });
+}

@@ -1,0 +1,122 @@
+import { Pencil, Trash2 } from 'lucide-react';
+import type { DnsRecord } from '@guardian/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableEmptyRow,
+  TableHead,
+  TableHeaderCell,
+  TableLoadingRow,
+  TableRow,
+} from '../../../components/ui/table';
+import { Tooltip } from '../../../components/ui/tooltip';
+import { editableRecord, ttlLabel, type EditableDnsRecord } from './dns-record-form';
+
+const COLUMN_COUNT = 6;
+/** Long TXT values are cut in the table; the tooltip holds the whole text. */
+const CONTENT_DISPLAY_LENGTH = 60;
+
+interface DnsRecordsTableProps {
+  records: DnsRecord[];
+  loading: boolean;
+  onEdit: (record: EditableDnsRecord) => void;
+  onDelete: (record: DnsRecord) => void;
+}
+
+function RecordContent({ record }: { record: DnsRecord }) {
+  const cut =
+    record.content.length > CONTENT_DISPLAY_LENGTH
+      ? `${record.content.slice(0, CONTENT_DISPLAY_LENGTH)}...`
+      : record.content;
+  return (
+    <div className="space-y-0.5">
+      {cut === record.content ? (
+        <span className="font-mono text-xs break-all">{record.content}</span>
+      ) : (
+        <Tooltip content={record.content}>
+          <span tabIndex={0} className="font-mono text-xs break-all">
+            {cut}
+          </span>
+        </Tooltip>
+      )}
+      {record.priority !== null && <p className="text-xs text-ink-muted">Priority {record.priority}</p>}
+    </div>
+  );
+}
+
+export function DnsRecordsTable({ records, loading, onEdit, onDelete }: DnsRecordsTableProps) {
+  return (
+    <Table caption="DNS records">
+      <TableHead>
+        <tr>
+          <TableHeaderCell>Type</TableHeaderCell>
+          <TableHeaderCell>Name</TableHeaderCell>
+          <TableHeaderCell>Content</TableHeaderCell>
+          <TableHeaderCell>TTL</TableHeaderCell>
+          <TableHeaderCell>Proxied</TableHeaderCell>
+          <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {loading ? (
+          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading DNS records...</TableLoadingRow>
+        ) : records.length === 0 ? (
+          <TableEmptyRow colSpan={COLUMN_COUNT}>No DNS records found.</TableEmptyRow>
+        ) : (
+          records.map((record) => {
+            const editable = editableRecord(record);
+            return (
+              <TableRow key={record.id}>
+                <TableCell className="font-semibold">{record.type}</TableCell>
+                <TableCell className="min-w-40 break-all">{record.name}</TableCell>
+                <TableCell className="min-w-48">
+                  <RecordContent record={record} />
+                </TableCell>
+                <TableCell className="whitespace-nowrap tabular-nums">{ttlLabel(record.ttl)}</TableCell>
+                <TableCell>
+                  {record.proxied ? <Badge tone="blue">Proxied</Badge> : <Badge tone="grey">DNS only</Badge>}
+                </TableCell>
+                <TableCell>
+                  <div className="flex justify-end gap-1">
+                    {editable ? (
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        aria-label={`Edit ${record.type} record ${record.name}`}
+                        onClick={() => onEdit(editable)}
+                      >
+                        <Pencil aria-hidden="true" className="size-4" />
+                      </Button>
+                    ) : (
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        disabled
+                        aria-label={`${record.type} records cannot be edited here`}
+                        title={`${record.type} records cannot be edited here`}
+                      >
+                        <Pencil aria-hidden="true" className="size-4" />
+                      </Button>
+                    )}
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="hover:bg-danger-soft hover:text-danger"
+                      aria-label={`Delete ${record.type} record ${record.name}`}
+                      onClick={() => onDelete(record)}
+                    >
+                      <Trash2 aria-hidden="true" className="size-4" />
+                    </Button>
+                  </div>
+                </TableCell>
+              </TableRow>
+            );
+          })
+        )}
+      </TableBody>
+    </Table>
+  );
+}

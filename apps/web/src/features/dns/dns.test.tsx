@@ -1,0 +1,324 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DnsRecord } from '@guardian/contract';
+import { getToken, setToken } from '../../lib/auth-token';
+import { jsonResponse, renderApp } from '../../test/render-app';
+import { sessionToken } from '../../test/token';
+import { parsePriority, toRecordInput, ttlLabel, NEW_RECORD_FORM } from './components/dns-record-form';
+
+type Handler = (body: unknown) => Response | Promise<Response>;
+
+const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
+const DNS_PATH = `/api/cloudflare/zones/${ZONE_ID}/dns`;
+
+const fetchMock = vi.fn<typeof fetch>();
+/** Answers per "METHOD /path"; anything else fails the test loudly. */
+let handlers: Record<string, Handler>;
+/** Bodies sent, per "METHOD /path". */
+let sent: Record<string, unknown[]>;
+
+function record(overrides: Partial<DnsRecord>): DnsRecord {
+  return {
+    id: 'r-a',
+    type: 'A',
+    name: 'example.com',
+    content: '203.0.113.10',
+    comment: '',
+    priority: null,
+    ttl: 1,
+    proxied: true,
+    ...overrides,
+  };
+}
+
+const RECORDS: DnsRecord[] = [
+  record({}),
+  record({ id: 'r-mx', type: 'MX', content: 'mail.example.com', ttl: 3600, proxied: false, priority: 10 }),
+  record({ id: 'r-txt', type: 'TXT', content: 'v=spf1 -all', ttl: 300, proxied: false }),
+  record({ id: 'r-caa', type: 'CAA', content: '0 issue "letsencrypt.org"', ttl: 300, proxied: false }),
+];
+
+beforeEach(() => {
+  setToken(sessionToken({ level: 1 }));
+  sent = {};
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input, init) => {
+    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    const handler = handlers[key];
+    if (!handler) throw new Error(`Unexpected call: ${key}`);
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    (sent[key] ??= []).push(body);
+    return handler(body);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  handlers = {
+    [`GET ${DNS_PATH}`]: () => jsonResponse(200, RECORDS),
+    [`POST ${DNS_PATH}`]: () => jsonResponse(201, record({ id: 'r-new' })),
+  };
+});
+
+async function openDns() {
+  const user = userEvent.setup();
+  const view = renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
+  // The screen is a lazy chunk: allow for its first load on a busy machine.
+  await screen.findByRole('heading', { name: 'DNS Records' }, { timeout: 5_000 });
+  await screen.findByText('mail.example.com');
+  return { user, ...view };
+}
+
+async function openAddDialog(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('button', { name: 'Add Record' }));
+  return screen.findByRole('dialog', { name: 'Add DNS Record' });
+}
+
+const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
+
+describe('DNS records table', () => {
+  it('shows Type, Name, Content, TTL (1 as Auto), Proxied and the actions', async () => {
+    await openDns();
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'Type',
+      'Name',
+      'Content',
+      'TTL',
+      'Proxied',
+      'Actions',
+    ]);
+    const a = within(rowOf('203.0.113.10')).getAllByRole('cell');
+    expect(a[3]).toHaveTextContent('Auto');
+    expect(a[4]).toHaveTextContent('Proxied');
+    const mx = within(rowOf('mail.example.com')).getAllByRole('cell');
+    expect(mx[2]).toHaveTextContent('Priority 10');
+    expect(mx[3]).toHaveTextContent('3600');
+    expect(mx[4]).toHaveTextContent('DNS only');
+    expect(within(rowOf('v=spf1 -all')).getAllByRole('cell')[3]).toHaveTextContent('300');
+    // A type the console does not edit is listed, and can be deleted but not edited.
+    expect(screen.getByRole('button', { name: 'CAA records cannot be edited here' })).toBeDisabled();
+    expect(screen.getByRole('link', { name: 'Back to Zones' })).toHaveAttribute('href', '/cloudflare/zones');
+  });
+
+  it('re-fetches on Refresh', async () => {
+    const { user } = await openDns();
+    handlers[`GET ${DNS_PATH}`] = () => jsonResponse(200, [record({ content: '198.51.100.1' })]);
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('198.51.100.1')).toBeInTheDocument();
+  });
+
+  it('replaces the page with Failed to fetch DNS records. when the list cannot be read', async () => {
+    handlers[`GET ${DNS_PATH}`] = () =>
+      jsonResponse(404, { code: 'NOT_FOUND', message: 'Zone not found.', errors: [] });
+    renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
+    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
+      'Failed to fetch DNS records.',
+    );
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('goes to /login without a token, and when the server says the session is over', async () => {
+    localStorage.clear();
+    const signedOut = renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
+    await waitFor(() => expect(signedOut.router.state.location.pathname).toBe('/login'));
+    signedOut.unmount();
+
+    setToken(sessionToken({ level: 1 }));
+    handlers[`GET ${DNS_PATH}`] = () =>
+      jsonResponse(401, { code: 'UNAUTHORIZED', message: 'Expired.', errors: [] });
+    renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
+    await waitFor(() => expect(getToken()).toBeNull());
+  });
+});
+
+describe('DNS record dialog', () => {
+  it('starts as type A, TTL Auto, proxied, without a priority', async () => {
+    const { user } = await openDns();
+    const dialog = await openAddDialog(user);
+    expect(within(dialog).getByLabelText(/^Type/)).toHaveValue('A');
+    expect(within(dialog).getByLabelText('TTL')).toHaveValue('1');
+    expect(within(dialog).getByRole('option', { name: 'Auto' })).toBeInTheDocument();
+    expect(
+      within(dialog)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'SRV', 'NS', 'Auto', '1 min', '5 mins', '1 hour', '1 day']);
+    expect(within(dialog).getByRole('checkbox', { name: 'Proxied' })).toBeChecked();
+    expect(within(dialog).queryByLabelText(/Priority/)).not.toBeInTheDocument();
+  });
+
+  it('offers Proxied only for A, AAAA and CNAME, and sends false for other types', async () => {
+    const { user } = await openDns();
+    const dialog = await openAddDialog(user);
+    const type = within(dialog).getByLabelText(/^Type/);
+    for (const proxiable of ['AAAA', 'CNAME']) {
+      await user.selectOptions(type, proxiable);
+      expect(within(dialog).getByRole('checkbox', { name: 'Proxied' })).toBeChecked();
+    }
+    for (const other of ['TXT', 'MX', 'SRV', 'NS']) {
+      await user.selectOptions(type, other);
+      expect(within(dialog).queryByRole('checkbox', { name: 'Proxied' })).not.toBeInTheDocument();
+    }
+    await user.selectOptions(type, 'TXT');
+    await user.type(within(dialog).getByLabelText(/^Name/), 'note');
+    await user.type(within(dialog).getByLabelText(/^Content/), 'hello world');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(sent[`POST ${DNS_PATH}`]).toEqual([
+      {
+        type: 'TXT',
+        name: 'note',
+        content: 'hello world',
+        ttl: 1,
+        proxied: false,
+        priority: null,
+        comment: '',
+      },
+    ]);
+  });
+
+  it.each([
+    ['', 0],
+    ['abc', 0],
+    ['15x', 15],
+    ['20', 20],
+  ])('parses an MX priority of "%s" as %i', async (typed, expected) => {
+    const { user } = await openDns();
+    const dialog = await openAddDialog(user);
+    await user.selectOptions(within(dialog).getByLabelText(/^Type/), 'MX');
+    const priority = within(dialog).getByLabelText(/Priority/);
+    expect(priority).toHaveValue('10');
+    await user.clear(priority);
+    if (typed) await user.type(priority, typed);
+    await user.type(within(dialog).getByLabelText(/^Name/), '@');
+    await user.type(within(dialog).getByLabelText(/^Content/), 'mail.example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    await waitFor(() => expect(sent[`POST ${DNS_PATH}`]).toHaveLength(1));
+    expect(sent[`POST ${DNS_PATH}`]![0]).toMatchObject({ type: 'MX', priority: expected, proxied: false });
+  });
+
+  it('requires a name and a content, and checks them per type before sending', async () => {
+    const { user } = await openDns();
+    const dialog = await openAddDialog(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    expect(within(dialog).getByText('Name is required.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Content is required.')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/^Name/), 'www');
+    await user.type(within(dialog).getByLabelText(/^Content/), 'not-an-ip');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    expect(within(dialog).getByText(/IPv4 address/)).toBeInTheDocument();
+    expect(sent[`POST ${DNS_PATH}`]).toBeUndefined();
+  });
+
+  it('says Adding... while saving, and shows the server’s message or Failed to save DNS record.', async () => {
+    let answer: (response: Response) => void = () => {};
+    handlers[`POST ${DNS_PATH}`] = () => new Promise((resolve) => (answer = resolve));
+    const { user } = await openDns();
+    const dialog = await openAddDialog(user);
+    await user.type(within(dialog).getByLabelText(/^Name/), 'www');
+    await user.type(within(dialog).getByLabelText(/^Content/), '192.0.2.1');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
+    answer(jsonResponse(400, { code: 'BAD_REQUEST', message: 'Record already exists.', errors: [] }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Record already exists.');
+
+    handlers[`POST ${DNS_PATH}`] = () => new Response(null, { status: 502 });
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to save DNS record.'),
+    );
+  });
+
+  it('edits a record, including its type, and re-fetches the list', async () => {
+    handlers[`PUT ${DNS_PATH}/r-mx`] = () => jsonResponse(200, record({ id: 'r-new', type: 'TXT' }));
+    const { user } = await openDns();
+    await user.click(screen.getByRole('button', { name: 'Edit MX record example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit DNS Record' });
+    expect(within(dialog).getByLabelText(/^Type/)).toHaveValue('MX');
+    expect(within(dialog).getByLabelText(/^Content/)).toHaveValue('mail.example.com');
+    expect(within(dialog).getByLabelText('TTL')).toHaveValue('3600');
+    expect(within(dialog).getByLabelText(/Priority/)).toHaveValue('10');
+
+    await user.selectOptions(within(dialog).getByLabelText(/^Type/), 'TXT');
+    await user.clear(within(dialog).getByLabelText(/^Content/));
+    await user.type(within(dialog).getByLabelText(/^Content/), 'now text');
+    handlers[`GET ${DNS_PATH}`] = () =>
+      jsonResponse(200, [record({ id: 'r-new', type: 'TXT', content: 'now text' })]);
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('now text')).toBeInTheDocument();
+    expect(sent[`PUT ${DNS_PATH}/r-mx`]).toEqual([
+      {
+        type: 'TXT',
+        name: 'example.com',
+        content: 'now text',
+        ttl: 3600,
+        proxied: false,
+        priority: null,
+        comment: '',
+      },
+    ]);
+  });
+
+  it('keeps a TTL that is not among the options as a choice', async () => {
+    handlers[`GET ${DNS_PATH}`] = () =>
+      jsonResponse(200, [record({ ttl: 120, proxied: false, content: '192.0.2.5' })]);
+    const user = userEvent.setup();
+    renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
+    await screen.findByText('192.0.2.5', {}, { timeout: 5_000 });
+    await user.click(screen.getByRole('button', { name: 'Edit A record example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit DNS Record' });
+    expect(within(dialog).getByLabelText('TTL')).toHaveValue('120');
+    expect(within(dialog).getByRole('option', { name: '120 seconds' })).toBeInTheDocument();
+  });
+});
+
+describe('delete DNS record', () => {
+  it('asks, says Deleting... meanwhile, deletes and re-fetches', async () => {
+    let answer: (response: Response) => void = () => {};
+    handlers[`DELETE ${DNS_PATH}/r-txt`] = () => new Promise((resolve) => (answer = resolve));
+    const { user } = await openDns();
+    await user.click(screen.getByRole('button', { name: 'Delete TXT record example.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete DNS Record' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete this DNS record? This action cannot be undone.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    handlers[`GET ${DNS_PATH}`] = () =>
+      jsonResponse(
+        200,
+        RECORDS.filter((r) => r.id !== 'r-txt'),
+      );
+    answer(new Response(null, { status: 204 }));
+    await waitFor(() => expect(screen.queryByText('v=spf1 -all')).not.toBeInTheDocument());
+  });
+
+  it('says Failed to delete DNS record. when the delete fails', async () => {
+    handlers[`DELETE ${DNS_PATH}/r-txt`] = () => new Response(null, { status: 502 });
+    const { user } = await openDns();
+    await user.click(screen.getByRole('button', { name: 'Delete TXT record example.com' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete DNS record.');
+  });
+});
+
+describe('DNS record form rules', () => {
+  it('parses the priority as an integer, 0 when it is not a number', () => {
+    expect(parsePriority('10')).toBe(10);
+    expect(parsePriority(' 7 ')).toBe(7);
+    expect(parsePriority('3.9')).toBe(3);
+    expect(parsePriority('x1')).toBe(0);
+    expect(parsePriority('')).toBe(0);
+  });
+
+  it('shows TTL 1 as Auto and other TTLs in seconds', () => {
+    expect(ttlLabel(1)).toBe('Auto');
+    expect(ttlLabel(300)).toBe('300');
+    expect(ttlLabel(86400)).toBe('86400');
+  });
+
+  it('sends proxied only for proxiable types and the priority only for MX and SRV', () => {
+    const base = { ...NEW_RECORD_FORM, name: 'x', content: 'y', priority: '5' };
+    expect(toRecordInput({ ...base, type: 'CNAME' })).toMatchObject({ proxied: true, priority: null });
+    expect(toRecordInput({ ...base, type: 'NS' })).toMatchObject({ proxied: false, priority: null });
+    expect(toRecordInput({ ...base, type: 'SRV' })).toMatchObject({ proxied: false, priority: 5 });
+  });
+});

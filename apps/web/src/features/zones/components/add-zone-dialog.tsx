@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { addZoneRequestSchema, type AddZoneResponse } from '@guardian/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Field, Input, Select } from '../../../components/ui/input';
+import { ApiError } from '../../../lib/api';
+import { useAccountsQuery } from '../api/accounts-query';
+import { useAddZoneMutation } from '../api/zone-add-mutation';
+
+type FieldErrors = Partial<Record<'account_id' | 'domain', string>>;
+
+/** Spec section 8: the add-zone dialog shows the first entry of the errors array. */
+function addZoneErrorText(error: unknown): string {
+  return (error instanceof ApiError && error.body?.errors[0]?.message) || 'Failed to add zone.';
+}
+
+interface AddZoneDialogProps {
+  onClose: () => void;
+  onAdded: (zone: AddZoneResponse['result']) => void;
+}
+
+/** Add Zone: an account and a domain name, both required. Mount it only while open. */
+export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
+  const accounts = useAccountsQuery({ enabled: true });
+  const addZone = useAddZoneMutation();
+  const [accountId, setAccountId] = useState('');
+  const [domain, setDomain] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const submit = () => {
+    const parsed = addZoneRequestSchema.safeParse({ account_id: accountId, domain });
+    if (!parsed.success) {
+      const fieldErrors: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as keyof FieldErrors;
+        fieldErrors[field] ??= issue.message;
+      }
+      setErrors(fieldErrors);
+      return;
+    }
+    setErrors({});
+    addZone.mutate(parsed.data, { onSuccess: ({ result }) => onAdded(result) });
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Add Zone"
+      description="Add a domain to one of your Cloudflare accounts."
+      size="sm"
+      busy={addZone.isPending}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button variant="secondary" disabled={addZone.isPending} onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={addZone.isPending} disabled={accounts.isError}>
+            {addZone.isPending ? 'Adding...' : 'Add Zone'}
+          </Button>
+        </>
+      }
+    >
+      {accounts.isError ? (
+        <ErrorMessage>Failed to fetch accounts.</ErrorMessage>
+      ) : (
+        <Field label="Account" required error={errors.account_id}>
+          {(control) => (
+            <Select
+              {...control}
+              value={accountId}
+              disabled={accounts.isPending}
+              onChange={(event) => setAccountId(event.target.value)}
+            >
+              <option value="">{accounts.isPending ? 'Loading accounts...' : 'Select an account'}</option>
+              {accounts.data?.map((account) => (
+                <option key={account.id} value={account.account_id}>
+                  {account.account_name}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+      )}
+      <Field label="Domain Name" required error={errors.domain}>
+        {(control) => (
+          <Input
+            {...control}
+            value={domain}
+            placeholder="example.com"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            onChange={(event) => setDomain(event.target.value)}
+          />
+        )}
+      </Field>
+      {addZone.isError && <ErrorMessage>{addZoneErrorText(addZone.error)}</ErrorMessage>}
+    </Dialog>
+  );
+}

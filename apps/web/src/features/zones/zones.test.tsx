@@ -1,0 +1,361 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CloudflareAccount, Zone } from '@guardian/contract';
+import { setToken } from '../../lib/auth-token';
+import { jsonResponse, renderApp } from '../../test/render-app';
+import { sessionToken } from '../../test/token';
+
+type Handler = (body: unknown) => Response | Promise<Response>;
+
+const fetchMock = vi.fn<typeof fetch>();
+/** Answers per "METHOD /path"; anything else fails the test loudly. */
+let handlers: Record<string, Handler>;
+
+beforeEach(() => {
+  setToken(sessionToken({ level: 1 }));
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input, init) => {
+    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    const handler = handlers[key];
+    if (!handler) throw new Error(`Unexpected call: ${key}`);
+    return handler(init?.body ? JSON.parse(String(init.body)) : undefined);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  handlers = { 'GET /api/cloudflare/zones': () => jsonResponse(200, ZONES) };
+});
+
+function zone(domain: string, overrides: Partial<Zone> = {}): Zone {
+  return {
+    id: `id-${domain}`,
+    domain,
+    accountName: 'Guardian Demo',
+    account_id: 'acc-guardian',
+    status: 'active',
+    name_servers: ['ada.ns.cloudflare.com', 'bob.ns.cloudflare.com'],
+    ...overrides,
+  };
+}
+
+const ZONES: Zone[] = [
+  zone('zulu.com'),
+  zone('alpha.com', { status: 'pending', accountName: 'Acme Security', account_id: 'acc-acme' }),
+  zone('mike.com', { status: 'initializing' }),
+  zone('bravo.com', { status: 'moved' }),
+];
+
+/** 120 zones: three pages of 50, domains zone-001.com ... zone-120.com. */
+const MANY_ZONES = Array.from({ length: 120 }, (_, i) => zone(`zone-${String(i + 1).padStart(3, '0')}.com`));
+
+const ACCOUNTS: CloudflareAccount[] = [
+  { id: 1, account_name: 'Guardian Demo', account_id: 'acc-guardian', token: '****abcd' },
+  { id: 2, account_name: 'Acme Security', account_id: 'acc-acme', token: '****efgh' },
+];
+
+async function openZones() {
+  const user = userEvent.setup();
+  const view = renderApp('/cloudflare/zones');
+  // The screen is a lazy chunk: allow for its first load on a busy machine.
+  await screen.findByRole('heading', { name: 'Zones' }, { timeout: 5_000 });
+  return { user, ...view };
+}
+
+/** The domains of the table's rows, in order. */
+function domains(): string[] {
+  return screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[1]!.textContent ?? '');
+}
+
+const calls = (key: string) =>
+  fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key);
+
+describe('zones table', () => {
+  it('lists the zones by domain with every column of the spec', async () => {
+    await openZones();
+    await screen.findByText('alpha.com');
+    expect(domains()).toEqual(['alpha.com', 'bravo.com', 'mike.com', 'zulu.com']);
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'No',
+      'Domain',
+      'Account Name',
+      'Status',
+      'Unique Visitors',
+      'DNS',
+      'Rules',
+      'Settings',
+      'Delete',
+    ]);
+
+    const row = screen.getByText('alpha.com').closest('tr')!;
+    const cells = within(row).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent('1');
+    expect(cells[2]).toHaveTextContent('Acme Security');
+    expect(cells[4]).toHaveTextContent('N/A');
+    expect(within(row).getByRole('link', { name: 'DNS records of alpha.com' })).toHaveAttribute(
+      'href',
+      '/cloudflare/zones/id-alpha.com/dns',
+    );
+    expect(within(row).getByRole('link', { name: 'Rules of alpha.com' })).toHaveAttribute(
+      'href',
+      '/cloudflare/zones/id-alpha.com/rules',
+    );
+  });
+
+  it('colours the status badges: active green, pending yellow, initializing blue, anything else grey', async () => {
+    await openZones();
+    const badge = async (domain: string, status: string) =>
+      within((await screen.findByText(domain)).closest('tr')!).getByText(status);
+    expect(await badge('zulu.com', 'active')).toHaveClass('text-success');
+    expect(await badge('alpha.com', 'pending')).toHaveClass('text-warning');
+    expect(await badge('mike.com', 'initializing')).toHaveClass('bg-brand-soft');
+    expect(await badge('bravo.com', 'moved')).toHaveClass('bg-slate-100');
+  });
+
+  it('offers the name servers of a pending zone only', async () => {
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    expect(screen.getAllByRole('button', { name: /^Name servers for/ })).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Name servers for alpha.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Name servers for alpha.com' });
+    expect(within(dialog).getByText('ada.ns.cloudflare.com')).toBeInTheDocument();
+    expect(within(dialog).getByText('bob.ns.cloudflare.com')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('toggles the sort direction when a header is clicked', async () => {
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Domain' }));
+    expect(domains()).toEqual(['zulu.com', 'mike.com', 'bravo.com', 'alpha.com']);
+    await user.click(screen.getByRole('button', { name: 'Account Name' }));
+    expect(domains()[0]).toBe('alpha.com');
+  });
+
+  it('pages by 50; searching jumps to page 1 and clearing the search restores the page', async () => {
+    handlers['GET /api/cloudflare/zones'] = () => jsonResponse(200, MANY_ZONES);
+    const { user } = await openZones();
+    await screen.findByText('zone-001.com');
+    expect(domains()).toHaveLength(50);
+
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(domains()[0]).toBe('zone-101.com');
+    expect(within(screen.getByText('zone-101.com').closest('tr')!).getAllByRole('cell')[0]).toHaveTextContent(
+      '101',
+    );
+
+    // Pasted rather than typed: each keystroke re-renders 50 rows, slow under jsdom.
+    const search = screen.getByPlaceholderText('Search Domain or Account...');
+    await user.click(search);
+    await user.paste('zone-0');
+    expect(screen.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+    expect(domains()[0]).toBe('zone-001.com');
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(domains()[0]).toBe('zone-051.com');
+    await user.click(search);
+    await user.paste('9');
+    expect(domains()).toEqual(Array.from({ length: 10 }, (_, i) => `zone-09${i}.com`));
+
+    await user.clear(search);
+    expect(screen.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
+    expect(domains()[0]).toBe('zone-101.com');
+  }, 20_000);
+
+  it('searches account names too', async () => {
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.type(screen.getByPlaceholderText('Search Domain or Account...'), 'acme');
+    expect(domains()).toEqual(['alpha.com']);
+    await user.clear(screen.getByPlaceholderText('Search Domain or Account...'));
+    await user.type(screen.getByPlaceholderText('Search Domain or Account...'), 'nothing-like-it');
+    expect(screen.getByText('No zones match your search.')).toBeInTheDocument();
+  });
+
+  it('replaces the page with the spec’s message when the zones cannot be fetched', async () => {
+    handlers['GET /api/cloudflare/zones'] = () =>
+      jsonResponse(403, { code: 'FORBIDDEN', message: 'x', errors: [] });
+    await openZones();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch zones.');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+});
+
+describe('Update List', () => {
+  it('syncs, says Syncing... meanwhile, and re-fetches the list', async () => {
+    let finishSync: (response: Response) => void = () => {};
+    handlers['POST /api/cloudflare/zones/sync'] = () => new Promise((resolve) => (finishSync = resolve));
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Update List' }));
+    expect(await screen.findByRole('button', { name: 'Syncing...' })).toBeDisabled();
+
+    handlers['GET /api/cloudflare/zones'] = () => jsonResponse(200, [...ZONES, zone('new-one.com')]);
+    finishSync(jsonResponse(200, { zones: 5 }));
+    expect(await screen.findByText('new-one.com')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Update List' })).toBeEnabled();
+  });
+
+  it('says Failed to sync zones. when the sync fails', async () => {
+    handlers['POST /api/cloudflare/zones/sync'] = () => new Response(null, { status: 502 });
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Update List' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to sync zones.');
+  });
+});
+
+describe('Add Zone', () => {
+  async function openAddZone() {
+    handlers['GET /api/cloudflare/accounts'] = () => jsonResponse(200, ACCOUNTS);
+    const view = await openZones();
+    await view.user.click(screen.getByRole('button', { name: 'Add Zone' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Zone' });
+    await within(dialog).findByRole('option', { name: 'Acme Security' });
+    return { ...view, dialog };
+  }
+
+  it('requires an account and a domain name', async () => {
+    const { user, dialog } = await openAddZone();
+    await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
+    expect(within(dialog).getByText('Account is required.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Domain name is required.')).toBeInTheDocument();
+    expect(calls('POST /api/cloudflare/zones')).toHaveLength(0);
+  });
+
+  it('adds the zone, says Adding... meanwhile, then shows its name servers', async () => {
+    let answer: (response: Response) => void = () => {};
+    let sent: unknown;
+    handlers['POST /api/cloudflare/zones'] = (body) => {
+      sent = body;
+      return new Promise((resolve) => (answer = resolve));
+    };
+    const { user, dialog } = await openAddZone();
+    await user.selectOptions(within(dialog).getByLabelText(/Account/), 'acc-acme');
+    await user.type(within(dialog).getByLabelText(/Domain Name/), 'New-Site.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
+    expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
+    expect(sent).toEqual({ account_id: 'acc-acme', domain: 'new-site.com' });
+
+    answer(
+      jsonResponse(201, {
+        result: {
+          id: 'z1',
+          name: 'new-site.com',
+          status: 'pending',
+          name_servers: ['kate.ns.cloudflare.com', 'max.ns.cloudflare.com'],
+        },
+      }),
+    );
+    const nameServers = await screen.findByRole('dialog', { name: 'Name servers for new-site.com' });
+    expect(within(nameServers).getByText('kate.ns.cloudflare.com')).toBeInTheDocument();
+    expect(within(nameServers).getByText('max.ns.cloudflare.com')).toBeInTheDocument();
+    expect(nameServers).toHaveTextContent(/registrar/);
+    expect(screen.queryByRole('dialog', { name: 'Add Zone' })).not.toBeInTheDocument();
+    await waitFor(() => expect(calls('GET /api/cloudflare/zones')).toHaveLength(2));
+  });
+
+  it('shows the first message of the errors array, or Failed to add zone.', async () => {
+    handlers['POST /api/cloudflare/zones'] = () =>
+      jsonResponse(400, {
+        code: 'BAD_REQUEST',
+        message: 'dup',
+        errors: [{ code: 1061, message: 'twice.com already exists' }],
+      });
+    const { user, dialog } = await openAddZone();
+    await user.selectOptions(within(dialog).getByLabelText(/Account/), 'acc-guardian');
+    await user.type(within(dialog).getByLabelText(/Domain Name/), 'twice.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('twice.com already exists');
+
+    handlers['POST /api/cloudflare/zones'] = () => new Response('Bad gateway', { status: 502 });
+    await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to add zone.'));
+  });
+
+  it('says Failed to fetch accounts. when the accounts cannot be loaded', async () => {
+    handlers['GET /api/cloudflare/accounts'] = () =>
+      jsonResponse(403, { code: 'FORBIDDEN', message: 'no', errors: [] });
+    const { user } = await openZones();
+    await user.click(screen.getByRole('button', { name: 'Add Zone' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Zone' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to fetch accounts.');
+  });
+});
+
+describe('Delete zone', () => {
+  it('asks, says Deleting... meanwhile, deletes and re-fetches', async () => {
+    let answer: (response: Response) => void = () => {};
+    handlers['DELETE /api/cloudflare/zones/id-alpha.com'] = () =>
+      new Promise((resolve) => (answer = resolve));
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Delete alpha.com' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Zone' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to permanently delete the zone alpha.com? This action cannot be undone.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+
+    handlers['GET /api/cloudflare/zones'] = () => jsonResponse(200, ZONES.slice(0, 1));
+    answer(new Response(null, { status: 204 }));
+    await waitFor(() => expect(screen.queryByText('alpha.com')).not.toBeInTheDocument());
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('sends nothing when the person cancels', async () => {
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Delete alpha.com' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE')).toHaveLength(0);
+  });
+
+  it('says Failed to delete zone. when the delete fails', async () => {
+    handlers['DELETE /api/cloudflare/zones/id-alpha.com'] = () => new Response(null, { status: 502 });
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Delete alpha.com' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete zone.');
+    expect(screen.getByText('alpha.com')).toBeInTheDocument();
+  });
+});
+
+describe('zone settings', () => {
+  const switchState = (dialog: HTMLElement, label: string) =>
+    within(dialog).getByRole('switch', { name: label }).getAttribute('aria-checked');
+
+  it('starts from the defaults, flips between Active and Passive, and Save only closes the dialog', async () => {
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    const callsBefore = fetchMock.mock.calls.length;
+    await user.click(screen.getByRole('button', { name: 'Settings of alpha.com' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Zone Settings' });
+    expect(switchState(dialog, 'Always Use HTTPS')).toBe('true');
+    expect(switchState(dialog, 'Bot Fight Mode')).toBe('false');
+    expect(switchState(dialog, 'Under Attack Mode')).toBe('false');
+    expect(switchState(dialog, 'Block AI Training Bots')).toBe('true');
+    expect(within(dialog).getAllByText('Active')).toHaveLength(2);
+    expect(within(dialog).getAllByText('Passive')).toHaveLength(2);
+
+    await user.click(within(dialog).getByRole('switch', { name: 'Bot Fight Mode' }));
+    expect(switchState(dialog, 'Bot Fight Mode')).toBe('true');
+    expect(within(dialog).getAllByText('Active')).toHaveLength(3);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(fetchMock.mock.calls.length).toBe(callsBefore);
+
+    await user.click(screen.getByRole('button', { name: 'Settings of alpha.com' }));
+    dialog = await screen.findByRole('dialog', { name: 'Zone Settings' });
+    expect(switchState(dialog, 'Bot Fight Mode')).toBe('true');
+    await user.click(within(dialog).getByRole('switch', { name: 'Under Attack Mode' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    await user.click(screen.getByRole('button', { name: 'Settings of alpha.com' }));
+    dialog = await screen.findByRole('dialog', { name: 'Zone Settings' });
+    expect(switchState(dialog, 'Under Attack Mode')).toBe('false');
+  });
+});
