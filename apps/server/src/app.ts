@@ -92,6 +92,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
   });
   registerAuthGuard(app, new UsersRepository(deps.db), config);
+  rejectNulCharacters(app);
 
   const moduleOptions: ModuleOptions = { config, deps };
   await app.register(healthRoutes, moduleOptions);
@@ -110,6 +111,26 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     throw new AppError('NOT_FOUND', `Not found: ${request.method} ${request.url.split('?', 1)[0]}`);
   });
   return app;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, and no field of this API needs it: refuse it anywhere in the
+ * path, the query or the body with a 400 (after the auth guard, before any handler), instead of a
+ * database error halfway through a request.
+ */
+function rejectNulCharacters(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (!isApiPath(request.url)) return;
+    const pending: unknown[] = [request.params, request.query, request.body];
+    while (pending.length > 0) {
+      const value = pending.pop();
+      if (typeof value === 'string') {
+        if (value.includes('\u0000')) throw new AppError('BAD_REQUEST', 'The request contains a NUL character (\\u0000), which is not allowed.');
+      } else if (value !== null && typeof value === 'object') {
+        for (const [key, child] of Object.entries(value)) pending.push(key, child);
+      }
+    }
+  });
 }
 
 /** Fastify's types lack the hop count proxy-addr understands; express it as the same rule. */

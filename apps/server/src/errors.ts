@@ -63,11 +63,24 @@ interface ErrorAnswer {
   retryAfterSeconds?: number;
 }
 
+/**
+ * PostgreSQL's class 22 "data exception" (a value that is not a number, out of range, too long, a
+ * character the encoding cannot hold): a value from the request that validation let through. It is
+ * the person's input, so a 400; it is still logged, because validation should have caught it.
+ */
+function isDataException(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
 function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return new AppError('BAD_REQUEST', describeZodError(err));
   if (err instanceof DatabaseUnavailableError) {
     return new AppError('UNAVAILABLE', 'The database is unavailable. Please try again shortly.');
+  }
+  if (isDataException(err)) {
+    return new AppError('BAD_REQUEST', 'The request contains a value that cannot be stored or looked up.', { cause: err });
   }
   return cloudflareErrorToAppError(err);
 }
@@ -95,6 +108,7 @@ function answerFor(err: unknown): ErrorAnswer {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const answer = answerFor(err);
+    if (isDataException(err)) request.log.warn({ err }, 'The database refused a value that validation let through');
     if (answer.status === 500) request.log.error({ err }, 'Request failed');
     else if (answer.status >= 500) request.log.warn({ err }, 'Request failed: a dependency is unavailable');
     if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));

@@ -99,6 +99,33 @@ describe('ownership of every route that takes an id', () => {
     expect(routesBreakingOwnership(ctx.app.routeTable)).toEqual([]);
   });
 
+  it('walks every id-taking route of the spec (section 7)', () => {
+    const walked = withParams(apiRoutes(ctx.app)).map((route) => `${route.method} ${routeShape(route.url)}`);
+    expect(walked).toEqual(
+      expect.arrayContaining([
+        'DELETE /api/cloudflare/banlists/{list}',
+        'GET /api/cloudflare/banlists/{list}/items',
+        'POST /api/cloudflare/banlists/{list}/items',
+        'POST /api/cloudflare/banlists/{list}/sync',
+        'DELETE /api/cloudflare/banlists/{list}/items/{item}',
+        'DELETE /api/cloudflare/zones/{zone}',
+        'GET /api/cloudflare/zones/{zone}/dns',
+        'POST /api/cloudflare/zones/{zone}/dns',
+        'PUT /api/cloudflare/zones/{zone}/dns/{record}',
+        'DELETE /api/cloudflare/zones/{zone}/dns/{record}',
+        'GET /api/cloudflare/zones/{zone}/firewall-rules',
+        'POST /api/cloudflare/zones/{zone}/firewall-rules',
+        'PUT /api/cloudflare/zones/{zone}/firewall-rules',
+        'PUT /api/cloudflare/zones/{zone}/firewall-rules/{rule}',
+        'DELETE /api/cloudflare/zones/{zone}/firewall-rules/{rule}',
+        'GET /api/cloudflare/zones/{zone}/pagerules',
+        'POST /api/cloudflare/zones/{zone}/pagerules',
+        'PUT /api/cloudflare/zones/{zone}/pagerules/{pageRule}',
+        'DELETE /api/cloudflare/zones/{zone}/pagerules/{pageRule}',
+      ]),
+    );
+  });
+
   it('knows what every path param names', () => {
     for (const route of withParams(apiRoutes(ctx.app))) {
       for (const param of pathParams(route.url)) expect(() => paramKind(route.url, param)).not.toThrow();
