@@ -338,7 +338,10 @@ export const pageRuleSchema = z.object({
   priority: z.number().int(),
   status: z.enum(['active', 'disabled']),
   targets: z.array(
-    z.object({ target: z.string(), constraint: z.object({ operator: z.string(), value: z.string() }) }),
+    z.object({
+      target: z.literal('url'),
+      constraint: z.object({ operator: z.enum(PAGE_RULE_TARGET_OPERATORS), value: z.string() }),
+    }),
   ),
   actions: z.array(
     z.object({

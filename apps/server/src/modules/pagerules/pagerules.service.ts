@@ -15,7 +15,7 @@ function toPageRule(rule: CloudflarePageRule): PageRule {
     priority: rule.priority,
     status: rule.status,
     targets: rule.targets.map((target) => ({
-      target: target.target ?? 'url',
+      target: 'url',
       constraint: {
         operator: target.constraint?.operator ?? 'matches',
         value: target.constraint?.value ?? '',

@@ -1,0 +1,232 @@
+import type { ComponentProps, CSSProperties, ReactElement } from 'react';
+import { useState } from 'react';
+import { clsx } from 'clsx';
+import {
+  DragDropContext,
+  Draggable,
+  Droppable,
+  type BeforeCapture,
+  type DraggableProvidedDragHandleProps,
+  type DropResult,
+} from '@hello-pangea/dnd';
+import { GripVertical, Pencil, Power, Trash2 } from 'lucide-react';
+import { FIREWALL_ACTION_LABELS, type FirewallRule } from '@guardian/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableEmptyRow,
+  TableHead,
+  TableHeaderCell,
+  TableLoadingRow,
+  TableRow,
+} from '../../../components/ui/table';
+import { Tooltip } from '../../../components/ui/tooltip';
+import { cutExpression } from '../lib/expression-display';
+
+const COLUMNS = ['Priority', 'Description', 'Action', 'Expression', 'Status', 'Actions'];
+
+// TableBody spreads its props onto <tbody>, ref included (React 19); its type just does not say so.
+const DroppableTableBody = TableBody as (props: ComponentProps<'tbody'>) => ReactElement;
+
+interface FirewallRulesTableProps {
+  /** Undefined while the first load runs. */
+  rules: FirewallRule[] | undefined;
+  /** A new order is being saved: the table dims and no drag starts. */
+  saving: boolean;
+  /** The id of the rule whose status is being changed. */
+  togglingId: string | null;
+  onMove: (from: number, to: number) => void;
+  onToggle: (rule: FirewallRule) => void;
+  onEdit: (rule: FirewallRule) => void;
+  onDelete: (rule: FirewallRule) => void;
+}
+
+/**
+ * The firewall rules, draggable by their priority and description cells (@hello-pangea/dnd with its
+ * defaults, which are the spec's drag constants). The priority cell is the keyboard handle: Space
+ * lifts the rule, the arrow keys move it, Space drops it, Escape cancels.
+ */
+export function FirewallRulesTable({
+  rules,
+  saving,
+  togglingId,
+  onMove,
+  onToggle,
+  onEdit,
+  onDelete,
+}: FirewallRulesTableProps) {
+  // A dragged row leaves the table's layout; its cells keep the widths they had when the drag began.
+  const [columnWidths, setColumnWidths] = useState<number[]>([]);
+
+  const measureColumns = ({ draggableId }: BeforeCapture) => {
+    const row = document.querySelector<HTMLTableRowElement>(
+      `tr[data-rfd-draggable-id="${CSS.escape(draggableId)}"]`,
+    );
+    setColumnWidths(row ? Array.from(row.cells, (cell) => cell.getBoundingClientRect().width) : []);
+  };
+
+  const handleDragEnd = ({ source, destination }: DropResult) => {
+    if (!destination || destination.index === source.index) return;
+    onMove(source.index, destination.index);
+  };
+
+  return (
+    <DragDropContext onBeforeCapture={measureColumns} onDragEnd={handleDragEnd}>
+      <Table caption="Firewall rules" busy={saving}>
+        <TableHead>
+          <tr>
+            {COLUMNS.map((column, index) => (
+              <TableHeaderCell
+                key={column}
+                className={clsx(index === 0 && 'w-28', index === COLUMNS.length - 1 && 'text-right')}
+              >
+                {column}
+              </TableHeaderCell>
+            ))}
+          </tr>
+        </TableHead>
+        <Droppable droppableId="firewall-rules">
+          {(droppable) => (
+            <DroppableTableBody ref={droppable.innerRef} {...droppable.droppableProps}>
+              {rules === undefined ? (
+                <TableLoadingRow colSpan={COLUMNS.length}>Loading Firewall Rules...</TableLoadingRow>
+              ) : rules.length === 0 ? (
+                <TableEmptyRow colSpan={COLUMNS.length}>No firewall rules found.</TableEmptyRow>
+              ) : (
+                rules.map((rule, index) => (
+                  <Draggable key={rule.id} draggableId={rule.id} index={index} isDragDisabled={saving}>
+                    {(draggable, snapshot) => (
+                      <TableRow
+                        ref={draggable.innerRef}
+                        {...draggable.draggableProps}
+                        style={
+                          snapshot.isDragging
+                            ? { ...draggable.draggableProps.style, display: 'table', tableLayout: 'fixed' }
+                            : draggable.draggableProps.style
+                        }
+                        className={clsx(snapshot.isDragging && 'bg-surface shadow-xl ring-2 ring-brand/40')}
+                      >
+                        <FirewallRuleCells
+                          rule={rule}
+                          handleProps={draggable.dragHandleProps}
+                          columnWidths={snapshot.isDragging ? columnWidths : null}
+                          toggling={togglingId === rule.id}
+                          onToggle={onToggle}
+                          onEdit={onEdit}
+                          onDelete={onDelete}
+                        />
+                      </TableRow>
+                    )}
+                  </Draggable>
+                ))
+              )}
+              {droppable.placeholder}
+            </DroppableTableBody>
+          )}
+        </Droppable>
+      </Table>
+    </DragDropContext>
+  );
+}
+
+interface FirewallRuleCellsProps {
+  rule: FirewallRule;
+  handleProps: DraggableProvidedDragHandleProps | null;
+  /** While the row is dragged: the widths its cells keep. */
+  columnWidths: number[] | null;
+  toggling: boolean;
+  onToggle: (rule: FirewallRule) => void;
+  onEdit: (rule: FirewallRule) => void;
+  onDelete: (rule: FirewallRule) => void;
+}
+
+function FirewallRuleCells({
+  rule,
+  handleProps,
+  columnWidths,
+  toggling,
+  onToggle,
+  onEdit,
+  onDelete,
+}: FirewallRuleCellsProps) {
+  const widthOf = (column: number): CSSProperties | undefined =>
+    columnWidths?.[column] ? { width: columnWidths[column] } : undefined;
+  const cut = cutExpression(rule.filter.expression);
+  const handleClassName = 'block cursor-grab px-4 py-3 select-none active:cursor-grabbing';
+
+  return (
+    <>
+      <TableCell className="p-0" style={widthOf(0)}>
+        <div
+          {...handleProps}
+          aria-label={`Priority ${rule.priority}: ${rule.description}. Drag to reorder`}
+          className={clsx(handleClassName, 'flex items-center gap-2 font-medium tabular-nums')}
+        >
+          <GripVertical aria-hidden="true" className="size-4 shrink-0 text-ink-muted" />
+          {rule.priority}
+        </div>
+      </TableCell>
+      <TableCell className="p-0" style={widthOf(1)}>
+        {/* A second place to grab the row with the mouse or a finger; the keyboard uses the priority. */}
+        <div
+          {...handleProps}
+          role={undefined}
+          tabIndex={-1}
+          aria-describedby={undefined}
+          className={clsx(handleClassName, 'min-w-40 font-medium')}
+        >
+          {rule.description}
+        </div>
+      </TableCell>
+      <TableCell className="whitespace-nowrap" style={widthOf(2)}>
+        {FIREWALL_ACTION_LABELS[rule.action]}
+      </TableCell>
+      <TableCell style={widthOf(3)}>
+        {cut === rule.filter.expression ? (
+          <code className="font-mono text-xs break-all text-ink-muted">{cut}</code>
+        ) : (
+          <Tooltip content={<code className="font-mono">{rule.filter.expression}</code>}>
+            <code tabIndex={0} className="font-mono text-xs break-all text-ink-muted">
+              {cut}
+            </code>
+          </Tooltip>
+        )}
+      </TableCell>
+      <TableCell style={widthOf(4)}>
+        <Badge tone={rule.paused ? 'grey' : 'green'}>{rule.paused ? 'Paused' : 'Active'}</Badge>
+      </TableCell>
+      <TableCell style={widthOf(5)}>
+        <div className="flex justify-end gap-2">
+          <Button
+            size="sm"
+            variant="secondary"
+            icon={<Power aria-hidden="true" className="size-3.5" />}
+            loading={toggling}
+            onClick={() => onToggle(rule)}
+          >
+            Toggle Status
+          </Button>
+          <Button
+            size="sm"
+            variant="secondary"
+            icon={<Pencil aria-hidden="true" className="size-3.5" />}
+            onClick={() => onEdit(rule)}
+          >
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            icon={<Trash2 aria-hidden="true" className="size-3.5" />}
+            onClick={() => onDelete(rule)}
+          >
+            Delete
+          </Button>
+        </div>
+      </TableCell>
+    </>
+  );
+}

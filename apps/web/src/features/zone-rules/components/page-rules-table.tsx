@@ -1,0 +1,101 @@
+import { Pencil, Power, Trash2 } from 'lucide-react';
+import { pageRuleUrlPattern, type PageRule } from '@guardian/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableEmptyRow,
+  TableHead,
+  TableHeaderCell,
+  TableLoadingRow,
+  TableRow,
+} from '../../../components/ui/table';
+import { describePageRuleAction } from '../lib/page-rule-editor';
+
+const COLUMN_COUNT = 5;
+
+interface PageRulesTableProps {
+  /** Undefined while the first load runs. */
+  rules: PageRule[] | undefined;
+  /** The id of the rule whose status is being changed. */
+  togglingId: string | null;
+  onToggle: (rule: PageRule) => void;
+  onEdit: (rule: PageRule) => void;
+  onDelete: (rule: PageRule) => void;
+}
+
+/** Page rules by ascending priority: Priority, URL Pattern, Actions, Status, Actions (spec section 2). */
+export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }: PageRulesTableProps) {
+  return (
+    <Table caption="Page rules">
+      <TableHead>
+        <tr>
+          <TableHeaderCell className="w-24">Priority</TableHeaderCell>
+          <TableHeaderCell>URL Pattern</TableHeaderCell>
+          <TableHeaderCell>Actions</TableHeaderCell>
+          <TableHeaderCell>Status</TableHeaderCell>
+          <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {rules === undefined ? (
+          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading Page Rules...</TableLoadingRow>
+        ) : rules.length === 0 ? (
+          <TableEmptyRow colSpan={COLUMN_COUNT}>No page rules found.</TableEmptyRow>
+        ) : (
+          rules.map((rule) => (
+            <TableRow key={rule.id}>
+              <TableCell className="font-medium tabular-nums">{rule.priority}</TableCell>
+              <TableCell className="min-w-48 font-medium break-all">{pageRuleUrlPattern(rule)}</TableCell>
+              <TableCell className="min-w-48">
+                <ul className="space-y-0.5 text-ink-muted">
+                  {rule.actions.map((action) => (
+                    <li key={action.id} className="break-all">
+                      {describePageRuleAction(action)}
+                    </li>
+                  ))}
+                </ul>
+              </TableCell>
+              <TableCell>
+                <Badge tone={rule.status === 'active' ? 'green' : 'grey'}>
+                  {rule.status === 'active' ? 'Active' : 'Disabled'}
+                </Badge>
+              </TableCell>
+              <TableCell>
+                <div className="flex justify-end gap-2">
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    icon={<Power aria-hidden="true" className="size-3.5" />}
+                    loading={togglingId === rule.id}
+                    onClick={() => onToggle(rule)}
+                  >
+                    Toggle Status
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    icon={<Pencil aria-hidden="true" className="size-3.5" />}
+                    onClick={() => onEdit(rule)}
+                  >
+                    Edit
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    icon={<Trash2 aria-hidden="true" className="size-3.5" />}
+                    onClick={() => onDelete(rule)}
+                  >
+                    Delete
+                  </Button>
+                </div>
+              </TableCell>
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}

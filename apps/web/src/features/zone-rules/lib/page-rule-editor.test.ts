@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { PAGE_RULE_SETTINGS, pageRuleSetting } from '@guardian/contract';
+import { defaultSettingValue, describePageRuleAction, offeredSettings } from './page-rule-editor';
+
+const ids = (settings: { id: string }[]) => settings.map((setting) => setting.id);
+
+describe('offeredSettings', () => {
+  it('offers the whole catalogue to an empty rule', () => {
+    expect(ids(offeredSettings([]))).toEqual(ids([...PAGE_RULE_SETTINGS]));
+  });
+
+  it('offers nothing once the first setting is the exclusive redirect', () => {
+    expect(offeredSettings([{ id: 'forwarding_url', value: { status_code: 301, url: '' } }])).toEqual([]);
+  });
+
+  it("offers only the first setting's group, each setting once", () => {
+    const offered = offeredSettings([
+      { id: 'cache_level', value: 'bypass' },
+      { id: 'browser_cache_ttl', value: 0 },
+    ]);
+    expect(ids(offered)).toEqual([
+      'edge_cache_ttl',
+      'cache_deception_armor',
+      'cache_by_device_type',
+      'explicit_cache_control',
+      'sort_query_string_for_cache',
+    ]);
+    expect(offered.every((setting) => setting.group === 'cache')).toBe(true);
+  });
+
+  it('never offers the redirect to a rule that already has another group', () => {
+    expect(ids(offeredSettings([{ id: 'waf', value: 'on' }]))).not.toContain('forwarding_url');
+  });
+
+  it('follows the new first setting after the first one is removed', () => {
+    expect(
+      offeredSettings([{ id: 'host_header_override', value: '' }]).map((setting) => setting.group),
+    ).toEqual(['header']);
+  });
+});
+
+describe('defaultSettingValue', () => {
+  it.each([
+    ['ssl', 'off'],
+    ['browser_cache_ttl', 0],
+    ['cache_level', 'bypass'],
+    ['security_level', 'essentially_off'],
+    ['always_use_https', 'on'],
+    ['disable_apps', 'on'],
+    ['edge_cache_ttl', ''],
+    ['host_header_override', ''],
+    ['forwarding_url', { status_code: 301, url: '' }],
+  ])('%s starts as %j', (id, value) => {
+    expect(defaultSettingValue(pageRuleSetting(id)!)).toEqual(value);
+  });
+});
+
+describe('describePageRuleAction', () => {
+  it('spells out forwarding and names other actions by id', () => {
+    expect(
+      describePageRuleAction({
+        id: 'forwarding_url',
+        value: { status_code: 302, url: 'https://example.com/$1' },
+      }),
+    ).toBe('Forwarding URL (302) to https://example.com/$1');
+    expect(describePageRuleAction({ id: 'browser_cache_ttl', value: 14400 })).toBe('browser_cache_ttl');
+  });
+});

@@ -1,0 +1,46 @@
+import {
+  EXCLUSIVE_PAGE_RULE_GROUP,
+  PAGE_RULE_SETTINGS,
+  REDIRECT_CODES,
+  isForwardingUrlValue,
+  pageRuleSetting,
+  type PageRuleAction,
+  type PageRuleActionValue,
+  type PageRuleSetting,
+} from '@guardian/contract';
+
+/**
+ * The settings the editor's dropdown offers (spec section 4): each setting once; nothing more after a
+ * redirect (exclusive) first setting; otherwise only the first setting's group.
+ */
+export function offeredSettings(actions: readonly PageRuleAction[]): PageRuleSetting[] {
+  const first = actions.map((action) => pageRuleSetting(action.id)).find((setting) => setting !== undefined);
+  if (first?.group === EXCLUSIVE_PAGE_RULE_GROUP) return [];
+  const chosen = new Set(actions.map((action) => action.id));
+  return PAGE_RULE_SETTINGS.filter(
+    (setting) => !chosen.has(setting.id) && (first === undefined || setting.group === first.group),
+  );
+}
+
+/** A newly added setting's value: a select's first option, a toggle on, forwarding 301, else empty. */
+export function defaultSettingValue(setting: PageRuleSetting): PageRuleActionValue {
+  switch (setting.kind) {
+    case 'toggle':
+      return 'on';
+    case 'select':
+      return setting.options?.[0]?.value ?? '';
+    case 'forwarding':
+      return { status_code: REDIRECT_CODES[0], url: '' };
+    case 'number':
+    case 'text':
+      return '';
+  }
+}
+
+/** How the table shows an action: forwarding spelled out, any other by its id. */
+export function describePageRuleAction(action: PageRuleAction): string {
+  if (action.id === 'forwarding_url' && isForwardingUrlValue(action.value)) {
+    return `Forwarding URL (${action.value.status_code}) to ${action.value.url}`;
+  }
+  return action.id;
+}

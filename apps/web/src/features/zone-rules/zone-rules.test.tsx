@@ -1,0 +1,568 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { PAGE_RULE_SETTINGS, type FirewallRule, type PageRule } from '@guardian/contract';
+import { AppProviders, createQueryClient } from '../../app/providers';
+import { setToken } from '../../lib/auth-token';
+import { jsonResponse, renderApp } from '../../test/render-app';
+import { sessionToken } from '../../test/token';
+import ZoneRulesScreen from '.';
+
+const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
+const FIREWALL_PATH = `/api/cloudflare/zones/${ZONE}/firewall-rules`;
+const PAGE_RULES_PATH = `/api/cloudflare/zones/${ZONE}/pagerules`;
+const LONG_EXPRESSION =
+  '(http.request.uri.path contains "/wp-login.php") or (http.request.uri.path contains "/xmlrpc.php")';
+
+const firewallRule = (id: string, priority: number, overrides: Partial<FirewallRule> = {}): FirewallRule => ({
+  id,
+  description: `Rule ${id}`,
+  action: 'block',
+  paused: false,
+  priority,
+  filter: { id, expression: `ip.src eq 192.0.2.${priority}`, paused: false },
+  ...overrides,
+});
+
+const pageRule = (id: string, priority: number, overrides: Partial<PageRule> = {}): PageRule => ({
+  id,
+  priority,
+  status: 'active',
+  targets: [{ target: 'url', constraint: { operator: 'matches', value: `example.com/${id}/*` } }],
+  actions: [{ id: 'always_use_https', value: 'on' }],
+  ...overrides,
+});
+
+interface Call {
+  method: string;
+  path: string;
+  search: string;
+  body: unknown;
+}
+
+/** A fake API: every call is recorded; answers come from `respond`, else from the current lists. */
+function fakeApi(state: { firewall: FirewallRule[]; pages: PageRule[] }) {
+  const calls: Call[] = [];
+  const overrides = new Map<string, () => Response | Promise<Response>>();
+  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const call = {
+      method,
+      path: url.pathname,
+      search: url.search,
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    };
+    calls.push(call);
+    const override = overrides.get(`${method} ${url.pathname}`);
+    if (override) return override();
+    if (url.pathname === FIREWALL_PATH && method === 'GET') return jsonResponse(200, state.firewall);
+    if (url.pathname === PAGE_RULES_PATH && method === 'GET') return jsonResponse(200, state.pages);
+    if (url.pathname.startsWith(`${FIREWALL_PATH}/`) && method === 'PUT') return jsonResponse(200, call.body);
+    if (url.pathname.startsWith(`${PAGE_RULES_PATH}/`) && method === 'PUT')
+      return jsonResponse(200, call.body);
+    if (method === 'DELETE') return new Response(null, { status: 204 });
+    return jsonResponse(500, { code: 'INTERNAL', message: 'Unexpected call in the test.', errors: [] });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    calls,
+    /** Answers `METHOD path` with this from now on. */
+    answer(key: string, response: () => Response | Promise<Response>) {
+      overrides.set(key, response);
+    },
+    count: (method: string, path: string) =>
+      calls.filter((call) => call.method === method && call.path === path).length,
+  };
+}
+
+const failure = (status: number, message: string) => () =>
+  jsonResponse(status, { code: 'BAD_REQUEST', message, errors: [{ message }] });
+
+beforeEach(() => setToken(sessionToken({ level: 1 })));
+
+async function openScreen() {
+  const user = userEvent.setup();
+  const view = renderApp(`/cloudflare/zones/${ZONE}/rules`);
+  await screen.findByRole('heading', { name: `Rules for Zone ID: ${ZONE}` });
+  return { user, ...view };
+}
+
+async function openPageRulesTab(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('tab', { name: 'Page Rules' }));
+}
+
+describe('zone rules screen', () => {
+  it('shows the heading and the tabs, Firewall Rules first, switchable by keyboard', async () => {
+    fakeApi({ firewall: [], pages: [] });
+    const { user } = await openScreen();
+    const firewallTab = screen.getByRole('tab', { name: 'Firewall Rules' });
+    expect(firewallTab).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByText('No firewall rules found.')).toBeInTheDocument();
+    firewallTab.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Page Rules' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByText('No page rules found.')).toBeInTheDocument();
+  });
+
+  it("says 'Zone ID not found.' without a zone id", () => {
+    const router = createMemoryRouter([{ path: '/rules', element: <ZoneRulesScreen /> }], {
+      initialEntries: ['/rules'],
+    });
+    render(
+      <AppProviders client={createQueryClient()}>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    expect(screen.getByText('Zone ID not found.')).toBeInTheDocument();
+  });
+});
+
+describe('firewall rules tab', () => {
+  it('lists the rules with every column, the cut expression and the status badges', async () => {
+    let release: () => void = () => {};
+    const api = fakeApi({
+      firewall: [
+        firewallRule('a', 1, {
+          description: 'Block login probes',
+          filter: { id: 'a', expression: LONG_EXPRESSION, paused: false },
+        }),
+        firewallRule('b', 2, { action: 'js_challenge', paused: true }),
+      ],
+      pages: [],
+    });
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    api.answer(`GET ${FIREWALL_PATH}`, async () => {
+      await gate;
+      return jsonResponse(200, [
+        firewallRule('a', 1, {
+          description: 'Block login probes',
+          filter: { id: 'a', expression: LONG_EXPRESSION, paused: false },
+        }),
+        firewallRule('b', 2, { action: 'js_challenge', paused: true }),
+      ]);
+    });
+    await openScreen();
+    expect(screen.getByText('Loading Firewall Rules...')).toBeInTheDocument();
+    release();
+    await screen.findByText('Block login probes');
+    const table = screen.getByRole('table', { name: 'Firewall rules' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Priority', 'Description', 'Action', 'Expression', 'Status', 'Actions']);
+    const [, first, second] = within(table).getAllByRole('row');
+    expect(within(first!).getByText('Block login probes')).toBeInTheDocument();
+    expect(within(first!).getByText(`${LONG_EXPRESSION.slice(0, 70)}...`)).toBeInTheDocument();
+    expect(within(first!).getByText('Active')).toBeInTheDocument();
+    expect(within(first!).getByText('Block')).toBeInTheDocument();
+    expect(within(second!).getByText('JS Challenge')).toBeInTheDocument();
+    expect(within(second!).getByText('Paused')).toBeInTheDocument();
+    expect(within(second!).getByText('ip.src eq 192.0.2.2')).toBeInTheDocument();
+    for (const name of ['Toggle Status', 'Edit', 'Delete']) {
+      expect(within(first!).getByRole('button', { name })).toBeInTheDocument();
+    }
+    expect(
+      within(first!).getByRole('button', { name: 'Priority 1: Block login probes. Drag to reorder' }),
+    ).toHaveAttribute('tabindex', '0');
+  });
+
+  it.each([
+    [failure(404, 'Zone not found.'), 'Failed to fetch firewall rules: Zone not found.'],
+    [() => new Response('', { status: 404 }), 'Failed to fetch firewall rules: An unknown error occurred.'],
+  ])('replaces the view with the load error', async (response, text) => {
+    const api = fakeApi({ firewall: [], pages: [] });
+    api.answer(`GET ${FIREWALL_PATH}`, response);
+    await openScreen();
+    expect(await screen.findByRole('alert')).toHaveTextContent(text);
+    expect(screen.queryByRole('button', { name: 'Add Firewall Rule' })).not.toBeInTheDocument();
+  });
+
+  it('adds a rule with the spec payload, replaces the list with the answer and toasts', async () => {
+    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    const added = [
+      firewallRule('a', 1),
+      firewallRule('n', 2, { description: 'Challenge admin', action: 'block' }),
+    ];
+    let answer: () => void = () => {};
+    api.answer(
+      `POST ${FIREWALL_PATH}`,
+      () => new Promise((resolve) => (answer = () => resolve(jsonResponse(201, { result: added })))),
+    );
+    const { user } = await openScreen();
+    await screen.findByText('Rule a');
+    await user.click(screen.getByRole('button', { name: 'Add Firewall Rule' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Firewall Rule' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+    expect(within(dialog).getByText('Description is required.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Expression is required.')).toBeInTheDocument();
+    expect(api.count('POST', FIREWALL_PATH)).toBe(0);
+
+    const help = within(dialog).getByRole('link', { name: /Expression help/ });
+    expect(help).toHaveAttribute('href', 'https://developers.cloudflare.com/ruleset-engine/rules-language/');
+    expect(help).toHaveAttribute('target', '_blank');
+    expect(help).toHaveAttribute('rel', 'noopener');
+    expect(within(dialog).getByLabelText('Action')).toHaveValue('block');
+    expect(
+      Array.from(
+        within(dialog).getByLabelText('Action').querySelectorAll('option'),
+        (option) => option.textContent,
+      ),
+    ).toEqual(['Block', 'Challenge', 'JS Challenge', 'Managed Challenge', 'Allow', 'Skip']);
+
+    await user.type(within(dialog).getByLabelText(/Description/), 'Challenge admin');
+    await user.type(within(dialog).getByLabelText(/Expression/), 'http.request.uri.path contains "/admin"');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+    expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
+    answer();
+
+    expect(await screen.findByText('Firewall rule added and priorities updated!')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('Challenge admin')).toBeInTheDocument();
+    expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual([
+      {
+        description: 'Challenge admin',
+        action: 'block',
+        paused: false,
+        filter: { expression: 'http.request.uri.path contains "/admin"', paused: false },
+      },
+    ]);
+    expect(api.count('GET', FIREWALL_PATH)).toBe(1);
+  });
+
+  it("shows the server's refusal in red inside the modal", async () => {
+    const api = fakeApi({ firewall: [], pages: [] });
+    api.answer(`POST ${FIREWALL_PATH}`, failure(400, 'Unknown field "http.hots" in the expression.'));
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Add Firewall Rule' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/Description/), 'x');
+    await user.type(within(dialog).getByLabelText(/Expression/), 'http.hots eq "a"');
+    await user.selectOptions(within(dialog).getByLabelText('Action'), 'allow');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Unknown field "http.hots" in the expression.',
+    );
+    expect(api.calls.find((call) => call.method === 'POST')?.body).toMatchObject([{ action: 'allow' }]);
+  });
+
+  it('edits a rule: the full rule is sent, then the list reloads', async () => {
+    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Firewall Rule' });
+    expect(within(dialog).getByLabelText(/Description/)).toHaveValue('Rule a');
+    expect(within(dialog).getByLabelText(/Expression/)).toHaveValue('ip.src eq 192.0.2.1');
+    await user.clear(within(dialog).getByLabelText(/Description/));
+    await user.type(within(dialog).getByLabelText(/Description/), 'Renamed');
+    await user.selectOptions(within(dialog).getByLabelText('Action'), 'managed_challenge');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.calls.find((call) => call.method === 'PUT')).toMatchObject({
+      path: `${FIREWALL_PATH}/a`,
+      body: { ...firewallRule('a', 1), description: 'Renamed', action: 'managed_challenge' },
+    });
+    await waitFor(() => expect(api.count('GET', FIREWALL_PATH)).toBe(2));
+  });
+
+  it('toggles a rule with the full rule, paused flipped, then reloads', async () => {
+    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Toggle Status' }));
+    await waitFor(() => expect(api.count('GET', FIREWALL_PATH)).toBe(2));
+    expect(api.calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      ...firewallRule('a', 1),
+      paused: true,
+    });
+  });
+
+  it('replaces the view with the error of a failed toggle', async () => {
+    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    api.answer(`PUT ${FIREWALL_PATH}/a`, () => new Response('', { status: 500 }));
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Toggle Status' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update rule status.');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('asks before deleting, then deletes by filter id and reloads', async () => {
+    const api = fakeApi({ firewall: [firewallRule('a', 1, { description: 'Old rule' })], pages: [] });
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Firewall Rule' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete the rule "Old rule"? This action cannot be undone.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(api.count('GET', FIREWALL_PATH)).toBe(2));
+    expect(api.calls.find((call) => call.method === 'DELETE')).toMatchObject({
+      path: `${FIREWALL_PATH}/a`,
+      search: '?filter_id=a',
+    });
+  });
+
+  it('replaces the view with the error of a failed delete', async () => {
+    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    api.answer(`DELETE ${FIREWALL_PATH}/a`, failure(404, 'Firewall rule not found.'));
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Firewall rule not found.');
+  });
+});
+
+describe('page rules tab', () => {
+  it('lists by ascending priority with the URL pattern, actions and status', async () => {
+    fakeApi({
+      firewall: [],
+      pages: [
+        pageRule('late', 3, {
+          status: 'disabled',
+          actions: [
+            { id: 'cache_level', value: 'cache_everything' },
+            { id: 'browser_cache_ttl', value: 14400 },
+          ],
+        }),
+        pageRule('first', 1, {
+          actions: [{ id: 'forwarding_url', value: { status_code: 301, url: 'https://example.com/new' } }],
+        }),
+      ],
+    });
+    const { user } = await openScreen();
+    await openPageRulesTab(user);
+    const table = await screen.findByRole('table', { name: 'Page rules' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Priority', 'URL Pattern', 'Actions', 'Status', 'Actions']);
+    const [, first, second] = within(table).getAllByRole('row');
+    expect(first).toHaveTextContent('example.com/first/*');
+    expect(first).toHaveTextContent('Forwarding URL (301) to https://example.com/new');
+    expect(first).toHaveTextContent('Active');
+    expect(second).toHaveTextContent('example.com/late/*');
+    expect(second).toHaveTextContent('cache_level');
+    expect(second).toHaveTextContent('browser_cache_ttl');
+    expect(second).toHaveTextContent('Disabled');
+  });
+
+  it('shows the load error with its fallback', async () => {
+    const api = fakeApi({ firewall: [], pages: [] });
+    api.answer(`GET ${PAGE_RULES_PATH}`, () => new Response('', { status: 404 }));
+    const { user } = await openScreen();
+    await openPageRulesTab(user);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to fetch page rules: An unknown error occurred.',
+    );
+  });
+
+  describe('the editor', () => {
+    async function openEditor() {
+      const api = fakeApi({ firewall: [], pages: [] });
+      const { user } = await openScreen();
+      await openPageRulesTab(user);
+      await user.click(await screen.findByRole('button', { name: 'Add Page Rule' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add Page Rule' });
+      const picker = within(dialog).getByRole('combobox', { name: 'Add a setting' });
+      const offered = () =>
+        Array.from(picker.querySelectorAll('option'), (option) => option.value).filter(
+          (value) => value !== '',
+        );
+      return { api, user, dialog, picker, offered };
+    }
+
+    it('offers every setting first, in groups, under "Select a setting to add..."', async () => {
+      const { picker, offered } = await openEditor();
+      expect(within(picker).getByRole('option', { name: 'Select a setting to add...' })).toBeInTheDocument();
+      expect(offered()).toHaveLength(PAGE_RULE_SETTINGS.length);
+      expect(Array.from(picker.querySelectorAll('optgroup'), (group) => group.label)).toEqual([
+        'Redirect',
+        'SSL/HTTPS',
+        'Cache',
+        'Performance',
+        'Security',
+        'Header/Origin',
+        'Disable',
+      ]);
+      expect(within(picker).getByRole('option', { name: 'Forwarding URL' })).toBeInTheDocument();
+    });
+
+    it('allows nothing else after a forwarding URL, which starts as 301 with an empty URL', async () => {
+      const { user, dialog, picker, offered } = await openEditor();
+      await user.selectOptions(picker, 'forwarding_url');
+      expect(within(dialog).getByLabelText('Status code')).toHaveValue('301');
+      expect(within(dialog).getByRole('textbox', { name: /Destination URL/ })).toHaveValue('');
+      expect(picker).toBeDisabled();
+      expect(offered()).toEqual([]);
+      await user.click(within(dialog).getByRole('button', { name: 'Remove Forwarding URL' }));
+      expect(picker).toBeEnabled();
+      expect(offered()).toHaveLength(PAGE_RULE_SETTINGS.length);
+    });
+
+    it("offers only the first setting's group, each setting once, with the spec's defaults", async () => {
+      const { user, dialog, picker, offered } = await openEditor();
+      await user.selectOptions(picker, 'browser_cache_ttl');
+      expect(within(dialog).getByLabelText('Browser Cache TTL')).toHaveDisplayValue(
+        'Respect Existing Headers',
+      );
+      expect(
+        Array.from(
+          within(dialog).getByLabelText('Browser Cache TTL').querySelectorAll('option'),
+          (option) => option.textContent,
+        ),
+      ).toEqual(['Respect Existing Headers', '30 seconds', '30 minutes', '1 hour', '4 hours', '1 day']);
+      expect(offered()).toEqual([
+        'edge_cache_ttl',
+        'cache_level',
+        'cache_deception_armor',
+        'cache_by_device_type',
+        'explicit_cache_control',
+        'sort_query_string_for_cache',
+      ]);
+      await user.selectOptions(picker, 'cache_deception_armor');
+      expect(within(dialog).getByRole('switch', { name: 'Cache Deception Armor' })).toHaveAttribute(
+        'aria-checked',
+        'true',
+      );
+      await user.selectOptions(picker, 'edge_cache_ttl');
+      expect(within(dialog).getByRole('spinbutton', { name: /Edge Cache TTL/ })).toHaveValue(null);
+      expect(offered()).not.toContain('edge_cache_ttl');
+      expect(offered()).not.toContain('ssl');
+      expect(picker).toHaveValue('');
+    });
+
+    it('starts a select setting at its first option', async () => {
+      const { user, dialog, picker } = await openEditor();
+      await user.selectOptions(picker, 'ssl');
+      expect(within(dialog).getByLabelText('SSL')).toHaveDisplayValue('Off');
+      expect(
+        Array.from(
+          within(dialog).getByLabelText('SSL').querySelectorAll('option'),
+          (option) => option.textContent,
+        ),
+      ).toEqual(['Off', 'Flexible', 'Full', 'Full (Strict)']);
+    });
+
+    it('requires the URL pattern and the text, number and forwarding URL inputs', async () => {
+      const { api, user, dialog, picker } = await openEditor();
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(within(dialog).getByText('URL pattern is required.')).toBeInTheDocument();
+      expect(within(dialog).getByText('Add at least one setting.')).toBeInTheDocument();
+
+      await user.selectOptions(picker, 'host_header_override');
+      await user.selectOptions(picker, 'resolve_override');
+      await user.type(
+        within(dialog).getByRole('textbox', { name: /Resolve Override/ }),
+        'backend.example.net',
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(within(dialog).getByText('Host Header Override is required.')).toBeInTheDocument();
+      expect(within(dialog).queryByText('Resolve Override is required.')).not.toBeInTheDocument();
+      expect(api.count('POST', PAGE_RULES_PATH)).toBe(0);
+
+      await user.click(within(dialog).getByRole('button', { name: 'Remove Host Header Override' }));
+      await user.click(within(dialog).getByRole('button', { name: 'Remove Resolve Override' }));
+      await user.selectOptions(picker, 'edge_cache_ttl');
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(within(dialog).getByText('Edge Cache TTL (seconds) is required.')).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Remove Edge Cache TTL (seconds)' }));
+      await user.selectOptions(picker, 'forwarding_url');
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(within(dialog).getByText('The destination URL is required.')).toBeInTheDocument();
+    });
+
+    it('adds the rule with priority 1 and status active, then toasts and reloads', async () => {
+      const { api, user, dialog, picker } = await openEditor();
+      api.answer(`POST ${PAGE_RULES_PATH}`, () => jsonResponse(201, pageRule('new', 1)));
+      await user.type(within(dialog).getByLabelText(/If the URL matches/), 'example.com/old/*');
+      await user.selectOptions(picker, 'forwarding_url');
+      await user.selectOptions(within(dialog).getByLabelText('Status code'), '302');
+      await user.type(
+        within(dialog).getByRole('textbox', { name: /Destination URL/ }),
+        'https://example.com/new/$1',
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(await screen.findByText('Page rule added successfully!')).toBeInTheDocument();
+      expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({
+        targets: [{ target: 'url', constraint: { operator: 'matches', value: 'example.com/old/*' } }],
+        actions: [{ id: 'forwarding_url', value: { status_code: 302, url: 'https://example.com/new/$1' } }],
+        priority: 1,
+        status: 'active',
+      });
+      await waitFor(() => expect(api.count('GET', PAGE_RULES_PATH)).toBe(2));
+    });
+
+    it("shows the server's refusal in red inside the modal", async () => {
+      const { api, user, dialog, picker } = await openEditor();
+      api.answer(`POST ${PAGE_RULES_PATH}`, () => new Response('', { status: 500 }));
+      await user.type(within(dialog).getByLabelText(/If the URL matches/), 'example.com/*');
+      await user.selectOptions(picker, 'waf');
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to add page rule.');
+    });
+  });
+
+  it('edits a rule keeping its priority and status', async () => {
+    const rule = pageRule('r', 4, { status: 'disabled', actions: [{ id: 'ssl', value: 'full' }] });
+    const api = fakeApi({ firewall: [], pages: [rule] });
+    const { user } = await openScreen();
+    await openPageRulesTab(user);
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Page Rule' });
+    expect(within(dialog).getByLabelText(/If the URL matches/)).toHaveValue('example.com/r/*');
+    await user.selectOptions(within(dialog).getByLabelText('SSL'), 'strict');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Page rule updated successfully!')).toBeInTheDocument();
+    expect(api.calls.find((call) => call.method === 'PUT')).toMatchObject({
+      path: `${PAGE_RULES_PATH}/r`,
+      body: {
+        id: 'r',
+        targets: rule.targets,
+        actions: [{ id: 'ssl', value: 'strict' }],
+        priority: 4,
+        status: 'disabled',
+      },
+    });
+  });
+
+  it('toggles a rule with the full rule, toasts and updates the row without a reload', async () => {
+    const api = fakeApi({ firewall: [], pages: [pageRule('r', 1)] });
+    const { user } = await openScreen();
+    await openPageRulesTab(user);
+    await user.click(await screen.findByRole('button', { name: 'Toggle Status' }));
+    expect(await screen.findByText('Rule status updated successfully!')).toBeInTheDocument();
+    expect(await screen.findByText('Disabled')).toBeInTheDocument();
+    expect(api.calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      ...pageRule('r', 1),
+      status: 'disabled',
+    });
+    expect(api.count('GET', PAGE_RULES_PATH)).toBe(1);
+  });
+
+  it('shows a failed toggle as a red toast', async () => {
+    const api = fakeApi({ firewall: [], pages: [pageRule('r', 1)] });
+    api.answer(`PUT ${PAGE_RULES_PATH}/r`, () => new Response('', { status: 500 }));
+    const { user } = await openScreen();
+    await openPageRulesTab(user);
+    await user.click(await screen.findByRole('button', { name: 'Toggle Status' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update rule status.');
+    expect(screen.getByRole('table', { name: 'Page rules' })).toBeInTheDocument();
+  });
+
+  it('asks before deleting with the URL pattern, then toasts and reloads', async () => {
+    const api = fakeApi({ firewall: [], pages: [pageRule('r', 1)] });
+    const { user } = await openScreen();
+    await openPageRulesTab(user);
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Page Rule' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete the rule "example.com/r/*"? This action cannot be undone.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Page rule deleted successfully!')).toBeInTheDocument();
+    await waitFor(() => expect(api.count('GET', PAGE_RULES_PATH)).toBe(2));
+  });
+});
