@@ -8,6 +8,7 @@ import {
   apiRoutes,
   idForms,
   isErrorBody,
+  ownerOrder,
   paramKind,
   routeShape,
   sampleRequest,
@@ -272,7 +273,7 @@ describe('bad input on every /api route', () => {
     const failures: string[] = [];
     let sent = 0;
     // Collection-wide destructive actions last, so the estate is whole for the others.
-    const routes = apiRoutes(ctx.app).sort((a, b) => Number(/\/clean$/.test(a.url)) - Number(/\/clean$/.test(b.url)));
+    const routes = ownerOrder(apiRoutes(ctx.app));
     for (const route of routes) {
       const sample = await sampleRequest(ctx, route, estate);
       const label = `${route.method} ${routeShape(route.url)}`;

@@ -5,6 +5,7 @@ import {
   apiRoutes,
   isErrorBody,
   jsonOf,
+  ownerOrder,
   paramKind,
   routeShape,
   sampleRequest,
@@ -172,10 +173,7 @@ describe('ownership of every route that takes an id', () => {
   });
 
   it("the positive control: the owner's same request succeeds on every one of those routes (so the 404s above mean something)", async () => {
-    // Reads first, then writes, then deletes from the deepest path up (items before their list).
-    const order = (route: RouteEntry) =>
-      ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 })[route.method as 'GET'] * 100 - (route.method === 'DELETE' ? pathParams(route.url).length : 0);
-    const routes = withParams(apiRoutes(ctx.app).filter((route) => !isSelfTest(route))).sort((a, b) => order(a) - order(b));
+    const routes = ownerOrder(withParams(apiRoutes(ctx.app).filter((route) => !isSelfTest(route))));
     const unreachable: string[] = [];
     for (const route of routes) {
       const sample = await sampleRequest(ctx, route, alice);

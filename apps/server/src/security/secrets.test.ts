@@ -2,9 +2,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCipher } from '../crypto/token-cipher';
 import { createLogger, redactUrl } from '../logger';
-import { pathParams, type RouteEntry } from '../route-table';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
-import { apiRoutes, sampleRequest, seedEstate, urlsFor, type Estate } from './support';
+import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor, type Estate } from './support';
 
 /**
  * Secrets stay secret. Cloudflare API tokens are stored encrypted (AES-256-GCM, read from the row),
@@ -58,9 +57,7 @@ async function fullRun() {
   await inject('POST', '/api/login', {}, { email: estate.user.email, password: estate.user.password });
   await inject('POST', '/api/login', {}, { email: estate.user.email, password: `${estate.user.password}x` });
   // Every route as its owner would use it: reads, then writes, then deletes from the deepest path up.
-  const rank = (route: RouteEntry) =>
-    ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 })[route.method as 'GET'] * 100 - pathParams(route.url).length;
-  for (const route of apiRoutes(app).sort((a, b) => rank(a) - rank(b))) {
+  for (const route of ownerOrder(apiRoutes(app))) {
     if (route.url === '/api/login') continue;
     const sample = await sampleRequest(ctx, route, second);
     const query = new URLSearchParams(sample.query).toString();

@@ -88,6 +88,19 @@ export function apiRoutes(app: FastifyInstance): RouteEntry[] {
   return app.routeTable.filter((route) => isApiPath(route.url) && route.method !== 'HEAD' && route.method !== 'OPTIONS');
 }
 
+/**
+ * The order in which an owner can call every route once and find what each needs still there: reads,
+ * then writes, then deletes from the deepest path up (items before their list, records before their
+ * zone), and collection-wide destruction (clean all) last.
+ */
+export function ownerOrder(routes: RouteEntry[]): RouteEntry[] {
+  const rank = (route: RouteEntry) => {
+    const method = ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 } as Record<string, number>)[route.method] ?? 4;
+    return (/\/clean$/.test(route.url) ? 1000 : 0) + method * 100 - (route.method === 'DELETE' ? pathParams(route.url).length : 0);
+  };
+  return [...routes].sort((a, b) => rank(a) - rank(b));
+}
+
 /** Calls the console's API as a user and insists on success (for seeding). */
 export async function call(
   ctx: CloudflareTestContext,
