@@ -71,8 +71,8 @@ export function DnsRecordsTable({ records, loading, onEdit, onDelete }: DnsRecor
             return (
               <TableRow key={record.id}>
                 <TableCell className="font-semibold">{record.type}</TableCell>
-                <TableCell className="min-w-40 break-all">{record.name}</TableCell>
-                <TableCell className="min-w-48">
+                <TableCell className="min-w-56 break-all">{record.name}</TableCell>
+                <TableCell className="min-w-56">
                   <RecordContent record={record} />
                 </TableCell>
                 <TableCell className="whitespace-nowrap tabular-nums">{ttlLabel(record.ttl)}</TableCell>

@@ -68,12 +68,7 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
       ) : (
         <Field label="Account" required error={errors.account_id}>
           {(control) => (
-            <Select
-              {...control}
-              value={accountId}
-              disabled={accounts.isPending}
-              onChange={(event) => setAccountId(event.target.value)}
-            >
+            <Select {...control} value={accountId} onChange={(event) => setAccountId(event.target.value)}>
               <option value="">{accounts.isPending ? 'Loading accounts...' : 'Select an account'}</option>
               {accounts.data?.map((account) => (
                 <option key={account.id} value={account.account_id}>

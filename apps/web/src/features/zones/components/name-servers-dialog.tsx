@@ -29,14 +29,14 @@ export function NameServersDialog({ view, onClose }: NameServersDialogProps) {
     >
       <p className="text-sm text-ink">
         Sign in to your domain registrar and replace the name servers of{' '}
-        <strong className="font-semibold break-all">{view?.domain}</strong> with these Cloudflare name
+        <strong className="font-semibold break-words">{view?.domain}</strong> with these Cloudflare name
         servers:
       </p>
       <ol className="space-y-2">
         {view?.nameServers.map((nameServer) => (
           <li
             key={nameServer}
-            className="rounded-control border border-line bg-canvas px-3 py-2 font-mono text-sm break-all text-ink select-all"
+            className="rounded-control border border-line bg-canvas px-3 py-2 font-mono text-sm break-words text-ink select-all"
           >
             {nameServer}
           </li>

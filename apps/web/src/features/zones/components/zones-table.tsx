@@ -78,7 +78,7 @@ export function ZonesTable({
           rows.map((zone, index) => (
             <TableRow key={zone.id}>
               <TableCell className="text-ink-muted tabular-nums">{firstRowNumber + index}</TableCell>
-              <TableCell className="font-medium break-all">{zone.domain}</TableCell>
+              <TableCell className="font-medium whitespace-nowrap">{zone.domain}</TableCell>
               <TableCell className="whitespace-nowrap">{zone.accountName}</TableCell>
               <TableCell>
                 <ZoneStatus
