@@ -9,9 +9,9 @@ import {
   type DraggableProvidedDragHandleProps,
   type DropResult,
 } from '@hello-pangea/dnd';
-import { GripVertical, Pencil, Power, Trash2 } from 'lucide-react';
-import { FIREWALL_ACTION_LABELS, type FirewallRule } from '@guardian/contract';
-import { Badge } from '../../../components/ui/badge';
+import { GripVertical } from 'lucide-react';
+import { FIREWALL_ACTION_LABELS, type FirewallRule, type FirewallRuleAction } from '@guardian/contract';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import {
   Table,
@@ -25,6 +25,17 @@ import {
 } from '../../../components/ui/table';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cutExpression } from '../lib/expression-display';
+
+/** Stopping actions red, challenges yellow, letting through green, the rest quiet. */
+const ACTION_TONES: Record<FirewallRuleAction, BadgeTone> = {
+  block: 'red',
+  challenge: 'yellow',
+  js_challenge: 'yellow',
+  managed_challenge: 'yellow',
+  allow: 'green',
+  skip: 'blue',
+  log: 'grey',
+};
 
 const COLUMNS = ['Priority', 'Description', 'Action', 'Expression', 'Status', 'Actions'];
 
@@ -81,7 +92,7 @@ export function FirewallRulesTable({
             {COLUMNS.map((column, index) => (
               <TableHeaderCell
                 key={column}
-                className={clsx(index === 0 && 'w-28', index === COLUMNS.length - 1 && 'text-right')}
+                className={clsx(index === 0 && 'w-24', index === COLUMNS.length - 1 && 'text-right')}
               >
                 {column}
               </TableHeaderCell>
@@ -159,7 +170,8 @@ function FirewallRuleCells({
 
   return (
     <>
-      <TableCell className="p-0" style={widthOf(0)}>
+      {/* p-0!: the handle itself carries the cell's padding, so all of the cell grabs the row. */}
+      <TableCell className="p-0!" style={widthOf(0)}>
         <div
           {...handleProps}
           aria-label={`Priority ${rule.priority}: ${rule.description}. Drag to reorder`}
@@ -169,7 +181,7 @@ function FirewallRuleCells({
           {rule.priority}
         </div>
       </TableCell>
-      <TableCell className="p-0" style={widthOf(1)}>
+      <TableCell className="p-0!" style={widthOf(1)}>
         {/* A second place to grab the row with the mouse or a finger; the keyboard uses the priority. */}
         <div
           {...handleProps}
@@ -181,15 +193,15 @@ function FirewallRuleCells({
           {rule.description}
         </div>
       </TableCell>
-      <TableCell className="whitespace-nowrap" style={widthOf(2)}>
-        {FIREWALL_ACTION_LABELS[rule.action]}
+      <TableCell style={widthOf(2)}>
+        <Badge tone={ACTION_TONES[rule.action]}>{FIREWALL_ACTION_LABELS[rule.action]}</Badge>
       </TableCell>
-      <TableCell style={widthOf(3)}>
+      <TableCell className="min-w-48" style={widthOf(3)}>
         {cut === rule.filter.expression ? (
-          <code className="font-mono text-xs break-all text-ink-muted">{cut}</code>
+          <code className="font-mono text-xs break-words text-ink-muted">{cut}</code>
         ) : (
           <Tooltip content={<code className="font-mono">{rule.filter.expression}</code>}>
-            <code tabIndex={0} className="font-mono text-xs break-all text-ink-muted">
+            <code tabIndex={0} className="font-mono text-xs break-words text-ink-muted">
               {cut}
             </code>
           </Tooltip>
@@ -200,29 +212,13 @@ function FirewallRuleCells({
       </TableCell>
       <TableCell style={widthOf(5)}>
         <div className="flex justify-end gap-2">
-          <Button
-            size="sm"
-            variant="secondary"
-            icon={<Power aria-hidden="true" className="size-3.5" />}
-            loading={toggling}
-            onClick={() => onToggle(rule)}
-          >
+          <Button size="sm" variant="secondary" loading={toggling} onClick={() => onToggle(rule)}>
             Toggle Status
           </Button>
-          <Button
-            size="sm"
-            variant="secondary"
-            icon={<Pencil aria-hidden="true" className="size-3.5" />}
-            onClick={() => onEdit(rule)}
-          >
+          <Button size="sm" variant="secondary" onClick={() => onEdit(rule)}>
             Edit
           </Button>
-          <Button
-            size="sm"
-            variant="danger"
-            icon={<Trash2 aria-hidden="true" className="size-3.5" />}
-            onClick={() => onDelete(rule)}
-          >
+          <Button size="sm" variant="danger" onClick={() => onDelete(rule)}>
             Delete
           </Button>
         </div>

@@ -1,4 +1,3 @@
-import { Pencil, Power, Trash2 } from 'lucide-react';
 import { pageRuleUrlPattern, type PageRule } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -48,11 +47,11 @@ export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }
           rules.map((rule) => (
             <TableRow key={rule.id}>
               <TableCell className="font-medium tabular-nums">{rule.priority}</TableCell>
-              <TableCell className="min-w-48 font-medium break-all">{pageRuleUrlPattern(rule)}</TableCell>
-              <TableCell className="min-w-48">
+              <TableCell className="min-w-56 font-medium break-words">{pageRuleUrlPattern(rule)}</TableCell>
+              <TableCell className="min-w-64">
                 <ul className="space-y-0.5 text-ink-muted">
                   {rule.actions.map((action) => (
-                    <li key={action.id} className="break-all">
+                    <li key={action.id} className="break-words">
                       {describePageRuleAction(action)}
                     </li>
                   ))}
@@ -68,26 +67,15 @@ export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }
                   <Button
                     size="sm"
                     variant="secondary"
-                    icon={<Power aria-hidden="true" className="size-3.5" />}
                     loading={togglingId === rule.id}
                     onClick={() => onToggle(rule)}
                   >
                     Toggle Status
                   </Button>
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    icon={<Pencil aria-hidden="true" className="size-3.5" />}
-                    onClick={() => onEdit(rule)}
-                  >
+                  <Button size="sm" variant="secondary" onClick={() => onEdit(rule)}>
                     Edit
                   </Button>
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    icon={<Trash2 aria-hidden="true" className="size-3.5" />}
-                    onClick={() => onDelete(rule)}
-                  >
+                  <Button size="sm" variant="danger" onClick={() => onDelete(rule)}>
                     Delete
                   </Button>
                 </div>
