@@ -206,6 +206,35 @@ test('reorders firewall rules by a mouse drag and by the keyboard', async ({ pag
     .poll(() => firewallOrder(page, 'E2E order'))
     .toEqual(['E2E order A', 'E2E order B', 'E2E order C']);
 
+  // A save that fails restores the old order; the table is dimmed while it runs.
+  await page.route('**/firewall-rules', async (route) => {
+    if (route.request().method() !== 'PUT') return route.fallback();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await route.fulfill({
+      status: 429,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        code: 'RATE_LIMITED',
+        message: 'Cloudflare is rate limiting this account. Please try again in a few minutes.',
+        errors: [],
+      }),
+    });
+  });
+  await dragRow(
+    page,
+    rowOf(table, 'E2E order A').getByText('E2E order A', { exact: true }),
+    rowOf(table, 'E2E order C'),
+    true,
+  );
+  await expect(page.locator('[aria-busy="true"]').filter({ has: table })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Cloudflare is rate limiting this account.' }),
+  ).toBeVisible();
+  await expect
+    .poll(() => firewallOrder(page, 'E2E order'))
+    .toEqual(['E2E order A', 'E2E order B', 'E2E order C']);
+  await page.unroute('**/firewall-rules');
+
   // A drop in the same place saves nothing.
   let writes = 0;
   page.on('request', (request) => {
