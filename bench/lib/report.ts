@@ -112,8 +112,8 @@ export function readSoak(dir: string): { p99: number; file: string; date?: strin
     const find = (value: unknown): number | undefined => {
       if (!value || typeof value !== 'object') return undefined;
       const record = value as Record<string, unknown>;
-      if (typeof record.p99 === 'number') return record.p99;
       if (typeof record.p99Ms === 'number') return record.p99Ms;
+      if (typeof record.p99 === 'number') return record.p99;
       for (const child of Object.values(record)) {
         const found = find(child);
         if (found !== undefined) return found;
@@ -121,9 +121,8 @@ export function readSoak(dir: string): { p99: number; file: string; date?: strin
       return undefined;
     };
     const p99 = find(soak);
-    return p99 === undefined
-      ? null
-      : { p99, file, date: typeof soak.date === 'string' ? soak.date : undefined };
+    const date = [soak.date, soak.startedAt].find((value): value is string => typeof value === 'string');
+    return p99 === undefined ? null : { p99, file, date };
   } catch {
     return null;
   }

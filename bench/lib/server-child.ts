@@ -59,6 +59,32 @@ function countingDb(db: Db): Db {
   };
 }
 
+/**
+ * Turns the ban-list items' answer cache (pages and search counts kept per list version, in
+ * modules/banlists/lru-cache.ts) off or on, so a read can be measured with the database answering
+ * every request. Answers false when the server has no such cache (the figure is then the same).
+ */
+let cacheOff = false;
+let cachePatched: boolean | null = null;
+async function setPageCache(enabled: boolean): Promise<boolean> {
+  cacheOff = !enabled;
+  if (cachePatched !== null) return cachePatched;
+  try {
+    const module = (await import('../../apps/server/src/modules/banlists/lru-cache')) as {
+      LruCache?: { prototype: { get(key: string): unknown } };
+    };
+    const prototype = module.LruCache?.prototype;
+    if (!prototype || typeof prototype.get !== 'function') return (cachePatched = false);
+    const get = prototype.get;
+    prototype.get = function (this: unknown, key: string) {
+      return cacheOff ? undefined : get.call(this, key);
+    };
+    return (cachePatched = true);
+  } catch {
+    return (cachePatched = false);
+  }
+}
+
 function send(message: ChildMessage): void {
   process.send?.(message);
 }
@@ -122,6 +148,9 @@ async function main(): Promise<void> {
             send({ type: 'reply', id: message.id, value: rows });
             break;
           }
+          case 'pageCache':
+            send({ type: 'reply', id: message.id, value: await setPageCache(message.enabled) });
+            break;
           case 'explain': {
             // EXPLAIN ANALYZE of the statements run since the last reset (not the auth lookup), with
             // the parameters they last ran with: why a read is slow, in the database's own words.

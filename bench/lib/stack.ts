@@ -17,7 +17,6 @@ import type { ChildMessage, ParentMessage, QueryCounts } from './protocol';
 type ParentRequest = ParentMessage extends infer M ? (M extends unknown ? Omit<M, 'id'> : never) : never;
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-const CHILD_EXEC_ARGV = ['--import', 'tsx'];
 
 /** One call the sandbox answered: when its request arrived and how long the sandbox took to answer. */
 export interface TimedCall {
@@ -77,14 +76,20 @@ export interface ServerChild {
   sql<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** EXPLAIN ANALYZE of the SELECTs run since the last `resetQueries` (auth lookup excluded). */
   explain(match?: string): Promise<{ sql: string; plan: string }[]>;
+  /** Turns the items' answer cache off or on; false when the server has none to turn off. */
+  pageCache(enabled: boolean): Promise<boolean>;
   /** Resident set size now, from /proc (bytes). */
   rss(): number;
   stop(): Promise<void>;
 }
 
 export interface ServerOptions {
+  /** The bundled bench/lib/server-child.ts (lib/build-children.ts). */
+  bundle: string;
   sandboxUrl: string;
   databaseUrl: string | undefined;
+  /** The built web app the server serves. */
+  webDist: string;
 }
 
 function readRss(pid: number): number {
@@ -104,7 +109,7 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     GUARDIAN_SECRET: randomBytes(48).toString('base64url'),
     GUARDIAN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     GUARDIAN_DATA_DIR: dataDir,
-    GUARDIAN_WEB_DIST_DIR: join(ROOT, 'apps', 'web', 'dist'),
+    GUARDIAN_WEB_DIST_DIR: options.webDist,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -115,10 +120,13 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     CLOUDFLARE_TIMEOUT_MS: '120000',
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-  const child = fork(join(import.meta.dirname, 'server-child.ts'), [], {
+  const child = fork(options.bundle, [], {
     cwd: ROOT,
     env,
-    execArgv: CHILD_EXEC_ARGV,
+    // BENCH_CPU_PROF=<folder>: a V8 CPU profile of the server (open it in Chrome's DevTools).
+    execArgv: process.env.BENCH_CPU_PROF
+      ? ['--enable-source-maps', '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : ['--enable-source-maps'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 
@@ -185,11 +193,15 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     routes: () => call({ type: 'routes' }),
     sql: (sql, params) => call({ type: 'sql', sql, params }),
     explain: (match) => call({ type: 'explain', match }),
+    pageCache: (enabled) => call({ type: 'pageCache', enabled }),
     rss: () => readRss(child.pid!),
     async stop() {
       if (!exited) {
-        const timeout = new Promise<void>((resolve) => setTimeout(resolve, 15_000));
-        await Promise.race([call({ type: 'stop' }).catch(() => undefined), timeout]);
+        // It closes the app and the database and exits; a server that hangs is killed after 15 s.
+        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, 15_000).unref());
+        call({ type: 'stop' }).catch(() => undefined);
+        await Promise.race([gone, timeout]);
         if (!exited) child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
@@ -203,10 +215,10 @@ export interface BareServer {
 }
 
 /** The baseline child: answers exactly `routes` (URL with query -> body) from memory. */
-export async function startBare(routes: Record<string, string>): Promise<BareServer> {
-  const child: ChildProcess = fork(join(import.meta.dirname, 'bare-server.ts'), [], {
+export async function startBare(bundle: string, routes: Record<string, string>): Promise<BareServer> {
+  const child: ChildProcess = fork(bundle, [], {
     cwd: ROOT,
-    execArgv: CHILD_EXEC_ARGV,
+    execArgv: [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -107,7 +107,7 @@ export async function timeItemsScreen(
   firstIp: string,
   searches: { name: string; query: string; firstIp: string }[],
   debounceMs: number,
-  timeoutMs = 30_000,
+  timeoutMs = 15_000,
 ): Promise<ItemsScreenTiming> {
   const context = await signedInContext(browser, token);
   await context.addInitScript((expected: string) => {
@@ -140,11 +140,19 @@ export async function timeItemsScreen(
   const page = await context.newPage();
   const read = () => page.evaluate(() => (window as unknown as { __bench: Record<string, number> }).__bench);
   await page.goto(`${origin}/cloudflare/banlists/${encodeURIComponent(listId)}/items`);
-  await page.waitForFunction(
-    () => (window as unknown as { __bench: { firstRow: number } }).__bench.firstRow > 0,
-    undefined,
-    { timeout: timeoutMs },
-  );
+  await page
+    .waitForFunction(
+      () => (window as unknown as { __bench: { firstRow: number } }).__bench.firstRow > 0,
+      undefined,
+      {
+        timeout: timeoutMs,
+      },
+    )
+    .catch(() => {
+      throw new Error(
+        `no table cell showed the first item (${firstIp}) within ${timeoutMs / 1000} s: is the items screen built?`,
+      );
+    });
   const firstPageMs = (await read()).firstRow!;
 
   const results: ItemsScreenTiming['searches'] = [];
@@ -173,11 +181,19 @@ export async function timeItemsScreen(
       [search.firstIp, firstIp],
     );
     await box.fill(search.query);
-    await page.waitForFunction(
-      () => (window as unknown as { __bench: { answer: number } }).__bench.answer > 0,
-      undefined,
-      { timeout: timeoutMs },
-    );
+    await page
+      .waitForFunction(
+        () => (window as unknown as { __bench: { answer: number } }).__bench.answer > 0,
+        undefined,
+        {
+          timeout: timeoutMs,
+        },
+      )
+      .catch(() => {
+        throw new Error(
+          `the search "${search.query}" did not show ${search.firstIp} first within ${timeoutMs / 1000} s`,
+        );
+      });
     const { answer, lastInput } = await read();
     results.push({
       name: search.name,
