@@ -11,6 +11,8 @@ export interface CloudflareOptions {
   rateLimit: { requests: number; windowMs: number };
   /** A 429 asking to wait longer than this is not waited for; the person sees the rate-limit message. */
   maxRetryAfterMs: number;
+  /** The network underneath (default: the global fetch); tests wrap it to lose answers. */
+  fetch?: typeof fetch;
 }
 
 export const CLOUDFLARE_DEFAULTS: Omit<CloudflareOptions, 'baseUrl'> = {
@@ -33,13 +35,17 @@ function retryAfterMs(headers: Headers): number | undefined {
  * Cloudflare asks. The SDK's own retry honours retry-after; a wait too long for a person is turned
  * into a final answer (x-should-retry: false) instead of a hanging request.
  */
-function throttledFetch(throttle: SlidingWindowThrottle, maxRetryAfterMs: number): typeof fetch {
+function throttledFetch(
+  throttle: SlidingWindowThrottle,
+  maxRetryAfterMs: number,
+  network: typeof fetch = fetch,
+): typeof fetch {
   return async (input, init) => {
     // Held back for longer than a person would wait (after a long retry-after, or the whole budget
     // spent): answer as Cloudflare would, at once, instead of hanging every request of this token.
     const wait = await throttle.acquire(maxRetryAfterMs);
     if (wait > 0) return rateLimitedLocally(wait);
-    const response = await fetch(input, init);
+    const response = await network(input, init);
     if (response.status !== 429 && response.status !== 409) return response;
     const retryAfter = retryAfterMs(response.headers);
     if (response.status === 429 && retryAfter !== undefined) throttle.blockFor(retryAfter);
@@ -93,7 +99,7 @@ export class CloudflareGateway {
         baseURL: this.options.baseUrl,
         timeout: this.options.timeoutMs,
         maxRetries: this.options.maxRetries,
-        fetch: throttledFetch(throttle, this.options.maxRetryAfterMs),
+        fetch: throttledFetch(throttle, this.options.maxRetryAfterMs, this.options.fetch),
         logLevel: 'off',
       });
       // Rejected tokens (a failed "Add Account") must not pile up for the life of the process.
