@@ -13,4 +13,11 @@ export const sql = `
     UNIQUE (account_ref, zone_id)
   );
   CREATE INDEX zones_zone_id_idx ON zones (zone_id);
+
+  -- Bumped in the same transaction as every write to a user's zones, so a zones list kept in memory
+  -- is known to be current after one primary-key read, in every server process.
+  CREATE TABLE zone_list_versions (
+    user_id bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    version bigint NOT NULL
+  );
 `;

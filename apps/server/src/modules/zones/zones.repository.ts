@@ -103,9 +103,23 @@ export class ZonesRepository {
     }));
   }
 
-  /** Records a zone of the account (a new one, or a newer view of a known one). */
+  /**
+   * What the user's zones list depends on, in one cheap read: the version every zone write bumps, and
+   * the number of accounts (deleting an account removes its zones by cascade, without a bump).
+   */
+  async listVersion(userId: number): Promise<string> {
+    const [row] = await this.db.query<{ version: number | null; accounts: number }>(
+      `SELECT (SELECT version FROM zone_list_versions WHERE user_id = $1) AS version,
+              (SELECT count(*) FROM cloudflare_accounts WHERE user_id = $1) AS accounts`,
+      [userId],
+    );
+    return `${row?.version ?? 0}/${row?.accounts ?? 0}`;
+  }
+
+  /** Records a zone of the account (a new one, or a newer view of a known one). Run it in a transaction. */
   async upsert(accountRef: number, zone: CloudflareZoneFields): Promise<void> {
     await this.upsertMany(accountRef, [zone]);
+    await this.bumpVersion(accountRef);
   }
 
   /**
@@ -118,14 +132,31 @@ export class ZonesRepository {
       zones.map((zone) => zone.zoneId),
     ]);
     await this.upsertMany(accountRef, zones);
+    await this.bumpVersion(accountRef);
   }
 
   /**
    * Forgets a zone deleted at Cloudflare. Every mirror holding it goes (several users may have added
-   * the same Cloudflare account): its id no longer exists anywhere.
+   * the same Cloudflare account): its id no longer exists anywhere. One statement bumps the version
+   * of each user who held it.
    */
   async removeEverywhere(zoneId: string): Promise<void> {
-    await this.db.query('DELETE FROM zones WHERE zone_id = $1', [zoneId]);
+    await this.db.query(
+      `WITH removed AS (DELETE FROM zones WHERE zone_id = $1 RETURNING account_ref)
+       INSERT INTO zone_list_versions (user_id, version)
+       SELECT DISTINCT a.user_id, 1 FROM removed r JOIN cloudflare_accounts a ON a.id = r.account_ref
+       ON CONFLICT (user_id) DO UPDATE SET version = zone_list_versions.version + 1`,
+      [zoneId],
+    );
+  }
+
+  private async bumpVersion(accountRef: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO zone_list_versions (user_id, version)
+       SELECT user_id, 1 FROM cloudflare_accounts WHERE id = $1
+       ON CONFLICT (user_id) DO UPDATE SET version = zone_list_versions.version + 1`,
+      [accountRef],
+    );
   }
 
   // One statement for any number of zones: the rows travel as one JSON parameter.

@@ -7,6 +7,7 @@ import { AccountsRepository, type AccountRecord } from '../accounts/accounts.rep
 import { accountsService, type AccountsService } from '../accounts/accounts.service';
 import { fetchAllPages } from './all-pages';
 import { requireOwnedZone } from './owned-zone';
+import { ZoneListCache } from './zone-list-cache';
 import { ZonesRepository, type CloudflareZoneFields } from './zones.repository';
 
 /** Cloudflare's largest zones page. */
@@ -29,6 +30,7 @@ export class ZonesService {
   private readonly zones: ZonesRepository;
   private readonly accounts: AccountsRepository;
   private readonly accountsService: AccountsService;
+  private readonly listCache = new ZoneListCache();
 
   constructor(private readonly deps: AppDeps) {
     this.zones = new ZonesRepository(deps.db);
@@ -36,8 +38,19 @@ export class ZonesService {
     this.accountsService = accountsService(deps);
   }
 
-  list(userId: number): Promise<Zone[]> {
-    return this.zones.listForUser(userId);
+  /**
+   * The user's zones as the JSON text of `Zone[]`: from memory while the mirror's version for the user
+   * is unchanged (one cheap read), else read in one query.
+   */
+  async listJson(userId: number): Promise<string> {
+    const version = await this.zones.listVersion(userId);
+    const cached = this.listCache.get(userId, version);
+    if (cached !== undefined) return cached;
+    const zones: Zone[] = await this.zones.listForUser(userId);
+    const json = JSON.stringify(zones);
+    // Read after the version: the list is never older than the version it is stored under.
+    this.listCache.set(userId, version, json);
+    return json;
   }
 
   async add(userId: number, request: AddZoneRequest): Promise<AddZoneResponse> {
@@ -48,7 +61,7 @@ export class ZonesService {
       name: request.domain,
       type: 'full',
     });
-    await this.zones.upsert(account.id, mirrorFields(zone));
+    await this.deps.db.transaction((tx) => new ZonesRepository(tx).upsert(account.id, mirrorFields(zone)));
     return {
       result: {
         id: zone.id,

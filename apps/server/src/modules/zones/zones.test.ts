@@ -2,6 +2,7 @@ import type { AddZoneResponse, CloudflareAccount, ErrorBody, Zone } from '@guard
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import { ZonesRepository } from './zones.repository';
 
 describe('zones', () => {
   let ctx: CloudflareTestContext;
@@ -82,7 +83,7 @@ describe('zones', () => {
       expect(await listZones(await ctx.createUser())).toEqual([]);
     });
 
-    it('answers from one query, however many zones there are', async () => {
+    it('reads the zones in one query, then serves the unchanged list from memory after one cheap check', async () => {
       const few = await userWithAccounts('Few');
       const many = await userWithAccounts('Many');
       ctx.sandbox.control.addZone(few.accounts[0]!.account_id, 'one-zone.com');
@@ -92,12 +93,49 @@ describe('zones', () => {
       await sync(many.user);
 
       const queries = vi.spyOn(ctx.db, 'query');
+      const zoneReads = () => queries.mock.calls.filter(([sql]) => /FROM zones/.test(sql)).length;
       expect(await listZones(few.user)).toHaveLength(1);
       const forOne = queries.mock.calls.length;
       queries.mockClear();
       expect(await listZones(many.user)).toHaveLength(120);
       expect(queries.mock.calls.length).toBe(forOne);
-      expect(queries.mock.calls.filter(([sql]) => /FROM zones/.test(sql))).toHaveLength(1);
+      expect(zoneReads()).toBe(1);
+
+      queries.mockClear();
+      expect(await listZones(many.user)).toHaveLength(120);
+      expect(zoneReads()).toBe(0);
+      expect(queries.mock.calls.length).toBe(forOne - 1);
+    });
+
+    it('sees changes written by another server process, and zones gone with a deleted account', async () => {
+      const { user, accounts } = await userWithAccounts('Shared', 'Doomed');
+      const shared = accounts[0]!;
+      const doomed = accounts[1]!;
+      ctx.sandbox.control.addZone(shared.account_id, 'before.com');
+      ctx.sandbox.control.addZone(doomed.account_id, 'doomed.com');
+      await sync(user);
+      expect((await listZones(user)).map((zone) => zone.domain)).toEqual(['before.com', 'doomed.com']);
+
+      // Another process shares the database but not this one's memory.
+      const [ref] = await ctx.db.query<{ id: number }>(
+        'SELECT id FROM cloudflare_accounts WHERE account_id = $1',
+        [shared.account_id],
+      );
+      const elsewhere = {
+        zoneId: 'f'.repeat(32),
+        domain: 'elsewhere.com',
+        status: 'active',
+        nameServers: [],
+      };
+      await ctx.db.transaction((tx) => new ZonesRepository(tx).upsert(ref!.id, elsewhere));
+      expect((await listZones(user)).map((zone) => zone.domain)).toEqual([
+        'before.com',
+        'doomed.com',
+        'elsewhere.com',
+      ]);
+
+      await ctx.db.query('DELETE FROM cloudflare_accounts WHERE account_id = $1', [doomed.account_id]);
+      expect((await listZones(user)).map((zone) => zone.domain)).toEqual(['before.com', 'elsewhere.com']);
     });
   });
 
@@ -255,6 +293,26 @@ describe('zones', () => {
         'keep-me.com',
       ]);
       expect((await listZones(user)).map((z) => z.domain)).toEqual(['keep-me.com']);
+    });
+
+    it('removes the zone from every user who added the same Cloudflare account', async () => {
+      const alice = await userWithAccounts('Team');
+      const teamAccount = alice.accounts[0]!;
+      const bob = await ctx.createUser();
+      const added = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/cloudflare/accounts',
+        headers: bob.headers,
+        payload: { account_name: 'Team too', token: teamAccount.tokenValue },
+      });
+      expect(added.statusCode).toBe(201);
+      const zone = ctx.sandbox.control.addZone(teamAccount.account_id, 'team-zone.com');
+      await sync(alice.user);
+      await sync(bob);
+      expect(await listZones(bob)).toHaveLength(1);
+
+      expect((await deleteZone(alice.user, zone.id)).statusCode).toBe(204);
+      expect(await listZones(bob)).toEqual([]);
     });
 
     it('answers 404 for another user’s zone and leaves it alone', async () => {
