@@ -11,6 +11,7 @@ export function useSyncZonesMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: syncZones,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: zoneKeys.list() }),
+    // A failed sync still refreshes every account that answered; only the failing one keeps its old mirror.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: zoneKeys.list() }),
   });
 }
