@@ -41,11 +41,20 @@ export function Dialog({
   busy,
   children,
 }: DialogProps) {
+  const hasBody = children != null && children !== false;
   const body = (
     <>
-      <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-5 py-4">{children}</div>
+      {/* A confirmation has only a description: no empty padded band above its buttons. */}
+      {hasBody && (
+        <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-5 py-4">{children}</div>
+      )}
       {footer && (
-        <div className="flex flex-col-reverse gap-2 border-t border-line px-5 py-3 sm:flex-row sm:justify-end">
+        <div
+          className={clsx(
+            'flex flex-col-reverse gap-2 px-5 py-3 sm:flex-row sm:justify-end',
+            hasBody && 'border-t border-line',
+          )}
+        >
           {footer}
         </div>
       )}
