@@ -32,6 +32,12 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; unset means embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL: a query unanswered this long fails (503) and its connection is replaced, so a database
+   * that goes silent (a network partition, no reset) cannot hold the pool's connections for the
+   * kernel's 15 minutes of retransmissions.
+   */
+  databaseQueryTimeoutMs: number;
   /** HS256 key of session tokens. */
   jwtSecret: string;
   /** AES-256-GCM key of stored Cloudflare API tokens (32 bytes). */
@@ -78,6 +84,7 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
     .optional(),
+  GUARDIAN_DATABASE_QUERY_TIMEOUT_SECONDS: positiveInt(60),
   GUARDIAN_SECRET: z.string().min(SECRET_MIN_LENGTH, `must be ${SECRET_HINT}`).optional(),
   GUARDIAN_ENCRYPTION_KEY: z
     .string()
@@ -184,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: vars.HOST,
     dataDir,
     databaseUrl: vars.DATABASE_URL,
+    databaseQueryTimeoutMs: vars.GUARDIAN_DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
     jwtSecret,
     encryptionKey,
     tokenTtlSeconds: vars.GUARDIAN_TOKEN_TTL_SECONDS,

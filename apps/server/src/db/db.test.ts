@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../test/context';
 import { lockDataDir, DataDirLockedError } from './data-dir-lock';
 import { createDb, DatabaseUnavailableError, runMigrations } from '.';
+import { migrations } from './migrations';
 import { createPostgresDb } from './postgres';
 
 let ctx: TestContext;
@@ -54,7 +55,7 @@ describe('Db', () => {
   it('applies each migration once, in order, and records it', async () => {
     expect(await runMigrations(ctx.db)).toEqual([]);
     const recorded = await ctx.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
-    expect(recorded.map((row) => row.name)).toEqual(['001_users']);
+    expect(recorded.map((row) => row.name)).toEqual(migrations.map((migration) => migration.name));
     const applied = await runMigrations(ctx.db, [
       { name: '001_users', sql: 'SELECT 1/0' },
       {

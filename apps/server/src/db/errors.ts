@@ -23,7 +23,7 @@ const CONNECTION_ERROR_CODES = new Set([
 
 // node-postgres reports a dropped or timed-out connection only in the message.
 const CONNECTION_ERROR_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed|Query read timeout/i;
 
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;

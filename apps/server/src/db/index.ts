@@ -17,9 +17,11 @@ export interface CreateDbOptions {
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite in `<dataDir>/pglite` (in memory under tests). */
 export async function createDb(
-  config: Pick<Config, 'mode' | 'dataDir' | 'databaseUrl'>,
+  config: Pick<Config, 'mode' | 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseQueryTimeoutMs'>>,
   options: CreateDbOptions = {},
 ): Promise<Db> {
-  if (config.databaseUrl) return createPostgresDb(config.databaseUrl, options);
+  if (config.databaseUrl) {
+    return createPostgresDb(config.databaseUrl, { ...options, queryTimeoutMs: config.databaseQueryTimeoutMs });
+  }
   return createPgliteDb(config.mode === 'test' ? undefined : join(config.dataDir, 'pglite'));
 }

@@ -42,6 +42,8 @@ export interface PostgresOptions {
   /** Schema to create and find tables in before `public` (tests isolate themselves this way). */
   schema?: string;
   logger?: DbLogger;
+  /** A query unanswered this long fails as a lost connection, and the connection is dropped. */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -55,6 +57,7 @@ export function createPostgresDb(connectionString: string, options: PostgresOpti
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    query_timeout: options.queryTimeoutMs,
     application_name: 'guardian',
     options: options.schema ? `-c search_path=${options.schema},public` : undefined,
     types: typeParsers,

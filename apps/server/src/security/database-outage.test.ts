@@ -5,8 +5,9 @@ import { call, seedEstate, type Estate } from './support';
 
 /**
  * The server survives PostgreSQL going away and coming back. The test's own database connections go
- * through a TCP proxy this file controls, so cutting them disturbs no other suite. While the database
- * is gone every route that needs it answers 503 with the contract's JSON message, quickly, and nothing
+ * through a TCP proxy this file controls, so cutting them disturbs no other suite. Whether the database
+ * refuses connections, never answers new ones, or goes silent on open ones (a partition), every route
+ * that needs it answers 503 with the contract's JSON message, quickly, and nothing
  * is written to Cloudflare; a sync cut in the middle leaves the old mirror whole; when the database is
  * back the same requests answer 200 without a restart. PostgreSQL only (PGlite lives in the process
  * and cannot go away); on the PGlite project the file is skipped.
@@ -14,14 +15,20 @@ import { call, seedEstate, type Estate } from './support';
 
 const onPostgres = process.env.TEST_DB === 'postgres' && !!process.env.DATABASE_URL;
 
-type Mode = 'up' | 'refuse' | 'blackhole';
+type Mode = 'up' | 'refuse' | 'blackhole' | 'stall';
 
-/** A TCP proxy to PostgreSQL: 'refuse' resets every connection; 'blackhole' accepts and never answers. */
+/**
+ * A TCP proxy to PostgreSQL. 'refuse': every connection is reset (a database that is down).
+ * 'blackhole': new connections are accepted and never answered. 'stall': open connections stop
+ * carrying data without closing, and new ones are blackholed (a network partition: no reset ever
+ * arrives).
+ */
 class DatabaseProxy {
   private server!: Server;
   private readonly sockets = new Set<Socket>();
   /** Connections accepted during an outage (blackholed), closed when the database comes back. */
   private readonly stranded = new Set<Socket>();
+  private readonly pairs = new Set<[Socket, Socket]>();
   mode: Mode = 'up';
   port = 0;
 
@@ -36,11 +43,14 @@ class DatabaseProxy {
       client.on('close', () => this.sockets.delete(client));
       client.on('error', () => client.destroy());
       if (this.mode === 'refuse') return client.resetAndDestroy();
-      if (this.mode === 'blackhole') return void this.stranded.add(client);
+      if (this.mode === 'blackhole' || this.mode === 'stall') return void this.stranded.add(client);
       const upstream = connect(this.targetPort, this.targetHost);
       this.sockets.add(upstream);
+      const pair: [Socket, Socket] = [client, upstream];
+      this.pairs.add(pair);
       upstream.on('close', () => {
         this.sockets.delete(upstream);
+        this.pairs.delete(pair);
         client.destroy();
       });
       upstream.on('error', () => client.destroy());
@@ -51,9 +61,20 @@ class DatabaseProxy {
     this.port = (this.server.address() as { port: number }).port;
   }
 
-  /** Drops every open connection and handles new ones per `mode`. */
+  /** Drops (or, for 'stall', freezes) every open connection and handles new ones per `mode`. */
   cut(mode: Exclude<Mode, 'up'>): void {
     this.mode = mode;
+    if (mode === 'stall') {
+      for (const [client, upstream] of this.pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+        this.stranded.add(client).add(upstream);
+      }
+      this.pairs.clear();
+      return;
+    }
     for (const socket of this.sockets) socket.resetAndDestroy();
     this.sockets.clear();
   }
@@ -90,7 +111,8 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
     ctx = await createCloudflareTestContext({
-      config: { databaseUrl: proxied.toString(), loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 3, maxFailuresPerAddress: 100 } },
+      // A short query timeout, so a stalled connection fails in a second and a half, not a minute.
+      config: { databaseUrl: proxied.toString(), databaseQueryTimeoutMs: 1_500, loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 3, maxFailuresPerAddress: 100 } },
     });
     estate = await seedEstate(ctx, await ctx.createUser(), 'outage');
   }, 120_000);
@@ -137,7 +159,7 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     for (const answer of await answers()) expect(answer.status, answer.what).toBeLessThan(300);
   });
 
-  it.each(['refuse', 'blackhole'] as const)(
+  it.each(['refuse', 'blackhole', 'stall'] as const)(
     'answers 503 with a JSON message while the database is gone (%s), writes nothing to Cloudflare, and recovers alone',
     async (mode) => {
       const dnsBefore = ctx.sandbox.control.getDnsRecords(estate.zone.zoneId).length;
@@ -146,7 +168,8 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
         for (const answer of await answers()) {
           expect(answer.status, answer.what).toBe(503);
           expect(answer.body, answer.what).toEqual(unavailable);
-          // Refused connections fail at once; a silent network within the pool's connect timeout (5 s).
+          // Refused connections fail at once; a silent network within the pool's connect timeout (5 s)
+          // or the query timeout (1.5 s here), twice for a transaction's query and its rollback.
           expect(answer.ms, answer.what).toBeLessThan(mode === 'refuse' ? 2_000 : 8_000);
         }
         expect(ctx.sandbox.control.getDnsRecords(estate.zone.zoneId)).toHaveLength(dnsBefore);
