@@ -3,6 +3,7 @@ import { pathParams, routesBreakingOwnership, type RouteEntry } from '../route-t
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import {
   apiRoutes,
+  idForms,
   isErrorBody,
   jsonOf,
   ownerOrder,
@@ -62,11 +63,20 @@ async function crossUserFailures(routes: RouteEntry[]): Promise<string[]> {
     // The body is Alice's own valid request: only the caller is wrong.
     const sample = await sampleRequest(ctx, route, alice);
     const params = pathParams(route.url);
-    const urls = [
-      ...urlsFor(route, alice),
-      // The first id Mallory's own, the rest Alice's: a child must be checked against its parent.
-      ...(params.length > 1 ? urlsFor(route, alice, (_kind, index) => (index === 0 ? mallory : alice)) : []),
-    ];
+    // The first id Mallory's own, the rest Alice's: a child must be checked against its parent. An id
+    // numbered per parent (item 1 of each list) that Mallory's parent also has names her own child
+    // there, so that form is left out.
+    const mixed: string[] = [];
+    if (params.length > 1) {
+      let partial = [route.url];
+      params.forEach((param, index) => {
+        const kind = paramKind(route.url, param);
+        const forms = index === 0 ? idForms(mallory, kind) : idForms(alice, kind).filter((form) => !idForms(mallory, kind).includes(form));
+        partial = partial.flatMap((url) => forms.map((form) => url.replace(`:${param}`, encodeURIComponent(form))));
+      });
+      mixed.push(...partial);
+    }
+    const urls = [...urlsFor(route, alice), ...mixed];
     let refusedAsNotFound = 0;
     for (const url of urls) {
       const before = await worldFingerprint(ctx);
