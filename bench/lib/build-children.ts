@@ -28,11 +28,11 @@ const externalNpmPackages: Plugin = {
   },
 };
 
-/** An optional import (the items' answer cache) that may not exist in this version of the server. */
+/** Optional imports (the answer caches) that may not exist in this version of the server. */
 const optionalModules: Plugin = {
   name: 'optional-modules',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /modules\/banlists\/lru-cache$/ }, (args) => {
+    pluginBuild.onResolve({ filter: /modules\/(banlists\/lru-cache|zones\/zone-list-cache)$/ }, (args) => {
       const file = resolve(dirname(args.importer), `${args.path}.ts`);
       return existsSync(file) ? { path: file } : { path: args.path, namespace: 'missing-module' };
     });

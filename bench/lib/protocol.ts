@@ -17,7 +17,7 @@ export type ParentMessage = { id: number } & (
   | { type: 'routes' }
   | { type: 'sql'; sql: string; params?: unknown[] }
   | { type: 'explain'; match?: string }
-  | { type: 'pageCache'; enabled: boolean }
+  | { type: 'caches'; enabled: boolean }
   | { type: 'stop' }
 );
 

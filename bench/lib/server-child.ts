@@ -60,29 +60,46 @@ function countingDb(db: Db): Db {
 }
 
 /**
- * Turns the ban-list items' answer cache (pages and search counts kept per list version, in
- * modules/banlists/lru-cache.ts) off or on, so a read can be measured with the database answering
- * every request. Answers false when the server has no such cache (the figure is then the same).
+ * The server's answer caches, which the benchmark can turn off to measure reads with the database
+ * answering every request: the ban-list items' pages and search counts (kept per list version) and
+ * the zones lists (kept per mirror version). A cache this version of the server lacks is skipped.
  */
-let cacheOff = false;
-let cachePatched: boolean | null = null;
-async function setPageCache(enabled: boolean): Promise<boolean> {
-  cacheOff = !enabled;
-  if (cachePatched !== null) return cachePatched;
-  try {
-    const module = (await import('../../apps/server/src/modules/banlists/lru-cache')) as {
-      LruCache?: { prototype: { get(key: string): unknown } };
-    };
-    const prototype = module.LruCache?.prototype;
-    if (!prototype || typeof prototype.get !== 'function') return (cachePatched = false);
-    const get = prototype.get;
-    prototype.get = function (this: unknown, key: string) {
-      return cacheOff ? undefined : get.call(this, key);
-    };
-    return (cachePatched = true);
-  } catch {
-    return (cachePatched = false);
+const CACHES: { name: string; load: () => Promise<Record<string, unknown>>; exportName: string }[] = [
+  {
+    name: 'ban list items',
+    load: () => import('../../apps/server/src/modules/banlists/lru-cache'),
+    exportName: 'LruCache',
+  },
+  {
+    name: 'zones list',
+    load: () => import('../../apps/server/src/modules/zones/zone-list-cache'),
+    exportName: 'ZoneListCache',
+  },
+];
+let cachesOff = false;
+let patched: string[] | null = null;
+
+/** Turns the answer caches off or on; answers the names of the caches it controls. */
+async function setCaches(enabled: boolean): Promise<string[]> {
+  cachesOff = !enabled;
+  if (patched) return patched;
+  patched = [];
+  for (const cache of CACHES) {
+    try {
+      const exported = (await cache.load())[cache.exportName] as
+        { prototype: { get(...args: unknown[]): unknown } } | undefined;
+      const prototype = exported?.prototype;
+      if (!prototype || typeof prototype.get !== 'function') continue;
+      const get = prototype.get;
+      prototype.get = function (this: unknown, ...args: unknown[]) {
+        return cachesOff ? undefined : get.apply(this, args);
+      };
+      patched.push(cache.name);
+    } catch {
+      // Not in this version of the server.
+    }
   }
+  return patched;
 }
 
 function send(message: ChildMessage): void {
@@ -148,8 +165,8 @@ async function main(): Promise<void> {
             send({ type: 'reply', id: message.id, value: rows });
             break;
           }
-          case 'pageCache':
-            send({ type: 'reply', id: message.id, value: await setPageCache(message.enabled) });
+          case 'caches':
+            send({ type: 'reply', id: message.id, value: await setCaches(message.enabled) });
             break;
           case 'explain': {
             // EXPLAIN ANALYZE of the statements run since the last reset (not the auth lookup), with

@@ -76,8 +76,8 @@ export interface ServerChild {
   sql<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** EXPLAIN ANALYZE of the SELECTs run since the last `resetQueries` (auth lookup excluded). */
   explain(match?: string): Promise<{ sql: string; plan: string }[]>;
-  /** Turns the items' answer cache off or on; false when the server has none to turn off. */
-  pageCache(enabled: boolean): Promise<boolean>;
+  /** Turns the server's answer caches off or on; answers the names of those it has. */
+  caches(enabled: boolean): Promise<string[]>;
   /** Resident set size now, from /proc (bytes). */
   rss(): number;
   stop(): Promise<void>;
@@ -193,7 +193,7 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     routes: () => call({ type: 'routes' }),
     sql: (sql, params) => call({ type: 'sql', sql, params }),
     explain: (match) => call({ type: 'explain', match }),
-    pageCache: (enabled) => call({ type: 'pageCache', enabled }),
+    caches: (enabled) => call({ type: 'caches', enabled }),
     rss: () => readRss(child.pid!),
     async stop() {
       if (!exited) {
