@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { FirewallRule, FirewallRuleFields, ReorderFirewallRulesRequest } from '@guardian/contract';
+import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../app';
 import { AppError } from '../../errors';
 import { requireOwnedZone } from '../zones/owned-zone';
@@ -38,14 +40,25 @@ export class FirewallService {
     return toFirewallRules(ruleset?.rules ?? []);
   }
 
-  /** Adds the rule last (Cloudflare's default place); the zone's first rule creates its entrypoint. */
+  /**
+   * Adds the rule last (Cloudflare's default place); the zone's first rule creates its entrypoint.
+   * The rule carries a fresh `ref`, unique in the ruleset: when Cloudflare applied the add but its
+   * answer was lost, the client's retry is refused as a duplicate ref instead of adding a second
+   * copy, and finding that ref at Cloudflare proves the add happened.
+   */
   async add(userId: number, zoneId: string, fields: FirewallRuleFields): Promise<FirewallRule[]> {
     checkExpression(fields.filter.expression);
     const rules = await this.customRules(userId, zoneId);
     const ruleset = await rules.get();
-    const rule = newCustomRule(fields);
-    const updated = ruleset ? await rules.append(ruleset.id, rule) : await rules.replaceAll([rule]);
-    return toFirewallRules(updated.rules);
+    const rule = { ...newCustomRule(fields), ref: randomBytes(16).toString('hex') };
+    try {
+      const updated = ruleset ? await rules.append(ruleset.id, rule) : await rules.replaceAll([rule]);
+      return toFirewallRules(updated.rules);
+    } catch (err) {
+      const now = await rules.get().catch(() => null);
+      if (now?.rules.some((candidate) => candidate.ref === rule.ref)) return toFirewallRules(now.rules);
+      throw err;
+    }
   }
 
   /** Edits a rule in place (its position stays): description, action, expression and paused. */
@@ -95,6 +108,13 @@ export class FirewallService {
     const rules = await this.customRules(userId, zoneId);
     if (filterId !== ruleId) throw new AppError('BAD_REQUEST', "filter_id must be the rule's filter id.");
     const { ruleset } = await this.findRule(rules, ruleId);
-    await rules.remove(ruleset.id, ruleId);
+    try {
+      await rules.remove(ruleset.id, ruleId);
+    } catch (err) {
+      // A retried delete whose first attempt Cloudflare applied (the answer was lost) finds no rule.
+      const gone =
+        err instanceof Cloudflare.NotFoundError && !(await rules.get())?.rules.some((r) => r.id === ruleId);
+      if (!gone) throw err;
+    }
   }
 }

@@ -1,11 +1,24 @@
 import type { FirewallRule } from '@guardian/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
 import { addOwnedZone } from './test-zone';
 
 const ENTRYPOINT = /\/rulesets\/phases\/http_request_firewall_custom\/entrypoint$/;
 const WRITE_METHODS = ['PUT', 'POST', 'PATCH', 'DELETE'] as const;
+
+/** While `answersToLose` > 0, the answer to a write is lost after Cloudflare applied it (the SDK retries). */
+let answersToLose = 0;
+const network: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (answersToLose > 0 && (init?.method ?? 'GET') !== 'GET') {
+    answersToLose -= 1;
+    await response.arrayBuffer();
+    throw new TypeError('fetch failed', { cause: new Error('read ECONNRESET') });
+  }
+  return response;
+};
 
 describe('firewall rules (WAF custom rules)', () => {
   let ctx: CloudflareTestContext;
@@ -13,7 +26,10 @@ describe('firewall rules (WAF custom rules)', () => {
   let bob: TestUser;
 
   beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
+    // The context fills in the rest of the Cloudflare options around this network.
+    ctx = await createCloudflareTestContext({
+      config: { cloudflare: { fetch: network } as Config['cloudflare'] },
+    });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
   });
@@ -189,6 +205,24 @@ describe('firewall rules (WAF custom rules)', () => {
         },
       });
     });
+
+    it.each([0, 2])(
+      'adds a rule once when Cloudflare applied it but the answer was lost (%i rules before)',
+      async (before) => {
+        const { zoneId } = await addOwnedZone(ctx, alice);
+        await addRules(alice, zoneId, before);
+        answersToLose = 1;
+        const response = await add(alice, zoneId, newRule('Lost answer', 'http.request.uri.path eq "/lost"'));
+        answersToLose = 0;
+        expect(response.statusCode).toBe(201);
+        expect(
+          response.json().result.filter((rule: FirewallRule) => rule.description === 'Lost answer'),
+        ).toHaveLength(1);
+        expect(
+          ctx.sandbox.control.getRules(zoneId).filter((rule) => rule.description === 'Lost answer'),
+        ).toHaveLength(1);
+      },
+    );
 
     it.each([
       ['http.request.uri.pth eq "/x"', 'Unknown field "http.request.uri.pth" in the expression.'],
@@ -447,6 +481,16 @@ describe('firewall rules (WAF custom rules)', () => {
       expect(response.statusCode).toBe(204);
       expect(ctx.sandbox.control.getRules(zoneId).map((rule) => rule.id)).toEqual([second!.id]);
       expect((await list(alice, zoneId)).json()).toEqual([{ ...second, priority: 1 }]);
+    });
+
+    it('answers a delete done when Cloudflare applied it but the answer was lost', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const [first, second] = await addRules(alice, zoneId, 2);
+      answersToLose = 1;
+      const response = await remove(alice, zoneId, first!.id, first!.filter.id);
+      answersToLose = 0;
+      expect(response.statusCode).toBe(204);
+      expect(ctx.sandbox.control.getRules(zoneId).map((rule) => rule.id)).toEqual([second!.id]);
     });
 
     it('refuses a missing or foreign filter id without touching Cloudflare', async () => {

@@ -56,10 +56,25 @@ export class PageRulesService {
     return rules.map(toPageRule).sort((a, b) => a.priority - b.priority);
   }
 
+  /**
+   * When Cloudflare created the rule but its answer was lost, the client's retry is refused (the URL
+   * is taken, by this very rule); a rule with that URL that was not there before proves the add.
+   */
   async add(userId: number, zoneId: string, fields: PageRuleFields): Promise<PageRule> {
     const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const existing = new Set((await cf.pageRules.list({ zone_id: zone.zoneId })).map((rule) => rule.id));
     const params = { zone_id: zone.zoneId, ...cloudflareFields(fields) } as CreateParams;
-    return toPageRule(await cf.pageRules.create(params));
+    try {
+      return toPageRule(await cf.pageRules.create(params));
+    } catch (err) {
+      const pattern = fields.targets[0]?.constraint.value;
+      const now = await cf.pageRules.list({ zone_id: zone.zoneId }).catch(() => []);
+      const created = now.find(
+        (rule) => !existing.has(rule.id) && rule.targets[0]?.constraint?.value === pattern,
+      );
+      if (created) return toPageRule(created);
+      throw err;
+    }
   }
 
   /** Replaces the rule with the fields sent (the browser keeps its priority and status). */
@@ -77,8 +92,14 @@ export class PageRulesService {
     return toPageRule(await orRuleNotFound(cf.pageRules.update(ruleId, params)));
   }
 
+  /** The rule must exist; a 404 from the delete itself then means a retry of an applied delete. */
   async remove(userId: number, zoneId: string, ruleId: string): Promise<void> {
     const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
-    await orRuleNotFound(cf.pageRules.delete(ruleId, { zone_id: zone.zoneId }));
+    await orRuleNotFound(cf.pageRules.get(ruleId, { zone_id: zone.zoneId }));
+    try {
+      await cf.pageRules.delete(ruleId, { zone_id: zone.zoneId });
+    } catch (err) {
+      if (!(err instanceof Cloudflare.NotFoundError)) throw err;
+    }
   }
 }

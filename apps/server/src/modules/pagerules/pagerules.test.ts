@@ -1,10 +1,23 @@
 import type { PageRule } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
 import { addOwnedZone } from '../firewall/test-zone';
 
 const target = (value: string) => [{ target: 'url', constraint: { operator: 'matches', value } }];
+
+/** While `answersToLose` > 0, the answer to a write is lost after Cloudflare applied it (the SDK retries). */
+let answersToLose = 0;
+const network: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (answersToLose > 0 && (init?.method ?? 'GET') !== 'GET') {
+    answersToLose -= 1;
+    await response.arrayBuffer();
+    throw new TypeError('fetch failed', { cause: new Error('read ECONNRESET') });
+  }
+  return response;
+};
 
 describe('page rules', () => {
   let ctx: CloudflareTestContext;
@@ -12,7 +25,10 @@ describe('page rules', () => {
   let bob: TestUser;
 
   beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
+    // The context fills in the rest of the Cloudflare options around this network.
+    ctx = await createCloudflareTestContext({
+      config: { cloudflare: { fetch: network } as Config['cloudflare'] },
+    });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
   });
@@ -333,6 +349,25 @@ describe('page rules', () => {
     expect(fourth.statusCode).toBe(400);
     expect(fourth.json().message).toContain('page rules of its plan');
     expect(ctx.sandbox.control.getPageRules(zoneId)).toHaveLength(3);
+  });
+
+  it('answers an add and a delete done when Cloudflare applied them but the answers were lost', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    await add(alice, zoneId, newRule('example.com/other/*', [{ id: 'waf', value: 'on' }]));
+    answersToLose = 1;
+    const added = await add(alice, zoneId, newRule('example.com/lost/*', [{ id: 'waf', value: 'off' }]));
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({
+      targets: target('example.com/lost/*'),
+      actions: [{ id: 'waf', value: 'off' }],
+    });
+    expect(ctx.sandbox.control.getPageRules(zoneId)).toHaveLength(2);
+
+    answersToLose = 1;
+    const removed = await remove(alice, zoneId, added.json().id);
+    answersToLose = 0;
+    expect(removed.statusCode).toBe(204);
+    expect(ctx.sandbox.control.getPageRules(zoneId)).toHaveLength(1);
   });
 
   it('deletes a rule', async () => {
