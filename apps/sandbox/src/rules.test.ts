@@ -140,6 +140,7 @@ describe('WAF custom rules', () => {
       body: {
         rules: [
           rule('(http.request.uri.path eq "/a)(" and ip.src in {192.0.2.0/24}) or cf.threat_score gt 10'),
+          rule('not ssl'),
         ],
       },
     });

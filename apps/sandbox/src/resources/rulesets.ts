@@ -90,7 +90,8 @@ export function checkExpression(expression: string, listNames: Set<string>): str
   }
   const open = stack.pop();
   if (open) return parsingError(expression, open.at, `unclosed '${open.char}'`);
-  if (!/[a-z_][a-z0-9_]*\.[a-z0-9_.]+|\b(true|false)\b/i.test(code)) {
+  // Fields are dotted (ip.src) except the few bare booleans of the Rules language, such as `ssl`.
+  if (!/[a-z_][a-z0-9_]*\.[a-z0-9_.]+|\b(true|false|ssl)\b/i.test(code)) {
     return parsingError(expression, 0, 'expected a field such as ip.src or http.request.uri.path');
   }
   for (const name of referencedLists(expression)) {
