@@ -1,4 +1,4 @@
-import type { ComponentProps, HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import type { ComponentProps, HTMLAttributes, ReactNode } from 'react';
 import { clsx } from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import type { SortState } from '../../lib/use-sort';
@@ -29,11 +29,11 @@ export function Table({ caption, busy, className, children, ...props }: TablePro
   );
 }
 
-export function TableHead({ className, ...props }: HTMLAttributes<HTMLTableSectionElement>) {
+export function TableHead({ className, ...props }: ComponentProps<'thead'>) {
   return <thead className={clsx('border-b border-line bg-canvas/70', className)} {...props} />;
 }
 
-export function TableBody({ className, ...props }: HTMLAttributes<HTMLTableSectionElement>) {
+export function TableBody({ className, ...props }: ComponentProps<'tbody'>) {
   return <tbody className={clsx('divide-y divide-line', className)} {...props} />;
 }
 
@@ -45,7 +45,7 @@ export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
 const headerCellClassName =
   'px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase';
 
-export function TableHeaderCell({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
+export function TableHeaderCell({ className, ...props }: ComponentProps<'th'>) {
   return <th scope="col" className={clsx(headerCellClassName, className)} {...props} />;
 }
 
@@ -93,7 +93,7 @@ export function SortableHeaderCell<K extends string>({
   );
 }
 
-export function TableCell({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
+export function TableCell({ className, ...props }: ComponentProps<'td'>) {
   return <td className={clsx('px-4 py-3 align-middle text-ink', className)} {...props} />;
 }
 

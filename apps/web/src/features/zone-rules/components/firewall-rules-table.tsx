@@ -1,4 +1,4 @@
-import type { ComponentProps, CSSProperties, ReactElement } from 'react';
+import type { CSSProperties } from 'react';
 import { useState } from 'react';
 import { clsx } from 'clsx';
 import {
@@ -39,8 +39,6 @@ const ACTION_TONES: Record<FirewallRuleAction, BadgeTone> = {
 
 const COLUMNS = ['Priority', 'Description', 'Action', 'Expression', 'Status', 'Actions'];
 
-// TableBody spreads its props onto <tbody>, ref included (React 19); its type just does not say so.
-const DroppableTableBody = TableBody as (props: ComponentProps<'tbody'>) => ReactElement;
 
 interface FirewallRulesTableProps {
   /** Undefined while the first load runs. */
@@ -101,7 +99,7 @@ export function FirewallRulesTable({
         </TableHead>
         <Droppable droppableId="firewall-rules">
           {(droppable) => (
-            <DroppableTableBody ref={droppable.innerRef} {...droppable.droppableProps}>
+            <TableBody ref={droppable.innerRef} {...droppable.droppableProps}>
               {rules === undefined ? (
                 <TableLoadingRow colSpan={COLUMNS.length}>Loading Firewall Rules...</TableLoadingRow>
               ) : rules.length === 0 ? (
@@ -135,7 +133,7 @@ export function FirewallRulesTable({
                 ))
               )}
               {droppable.placeholder}
-            </DroppableTableBody>
+            </TableBody>
           )}
         </Droppable>
       </Table>
