@@ -1,2 +1,145 @@
-// Filled by the banlists feature: request and response schemas of its /api calls.
-export {};
+import { z } from 'zod';
+import { BAN_LIST_KINDS, BAN_LIST_NAME_MAX, BAN_LIST_NAME_PATTERN, PAGE_SIZE } from './constants';
+
+/** A row of GET /api/cloudflare/banlists: a Cloudflare list of one of the person's accounts. */
+export const banListSchema = z.object({
+  /** Guardian's id of the list (DELETE /api/cloudflare/banlists/{id}). */
+  id: z.number().int(),
+  account_name: z.string(),
+  /** Cloudflare's account id. */
+  account_id: z.string(),
+  list_name: z.string(),
+  /** Cloudflare's list id: the {list_id} of the items screen and its calls. */
+  list_id: z.string(),
+  kind: z.enum(BAN_LIST_KINDS),
+  /** How many items the local mirror holds (what the items screen pages through). */
+  items: z.number().int(),
+});
+export type BanList = z.infer<typeof banListSchema>;
+
+export const BAN_LIST_NAME_RULE = `Use only lowercase letters, numbers and underscores, at most ${BAN_LIST_NAME_MAX} characters.`;
+
+/** POST /api/cloudflare/banlists: create a list at Cloudflare in the named account. */
+export const addBanListRequestSchema = z.object({
+  /** The person's own name of the account (unique per person). */
+  account_name: z.string({ error: 'Account is required.' }).trim().min(1, 'Account is required.'),
+  list_name: z
+    .string({ error: 'List name is required.' })
+    .trim()
+    .min(1, 'List name is required.')
+    .max(BAN_LIST_NAME_MAX, `List name must be at most ${BAN_LIST_NAME_MAX} characters.`)
+    .regex(BAN_LIST_NAME_PATTERN, `List name is not valid. ${BAN_LIST_NAME_RULE}`),
+  kind: z.enum(BAN_LIST_KINDS, { error: `Kind must be one of ${BAN_LIST_KINDS.join(', ')}.` }),
+});
+export type AddBanListRequest = z.infer<typeof addBanListRequestSchema>;
+
+/** DELETE /api/cloudflare/banlists/{id}. */
+export const banListIdParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: 'The ban list id must be a number.' })
+    .int('The ban list id must be a whole number.')
+    .positive('The ban list id must be positive.')
+    .max(Number.MAX_SAFE_INTEGER),
+});
+
+/** Every route under /api/cloudflare/banlists/{list_id}. */
+export const banListParamsSchema = z.object({
+  list_id: z.string().trim().min(1, 'The list id is required.').max(64, 'The list id is too long.'),
+});
+
+/** DELETE /api/cloudflare/banlists/{list_id}/items/{item_id}. */
+export const banListItemParamsSchema = banListParamsSchema.extend({
+  item_id: z.coerce
+    .number({ error: 'The item id must be a number.' })
+    .int('The item id must be a whole number.')
+    .positive('The item id must be positive.')
+    .max(Number.MAX_SAFE_INTEGER),
+});
+
+/** An item of a list's local mirror. */
+export const banListItemSchema = z.object({
+  /** Guardian's id of the item: ascending in the order the items reached the mirror. */
+  id: z.number().int(),
+  /**
+   * The item's value: an IP address or CIDR for ip lists; the hostname, the AS number, or
+   * `source -> target` for hostname, asn and redirect lists.
+   */
+  ip: z.string(),
+  comment: z.string(),
+  /** When Cloudflare created the item (ISO 8601). */
+  created_on: z.string(),
+});
+export type BanListItem = z.infer<typeof banListItemSchema>;
+
+export const BAN_LIST_ITEM_SORTS = ['id', 'ip', 'comment', 'created_on'] as const;
+export type BanListItemSort = (typeof BAN_LIST_ITEM_SORTS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+export const BAN_LIST_ITEMS_MAX_PER_PAGE = 500;
+/**
+ * A search counts its matches only up to this many pages past the page asked for (the pages the
+ * pagination shows around it): past that `totalItemsCapped` is true. Counting 100,000 matches of a
+ * 500,000-item list on every keystroke would be slow; the count grows as the person pages on.
+ */
+export const BAN_LIST_ITEM_SEARCH_PAGES_AHEAD = 2;
+export const BAN_LIST_ITEM_SEARCH_MAX = 200;
+
+/**
+ * GET /api/cloudflare/banlists/{list_id}/items. The search matches, case-insensitively, comments that
+ * contain it and values (IP addresses...) that start with it. Defaults: page 1, 100 per page, newest
+ * first (id descending); `order` defaults to descending for id and ascending for the other columns.
+ */
+export const banListItemsQuerySchema = z.object({
+  search: z
+    .string()
+    .trim()
+    .max(BAN_LIST_ITEM_SEARCH_MAX, `The search must be at most ${BAN_LIST_ITEM_SEARCH_MAX} characters.`)
+    .default(''),
+  page: z.coerce
+    .number({ error: 'page must be a number.' })
+    .int('page must be a whole number.')
+    .min(1, 'page must be 1 or more.')
+    .max(1_000_000, 'page is too large.')
+    .default(1),
+  per_page: z.coerce
+    .number({ error: 'per_page must be a number.' })
+    .int('per_page must be a whole number.')
+    .min(1, 'per_page must be 1 or more.')
+    .max(BAN_LIST_ITEMS_MAX_PER_PAGE, `per_page must be at most ${BAN_LIST_ITEMS_MAX_PER_PAGE}.`)
+    .default(PAGE_SIZE.banListItems),
+  sort: z
+    .enum(BAN_LIST_ITEM_SORTS, { error: `sort must be one of ${BAN_LIST_ITEM_SORTS.join(', ')}.` })
+    .default('id'),
+  order: z.enum(SORT_ORDERS, { error: 'order must be asc or desc.' }).optional(),
+});
+export type BanListItemsQuery = z.input<typeof banListItemsQuerySchema>;
+
+/** The answer of GET .../items: one page and the number of items (or matches) in all pages. */
+export const banListItemsPageSchema = z.object({
+  items: z.array(banListItemSchema),
+  totalItems: z.number().int(),
+  /**
+   * True when a search matches more items than it counted (BAN_LIST_ITEM_SEARCH_PAGES_AHEAD pages past
+   * this one): more pages follow the last one totalItems gives.
+   */
+  totalItemsCapped: z.boolean(),
+});
+export type BanListItemsPage = z.infer<typeof banListItemsPageSchema>;
+
+export const BAN_LIST_ITEM_COMMENT_MAX = 500;
+
+/** POST /api/cloudflare/banlists/{list_id}/items. The value is checked against the list's kind by the server. */
+export const addBanListItemRequestSchema = z.object({
+  ip: z
+    .string({ error: 'IP Address / CIDR is required.' })
+    .trim()
+    .min(1, 'IP Address / CIDR is required.')
+    .max(2_048, 'IP Address / CIDR is too long.'),
+  comment: z
+    .string({ error: 'Comment is required.' })
+    .trim()
+    .min(1, 'Comment is required.')
+    .max(BAN_LIST_ITEM_COMMENT_MAX, `Comment must be at most ${BAN_LIST_ITEM_COMMENT_MAX} characters.`),
+});
+export type AddBanListItemRequest = z.infer<typeof addBanListItemRequestSchema>;

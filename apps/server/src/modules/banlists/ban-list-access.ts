@@ -1,0 +1,107 @@
+import type { BanList } from '@guardian/contract';
+import Cloudflare from 'cloudflare';
+import type { AppDeps } from '../../app';
+import { cloudflareErrorToAppError } from '../../cloudflare';
+import { AppError } from '../../errors';
+import { AccountsRepository } from '../accounts/accounts.repository';
+import { accountsService, type AccountsService } from '../accounts/accounts.service';
+import { BanListsRepository, type BanListRecord } from './banlists.repository';
+import { KeyedLock } from './keyed-lock';
+import { LruCache } from './lru-cache';
+
+/** How long a read may reuse a list it looked up: another server process's changes show within this. */
+const LIST_LOOKUP_TTL_MS = 1_000;
+const LOOKED_UP_LISTS = 1_000;
+
+export function toBanListDto(list: BanListRecord): BanList {
+  return {
+    id: list.ref,
+    account_name: list.accountName,
+    account_id: list.accountId,
+    list_name: list.listName,
+    list_id: list.listId,
+    kind: list.kind,
+    items: list.itemsCount,
+  };
+}
+
+export const banListNotFound = () => new AppError('NOT_FOUND', 'Ban list not found.');
+
+/** Cloudflare answered 404: the thing is not there (any more). */
+export function isCloudflareNotFound(err: unknown): boolean {
+  return err instanceof Cloudflare.APIError && err.status === 404;
+}
+
+/**
+ * Runs a Cloudflare step and, when it fails, says which account or list it was about: with several
+ * accounts and lists in one action, "Cloudflare is unavailable" alone would not tell the person where.
+ */
+export async function about<T>(subject: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const appError = err instanceof AppError ? err : cloudflareErrorToAppError(err);
+    if (!appError) throw err;
+    throw new AppError(appError.code, `${subject}: ${appError.message}`, { ...appError.details, cause: err });
+  }
+}
+
+/** What both ban-list services share: finding the person's own lists and their Cloudflare clients. */
+export class BanListAccess {
+  readonly lists: BanListsRepository;
+  readonly accounts: AccountsRepository;
+  readonly cloudflare: AccountsService;
+  private readonly lookedUp = new LruCache<{ list: BanListRecord; at: number }>(LOOKED_UP_LISTS);
+
+  constructor(
+    readonly deps: AppDeps,
+    /** One per app: item writes, syncs, emptying and deleting a list take turns. */
+    private readonly locks: KeyedLock,
+  ) {
+    this.lists = new BanListsRepository(deps.db);
+    this.accounts = new AccountsRepository(deps.db);
+    this.cloudflare = accountsService(deps);
+  }
+
+  /** The person's list with Cloudflare's id `listId`; another person's list is "not found". */
+  async requireList(userId: number, listId: string): Promise<BanListRecord> {
+    const list = await this.lists.findOwnedByListId(userId, listId);
+    if (!list) throw banListNotFound();
+    return list;
+  }
+
+  /**
+   * The list for a read (its count and version key the page cache): looked up at most once a second
+   * per person and list, since pages are read far more often than lists change. Writes made here
+   * call `changed()`, so they show at once.
+   */
+  async requireListForRead(userId: number, listId: string): Promise<BanListRecord> {
+    const key = `${userId}\u0000${listId}`;
+    const recent = this.lookedUp.get(key);
+    if (recent && Date.now() - recent.at < LIST_LOOKUP_TTL_MS) return recent.list;
+    const list = await this.requireList(userId, listId);
+    this.lookedUp.set(key, { list, at: Date.now() });
+    return list;
+  }
+
+  /** Every write to a list or its items ends with this. */
+  changed(): void {
+    this.lookedUp.clear();
+  }
+
+  /** Runs a write to the list after the writes queued before it (see KeyedLock); reads see it at once. */
+  async writing<T>(ref: number, work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.locks.run(ref, work);
+    } finally {
+      this.changed();
+    }
+  }
+
+  /** The SDK client of the list's account (the list was found through the person's accounts). */
+  async clientOf(userId: number, list: BanListRecord): Promise<Cloudflare> {
+    const account = await this.accounts.findOwned(userId, list.accountRef);
+    if (!account) throw banListNotFound();
+    return this.cloudflare.clientFor(account);
+  }
+}

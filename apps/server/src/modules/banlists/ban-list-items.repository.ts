@@ -1,0 +1,306 @@
+import { createHash } from 'node:crypto';
+import type { BanListItemSort, SortOrder } from '@guardian/contract';
+import type { Queryable } from '../../db';
+
+export interface BanListItemRecord {
+  id: number;
+  /** Cloudflare's item id. */
+  itemId: string;
+  /** The item's value (the "IP Address" column). */
+  ip: string;
+  comment: string;
+  createdOn: Date;
+}
+
+interface ItemRow {
+  id: number;
+  item_id: string;
+  ip: string;
+  comment: string;
+  created_on: Date;
+}
+
+function toItem(row: ItemRow): BanListItemRecord {
+  return { id: row.id, itemId: row.item_id, ip: row.ip, comment: row.comment, createdOn: row.created_on };
+}
+
+/** An item as a sync writes it into the mirror. */
+export interface MirrorItem {
+  itemId: string;
+  ip: string;
+  comment: string;
+  /** Cloudflare's RFC 3339 timestamp. */
+  createdOn: string;
+}
+
+/** The digest `BanListItemsRepository.digest` computes in the database, of items about to be stored. */
+export function mirrorDigestOf(items: readonly MirrorItem[]): string {
+  if (items.length === 0) return '';
+  const hash = createHash('md5');
+  const field = (text: string) => `${Buffer.byteLength(text)}:${text}`;
+  for (const item of items) {
+    hash.update(`${field(item.itemId)}${field(item.ip)}${field(item.comment)}${Date.parse(item.createdOn)};`);
+  }
+  return hash.digest('hex');
+}
+
+/** Which items a page or a count covers. */
+export type ItemFilter =
+  | { kind: 'all' }
+  /** Comments containing the text (case-insensitive). */
+  | { kind: 'comment'; text: string }
+  /** Comments containing the text, or values starting with it: one condition, the planner's choice. */
+  | { kind: 'commentOrValue'; text: string }
+  /** The same, when few values start with the text: those are read through the value index first. */
+  | { kind: 'fewValuesOrComment'; text: string };
+
+export interface ItemsPageQuery {
+  filter: ItemFilter;
+  sort: BanListItemSort;
+  order: SortOrder;
+  limit: number;
+  /** Rows to skip, or, for the id order, where the page starts (ids from there on, in `order`). */
+  start: { offset: number } | { fromId: number };
+}
+
+/** The partition of a list's items, and the table a sync loads before swapping it in. */
+function partitionOf(ref: number): string {
+  // Table names cannot be query parameters; a list id is a database integer, so this is safe to inline.
+  if (!Number.isSafeInteger(ref) || ref <= 0) throw new Error(`Invalid ban list ref ${ref}`);
+  return `ban_list_items_${ref}`;
+}
+const loadTableOf = (ref: number) => `${partitionOf(ref)}_next`;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+const containing = (text: string) => `%${escapeLike(text)}%`;
+// Values are stored lower-case (IPv6, hostnames), and a case-sensitive LIKE can use the btree.
+const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
+
+const ITEM_COLUMNS = 'id, item_id, ip, comment, created_on';
+
+/**
+ * The list's items that pass the filter, as a subquery to select from ($1 is the list). Each form is
+ * shaped for the plan it needs: a plain condition the planner can walk in id order and stop early;
+ * for a value prefix that matches few items, those few read through the value index on their own
+ * (OFFSET 0 keeps the planner from merging it back into an id-order walk, which would skip over
+ * every item before them: ids follow Cloudflare's IP order), then the comments that match.
+ */
+function matching(filter: ItemFilter): { sql: string; params: string[] } {
+  const base = `SELECT ${ITEM_COLUMNS} FROM ban_list_items WHERE ban_list_ref = $1`;
+  switch (filter.kind) {
+    case 'all':
+      return { sql: `(${base})`, params: [] };
+    case 'comment':
+      return { sql: `(${base} AND comment ILIKE $2)`, params: [containing(filter.text)] };
+    case 'commentOrValue':
+      return {
+        sql: `(${base} AND (comment ILIKE $2 OR ip LIKE $3))`,
+        params: [containing(filter.text), startingWith(filter.text)],
+      };
+    case 'fewValuesOrComment':
+      return {
+        sql: `((${base} AND ip LIKE $3 OFFSET 0) UNION ALL (${base} AND comment ILIKE $2 AND ip NOT LIKE $3))`,
+        params: [containing(filter.text), startingWith(filter.text)],
+      };
+  }
+}
+
+const SORT_COLUMNS: Record<BanListItemSort, string> = {
+  id: 'id',
+  ip: 'ip',
+  comment: 'comment',
+  created_on: 'created_on',
+};
+
+/**
+ * The only SQL on ban list items: the mirror of each list lives in its own partition (see migration
+ * 003), so a list is paged, searched, emptied or replaced without touching the others.
+ */
+export class BanListItemsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async page(ref: number, query: ItemsPageQuery): Promise<BanListItemRecord[]> {
+    const items = matching(query.filter);
+    const params: unknown[] = [ref, ...items.params];
+    const direction = query.order === 'asc' ? 'ASC' : 'DESC';
+    let where = '';
+    if ('fromId' in query.start) {
+      params.push(query.start.fromId);
+      where = `WHERE id ${query.order === 'asc' ? '>=' : '<='} $${params.length}`;
+    }
+    const column = SORT_COLUMNS[query.sort];
+    const orderBy = column === 'id' ? `id ${direction}` : `${column} ${direction}, id ${direction}`;
+    params.push(query.limit, 'offset' in query.start ? query.start.offset : 0);
+    const rows = await this.db.query<ItemRow>(
+      `SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ${where}
+       ORDER BY ${orderBy} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return rows.map(toItem);
+  }
+
+  /** How many items pass the filter, counting no further than `limit`. */
+  async count(ref: number, filter: ItemFilter, limit: number): Promise<number> {
+    const items = matching(filter);
+    const params = [ref, ...items.params, limit];
+    const [row] = await this.db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM (SELECT 1 FROM ${items.sql} AS item LIMIT $${params.length}) AS counted`,
+      params,
+    );
+    return row!.count;
+  }
+
+  /** How many values start with `text`, counting no further than `limit` (a walk of the value index). */
+  async countValuesStartingWith(ref: number, text: string, limit: number): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM (
+         SELECT 1 FROM ban_list_items WHERE ban_list_ref = $1 AND ip LIKE $2 LIMIT $3
+       ) AS counted`,
+      [ref, startingWith(text), limit],
+    );
+    return row!.count;
+  }
+
+  async findById(ref: number, id: number): Promise<BanListItemRecord | undefined> {
+    const [row] = await this.db.query<ItemRow>(
+      'SELECT id, item_id, ip, comment, created_on FROM ban_list_items WHERE ban_list_ref = $1 AND id = $2',
+      [ref, id],
+    );
+    return row && toItem(row);
+  }
+
+  /** The values starting with `prefix` (an item's value, or a redirect's source), to spot a duplicate. */
+  async valuesStartingWith(ref: number, prefix: string): Promise<string[]> {
+    const rows = await this.db.query<{ ip: string }>(
+      'SELECT ip FROM ban_list_items WHERE ban_list_ref = $1 AND ip LIKE $2 LIMIT 50',
+      [ref, `${escapeLike(prefix)}%`],
+    );
+    return rows.map((row) => row.ip);
+  }
+
+  async insert(ref: number, id: number, item: MirrorItem): Promise<BanListItemRecord> {
+    await this.db.exec(
+      `CREATE TABLE IF NOT EXISTS ${partitionOf(ref)} PARTITION OF ban_list_items FOR VALUES IN (${ref})`,
+    );
+    const [row] = await this.db.query<ItemRow>(
+      `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on) VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING id, item_id, ip, comment, created_on`,
+      [ref, id, item.itemId, item.ip, item.comment, item.createdOn],
+    );
+    return toItem(row!);
+  }
+
+  /** Deletes an item and records its id as a hole in the list's id range. */
+  async deleteById(ref: number, id: number): Promise<boolean> {
+    const rows = await this.db.query(
+      'DELETE FROM ban_list_items WHERE ban_list_ref = $1 AND id = $2 RETURNING id',
+      [ref, id],
+    );
+    if (rows.length === 0) return false;
+    await this.db.query('INSERT INTO ban_list_item_holes (ban_list_ref, id) VALUES ($1, $2)', [ref, id]);
+    return true;
+  }
+
+  /** The ids of deleted items within the list's id range, ascending (at most `limit`). */
+  async holes(ref: number, limit: number): Promise<number[]> {
+    const rows = await this.db.query<{ id: number }>(
+      'SELECT id FROM ban_list_item_holes WHERE ban_list_ref = $1 ORDER BY id LIMIT $2',
+      [ref, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Empties a list's mirror: its partition goes (the next item write creates it again), and its holes. */
+  async dropAll(ref: number): Promise<void> {
+    await this.db.exec(`DROP TABLE IF EXISTS ${partitionOf(ref)}`);
+    await this.db.query('DELETE FROM ban_list_item_holes WHERE ban_list_ref = $1', [ref]);
+  }
+
+  // A sync loads the whole list into a table of its own, outside any transaction, then swaps it in.
+
+  /** A fresh, empty load table shaped like the mirror (a leftover of an interrupted sync is dropped). */
+  async startLoad(ref: number): Promise<void> {
+    const table = loadTableOf(ref);
+    await this.db.exec(`
+      DROP TABLE IF EXISTS ${table};
+      CREATE TABLE ${table} (
+        LIKE ban_list_items INCLUDING DEFAULTS,
+        CONSTRAINT ${table}_ref CHECK (ban_list_ref = ${ref})
+      );
+    `);
+  }
+
+  /** Appends items in one multi-row insert, numbered from `firstId` on in the order given. */
+  async load(ref: number, firstId: number, items: readonly MirrorItem[]): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on)
+       SELECT $1, $2::bigint - 1 + ordinality, item_id, ip, comment, created_on
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[])
+            WITH ORDINALITY AS item (item_id, ip, comment, created_on, ordinality)`,
+      [
+        ref,
+        firstId,
+        items.map((item) => item.itemId),
+        items.map((item) => item.ip),
+        items.map((item) => item.comment),
+        items.map((item) => item.createdOn),
+      ],
+    );
+  }
+
+  /**
+   * A digest of `count` items of the mirror from id `fromId` on, in id order (see `mirrorDigestOf`):
+   * a sync compares what Cloudflare sent with the mirror without reading the rows back.
+   */
+  async digest(ref: number, fromId: number, count: number): Promise<string> {
+    const [row] = await this.db.query<{ digest: string | null }>(
+      `SELECT md5(string_agg(
+                octet_length(item_id) || ':' || item_id || octet_length(ip) || ':' || ip ||
+                octet_length(comment) || ':' || comment || (extract(epoch FROM created_on) * 1000)::bigint || ';',
+                '' ORDER BY id)) AS digest
+       FROM ban_list_items WHERE ban_list_ref = $1 AND id >= $2::bigint AND id < $2::bigint + $3::bigint`,
+      [ref, fromId, count],
+    );
+    return row?.digest ?? '';
+  }
+
+  /** Copies `count` items of the mirror from id `fromId` on into the load table, renumbered from `firstId`. */
+  async loadFromMirror(ref: number, fromId: number, count: number, firstId: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on)
+       SELECT ban_list_ref, id - $2::bigint + $4::bigint, item_id, ip, comment, created_on FROM ban_list_items
+       WHERE ban_list_ref = $1 AND id >= $2::bigint AND id < $2::bigint + $3::bigint ORDER BY id`,
+      [ref, fromId, count, firstId],
+    );
+  }
+
+  /**
+   * Builds the mirror's indexes on the loaded table (once, in bulk: far cheaper than row by row) and
+   * gathers its statistics and visibility map, so the planner and index-only scans work at once.
+   */
+  async indexLoad(ref: number): Promise<void> {
+    const table = loadTableOf(ref);
+    await this.db.exec(`ALTER TABLE ${table} ADD PRIMARY KEY (ban_list_ref, id)`);
+    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip)`);
+    await this.db.exec(`CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`);
+    // VACUUM refuses to run inside a transaction block, which a multi-statement exec is.
+    await this.db.exec(`VACUUM (ANALYZE) ${table}`);
+  }
+
+  /**
+   * Replaces the list's partition with the loaded table. Its indexes match the partitioned ones and
+   * its CHECK constraint proves the partition bound, so attaching it reads no rows.
+   */
+  async swapInLoad(ref: number): Promise<void> {
+    const partition = partitionOf(ref);
+    await this.dropAll(ref);
+    await this.db.exec(`
+      ALTER TABLE ${loadTableOf(ref)} RENAME TO ${partition};
+      ALTER TABLE ban_list_items ATTACH PARTITION ${partition} FOR VALUES IN (${ref});
+    `);
+  }
+
+  async dropLoad(ref: number): Promise<void> {
+    await this.db.exec(`DROP TABLE IF EXISTS ${loadTableOf(ref)}`);
+  }
+}

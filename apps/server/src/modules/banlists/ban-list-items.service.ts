@@ -1,0 +1,276 @@
+import {
+  BAN_LIST_ITEM_SEARCH_PAGES_AHEAD,
+  type AddBanListItemRequest,
+  type BanList,
+  type BanListItem,
+  type BanListItemsPage,
+  type BanListItemSort,
+  type SortOrder,
+} from '@guardian/contract';
+import type Cloudflare from 'cloudflare';
+import { waitForBulkOperation } from '../../cloudflare';
+import { AppError } from '../../errors';
+import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
+import { BanListItemsRepository, type BanListItemRecord, type ItemFilter } from './ban-list-items.repository';
+import { BanListsRepository, type BanListRecord } from './banlists.repository';
+import {
+  keyOfCloudflareItem,
+  keyOfMirrorValue,
+  mirrorPrefixOf,
+  parseItemValue,
+  type ItemValue,
+} from './list-item-value';
+import { LruCache } from './lru-cache';
+import { syncMirror, toMirrorItem } from './mirror-sync';
+
+type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
+
+/** Cloudflare's largest page of list items. */
+const CLOUDFLARE_ITEMS_PER_PAGE = 500;
+const CACHED_PAGES = 500;
+const CACHED_COUNTS = 500;
+/** With more deleted ids than this in a list's id range, its pages are read by offset until the next sync. */
+const MAX_HOLES_FOR_ARITHMETIC = 10_000;
+/** A search that could start an IP address (or CIDR). */
+const IP_PREFIX = /^[0-9a-f:./]+$/i;
+/** Up to this many IP matches, a search reads them through the IP index first. */
+const FEW_VALUES = 50_000;
+
+export interface ItemsPageRequest {
+  search: string;
+  page: number;
+  per_page: number;
+  sort: BanListItemSort;
+  order?: SortOrder;
+}
+
+function toItemDto(item: BanListItemRecord): BanListItem {
+  return { id: item.id, ip: item.ip, comment: item.comment, created_on: item.createdOn.toISOString() };
+}
+
+const duplicate = (value: string, where = '') =>
+  new AppError('CONFLICT', `${value} is already in this list${where}.`);
+
+/** The item with `item`'s key at Cloudflare, found with Cloudflare's own search. */
+async function findAtCloudflare(
+  cf: Cloudflare,
+  list: BanListRecord,
+  item: ItemValue,
+): Promise<CloudflareItem | undefined> {
+  for await (const candidate of cf.rules.lists.items.list(list.listId, {
+    account_id: list.accountId,
+    search: item.search,
+    per_page: CLOUDFLARE_ITEMS_PER_PAGE,
+  })) {
+    if (keyOfCloudflareItem(candidate) === item.key) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * A list's items: paged and searched in the local mirror, written at Cloudflare first (then mirrored),
+ * and synced from Cloudflare as a whole (see mirror-sync.ts).
+ */
+export class BanListItemsService {
+  /** Answered pages as JSON, keyed by the list's items version: people page back and forth a lot. */
+  private readonly pages = new LruCache<string>(CACHED_PAGES);
+  private readonly counts = new LruCache<number>(CACHED_COUNTS);
+
+  private readonly items: BanListItemsRepository;
+
+  constructor(private readonly access: BanListAccess) {
+    this.items = new BanListItemsRepository(access.deps.db);
+  }
+
+  /** One page of the mirror as JSON text (`BanListItemsPage`), serialised once per version of the list. */
+  async pageJson(userId: number, listId: string, request: ItemsPageRequest): Promise<string> {
+    const list = await this.access.requireListForRead(userId, listId);
+    const order = request.order ?? (request.sort === 'id' ? 'desc' : 'asc');
+    const { page, per_page: perPage, sort, search } = request;
+    const key = [list.ref, list.itemsVersion, page, perPage, sort, order, search].join('\u0000');
+    const cached = this.pages.get(key);
+    if (cached !== undefined) return cached;
+
+    const offset = (page - 1) * perPage;
+    let items: BanListItemRecord[] = [];
+    let total = list.itemsCount;
+    let capped = false;
+    if (!search) {
+      if (offset < total) items = await this.readPage(list, { sort, order, limit: perPage }, offset);
+    } else {
+      const filter = await this.filterFor(list, search);
+      // Counted only so far past this page: counting every match of a broad search costs too much.
+      const limit = offset + perPage * (1 + BAN_LIST_ITEM_SEARCH_PAGES_AHEAD);
+      const count = await this.countOf(list, filter, limit);
+      total = Math.min(count, limit);
+      capped = count > limit;
+      if (offset < total)
+        items = await this.items.page(list.ref, { filter, sort, order, limit: perPage, start: { offset } });
+    }
+    const json = JSON.stringify({
+      items: items.map(toItemDto),
+      totalItems: total,
+      totalItemsCapped: capped,
+    } satisfies BanListItemsPage);
+    this.pages.set(key, json);
+    return json;
+  }
+
+  /**
+   * What a search matches: comments containing it, and values starting with it. In an IP list a value
+   * can only start with something shaped like an IP address, and when few do, they are read first.
+   */
+  private async filterFor(list: BanListRecord, text: string): Promise<ItemFilter> {
+    if (list.kind !== 'ip') return { kind: 'commentOrValue', text };
+    if (!IP_PREFIX.test(text)) return { kind: 'comment', text };
+    const values = await this.items.countValuesStartingWith(list.ref, text, FEW_VALUES + 1);
+    return values <= FEW_VALUES ? { kind: 'fewValuesOrComment', text } : { kind: 'commentOrValue', text };
+  }
+
+  /** The filter's matches, counted up to `limit` + 1 (cached per version of the list). */
+  private async countOf(list: BanListRecord, filter: ItemFilter, limit: number): Promise<number> {
+    const key = [list.ref, list.itemsVersion, JSON.stringify(filter), limit].join('\u0000');
+    let count = this.counts.get(key);
+    if (count === undefined) {
+      count = await this.items.count(list.ref, filter, limit + 1);
+      this.counts.set(key, count);
+    }
+    return count;
+  }
+
+  /**
+   * One page of the whole list. In the id order the page's first id is computed from the list's id
+   * range and its holes, and read by a range of the primary key: the last page is as quick as the
+   * first. In the other orders, a page past the middle is read from the other end (an offset walks
+   * over every row it skips).
+   */
+  private async readPage(
+    list: BanListRecord,
+    ordering: { sort: BanListItemSort; order: SortOrder; limit: number },
+    offset: number,
+  ): Promise<BanListItemRecord[]> {
+    const total = list.itemsCount;
+    const query = { ...ordering, filter: { kind: 'all' } as const };
+    if (query.sort === 'id') {
+      const fromId = await this.idAtOffset(list, query.order, offset);
+      if (fromId !== undefined) return this.items.page(list.ref, { ...query, start: { fromId } });
+    }
+    if (offset + query.limit / 2 <= total / 2)
+      return this.items.page(list.ref, { ...query, start: { offset } });
+    const end = Math.min(offset + query.limit, total);
+    const reversed = await this.items.page(list.ref, {
+      ...query,
+      order: query.order === 'asc' ? 'desc' : 'asc',
+      limit: end - offset,
+      start: { offset: total - end },
+    });
+    return reversed.reverse();
+  }
+
+  /**
+   * The id from which the page at `offset` runs (in `order`): ids run from firstItemId to nextItemId - 1,
+   * so without holes it is plain arithmetic, and each hole passed on the way shifts it by one.
+   * Undefined when too many holes make reading them dearer than an offset.
+   */
+  private async idAtOffset(
+    list: BanListRecord,
+    order: SortOrder,
+    offset: number,
+  ): Promise<number | undefined> {
+    const lastId = list.nextItemId - 1;
+    const holeCount = list.nextItemId - list.firstItemId - list.itemsCount;
+    if (holeCount > MAX_HOLES_FOR_ARITHMETIC) return undefined;
+    const holes = holeCount > 0 ? await this.items.holes(list.ref, MAX_HOLES_FOR_ARITHMETIC) : [];
+    if (order === 'asc') {
+      let id = list.firstItemId + offset;
+      for (const hole of holes) {
+        if (hole > id) break;
+        id++;
+      }
+      return id;
+    }
+    let id = lastId - offset;
+    for (let index = holes.length - 1; index >= 0; index--) {
+      if (holes[index]! < id) break;
+      id--;
+    }
+    return id;
+  }
+
+  /**
+   * Adds an item: refused when the mirror or Cloudflare already has it (Cloudflare would silently
+   * overwrite its comment), written at Cloudflare and awaited, then recorded with Cloudflare's id.
+   */
+  async add(userId: number, listId: string, request: AddBanListItemRequest): Promise<BanListItem> {
+    const list = await this.access.requireList(userId, listId);
+    const value = parseItemValue(list.kind, request.ip);
+    if (typeof value === 'string') throw new AppError('BAD_REQUEST', value);
+    const cf = await this.access.clientOf(userId, list);
+    return this.access.writing(list.ref, async () => {
+      const inMirror = await this.items.valuesStartingWith(list.ref, mirrorPrefixOf(value));
+      if (inMirror.some((stored) => keyOfMirrorValue(list.kind, stored) === value.key))
+        throw duplicate(value.value);
+      if (await findAtCloudflare(cf, list, value)) {
+        throw duplicate(value.value, ' at Cloudflare (use Update from Cloudflare to see it)');
+      }
+      const { operation_id } = await cf.rules.lists.items.create(list.listId, {
+        account_id: list.accountId,
+        body: [{ ...value.input, comment: request.comment }],
+      });
+      await waitForBulkOperation(cf, list.accountId, operation_id);
+      const created = await findAtCloudflare(cf, list, value);
+      if (!created) {
+        throw new AppError(
+          'UPSTREAM',
+          'Cloudflare accepted the item but does not list it. Please update from Cloudflare.',
+        );
+      }
+      const item = await this.access.deps.db.transaction(async (tx) => {
+        const lists = new BanListsRepository(tx);
+        const locked = await lists.lock(list.ref);
+        if (!locked) throw banListNotFound();
+        const inserted = await new BanListItemsRepository(tx).insert(
+          list.ref,
+          locked.nextItemId,
+          toMirrorItem(created),
+        );
+        await lists.recordAdded(list.ref, locked.nextItemId);
+        return inserted;
+      });
+      return toItemDto(item);
+    });
+  }
+
+  /** Deletes an item at Cloudflare (awaiting the operation), then from the mirror. */
+  async delete(userId: number, listId: string, id: number): Promise<void> {
+    const list = await this.access.requireList(userId, listId);
+    const cf = await this.access.clientOf(userId, list);
+    await this.access.writing(list.ref, async () => {
+      const item = await this.items.findById(list.ref, id);
+      if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
+      const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
+        account_id: list.accountId,
+        items: [{ id: item.itemId }],
+      });
+      await waitForBulkOperation(cf, list.accountId, operation_id);
+      await this.access.deps.db.transaction(async (tx) => {
+        const lists = new BanListsRepository(tx);
+        if (!(await lists.lock(list.ref))) throw banListNotFound();
+        if (await new BanListItemsRepository(tx).deleteById(list.ref, id))
+          await lists.recordDeleted(list.ref);
+      });
+    });
+  }
+
+  /** Makes the list's mirror equal to Cloudflare (see `syncMirror`). */
+  async sync(userId: number, listId: string): Promise<BanList> {
+    const list = await this.access.requireList(userId, listId);
+    const cf = await this.access.clientOf(userId, list);
+    return this.access.writing(list.ref, async () => {
+      // Read again once it is this sync's turn: a write queued before it may have changed the list.
+      const current = await this.access.lists.findOwned(userId, list.ref);
+      if (!current) throw banListNotFound();
+      return toBanListDto(await syncMirror(this.access.deps.db, cf, current));
+    });
+  }
+}

@@ -1,0 +1,174 @@
+import type { BanListKind } from '@guardian/contract';
+import type { Queryable } from '../../db';
+
+export interface BanListRecord {
+  /** Guardian's id of the list (ban_lists.id): the items' partition key. */
+  ref: number;
+  accountRef: number;
+  accountName: string;
+  /** Cloudflare's account id. */
+  accountId: string;
+  /** Cloudflare's list id. */
+  listId: string;
+  listName: string;
+  kind: BanListKind;
+  itemsCount: number;
+  itemsVersion: number;
+  /** The items' ids run from here to nextItemId - 1, less the deleted ones (the holes). */
+  firstItemId: number;
+  nextItemId: number;
+}
+
+interface BanListRow {
+  ref: number;
+  account_ref: number;
+  account_name: string;
+  account_id: string;
+  list_id: string;
+  list_name: string;
+  kind: BanListKind;
+  items_count: number;
+  items_version: number;
+  first_item_id: number;
+  next_item_id: number;
+}
+
+const SELECT_LISTS = `
+  SELECT bl.id AS ref, bl.account_ref, a.account_name, a.account_id, bl.list_id, bl.list_name, bl.kind,
+         bl.items_count, bl.items_version, bl.first_item_id, bl.next_item_id
+  FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref`;
+
+function toBanList(row: BanListRow): BanListRecord {
+  return {
+    ref: row.ref,
+    accountRef: row.account_ref,
+    accountName: row.account_name,
+    accountId: row.account_id,
+    listId: row.list_id,
+    listName: row.list_name,
+    kind: row.kind,
+    itemsCount: row.items_count,
+    itemsVersion: row.items_version,
+    firstItemId: row.first_item_id,
+    nextItemId: row.next_item_id,
+  };
+}
+
+/** A list as Cloudflare lists it, for the local mirror of an account's lists. */
+export interface CloudflareListSummary {
+  id: string;
+  name: string;
+  kind: BanListKind;
+}
+
+/**
+ * The only SQL on ban_lists. Every read takes the user id and joins the user's accounts: a list is only
+ * ever found through its owner, so another person's ids are simply not found.
+ */
+export class BanListsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async listForUser(userId: number): Promise<BanListRecord[]> {
+    const rows = await this.db.query<BanListRow>(`${SELECT_LISTS} WHERE a.user_id = $1 ORDER BY bl.id`, [
+      userId,
+    ]);
+    return rows.map(toBanList);
+  }
+
+  async findOwned(userId: number, ref: number): Promise<BanListRecord | undefined> {
+    const [row] = await this.db.query<BanListRow>(`${SELECT_LISTS} WHERE a.user_id = $1 AND bl.id = $2`, [
+      userId,
+      ref,
+    ]);
+    return row && toBanList(row);
+  }
+
+  async findOwnedByListId(userId: number, listId: string): Promise<BanListRecord | undefined> {
+    const [row] = await this.db.query<BanListRow>(
+      `${SELECT_LISTS} WHERE a.user_id = $1 AND bl.list_id = $2`,
+      [userId, listId],
+    );
+    return row && toBanList(row);
+  }
+
+  async insert(accountRef: number, list: CloudflareListSummary): Promise<number> {
+    const [row] = await this.db.query<{ id: number }>(
+      `INSERT INTO ban_lists (account_ref, list_id, list_name, kind) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (account_ref, list_id) DO UPDATE SET list_name = EXCLUDED.list_name, kind = EXCLUDED.kind
+       RETURNING id`,
+      [accountRef, list.id, list.name, list.kind],
+    );
+    return row!.id;
+  }
+
+  async delete(ref: number): Promise<void> {
+    await this.db.query('DELETE FROM ban_lists WHERE id = $1', [ref]);
+  }
+
+  /**
+   * Makes an account's local lists equal to `lists`: adds the new ones, renames the changed ones and
+   * deletes the rest. Answers the ids of the deleted lists, whose item partitions the caller drops.
+   */
+  async replaceAccountLists(accountRef: number, lists: readonly CloudflareListSummary[]): Promise<number[]> {
+    const removed = await this.db.query<{ id: number }>(
+      'DELETE FROM ban_lists WHERE account_ref = $1 AND NOT (list_id = ANY($2::text[])) RETURNING id',
+      [accountRef, lists.map((list) => list.id)],
+    );
+    if (lists.length > 0) {
+      await this.db.query(
+        `INSERT INTO ban_lists (account_ref, list_id, list_name, kind)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[])
+         ON CONFLICT (account_ref, list_id) DO UPDATE SET list_name = EXCLUDED.list_name, kind = EXCLUDED.kind
+         WHERE (ban_lists.list_name, ban_lists.kind) IS DISTINCT FROM (EXCLUDED.list_name, EXCLUDED.kind)`,
+        [
+          accountRef,
+          lists.map((list) => list.id),
+          lists.map((list) => list.name),
+          lists.map((list) => list.kind),
+        ],
+      );
+    }
+    return removed.map((row) => row.id);
+  }
+
+  /**
+   * Locks the list's row until the transaction ends, so item writes, syncs and the counts they keep
+   * happen one after another. Answers the next item id, or undefined when the list is gone.
+   */
+  async lock(ref: number): Promise<{ nextItemId: number } | undefined> {
+    const [row] = await this.db.query<{ next_item_id: number }>(
+      'SELECT next_item_id FROM ban_lists WHERE id = $1 FOR UPDATE',
+      [ref],
+    );
+    return row && { nextItemId: row.next_item_id };
+  }
+
+  // Every change of the items bumps items_version: cached pages of the list are then never served again.
+
+  /** An item with id `id` (the list's next id) was added. */
+  async recordAdded(ref: number, id: number): Promise<void> {
+    await this.db.query(
+      `UPDATE ban_lists SET items_count = items_count + 1, next_item_id = $2::bigint + 1, items_version = items_version + 1
+       WHERE id = $1`,
+      [ref, id],
+    );
+  }
+
+  /** An item was deleted (its id is recorded as a hole by the items repository). */
+  async recordDeleted(ref: number): Promise<void> {
+    await this.db.query(
+      'UPDATE ban_lists SET items_count = items_count - 1, items_version = items_version + 1 WHERE id = $1',
+      [ref],
+    );
+  }
+
+  /** The items were replaced by `count` items numbered from `firstItemId` on, without holes. */
+  async recordReplaced(ref: number, firstItemId: number, count: number): Promise<void> {
+    await this.db.query(
+      `UPDATE ban_lists SET items_count = $3::integer, first_item_id = $2::bigint, next_item_id = $2::bigint + $3::integer,
+              items_version = items_version + 1
+       WHERE id = $1`,
+      [ref, firstItemId, count],
+    );
+  }
+}
