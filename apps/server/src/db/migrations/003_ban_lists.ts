@@ -23,8 +23,8 @@ export const sql = `
 
   -- The local mirror of the lists' items, paged and searched here, never downloaded whole. One
   -- partition per list (ban_list_items_<ban_lists.id>, created with the list's first items): a sync
-  -- loads a fresh table and swaps it in, and deleting or emptying a list drops or truncates its table,
-  -- all without rewriting half a million rows or leaving them dead for a vacuum that PGlite never runs.
+  -- loads a fresh table and swaps it in, and deleting or emptying a list drops its table, all without
+  -- rewriting half a million rows or leaving them dead for a vacuum that PGlite never runs.
   -- Partitions are dropped by the code that deletes their list (there is no foreign key to cascade).
   CREATE TABLE ban_list_items (
     ban_list_ref bigint NOT NULL,

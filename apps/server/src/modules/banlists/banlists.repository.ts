@@ -93,9 +93,7 @@ export class BanListsRepository {
 
   async insert(accountRef: number, list: CloudflareListSummary): Promise<number> {
     const [row] = await this.db.query<{ id: number }>(
-      `INSERT INTO ban_lists (account_ref, list_id, list_name, kind) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (account_ref, list_id) DO UPDATE SET list_name = EXCLUDED.list_name, kind = EXCLUDED.kind
-       RETURNING id`,
+      `INSERT INTO ban_lists (account_ref, list_id, list_name, kind) VALUES ($1, $2, $3, $4) RETURNING id`,
       [accountRef, list.id, list.name, list.kind],
     );
     return row!.id;
@@ -110,24 +108,28 @@ export class BanListsRepository {
    * deletes the rest. Answers the ids of the deleted lists, whose item partitions the caller drops.
    */
   async replaceAccountLists(accountRef: number, lists: readonly CloudflareListSummary[]): Promise<number[]> {
+    const ids = lists.map((list) => list.id);
     const removed = await this.db.query<{ id: number }>(
       'DELETE FROM ban_lists WHERE account_ref = $1 AND NOT (list_id = ANY($2::text[])) RETURNING id',
-      [accountRef, lists.map((list) => list.id)],
+      [accountRef, ids],
     );
-    if (lists.length > 0) {
-      await this.db.query(
-        `INSERT INTO ban_lists (account_ref, list_id, list_name, kind)
-         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[])
-         ON CONFLICT (account_ref, list_id) DO UPDATE SET list_name = EXCLUDED.list_name, kind = EXCLUDED.kind
-         WHERE (ban_lists.list_name, ban_lists.kind) IS DISTINCT FROM (EXCLUDED.list_name, EXCLUDED.kind)`,
-        [
-          accountRef,
-          lists.map((list) => list.id),
-          lists.map((list) => list.name),
-          lists.map((list) => list.kind),
-        ],
-      );
-    }
+    const names = lists.map((list) => list.name);
+    const kinds = lists.map((list) => list.kind);
+    await this.db.query(
+      `UPDATE ban_lists SET list_name = pulled.name, kind = pulled.kind
+       FROM unnest($2::text[], $3::text[], $4::text[]) AS pulled (list_id, name, kind)
+       WHERE ban_lists.account_ref = $1 AND ban_lists.list_id = pulled.list_id
+         AND (ban_lists.list_name, ban_lists.kind) IS DISTINCT FROM (pulled.name, pulled.kind)`,
+      [accountRef, ids, names, kinds],
+    );
+    // Only the new ones: ON CONFLICT would use up an id for every list already there.
+    await this.db.query(
+      `INSERT INTO ban_lists (account_ref, list_id, list_name, kind)
+       SELECT $1, pulled.list_id, pulled.name, pulled.kind
+       FROM unnest($2::text[], $3::text[], $4::text[]) AS pulled (list_id, name, kind)
+       WHERE NOT EXISTS (SELECT 1 FROM ban_lists WHERE account_ref = $1 AND list_id = pulled.list_id)`,
+      [accountRef, ids, names, kinds],
+    );
     return removed.map((row) => row.id);
   }
 
