@@ -44,8 +44,6 @@ const USER_ROUTES = [
 ];
 const ADMIN_ROUTES = ['/dashboard', '/admin/users', '/admin/plans', '/admin/settings', '/admin/helpdesk'];
 
-test.describe.configure({ mode: 'serial' });
-
 interface Seeded {
   headers: { authorization: string };
   zoneId: string;
@@ -194,14 +192,6 @@ async function expectInert(page: Page, problems: string[]) {
   expect(problems).toEqual([]);
 }
 
-test('a ban-list item comment from Cloudflare is shown as text and never runs', async ({ page }) => {
-  const problems = await watch(page);
-  await signIn(page, DEMO_USER);
-  expect(seeded.banlistsError, 'storing the item through the ban lists API').toBeUndefined();
-  await visit(page, `/cloudflare/banlists/${seeded.list!.list_id}/items`, problems);
-  await expectInert(page, problems);
-});
-
 test('a firewall rule description from Cloudflare is shown as text and never runs', async ({ page }) => {
   const problems = await watch(page);
   await signIn(page, DEMO_USER);
@@ -220,5 +210,13 @@ test('a DNS TXT value from Cloudflare is shown as text and never runs', async ({
   const problems = await watch(page);
   await signIn(page, DEMO_USER);
   await visit(page, `/cloudflare/zones/${seeded.zoneId}/dns`, problems);
+  await expectInert(page, problems);
+});
+
+test('a ban-list item comment from Cloudflare is shown as text and never runs', async ({ page }) => {
+  const problems = await watch(page);
+  await signIn(page, DEMO_USER);
+  expect(seeded.banlistsError, 'storing the item through the ban lists API').toBeUndefined();
+  await visit(page, `/cloudflare/banlists/${seeded.list!.list_id}/items`, problems);
   await expectInert(page, problems);
 });
