@@ -33,6 +33,13 @@ export interface MirrorItem {
   createdOn: string;
 }
 
+/** New values for an item that kept its place (Cloudflare changed its comment). */
+export interface ItemUpdate {
+  id: number;
+  comment: string;
+  createdOn: string;
+}
+
 /** The digest `BanListItemsRepository.digest` computes in the database, of items about to be stored. */
 export function mirrorDigestOf(items: readonly MirrorItem[]): string {
   if (items.length === 0) return '';
@@ -262,6 +269,22 @@ export class BanListItemsRepository {
       [ref, fromId, count],
     );
     return row?.digest ?? '';
+  }
+
+  /** Applies comment (and date) changes to the mirror, or, with `inLoad`, to the load table. */
+  async update(ref: number, updates: readonly ItemUpdate[], inLoad = false): Promise<void> {
+    const table = inLoad ? loadTableOf(ref) : 'ban_list_items';
+    await this.db.query(
+      `UPDATE ${table} AS item SET comment = changed.comment, created_on = changed.created_on
+       FROM unnest($2::bigint[], $3::text[], $4::timestamptz[]) AS changed (id, comment, created_on)
+       WHERE item.ban_list_ref = $1 AND item.id = changed.id`,
+      [
+        ref,
+        updates.map((update) => update.id),
+        updates.map((update) => update.comment),
+        updates.map((update) => update.createdOn),
+      ],
+    );
   }
 
   /** Copies `count` items of the mirror from id `fromId` on into the load table, renumbered from `firstId`. */

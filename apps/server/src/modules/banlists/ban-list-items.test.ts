@@ -126,6 +126,25 @@ describe('ban list items', () => {
       expect((await itemsPage(listId, 'search=changed')).items.map((item) => item.ip)).toEqual(['10.0.0.5']);
     });
 
+    it('applies comments changed at Cloudflare in place, keeping every id', async () => {
+      const { listId, ref } = await syncedList(ips(2500));
+      const idsBefore = (await itemsPage(listId, 'per_page=500&sort=ip')).items.map((item) => item.id);
+      ctx.sandbox.control.seedListItems(account.account_id, listId, [
+        { ip: '10.0.0.0', comment: 'first changed' },
+        { ip: '10.0.9.195', comment: 'last changed' },
+      ]);
+      const response = await call(alice, 'POST', `/${listId}/sync`);
+      expect(response.json<BanList>().items).toBe(2500);
+      expect(await mirror(ref)).toEqual(cloudflareItems(listId));
+      expect((await itemsPage(listId, 'per_page=500&sort=ip')).items.map((item) => item.id)).toEqual(
+        idsBefore,
+      );
+      expect((await itemsPage(listId, 'search=changed')).items.map((item) => item.comment).sort()).toEqual([
+        'first changed',
+        'last changed',
+      ]);
+    });
+
     it('keeps the old mirror when Cloudflare fails midway, and leaves no load table behind', async () => {
       const { listId, ref } = await syncedList(ips(1500));
       ctx.sandbox.control.seedListItems(

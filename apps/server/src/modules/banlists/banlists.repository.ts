@@ -164,6 +164,11 @@ export class BanListsRepository {
     );
   }
 
+  /** Some items changed in place. */
+  async recordUpdated(ref: number): Promise<void> {
+    await this.db.query('UPDATE ban_lists SET items_version = items_version + 1 WHERE id = $1', [ref]);
+  }
+
   /** The items were replaced by `count` items numbered from `firstItemId` on, without holes. */
   async recordReplaced(ref: number, firstItemId: number, count: number): Promise<void> {
     await this.db.query(

@@ -2,7 +2,12 @@ import type Cloudflare from 'cloudflare';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { banListNotFound } from './ban-list-access';
-import { BanListItemsRepository, mirrorDigestOf, type MirrorItem } from './ban-list-items.repository';
+import {
+  BanListItemsRepository,
+  mirrorDigestOf,
+  type ItemUpdate,
+  type MirrorItem,
+} from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { valueOfCloudflareItem } from './list-item-value';
 
@@ -13,6 +18,8 @@ type CloudflarePage = Cloudflare.Rules.Lists.ItemListResponsesCursorPaginationAf
 const CLOUDFLARE_ITEMS_PER_PAGE = 500;
 /** Rows per statement while comparing and loading: fewer, larger statements cost the database less. */
 const BATCH_ROWS = 2_000;
+/** Changed comments kept in memory until the end of the sync; past this many the list is loaded anew. */
+const MAX_PENDING_UPDATES = 50_000;
 
 export function toMirrorItem(item: CloudflareItem): MirrorItem {
   return {
@@ -46,45 +53,79 @@ async function* cloudflareBatches(cf: Cloudflare, list: BanListRecord): AsyncGen
 /**
  * Makes a list's mirror equal to Cloudflare. The items stream in (500 per call, as few calls as the
  * cursor needs) and are first compared with the mirror, which holds them in the same order after a
- * sync: when nothing changed, nothing is written. From the first difference on, the items go into a
- * load table, in short statements outside any transaction (memory stays flat, other requests are
- * served meanwhile); its indexes are built once, in bulk, and it replaces the mirror in one short
- * transaction. If anything fails, the old mirror is left exactly as it was.
+ * sync: batches that match (by a digest computed on both sides) cost no writes, and comments changed
+ * in place are applied in place, in one short transaction at the end. From the first item that is new,
+ * gone or moved, the items go into a load table instead, in short statements outside any transaction
+ * (memory stays flat, other requests are served meanwhile); its indexes are built once, in bulk, and
+ * it replaces the mirror in one short transaction. If anything fails, the old mirror is left as it was.
  */
 export async function syncMirror(db: Db, cf: Cloudflare, list: BanListRecord): Promise<BanListRecord> {
   const items = new BanListItemsRepository(db);
   // Comparing walks the mirror by id, which needs its ids without holes.
   const comparable = list.nextItemId - list.firstItemId === list.itemsCount;
-  // New ids start past every id the list ever had: an id is never reused, even across syncs.
+  // A loaded list is numbered past every id the list ever had: an id is never reused.
   const firstId = list.nextItemId;
   let count = 0;
   let loading = false;
+  let updates: ItemUpdate[] = [];
 
-  /** From here on, everything goes to the load table: first the items that matched, renumbered. */
+  /** From here on, everything goes to the load table: first the items compared so far, renumbered. */
   const startLoading = async () => {
     await items.startLoad(list.ref);
     loading = true;
-    if (count > 0) await items.loadFromMirror(list.ref, list.firstItemId, count, firstId);
+    if (count === 0) return;
+    await items.loadFromMirror(list.ref, list.firstItemId, count, firstId);
+    const renumbered = updates.map((update) => ({ ...update, id: update.id - list.firstItemId + firstId }));
+    if (renumbered.length > 0) await items.update(list.ref, renumbered, true);
+    updates = [];
+  };
+
+  /** Whether `batch` matches the mirror at its position, noting its changed comments; false when it does not. */
+  const compare = async (batch: MirrorItem[]): Promise<boolean> => {
+    const fromId = list.firstItemId + count;
+    if ((await items.digest(list.ref, fromId, batch.length)) === mirrorDigestOf(batch)) return true;
+    const stored = await items.page(list.ref, {
+      filter: { kind: 'all' },
+      sort: 'id',
+      order: 'asc',
+      limit: batch.length,
+      start: { fromId },
+    });
+    const samePlaces =
+      stored.length === batch.length &&
+      stored.every((row, index) => row.itemId === batch[index]!.itemId && row.ip === batch[index]!.ip);
+    if (!samePlaces) return false;
+    const changed = stored.flatMap((row, index) => {
+      const item = batch[index]!;
+      const same = row.comment === item.comment && row.createdOn.getTime() === Date.parse(item.createdOn);
+      return same ? [] : [{ id: row.id, comment: item.comment, createdOn: item.createdOn }];
+    });
+    if (updates.length + changed.length > MAX_PENDING_UPDATES) return false;
+    updates.push(...changed);
+    return true;
   };
 
   try {
     for await (const batch of cloudflareBatches(cf, list)) {
-      // Compared by digest, computed on both sides: reading the rows back would cost as much as writing them.
-      if (!loading && comparable) {
-        const stored = await items.digest(list.ref, list.firstItemId + count, batch.length);
-        if (stored === mirrorDigestOf(batch)) {
-          count += batch.length;
-          continue;
-        }
+      if (!loading && comparable && (await compare(batch))) {
+        count += batch.length;
+        continue;
       }
       if (!loading) await startLoading();
       await items.load(list.ref, firstId + count, batch);
       count += batch.length;
     }
-    if (!loading) {
-      if (comparable && count === list.itemsCount) return list;
-      await startLoading();
+    if (!loading && count === list.itemsCount) {
+      if (updates.length === 0) return list;
+      await db.transaction(async (tx) => {
+        const lists = new BanListsRepository(tx);
+        if (!(await lists.lock(list.ref))) throw banListNotFound();
+        await new BanListItemsRepository(tx).update(list.ref, updates);
+        await lists.recordUpdated(list.ref);
+      });
+      return { ...list, itemsVersion: list.itemsVersion + 1 };
     }
+    if (!loading) await startLoading();
     await items.indexLoad(list.ref);
     await db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
