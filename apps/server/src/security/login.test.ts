@@ -159,6 +159,17 @@ describe('rate limiting', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(30 - LIMITS.maxFailuresPerAddress);
   });
 
+  it('lets a crowd with the right passwords in: an office behind one address, one person on many tabs', async () => {
+    const office = nextAddress();
+    const people = await Promise.all(Array.from({ length: LIMITS.maxFailuresPerAddress * 2 }, () => ctx.createUser()));
+    const crowd = await Promise.all(people.map((person) => login({ email: person.email, password: person.password }, office)));
+    expect(crowd.map((response) => response.statusCode)).toEqual(people.map(() => 200));
+    const tabs = await Promise.all(
+      Array.from({ length: LIMITS.maxFailuresPerEmail * 2 }, () => login({ email: people[0]!.email, password: people[0]!.password })),
+    );
+    expect(tabs.map((response) => response.statusCode)).toEqual(tabs.map(() => 200));
+  });
+
   it('a right password inside a burst still counts once the limit is reached', async () => {
     const user = await ctx.createUser();
     const burst = await Promise.all([

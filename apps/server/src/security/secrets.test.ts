@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../config';
 import { TokenCipher } from '../crypto/token-cipher';
 import { createLogger, redactUrl } from '../logger';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
@@ -154,5 +158,41 @@ describe('secrets in logs', () => {
     );
     expect(redactUrl('/api/x?%74oken=abc')).toBe('/api/x?%74oken=[REDACTED]');
     expect(redactUrl('/api/x')).toBe('/api/x');
+  });
+});
+
+describe('the keys themselves', () => {
+  it('production never falls back to generated or demo keys, even when the data folder holds some', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'guardian-keys-'));
+    try {
+      // What a demo run leaves behind in the folder.
+      loadConfig({ GUARDIAN_MODE: 'demo', GUARDIAN_DATA_DIR: dataDir });
+      expect(() => loadConfig({ GUARDIAN_DATA_DIR: dataDir })).toThrow(ConfigError);
+      expect(() => loadConfig({ GUARDIAN_MODE: 'production', GUARDIAN_DATA_DIR: dataDir, GUARDIAN_SECRET: 's'.repeat(40) })).toThrow(
+        /GUARDIAN_ENCRYPTION_KEY is required/,
+      );
+      expect(() =>
+        loadConfig({ GUARDIAN_MODE: 'production', GUARDIAN_DATA_DIR: dataDir, GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64') }),
+      ).toThrow(/GUARDIAN_SECRET is required/);
+      // A short secret is refused rather than padded.
+      expect(() =>
+        loadConfig({ GUARDIAN_SECRET: 'short', GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64') }),
+      ).toThrow(/GUARDIAN_SECRET/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('the session key signs and the encryption key encrypts: a token signed with the encryption key is refused', async () => {
+    const { SignJWT } = await import('jose');
+    const now = Math.floor(Date.now() / 1000);
+    const forged = await new SignJWT({ email: estate.user.email, level: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(estate.user.id))
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
+      .sign(new Uint8Array(ctx.config.encryptionKey));
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${forged}` } });
+    expect(response.statusCode).toBe(401);
   });
 });

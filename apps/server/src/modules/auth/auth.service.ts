@@ -31,7 +31,7 @@ export class AuthService {
    * answer after the same work, so sign-in never tells which e-mails exist.
    */
   async login(credentials: LoginRequest, address: string): Promise<string> {
-    const retryAfterSeconds = this.limiter.acquire(credentials.email, address);
+    const retryAfterSeconds = await this.limiter.acquire(credentials.email, address);
     if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS, { retryAfterSeconds });
 
     let user: UserWithPasswordHash | undefined;
@@ -40,12 +40,15 @@ export class AuthService {
       user = await this.users.findByEmailWithPasswordHash(credentials.email);
       passwordMatches = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), credentials.password);
     } catch (err) {
-      this.limiter.refund(credentials.email, address);
+      // Not checked (the database is down): it does not count against the person.
+      this.limiter.settle(credentials.email, address, 'unchecked');
       throw err;
     }
-    // A failure was counted when the attempt began.
-    if (!user || user.disabled || !passwordMatches) throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
-    this.limiter.recordSuccess(credentials.email, address);
+    if (!user || user.disabled || !passwordMatches) {
+      this.limiter.settle(credentials.email, address, 'failure');
+      throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
+    }
+    this.limiter.settle(credentials.email, address, 'success');
     return signSessionToken(user, this.config);
   }
 }
