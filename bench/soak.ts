@@ -185,8 +185,12 @@ async function timed(op: Op, run: () => Promise<Response>): Promise<Response | n
   latencies.get(op)!.push(ms);
   const key = String(response.status);
   statuses.set(key, (statuses.get(key) ?? 0) + 1);
-  if (response.status >= 500) failures.push(`${op}: ${response.status} ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
-  return new Response(response.status === 204 ? null : body, { status: response.status, headers: response.headers });
+  if (response.status >= 500)
+    failures.push(`${op}: ${response.status} ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
+  return new Response(response.status === 204 ? null : body, {
+    status: response.status,
+    headers: response.headers,
+  });
 }
 
 function pick(): Op {
@@ -227,7 +231,10 @@ async function client(index: number, base: string, user: UserSetup, deadline: nu
         break;
       }
       case 'items search': {
-        const search = Math.random() < 0.5 ? `10.${Math.floor(Math.random() * USERS)}.${Math.floor(Math.random() * 8)}` : 'seeded 1';
+        const search =
+          Math.random() < 0.5
+            ? `10.${Math.floor(Math.random() * USERS)}.${Math.floor(Math.random() * 8)}`
+            : 'seeded 1';
         await timed(op, () => fetch(`${items}?search=${encodeURIComponent(search)}`, { headers }));
         break;
       }
@@ -239,7 +246,11 @@ async function client(index: number, base: string, user: UserSetup, deadline: nu
         const belief: ItemBelief = { listId: user.listId, ip, state: 'unknown' };
         beliefs.push(belief);
         const response = await timed(op, () =>
-          fetch(items, { method: 'POST', headers: json, body: JSON.stringify({ ip, comment: `soak client ${index}` }) }),
+          fetch(items, {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ ip, comment: `soak client ${index}` }),
+          }),
         );
         if (response?.status === 201) {
           belief.state = 'added';
@@ -274,7 +285,8 @@ async function client(index: number, base: string, user: UserSetup, deadline: nu
       default:
         break;
     }
-    if (THINK_MS > 0) await new Promise((resolveWait) => setTimeout(resolveWait, Math.random() * 2 * THINK_MS));
+    if (THINK_MS > 0)
+      await new Promise((resolveWait) => setTimeout(resolveWait, Math.random() * 2 * THINK_MS));
   }
 }
 
@@ -327,7 +339,10 @@ async function main() {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: user.email, password: user.password }),
       });
-      const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}`, 'content-type': 'application/json' };
+      const headers = {
+        authorization: `Bearer ${((await login.json()) as { token: string }).token}`,
+        'content-type': 'application/json',
+      };
       const steps: [string, string, object?][] = [
         ['POST', '/api/cloudflare/accounts', { account_name: `Soak ${user.email}`, token: user.token }],
         ['POST', '/api/cloudflare/banlists/update'],
@@ -335,21 +350,30 @@ async function main() {
         ['POST', '/api/cloudflare/zones/sync'],
       ];
       for (const [method, url, body] of steps) {
-        const response = await fetch(`${base}${url}`, { method, headers: body ? headers : { authorization: headers.authorization }, body: body ? JSON.stringify(body) : undefined });
-        if (response.status >= 300) throw new Error(`setup ${method} ${url}: ${response.status} ${await response.text()}`);
+        const response = await fetch(`${base}${url}`, {
+          method,
+          headers: body ? headers : { authorization: headers.authorization },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        if (response.status >= 300)
+          throw new Error(`setup ${method} ${url}: ${response.status} ${await response.text()}`);
       }
     }
 
     log(`${CLIENTS} clients for ${SECONDS} s`);
     const started = Date.now();
     const deadline = started + SECONDS * 1000;
-    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i, base, users[i % USERS]!, deadline)));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) => client(i, base, users[i % USERS]!, deadline)),
+    );
     const elapsed = (Date.now() - started) / 1000;
     await sandbox.control.settle();
 
     log('stopping the server gracefully, then comparing Cloudflare, the database and the clients');
     server.kill('SIGTERM');
-    const exitCode = await new Promise<number | null>((resolveExit) => server!.once('exit', (code) => resolveExit(code)));
+    const exitCode = await new Promise<number | null>((resolveExit) =>
+      server!.once('exit', (code) => resolveExit(code)),
+    );
     if (exitCode !== 0) failures.push(`the server exited with ${exitCode} after SIGTERM`);
     server = undefined;
 
@@ -360,7 +384,9 @@ async function main() {
         `SELECT i.item_id, i.ip FROM ban_list_items i JOIN ban_lists l ON l.id = i.ban_list_ref WHERE l.list_id = $1`,
         [user.listId],
       );
-      const cloudflare = sandbox.control.getListItems(user.cfAccountId, user.listId).map((item) => ({ id: String(item.id), ip: String(item.ip) }));
+      const cloudflare = sandbox.control
+        .getListItems(user.cfAccountId, user.listId)
+        .map((item) => ({ id: String(item.id), ip: String(item.ip) }));
       const dbIps = rows.map((row) => row.ip);
       const cfIps = cloudflare.map((item) => item.ip);
       const mine = beliefs.filter((belief) => belief.listId === user.listId);
@@ -369,15 +395,21 @@ async function main() {
         if (belief.state === 'added') expected.add(belief.ip);
         if (belief.state === 'deleted') expected.delete(belief.ip);
       }
-      const uncertain = new Set(mine.filter((belief) => belief.state === 'unknown').map((belief) => belief.ip));
+      const uncertain = new Set(
+        mine.filter((belief) => belief.state === 'unknown').map((belief) => belief.ip),
+      );
       const dbSet = new Set(dbIps);
       const cfSet = new Set(cfIps);
       const lost = [...expected].filter((ip) => !dbSet.has(ip) || !cfSet.has(ip));
-      const unexpected = [...new Set([...dbIps, ...cfIps])].filter((ip) => !expected.has(ip) && !uncertain.has(ip));
+      const unexpected = [...new Set([...dbIps, ...cfIps])].filter(
+        (ip) => !expected.has(ip) && !uncertain.has(ip),
+      );
       const duplicatedInDb = dbIps.length - dbSet.size;
       const duplicatedAtCloudflare = cfIps.length - cfSet.size;
       const dbIds = new Set(rows.map((row) => `${row.item_id} ${row.ip}`));
-      const differing = cloudflare.filter((item) => !dbIds.has(`${item.id} ${item.ip}`)).length + Math.max(0, rows.length - cloudflare.length);
+      const differing =
+        cloudflare.filter((item) => !dbIds.has(`${item.id} ${item.ip}`)).length +
+        Math.max(0, rows.length - cloudflare.length);
       const entry = {
         list: user.listId,
         cloudflareItems: cfIps.length,
@@ -393,16 +425,25 @@ async function main() {
         databaseDiffersFromCloudflare: differing,
       };
       consistency.push(entry);
-      if (lost.length) failures.push(`list ${user.listId}: ${lost.length} items lost, e.g. ${lost.slice(0, 3).join(', ')}`);
-      if (unexpected.length) failures.push(`list ${user.listId}: ${unexpected.length} items nobody added, e.g. ${unexpected.slice(0, 3).join(', ')}`);
-      if (duplicatedInDb || duplicatedAtCloudflare) failures.push(`list ${user.listId}: duplicated items (${duplicatedInDb} rows, ${duplicatedAtCloudflare} at Cloudflare)`);
+      if (lost.length)
+        failures.push(`list ${user.listId}: ${lost.length} items lost, e.g. ${lost.slice(0, 3).join(', ')}`);
+      if (unexpected.length)
+        failures.push(
+          `list ${user.listId}: ${unexpected.length} items nobody added, e.g. ${unexpected.slice(0, 3).join(', ')}`,
+        );
+      if (duplicatedInDb || duplicatedAtCloudflare)
+        failures.push(
+          `list ${user.listId}: duplicated items (${duplicatedInDb} rows, ${duplicatedAtCloudflare} at Cloudflare)`,
+        );
       if (differing) failures.push(`list ${user.listId}: ${differing} rows differ from Cloudflare's items`);
     }
     await db.close();
 
     const all = [...latencies.entries()].filter(([op]) => op !== 'sign in').flatMap(([, values]) => values);
     const requests = [...statuses.values()].reduce((sum, count) => sum + count, 0);
-    const serverErrors = [...statuses.entries()].filter(([status]) => Number(status) >= 500).reduce((sum, [, count]) => sum + count, 0);
+    const serverErrors = [...statuses.entries()]
+      .filter(([status]) => Number(status) >= 500)
+      .reduce((sum, [, count]) => sum + count, 0);
     const result = {
       ok: failures.length === 0,
       startedAt: new Date(started).toISOString(),
@@ -422,7 +463,8 @@ async function main() {
       consistency,
       failures: failures.slice(0, 50),
       failureCount: failures.length,
-      notes: 'Cloudflare sandbox in the soak process with its rate limit off; server as a child process in production mode on the embedded database.',
+      notes:
+        'Cloudflare sandbox in the soak process with its rate limit off; server as a child process in production mode on the embedded database.',
     };
     const out = join(ROOT, 'bench', 'results', 'soak.json');
     mkdirSync(dirname(out), { recursive: true });

@@ -70,21 +70,32 @@ test.beforeAll(async ({ request }) => {
   seeded.seededZoneId = zones.find((zone) => zone.domain === 'guardian-demo.com')!.id;
 
   try {
-    const lists = (await api(request, 'GET', '/api/cloudflare/banlists')) as { list_id: string; list_name: string }[];
+    const lists = (await api(request, 'GET', '/api/cloudflare/banlists')) as {
+      list_id: string;
+      list_name: string;
+    }[];
     seeded.seededListId = lists.find((list) => list.list_name === 'office_allowlist')?.list_id;
     seeded.list = (await api(request, 'POST', '/api/cloudflare/banlists', {
       account_name: 'Guardian Demo',
       list_name: XSS_LIST,
       kind: 'ip',
     })) as { id: number; list_id: string };
-    await api(request, 'POST', `/api/cloudflare/banlists/${seeded.list.list_id}/items`, { ip: '198.51.100.77', comment: XSS });
+    await api(request, 'POST', `/api/cloudflare/banlists/${seeded.list.list_id}/items`, {
+      ip: '198.51.100.77',
+      comment: XSS,
+    });
   } catch (err) {
     // Reported by the item test; the other checks do not depend on ban lists.
     seeded.banlistsError = String(err);
   }
 
   const rules = (await api(request, 'POST', `/api/cloudflare/zones/${seeded.zoneId}/firewall-rules`, [
-    { description: XSS, action: 'block', paused: false, filter: { expression: 'ip.src eq 198.51.100.77', paused: false } },
+    {
+      description: XSS,
+      action: 'block',
+      paused: false,
+      filter: { expression: 'ip.src eq 198.51.100.77', paused: false },
+    },
   ])) as { result?: { id: string; description: string }[] } | { id: string; description: string }[];
   const list = Array.isArray(rules) ? rules : (rules.result ?? []);
   seeded.ruleId = list.find((rule) => rule.description === XSS)?.id;
@@ -101,10 +112,17 @@ test.beforeAll(async ({ request }) => {
 
 test.afterAll(async ({ request }) => {
   if (seeded.ruleId) {
-    await request.delete(`/api/cloudflare/zones/${seeded.zoneId}/firewall-rules/${seeded.ruleId}?filter_id=${seeded.ruleId}`, { headers: seeded.headers });
+    await request.delete(
+      `/api/cloudflare/zones/${seeded.zoneId}/firewall-rules/${seeded.ruleId}?filter_id=${seeded.ruleId}`,
+      { headers: seeded.headers },
+    );
   }
-  if (seeded.recordId) await request.delete(`/api/cloudflare/zones/${seeded.zoneId}/dns/${seeded.recordId}`, { headers: seeded.headers });
-  if (seeded.list) await request.delete(`/api/cloudflare/banlists/${seeded.list.id}`, { headers: seeded.headers });
+  if (seeded.recordId)
+    await request.delete(`/api/cloudflare/zones/${seeded.zoneId}/dns/${seeded.recordId}`, {
+      headers: seeded.headers,
+    });
+  if (seeded.list)
+    await request.delete(`/api/cloudflare/banlists/${seeded.list.id}`, { headers: seeded.headers });
 });
 
 /** Collects CSP violations (the DOM event and console reports) and uncaught errors of a page. */
@@ -150,7 +168,9 @@ async function openDialog(page: Page, button: string, problems: string[], where:
   await page.keyboard.press('Escape');
 }
 
-test('every screen and dialog runs under the Content-Security-Policy without a violation', async ({ page }) => {
+test('every screen and dialog runs under the Content-Security-Policy without a violation', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const problems = await watch(page);
 
@@ -164,7 +184,9 @@ test('every screen and dialog runs under the Content-Security-Policy without a v
     ['/cloudflare/accounts', ['Add Account']],
     ['/cloudflare/banlists', ['Add']],
     ['/cloudflare/zones', ['Add Zone']],
-    ...(seeded.seededListId ? [[`/cloudflare/banlists/${seeded.seededListId}/items`, ['Add']] as [string, string[]]] : []),
+    ...(seeded.seededListId
+      ? [[`/cloudflare/banlists/${seeded.seededListId}/items`, ['Add']] as [string, string[]]]
+      : []),
   ] as [string, string[]][];
   for (const [route, dialogs] of dynamic) {
     await visit(page, route, problems);

@@ -125,7 +125,11 @@ function rejectNulCharacters(app: FastifyInstance): void {
     while (pending.length > 0) {
       const value = pending.pop();
       if (typeof value === 'string') {
-        if (value.includes('\u0000')) throw new AppError('BAD_REQUEST', 'The request contains a NUL character (\\u0000), which is not allowed.');
+        if (value.includes('\u0000'))
+          throw new AppError(
+            'BAD_REQUEST',
+            'The request contains a NUL character (\\u0000), which is not allowed.',
+          );
       } else if (value !== null && typeof value === 'object') {
         for (const [key, child] of Object.entries(value)) pending.push(key, child);
       }

@@ -80,7 +80,9 @@ function toAppError(err: unknown): AppError | undefined {
     return new AppError('UNAVAILABLE', 'The database is unavailable. Please try again shortly.');
   }
   if (isDataException(err)) {
-    return new AppError('BAD_REQUEST', 'The request contains a value that cannot be stored or looked up.', { cause: err });
+    return new AppError('BAD_REQUEST', 'The request contains a value that cannot be stored or looked up.', {
+      cause: err,
+    });
   }
   return cloudflareErrorToAppError(err);
 }
@@ -108,7 +110,8 @@ function answerFor(err: unknown): ErrorAnswer {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const answer = answerFor(err);
-    if (isDataException(err)) request.log.warn({ err }, 'The database refused a value that validation let through');
+    if (isDataException(err))
+      request.log.warn({ err }, 'The database refused a value that validation let through');
     if (answer.status === 500) request.log.error({ err }, 'Request failed');
     else if (answer.status >= 500) request.log.warn({ err }, 'Request failed: a dependency is unavailable');
     if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));

@@ -2,7 +2,8 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config';
 
 /** Query parameters whose values are credentials whenever a client puts one in a URL. */
-const SENSITIVE_PARAM = /^(token|access_token|id_token|api_token|apitoken|api_key|apikey|key|jwt|session|password|secret|auth|authorization)$/i;
+const SENSITIVE_PARAM =
+  /^(token|access_token|id_token|api_token|apitoken|api_key|apikey|key|jwt|session|password|secret|auth|authorization)$/i;
 
 /** The URL with the values of credential-like query parameters replaced, for logging. */
 export function redactUrl(url: string): string {

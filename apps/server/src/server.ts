@@ -27,7 +27,10 @@ async function migrate(db: Db, logger: Logger): Promise<void> {
       return;
     } catch (err) {
       if (!(err instanceof DatabaseUnavailableError) || attempt === DATABASE_WAIT_ATTEMPTS) throw err;
-      logger.warn({ err: err.cause }, `The database is not reachable yet; retrying in ${DATABASE_WAIT_MS / 1000} s`);
+      logger.warn(
+        { err: err.cause },
+        `The database is not reachable yet; retrying in ${DATABASE_WAIT_MS / 1000} s`,
+      );
       await new Promise((resolve) => setTimeout(resolve, DATABASE_WAIT_MS));
     }
   }

@@ -21,11 +21,15 @@ export async function waitForBulkOperation(
     const operation = await cf.rules.lists.bulkOperations.get(operationId, { account_id: accountId });
     if (operation.status === 'completed') return;
     if (operation.status === 'failed') {
-      const reason = 'error' in operation && operation.error ? String(operation.error) : 'Cloudflare rejected the change.';
+      const reason =
+        'error' in operation && operation.error ? String(operation.error) : 'Cloudflare rejected the change.';
       throw new AppError('BAD_REQUEST', reason);
     }
     if (Date.now() + delay > deadline) {
-      throw new AppError('UPSTREAM', 'Cloudflare did not finish the list change in time. Please sync the list and try again.');
+      throw new AppError(
+        'UPSTREAM',
+        'Cloudflare did not finish the list change in time. Please sync the list and try again.',
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, POLL_MAX_MS);

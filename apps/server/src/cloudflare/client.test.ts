@@ -49,7 +49,9 @@ describe('the Cloudflare client against the sandbox', () => {
   });
 
   it('reads through the official SDK', async () => {
-    const zones = await gateway().client(token).zones.list({ account: { id: accountId } });
+    const zones = await gateway()
+      .client(token)
+      .zones.list({ account: { id: accountId } });
     expect(zones.result.map((zone) => zone.name)).toEqual(['client-test.com']);
   });
 
@@ -112,11 +114,17 @@ describe('the Cloudflare client against the sandbox', () => {
   it('waits for a list bulk operation and reports a failed one with its reason', async () => {
     const cf = gateway().client(token);
     const list = await cf.rules.lists.create({ account_id: accountId, kind: 'ip', name: 'client_test_list' });
-    const ok = await cf.rules.lists.items.create(list.id, { account_id: accountId, body: [{ ip: '192.0.2.1' }] });
+    const ok = await cf.rules.lists.items.create(list.id, {
+      account_id: accountId,
+      body: [{ ip: '192.0.2.1' }],
+    });
     await waitForBulkOperation(cf, accountId, ok.operation_id);
     expect(sandbox.control.getListItems(accountId, list.id).map((item) => item.ip)).toEqual(['192.0.2.1']);
 
-    const bad = await cf.rules.lists.items.create(list.id, { account_id: accountId, body: [{ ip: 'not-an-ip' }] });
+    const bad = await cf.rules.lists.items.create(list.id, {
+      account_id: accountId,
+      body: [{ ip: 'not-an-ip' }],
+    });
     await expect(waitForBulkOperation(cf, accountId, bad.operation_id)).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringContaining('not-an-ip'),
@@ -134,7 +142,8 @@ describe('the retired Firewall Rules API', () => {
         if (entry.isDirectory()) walk(path);
         else if (/\.ts$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
           const code = readFileSync(path, 'utf8');
-          if (/\.firewall\.(rules|filters)|['"`]\/?firewall\/rules|\/filters['"`/]/.test(code)) offenders.push(path);
+          if (/\.firewall\.(rules|filters)|['"`]\/?firewall\/rules|\/filters['"`/]/.test(code))
+            offenders.push(path);
         }
       }
     };

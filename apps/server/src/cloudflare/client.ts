@@ -93,7 +93,10 @@ export class CloudflareGateway {
       // Map order is insertion order: re-inserting marks the client as recently used.
       this.clients.delete(key);
     } else {
-      const throttle = new SlidingWindowThrottle(this.options.rateLimit.requests, this.options.rateLimit.windowMs);
+      const throttle = new SlidingWindowThrottle(
+        this.options.rateLimit.requests,
+        this.options.rateLimit.windowMs,
+      );
       client = new Cloudflare({
         apiToken,
         baseURL: this.options.baseUrl,

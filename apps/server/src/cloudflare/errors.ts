@@ -33,15 +33,26 @@ export function cloudflareErrorToAppError(err: unknown): AppError | undefined {
   }
   const message = cloudflareMessage(err);
   if (err.status === 401 || err.status === 403) {
-    return new AppError('FORBIDDEN', `Cloudflare rejected the account's API token: ${message ?? 'not authorized'}`);
+    return new AppError(
+      'FORBIDDEN',
+      `Cloudflare rejected the account's API token: ${message ?? 'not authorized'}`,
+    );
   }
   if (err.status === 429) {
     const retryAfter = Number(err.headers?.get('retry-after'));
-    return new AppError('RATE_LIMITED', 'Cloudflare is rate limiting this account. Please try again in a few minutes.', {
-      retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : undefined,
-    });
+    return new AppError(
+      'RATE_LIMITED',
+      'Cloudflare is rate limiting this account. Please try again in a few minutes.',
+      {
+        retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : undefined,
+      },
+    );
   }
   if (err.status === 404) return new AppError('NOT_FOUND', message ?? 'Not found at Cloudflare.');
-  if (err.status >= 500) return new AppError('UPSTREAM', 'Cloudflare is unavailable right now. Please try again.');
-  return new AppError(err.status === 409 ? 'CONFLICT' : 'BAD_REQUEST', message ?? 'Cloudflare refused the request.');
+  if (err.status >= 500)
+    return new AppError('UPSTREAM', 'Cloudflare is unavailable right now. Please try again.');
+  return new AppError(
+    err.status === 409 ? 'CONFLICT' : 'BAD_REQUEST',
+    message ?? 'Cloudflare refused the request.',
+  );
 }

@@ -21,7 +21,10 @@ export async function createDb(
   options: CreateDbOptions = {},
 ): Promise<Db> {
   if (config.databaseUrl) {
-    return createPostgresDb(config.databaseUrl, { ...options, queryTimeoutMs: config.databaseQueryTimeoutMs });
+    return createPostgresDb(config.databaseUrl, {
+      ...options,
+      queryTimeoutMs: config.databaseQueryTimeoutMs,
+    });
   }
   return createPgliteDb(config.mode === 'test' ? undefined : join(config.dataDir, 'pglite'));
 }

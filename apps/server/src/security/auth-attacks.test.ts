@@ -29,7 +29,13 @@ let victim: Estate;
 let disabledOwner: Estate;
 const attacks: { name: string; headers: Record<string, string>; query?: string }[] = [];
 /** Each route against each estate, with a valid body read while the owners could still sign in. */
-const plans: { route: RouteEntry; estate: Estate; url: string; payload?: unknown; query?: Record<string, string> }[] = [];
+const plans: {
+  route: RouteEntry;
+  estate: Estate;
+  url: string;
+  payload?: unknown;
+  query?: Record<string, string>;
+}[] = [];
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -42,7 +48,12 @@ beforeAll(async () => {
   disabledOwner = await seedEstate(ctx, soonDisabled, 'disabled');
   for (const route of apiRoutes(ctx.app).filter((entry) => entry.access !== 'public')) {
     for (const estate of [victim, disabledOwner]) {
-      plans.push({ route, estate, url: urlsFor(route, estate)[0]!, ...(await sampleRequest(ctx, route, estate)) });
+      plans.push({
+        route,
+        estate,
+        url: urlsFor(route, estate)[0]!,
+        ...(await sampleRequest(ctx, route, estate)),
+      });
     }
   }
   await ctx.db.query('UPDATE users SET disabled = true WHERE id = $1', [soonDisabled.id]);
@@ -76,7 +87,10 @@ beforeAll(async () => {
     { name: 'a three-part garbage token', headers: bearer('abc.def.ghi') },
     { name: 'the token without its signature', headers: bearer(`${header}.${payload}.`) },
     { name: 'a token signed with another secret', headers: bearer(await sign('x'.repeat(48))) },
-    { name: 'a token signed with HS512 and the right secret', headers: bearer(await sign(ctx.config.jwtSecret, {}, 'HS512')) },
+    {
+      name: 'a token signed with HS512 and the right secret',
+      headers: bearer(await sign(ctx.config.jwtSecret, {}, 'HS512')),
+    },
     {
       name: 'alg none',
       headers: bearer(`${base64url({ alg: 'none', typ: 'JWT' })}.${payload}.`),
@@ -91,15 +105,23 @@ beforeAll(async () => {
     },
     {
       name: 'a changed subject with the original signature',
-      headers: bearer(`${header}.${base64url({ ...claims, sub: String(disabledOwner.user.id) })}.${signature}`),
+      headers: bearer(
+        `${header}.${base64url({ ...claims, sub: String(disabledOwner.user.id) })}.${signature}`,
+      ),
     },
     { name: 'an expired token', headers: bearer(expired) },
     { name: 'the token of a disabled user', headers: disabledOwner.user.headers },
-    { name: 'the token of a deleted user', headers: { authorization: `Bearer ${await signFor(deleted.id, deleted.email)}` } },
+    {
+      name: 'the token of a deleted user',
+      headers: { authorization: `Bearer ${await signFor(deleted.id, deleted.email)}` },
+    },
     { name: 'the token in the query string (token)', headers: {}, query: `token=${token}` },
     { name: 'the token in the query string (access_token)', headers: {}, query: `access_token=${token}` },
     { name: 'the token as a cookie', headers: { cookie: `token=${token}` } },
-    { name: 'a Basic header with the token', headers: { authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` } },
+    {
+      name: 'a Basic header with the token',
+      headers: { authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` },
+    },
     { name: 'the token without the Bearer scheme', headers: { authorization: token } },
   );
 
@@ -118,7 +140,12 @@ describe('authentication attacks on every /api route', () => {
   it('finds the routes to attack', () => {
     const routes = apiRoutes(ctx.app).filter((route) => route.access !== 'public');
     expect(routes.map((route) => `${route.method} ${route.url}`)).toEqual(
-      expect.arrayContaining(['GET /api/me', 'GET /api/cloudflare/accounts', 'POST /api/cloudflare/accounts', 'GET /api/admin/users']),
+      expect.arrayContaining([
+        'GET /api/me',
+        'GET /api/cloudflare/accounts',
+        'POST /api/cloudflare/accounts',
+        'GET /api/admin/users',
+      ]),
     );
   });
 
@@ -144,14 +171,18 @@ describe('authentication attacks on every /api route', () => {
       }
       const after = await worldFingerprint(ctx);
       if (JSON.stringify(after) !== JSON.stringify(before)) {
-        failures.push(`${route.method} ${routeShape(route.url)}: refused requests changed the world ${JSON.stringify({ before, after })}`);
+        failures.push(
+          `${route.method} ${routeShape(route.url)}: refused requests changed the world ${JSON.stringify({ before, after })}`,
+        );
       }
     }
     expect(failures).toEqual([]);
   });
 
   it('refuses before reading the body: a 2 MB body without a token is a 401, not a 413', async () => {
-    for (const route of apiRoutes(ctx.app).filter((entry) => entry.access !== 'public' && entry.method !== 'GET')) {
+    for (const route of apiRoutes(ctx.app).filter(
+      (entry) => entry.access !== 'public' && entry.method !== 'GET',
+    )) {
       const [url] = urlsFor(route, victim);
       const response = await ctx.app.inject({
         method: route.method as 'POST',
@@ -167,7 +198,11 @@ describe('authentication attacks on every /api route', () => {
     const owner: TestUser = victim.user;
     const [header, , signature] = owner.token.split('.');
     const forged = `${header}.${base64url({ ...decodeJwt(owner.token), sub: String(disabledOwner.user.id + 1000) })}.${signature}`;
-    const response = await ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${forged}` } });
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { authorization: `Bearer ${forged}` },
+    });
     expect(response.statusCode).toBe(401);
   });
 });

@@ -112,7 +112,11 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     proxied.port = String(proxy.port);
     ctx = await createCloudflareTestContext({
       // A short query timeout, so a stalled connection fails in a second and a half, not a minute.
-      config: { databaseUrl: proxied.toString(), databaseQueryTimeoutMs: 1_500, loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 3, maxFailuresPerAddress: 100 } },
+      config: {
+        databaseUrl: proxied.toString(),
+        databaseQueryTimeoutMs: 1_500,
+        loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 3, maxFailuresPerAddress: 100 },
+      },
     });
     estate = await seedEstate(ctx, await ctx.createUser(), 'outage');
   }, 120_000);
@@ -129,12 +133,23 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     { method: 'GET', url: '/api/cloudflare/accounts', headers: estate.user.headers },
     { method: 'GET', url: '/api/cloudflare/zones', headers: estate.user.headers },
     { method: 'GET', url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, headers: estate.user.headers },
-    { method: 'POST', url: '/api/login', headers: {}, payload: { email: estate.user.email, password: estate.user.password } },
+    {
+      method: 'POST',
+      url: '/api/login',
+      headers: {},
+      payload: { email: estate.user.email, password: estate.user.password },
+    },
     {
       method: 'POST',
       url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`,
       headers: estate.user.headers,
-      payload: { type: 'A', name: `outage-${++recordCounter}`, content: '203.0.113.99', ttl: 1, proxied: false },
+      payload: {
+        type: 'A',
+        name: `outage-${++recordCounter}`,
+        content: '203.0.113.99',
+        ttl: 1,
+        proxied: false,
+      },
     },
     { method: 'POST', url: '/api/cloudflare/zones/sync', headers: estate.user.headers },
   ];
@@ -150,7 +165,12 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
           headers: request.headers,
           payload: request.payload,
         });
-        return { what: `${request.method} ${request.url}`, status: response.statusCode, body: response.json(), ms: Date.now() - started };
+        return {
+          what: `${request.method} ${request.url}`,
+          status: response.statusCode,
+          body: response.json(),
+          ms: Date.now() - started,
+        };
       }),
     );
   }
@@ -192,7 +212,11 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     proxy.cut('refuse');
     try {
       for (let i = 0; i < 5; i++) {
-        const response = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: estate.user.email, password: 'wrong' } });
+        const response = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { email: estate.user.email, password: 'wrong' },
+        });
         expect(response.statusCode).toBe(503);
       }
     } finally {
@@ -208,12 +232,18 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
 
   it('a sync cut off in the middle keeps the old mirror whole', async () => {
     const mirror = async () =>
-      (await ctx.db.query<{ zone_id: string }>('SELECT zone_id FROM zones ORDER BY zone_id')).map((row) => row.zone_id);
+      (await ctx.db.query<{ zone_id: string }>('SELECT zone_id FROM zones ORDER BY zone_id')).map(
+        (row) => row.zone_id,
+      );
     const before = await mirror();
     // A new zone at Cloudflare, and a slow zone list, so the cut lands while the sync is under way.
     ctx.sandbox.control.addZone(estate.cfAccountId, 'appears-during-outage.com', { status: 'active' });
     ctx.sandbox.control.injectFault({ path: '/zones', method: 'GET', latencyMs: 400, times: 1 });
-    const sync = ctx.app.inject({ method: 'POST', url: '/api/cloudflare/zones/sync', headers: estate.user.headers });
+    const sync = ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/zones/sync',
+      headers: estate.user.headers,
+    });
     await new Promise((resolve) => setTimeout(resolve, 150));
     proxy.cut('refuse');
     const response = await sync;

@@ -39,16 +39,33 @@ interface FaultCase {
 
 const FAULTS: FaultCase[] = [
   { name: 'a 429 with retry-after 1 s', spec: { status: 429, retryAfterSeconds: 1, times: 1 }, ends: 'done' },
-  { name: 'a 429 asking to wait 10 minutes', spec: { status: 429, retryAfterSeconds: 600 }, ends: 'error', status: 429 },
+  {
+    name: 'a 429 asking to wait 10 minutes',
+    spec: { status: 429, retryAfterSeconds: 600 },
+    ends: 'error',
+    status: 429,
+  },
   { name: 'a burst of two 502s', spec: { status: 502, times: 2 }, ends: 'done' },
   { name: 'Cloudflare down (500 to every call)', spec: { status: 500 }, ends: 'error', status: 502 },
   { name: 'one timeout', spec: { latencyMs: SLOW_MS, times: 1 }, ends: 'done' },
-  { name: 'every call timing out', spec: { latencyMs: SLOW_MS }, ends: 'error', status: 502, ambiguous: true },
+  {
+    name: 'every call timing out',
+    spec: { latencyMs: SLOW_MS },
+    ends: 'error',
+    status: 502,
+    ambiguous: true,
+  },
   { name: 'one dropped connection', spec: { drop: true, times: 1 }, ends: 'done' },
   { name: 'every connection dropped', spec: { drop: true }, ends: 'error', status: 502 },
   // The sandbox never applies a call it fails; real networks also lose answers to calls that were
   // applied, and the client then sends the write again.
-  { name: 'the answer to a write lost after Cloudflare applied it', spec: {}, loseAnswers: 1, ends: 'either', ambiguous: true },
+  {
+    name: 'the answer to a write lost after Cloudflare applied it',
+    spec: {},
+    loseAnswers: 1,
+    ends: 'either',
+    ambiguous: true,
+  },
 ];
 
 /** The network under the console's Cloudflare client: loses answers while `lost.remaining > 0`. */
@@ -78,8 +95,18 @@ async function freshEstate(label: string): Promise<Estate> {
   return seedEstate(ctx, await ctx.createUser(), label);
 }
 
-async function inject(estate: Estate, method: string, url: string, payload?: unknown): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({ method: method as 'GET', url, headers: estate.user.headers, payload: payload as object });
+async function inject(
+  estate: Estate,
+  method: string,
+  url: string,
+  payload?: unknown,
+): Promise<LightMyRequestResponse> {
+  return ctx.app.inject({
+    method: method as 'GET',
+    url,
+    headers: estate.user.headers,
+    payload: payload as object,
+  });
 }
 
 /** Runs `operation` under the fault and checks the answer; returns it with how long it took. */
@@ -132,10 +159,10 @@ async function mirroredItems(estate: Estate, listId = estate.list.listId) {
       WHERE l.account_ref = $1 AND l.list_id = $2 ORDER BY i.item_id`,
     [estate.accountRef, listId],
   );
-  const [list] = await ctx.db.query<{ items_count: number }>('SELECT items_count FROM ban_lists WHERE account_ref = $1 AND list_id = $2', [
-    estate.accountRef,
-    listId,
-  ]);
+  const [list] = await ctx.db.query<{ items_count: number }>(
+    'SELECT items_count FROM ban_lists WHERE account_ref = $1 AND list_id = $2',
+    [estate.accountRef, listId],
+  );
   return { rows, count: list?.items_count };
 }
 
@@ -166,7 +193,10 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
     const estate = await freshEstate('additem');
     const ip = nextIp();
     const response = await underFault(fault, () =>
-      inject(estate, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/items`, { ip, comment: 'added under a fault' }),
+      inject(estate, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/items`, {
+        ip,
+        comment: 'added under a fault',
+      }),
     );
     if (response.statusCode < 300) expect(cloudflareItems(estate).some((item) => item.ip === ip)).toBe(true);
     else if (!fault.ambiguous) expect(cloudflareItems(estate).some((item) => item.ip === ip)).toBe(false);
@@ -191,26 +221,38 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
   });
 
   it('sync items: done (the mirror is Cloudflare’s) or a clear error (the old mirror is whole)', async (test) => {
-    if (!hasRoute(ctx.app, 'POST', '/api/cloudflare/banlists/:list_id/sync')) return test.skip('the sync route is not registered yet');
+    if (!hasRoute(ctx.app, 'POST', '/api/cloudflare/banlists/:list_id/sync'))
+      return test.skip('the sync route is not registered yet');
     const estate = await freshEstate('syncitems');
     const before = await mirroredItems(estate);
     // Cloudflare changed behind the console's back: 600 new items (several pages), one removed.
     ctx.sandbox.control.seedListItems(
       estate.cfAccountId,
       estate.list.listId,
-      Array.from({ length: 600 }, (_, i) => ({ ip: `100.64.${i >> 8}.${i & 255}`, comment: `appeared ${i}` })),
+      Array.from({ length: 600 }, (_, i) => ({
+        ip: `100.64.${i >> 8}.${i & 255}`,
+        comment: `appeared ${i}`,
+      })),
     );
-    const response = await underFault(fault, () => inject(estate, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/sync`));
+    const response = await underFault(fault, () =>
+      inject(estate, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/sync`),
+    );
     if (response.statusCode < 300) await expectItemsMirrorCloudflare(estate);
     else expect(await mirroredItems(estate)).toEqual(before);
   });
 
   it('clean all: each list ends cleaned on both sides or untouched on both sides', async (test) => {
-    if (!hasRoute(ctx.app, 'POST', '/api/cloudflare/banlists/clean')) return test.skip('the clean route is not registered yet');
+    if (!hasRoute(ctx.app, 'POST', '/api/cloudflare/banlists/clean'))
+      return test.skip('the clean route is not registered yet');
     const estate = await freshEstate('clean');
     // A second list, so a failure can land between two lists.
-    const second = ctx.sandbox.control.addList(estate.cfAccountId, { name: `second_${estate.label}`, kind: 'ip' });
-    ctx.sandbox.control.seedListItems(estate.cfAccountId, second.id, [{ ip: '192.0.2.200', comment: 'second list' }]);
+    const second = ctx.sandbox.control.addList(estate.cfAccountId, {
+      name: `second_${estate.label}`,
+      kind: 'ip',
+    });
+    ctx.sandbox.control.seedListItems(estate.cfAccountId, second.id, [
+      { ip: '192.0.2.200', comment: 'second list' },
+    ]);
     await syncMirrors(ctx, estate);
     await inject(estate, 'POST', `/api/cloudflare/banlists/${second.id}/sync`);
     const response = await underFault(fault, () => inject(estate, 'POST', '/api/cloudflare/banlists/clean'));
@@ -255,7 +297,8 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
   it('zone sync: done (the rows are Cloudflare’s zones) or a clear error (the old rows are whole)', async () => {
     const estate = await freshEstate('zonesync');
     const before = await mirroredZones(estate);
-    for (let i = 0; i < 60; i++) ctx.sandbox.control.addZone(estate.cfAccountId, `${estate.label}-more-${i}.net`, { status: 'active' });
+    for (let i = 0; i < 60; i++)
+      ctx.sandbox.control.addZone(estate.cfAccountId, `${estate.label}-more-${i}.net`, { status: 'active' });
     const response = await underFault(fault, () => inject(estate, 'POST', '/api/cloudflare/zones/sync'));
     if (response.statusCode < 300) expect(await mirroredZones(estate)).toEqual(cloudflareZones(estate));
     else expect(await mirroredZones(estate)).toEqual(before);
@@ -273,7 +316,9 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
         proxied: false,
       }),
     );
-    const withName = ctx.sandbox.control.getDnsRecords(estate.zone.zoneId).filter((record) => record.name === name);
+    const withName = ctx.sandbox.control
+      .getDnsRecords(estate.zone.zoneId)
+      .filter((record) => record.name === name);
     expect(withName.length).toBeLessThanOrEqual(1);
     if (added.statusCode < 300) expect(withName).toHaveLength(1);
     else if (!fault.ambiguous) expect(withName).toHaveLength(0);
@@ -287,7 +332,9 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
         proxied: false,
       }),
     );
-    const record = ctx.sandbox.control.getDnsRecords(estate.zone.zoneId).find((entry) => entry.id === estate.record.id);
+    const record = ctx.sandbox.control
+      .getDnsRecords(estate.zone.zoneId)
+      .find((entry) => entry.id === estate.record.id);
     expect(record).toBeDefined();
     if (edited.statusCode < 300) expect(record!.content).toBe('198.51.100.8');
     else if (!fault.ambiguous) expect(record!.content).toBe('203.0.113.7');
@@ -295,8 +342,16 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
     if (fault.status === 429) return;
     const listed = await inject(estate, 'GET', `/api/cloudflare/zones/${estate.zone.zoneId}/dns`);
     expect(listed.statusCode).toBe(200);
-    expect(listed.json<{ id: string }[]>().map((entry) => entry.id).sort()).toEqual(
-      ctx.sandbox.control.getDnsRecords(estate.zone.zoneId).map((entry) => entry.id).sort(),
+    expect(
+      listed
+        .json<{ id: string }[]>()
+        .map((entry) => entry.id)
+        .sort(),
+    ).toEqual(
+      ctx.sandbox.control
+        .getDnsRecords(estate.zone.zoneId)
+        .map((entry) => entry.id)
+        .sort(),
     );
   });
 
@@ -306,7 +361,10 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
     const rules = (await inject(estate, 'GET', url)).json<{ id: string; priority: number }[]>();
     const oldOrder = ctx.sandbox.control.getRules(estate.zone.zoneId).map((rule) => rule.id);
     const newOrder = [...oldOrder].reverse();
-    const payload = newOrder.map((id, index) => ({ ...rules.find((rule) => rule.id === id), priority: index + 1 }));
+    const payload = newOrder.map((id, index) => ({
+      ...rules.find((rule) => rule.id === id),
+      priority: index + 1,
+    }));
     const response = await underFault(fault, () => inject(estate, 'PUT', url, payload));
     const order = ctx.sandbox.control.getRules(estate.zone.zoneId).map((rule) => rule.id);
     if (response.statusCode < 300) expect(order).toEqual(newOrder);
@@ -322,10 +380,17 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
     const description = `Added under ${fault.name}`;
     const response = await underFault(fault, () =>
       inject(estate, 'POST', url, [
-        { description, action: 'block', paused: false, filter: { expression: 'ip.src eq 198.51.100.99', paused: false } },
+        {
+          description,
+          action: 'block',
+          paused: false,
+          filter: { expression: 'ip.src eq 198.51.100.99', paused: false },
+        },
       ]),
     );
-    const added = ctx.sandbox.control.getRules(estate.zone.zoneId).filter((rule) => rule.description === description);
+    const added = ctx.sandbox.control
+      .getRules(estate.zone.zoneId)
+      .filter((rule) => rule.description === description);
     expect(added.length, 'copies of the rule at Cloudflare').toBeLessThanOrEqual(1);
     if (response.statusCode < 300) expect(added).toHaveLength(1);
     else if (!fault.ambiguous) expect(added).toHaveLength(0);
@@ -349,6 +414,8 @@ describe('after a 10-minute 429', () => {
     expect(next.json().message).toMatch(/rate limiting/);
     // The console held back: Cloudflare was not called again during its lockout.
     expect(ctx.sandbox.control.callCount({ token: limited.token })).toBe(callsBefore);
-    expect((await inject(other, 'GET', `/api/cloudflare/zones/${other.zone.zoneId}/dns`)).statusCode).toBe(200);
+    expect((await inject(other, 'GET', `/api/cloudflare/zones/${other.zone.zoneId}/dns`)).statusCode).toBe(
+      200,
+    );
   });
 });

@@ -46,14 +46,21 @@ beforeAll(async () => {
         { logLevel: 'warn' },
         new Writable({
           write(chunk: Buffer, _encoding, done) {
-            for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logged.push(JSON.parse(line));
+            for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+              logged.push(JSON.parse(line));
             done();
           },
         }),
       ),
     },
     // Sign-in fuzzing must reach the password check, not the limiter.
-    config: { loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 1_000_000, maxFailuresPerAddress: 1_000_000 } },
+    config: {
+      loginRateLimit: {
+        windowSeconds: 900,
+        maxFailuresPerEmail: 1_000_000,
+        maxFailuresPerAddress: 1_000_000,
+      },
+    },
   });
   estate = await seedEstate(ctx, await ctx.createUser(), 'fuzz');
 }, 120_000);
@@ -137,17 +144,37 @@ const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
 /** Percent-encodes UTF-8 bytes, so lone surrogates and NULs travel as the bytes a client would send. */
 function pct(text: string): string {
   return [...Buffer.from(text, 'utf8')]
-    .map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 }
 
 /** Path segments sent as they are: broken escapes, traversal, encoded slashes. */
-const RAW_SEGMENTS = ['%ZZ', '%', '%C0%AF', '%2e%2e', '%2F', '%2e%2e%2fadmin', '%00', '%E0%80%80', '.', '..%2F..%2F', ';x=1', '%20'];
+const RAW_SEGMENTS = [
+  '%ZZ',
+  '%',
+  '%C0%AF',
+  '%2e%2e',
+  '%2F',
+  '%2e%2e%2fadmin',
+  '%00',
+  '%E0%80%80',
+  '.',
+  '..%2F..%2F',
+  ';x=1',
+  '%20',
+];
 
 const pathId = fc.oneof(
   { weight: 3, arbitrary: nastyString.filter((text) => text.length < 5_000).map(pct) },
   { weight: 1, arbitrary: fc.constantFrom(...RAW_SEGMENTS) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 32, maxLength: 32 }),
+  },
   { weight: 1, arbitrary: fc.nat().map(String) },
 );
 
@@ -166,12 +193,27 @@ const RAW_QUERIES = [
 ];
 const queryString = fc.oneof(
   { weight: 2, arbitrary: fc.constant('') },
-  { weight: 3, arbitrary: fc.dictionary(fc.constantFrom('search', 'page', 'per_page', 'filter_id', 'q', 'cursor', 'token', '__proto__'), nastyString.filter((text) => text.length < 5_000), { maxKeys: 3 }).map((query) => Object.entries(query).map(([key, value]) => `${pct(key)}=${pct(value)}`).join('&')) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .dictionary(
+        fc.constantFrom('search', 'page', 'per_page', 'filter_id', 'q', 'cursor', 'token', '__proto__'),
+        nastyString.filter((text) => text.length < 5_000),
+        { maxKeys: 3 },
+      )
+      .map((query) =>
+        Object.entries(query)
+          .map(([key, value]) => `${pct(key)}=${pct(value)}`)
+          .join('&'),
+      ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERIES) },
 );
 
 function deepJson(depth: number, kind: 'array' | 'object'): string {
-  return kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}{"__proto__":{"x":1}}${'}'.repeat(depth)}`;
+  return kind === 'array'
+    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}{"__proto__":{"x":1}}${'}'.repeat(depth)}`;
 }
 
 const RAW_BODIES = [
@@ -202,10 +244,25 @@ const rawBody: fc.Arbitrary<RawBody> = fc.record({
   text: fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...RAW_BODIES) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
-    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 100, max: 100_000 }), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>).map(([depth, kind]) => deepJson(depth, kind)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.integer({ min: 100, max: 100_000 }),
+          fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>,
+        )
+        .map(([depth, kind]) => deepJson(depth, kind)),
+    },
     { weight: 1, arbitrary: fc.constant(JSON.stringify({ big: 'b'.repeat(1_200_000) })) },
   ),
-  contentType: fc.constantFrom('application/json', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined),
+  contentType: fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-16',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    undefined,
+  ),
 });
 
 /** The sample body with some fields dropped, replaced, or added. */
@@ -214,17 +271,26 @@ function mutations(sample: unknown): fc.Arbitrary<unknown> {
   if (!target || typeof target !== 'object') return nastyValue;
   const keys = [...Object.keys(target), '__proto__', 'constructor', 'id', 'user_id', 'level', 'extra'];
   const mutated = fc
-    .array(fc.tuple(fc.constantFrom(...keys), fc.oneof(nastyValue, fc.constant(undefined))), { minLength: 1, maxLength: 4 })
+    .array(fc.tuple(fc.constantFrom(...keys), fc.oneof(nastyValue, fc.constant(undefined))), {
+      minLength: 1,
+      maxLength: 4,
+    })
     .map((changes) => {
       const copy: Record<string, unknown> = structuredClone(target as Record<string, unknown>);
       for (const [key, value] of changes) {
         if (value === undefined) delete copy[key];
-        else Object.defineProperty(copy, key, { value, enumerable: true, configurable: true, writable: true });
+        else
+          Object.defineProperty(copy, key, { value, enumerable: true, configurable: true, writable: true });
       }
       return Array.isArray(sample) ? [copy, ...sample.slice(1)] : copy;
     });
   return Array.isArray(sample)
-    ? fc.oneof(mutated, fc.constant([]), fc.array(nastyValue, { maxLength: 3 }), fc.constant(Array.from({ length: 2_000 }, () => sample[0])))
+    ? fc.oneof(
+        mutated,
+        fc.constant([]),
+        fc.array(nastyValue, { maxLength: 3 }),
+        fc.constant(Array.from({ length: 2_000 }, () => sample[0])),
+      )
     : mutated;
 }
 
@@ -234,11 +300,17 @@ interface FuzzRequest {
   body: { json: unknown } | { raw: RawBody } | null;
 }
 
-function requests(route: RouteEntry, sample: { payload?: unknown; query?: Record<string, string> }): fc.Arbitrary<FuzzRequest> {
+function requests(
+  route: RouteEntry,
+  sample: { payload?: unknown; query?: Record<string, string> },
+): fc.Arbitrary<FuzzRequest> {
   const params = pathParams(route.url);
   // null: the estate's real id. Deletes always get at least one bad id, so the estate stays whole.
-  let ids: fc.Arbitrary<(string | null)[]> = fc.tuple(...params.map(() => fc.option(pathId, { freq: 2, nil: null })));
-  if (route.method === 'DELETE' && params.length > 0) ids = ids.filter((values) => values.some((value) => value !== null));
+  let ids: fc.Arbitrary<(string | null)[]> = fc.tuple(
+    ...params.map(() => fc.option(pathId, { freq: 2, nil: null })),
+  );
+  if (route.method === 'DELETE' && params.length > 0)
+    ids = ids.filter((values) => values.some((value) => value !== null));
   const sampleQuery = new URLSearchParams(sample.query).toString();
   const body = fc.oneof(
     { weight: 1, arbitrary: fc.constant(null) },
@@ -249,8 +321,17 @@ function requests(route: RouteEntry, sample: { payload?: unknown; query?: Record
   );
   return fc.record({
     ids,
-    query: fc.oneof({ weight: 1, arbitrary: fc.constant(sampleQuery) }, { weight: 2, arbitrary: queryString }),
-    body: route.method === 'GET' ? fc.oneof(fc.constant(null), rawBody.map((raw) => ({ raw }))) : body,
+    query: fc.oneof(
+      { weight: 1, arbitrary: fc.constant(sampleQuery) },
+      { weight: 2, arbitrary: queryString },
+    ),
+    body:
+      route.method === 'GET'
+        ? fc.oneof(
+            fc.constant(null),
+            rawBody.map((raw) => ({ raw })),
+          )
+        : body,
   });
 }
 
@@ -282,7 +363,8 @@ describe('bad input on every /api route', () => {
         await fc.assert(
           fc.asyncProperty(requests(route, sample), async (request) => {
             const url = urlOf(route, request);
-            const headers: Record<string, string> = route.access === 'public' ? {} : { ...estate.user.headers };
+            const headers: Record<string, string> =
+              route.access === 'public' ? {} : { ...estate.user.headers };
             let payload: string | undefined;
             if (request.body && 'json' in request.body) {
               payload = JSON.stringify(request.body.json);
@@ -294,7 +376,8 @@ describe('bad input on every /api route', () => {
             sent += 1;
             const response = await ctx.app.inject({ method: route.method as 'POST', url, headers, payload });
             const where = `${label} ${url.slice(0, 200)} body ${String(payload).slice(0, 200)}`;
-            if (response.statusCode >= 500) throw new Error(`${where}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+            if (response.statusCode >= 500)
+              throw new Error(`${where}: ${response.statusCode} ${response.body.slice(0, 300)}`);
             if (response.statusCode >= 400) {
               let body: unknown;
               try {
@@ -302,12 +385,18 @@ describe('bad input on every /api route', () => {
               } catch {
                 body = undefined;
               }
-              if (!isErrorBody(body)) throw new Error(`${where}: ${response.statusCode} without a JSON message: ${response.body.slice(0, 200)}`);
+              if (!isErrorBody(body))
+                throw new Error(
+                  `${where}: ${response.statusCode} without a JSON message: ${response.body.slice(0, 200)}`,
+                );
               const after = await worldFingerprint(ctx);
-              if (!same(before, after)) throw new Error(`${where}: refused with ${response.statusCode} but changed the world`);
+              if (!same(before, after))
+                throw new Error(`${where}: refused with ${response.statusCode} but changed the world`);
             } else {
               if (response.body !== '' && !/json/.test(String(response.headers['content-type']))) {
-                throw new Error(`${where}: ${response.statusCode} answered ${String(response.headers['content-type'])}`);
+                throw new Error(
+                  `${where}: ${response.statusCode} answered ${String(response.headers['content-type'])}`,
+                );
               }
               before = await worldFingerprint(ctx);
             }
@@ -317,7 +406,9 @@ describe('bad input on every /api route', () => {
       } catch (err) {
         const lines = (err as Error).message.split('\n');
         const cause = lines.find((line) => line.startsWith('Got error:')) ?? lines.slice(0, 4).join(' ');
-        failures.push(`${label}: ${lines[0]} ${lines.find((line) => line.startsWith('{ seed')) ?? ''}\n  ${cause}`);
+        failures.push(
+          `${label}: ${lines[0]} ${lines.find((line) => line.startsWith('{ seed')) ?? ''}\n  ${cause}`,
+        );
         before = await worldFingerprint(ctx);
       }
     }

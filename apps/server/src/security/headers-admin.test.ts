@@ -5,7 +5,15 @@ import { ADMIN_LEVEL } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import type { TestUser } from '../test/context';
-import { apiRoutes, ownerOrder, routeShape, sampleRequest, seedEstate, urlsFor, type Estate } from './support';
+import {
+  apiRoutes,
+  ownerOrder,
+  routeShape,
+  sampleRequest,
+  seedEstate,
+  urlsFor,
+  type Estate,
+} from './support';
 
 /**
  * The security headers on every answer of every /api route (success, 401, 403, 404, 400) and of the
@@ -48,7 +56,8 @@ function expectSecurityHeaders(headers: Record<string, unknown>, what: string, a
   expect(headers['access-control-allow-credentials'], what).toBeUndefined();
   if (api) {
     expect(headers['cache-control'], what).toBe('no-store');
-    if (status !== 204 && headers['content-length'] !== '0') expect(String(headers['content-type']), what).toMatch(/^application\/json/);
+    if (status !== 204 && headers['content-length'] !== '0')
+      expect(String(headers['content-type']), what).toMatch(/^application\/json/);
   }
 }
 
@@ -59,14 +68,23 @@ describe('security headers on every answer', () => {
       const sample = await sampleRequest(ctx, route, estate);
       const [url] = urlsFor(route, estate);
       const query = new URLSearchParams(sample.query).toString();
-      for (const headers of [{}, estate.user.headers, { ...estate.user.headers, origin: 'https://evil.example' }]) {
+      for (const headers of [
+        {},
+        estate.user.headers,
+        { ...estate.user.headers, origin: 'https://evil.example' },
+      ]) {
         const response = await ctx.app.inject({
           method: route.method as 'GET',
           url: query ? `${url}?${query}` : url!,
           headers,
           payload: sample.payload as object,
         });
-        expectSecurityHeaders(response.headers, `${route.method} ${routeShape(route.url)} → ${response.statusCode}`, true, response.statusCode);
+        expectSecurityHeaders(
+          response.headers,
+          `${route.method} ${routeShape(route.url)} → ${response.statusCode}`,
+          true,
+          response.statusCode,
+        );
         checked += 1;
       }
     }
@@ -79,8 +97,18 @@ describe('security headers on every answer', () => {
       { method: 'PATCH', url: '/api/cloudflare/accounts' },
       { method: 'POST', url: '/api/cloudflare/accounts', payload: '{"x":', contentType: 'application/json' },
       { method: 'POST', url: '/api/cloudflare/accounts', payload: 'a=b', contentType: 'text/csv' },
-      { method: 'POST', url: '/api/cloudflare/accounts', payload: JSON.stringify({ a: 'x'.repeat(1_100_000) }), contentType: 'application/json' },
-      { method: 'POST', url: '/api/cloudflare/accounts', payload: JSON.stringify({ account_name: 1 }), contentType: 'application/json' },
+      {
+        method: 'POST',
+        url: '/api/cloudflare/accounts',
+        payload: JSON.stringify({ a: 'x'.repeat(1_100_000) }),
+        contentType: 'application/json',
+      },
+      {
+        method: 'POST',
+        url: '/api/cloudflare/accounts',
+        payload: JSON.stringify({ account_name: 1 }),
+        contentType: 'application/json',
+      },
     ];
     for (const { method, url, payload, contentType } of cases) {
       const response = await ctx.app.inject({
@@ -106,7 +134,11 @@ describe('security headers on every answer', () => {
     const response = await ctx.app.inject({
       method: 'OPTIONS',
       url: '/api/cloudflare/accounts',
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(response.statusCode).toBeGreaterThanOrEqual(400);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
@@ -119,23 +151,40 @@ describe('administrator routes', () => {
     const routes = apiRoutes(ctx.app);
     const admin = routes.filter((route) => route.access === 'admin');
     expect(admin.length).toBeGreaterThan(0);
-    expect(routes.filter((route) => route.url.startsWith('/api/admin/') && route.access !== 'admin')).toEqual([]);
+    expect(routes.filter((route) => route.url.startsWith('/api/admin/') && route.access !== 'admin')).toEqual(
+      [],
+    );
     expect(admin.filter((route) => !route.url.startsWith('/api/admin/'))).toEqual([]);
   });
 
   it('answer 403 to every level but 0, even a level that was 0 when the token was issued', async () => {
-    const regulars: TestUser[] = [await ctx.createUser({ level: 1 }), await ctx.createUser({ level: 2 }), await ctx.createUser({ level: 99 })];
+    const regulars: TestUser[] = [
+      await ctx.createUser({ level: 1 }),
+      await ctx.createUser({ level: 2 }),
+      await ctx.createUser({ level: 99 }),
+    ];
     const demoted = await ctx.createUser({ level: 0 });
     await ctx.db.query('UPDATE users SET level = 5 WHERE id = $1', [demoted.id]);
     const admin = await ctx.createUser({ level: ADMIN_LEVEL });
     for (const route of apiRoutes(ctx.app).filter((entry) => entry.access === 'admin')) {
       const [url] = urlsFor(route, estate);
       for (const user of [...regulars, demoted]) {
-        const response = await ctx.app.inject({ method: route.method as 'GET', url: url!, headers: user.headers });
+        const response = await ctx.app.inject({
+          method: route.method as 'GET',
+          url: url!,
+          headers: user.headers,
+        });
         expect(response.statusCode, `${route.method} ${route.url} as level ${user.level}`).toBe(403);
-        expect(response.json()).toMatchObject({ code: 'FORBIDDEN', message: 'Only administrators can do this.' });
+        expect(response.json()).toMatchObject({
+          code: 'FORBIDDEN',
+          message: 'Only administrators can do this.',
+        });
       }
-      const allowed = await ctx.app.inject({ method: route.method as 'GET', url: url!, headers: admin.headers });
+      const allowed = await ctx.app.inject({
+        method: route.method as 'GET',
+        url: url!,
+        headers: admin.headers,
+      });
       expect(allowed.statusCode, `${route.method} ${route.url} as an administrator`).toBeLessThan(300);
     }
   });
@@ -143,7 +192,11 @@ describe('administrator routes', () => {
   it('a promotion in the database applies at once, without a new token', async () => {
     const promoted = await ctx.createUser({ level: 1 });
     await ctx.db.query('UPDATE users SET level = 0 WHERE id = $1', [promoted.id]);
-    const response = await ctx.app.inject({ method: 'GET', url: '/api/admin/users', headers: promoted.headers });
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/admin/users',
+      headers: promoted.headers,
+    });
     expect(response.statusCode).toBe(200);
   });
 });

@@ -16,8 +16,13 @@ const LIMITS = { windowSeconds: 900, maxFailuresPerEmail: 5, maxFailuresPerAddre
 
 beforeAll(async () => {
   // Production's argon2id cost, so timings are those a real attacker would measure.
-  const production = loadConfig({ GUARDIAN_SECRET: 's'.repeat(40), GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') });
-  ctx = await createTestContext({ config: { passwordHashing: production.passwordHashing, loginRateLimit: LIMITS } });
+  const production = loadConfig({
+    GUARDIAN_SECRET: 's'.repeat(40),
+    GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+  });
+  ctx = await createTestContext({
+    config: { passwordHashing: production.passwordHashing, loginRateLimit: LIMITS },
+  });
 });
 afterAll(() => ctx?.close());
 
@@ -33,12 +38,18 @@ const median = (values: number[]) => {
 
 describe('password storage', () => {
   it('stores argon2id hashes with at least OWASP’s cost in production, never the password', async () => {
-    const production = loadConfig({ GUARDIAN_SECRET: 's'.repeat(40), GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') });
+    const production = loadConfig({
+      GUARDIAN_SECRET: 's'.repeat(40),
+      GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    });
     expect(production.passwordHashing.memoryCost).toBeGreaterThanOrEqual(19456);
     expect(production.passwordHashing.timeCost).toBeGreaterThanOrEqual(2);
 
     const user = await ctx.createUser({ password: 'a distinctive passphrase 42' });
-    const [row] = await ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);
+    const [row] = await ctx.db.query<{ password_hash: string }>(
+      'SELECT password_hash FROM users WHERE id = $1',
+      [user.id],
+    );
     const { memoryCost, timeCost, parallelism } = ctx.config.passwordHashing;
     const [, algorithm, version, params] = row!.password_hash.split('$');
     expect(algorithm).toBe('argon2id');
@@ -51,7 +62,10 @@ describe('password storage', () => {
     expect(row!.password_hash).not.toContain('distinctive');
     // Salted: the same password twice gives two hashes.
     const twin = await ctx.createUser({ password: 'a distinctive passphrase 42' });
-    const [twinRow] = await ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [twin.id]);
+    const [twinRow] = await ctx.db.query<{ password_hash: string }>(
+      'SELECT password_hash FROM users WHERE id = $1',
+      [twin.id],
+    );
     expect(twinRow!.password_hash).not.toBe(row!.password_hash);
   });
 });
@@ -78,10 +92,15 @@ describe('no user enumeration', () => {
     const ROUNDS = 15;
     // A fresh user per round, so the per-e-mail limit never answers instead of the password check.
     const users = await Promise.all(Array.from({ length: ROUNDS }, () => ctx.createUser()));
-    const disabled = await Promise.all(Array.from({ length: ROUNDS }, () => ctx.createUser({ disabled: true })));
+    const disabled = await Promise.all(
+      Array.from({ length: ROUNDS }, () => ctx.createUser({ disabled: true })),
+    );
     const cases = {
       wrongPassword: (round: number) => ({ email: users[round]!.email, password: 'not the password' }),
-      unknownEmail: (round: number) => ({ email: `ghost-${round}-${Date.now()}@example.com`, password: 'not the password' }),
+      unknownEmail: (round: number) => ({
+        email: `ghost-${round}-${Date.now()}@example.com`,
+        password: 'not the password',
+      }),
       disabled: (round: number) => ({ email: disabled[round]!.email, password: disabled[round]!.password }),
     };
     const times: Record<keyof typeof cases, number[]> = { wrongPassword: [], unknownEmail: [], disabled: [] };
@@ -99,7 +118,10 @@ describe('no user enumeration', () => {
     // A generous factor: a missing hash check would make the unknown case 10-100x faster.
     for (const name of ['unknownEmail', 'disabled'] as const) {
       const ratio = median(times[name]) / known;
-      expect(ratio, `${name}: ${median(times[name]).toFixed(1)} ms vs ${known.toFixed(1)} ms`).toBeGreaterThan(0.5);
+      expect(
+        ratio,
+        `${name}: ${median(times[name]).toFixed(1)} ms vs ${known.toFixed(1)} ms`,
+      ).toBeGreaterThan(0.5);
       expect(ratio).toBeLessThan(2);
     }
     // And the work is real: production argon2id takes milliseconds, not microseconds.
@@ -127,13 +149,19 @@ describe('no user enumeration', () => {
 describe('rate limiting', () => {
   it('says clearly why and when: 429, a message and retry-after', async () => {
     const user = await ctx.createUser();
-    for (let i = 0; i < LIMITS.maxFailuresPerEmail; i++) await login({ email: user.email, password: 'wrong' });
+    for (let i = 0; i < LIMITS.maxFailuresPerEmail; i++)
+      await login({ email: user.email, password: 'wrong' });
     const blocked = await login({ email: user.email, password: user.password });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual({
       code: 'RATE_LIMITED',
       message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
-      errors: [{ code: 'RATE_LIMITED', message: 'Too many sign-in attempts. Please wait a few minutes and try again.' }],
+      errors: [
+        {
+          code: 'RATE_LIMITED',
+          message: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+        },
+      ],
     });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
   });
@@ -152,7 +180,9 @@ describe('rate limiting', () => {
   it('cannot be outrun by a burst of parallel guesses from one address', async () => {
     const from = nextAddress();
     const burst = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => login({ email: `spray-${i}-${Date.now()}@example.com`, password: 'Winter2024!' }, from)),
+      Array.from({ length: 30 }, (_, i) =>
+        login({ email: `spray-${i}-${Date.now()}@example.com`, password: 'Winter2024!' }, from),
+      ),
     );
     const statuses = burst.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 401)).toHaveLength(LIMITS.maxFailuresPerAddress);
@@ -161,11 +191,17 @@ describe('rate limiting', () => {
 
   it('lets a crowd with the right passwords in: an office behind one address, one person on many tabs', async () => {
     const office = nextAddress();
-    const people = await Promise.all(Array.from({ length: LIMITS.maxFailuresPerAddress * 2 }, () => ctx.createUser()));
-    const crowd = await Promise.all(people.map((person) => login({ email: person.email, password: person.password }, office)));
+    const people = await Promise.all(
+      Array.from({ length: LIMITS.maxFailuresPerAddress * 2 }, () => ctx.createUser()),
+    );
+    const crowd = await Promise.all(
+      people.map((person) => login({ email: person.email, password: person.password }, office)),
+    );
     expect(crowd.map((response) => response.statusCode)).toEqual(people.map(() => 200));
     const tabs = await Promise.all(
-      Array.from({ length: LIMITS.maxFailuresPerEmail * 2 }, () => login({ email: people[0]!.email, password: people[0]!.password })),
+      Array.from({ length: LIMITS.maxFailuresPerEmail * 2 }, () =>
+        login({ email: people[0]!.email, password: people[0]!.password }),
+      ),
     );
     expect(tabs.map((response) => response.statusCode)).toEqual(tabs.map(() => 200));
   });
@@ -173,7 +209,9 @@ describe('rate limiting', () => {
   it('a right password inside a burst still counts once the limit is reached', async () => {
     const user = await ctx.createUser();
     const burst = await Promise.all([
-      ...Array.from({ length: LIMITS.maxFailuresPerEmail }, () => login({ email: user.email, password: 'wrong' })),
+      ...Array.from({ length: LIMITS.maxFailuresPerEmail }, () =>
+        login({ email: user.email, password: 'wrong' }),
+      ),
     ]);
     expect(burst.every((response) => response.statusCode === 401)).toBe(true);
     expect((await login({ email: user.email, password: user.password })).statusCode).toBe(429);
@@ -195,10 +233,19 @@ describe('rate limiting', () => {
 
   it('counts an e-mail however it is spelled (case and spaces)', async () => {
     const user = await ctx.createUser();
-    const spellings = [user.email, user.email.toUpperCase(), ` ${user.email} `, user.email.replace(/^./, (c) => c.toUpperCase())];
+    const spellings = [
+      user.email,
+      user.email.toUpperCase(),
+      ` ${user.email} `,
+      user.email.replace(/^./, (c) => c.toUpperCase()),
+    ];
     for (let i = 0; i < LIMITS.maxFailuresPerEmail; i++) {
-      expect((await login({ email: spellings[i % spellings.length]!, password: 'wrong' })).statusCode).toBe(401);
+      expect((await login({ email: spellings[i % spellings.length]!, password: 'wrong' })).statusCode).toBe(
+        401,
+      );
     }
-    expect((await login({ email: `  ${user.email.toUpperCase()}`, password: user.password })).statusCode).toBe(429);
+    expect(
+      (await login({ email: `  ${user.email.toUpperCase()}`, password: user.password })).statusCode,
+    ).toBe(429);
   });
 });

@@ -36,16 +36,22 @@ const withParams = (routes: RouteEntry[]) => routes.filter((route) => pathParams
 beforeAll(async () => {
   ctx = await createCloudflareTestContext({
     setup(app) {
-      const byId = (id: string) => ctx.db.query('SELECT id, account_name FROM cloudflare_accounts WHERE id::text = $1', [id]);
+      const byId = (id: string) =>
+        ctx.db.query('SELECT id, account_name FROM cloudflare_accounts WHERE id::text = $1', [id]);
       app.get('/api/cloudflare/accounts/:id/selftest-leak', { config: { owns: ['id'] } }, async (request) =>
         byId((request.params as { id: string }).id),
       );
-      app.post('/api/cloudflare/accounts/:id/selftest-write', { config: { owns: ['id'] } }, async (request) => {
-        await ctx.db.query("UPDATE cloudflare_accounts SET account_name = account_name || '!' WHERE id::text = $1", [
-          (request.params as { id: string }).id,
-        ]);
-        return byId((request.params as { id: string }).id);
-      });
+      app.post(
+        '/api/cloudflare/accounts/:id/selftest-write',
+        { config: { owns: ['id'] } },
+        async (request) => {
+          await ctx.db.query(
+            "UPDATE cloudflare_accounts SET account_name = account_name || '!' WHERE id::text = $1",
+            [(request.params as { id: string }).id],
+          );
+          return byId((request.params as { id: string }).id);
+        },
+      );
     },
   });
   alice = await seedEstate(ctx, await ctx.createUser(), 'alice');
@@ -71,8 +77,13 @@ async function crossUserFailures(routes: RouteEntry[]): Promise<string[]> {
       let partial = [route.url];
       params.forEach((param, index) => {
         const kind = paramKind(route.url, param);
-        const forms = index === 0 ? idForms(mallory, kind) : idForms(alice, kind).filter((form) => !idForms(mallory, kind).includes(form));
-        partial = partial.flatMap((url) => forms.map((form) => url.replace(`:${param}`, encodeURIComponent(form))));
+        const forms =
+          index === 0
+            ? idForms(mallory, kind)
+            : idForms(alice, kind).filter((form) => !idForms(mallory, kind).includes(form));
+        partial = partial.flatMap((url) =>
+          forms.map((form) => url.replace(`:${param}`, encodeURIComponent(form))),
+        );
       });
       mixed.push(...partial);
     }
@@ -90,7 +101,8 @@ async function crossUserFailures(routes: RouteEntry[]): Promise<string[]> {
         failures.push(`${label}: ${response.statusCode} ${response.body.slice(0, 300)}`);
       }
       const after = await worldFingerprint(ctx);
-      if (JSON.stringify(after.db) !== JSON.stringify(before.db)) failures.push(`${label}: the database changed`);
+      if (JSON.stringify(after.db) !== JSON.stringify(before.db))
+        failures.push(`${label}: the database changed`);
       if (after.sandbox !== before.sandbox) failures.push(`${label}: Cloudflare's state changed`);
       if (aliceCalls() !== callsBefore) failures.push(`${label}: a call was made with Alice's token`);
       if (response.statusCode === 400) {
@@ -98,16 +110,24 @@ async function crossUserFailures(routes: RouteEntry[]): Promise<string[]> {
         // fine only if it is refused as malformed for the owner too, so the answer reveals nothing.
         const own = await send(route, url, alice, sample);
         if (own.statusCode !== 400 || own.body !== response.body) {
-          failures.push(`${label}: 400 to another user but ${own.statusCode} to the owner (the answer depends on who asks)`);
+          failures.push(
+            `${label}: 400 to another user but ${own.statusCode} to the owner (the answer depends on who asks)`,
+          );
         }
       }
     }
-    if (refusedAsNotFound === 0) failures.push(`${route.method} ${routeShape(route.url)}: no form of Alice's ids was answered 404`);
+    if (refusedAsNotFound === 0)
+      failures.push(`${route.method} ${routeShape(route.url)}: no form of Alice's ids was answered 404`);
   }
   return failures;
 }
 
-async function send(route: RouteEntry, url: string, as: Estate, sample: { payload?: unknown; query?: Record<string, string> }) {
+async function send(
+  route: RouteEntry,
+  url: string,
+  as: Estate,
+  sample: { payload?: unknown; query?: Record<string, string> },
+) {
   const query = new URLSearchParams(sample.query).toString();
   return ctx.app.inject({
     method: route.method as 'GET',
@@ -156,19 +176,35 @@ describe('ownership of every route that takes an id', () => {
   });
 
   it("answers 404 to another user's ids on every route, and changes nothing at all", async () => {
-    expect(await crossUserFailures(withParams(apiRoutes(ctx.app)).filter((route) => !isSelfTest(route)))).toEqual([]);
+    expect(
+      await crossUserFailures(withParams(apiRoutes(ctx.app)).filter((route) => !isSelfTest(route))),
+    ).toEqual([]);
   });
 
   it('catches a route that forgets to check ownership (the check above is not vacuous)', async () => {
     const leaky = apiRoutes(ctx.app).filter(isSelfTest);
     expect(leaky).toHaveLength(2);
     const failures = await crossUserFailures(leaky);
-    expect(failures.some((failure) => failure.includes('GET /api/cloudflare/accounts/{account}/selftest-leak') && failure.includes(': 200'))).toBe(true);
-    expect(failures.some((failure) => failure.includes('POST /api/cloudflare/accounts/{account}/selftest-write') && failure.includes('the database changed'))).toBe(true);
+    expect(
+      failures.some(
+        (failure) =>
+          failure.includes('GET /api/cloudflare/accounts/{account}/selftest-leak') &&
+          failure.includes(': 200'),
+      ),
+    ).toBe(true);
+    expect(
+      failures.some(
+        (failure) =>
+          failure.includes('POST /api/cloudflare/accounts/{account}/selftest-write') &&
+          failure.includes('the database changed'),
+      ),
+    ).toBe(true);
   });
 
   it("refuses to create a zone in another user's Cloudflare account (an id in the body)", async (test) => {
-    const route = apiRoutes(ctx.app).find((entry) => entry.method === 'POST' && entry.url === '/api/cloudflare/zones');
+    const route = apiRoutes(ctx.app).find(
+      (entry) => entry.method === 'POST' && entry.url === '/api/cloudflare/zones',
+    );
     if (!route) return test.skip('POST /api/cloudflare/zones is not registered yet');
     const before = await worldFingerprint(ctx);
     const response = await ctx.app.inject({
@@ -186,8 +222,16 @@ describe('ownership of every route that takes an id', () => {
   });
 
   it('lists never show another user’s rows', async () => {
-    const aliceIds = [alice.cfAccountId, alice.list.listId, alice.zone.zoneId, alice.token, alice.accountName];
-    for (const route of apiRoutes(ctx.app).filter((entry) => entry.method === 'GET' && pathParams(entry.url).length === 0)) {
+    const aliceIds = [
+      alice.cfAccountId,
+      alice.list.listId,
+      alice.zone.zoneId,
+      alice.token,
+      alice.accountName,
+    ];
+    for (const route of apiRoutes(ctx.app).filter(
+      (entry) => entry.method === 'GET' && pathParams(entry.url).length === 0,
+    )) {
       if (route.access === 'admin') continue;
       const response = await ctx.app.inject({ method: 'GET', url: route.url, headers: mallory.user.headers });
       for (const id of aliceIds) expect(response.body, `${route.url} shows ${id}`).not.toContain(id);

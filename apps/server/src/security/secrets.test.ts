@@ -47,7 +47,14 @@ beforeAll(async () => {
   });
   estate = await seedEstate(ctx, await ctx.createUser({ password: 'first user passphrase 1' }), 'secret');
   second = await seedEstate(ctx, await ctx.createUser({ password: 'second user passphrase 2' }), 'secret2');
-  secrets.push(estate.token, second.token, estate.user.token, second.user.token, estate.user.password, second.user.password);
+  secrets.push(
+    estate.token,
+    second.token,
+    estate.user.token,
+    second.user.token,
+    estate.user.password,
+    second.user.password,
+  );
   await fullRun();
 }, 120_000);
 afterAll(() => ctx?.close());
@@ -71,11 +78,17 @@ async function fullRun() {
   // Tokens where they do not belong: in the URL and as the account's token, refused and accepted.
   await inject('GET', `/api/cloudflare/accounts?token=${estate.user.token}&access_token=${estate.token}`, {});
   await inject('GET', `/api/me?api_key=${estate.token}`, { authorization: `Bearer ${estate.user.token}` });
-  await inject('POST', '/api/cloudflare/accounts', estate.user.headers, { account_name: 'Refused', token: 'refused-token-0123456789' });
+  await inject('POST', '/api/cloudflare/accounts', estate.user.headers, {
+    account_name: 'Refused',
+    token: 'refused-token-0123456789',
+  });
   secrets.push('refused-token-0123456789');
   // Cloudflare failing under a valid token: 5xx, a dropped connection, a 429, then the token revoked.
   sandbox.control.injectFault({ status: 500, times: 10 });
-  await inject('POST', '/api/cloudflare/accounts', estate.user.headers, { account_name: 'During outage', token: estate.token });
+  await inject('POST', '/api/cloudflare/accounts', estate.user.headers, {
+    account_name: 'During outage',
+    token: estate.token,
+  });
   await inject('POST', '/api/cloudflare/zones/sync', estate.user.headers);
   sandbox.control.clearFaults();
   sandbox.control.injectFault({ drop: true, times: 10 });
@@ -116,7 +129,9 @@ describe('Cloudflare tokens at rest', () => {
     expect(firstIv).not.toBe(secondIv);
     // Nowhere else in the database either.
     const dump = JSON.stringify(
-      await ctx.db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`),
+      await ctx.db.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()`,
+      ),
     );
     const tables = (JSON.parse(dump) as { table_name: string }[]).map((row) => row.table_name);
     for (const table of tables) {
@@ -130,7 +145,13 @@ describe('secrets in answers', () => {
   it('the full run answered many requests, none with a Cloudflare token, a password or another user’s session', () => {
     expect(bodies.length).toBeGreaterThan(20);
     const all = bodies.join('\n');
-    for (const secret of [estate.token, second.token, 'refused-token-0123456789', estate.user.password, second.user.password]) {
+    for (const secret of [
+      estate.token,
+      second.token,
+      'refused-token-0123456789',
+      estate.user.password,
+      second.user.password,
+    ]) {
       expect(all).not.toContain(secret);
     }
     // The account list shows the token masked: four stars and the last four characters.
@@ -168,15 +189,26 @@ describe('the keys themselves', () => {
       // What a demo run leaves behind in the folder.
       loadConfig({ GUARDIAN_MODE: 'demo', GUARDIAN_DATA_DIR: dataDir });
       expect(() => loadConfig({ GUARDIAN_DATA_DIR: dataDir })).toThrow(ConfigError);
-      expect(() => loadConfig({ GUARDIAN_MODE: 'production', GUARDIAN_DATA_DIR: dataDir, GUARDIAN_SECRET: 's'.repeat(40) })).toThrow(
-        /GUARDIAN_ENCRYPTION_KEY is required/,
-      );
       expect(() =>
-        loadConfig({ GUARDIAN_MODE: 'production', GUARDIAN_DATA_DIR: dataDir, GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64') }),
+        loadConfig({
+          GUARDIAN_MODE: 'production',
+          GUARDIAN_DATA_DIR: dataDir,
+          GUARDIAN_SECRET: 's'.repeat(40),
+        }),
+      ).toThrow(/GUARDIAN_ENCRYPTION_KEY is required/);
+      expect(() =>
+        loadConfig({
+          GUARDIAN_MODE: 'production',
+          GUARDIAN_DATA_DIR: dataDir,
+          GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+        }),
       ).toThrow(/GUARDIAN_SECRET is required/);
       // A short secret is refused rather than padded.
       expect(() =>
-        loadConfig({ GUARDIAN_SECRET: 'short', GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64') }),
+        loadConfig({
+          GUARDIAN_SECRET: 'short',
+          GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+        }),
       ).toThrow(/GUARDIAN_SECRET/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -192,7 +224,11 @@ describe('the keys themselves', () => {
       .setIssuedAt(now)
       .setExpirationTime(now + 60)
       .sign(new Uint8Array(ctx.config.encryptionKey));
-    const response = await ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${forged}` } });
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { authorization: `Bearer ${forged}` },
+    });
     expect(response.statusCode).toBe(401);
   });
 });

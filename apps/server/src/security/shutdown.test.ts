@@ -35,7 +35,9 @@ beforeAll(async () => {
     handleSignals: false,
     async onStop() {
       // The database is still open here: what the finished request wrote is there.
-      const rows = await server.db.query<{ account_name: string }>('SELECT account_name FROM cloudflare_accounts');
+      const rows = await server.db.query<{ account_name: string }>(
+        'SELECT account_name FROM cloudflare_accounts',
+      );
       events.push(`onStop: ${rows.map((row) => row.account_name).join(',')}`);
     },
   });
@@ -53,12 +55,21 @@ afterAll(async () => {
 });
 
 /** A plain HTTP request on its own connection (no keep-alive pool that could mask a refusal). */
-function send(method: string, path: string, body?: object, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function send(
+  method: string,
+  path: string,
+  body?: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const payload = body ? JSON.stringify(body) : undefined;
     const req = httpRequest(
       `${baseUrl}${path}`,
-      { method, agent: false, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } },
+      {
+        method,
+        agent: false,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -73,7 +84,10 @@ function send(method: string, path: string, body?: object, headers: Record<strin
 
 describe('graceful shutdown', () => {
   it('finishes the request in flight, refuses new connections, then closes the database', async () => {
-    const login = await send('POST', '/api/login', { email: 'shutdown@example.com', password: 'shutdown passphrase' });
+    const login = await send('POST', '/api/login', {
+      email: 'shutdown@example.com',
+      password: 'shutdown passphrase',
+    });
     expect(login.status).toBe(200);
     const authorization = `Bearer ${(JSON.parse(login.body) as { token: string }).token}`;
 
@@ -82,14 +96,18 @@ describe('graceful shutdown', () => {
     // Verifying the token at Cloudflare takes 1.5 s.
     sandbox.control.injectFault({ path: '/user/tokens/verify', latencyMs: 1_500 });
 
-    const inFlight = send('POST', '/api/cloudflare/accounts', { account_name: 'Slow', token: 'shutdown-slow-token-1234' }, { authorization }).then(
-      (response) => {
-        events.push(`answered ${response.status}`);
-        return response;
-      },
-    );
+    const inFlight = send(
+      'POST',
+      '/api/cloudflare/accounts',
+      { account_name: 'Slow', token: 'shutdown-slow-token-1234' },
+      { authorization },
+    ).then((response) => {
+      events.push(`answered ${response.status}`);
+      return response;
+    });
     // Wait until the request is really waiting on Cloudflare.
-    while (sandbox.control.callCount({ path: '/user/tokens/verify' }) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (sandbox.control.callCount({ path: '/user/tokens/verify' }) === 0)
+      await new Promise((resolve) => setTimeout(resolve, 20));
 
     const started = Date.now();
     const stopping = server.stop().then(() => events.push('stopped'));

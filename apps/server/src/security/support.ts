@@ -46,7 +46,10 @@ export function paramKind(url: string, param: string): ResourceKind {
 
 /** `/api/cloudflare/zones/:zone_id/dns/:id` → `/api/cloudflare/zones/{zone}/dns/{record}`. */
 export function routeShape(url: string): string {
-  return pathParams(url).reduce((shape, param) => shape.replace(`:${param}`, `{${paramKind(url, param)}}`), url);
+  return pathParams(url).reduce(
+    (shape, param) => shape.replace(`:${param}`, `{${paramKind(url, param)}}`),
+    url,
+  );
 }
 
 export interface Estate {
@@ -68,14 +71,21 @@ export interface Estate {
 
 let estateCounter = 0;
 
-async function cfCall(sandbox: Sandbox, token: string, method: InjectOptions['method'], path: string, payload?: object) {
+async function cfCall(
+  sandbox: Sandbox,
+  token: string,
+  method: InjectOptions['method'],
+  path: string,
+  payload?: object,
+) {
   const response = await sandbox.app.inject({
     method,
     url: `/client/v4${path}`,
     headers: { authorization: `Bearer ${token}` },
     payload,
   });
-  if (response.statusCode >= 300) throw new Error(`sandbox ${method} ${path}: ${response.statusCode} ${response.body}`);
+  if (response.statusCode >= 300)
+    throw new Error(`sandbox ${method} ${path}: ${response.statusCode} ${response.body}`);
   return response.json<{ result: unknown }>().result;
 }
 
@@ -85,7 +95,9 @@ export function hasRoute(app: FastifyInstance, method: string, url: string): boo
 
 /** The routes the security suites walk: every /api route, HEAD excluded (Fastify mirrors GET). */
 export function apiRoutes(app: FastifyInstance): RouteEntry[] {
-  return app.routeTable.filter((route) => isApiPath(route.url) && route.method !== 'HEAD' && route.method !== 'OPTIONS');
+  return app.routeTable.filter(
+    (route) => isApiPath(route.url) && route.method !== 'HEAD' && route.method !== 'OPTIONS',
+  );
 }
 
 /**
@@ -95,8 +107,13 @@ export function apiRoutes(app: FastifyInstance): RouteEntry[] {
  */
 export function ownerOrder(routes: RouteEntry[]): RouteEntry[] {
   const rank = (route: RouteEntry) => {
-    const method = ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 } as Record<string, number>)[route.method] ?? 4;
-    return (/\/clean$/.test(route.url) ? 1000 : 0) + method * 100 - (route.method === 'DELETE' ? pathParams(route.url).length : 0);
+    const method =
+      ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 } as Record<string, number>)[route.method] ?? 4;
+    return (
+      (/\/clean$/.test(route.url) ? 1000 : 0) +
+      method * 100 -
+      (route.method === 'DELETE' ? pathParams(route.url).length : 0)
+    );
   };
   return [...routes].sort((a, b) => rank(a) - rank(b));
 }
@@ -110,7 +127,8 @@ export async function call(
   payload?: unknown,
 ): Promise<LightMyRequestResponse> {
   const response = await ctx.app.inject({ method, url, headers: user.headers, payload: payload as object });
-  if (response.statusCode >= 400) throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body}`);
+  if (response.statusCode >= 400)
+    throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body}`);
   return response;
 }
 
@@ -158,9 +176,24 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     `/zones/${zone.id}/rulesets/phases/http_request_firewall_custom/entrypoint`,
     {
       rules: [
-        { description: `Block one (${tag})`, expression: 'ip.src eq 203.0.113.9', action: 'block', enabled: true },
-        { description: `Challenge two (${tag})`, expression: 'http.request.uri.path contains "/x"', action: 'managed_challenge', enabled: true },
-        { description: `Block three (${tag})`, expression: 'ip.src eq 203.0.113.10', action: 'block', enabled: false },
+        {
+          description: `Block one (${tag})`,
+          expression: 'ip.src eq 203.0.113.9',
+          action: 'block',
+          enabled: true,
+        },
+        {
+          description: `Challenge two (${tag})`,
+          expression: 'http.request.uri.path contains "/x"',
+          action: 'managed_challenge',
+          enabled: true,
+        },
+        {
+          description: `Block three (${tag})`,
+          expression: 'ip.src eq 203.0.113.10',
+          action: 'block',
+          enabled: false,
+        },
       ],
     },
   )) as { rules: { id: string }[] };
@@ -185,7 +218,9 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     rules: ruleset.rules.map((rule) => ({ id: rule.id })),
     pageRule: { id: pageRule.id },
   };
-  estate.item.ip = String(control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip);
+  estate.item.ip = String(
+    control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
+  );
   await syncMirrors(ctx, estate);
   return estate;
 }
@@ -196,7 +231,9 @@ export async function syncMirrors(ctx: CloudflareTestContext, estate: Estate): P
   if (hasRoute(app, 'POST', '/api/cloudflare/banlists/update')) {
     await call(ctx, estate.user, 'POST', '/api/cloudflare/banlists/update');
   }
-  const syncRoute = app.routeTable.find((route) => route.method === 'POST' && /^\/api\/cloudflare\/banlists\/:[^/]+\/sync$/.test(route.url));
+  const syncRoute = app.routeTable.find(
+    (route) => route.method === 'POST' && /^\/api\/cloudflare\/banlists\/:[^/]+\/sync$/.test(route.url),
+  );
   if (syncRoute) {
     await call(ctx, estate.user, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/sync`);
   }
@@ -218,10 +255,10 @@ export async function syncMirrors(ctx: CloudflareTestContext, estate: Estate): P
     }
   }
   if (await tableExists(db, 'zones')) {
-    const [zone] = await db.query<{ id: number }>('SELECT id FROM zones WHERE account_ref = $1 AND zone_id = $2', [
-      estate.accountRef,
-      estate.zone.zoneId,
-    ]);
+    const [zone] = await db.query<{ id: number }>(
+      'SELECT id FROM zones WHERE account_ref = $1 AND zone_id = $2',
+      [estate.accountRef, estate.zone.zoneId],
+    );
     estate.zone.id = zone?.id;
   }
 }
@@ -231,8 +268,9 @@ export async function syncMirrors(ctx: CloudflareTestContext, estate: Estate): P
  * route may use either. Every form is tried.
  */
 export function idForms(estate: Estate, kind: ResourceKind): string[] {
-  const forms = (...ids: (string | number | undefined)[]) =>
-    [...new Set(ids.filter((id) => id !== undefined).map(String))];
+  const forms = (...ids: (string | number | undefined)[]) => [
+    ...new Set(ids.filter((id) => id !== undefined).map(String)),
+  ];
   switch (kind) {
     case 'account':
       return forms(estate.accountRef, estate.cfAccountId);
@@ -254,7 +292,11 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
 }
 
 /** Every concrete URL of a route against an estate: one per combination of id forms. */
-export function urlsFor(route: RouteEntry, estate: Estate, owner: (kind: ResourceKind, index: number) => Estate = () => estate): string[] {
+export function urlsFor(
+  route: RouteEntry,
+  estate: Estate,
+  owner: (kind: ResourceKind, index: number) => Estate = () => estate,
+): string[] {
   const params = pathParams(route.url);
   let urls = [route.url];
   params.forEach((param, index) => {
@@ -297,7 +339,12 @@ export async function sampleRequest(
     return Array.isArray(body) ? body : body.result;
   };
   const pageRuleBody = {
-    targets: [{ target: 'url', constraint: { operator: 'matches', value: `${estate.zone.domain}/s${sampleCounter}/*` } }],
+    targets: [
+      {
+        target: 'url',
+        constraint: { operator: 'matches', value: `${estate.zone.domain}/s${sampleCounter}/*` },
+      },
+    ],
     actions: [{ id: 'always_use_https', value: 'on' }],
     priority: 1,
     status: 'active',
@@ -309,15 +356,31 @@ export async function sampleRequest(
     case 'POST /api/cloudflare/accounts':
       return { payload: { account_name: `Sample ${sampleCounter}`, token: `sample-token-${sampleCounter}` } };
     case 'POST /api/cloudflare/banlists':
-      return { payload: { account_name: estate.accountName, list_name: `sample_${sampleCounter}`, kind: 'ip' } };
+      return {
+        payload: { account_name: estate.accountName, list_name: `sample_${sampleCounter}`, kind: 'ip' },
+      };
     case 'POST /api/cloudflare/banlists/{list}/items':
-      return { payload: { ip: `198.19.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}`, comment: 'sample item' } };
+      return {
+        payload: {
+          ip: `198.19.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}`,
+          comment: 'sample item',
+        },
+      };
     case 'POST /api/cloudflare/zones':
-      return { payload: { account_id: estate.cfAccountId, domain: `sample${sampleCounter}-${estate.label}.com` } };
+      return {
+        payload: { account_id: estate.cfAccountId, domain: `sample${sampleCounter}-${estate.label}.com` },
+      };
     case 'POST /api/cloudflare/zones/{zone}/dns':
     case 'PUT /api/cloudflare/zones/{zone}/dns/{record}':
       return {
-        payload: { type: 'A', name: `s${sampleCounter}`, content: '203.0.113.44', ttl: 1, proxied: false, comment: '' },
+        payload: {
+          type: 'A',
+          name: `s${sampleCounter}`,
+          content: '203.0.113.44',
+          ttl: 1,
+          proxied: false,
+          comment: '',
+        },
       };
     case 'POST /api/cloudflare/zones/{zone}/firewall-rules':
       return {
@@ -388,7 +451,9 @@ export function sandboxState(sandbox: Sandbox): unknown {
 }
 
 export function sandboxFingerprint(sandbox: Sandbox): string {
-  return createHash('sha256').update(JSON.stringify(sandboxState(sandbox))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(sandboxState(sandbox)))
+    .digest('hex');
 }
 
 export interface WorldFingerprint {
@@ -400,13 +465,21 @@ export interface WorldFingerprint {
 /** The database, the sandbox and how many calls reached Cloudflare. */
 export async function worldFingerprint(ctx: CloudflareTestContext): Promise<WorldFingerprint> {
   await ctx.sandbox.control.settle();
-  return { db: await dbFingerprint(ctx.db), sandbox: sandboxFingerprint(ctx.sandbox), calls: ctx.sandbox.control.callCount() };
+  return {
+    db: await dbFingerprint(ctx.db),
+    sandbox: sandboxFingerprint(ctx.sandbox),
+    calls: ctx.sandbox.control.callCount(),
+  };
 }
 
 /** The error body every non-2xx answer carries. */
 export function isErrorBody(body: unknown): body is { code: string; message: string } {
   const candidate = body as { code?: unknown; message?: unknown } | null;
-  return typeof candidate?.code === 'string' && typeof candidate.message === 'string' && candidate.message.length > 0;
+  return (
+    typeof candidate?.code === 'string' &&
+    typeof candidate.message === 'string' &&
+    candidate.message.length > 0
+  );
 }
 
 export function jsonOf(response: LightMyRequestResponse): unknown {

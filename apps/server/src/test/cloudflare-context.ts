@@ -37,7 +37,8 @@ function watchForTokenLeaks(sandbox: Sandbox) {
       const text =
         (typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '') +
         JSON.stringify(headers);
-      for (const token of tokens) if (text.includes(token)) leaks.push(`${what} answered the Cloudflare token ${token}`);
+      for (const token of tokens)
+        if (text.includes(token)) leaks.push(`${what} answered the Cloudflare token ${token}`);
     },
     assertNone() {
       if (leaks.length > 0) throw new Error(`Cloudflare tokens leaked in API answers:\n${leaks.join('\n')}`);

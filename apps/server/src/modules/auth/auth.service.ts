@@ -38,7 +38,10 @@ export class AuthService {
     let passwordMatches: boolean;
     try {
       user = await this.users.findByEmailWithPasswordHash(credentials.email);
-      passwordMatches = await verifyPassword(user?.passwordHash ?? (await this.dummyHash), credentials.password);
+      passwordMatches = await verifyPassword(
+        user?.passwordHash ?? (await this.dummyHash),
+        credentials.password,
+      );
     } catch (err) {
       // Not checked (the database is down): it does not count against the person.
       this.limiter.settle(credentials.email, address, 'unchecked');

@@ -43,11 +43,15 @@ export class LoginLimiter {
       const counters = keys.map(([key]) => this.counter(key));
       const wait = Math.max(
         ...keys.map(([, max], index) =>
-          counters[index]!.failures >= max ? Math.ceil((counters[index]!.windowEndsAt - this.now()) / 1000) : 0,
+          counters[index]!.failures >= max
+            ? Math.ceil((counters[index]!.windowEndsAt - this.now()) / 1000)
+            : 0,
         ),
       );
       if (wait > 0) return wait;
-      const full = keys.findIndex(([, max], index) => counters[index]!.failures + counters[index]!.pending >= max);
+      const full = keys.findIndex(
+        ([, max], index) => counters[index]!.failures + counters[index]!.pending >= max,
+      );
       if (full < 0) {
         for (const counter of counters) counter.pending += 1;
         return 0;
@@ -80,7 +84,12 @@ export class LoginLimiter {
     const now = this.now();
     let counter = this.counters.get(key);
     if (!counter) {
-      counter = { failures: 0, windowEndsAt: now + this.limits.windowSeconds * 1000, pending: 0, waiters: [] };
+      counter = {
+        failures: 0,
+        windowEndsAt: now + this.limits.windowSeconds * 1000,
+        pending: 0,
+        waiters: [],
+      };
       this.counters.set(key, counter);
     } else if (counter.windowEndsAt <= now) {
       counter.failures = 0;
@@ -92,7 +101,8 @@ export class LoginLimiter {
   private sweep(): void {
     const now = this.now();
     for (const [key, counter] of this.counters) {
-      if (counter.windowEndsAt <= now && counter.pending === 0 && counter.waiters.length === 0) this.counters.delete(key);
+      if (counter.windowEndsAt <= now && counter.pending === 0 && counter.waiters.length === 0)
+        this.counters.delete(key);
     }
   }
 }
