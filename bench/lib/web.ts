@@ -3,7 +3,9 @@
  * browser): the gzip bytes of the JS and CSS each route loads, and how fast the items screen shows a
  * 500,000-item list and a search's answer.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
@@ -24,13 +26,21 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-async function signedInContext(browser: Browser, token: string | null): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+async function signedInContext(
+  browser: Browser,
+  token: string | null,
+  options: { probes?: boolean } = {},
+): Promise<BrowserContext> {
+  // The app's CSP (script-src 'self', no eval) would refuse the probes' text evaluated in the page;
+  // bypassing it changes nothing else.
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    bypassCSP: options.probes,
+  });
   if (token) {
-    await context.addInitScript(
-      ([key, value]) => window.localStorage.setItem(key!, value!),
-      [TOKEN_STORAGE_KEY, token],
-    );
+    await context.addInitScript({
+      content: `window.localStorage.setItem(${JSON.stringify(TOKEN_STORAGE_KEY)}, ${JSON.stringify(token)});`,
+    });
   }
   return context;
 }
@@ -95,6 +105,37 @@ export interface ItemsScreenTiming {
 }
 
 /**
+ * In-page code, as plain JavaScript text: a function given to Playwright is sent as its source, and
+ * the TypeScript loader's helpers (e.g. `__name`) do not exist in the page. A MutationObserver notes
+ * when a table cell first holds the expected text, stamped at the next animation frame (when it is
+ * painted); an input listener notes the last keystroke.
+ */
+const ITEMS_PAGE_PROBE = `
+  (() => {
+    const bench = { firstRow: 0, lastInput: 0, answer: 0, want: null, expected: EXPECTED };
+    window.__bench = bench;
+    function cellWith(text) {
+      for (const cell of document.querySelectorAll('td, [role="cell"]')) {
+        if (cell.textContent && cell.textContent.trim() === text) return true;
+      }
+      return false;
+    }
+    function stamp(key) {
+      bench[key] = -1;
+      requestAnimationFrame(function () { bench[key] = performance.now(); });
+    }
+    function check() {
+      if (!bench.firstRow && cellWith(bench.expected)) stamp('firstRow');
+      const want = bench.want;
+      if (want && !bench.answer && cellWith(want.show) && (want.gone === want.show || !cellWith(want.gone))) stamp('answer');
+    }
+    window.__benchCellWith = cellWith;
+    new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+    document.addEventListener('input', function () { bench.lastInput = performance.now(); }, true);
+  })();
+`;
+
+/**
  * Opens the items screen of a list in a fresh context and times it. `firstIp` is the first row the
  * API answers for page 1; each search names the first row of its answer. A row counts as shown when a
  * table cell holds exactly that text (and, for a search, the unfiltered first row is gone).
@@ -109,51 +150,34 @@ export async function timeItemsScreen(
   debounceMs: number,
   timeoutMs = 15_000,
 ): Promise<ItemsScreenTiming> {
-  const context = await signedInContext(browser, token);
-  await context.addInitScript((expected: string) => {
-    const bench = {
-      firstRow: 0,
-      lastInput: 0,
-      answer: 0,
-      want: null as null | { show: string; gone: string },
-    };
-    (window as unknown as { __bench: typeof bench }).__bench = bench;
-    const cellWith = (text: string) =>
-      Array.from(document.querySelectorAll('td, [role="cell"]')).some(
-        (cell) => cell.textContent?.trim() === text,
-      );
-    const check = () => {
-      if (!bench.firstRow && cellWith(expected)) {
-        bench.firstRow = -1;
-        requestAnimationFrame(() => (bench.firstRow = performance.now()));
-      }
-      const want = bench.want;
-      if (want && !bench.answer && cellWith(want.show) && (want.gone === want.show || !cellWith(want.gone))) {
-        bench.answer = -1;
-        requestAnimationFrame(() => (bench.answer = performance.now()));
-      }
-    };
-    new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
-    document.addEventListener('input', () => (bench.lastInput = performance.now()), true);
-  }, firstIp);
-
+  const context = await signedInContext(browser, token, { probes: true });
+  await context.addInitScript({ content: ITEMS_PAGE_PROBE.replace('EXPECTED', JSON.stringify(firstIp)) });
   const page = await context.newPage();
-  const read = () => page.evaluate(() => (window as unknown as { __bench: Record<string, number> }).__bench);
+  const read = () =>
+    page.evaluate(
+      '({ firstRow: window.__bench.firstRow, lastInput: window.__bench.lastInput, answer: window.__bench.answer })',
+    ) as Promise<{
+      firstRow: number;
+      lastInput: number;
+      answer: number;
+    }>;
+  const failed = async (what: string): Promise<never> => {
+    const shot = join(tmpdir(), `guardian-bench-items-${Date.now()}.png`);
+    await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
+    const cells = await page
+      .evaluate('Array.from(document.querySelectorAll("td")).slice(0, 6).map((cell) => cell.textContent)')
+      .catch(() => []);
+    const probe = await page.evaluate('JSON.stringify(window.__bench)').catch((err: unknown) => String(err));
+    throw new Error(
+      `${what} within ${timeoutMs / 1000} s; first cells ${JSON.stringify(cells)}; probe ${String(probe)}; screenshot ${shot}`,
+    );
+  };
+
   await page.goto(`${origin}/cloudflare/banlists/${encodeURIComponent(listId)}/items`);
   await page
-    .waitForFunction(
-      () => (window as unknown as { __bench: { firstRow: number } }).__bench.firstRow > 0,
-      undefined,
-      {
-        timeout: timeoutMs,
-      },
-    )
-    .catch(() => {
-      throw new Error(
-        `no table cell showed the first item (${firstIp}) within ${timeoutMs / 1000} s: is the items screen built?`,
-      );
-    });
-  const firstPageMs = (await read()).firstRow!;
+    .waitForFunction('window.__bench.firstRow > 0', undefined, { timeout: timeoutMs })
+    .catch(() => failed(`no table cell showed the first item (${firstIp})`));
+  const firstPageMs = (await read()).firstRow;
 
   const results: ItemsScreenTiming['searches'] = [];
   const box = page.getByPlaceholder(/Search IP or Comment/i);
@@ -161,47 +185,46 @@ export async function timeItemsScreen(
     // Back to the unfiltered first page, then wait for it, so each search starts from the same view.
     if ((await box.inputValue()) !== '') {
       await box.fill('');
-      await page.waitForFunction(
-        (ip) =>
-          Array.from(document.querySelectorAll('td, [role="cell"]')).some(
-            (cell) => cell.textContent?.trim() === ip,
-          ),
-        firstIp,
-        { timeout: timeoutMs },
-      );
+      await page
+        .waitForFunction(`window.__benchCellWith(${JSON.stringify(firstIp)})`, undefined, {
+          timeout: timeoutMs,
+        })
+        .catch(() => failed('the cleared search did not bring the first page back'));
     }
     await page.evaluate(
-      ([show, gone]) => {
-        const bench = (window as unknown as { __bench: { want: unknown; answer: number; lastInput: number } })
-          .__bench;
-        bench.answer = 0;
-        bench.lastInput = 0;
-        bench.want = { show, gone };
-      },
-      [search.firstIp, firstIp],
+      `(() => { const b = window.__bench; b.answer = 0; b.lastInput = 0; b.want = ${JSON.stringify({ show: search.firstIp, gone: firstIp })}; })()`,
     );
     await box.fill(search.query);
     await page
-      .waitForFunction(
-        () => (window as unknown as { __bench: { answer: number } }).__bench.answer > 0,
-        undefined,
-        {
-          timeout: timeoutMs,
-        },
-      )
-      .catch(() => {
-        throw new Error(
-          `the search "${search.query}" did not show ${search.firstIp} first within ${timeoutMs / 1000} s`,
-        );
-      });
+      .waitForFunction('window.__bench.answer > 0', undefined, { timeout: timeoutMs })
+      .catch(() => failed(`the search "${search.query}" did not show ${search.firstIp} first`));
     const { answer, lastInput } = await read();
     results.push({
       name: search.name,
       query: search.query,
-      totalMs: answer! - lastInput!,
-      afterDebounceMs: answer! - lastInput! - debounceMs,
+      totalMs: answer - lastInput,
+      afterDebounceMs: answer - lastInput - debounceMs,
     });
   }
   await context.close();
   return { firstPageMs, searches: results };
+}
+
+/**
+ * The lazy chunks of the build by name (`banlist-items` -> `/assets/banlist-items-<hash>.js`), read
+ * from the dynamic imports of the entry chunk that index.html loads: the route table's lazy screens and
+ * the shell. A shared chunk that happens to carry a screen's name (e.g. the contract's banlists.ts) is
+ * not among them.
+ */
+export function lazyChunks(webDist: string): Map<string, string> {
+  const html = readFileSync(join(webDist, 'index.html'), 'utf8');
+  const entry = /<script[^>]+src="\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+  if (!entry) throw new Error(`no entry script in ${join(webDist, 'index.html')}`);
+  const code = readFileSync(join(webDist, entry), 'utf8');
+  const chunks = new Map<string, string>();
+  for (const [, file] of code.matchAll(/import\(\s*[`"']\.\/([^`"']+\.js)[`"']\s*\)/g)) {
+    const name = /^(.+)-[A-Za-z0-9_-]{8}\.js$/.exec(file!)?.[1];
+    if (name) chunks.set(name, `/${dirname(entry)}/${file}`);
+  }
+  return chunks;
 }
