@@ -201,24 +201,118 @@ describe('ownership of every route that takes an id', () => {
     ).toBe(true);
   });
 
-  it("refuses to create a zone in another user's Cloudflare account (an id in the body)", async (test) => {
-    const route = apiRoutes(ctx.app).find(
-      (entry) => entry.method === 'POST' && entry.url === '/api/cloudflare/zones',
+  /** Everything of Alice's: her rows and her Cloudflare account's state. */
+  async function aliceSlice(): Promise<string> {
+    const rows = await ctx.db.query(
+      `SELECT 'account' AS t, a.id::text, a.account_name AS v FROM cloudflare_accounts a WHERE a.user_id = $1
+       UNION ALL SELECT 'list', l.id::text, l.list_id || ':' || l.items_count FROM ban_lists l
+         JOIN cloudflare_accounts a ON a.id = l.account_ref WHERE a.user_id = $1
+       UNION ALL SELECT 'item', i.id::text, i.item_id || ':' || i.ip || ':' || i.comment FROM ban_list_items i
+         JOIN ban_lists l ON l.id = i.ban_list_ref JOIN cloudflare_accounts a ON a.id = l.account_ref WHERE a.user_id = $1
+       UNION ALL SELECT 'zone', z.id::text, z.zone_id || ':' || z.status FROM zones z
+         JOIN cloudflare_accounts a ON a.id = z.account_ref WHERE a.user_id = $1
+       ORDER BY 1, 2`,
+      [alice.user.id],
     );
-    if (!route) return test.skip('POST /api/cloudflare/zones is not registered yet');
-    const before = await worldFingerprint(ctx);
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/cloudflare/zones',
-      headers: mallory.user.headers,
-      payload: { account_id: alice.cfAccountId, domain: 'stolen-zone-example.com' },
+    const { control } = ctx.sandbox;
+    const zones = control.getZones(alice.cfAccountId);
+    return JSON.stringify({
+      rows,
+      lists: control
+        .getLists(alice.cfAccountId)
+        .map((list) => ({ list, items: control.getListItems(alice.cfAccountId, list.id) })),
+      zones: zones.map((zone) => ({
+        zone,
+        dns: control.getDnsRecords(zone.id),
+        rules: control.getRules(zone.id),
+        pageRules: control.getPageRules(zone.id),
+      })),
     });
-    expect(response.statusCode).toBeGreaterThanOrEqual(400);
-    expect(response.statusCode).toBeLessThan(500);
-    expect(isErrorBody(jsonOf(response))).toBe(true);
-    const after = await worldFingerprint(ctx);
-    expect(after.db).toEqual(before.db);
-    expect(after.sandbox).toBe(before.sandbox);
+  }
+
+  it("refuses every id of another user's carried in a body or a query, and changes nothing of hers", async () => {
+    const aliceRules = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/cloudflare/zones/${alice.zone.zoneId}/firewall-rules`,
+        headers: alice.user.headers,
+      })
+    ).json<{ id: string }[]>();
+    const malloryRules = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/cloudflare/zones/${mallory.zone.zoneId}/firewall-rules`,
+        headers: mallory.user.headers,
+      })
+    ).json<{ id: string }[]>();
+    const pageRule = {
+      targets: [
+        { target: 'url', constraint: { operator: 'matches', value: `${mallory.zone.domain}/body-ids/*` } },
+      ],
+      actions: [{ id: 'always_use_https', value: 'on' }],
+      priority: 1,
+      status: 'active',
+    };
+    const attempts: {
+      method: 'POST' | 'PUT' | 'DELETE';
+      url: string;
+      payload?: unknown;
+      refuse?: boolean;
+    }[] = [
+      // Alice's Cloudflare account, by her Cloudflare id and by her own name for it.
+      {
+        method: 'POST',
+        url: '/api/cloudflare/zones',
+        payload: { account_id: alice.cfAccountId, domain: 'stolen-zone-example.com' },
+        refuse: true,
+      },
+      {
+        method: 'POST',
+        url: '/api/cloudflare/banlists',
+        payload: { account_name: alice.accountName, list_name: 'stolen_list', kind: 'ip' },
+        refuse: true,
+      },
+      // Mallory's zone in the path, Alice's rules in the body: a reorder of Alice's list, an edit naming her rule.
+      {
+        method: 'PUT',
+        url: `/api/cloudflare/zones/${mallory.zone.zoneId}/firewall-rules`,
+        payload: aliceRules.map((rule, index) => ({ ...rule, priority: aliceRules.length - index })),
+      },
+      {
+        method: 'PUT',
+        url: `/api/cloudflare/zones/${mallory.zone.zoneId}/firewall-rules/${malloryRules[0]!.id}`,
+        payload: { ...aliceRules[0], id: aliceRules[0]!.id, description: 'renamed through a body id' },
+      },
+      {
+        method: 'DELETE',
+        url: `/api/cloudflare/zones/${mallory.zone.zoneId}/firewall-rules/${malloryRules[1]!.id}?filter_id=${aliceRules[1]!.id}`,
+      },
+      {
+        method: 'PUT',
+        url: `/api/cloudflare/zones/${mallory.zone.zoneId}/pagerules/${mallory.pageRule.id}`,
+        payload: { ...pageRule, id: alice.pageRule.id },
+      },
+    ];
+    const failures: string[] = [];
+    for (const attempt of attempts) {
+      const before = await aliceSlice();
+      const callsBefore = ctx.sandbox.control.callCount({ token: alice.token });
+      const response = await ctx.app.inject({
+        ...attempt,
+        headers: mallory.user.headers,
+        payload: attempt.payload as object,
+      });
+      const what = `${attempt.method} ${attempt.url} → ${response.statusCode} ${response.body.slice(0, 200)}`;
+      if (response.statusCode >= 500) failures.push(`${what}: a 5xx`);
+      if (attempt.refuse && !(response.statusCode >= 400 && isErrorBody(jsonOf(response)))) {
+        failures.push(`${what}: creating in another user's account must be refused`);
+      }
+      if ((await aliceSlice()) !== before)
+        failures.push(`${what}: Alice's rows or Cloudflare account changed`);
+      if (ctx.sandbox.control.callCount({ token: alice.token }) !== callsBefore)
+        failures.push(`${what}: a call with Alice's token`);
+    }
+    expect(failures).toEqual([]);
   });
 
   it('lists never show another user’s rows', async () => {
