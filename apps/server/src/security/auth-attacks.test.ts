@@ -179,6 +179,17 @@ describe('authentication attacks on every /api route', () => {
     expect(failures).toEqual([]);
   });
 
+  it('guards the HEAD twin of every GET route too', async () => {
+    for (const route of apiRoutes(ctx.app).filter(
+      (entry) => entry.method === 'GET' && entry.access !== 'public',
+    )) {
+      const [url] = urlsFor(route, victim);
+      const response = await ctx.app.inject({ method: 'HEAD', url: url! });
+      expect(response.statusCode, `HEAD ${route.url}`).toBe(401);
+      expect(response.body).toBe('');
+    }
+  });
+
   it('refuses before reading the body: a 2 MB body without a token is a 401, not a 413', async () => {
     for (const route of apiRoutes(ctx.app).filter(
       (entry) => entry.access !== 'public' && entry.method !== 'GET',

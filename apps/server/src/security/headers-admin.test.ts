@@ -130,6 +130,20 @@ describe('security headers on every answer', () => {
     }
   });
 
+  it('serves no file from outside the web app folder', async () => {
+    for (const url of [
+      '/../../../../etc/passwd',
+      '/assets/..%2f..%2f..%2f..%2fetc%2fpasswd',
+      '/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+      '/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/..%5c..%5cpackage.json',
+    ]) {
+      const response = await ctx.app.inject({ method: 'GET', url });
+      expect(response.body, url).not.toMatch(/root:|"name":/);
+      expect(response.statusCode, url).toBeLessThan(500);
+    }
+  });
+
   it('answers a CORS preflight without allowing anything', async () => {
     const response = await ctx.app.inject({
       method: 'OPTIONS',
