@@ -8,6 +8,8 @@ export interface QueryCounts {
   transactions: number;
   /** Statements by their first 160 characters, for the diagnosis of a budget that fails. */
   bySql: Record<string, number>;
+  /** Milliseconds the server waited on each statement (overlapping waits add up). */
+  msBySql: Record<string, number>;
 }
 
 export type ParentMessage = { id: number } & (

@@ -19,28 +19,33 @@ import { UsersService } from '../../apps/server/src/modules/users/users.service'
 import type { ChildMessage, ParentMessage, QueryCounts } from './protocol';
 
 /** Round trips since the last reset, by what they were for. */
-const counts: QueryCounts = { total: 0, auth: 0, transactions: 0, bySql: {} };
+const counts: QueryCounts = { total: 0, auth: 0, transactions: 0, bySql: {}, msBySql: {} };
 /** The last parameters each statement ran with since the last reset, to EXPLAIN it on request. */
 const recent = new Map<string, readonly unknown[]>();
 
-function count(sql: string, params: readonly unknown[] = []): void {
+/** Counts a statement; the answer, called when it settles, adds its time (ms, as the server waited). */
+function count(sql: string, params: readonly unknown[] = []): () => void {
   counts.total++;
   recent.set(sql, params);
   // The auth guard's lookup of the signed-in user (UsersRepository.findById) on every request.
   if (/\bFROM users\b/i.test(sql) && /\bWHERE id = \$1\b/i.test(sql)) counts.auth++;
   const key = sql.replace(/\s+/g, ' ').trim().slice(0, 160);
   counts.bySql[key] = (counts.bySql[key] ?? 0) + 1;
+  const started = performance.now();
+  return () => {
+    counts.msBySql[key] = (counts.msBySql[key] ?? 0) + performance.now() - started;
+  };
 }
 
 function countingQueryable(target: Queryable): Queryable {
   return {
-    query: (sql, params) => {
-      count(sql, params);
-      return target.query(sql, params);
+    query: <T>(sql: string, params?: readonly unknown[]) => {
+      const done = count(sql, params);
+      return target.query<T>(sql, params).finally(done);
     },
     exec: (sql) => {
-      count(sql);
-      return target.exec(sql);
+      const done = count(sql);
+      return target.exec(sql).finally(done);
     },
   };
 }
@@ -150,6 +155,7 @@ async function main(): Promise<void> {
           case 'resetQueries':
             counts.total = counts.auth = counts.transactions = 0;
             counts.bySql = {};
+            counts.msBySql = {};
             recent.clear();
             send({ type: 'reply', id: message.id, value: null });
             break;
