@@ -1283,29 +1283,37 @@ async function main(): Promise<number> {
     `\nRun took ${totalS.toFixed(0)} s on ${database}; load average before ${loadBefore.map((v) => v.toFixed(2)).join(' ')}, after ${loadAfter.map((v) => v.toFixed(2)).join(' ')}.`,
   );
   if (!args['no-write']) {
-    const { file, latest } = report.write(RESULTS_DIR, {
-      date: startedAt.toISOString(),
-      database,
-      git: gitDescribe(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model,
-        node: process.version,
-        loadBefore,
-        loadAfter,
+    const { file, latest } = report.write(
+      RESULTS_DIR,
+      {
+        date: startedAt.toISOString(),
+        database,
+        git: gitDescribe(),
+        machine: {
+          cpus: cpus().length,
+          cpuModel: cpus()[0]?.model,
+          node: process.version,
+          loadBefore,
+          loadAfter,
+        },
+        whatIf: process.env.BENCH_WHAT_IF ?? null,
+        options: {
+          itemCount: BIG_LIST_ITEMS,
+          smallListItems: SMALL_LIST_ITEMS,
+          zoneCount: ZONE_COUNT,
+          connections: CONNECTIONS,
+          durationS: DURATION_S,
+          repeat: REPEAT,
+          sections: SECTIONS.filter(runs),
+        },
+        durationS: totalS,
       },
-      options: {
-        itemCount: BIG_LIST_ITEMS,
-        smallListItems: SMALL_LIST_ITEMS,
-        zoneCount: ZONE_COUNT,
-        connections: CONNECTIONS,
-        durationS: DURATION_S,
-        repeat: REPEAT,
-        sections: SECTIONS.filter(runs),
-      },
-      durationS: totalS,
-    });
-    console.log(`Wrote ${file.replace(ROOT + '/', '')} and ${latest.replace(ROOT + '/', '')}.`);
+      process.env.BENCH_WHAT_IF ? 'what-if' : undefined,
+    );
+    const shown = (path: string) => path.replace(ROOT + '/', '');
+    console.log(
+      `Wrote ${shown(file)}${latest ? ` and ${shown(latest)}` : ' (a what-if run: latest.json unchanged)'}.`,
+    );
   }
   return report.budgets.some((b) => b.verdict === 'fail') ? 1 : 0;
 }

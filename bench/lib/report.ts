@@ -87,7 +87,8 @@ export class Report {
     return out.join('\n');
   }
 
-  write(dir: string, meta: Record<string, unknown>): { file: string; latest: string } {
+  /** Writes bench-<timestamp>[-<tag>].json, and latest.json unless tagged (a what-if is not a result). */
+  write(dir: string, meta: Record<string, unknown>, tag?: string): { file: string; latest: string | null } {
     mkdirSync(dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const json = JSON.stringify(
@@ -95,9 +96,10 @@ export class Report {
       null,
       2,
     );
-    const file = join(dir, `bench-${stamp}.json`);
-    const latest = join(dir, 'latest.json');
+    const file = join(dir, `bench-${stamp}${tag ? `-${tag}` : ''}.json`);
     writeFileSync(file, json + '\n');
+    if (tag) return { file, latest: null };
+    const latest = join(dir, 'latest.json');
     writeFileSync(latest, json + '\n');
     return { file, latest };
   }

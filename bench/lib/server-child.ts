@@ -111,7 +111,31 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
+/**
+ * What-if experiments, never on in a recorded run: `BENCH_WHAT_IF=user-cache` keeps the auth guard's
+ * user lookup (UsersRepository.findById) for 1 s, to show what the per-request round trip costs.
+ */
+function applyWhatIf(): string[] {
+  const applied: string[] = [];
+  if ((process.env.BENCH_WHAT_IF ?? '').split(',').includes('user-cache')) {
+    const prototype = UsersRepository.prototype;
+    const findById = prototype.findById;
+    const cache = new Map<number, { at: number; user: Awaited<ReturnType<typeof findById>> }>();
+    prototype.findById = async function (this: UsersRepository, id: number) {
+      const hit = cache.get(id);
+      if (hit && performance.now() - hit.at < 1000) return hit.user;
+      const user = await findById.call(this, id);
+      cache.set(id, { at: performance.now(), user });
+      return user;
+    };
+    applied.push('user-cache');
+  }
+  return applied;
+}
+
 async function main(): Promise<void> {
+  const whatIf = applyWhatIf();
+  if (whatIf.length > 0) console.warn(`server-child: what-if experiments on: ${whatIf.join(', ')}`);
   const config = loadConfig(process.env);
   // On PostgreSQL the benchmark works in its own schema, dropped at the end, like the test context.
   const schema = config.databaseUrl ? `bench_${randomBytes(6).toString('hex')}` : undefined;

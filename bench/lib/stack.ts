@@ -120,6 +120,7 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     CLOUDFLARE_TIMEOUT_MS: '120000',
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  if (process.env.BENCH_WHAT_IF) env.BENCH_WHAT_IF = process.env.BENCH_WHAT_IF;
   const child = fork(options.bundle, [], {
     cwd: ROOT,
     env,
