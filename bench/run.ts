@@ -35,6 +35,7 @@ const { values: args } = parseArgs({
     repeat: { type: 'string', default: '5' },
     'no-write': { type: 'boolean', default: false },
     'web-dist': { type: 'string' },
+    results: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -51,6 +52,7 @@ if (args.help) {
   --skip=a,b        skip these sections
   --no-write        print the table but write nothing under bench/results/
   --web-dist=DIR    the built web app to serve (default apps/web/dist, which npm run bench builds)
+  --results=DIR     where the JSON goes (default bench/results)
   DATABASE_URL=postgres://...  runs on PostgreSQL (own schema, dropped at the end); else PGlite in a temp folder
   CHROMIUM_PATH=...            Chromium to drive (default /usr/bin/chromium)`);
   process.exit(0);
@@ -96,7 +98,7 @@ const BUDGET = {
   searchAfterDebounceMs: 300,
 };
 
-const RESULTS_DIR = join(ROOT, 'bench', 'results');
+const RESULTS_DIR = args.results ? resolve(args.results) : join(ROOT, 'bench', 'results');
 const WEB_DIST = args['web-dist'] ? resolve(args['web-dist']) : join(ROOT, 'apps', 'web', 'dist');
 
 // ---------------------------------------------------------------------------------------------------
