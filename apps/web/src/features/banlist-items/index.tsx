@@ -1,14 +1,235 @@
-import { useParams } from 'react-router';
-import { PlaceholderPanel } from '../../components/placeholder-panel';
+import { useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { ArrowLeft, Plus, RefreshCw } from 'lucide-react';
+import {
+  BAN_LIST_ITEM_SEARCH_MAX,
+  ITEM_SEARCH_DEBOUNCE_MS,
+  PAGE_SIZE,
+  type BanListItem,
+  type BanListItemSort,
+  type BanListKind,
+} from '@guardian/contract';
+import { Button, buttonClassName } from '../../components/ui/button';
+import { useConfirm } from '../../components/ui/confirm-dialog';
+import { ErrorMessage } from '../../components/ui/error-message';
+import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
+import { Spinner } from '../../components/ui/spinner';
+import { useToast } from '../../components/ui/toast';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { pageCountOf } from '../../lib/use-paged-rows';
+import { nextSort, type SortState } from '../../lib/use-sort';
+import { useDeleteBanListItemMutation } from './api/ban-list-item-delete-mutation';
+import { useBanListItemsQuery } from './api/ban-list-items-query';
+import { useSyncBanListMutation } from './api/ban-list-sync-mutation';
+import { useBanListQuery } from './api/ban-lists-query';
+import { AddBanListItemDialog } from './components/add-ban-list-item-dialog';
+import { BanListItemsTable } from './components/ban-list-items-table';
 
-/** Ban List Items of /cloudflare/banlists/:listId/items (spec section 2). Placeholder until the screen lands. */
+const KIND_LABELS: Record<BanListKind, string> = {
+  ip: 'IP',
+  hostname: 'Hostname',
+  asn: 'ASN',
+  redirect: 'Redirect',
+};
+
+/** Spec section 9: newest first. */
+const DEFAULT_SORT: SortState<BanListItemSort> = { key: 'id', direction: 'desc' };
+
+const backToBanLists = (
+  <Link to="/cloudflare/banlists" className={buttonClassName('secondary')}>
+    <ArrowLeft aria-hidden="true" className="size-4" />
+    Back to Ban Lists
+  </Link>
+);
+
+/** Ban List Items of /cloudflare/banlists/:listId/items (spec section 2). */
 export default function BanListItemsScreen() {
-  const { listId } = useParams();
+  const listId = useParams().listId ?? '';
+  // Another list starts afresh: its own page, search and sort, and no rows of the previous list.
+  return <BanListItemsView key={listId} listId={listId} />;
+}
+
+function BanListItemsView({ listId }: { listId: string }) {
+  const banList = useBanListQuery(listId);
+  const syncBanList = useSyncBanListMutation(listId);
+  const deleteItem = useDeleteBanListItemMutation(listId);
+  const confirm = useConfirm();
+  const toast = useToast();
+  const [adding, setAdding] = useState(false);
+
+  const [search, setSearch] = useState('');
+  const debouncedSearch = useDebouncedValue(search.trim(), ITEM_SEARCH_DEBOUNCE_MS);
+  const [sort, setSort] = useState(DEFAULT_SORT);
+  const [page, setPage] = useState(1);
+  // Spec section 9: a new search starts at page 1 once the debounce settles (clearing it too).
+  const [searchOfPage, setSearchOfPage] = useState(debouncedSearch);
+  if (searchOfPage !== debouncedSearch) {
+    setSearchOfPage(debouncedSearch);
+    setPage(1);
+  }
+  // A page is 100 rows long: the next one is read from its top, where the search box is.
+  const listTop = useRef<HTMLDivElement>(null);
+  const changePage = (next: number) => {
+    setPage(next);
+    listTop.current?.scrollIntoView?.({ block: 'nearest' }); // optional: jsdom has none
+  };
+  const changeSort = (column: BanListItemSort) => {
+    setSort((current) => nextSort(current, column));
+    setPage(1);
+  };
+
+  const items = useBanListItemsQuery(listId, {
+    search: debouncedSearch,
+    page,
+    sort: sort.key,
+    order: sort.direction,
+  });
+  const rows = items.data?.items ?? [];
+  const totalItems = items.data?.totalItems ?? 0;
+  const pageCount = pageCountOf(totalItems, PAGE_SIZE.banListItems);
+  const firstRowNumber = (page - 1) * PAGE_SIZE.banListItems + 1;
+  // A delete or a sync left fewer pages than the one shown: show the new last page, not an empty one.
+  if (items.isSuccess && !items.isPlaceholderData && page > pageCount) setPage(pageCount);
+
+  const sync = () =>
+    confirm({
+      title: 'Update from Cloudflare',
+      message:
+        'Are you sure you want to sync this list with Cloudflare? This will fetch all items and update the database.',
+      confirmLabel: 'Sync',
+      busyLabel: 'Syncing...',
+      variant: 'primary',
+      action: () => syncBanList.mutateAsync(),
+    }).then(
+      (synced) => synced && toast.success('List synced with Cloudflare.'),
+      () => toast.error('Failed to sync items. Please try again.'),
+    );
+
+  const remove = (item: BanListItem) =>
+    confirm({
+      title: 'Delete Item',
+      message:
+        'Are you sure you want to delete this item? This will remove it from Cloudflare and the local database.',
+      confirmLabel: 'Delete',
+      busyLabel: 'Deleting...',
+      action: () => deleteItem.mutateAsync(item.id),
+    }).then(
+      (deleted) => deleted && toast.success(`${item.ip} deleted.`),
+      () => toast.error('Failed to delete item. Please try again.'),
+    );
+
+  const title = banList.data?.list_name ?? 'Ban List Items';
+  const description = banList.data
+    ? `${KIND_LABELS[banList.data.kind]} list of ${banList.data.account_name} · List ID: ${listId}`
+    : `List ID: ${listId}`;
+
+  if (items.isError) {
+    return (
+      <>
+        <PageHeader title={title} description={description} actions={backToBanLists} />
+        <ErrorMessage>Failed to fetch items for list {listId}.</ErrorMessage>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="Ban List Items" description={listId ? `List ${listId}` : undefined} />
-      <PlaceholderPanel title="Ban List Items" />
+      <PageHeader
+        title={<span className="break-all">{title}</span>}
+        documentTitle={title}
+        description={<span className="break-all">{description}</span>}
+        actions={
+          <>
+            {backToBanLists}
+            <Button
+              variant="secondary"
+              icon={<RefreshCw aria-hidden="true" className="size-4" />}
+              loading={syncBanList.isPending}
+              onClick={() => void sync()}
+            >
+              Update from Cloudflare
+            </Button>
+            <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setAdding(true)}>
+              Add
+            </Button>
+          </>
+        }
+      />
+      <div
+        ref={listTop}
+        className="mb-4 flex scroll-mt-20 flex-wrap items-center justify-between gap-x-4 gap-y-2"
+      >
+        <SearchInput
+          className="w-full max-w-sm"
+          aria-label="Search items"
+          placeholder="Search IP or Comment..."
+          maxLength={BAN_LIST_ITEM_SEARCH_MAX}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+        <ItemsSummary
+          loading={items.isPending}
+          fetching={items.isPlaceholderData || search.trim() !== debouncedSearch}
+          totalItems={totalItems}
+          capped={items.data?.totalItemsCapped ?? false}
+          searching={debouncedSearch !== ''}
+        />
+      </div>
+      <BanListItemsTable
+        rows={rows}
+        firstRowNumber={firstRowNumber}
+        loading={items.isPending}
+        searching={debouncedSearch !== ''}
+        sort={sort}
+        onSort={changeSort}
+        onDelete={(item) => void remove(item)}
+      />
+      <Pagination className="mt-4" page={page} pageCount={pageCount} onPageChange={changePage} />
+
+      {adding && (
+        <AddBanListItemDialog
+          listId={listId}
+          kind={banList.data?.kind}
+          onClose={() => setAdding(false)}
+          onAdded={(item) => {
+            setAdding(false);
+            toast.success(`${item.ip} added.`);
+          }}
+        />
+      )}
     </>
+  );
+}
+
+interface ItemsSummaryProps {
+  loading: boolean;
+  /** A search or another page is on its way: the rows shown are the previous ones. */
+  fetching: boolean;
+  totalItems: number;
+  /** The server stopped counting matches: more pages follow the last one shown. */
+  capped: boolean;
+  searching: boolean;
+}
+
+/** How many items (or matches) the list holds, and a spinner while the next rows load. */
+function ItemsSummary({ loading, fetching, totalItems, capped, searching }: ItemsSummaryProps) {
+  if (loading) return null;
+  const count = `${capped ? 'More than ' : ''}${totalItems.toLocaleString()}`;
+  const noun = searching
+    ? totalItems === 1 && !capped
+      ? 'match'
+      : 'matches'
+    : totalItems === 1
+      ? 'item'
+      : 'items';
+  return (
+    <p className="inline-flex items-center gap-2 text-sm text-ink-muted" aria-live="polite">
+      {fetching && <Spinner size="sm" label={null} className="text-brand" />}
+      <span>
+        {count} {noun}
+      </span>
+    </p>
   );
 }

@@ -1,12 +1,128 @@
-import { PlaceholderPanel } from '../../components/placeholder-panel';
+import { useState } from 'react';
+import { Eraser, Plus, RefreshCw } from 'lucide-react';
+import { PAGE_SIZE, type BanList } from '@guardian/contract';
+import { Button } from '../../components/ui/button';
+import { useConfirm } from '../../components/ui/confirm-dialog';
+import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
+import { useToast } from '../../components/ui/toast';
+import { usePagedRows } from '../../lib/use-paged-rows';
+import { useSort, type SortState } from '../../lib/use-sort';
+import { useDeleteBanListMutation } from './api/ban-list-delete-mutation';
+import { useCleanBanListsMutation } from './api/ban-lists-clean-mutation';
+import { useBanListsQuery } from './api/ban-lists-query';
+import { useUpdateBanListsMutation } from './api/ban-lists-update-mutation';
+import { AddBanListDialog } from './components/add-ban-list-dialog';
+import { BanListsTable, type BanListSortKey } from './components/ban-lists-table';
 
-/** Ban Lists (spec section 2). Placeholder until the ban lists screen lands. */
+const DEFAULT_SORT: SortState<BanListSortKey> = { key: 'id', direction: 'asc' };
+const NO_BAN_LISTS: BanList[] = [];
+
+/** Ban Lists (/cloudflare/banlists): the Cloudflare lists of every account (spec section 2). */
 export default function BanListsScreen() {
+  const banLists = useBanListsQuery();
+  const updateBanLists = useUpdateBanListsMutation();
+  const cleanBanLists = useCleanBanListsMutation();
+  const deleteBanList = useDeleteBanListMutation();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const [adding, setAdding] = useState(false);
+
+  const { sorted, sort, toggleSort } = useSort<BanList, BanListSortKey>(
+    banLists.data ?? NO_BAN_LISTS,
+    DEFAULT_SORT,
+  );
+  const { pageRows, page, pageCount, setPage, firstRowNumber } = usePagedRows(sorted, PAGE_SIZE.banLists);
+
+  // The spec's messages on failure; the server's wording would name a list or an account, not what to do.
+  const update = () =>
+    updateBanLists.mutate(undefined, {
+      onSuccess: () => toast.success('Ban lists updated.'),
+      onError: () => toast.error('Failed to update ban lists. Please try again.'),
+    });
+
+  const cleanAll = () =>
+    confirm({
+      title: 'Clean All Ban Lists',
+      message: 'Are you sure you want to clean all items from all ban lists? This action is irreversible.',
+      confirmLabel: 'Clean All',
+      busyLabel: 'Cleaning...',
+      action: () => cleanBanLists.mutateAsync(),
+    }).then(
+      (cleaned) => cleaned && toast.success('All ban lists cleaned.'),
+      () => toast.error('Failed to clean all ban lists. Please try again.'),
+    );
+
+  const remove = (banList: BanList) =>
+    confirm({
+      title: 'Delete Ban List',
+      message: 'Are you sure you want to delete this ban list? This action cannot be undone.',
+      confirmLabel: 'Delete',
+      busyLabel: 'Deleting...',
+      action: () => deleteBanList.mutateAsync(banList),
+    }).then(
+      (deleted) => deleted && toast.success(`Ban list ${banList.list_name} deleted.`),
+      () => toast.error('Failed to delete ban list. Please try again.'),
+    );
+
+  if (banLists.isError) {
+    return (
+      <>
+        <PageHeader title="Ban Lists" />
+        <ErrorMessage>Failed to fetch ban lists.</ErrorMessage>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="Ban Lists" />
-      <PlaceholderPanel title="Ban Lists" />
+      <PageHeader
+        title="Ban Lists"
+        description="The IP, hostname, ASN and redirect lists of your Cloudflare accounts."
+        actions={
+          <>
+            <Button
+              variant="secondary"
+              className="hover:border-danger/40 hover:bg-danger-soft hover:text-danger"
+              icon={<Eraser aria-hidden="true" className="size-4" />}
+              onClick={() => void cleanAll()}
+            >
+              Clean All
+            </Button>
+            <Button
+              variant="secondary"
+              icon={<RefreshCw aria-hidden="true" className="size-4" />}
+              loading={updateBanLists.isPending}
+              onClick={update}
+            >
+              {updateBanLists.isPending ? 'Updating...' : 'Update'}
+            </Button>
+            <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setAdding(true)}>
+              Add
+            </Button>
+          </>
+        }
+      />
+      <BanListsTable
+        rows={pageRows}
+        firstRowNumber={firstRowNumber}
+        loading={banLists.isPending}
+        sort={sort}
+        onSort={toggleSort}
+        onDelete={(banList) => void remove(banList)}
+      />
+      <Pagination className="mt-4" page={page} pageCount={pageCount} onPageChange={setPage} />
+
+      {adding && (
+        <AddBanListDialog
+          onClose={() => setAdding(false)}
+          onAdded={(banList) => {
+            setAdding(false);
+            toast.success(`Ban list ${banList.list_name} added.`);
+          }}
+        />
+      )}
     </>
   );
 }

@@ -1,0 +1,227 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CloudflareAccount } from '@guardian/contract';
+import { setToken } from '../../lib/auth-token';
+import { jsonResponse, renderApp } from '../../test/render-app';
+import { sessionToken } from '../../test/token';
+
+/** The machines running the suites are shared and often busy, and these tests type into real forms. */
+const SLOW = { timeout: 20_000 };
+
+type Handler = (body: unknown) => Response | Promise<Response>;
+
+const fetchMock = vi.fn<typeof fetch>();
+/** Answers per "METHOD /path"; anything else fails the test loudly. */
+let handlers: Record<string, Handler>;
+
+const account = (id: number, name: string, accountId: string, last4: string): CloudflareAccount => ({
+  id,
+  account_name: name,
+  account_id: accountId,
+  token: `****${last4}`,
+});
+
+const ACCOUNTS: CloudflareAccount[] = [
+  account(2, 'Acme Security', 'acc-acme', 'efgh'),
+  account(1, 'Guardian Demo', 'acc-guardian', 'abcd'),
+  account(3, 'Zeta Labs', 'acc-zeta', 'wxyz'),
+];
+
+/** 45 accounts: three pages of 20, named Account 01 ... Account 45 in id order. */
+const MANY_ACCOUNTS = Array.from({ length: 45 }, (_, i) =>
+  account(i + 1, `Account ${String(i + 1).padStart(2, '0')}`, `cf-${i + 1}`, '1234'),
+);
+
+beforeEach(() => {
+  setToken(sessionToken({ level: 1 }));
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input, init) => {
+    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    const handler = handlers[key];
+    if (!handler) throw new Error(`Unexpected call: ${key}`);
+    return handler(init?.body ? JSON.parse(String(init.body)) : undefined);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  handlers = { 'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS) };
+});
+
+const calls = (key: string) =>
+  fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key);
+
+async function openAccounts() {
+  const user = userEvent.setup();
+  const view = renderApp('/cloudflare/accounts');
+  // The screen is a lazy chunk: allow for its first load on a busy machine.
+  await screen.findByRole('heading', { name: 'Cloudflare Accounts' }, { timeout: 5_000 });
+  return { user, ...view };
+}
+
+/** The text of one column of the table's rows, in order. */
+function column(index: number): string[] {
+  return screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[index]!.textContent ?? '');
+}
+
+describe('accounts table', SLOW, () => {
+  it('lists the accounts by id with the masked token and every column of the spec', async () => {
+    await openAccounts();
+    await screen.findByText('Guardian Demo');
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'No',
+      'Account Name',
+      'Account ID',
+      'Token',
+      'Settings',
+    ]);
+    expect(column(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs']);
+    expect(column(0)).toEqual(['1', '2', '3']);
+    expect(column(2)).toEqual(['acc-guardian', 'acc-acme', 'acc-zeta']);
+    expect(column(3)).toEqual(['****abcd', '****efgh', '****wxyz']);
+    expect(screen.getByRole('columnheader', { name: 'No' })).toHaveAttribute('aria-sort', 'ascending');
+  });
+
+  it('toggles the sort direction when a header is clicked', async () => {
+    const { user } = await openAccounts();
+    await screen.findByText('Guardian Demo');
+    await user.click(screen.getByRole('button', { name: 'Account Name' }));
+    expect(column(1)).toEqual(['Acme Security', 'Guardian Demo', 'Zeta Labs']);
+    expect(screen.getByRole('columnheader', { name: 'Account Name' })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
+    await user.click(screen.getByRole('button', { name: 'Account Name' }));
+    expect(column(1)).toEqual(['Zeta Labs', 'Guardian Demo', 'Acme Security']);
+    expect(screen.getByRole('columnheader', { name: 'Account Name' })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
+    await user.click(screen.getByRole('button', { name: 'No' }));
+    expect(column(2)).toEqual(['acc-guardian', 'acc-acme', 'acc-zeta']);
+    await user.click(screen.getByRole('button', { name: 'No' }));
+    expect(column(2)).toEqual(['acc-zeta', 'acc-acme', 'acc-guardian']);
+  });
+
+  it('searches by account name and by account id', async () => {
+    const { user } = await openAccounts();
+    await screen.findByText('Guardian Demo');
+    const search = screen.getByRole('searchbox', { name: 'Search accounts' });
+    await user.type(search, 'acme');
+    expect(column(1)).toEqual(['Acme Security']);
+    await user.clear(search);
+    await user.type(search, 'ACC-ZETA');
+    expect(column(1)).toEqual(['Zeta Labs']);
+    await user.clear(search);
+    await user.type(search, 'nothing-like-it');
+    expect(screen.getByText('No accounts match your search.')).toBeInTheDocument();
+  });
+
+  it('pages by 20 with the row number counting across pages; a search goes back to page 1', async () => {
+    handlers['GET /api/cloudflare/accounts'] = () => jsonResponse(200, MANY_ACCOUNTS);
+    const { user } = await openAccounts();
+    await screen.findByText('Account 01');
+    expect(column(1)).toHaveLength(20);
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(column(1)).toEqual(['Account 41', 'Account 42', 'Account 43', 'Account 44', 'Account 45']);
+    expect(column(0)).toEqual(['41', '42', '43', '44', '45']);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search accounts' }), 'Account');
+    expect(screen.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+    expect(column(1)[0]).toBe('Account 01');
+  });
+
+  it('offers edit and delete icons that say they are not available yet and do nothing', async () => {
+    const { user } = await openAccounts();
+    await screen.findByText('Guardian Demo');
+    for (const name of ['Edit Guardian Demo', 'Delete Guardian Demo']) {
+      const button = screen.getByRole('button', { name });
+      expect(button).toHaveAttribute('aria-disabled', 'true');
+      expect(button).toHaveAttribute('title', 'Not available yet');
+      await user.click(button);
+    }
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('replaces the page with the spec’s message when the accounts cannot be fetched', async () => {
+    handlers['GET /api/cloudflare/accounts'] = () =>
+      jsonResponse(503, { code: 'UNAVAILABLE', message: 'x', errors: [] });
+    await openAccounts();
+    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
+      'Failed to fetch accounts.',
+    );
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+});
+
+describe('Add Account', SLOW, () => {
+  async function openAddAccount() {
+    const view = await openAccounts();
+    await screen.findByText('Guardian Demo');
+    await view.user.click(screen.getByRole('button', { name: 'Add Account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Account' });
+    return { ...view, dialog };
+  }
+
+  it('requires an account name and an API token', async () => {
+    const { user, dialog } = await openAddAccount();
+    await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
+    expect(within(dialog).getByText('Account name is required.')).toBeInTheDocument();
+    expect(within(dialog).getByText('API token is required.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/Account Name/)).toHaveAttribute('aria-invalid', 'true');
+    await user.type(within(dialog).getByLabelText(/Account Name/), '   ');
+    await user.type(within(dialog).getByLabelText(/API Token/), 'token');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
+    expect(within(dialog).getByText('Account name is required.')).toBeInTheDocument();
+    expect(within(dialog).queryByText('API token is required.')).not.toBeInTheDocument();
+    expect(calls('POST /api/cloudflare/accounts')).toHaveLength(0);
+  });
+
+  it('says Verifying... while saving and appends the answer to the table without a re-fetch', async () => {
+    let answer: (response: Response) => void = () => {};
+    let sent: unknown;
+    handlers['POST /api/cloudflare/accounts'] = (body) => {
+      sent = body;
+      return new Promise((resolve) => (answer = resolve));
+    };
+    const { user, dialog } = await openAddAccount();
+    await user.type(within(dialog).getByLabelText(/Account Name/), ' Spare Account ');
+    const tokenInput = within(dialog).getByLabelText(/API Token/);
+    expect(tokenInput).toHaveAttribute('type', 'password');
+    await user.type(tokenInput, 'cfsandbox-demo-token-3');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
+    expect(await within(dialog).findByRole('button', { name: 'Verifying...' })).toBeDisabled();
+    expect(sent).toEqual({ account_name: 'Spare Account', token: 'cfsandbox-demo-token-3' });
+
+    answer(jsonResponse(201, account(9, 'Spare Account', 'acc-spare', 'en-3')));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(column(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs', 'Spare Account']);
+    expect(column(3)[3]).toBe('****en-3');
+    expect(screen.getByRole('status')).toHaveTextContent('Account added.');
+    expect(calls('GET /api/cloudflare/accounts')).toHaveLength(1);
+  });
+
+  it('shows the server’s message, or Failed to add account', async () => {
+    handlers['POST /api/cloudflare/accounts'] = () =>
+      jsonResponse(400, {
+        code: 'BAD_REQUEST',
+        message: 'Cloudflare refused this API token: Invalid API Token',
+        errors: [{ message: 'Cloudflare refused this API token: Invalid API Token' }],
+      });
+    const { user, dialog } = await openAddAccount();
+    await user.type(within(dialog).getByLabelText(/Account Name/), 'Broken');
+    await user.type(within(dialog).getByLabelText(/API Token/), 'not-a-token');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Cloudflare refused this API token: Invalid API Token',
+    );
+
+    handlers['POST /api/cloudflare/accounts'] = () => new Response('Bad gateway', { status: 502 });
+    await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to add account'));
+  });
+});

@@ -1,0 +1,429 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  ITEM_SEARCH_DEBOUNCE_MS,
+  type BanList,
+  type BanListItem,
+  type BanListItemsPage,
+} from '@guardian/contract';
+import { setToken } from '../../lib/auth-token';
+import { jsonResponse, renderApp } from '../../test/render-app';
+import { sessionToken } from '../../test/token';
+import { formatCreatedOn } from './components/ban-list-items-table';
+
+/** The machines running the suites are shared and often busy, and these tests type into real forms. */
+const SLOW = { timeout: 20_000 };
+/** `waitFor` with room for a busy machine: a page of 100 rows takes a while to render under jsdom. */
+const eventually = <T,>(assertion: () => T) => waitFor(assertion, { timeout: 5_000 });
+
+const LIST_ID = '2c0fc9fa937b11eaa1b71c4d701ab86e';
+const ITEMS_PATH = `/api/cloudflare/banlists/${LIST_ID}/items`;
+const CREATED_ON = '2025-03-04T05:06:07Z';
+
+const BAN_LISTS: BanList[] = [
+  {
+    id: 1,
+    account_name: 'Guardian Demo',
+    account_id: 'acc-guardian',
+    list_name: 'blocked_ips',
+    list_id: LIST_ID,
+    kind: 'ip',
+    items: 1000,
+  },
+];
+
+const item = (id: number, overrides: Partial<BanListItem> = {}): BanListItem => ({
+  id,
+  ip: `10.0.${id >> 8}.${id & 255}`,
+  comment: `Reason #${id}`,
+  created_on: CREATED_ON,
+  ...overrides,
+});
+
+interface Call {
+  method: string;
+  path: string;
+  params: URLSearchParams;
+  body: unknown;
+}
+
+type Answer = (call: Call) => Response | Promise<Response>;
+
+/**
+ * A fake API over a list of `total` items (ids 1..total, newest first): it pages, searches and sorts by
+ * id like the server, and records every call. `answer` overrides one "METHOD path".
+ */
+function fakeApi(total = 1000) {
+  const calls: Call[] = [];
+  const overrides = new Map<string, Answer>();
+  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const call = {
+      method,
+      path: url.pathname,
+      params: url.searchParams,
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    };
+    calls.push(call);
+    const override = overrides.get(`${method} ${url.pathname}`);
+    if (override) return override(call);
+    if (method === 'GET' && url.pathname === '/api/cloudflare/banlists') return jsonResponse(200, BAN_LISTS);
+    if (method === 'GET' && url.pathname === ITEMS_PATH)
+      return jsonResponse(200, itemsPage(call.params, total));
+    throw new Error(`Unexpected call: ${method} ${url.pathname}`);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    calls,
+    answer: (key: string, answer: Answer) => overrides.set(key, answer),
+    /** The query of every GET of the items, in order. */
+    itemRequests: () =>
+      calls
+        .filter((call) => call.method === 'GET' && call.path === ITEMS_PATH)
+        .map((call) => Object.fromEntries(call.params)),
+  };
+}
+
+function itemsPage(params: URLSearchParams, total: number): BanListItemsPage {
+  const search = params.get('search') ?? '';
+  const page = Number(params.get('page'));
+  const perPage = Number(params.get('per_page'));
+  const ascending = params.get('order') === 'asc';
+  const ids = Array.from({ length: total }, (_, i) => (ascending ? i + 1 : total - i));
+  const found = ids.map((id) => item(id)).filter((entry) => entry.comment.includes(search));
+  return {
+    items: found.slice((page - 1) * perPage, page * perPage),
+    totalItems: found.length,
+    totalItemsCapped: false,
+  };
+}
+
+const failure = (status: number, message: string) => () =>
+  jsonResponse(status, { code: 'UPSTREAM', message, errors: [{ message }] });
+
+beforeEach(() => {
+  setToken(sessionToken({ level: 1 }));
+});
+
+/** Opens the items screen and waits for its first row, the newest item (`Reason #{total}`). */
+async function openItems(total = 1000) {
+  const user = userEvent.setup();
+  const view = renderApp(`/cloudflare/banlists/${LIST_ID}/items`);
+  // The screen is a lazy chunk: allow for its first load on a busy machine.
+  await screen.findByRole('heading', { name: 'blocked_ips' }, { timeout: 5_000 });
+  await screen.findByText(`Reason #${total}`, {}, { timeout: 5_000 });
+  return { user, ...view };
+}
+
+/**
+ * The text of one column of the table's rows, in order. Read from the DOM rather than by role: role
+ * queries over 100 rows take seconds under jsdom.
+ */
+function column(index: number): string[] {
+  return Array.from(
+    screen.getByRole('table').querySelectorAll('tbody tr'),
+    (row) => (row as HTMLTableRowElement).cells[index]?.textContent ?? '',
+  );
+}
+
+const currentPage = () =>
+  within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { current: 'page' });
+
+describe('ban list items table', SLOW, () => {
+  it('asks the server for page 1 of 100 newest first, and shows the list’s name and every column', async () => {
+    const api = fakeApi();
+    await openItems();
+    expect(api.itemRequests()).toEqual([{ page: '1', per_page: '100', sort: 'id', order: 'desc' }]);
+    expect(screen.getByText(`IP list of Guardian Demo · List ID: ${LIST_ID}`)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Ban Lists' })).toHaveAttribute(
+      'href',
+      '/cloudflare/banlists',
+    );
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'No',
+      'IP Address',
+      'Comment',
+      'Created On',
+      'Delete',
+    ]);
+    expect(column(0).slice(0, 3)).toEqual(['1', '2', '3']);
+    expect(column(1).slice(0, 2)).toEqual(['10.0.3.232', '10.0.3.231']);
+    expect(column(3)[0]).toBe(formatCreatedOn(CREATED_ON));
+    expect(column(3)[0]).not.toBe(CREATED_ON);
+    expect(column(0)).toHaveLength(100);
+    expect(screen.getByText('1,000 items')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Search IP or Comment...')).toBeInTheDocument();
+  });
+
+  it('pages on the server with numbered pages and ellipses, numbering rows across pages', async () => {
+    const api = fakeApi(2000);
+    const { user } = await openItems(2000);
+    const pages = () =>
+      within(screen.getByRole('navigation', { name: 'Pagination' }))
+        .getAllByRole('listitem')
+        .map((entry) => entry.textContent);
+    expect(pages()).toEqual(['1', '2', '3', '…', '20']);
+
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    await eventually(() => expect(column(0)[0]).toBe('201'));
+    expect(column(2)[0]).toBe('Reason #1800');
+    expect(api.itemRequests().at(-1)).toEqual({ page: '3', per_page: '100', sort: 'id', order: 'desc' });
+    expect(pages()).toEqual(['1', '2', '3', '4', '5', '…', '20']);
+
+    await user.click(screen.getByRole('button', { name: 'Page 20' }));
+    await eventually(() => expect(column(0).at(-1)).toBe('2000'));
+    expect(column(2).at(-1)).toBe('Reason #1');
+    expect(screen.getByRole('button', { name: /Next/ })).toBeDisabled();
+  });
+
+  it('keeps the page on screen while the next one loads', async () => {
+    const api = fakeApi();
+    const { user } = await openItems();
+    let answer: (response: Response) => void = () => {};
+    api.answer(`GET ${ITEMS_PATH}`, (call) => {
+      const page = itemsPage(call.params, 1000);
+      return new Promise((resolve) => (answer = () => resolve(jsonResponse(200, page))));
+    });
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await eventually(() => expect(api.itemRequests()).toHaveLength(2));
+    expect(column(2)[0]).toBe('Reason #1000');
+    expect(screen.queryByText('Loading items...')).not.toBeInTheDocument();
+
+    answer(new Response());
+    await eventually(() => expect(column(2)[0]).toBe('Reason #900'));
+    expect(currentPage()).toHaveTextContent('2');
+  });
+
+  it('sorts on the server: a header sorts ascending, a second click descending, and page 1 comes back', async () => {
+    const api = fakeApi();
+    const { user } = await openItems();
+    expect(screen.getByRole('columnheader', { name: 'No' })).toHaveAttribute('aria-sort', 'descending');
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await eventually(() => expect(column(0)[0]).toBe('101'));
+
+    await user.click(screen.getByRole('button', { name: 'IP Address' }));
+    await eventually(() =>
+      expect(api.itemRequests().at(-1)).toEqual({ page: '1', per_page: '100', sort: 'ip', order: 'asc' }),
+    );
+    expect(screen.getByRole('columnheader', { name: 'IP Address' })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
+    await user.click(screen.getByRole('button', { name: 'IP Address' }));
+    await eventually(() => expect(api.itemRequests().at(-1)).toMatchObject({ sort: 'ip', order: 'desc' }));
+    await user.click(screen.getByRole('button', { name: 'Created On' }));
+    await eventually(() =>
+      expect(api.itemRequests().at(-1)).toMatchObject({ sort: 'created_on', order: 'asc' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Comment' }));
+    await eventually(() =>
+      expect(api.itemRequests().at(-1)).toMatchObject({ sort: 'comment', order: 'asc' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'No' }));
+    await eventually(() => expect(api.itemRequests().at(-1)).toMatchObject({ sort: 'id', order: 'asc' }));
+    await eventually(() => expect(column(2)[0]).toBe('Reason #1'));
+    expect(currentPage()).toHaveTextContent('1');
+  });
+
+  it('searches 300 ms after the last keystroke and goes back to page 1', async () => {
+    const api = fakeApi();
+    const { user } = await openItems();
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    await eventually(() => expect(column(0)[0]).toBe('201'));
+    const requestsBefore = api.itemRequests().length;
+
+    // Keystrokes as change events on a held clock: a busy machine cannot space them 300 ms apart.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const search = screen.getByPlaceholderText('Search IP or Comment...');
+    for (const typed of ['#', '#9', '#99']) fireEvent.change(search, { target: { value: typed } });
+    await act(() => vi.advanceTimersByTimeAsync(ITEM_SEARCH_DEBOUNCE_MS - 1));
+    expect(api.itemRequests()).toHaveLength(requestsBefore);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(api.itemRequests()).toHaveLength(requestsBefore + 1);
+    expect(api.itemRequests().at(-1)).toEqual({
+      search: '#99',
+      page: '1',
+      per_page: '100',
+      sort: 'id',
+      order: 'desc',
+    });
+    // The answer's render is scheduled on the held clock too.
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    vi.useRealTimers();
+
+    await eventually(() => expect(column(2)[0]).toBe('Reason #999'));
+    expect(screen.getByText('11 matches')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
+
+    await user.clear(screen.getByPlaceholderText('Search IP or Comment...'));
+    await user.type(screen.getByPlaceholderText('Search IP or Comment...'), 'nothing like it');
+    expect(await screen.findByText('No items match your search.')).toBeInTheDocument();
+  });
+
+  it('says the search matched more than it counted', async () => {
+    const api = fakeApi();
+    api.answer(`GET ${ITEMS_PATH}`, (call) =>
+      jsonResponse(200, { ...itemsPage(call.params, 1000), totalItemsCapped: call.params.has('search') }),
+    );
+    const { user } = await openItems();
+    await user.type(screen.getByPlaceholderText('Search IP or Comment...'), 'Reason');
+    expect(await screen.findByText('More than 1,000 matches')).toBeInTheDocument();
+  });
+
+  it('replaces the page with the spec’s message when the items cannot be fetched', async () => {
+    const api = fakeApi();
+    api.answer(`GET ${ITEMS_PATH}`, failure(404, 'Ban list not found.'));
+    renderApp(`/cloudflare/banlists/${LIST_ID}/items`);
+    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
+      `Failed to fetch items for list ${LIST_ID}.`,
+    );
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Ban Lists' })).toBeInTheDocument();
+  });
+
+  it('sends a person without a token to /login', async () => {
+    fakeApi();
+    localStorage.clear();
+    const { router } = renderApp(`/cloudflare/banlists/${LIST_ID}/items`);
+    await eventually(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+});
+
+describe('Update from Cloudflare', SLOW, () => {
+  it('asks with the spec’s words, says Syncing... meanwhile, then re-fetches the items', async () => {
+    const api = fakeApi();
+    const { user } = await openItems();
+    let answer: (response: Response) => void = () => {};
+    api.answer(
+      `POST /api/cloudflare/banlists/${LIST_ID}/sync`,
+      () => new Promise((resolve) => (answer = resolve)),
+    );
+    await user.click(screen.getByRole('button', { name: 'Update from Cloudflare' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update from Cloudflare' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to sync this list with Cloudflare? This will fetch all items and update the database.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Sync' }));
+    expect(await within(dialog).findByRole('button', { name: 'Syncing...' })).toBeDisabled();
+
+    api.answer(`GET ${ITEMS_PATH}`, (call) => jsonResponse(200, itemsPage(call.params, 1001)));
+    answer(jsonResponse(200, { ...BAN_LISTS[0], items: 1001 }));
+    await eventually(() => expect(column(2)[0]).toBe('Reason #1001'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('List synced with Cloudflare.');
+  });
+
+  it('says Failed to sync items. Please try again. when the sync fails', async () => {
+    const api = fakeApi();
+    api.answer(`POST /api/cloudflare/banlists/${LIST_ID}/sync`, failure(502, 'Cloudflare is down'));
+    const { user } = await openItems();
+    await user.click(screen.getByRole('button', { name: 'Update from Cloudflare' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sync' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to sync items. Please try again.');
+  });
+});
+
+describe('Add item', SLOW, () => {
+  async function openAdd() {
+    const api = fakeApi();
+    const view = await openItems();
+    await view.user.click(screen.getByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Item' });
+    return { ...view, api, dialog };
+  }
+
+  it('requires the IP address or CIDR and the comment', async () => {
+    const { user, api, dialog } = await openAdd();
+    await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+    expect(within(dialog).getByText('IP Address / CIDR is required.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Comment is required.')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/IP Address \/ CIDR/), '203.0.113.9');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+    expect(within(dialog).queryByText('IP Address / CIDR is required.')).not.toBeInTheDocument();
+    expect(within(dialog).getByText('Comment is required.')).toBeInTheDocument();
+    expect(api.calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+
+  it('adds the item, says Adding... meanwhile, then re-fetches the page', async () => {
+    const { user, api, dialog } = await openAdd();
+    let answer: (response: Response) => void = () => {};
+    api.answer(`POST ${ITEMS_PATH}`, () => new Promise((resolve) => (answer = resolve)));
+    await user.type(within(dialog).getByLabelText(/IP Address \/ CIDR/), '203.0.113.0/24');
+    await user.type(within(dialog).getByLabelText(/Comment/), 'Botnet range');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+    expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
+    expect(api.calls.at(-1)?.body).toEqual({ ip: '203.0.113.0/24', comment: 'Botnet range' });
+
+    const added = item(1001, { ip: '203.0.113.0/24', comment: 'Botnet range' });
+    api.answer(`GET ${ITEMS_PATH}`, (call) =>
+      jsonResponse(200, { ...itemsPage(call.params, 1000), items: [added], totalItems: 1001 }),
+    );
+    answer(jsonResponse(201, added));
+    await eventually(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(column(1)[0]).toBe('203.0.113.0/24');
+    expect(screen.getByRole('status')).toHaveTextContent('203.0.113.0/24 added.');
+  });
+
+  it('shows the server’s message, or An unknown error occurred.', async () => {
+    const { user, api, dialog } = await openAdd();
+    api.answer(`POST ${ITEMS_PATH}`, failure(409, '203.0.113.9 is already in this list.'));
+    await user.type(within(dialog).getByLabelText(/IP Address \/ CIDR/), '203.0.113.9');
+    await user.type(within(dialog).getByLabelText(/Comment/), 'Again');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      '203.0.113.9 is already in this list.',
+    );
+
+    api.answer(`POST ${ITEMS_PATH}`, () => new Response('Bad gateway', { status: 502 }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+    await eventually(() =>
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('An unknown error occurred.'),
+    );
+  });
+});
+
+describe('Delete item', SLOW, () => {
+  it('asks with the spec’s words, says Deleting... meanwhile, deletes and re-fetches', async () => {
+    const api = fakeApi();
+    const { user } = await openItems();
+    let answer: (response: Response) => void = () => {};
+    api.answer(`DELETE ${ITEMS_PATH}/1000`, () => new Promise((resolve) => (answer = resolve)));
+    await user.click(screen.getByRole('button', { name: 'Delete 10.0.3.232' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Item' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete this item? This will remove it from Cloudflare and the local database.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+
+    api.answer(`GET ${ITEMS_PATH}`, (call) => jsonResponse(200, itemsPage(call.params, 999)));
+    answer(new Response(null, { status: 204 }));
+    await eventually(() => expect(column(2)[0]).toBe('Reason #999'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('shows the page before when the last item of the last page goes', async () => {
+    const api = fakeApi(101);
+    const { user } = await openItems(101);
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await eventually(() => expect(column(0)).toEqual(['101']));
+    await user.click(screen.getByRole('button', { name: 'Delete 10.0.0.1' }));
+    api.answer(`DELETE ${ITEMS_PATH}/1`, () => new Response(null, { status: 204 }));
+    api.answer(`GET ${ITEMS_PATH}`, (call) => jsonResponse(200, itemsPage(call.params, 100)));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await eventually(() => expect(column(0)).toHaveLength(100));
+    expect(api.itemRequests().at(-1)).toMatchObject({ page: '1' });
+  });
+
+  it('says Failed to delete item. Please try again. when the delete fails', async () => {
+    const api = fakeApi();
+    api.answer(`DELETE ${ITEMS_PATH}/1000`, failure(502, 'Cloudflare is down'));
+    const { user } = await openItems();
+    await user.click(screen.getByRole('button', { name: 'Delete 10.0.3.232' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete item. Please try again.');
+    expect(column(1)[0]).toBe('10.0.3.232');
+  });
+});

@@ -1,0 +1,101 @@
+import { Trash2 } from 'lucide-react';
+import type { BanListItem, BanListItemSort } from '@guardian/contract';
+import { Button } from '../../../components/ui/button';
+import {
+  SortableHeaderCell,
+  Table,
+  TableBody,
+  TableCell,
+  TableEmptyRow,
+  TableHead,
+  TableHeaderCell,
+  TableLoadingRow,
+  TableRow,
+} from '../../../components/ui/table';
+import type { SortState } from '../../../lib/use-sort';
+
+const COLUMN_COUNT = 5;
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Cloudflare's ISO 8601 time in the reader's locale; anything unreadable as sent. */
+export function formatCreatedOn(isoDateTime: string): string {
+  const date = new Date(isoDateTime);
+  return Number.isNaN(date.getTime()) ? isoDateTime : dateTimeFormat.format(date);
+}
+
+interface BanListItemsTableProps {
+  rows: BanListItem[];
+  /** The row number of the first row: the "No" column counts across pages. */
+  firstRowNumber: number;
+  loading: boolean;
+  /** True while a search finds nothing, to say so instead of "no items". */
+  searching: boolean;
+  sort: SortState<BanListItemSort>;
+  onSort: (column: BanListItemSort) => void;
+  onDelete: (item: BanListItem) => void;
+}
+
+export function BanListItemsTable({
+  rows,
+  firstRowNumber,
+  loading,
+  searching,
+  sort,
+  onSort,
+  onDelete,
+}: BanListItemsTableProps) {
+  return (
+    <Table caption="Ban list items">
+      <TableHead>
+        <tr>
+          {/* "No" follows the order the items reached the list, so it sorts by id. */}
+          <SortableHeaderCell column="id" sort={sort} onSort={onSort}>
+            No
+          </SortableHeaderCell>
+          <SortableHeaderCell column="ip" sort={sort} onSort={onSort}>
+            IP Address
+          </SortableHeaderCell>
+          <SortableHeaderCell column="comment" sort={sort} onSort={onSort}>
+            Comment
+          </SortableHeaderCell>
+          <SortableHeaderCell column="created_on" sort={sort} onSort={onSort}>
+            Created On
+          </SortableHeaderCell>
+          <TableHeaderCell>Delete</TableHeaderCell>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {loading ? (
+          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading items...</TableLoadingRow>
+        ) : rows.length === 0 ? (
+          <TableEmptyRow colSpan={COLUMN_COUNT}>
+            {searching ? 'No items match your search.' : 'This list has no items.'}
+          </TableEmptyRow>
+        ) : (
+          rows.map((item, index) => (
+            <TableRow key={item.id}>
+              <TableCell className="text-ink-muted tabular-nums">{firstRowNumber + index}</TableCell>
+              <TableCell className="font-mono text-xs whitespace-nowrap">{item.ip}</TableCell>
+              <TableCell className="max-w-md min-w-48 break-words">{item.comment}</TableCell>
+              <TableCell className="whitespace-nowrap text-ink-muted">
+                <time dateTime={item.created_on}>{formatCreatedOn(item.created_on)}</time>
+              </TableCell>
+              <TableCell className="w-px py-1.5">
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="hover:bg-danger-soft hover:text-danger"
+                  aria-label={`Delete ${item.ip}`}
+                  onClick={() => onDelete(item)}
+                >
+                  <Trash2 aria-hidden="true" className="size-4" />
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,351 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BanList, CloudflareAccount } from '@guardian/contract';
+import { setToken } from '../../lib/auth-token';
+import { jsonResponse, renderApp } from '../../test/render-app';
+import { sessionToken } from '../../test/token';
+
+/** The machines running the suites are shared and often busy, and these tests type into real forms. */
+const SLOW = { timeout: 20_000 };
+
+type Handler = (body: unknown) => Response | Promise<Response>;
+
+const fetchMock = vi.fn<typeof fetch>();
+/** Answers per "METHOD /path"; anything else fails the test loudly. */
+let handlers: Record<string, Handler>;
+
+const banList = (id: number, listName: string, overrides: Partial<BanList> = {}): BanList => ({
+  id,
+  account_name: 'Guardian Demo',
+  account_id: 'acc-guardian',
+  list_name: listName,
+  list_id: `list-${listName}`,
+  kind: 'ip',
+  items: id * 10,
+  ...overrides,
+});
+
+const BAN_LISTS: BanList[] = [
+  banList(3, 'partner_hosts', { kind: 'hostname', items: 1 }),
+  banList(1, 'blocked_ips', { items: 10_000 }),
+  banList(2, 'acme_bad_actors', { account_name: 'Acme Security', account_id: 'acc-acme', items: 150 }),
+];
+
+/** 25 lists: two pages of 20. */
+const MANY_BAN_LISTS = Array.from({ length: 25 }, (_, i) =>
+  banList(i + 1, `list_${String(i + 1).padStart(2, '0')}`),
+);
+
+const ACCOUNTS: CloudflareAccount[] = [
+  { id: 1, account_name: 'Guardian Demo', account_id: 'acc-guardian', token: '****abcd' },
+  { id: 2, account_name: 'Acme Security', account_id: 'acc-acme', token: '****efgh' },
+];
+
+const failure = (status: number, message: string) => () =>
+  jsonResponse(status, { code: 'UPSTREAM', message, errors: [{ message }] });
+
+beforeEach(() => {
+  setToken(sessionToken({ level: 1 }));
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input, init) => {
+    const key = `${init?.method ?? 'GET'} ${String(input)}`;
+    const handler = handlers[key];
+    if (!handler) throw new Error(`Unexpected call: ${key}`);
+    return handler(init?.body ? JSON.parse(String(init.body)) : undefined);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  handlers = {
+    'GET /api/cloudflare/banlists': () => jsonResponse(200, BAN_LISTS),
+    'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS),
+  };
+});
+
+const calls = (key: string) =>
+  fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key);
+
+async function openBanLists() {
+  const user = userEvent.setup();
+  const view = renderApp('/cloudflare/banlists');
+  // The screen is a lazy chunk: allow for its first load on a busy machine.
+  await screen.findByRole('heading', { name: 'Ban Lists' }, { timeout: 5_000 });
+  await screen.findByText('blocked_ips');
+  return { user, ...view };
+}
+
+/** The text of one column of the table's rows, in order. */
+function column(index: number): string[] {
+  return screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[index]!.textContent ?? '');
+}
+
+const toast = () => screen.findByRole('alert');
+
+describe('ban lists table', SLOW, () => {
+  it('lists the ban lists by id with every column of the spec and links the item counts', async () => {
+    await openBanLists();
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'No',
+      'Account Name',
+      'Account ID',
+      'List Name',
+      'Ban List ID',
+      'Kind',
+      'Items',
+      'Settings',
+    ]);
+    expect(column(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts']);
+    expect(column(0)).toEqual(['1', '2', '3']);
+    expect(column(5)).toEqual(['ip', 'ip', 'hostname']);
+    const row = screen.getByText('acme_bad_actors').closest('tr')!;
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['2', 'Acme Security', 'acc-acme', 'acme_bad_actors', 'list-acme_bad_actors', 'ip', '150', '']);
+    expect(screen.getByRole('link', { name: '10,000 items in blocked_ips' })).toHaveAttribute(
+      'href',
+      '/cloudflare/banlists/list-blocked_ips/items',
+    );
+    expect(screen.getByRole('button', { name: 'Clean All' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Update' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add' })).toBeInTheDocument();
+  });
+
+  it('toggles the sort direction when a header is clicked', async () => {
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Items' }));
+    expect(column(3)).toEqual(['partner_hosts', 'acme_bad_actors', 'blocked_ips']);
+    await user.click(screen.getByRole('button', { name: 'Items' }));
+    expect(column(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts']);
+    expect(screen.getByRole('columnheader', { name: 'Items' })).toHaveAttribute('aria-sort', 'descending');
+    await user.click(screen.getByRole('button', { name: 'List Name' }));
+    expect(column(3)).toEqual(['acme_bad_actors', 'blocked_ips', 'partner_hosts']);
+  });
+
+  it('pages by 20', async () => {
+    handlers['GET /api/cloudflare/banlists'] = () => jsonResponse(200, MANY_BAN_LISTS);
+    const user = userEvent.setup();
+    renderApp('/cloudflare/banlists');
+    await screen.findByText('list_01', {}, { timeout: 5_000 });
+    expect(column(3)).toHaveLength(20);
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(column(3)).toEqual(['list_21', 'list_22', 'list_23', 'list_24', 'list_25']);
+    expect(column(0)).toEqual(['21', '22', '23', '24', '25']);
+  });
+
+  it('replaces the page with the spec’s message when the ban lists cannot be fetched', async () => {
+    handlers['GET /api/cloudflare/banlists'] = failure(403, 'x');
+    renderApp('/cloudflare/banlists');
+    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
+      'Failed to fetch ban lists.',
+    );
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+});
+
+describe('Add ban list', SLOW, () => {
+  async function openAdd() {
+    const view = await openBanLists();
+    await view.user.click(screen.getByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Ban List' });
+    return { ...view, dialog };
+  }
+
+  it('offers the accounts and the four types, with the list name’s rule as a hint', async () => {
+    const { dialog } = await openAdd();
+    await within(dialog).findByRole('option', { name: 'Acme Security' });
+    expect(
+      within(within(dialog).getByLabelText(/Type/))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['ip', 'redirect', 'hostname', 'asn']);
+    expect(within(dialog).getByLabelText(/List Name/)).toHaveAccessibleDescription(
+      'Use only lowercase letters, numbers and underscores, at most 50 characters.',
+    );
+  });
+
+  it('says All fields are required. when the account or the list name is missing', async () => {
+    const { user, dialog } = await openAdd();
+    await within(dialog).findByRole('option', { name: 'Acme Security' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('All fields are required.');
+    expect(within(dialog).getByLabelText(/Account/)).toHaveAttribute('aria-invalid', 'true');
+
+    await user.type(within(dialog).getByLabelText(/List Name/), 'new_list');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('All fields are required.');
+    expect(within(dialog).getByLabelText(/List Name/)).not.toHaveAttribute('aria-invalid');
+
+    await user.selectOptions(within(dialog).getByLabelText(/Account/), 'Acme Security');
+    await user.clear(within(dialog).getByLabelText(/List Name/));
+    await user.type(within(dialog).getByLabelText(/List Name/), 'Bad Name');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(within(dialog).getByText(/^List name is not valid\./)).toBeInTheDocument();
+    expect(calls('POST /api/cloudflare/banlists')).toHaveLength(0);
+  });
+
+  it('adds the list, says Adding... meanwhile, and shows the answer in the table', async () => {
+    let answer: (response: Response) => void = () => {};
+    let sent: unknown;
+    handlers['POST /api/cloudflare/banlists'] = (body) => {
+      sent = body;
+      return new Promise((resolve) => (answer = resolve));
+    };
+    const { user, dialog } = await openAdd();
+    await within(dialog).findByRole('option', { name: 'Acme Security' });
+    await user.selectOptions(within(dialog).getByLabelText(/Account/), 'Acme Security');
+    await user.type(within(dialog).getByLabelText(/List Name/), 'new_hosts');
+    await user.selectOptions(within(dialog).getByLabelText(/Type/), 'hostname');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
+    expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
+    expect(sent).toEqual({ account_name: 'Acme Security', list_name: 'new_hosts', kind: 'hostname' });
+
+    answer(
+      jsonResponse(
+        201,
+        banList(9, 'new_hosts', {
+          account_name: 'Acme Security',
+          account_id: 'acc-acme',
+          kind: 'hostname',
+          items: 0,
+        }),
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(column(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts', 'new_hosts']);
+    expect(calls('GET /api/cloudflare/banlists')).toHaveLength(1);
+  });
+
+  it('shows the server’s message, or Failed to add ban list.', async () => {
+    handlers['POST /api/cloudflare/banlists'] = failure(400, 'A list named blocked_ips already exists.');
+    const { user, dialog } = await openAdd();
+    await within(dialog).findByRole('option', { name: 'Acme Security' });
+    await user.selectOptions(within(dialog).getByLabelText(/Account/), 'Guardian Demo');
+    await user.type(within(dialog).getByLabelText(/List Name/), 'blocked_ips');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'A list named blocked_ips already exists.',
+    );
+
+    handlers['POST /api/cloudflare/banlists'] = () => new Response(null, { status: 502 });
+    await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to add ban list.'),
+    );
+  });
+
+  it('says Could not load accounts. when the accounts cannot be loaded', async () => {
+    handlers['GET /api/cloudflare/accounts'] = failure(403, 'no');
+    const { dialog } = await openAdd();
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Could not load accounts.');
+    expect(within(dialog).getByRole('button', { name: 'Add Ban List' })).toBeDisabled();
+  });
+});
+
+describe('Delete ban list', SLOW, () => {
+  it('asks with the spec’s words, says Deleting... meanwhile, deletes by id and re-fetches', async () => {
+    let answer: (response: Response) => void = () => {};
+    handlers['DELETE /api/cloudflare/banlists/2'] = () => new Promise((resolve) => (answer = resolve));
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Delete acme_bad_actors' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Ban List' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete this ban list? This action cannot be undone.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+
+    handlers['GET /api/cloudflare/banlists'] = () =>
+      jsonResponse(
+        200,
+        BAN_LISTS.filter((list) => list.id !== 2),
+      );
+    answer(new Response(null, { status: 204 }));
+    await waitFor(() => expect(screen.queryByText('acme_bad_actors')).not.toBeInTheDocument());
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Ban list acme_bad_actors deleted.');
+  });
+
+  it('sends nothing when the person cancels', async () => {
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Delete blocked_ips' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE')).toHaveLength(0);
+  });
+
+  it('says Failed to delete ban list. Please try again. when the delete fails', async () => {
+    handlers['DELETE /api/cloudflare/banlists/1'] = failure(502, 'Cloudflare is down');
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Delete blocked_ips' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await toast()).toHaveTextContent('Failed to delete ban list. Please try again.');
+    expect(screen.getByText('blocked_ips')).toBeInTheDocument();
+  });
+});
+
+describe('Clean All', SLOW, () => {
+  it('asks with the spec’s words, says Cleaning... meanwhile, then re-fetches the lists', async () => {
+    let answer: (response: Response) => void = () => {};
+    handlers['POST /api/cloudflare/banlists/clean'] = () => new Promise((resolve) => (answer = resolve));
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Clean All' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Clean All Ban Lists' });
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to clean all items from all ban lists? This action is irreversible.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Clean All' }));
+    expect(await within(dialog).findByRole('button', { name: 'Cleaning...' })).toBeDisabled();
+
+    const emptied = BAN_LISTS.map((list) => ({ ...list, items: 0 }));
+    handlers['GET /api/cloudflare/banlists'] = () => jsonResponse(200, emptied);
+    answer(jsonResponse(200, emptied));
+    await waitFor(() => expect(column(6)).toEqual(['0', '0', '0']));
+    expect(screen.getByRole('status')).toHaveTextContent('All ban lists cleaned.');
+    expect(calls('GET /api/cloudflare/banlists')).toHaveLength(2);
+  });
+
+  it('sends nothing when the person cancels', async () => {
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Clean All' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(calls('POST /api/cloudflare/banlists/clean')).toHaveLength(0);
+  });
+
+  it('says Failed to clean all ban lists. Please try again. when the clean fails', async () => {
+    handlers['POST /api/cloudflare/banlists/clean'] = failure(502, 'Could not empty "blocked_ips"');
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Clean All' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Clean All' }));
+    expect(await toast()).toHaveTextContent('Failed to clean all ban lists. Please try again.');
+    // Lists emptied before the failure stay empty: the table is re-fetched either way.
+    await waitFor(() => expect(calls('GET /api/cloudflare/banlists')).toHaveLength(2));
+  });
+});
+
+describe('Update', SLOW, () => {
+  it('says Updating... meanwhile, then re-fetches the lists', async () => {
+    let answer: (response: Response) => void = () => {};
+    handlers['POST /api/cloudflare/banlists/update'] = () => new Promise((resolve) => (answer = resolve));
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByRole('button', { name: 'Updating...' })).toBeDisabled();
+
+    const updated = [...BAN_LISTS, banList(4, 'spare_list', { account_name: 'Spare Account' })];
+    handlers['GET /api/cloudflare/banlists'] = () => jsonResponse(200, updated);
+    answer(jsonResponse(200, updated));
+    expect(await screen.findByText('spare_list')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Ban lists updated.');
+    expect(screen.getByRole('button', { name: 'Update' })).toBeEnabled();
+  });
+
+  it('says Failed to update ban lists. Please try again. when the update fails', async () => {
+    handlers['POST /api/cloudflare/banlists/update'] = failure(502, 'Could not read the lists of "Acme"');
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await toast()).toHaveTextContent('Failed to update ban lists. Please try again.');
+  });
+});

@@ -1,0 +1,106 @@
+import { Link } from 'react-router';
+import { Trash2 } from 'lucide-react';
+import type { BanList } from '@guardian/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  SortableHeaderCell,
+  Table,
+  TableBody,
+  TableCell,
+  TableEmptyRow,
+  TableHead,
+  TableHeaderCell,
+  TableLoadingRow,
+  TableRow,
+} from '../../../components/ui/table';
+import type { SortState } from '../../../lib/use-sort';
+
+export type BanListSortKey =
+  'id' | 'account_name' | 'account_id' | 'list_name' | 'list_id' | 'kind' | 'items';
+
+const COLUMN_COUNT = 8;
+// Cloudflare's 32-character ids wrap in two lines, so all eight columns fit a laptop screen.
+const idClassName = 'block max-w-[16ch] break-all';
+const linkClassName = 'font-medium text-brand tabular-nums hover:text-brand-hover hover:underline';
+
+interface BanListsTableProps {
+  rows: BanList[];
+  /** The row number of the first row: the "No" column counts across pages. */
+  firstRowNumber: number;
+  loading: boolean;
+  sort: SortState<BanListSortKey>;
+  onSort: (column: BanListSortKey) => void;
+  onDelete: (banList: BanList) => void;
+}
+
+export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onDelete }: BanListsTableProps) {
+  const header = (column: BanListSortKey, label: string) => (
+    <SortableHeaderCell column={column} sort={sort} onSort={onSort}>
+      {label}
+    </SortableHeaderCell>
+  );
+  return (
+    <Table caption="Ban lists">
+      <TableHead>
+        <tr>
+          {/* "No" follows the lists' order of addition, so it sorts by id. */}
+          {header('id', 'No')}
+          {header('account_name', 'Account Name')}
+          {header('account_id', 'Account ID')}
+          {header('list_name', 'List Name')}
+          {header('list_id', 'Ban List ID')}
+          {header('kind', 'Kind')}
+          {header('items', 'Items')}
+          <TableHeaderCell>Settings</TableHeaderCell>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {loading ? (
+          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading ban lists...</TableLoadingRow>
+        ) : rows.length === 0 ? (
+          <TableEmptyRow colSpan={COLUMN_COUNT}>
+            No ban lists found. Add one, or press Update to read your accounts’ lists from Cloudflare.
+          </TableEmptyRow>
+        ) : (
+          rows.map((banList, index) => (
+            <TableRow key={banList.id}>
+              <TableCell className="text-ink-muted tabular-nums">{firstRowNumber + index}</TableCell>
+              <TableCell className="whitespace-nowrap">{banList.account_name}</TableCell>
+              <TableCell className="font-mono text-xs">
+                <span className={idClassName}>{banList.account_id}</span>
+              </TableCell>
+              <TableCell className="font-medium whitespace-nowrap">{banList.list_name}</TableCell>
+              <TableCell className="font-mono text-xs">
+                <span className={idClassName}>{banList.list_id}</span>
+              </TableCell>
+              <TableCell>
+                <Badge tone="grey">{banList.kind}</Badge>
+              </TableCell>
+              <TableCell>
+                <Link
+                  to={`/cloudflare/banlists/${encodeURIComponent(banList.list_id)}/items`}
+                  className={linkClassName}
+                  aria-label={`${banList.items.toLocaleString()} items in ${banList.list_name}`}
+                >
+                  {banList.items.toLocaleString()}
+                </Link>
+              </TableCell>
+              <TableCell>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="hover:bg-danger-soft hover:text-danger"
+                  aria-label={`Delete ${banList.list_name}`}
+                  onClick={() => onDelete(banList)}
+                >
+                  <Trash2 aria-hidden="true" className="size-4" />
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,72 @@
+import { expect, test, type Route } from '@playwright/test';
+import { signIn } from './support/session';
+import { DEMO_USER } from './support/stack';
+
+// Clean All empties every list of the demo user, the seeded 10,000-item blocked_ips included: this file
+// is named to run after every other spec file (they run in alphabetical order), so none of them finds
+// its lists emptied.
+
+test('Clean All asks with the spec’s words, says a failure, then empties every list', async ({ page }) => {
+  await signIn(page, DEMO_USER);
+  await page.goto('/cloudflare/banlists');
+  const blocked = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: 'blocked_ips', exact: true }) });
+  await expect(blocked.getByRole('link', { name: '10,000 items in blocked_ips' })).toBeVisible();
+  const cleanAll = page.getByRole('button', { name: 'Clean All' });
+  const dialog = page.getByRole('dialog', { name: 'Clean All Ban Lists' });
+  const question =
+    'Are you sure you want to clean all items from all ban lists? This action is irreversible.';
+
+  let cleans = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/cloudflare/banlists/clean')) cleans++;
+  });
+  await cleanAll.click();
+  await expect(dialog).toContainText(question);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect(cleans).toBe(0);
+
+  await page.route('**/api/cloudflare/banlists/clean', (route) =>
+    route.fulfill({
+      status: 502,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        code: 'UPSTREAM',
+        message: 'Cloudflare is down',
+        errors: [{ message: 'Cloudflare is down' }],
+      }),
+    }),
+  );
+  await cleanAll.click();
+  await dialog.getByRole('button', { name: 'Clean All' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Failed to clean all ban lists. Please try again.' }),
+  ).toBeVisible();
+  await page.unrouteAll({ behavior: 'wait' });
+
+  // Held for a moment so the busy label can be seen.
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/cloudflare/banlists/clean', async (route: Route) => {
+    await released;
+    await route.fallback();
+  });
+  await cleanAll.click();
+  await expect(dialog).toContainText(question);
+  await dialog.getByRole('button', { name: 'Clean All' }).click();
+  await expect(dialog.getByRole('button', { name: 'Cleaning...' })).toBeDisabled();
+  release();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'All ban lists cleaned.' })).toBeVisible();
+
+  const itemCounts = page.getByRole('link', { name: /^\d[\d,]* items in / });
+  await expect(itemCounts.first()).toBeVisible();
+  for (const count of await itemCounts.allTextContents()) expect(count).toBe('0');
+
+  await blocked.getByRole('link', { name: '0 items in blocked_ips' }).click();
+  await expect(page.getByRole('heading', { name: 'blocked_ips' })).toBeVisible();
+  await expect(page.getByText('This list has no items.')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Pagination' })).toHaveCount(0);
+});
