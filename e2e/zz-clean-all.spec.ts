@@ -56,7 +56,7 @@ test('Clean All asks with the spec’s words, says a failure, then empties every
   await cleanAll.click();
   await expect(dialog).toContainText(question);
   await dialog.getByRole('button', { name: 'Clean All' }).click();
-  await expect(dialog.getByRole('button', { name: 'Cleaning...' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Deleting...' })).toBeDisabled();
   release();
   await expect(dialog).toBeHidden({ timeout: 60_000 });
   await expect(page.getByRole('status').filter({ hasText: 'All ban lists cleaned.' })).toBeVisible();

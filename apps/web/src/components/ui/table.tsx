@@ -42,8 +42,8 @@ export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
   return <tr className={clsx('transition-colors hover:bg-canvas/60', className)} {...props} />;
 }
 
-const headerCellClassName =
-  'px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase';
+const headerTextClassName = 'text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase';
+const headerCellClassName = `px-4 py-3 ${headerTextClassName}`;
 
 export function TableHeaderCell({ className, ...props }: ComponentProps<'th'>) {
   return <th scope="col" className={clsx(headerCellClassName, className)} {...props} />;
@@ -76,7 +76,8 @@ export function SortableHeaderCell<K extends string>({
     <th
       scope="col"
       aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
-      className={clsx(headerCellClassName, 'p-0', className)}
+      // The button carries the padding, so the whole header is the click target and lines up with the cells.
+      className={clsx(headerTextClassName, className)}
     >
       <button
         type="button"

@@ -288,7 +288,7 @@ describe('Delete ban list', SLOW, () => {
 });
 
 describe('Clean All', SLOW, () => {
-  it('asks with the spec’s words, says Cleaning... meanwhile, then re-fetches the lists', async () => {
+  it('asks with the spec’s words, says Deleting... meanwhile, then re-fetches the lists', async () => {
     let answer: (response: Response) => void = () => {};
     handlers['POST /api/cloudflare/banlists/clean'] = () => new Promise((resolve) => (answer = resolve));
     const { user } = await openBanLists();
@@ -298,7 +298,7 @@ describe('Clean All', SLOW, () => {
       'Are you sure you want to clean all items from all ban lists? This action is irreversible.',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Clean All' }));
-    expect(await within(dialog).findByRole('button', { name: 'Cleaning...' })).toBeDisabled();
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
 
     const emptied = BAN_LISTS.map((list) => ({ ...list, items: 0 }));
     handlers['GET /api/cloudflare/banlists'] = () => jsonResponse(200, emptied);
@@ -327,12 +327,12 @@ describe('Clean All', SLOW, () => {
 });
 
 describe('Update', SLOW, () => {
-  it('says Updating... meanwhile, then re-fetches the lists', async () => {
+  it('says Syncing... meanwhile, then re-fetches the lists', async () => {
     let answer: (response: Response) => void = () => {};
     handlers['POST /api/cloudflare/banlists/update'] = () => new Promise((resolve) => (answer = resolve));
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Update' }));
-    expect(await screen.findByRole('button', { name: 'Updating...' })).toBeDisabled();
+    expect(await screen.findByRole('button', { name: 'Syncing...' })).toBeDisabled();
 
     const updated = [...BAN_LISTS, banList(4, 'spare_list', { account_name: 'Spare Account' })];
     handlers['GET /api/cloudflare/banlists'] = () => jsonResponse(200, updated);

@@ -47,7 +47,7 @@ export default function BanListsScreen() {
       title: 'Clean All Ban Lists',
       message: 'Are you sure you want to clean all items from all ban lists? This action is irreversible.',
       confirmLabel: 'Clean All',
-      busyLabel: 'Cleaning...',
+      busyLabel: 'Deleting...',
       action: () => cleanBanLists.mutateAsync(),
     }).then(
       (cleaned) => cleaned && toast.success('All ban lists cleaned.'),
@@ -96,7 +96,7 @@ export default function BanListsScreen() {
               loading={updateBanLists.isPending}
               onClick={update}
             >
-              {updateBanLists.isPending ? 'Updating...' : 'Update'}
+              {updateBanLists.isPending ? 'Syncing...' : 'Update'}
             </Button>
             <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setAdding(true)}>
               Add
