@@ -1,5 +1,6 @@
 /**
- * Validates the sandbox's answers against Cloudflare's OpenAPI subset (shared/cloudflare), with Ajv.
+ * Validates the sandbox's answers against Cloudflare's OpenAPI subset (a copy of the project brief's
+ * shared/cloudflare/openapi-subset.json, kept in apps/sandbox/openapi so a clean clone has it), with Ajv.
  * Test-only: the sandbox itself never validates at runtime.
  */
 import { readFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 const OPENAPI_FILE = fileURLToPath(
-  new URL('../../../../../shared/cloudflare/openapi-subset.json', import.meta.url),
+  new URL('../../openapi/openapi-subset.json', import.meta.url),
 );
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
