@@ -220,26 +220,44 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message.split('\n')[0]!.slice(0, 200) : String(err);
 }
 
-/** Samples a process's RSS every 25 ms while `work` runs; answers the peak. */
+/**
+ * Samples the server's RSS every 25 ms while `work` runs (from /proc: no help from the server), and
+ * its V8 heap every 250 ms; answers the peak RSS and the memory breakdown sampled nearest to it.
+ */
 async function peakRss<T>(
   server: ServerChild,
   work: () => Promise<T>,
-): Promise<{ result: T; peak: number; before: number }> {
+): Promise<{ result: T; peak: number; before: number; atPeak: NodeJS.MemoryUsage | null }> {
   const before = server.rss();
   let peak = before;
-  const timer = setInterval(() => {
+  let atPeak: NodeJS.MemoryUsage | null = null;
+  let sampling = false;
+  const sample = () => {
     try {
       peak = Math.max(peak, server.rss());
     } catch {
       // The process is gone; the work's own error says why.
     }
-  }, 25);
+  };
+  const timer = setInterval(sample, 25);
+  const heapTimer = setInterval(() => {
+    if (sampling) return;
+    sampling = true;
+    void server
+      .memory()
+      .then((memory) => {
+        if (!atPeak || memory.rss >= atPeak.rss) atPeak = memory;
+      })
+      .catch(() => undefined)
+      .finally(() => (sampling = false));
+  }, 250);
   try {
     const result = await work();
-    peak = Math.max(peak, server.rss());
-    return { result, peak, before };
+    sample();
+    return { result, peak, before, atPeak };
   } finally {
     clearInterval(timer);
+    clearInterval(heapTimer);
   }
 }
 
@@ -301,6 +319,12 @@ async function pullLists(ctx: Context): Promise<void> {
     figure: 'Pull lists (POST /banlists/update)',
     value: `${fmt.ms(updateMs)}, ${itemCalls} item calls`,
   });
+}
+
+/** `(V8 heap 120 MB, external 30 MB)`: what the resident memory near its peak is made of. */
+function memoryShare(memory: NodeJS.MemoryUsage | null): string {
+  if (!memory) return '';
+  return ` (V8 heap ${fmt.mb(memory.heapTotal)} of which used ${fmt.mb(memory.heapUsed)}, external ${fmt.mb(memory.external)})`;
 }
 
 /** Where a request's database time went: its three slowest kinds of statement, with their total time. */
@@ -438,7 +462,7 @@ async function syncSection(ctx: Context): Promise<void> {
       timed.clear();
       await server.resetQueries();
       const started = performance.now();
-      const { peak, before } = await peakRss(server, () =>
+      const { peak, before, atPeak } = await peakRss(server, () =>
         ctx.lists.request('POST', `/api/cloudflare/banlists/${encodeURIComponent(run.key)}/sync`),
       );
       const wallMs = performance.now() - started;
@@ -461,6 +485,7 @@ async function syncSection(ctx: Context): Promise<void> {
         sandboxMs,
         rssBefore: before,
         rssPeak: peak,
+        memoryAtPeak: atPeak,
         totalItemsAfter: page.totalItems,
         database: { roundTrips: database.total, msBySql: database.msBySql },
       });
@@ -495,7 +520,7 @@ async function syncSection(ctx: Context): Promise<void> {
       report.row({
         section: 'Sync',
         figure: `${run.label}: server RSS before -> peak`,
-        value: `${fmt.mb(before)} -> ${fmt.mb(peak)}`,
+        value: `${fmt.mb(before)} -> ${fmt.mb(peak)}${memoryShare(atPeak)}`,
       });
     } catch (err) {
       if (!run.big) {
@@ -1299,6 +1324,7 @@ async function main(): Promise<number> {
           loadAfter,
         },
         whatIf: process.env.BENCH_WHAT_IF ?? null,
+        serverNodeArgs: process.env.BENCH_SERVER_NODE_ARGS ?? null,
         options: {
           itemCount: BIG_LIST_ITEMS,
           smallListItems: SMALL_LIST_ITEMS,
@@ -1310,7 +1336,9 @@ async function main(): Promise<number> {
         },
         durationS: totalS,
       },
-      process.env.BENCH_WHAT_IF ? 'what-if' : undefined,
+      process.env.BENCH_WHAT_IF || process.env.BENCH_SERVER_NODE_ARGS || process.env.BENCH_LIVE_HEAP
+        ? 'what-if'
+        : undefined,
     );
     const shown = (path: string) => path.replace(ROOT + '/', '');
     console.log(

@@ -17,6 +17,7 @@ export type ParentMessage = { id: number } & (
   | { type: 'resetQueries' }
   | { type: 'queries' }
   | { type: 'routes' }
+  | { type: 'memory' }
   | { type: 'sql'; sql: string; params?: unknown[] }
   | { type: 'explain'; match?: string }
   | { type: 'caches'; enabled: boolean }

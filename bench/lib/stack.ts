@@ -78,6 +78,8 @@ export interface ServerChild {
   explain(match?: string): Promise<{ sql: string; plan: string }[]>;
   /** Turns the server's answer caches off or on; answers the names of those it has. */
   caches(enabled: boolean): Promise<string[]>;
+  /** process.memoryUsage() of the server: where its resident memory is (V8 heap, external, buffers). */
+  memory(): Promise<NodeJS.MemoryUsage>;
   /** Resident set size now, from /proc (bytes). */
   rss(): number;
   stop(): Promise<void>;
@@ -121,13 +123,18 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   if (process.env.BENCH_WHAT_IF) env.BENCH_WHAT_IF = process.env.BENCH_WHAT_IF;
+  if (process.env.BENCH_LIVE_HEAP) env.BENCH_LIVE_HEAP = process.env.BENCH_LIVE_HEAP;
   const child = fork(options.bundle, [], {
     cwd: ROOT,
     env,
     // BENCH_CPU_PROF=<folder>: a V8 CPU profile of the server (open it in Chrome's DevTools).
-    execArgv: process.env.BENCH_CPU_PROF
-      ? ['--enable-source-maps', '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-      : ['--enable-source-maps'],
+    execArgv: [
+      '--enable-source-maps',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ...(process.env.BENCH_LIVE_HEAP ? ['--expose-gc'] : []),
+      // BENCH_SERVER_NODE_ARGS="--max-old-space-size=128": what-if flags for the server's node.
+      ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 
@@ -192,6 +199,7 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     resetQueries: () => call({ type: 'resetQueries' }),
     queries: () => call({ type: 'queries' }),
     routes: () => call({ type: 'routes' }),
+    memory: () => call({ type: 'memory' }),
     sql: (sql, params) => call({ type: 'sql', sql, params }),
     explain: (match) => call({ type: 'explain', match }),
     caches: (enabled) => call({ type: 'caches', enabled }),
