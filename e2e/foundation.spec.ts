@@ -65,7 +65,8 @@ test.describe('routing and roles', () => {
   test('the user gets the user menu and dashboard, one group open at a time', async ({ page }) => {
     await signIn(page, DEMO_USER);
     await expect(page.getByRole('heading', { name: 'Genel Durum' })).toBeVisible();
-    for (const tile of ['12', '5', '1,287', '99.8%']) await expect(page.getByText(tile, { exact: true })).toBeVisible();
+    for (const tile of ['12', '5', '1,287', '99.8%'])
+      await expect(page.getByText(tile, { exact: true })).toBeVisible();
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     await expect(menu.getByRole('link', { name: 'Overview' })).toBeVisible();
     await menu.getByRole('button', { name: 'Cloudflare' }).click();
@@ -80,7 +81,9 @@ test.describe('routing and roles', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
-  test('the group of the current path opens first; unknown routes get a 404 with a way back', async ({ page }) => {
+  test('the group of the current path opens first; unknown routes get a 404 with a way back', async ({
+    page,
+  }) => {
     await signIn(page, DEMO_USER);
     await page.goto('/reports/traffic');
     const menu = page.getByRole('navigation', { name: 'Main menu' });
@@ -88,7 +91,10 @@ test.describe('routing and roles', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.goto('/no/such/page');
     await expect(page.getByText(/not found/i).first()).toBeVisible();
-    await page.getByRole('link', { name: /dashboard/i }).last().click();
+    await page
+      .getByRole('link', { name: /dashboard/i })
+      .last()
+      .click();
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 

@@ -10,7 +10,8 @@ export default async function teardown(): Promise<void> {
   const output = readFileSync(resolve(import.meta.dirname, '..', '..', E2E_SERVER_LOG), 'utf8');
   // The demo's banner prints the sandbox tokens on purpose; the log is every JSON line (pino).
   const logLines = output.split('\n').filter((line) => line.startsWith('{'));
-  if (logLines.length < 10) throw new Error('The e2e server log is nearly empty: the log check would prove nothing.');
+  if (logLines.length < 10)
+    throw new Error('The e2e server log is nearly empty: the log check would prove nothing.');
   const leaked = SANDBOX_TOKENS.filter((token) => logLines.some((line) => line.includes(token)));
   if (leaked.length > 0) throw new Error(`Cloudflare tokens appear in the server log: ${leaked.join(', ')}`);
 }

@@ -40,7 +40,14 @@ function demoConfig(sandboxUrl: string): Config {
 
 /** A deterministic spread of documentation and private-range addresses with plausible comments. */
 function blockedIps(count: number): { ip: string; comment: string }[] {
-  const reasons = ['SSH brute force', 'Credential stuffing', 'Scraper', 'SQL injection probe', 'Spam relay', 'Port scan'];
+  const reasons = [
+    'SSH brute force',
+    'Credential stuffing',
+    'Scraper',
+    'SQL injection probe',
+    'Spam relay',
+    'Port scan',
+  ];
   return Array.from({ length: count }, (_, i) => ({
     ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
     comment: `${reasons[i % reasons.length]} #${i + 1}`,
@@ -54,11 +61,23 @@ async function seedSandbox(sandbox: Sandbox, baseUrl: string): Promise<void> {
     control.addToken({ value: demo.token, accountIds: [account.id] });
     return account;
   });
-  const [guardian, acme, spare] = accounts as [(typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0]];
+  const [guardian, acme, spare] = accounts as [
+    (typeof accounts)[0],
+    (typeof accounts)[0],
+    (typeof accounts)[0],
+  ];
 
-  const blocked = control.addList(guardian.id, { name: 'blocked_ips', kind: 'ip', description: 'Abusive sources' });
+  const blocked = control.addList(guardian.id, {
+    name: 'blocked_ips',
+    kind: 'ip',
+    description: 'Abusive sources',
+  });
   control.seedListItems(guardian.id, blocked.id, blockedIps(BLOCKED_IPS_COUNT));
-  const office = control.addList(guardian.id, { name: 'office_allowlist', kind: 'ip', description: 'Office egress' });
+  const office = control.addList(guardian.id, {
+    name: 'office_allowlist',
+    kind: 'ip',
+    description: 'Office egress',
+  });
   control.seedListItems(guardian.id, office.id, [
     { ip: '198.51.100.10', comment: 'Istanbul office' },
     { ip: '198.51.100.11', comment: 'Ankara office' },
@@ -73,7 +92,10 @@ async function seedSandbox(sandbox: Sandbox, baseUrl: string): Promise<void> {
   control.seedListItems(
     acme.id,
     acmeList.id,
-    Array.from({ length: 150 }, (_, i) => ({ ip: `192.0.2.${i + 1}`, comment: `Reported by SOC, case ${1000 + i}` })),
+    Array.from({ length: 150 }, (_, i) => ({
+      ip: `192.0.2.${i + 1}`,
+      comment: `Reported by SOC, case ${1000 + i}`,
+    })),
   );
   control.seedListItems(spare.id, control.addList(spare.id, { name: 'spare_list', kind: 'ip' }).id, [
     { ip: '198.51.100.200', comment: 'Example entry' },
@@ -82,7 +104,9 @@ async function seedSandbox(sandbox: Sandbox, baseUrl: string): Promise<void> {
   const main = control.addZone(guardian.id, 'guardian-demo.com', { status: 'active' });
   control.addZone(guardian.id, 'guardian-demo.org');
   for (let i = 1; i <= 52; i++) {
-    control.addZone(i % 2 ? guardian.id : acme.id, `demo-site-${String(i).padStart(2, '0')}.net`, { status: 'active' });
+    control.addZone(i % 2 ? guardian.id : acme.id, `demo-site-${String(i).padStart(2, '0')}.net`, {
+      status: 'active',
+    });
   }
   control.addZone(acme.id, 'acme-security.com', { status: 'active' });
 
@@ -93,15 +117,26 @@ async function seedSandbox(sandbox: Sandbox, baseUrl: string): Promise<void> {
     { type: 'AAAA', name: 'guardian-demo.com', content: '2001:db8::10', ttl: 1, proxied: true },
     { type: 'CNAME', name: 'www.guardian-demo.com', content: 'guardian-demo.com', ttl: 1, proxied: true },
     { type: 'MX', name: 'guardian-demo.com', content: 'mail.guardian-demo.com', ttl: 3600, priority: 10 },
-    { type: 'TXT', name: 'guardian-demo.com', content: 'v=spf1 include:_spf.guardian-demo.com -all', ttl: 300 },
+    {
+      type: 'TXT',
+      name: 'guardian-demo.com',
+      content: 'v=spf1 include:_spf.guardian-demo.com -all',
+      ttl: 300,
+    },
     { type: 'A', name: 'mail.guardian-demo.com', content: '203.0.113.25', ttl: 3600, proxied: false },
   ] as const;
-  for (const record of records) await cf.dns.records.create({ zone_id, ...record } as Cloudflare.DNS.RecordCreateParams);
+  for (const record of records)
+    await cf.dns.records.create({ zone_id, ...record } as Cloudflare.DNS.RecordCreateParams);
 
   await cf.rulesets.phases.update('http_request_firewall_custom', {
     zone_id,
     rules: [
-      { description: 'Block abusive sources', expression: 'ip.src in $blocked_ips', action: 'block', enabled: true },
+      {
+        description: 'Block abusive sources',
+        expression: 'ip.src in $blocked_ips',
+        action: 'block',
+        enabled: true,
+      },
       {
         description: 'Challenge admin area',
         expression: 'http.request.uri.path contains "/admin"',
@@ -134,7 +169,9 @@ async function seedSandbox(sandbox: Sandbox, baseUrl: string): Promise<void> {
   await cf.pageRules.create({
     zone_id,
     targets: [{ target: 'url', constraint: { operator: 'matches', value: 'guardian-demo.com/old-blog/*' } }],
-    actions: [{ id: 'forwarding_url', value: { url: 'https://guardian-demo.com/blog/$1', status_code: 301 } }],
+    actions: [
+      { id: 'forwarding_url', value: { url: 'https://guardian-demo.com/blog/$1', status_code: 301 } },
+    ],
     priority: 2,
     status: 'active',
   } as Cloudflare.PageRules.PageRuleCreateParams);
@@ -162,7 +199,8 @@ async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config
   const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
   const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
     const response = await app.inject({ method, url, headers, payload });
-    if (response.statusCode >= 400) throw new Error(`Demo seeding: ${method} ${url} answered ${response.statusCode} ${response.body}`);
+    if (response.statusCode >= 400)
+      throw new Error(`Demo seeding: ${method} ${url} answered ${response.statusCode} ${response.body}`);
     return response.json<unknown>();
   };
 
@@ -172,7 +210,10 @@ async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config
     await call('POST', '/api/cloudflare/accounts', { account_name: demo.name, token: demo.token });
     // Freshly added: pull its lists and zones once (later the person uses Update / Update List).
     await call('POST', '/api/cloudflare/banlists/update');
-    const lists = (await call('GET', '/api/cloudflare/banlists')) as { list_id: string; account_name: string }[];
+    const lists = (await call('GET', '/api/cloudflare/banlists')) as {
+      list_id: string;
+      account_name: string;
+    }[];
     for (const list of lists.filter((entry) => entry.account_name === demo.name)) {
       await call('POST', `/api/cloudflare/banlists/${list.list_id}/sync`);
     }
@@ -201,12 +242,15 @@ async function startDemo(): Promise<void> {
       `  Cloudflare sandbox: ${sandboxUrl}`,
       '',
       '  Sign in as',
-      ...DEMO_USERS.map((user) => `    ${user.level === 0 ? 'administrator' : 'user         '}  ${user.email} / ${user.password}`),
+      ...DEMO_USERS.map(
+        (user) =>
+          `    ${user.level === 0 ? 'administrator' : 'user         '}  ${user.email} / ${user.password}`,
+      ),
       '',
       '  Sandbox Cloudflare API tokens',
       ...DEMO_ACCOUNTS.map(
         (account) =>
-          `    ${account.token}  account "${account.name}"${account.inConsole ? ' (already in the demo user\'s console)' : ' (try "Add Account" with it)'}`,
+          `    ${account.token}  account "${account.name}"${account.inConsole ? " (already in the demo user's console)" : ' (try "Add Account" with it)'}`,
       ),
       '',
     ].join('\n'),

@@ -8,9 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
-const OPENAPI_FILE = fileURLToPath(
-  new URL('../../openapi/openapi-subset.json', import.meta.url),
-);
+const OPENAPI_FILE = fileURLToPath(new URL('../../openapi/openapi-subset.json', import.meta.url));
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -17,12 +17,18 @@ export class TokenCipher {
     const iv = randomBytes(12);
     const cipher = createCipheriv(ALGORITHM, this.key, iv);
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
+    return [
+      VERSION,
+      iv.toString('base64'),
+      cipher.getAuthTag().toString('base64'),
+      data.toString('base64'),
+    ].join(':');
   }
 
   decrypt(stored: string): string {
     const [version, iv, tag, data] = stored.split(':');
-    if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('Unreadable encrypted token.');
+    if (version !== VERSION || !iv || !tag || data === undefined)
+      throw new Error('Unreadable encrypted token.');
     const decipher = createDecipheriv(ALGORITHM, this.key, Buffer.from(iv, 'base64'));
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');

@@ -16,7 +16,9 @@ export function toAccountDto(account: AccountRecord): CloudflareAccount {
 }
 
 function isTokenRefusal(err: unknown): err is InstanceType<typeof Cloudflare.APIError> {
-  return err instanceof Cloudflare.APIError && (err.status === 400 || err.status === 401 || err.status === 403);
+  return (
+    err instanceof Cloudflare.APIError && (err.status === 400 || err.status === 401 || err.status === 403)
+  );
 }
 
 /** While adding, a refused token is the person's bad input (400 with Cloudflare's reason), not a 403. */
@@ -79,7 +81,8 @@ export class AccountsService {
       const first = (await cf.accounts.list({ per_page: 5 })).result[0];
       if (!first) throw new AppError('BAD_REQUEST', 'This API token cannot see any Cloudflare account.');
       status ??= (await cf.accounts.tokens.verify({ account_id: first.id })).status;
-      if (status !== 'active') throw new AppError('BAD_REQUEST', `Cloudflare reports this API token as ${status}.`);
+      if (status !== 'active')
+        throw new AppError('BAD_REQUEST', `Cloudflare reports this API token as ${status}.`);
       return first;
     } catch (err) {
       throw isTokenRefusal(err) ? refusedToken(err) : err;

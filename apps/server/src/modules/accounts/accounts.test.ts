@@ -15,7 +15,12 @@ describe('Cloudflare accounts', () => {
   afterAll(() => ctx.close());
 
   const add = (user: TestUser, payload: unknown) =>
-    ctx.app.inject({ method: 'POST', url: '/api/cloudflare/accounts', headers: user.headers, payload: payload as object });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/accounts',
+      headers: user.headers,
+      payload: payload as object,
+    });
 
   it('verifies the token at Cloudflare, stores it encrypted and answers only the masked form', async () => {
     const cfAccount = ctx.sandbox.control.addAccount({ name: 'Acme', plan: 'pro' });
@@ -23,7 +28,12 @@ describe('Cloudflare accounts', () => {
 
     const response = await add(alice, { account_name: 'Acme', token: 'acme-token-abcd1234' });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ id: expect.any(Number), account_name: 'Acme', account_id: cfAccount.id, token: '****1234' });
+    expect(response.json()).toEqual({
+      id: expect.any(Number),
+      account_name: 'Acme',
+      account_id: cfAccount.id,
+      token: '****1234',
+    });
     expect(response.body).not.toContain('acme-token');
 
     const [stored] = await ctx.db.query<{ token_encrypted: string }>(
@@ -32,28 +42,41 @@ describe('Cloudflare accounts', () => {
     );
     expect(stored!.token_encrypted).not.toContain('acme-token');
 
-    const list = await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/accounts', headers: alice.headers });
+    const list = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/cloudflare/accounts',
+      headers: alice.headers,
+    });
     expect(list.json()).toEqual([response.json()]);
     expect(ctx.sandbox.control.callCount({ path: /\/user\/tokens\/verify$/ })).toBeGreaterThan(0);
   });
 
   it('verifies an account-owned token at the account endpoint', async () => {
     const cfAccount = ctx.sandbox.control.addAccount({ name: 'Owned', plan: 'free' });
-    ctx.sandbox.control.addToken({ value: 'account-owned-token-9999', accountIds: [cfAccount.id], kind: 'account' });
+    ctx.sandbox.control.addToken({
+      value: 'account-owned-token-9999',
+      accountIds: [cfAccount.id],
+      kind: 'account',
+    });
     const response = await add(alice, { account_name: 'Owned', token: 'account-owned-token-9999' });
     expect(response.statusCode).toBe(201);
     expect(response.json().account_id).toBe(cfAccount.id);
   });
 
-  it.each(['disabled', 'expired'] as const)('refuses a %s token with a reason and stores nothing', async (status) => {
-    const cfAccount = ctx.sandbox.control.addAccount({ name: `Bad ${status}`, plan: 'free' });
-    ctx.sandbox.control.addToken({ value: `bad-${status}-token`, accountIds: [cfAccount.id], status });
-    const response = await add(alice, { account_name: `Bad ${status}`, token: `bad-${status}-token` });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().message).toMatch(/token/i);
-    const rows = await ctx.db.query('SELECT 1 FROM cloudflare_accounts WHERE account_id = $1', [cfAccount.id]);
-    expect(rows).toHaveLength(0);
-  });
+  it.each(['disabled', 'expired'] as const)(
+    'refuses a %s token with a reason and stores nothing',
+    async (status) => {
+      const cfAccount = ctx.sandbox.control.addAccount({ name: `Bad ${status}`, plan: 'free' });
+      ctx.sandbox.control.addToken({ value: `bad-${status}-token`, accountIds: [cfAccount.id], status });
+      const response = await add(alice, { account_name: `Bad ${status}`, token: `bad-${status}-token` });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/token/i);
+      const rows = await ctx.db.query('SELECT 1 FROM cloudflare_accounts WHERE account_id = $1', [
+        cfAccount.id,
+      ]);
+      expect(rows).toHaveLength(0);
+    },
+  );
 
   it('refuses an unknown token with Cloudflare’s reason', async () => {
     const response = await add(alice, { account_name: 'Nobody', token: 'no-such-token' });
@@ -95,8 +118,12 @@ describe('Cloudflare accounts', () => {
   });
 
   it('shows each user only their own accounts', async () => {
-    const aliceList = (await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/accounts', headers: alice.headers })).json();
-    const bobList = (await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/accounts', headers: bob.headers })).json();
+    const aliceList = (
+      await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/accounts', headers: alice.headers })
+    ).json();
+    const bobList = (
+      await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/accounts', headers: bob.headers })
+    ).json();
     const aliceIds = new Set(aliceList.map((a: { id: number }) => a.id));
     expect(bobList.some((a: { id: number }) => aliceIds.has(a.id))).toBe(false);
     expect(bobList.map((a: { account_name: string }) => a.account_name)).toEqual(['Shared label', 'Twice A']);
@@ -110,6 +137,8 @@ describe('Cloudflare accounts', () => {
     ctx.sandbox.control.clearFaults();
     expect(response.statusCode).toBe(502);
     expect(response.json().message).toBe('Cloudflare is unavailable right now. Please try again.');
-    expect(await ctx.db.query('SELECT 1 FROM cloudflare_accounts WHERE account_id = $1', [cfAccount.id])).toHaveLength(0);
+    expect(
+      await ctx.db.query('SELECT 1 FROM cloudflare_accounts WHERE account_id = $1', [cfAccount.id]),
+    ).toHaveLength(0);
   });
 });

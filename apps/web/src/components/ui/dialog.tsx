@@ -45,9 +45,7 @@ export function Dialog({
   const body = (
     <>
       {/* A confirmation has only a description: no empty padded band above its buttons. */}
-      {hasBody && (
-        <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-5 py-4">{children}</div>
-      )}
+      {hasBody && <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-5 py-4">{children}</div>}
       {footer && (
         <div
           className={clsx(

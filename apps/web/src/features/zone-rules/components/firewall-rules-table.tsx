@@ -39,7 +39,6 @@ const ACTION_TONES: Record<FirewallRuleAction, BadgeTone> = {
 
 const COLUMNS = ['Priority', 'Description', 'Action', 'Expression', 'Status', 'Actions'];
 
-
 interface FirewallRulesTableProps {
   /** Undefined while the first load runs. */
   rules: FirewallRule[] | undefined;
