@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
 import { errorMessage } from '../../../lib/api';
 import { useAddAccountMutation } from '../api/account-add-mutation';
+import { fieldErrorsOf } from '../../../lib/field-errors';
 
 type FieldErrors = Partial<Record<'account_name' | 'token', string>>;
 
@@ -27,12 +28,7 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
   const submit = () => {
     const parsed = addAccountRequestSchema.safeParse({ account_name: accountName, token });
     if (!parsed.success) {
-      const fieldErrors: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as keyof FieldErrors;
-        fieldErrors[field] ??= issue.message;
-      }
-      setErrors(fieldErrors);
+      setErrors(fieldErrorsOf<keyof FieldErrors>(parsed.error.issues));
       return;
     }
     setErrors({});

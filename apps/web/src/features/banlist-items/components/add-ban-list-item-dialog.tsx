@@ -11,6 +11,7 @@ import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
 import { errorMessage } from '../../../lib/api';
 import { useAddBanListItemMutation } from '../api/ban-list-item-add-mutation';
+import { fieldErrorsOf } from '../../../lib/field-errors';
 
 type FieldErrors = Partial<Record<'ip' | 'comment', string>>;
 
@@ -40,12 +41,7 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
   const submit = () => {
     const parsed = addBanListItemRequestSchema.safeParse({ ip, comment });
     if (!parsed.success) {
-      const fieldErrors: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as keyof FieldErrors;
-        fieldErrors[field] ??= issue.message;
-      }
-      setErrors(fieldErrors);
+      setErrors(fieldErrorsOf<keyof FieldErrors>(parsed.error.issues));
       return;
     }
     setErrors({});

@@ -19,6 +19,7 @@ import {
   type DnsRecordForm,
   type EditableDnsRecord,
 } from './dns-record-form';
+import { fieldErrorsOf } from '../../../lib/field-errors';
 
 type FieldErrors = Partial<Record<keyof DnsRecordForm, string>>;
 
@@ -44,12 +45,7 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
     const input = toRecordInput(form);
     const parsed = dnsRecordInputSchema.safeParse(input);
     if (!parsed.success) {
-      const fieldErrors: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as keyof DnsRecordForm;
-        fieldErrors[field] ??= issue.message;
-      }
-      setErrors(fieldErrors);
+      setErrors(fieldErrorsOf<keyof DnsRecordForm>(parsed.error.issues));
       return;
     }
     setErrors({});

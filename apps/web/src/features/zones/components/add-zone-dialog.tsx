@@ -7,6 +7,7 @@ import { Field, Input, Select } from '../../../components/ui/input';
 import { ApiError } from '../../../lib/api';
 import { useAccountsQuery } from '../api/accounts-query';
 import { useAddZoneMutation } from '../api/zone-add-mutation';
+import { fieldErrorsOf } from '../../../lib/field-errors';
 
 type FieldErrors = Partial<Record<'account_id' | 'domain', string>>;
 
@@ -31,12 +32,7 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
   const submit = () => {
     const parsed = addZoneRequestSchema.safeParse({ account_id: accountId, domain });
     if (!parsed.success) {
-      const fieldErrors: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as keyof FieldErrors;
-        fieldErrors[field] ??= issue.message;
-      }
-      setErrors(fieldErrors);
+      setErrors(fieldErrorsOf<keyof FieldErrors>(parsed.error.issues));
       return;
     }
     setErrors({});
