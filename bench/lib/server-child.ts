@@ -112,8 +112,9 @@ function send(message: ChildMessage): void {
 }
 
 /**
- * What-if experiments, never on in a recorded run: `BENCH_WHAT_IF=user-cache` keeps the auth guard's
- * user lookup (UsersRepository.findById) for 1 s, to show what the per-request round trip costs.
+ * What-if experiments (comma-separated in BENCH_WHAT_IF), never written to latest.json: `user-cache`
+ * keeps the auth guard's user lookup (UsersRepository.findById) for 1 s, to show what that per-request
+ * round trip costs; `key-once`, `token-cache`, `zones-buffer` (below).
  */
 function applyWhatIf(): string[] {
   const applied: string[] = [];
@@ -129,6 +130,55 @@ function applyWhatIf(): string[] {
       return user;
     };
     applied.push('user-cache');
+  }
+  // `key-once`: the session tokens' HMAC key imported once, not on every verification (jose imports a
+  // raw secret into a CryptoKey each call when given bytes); emulated by memoising importKey.
+  if ((process.env.BENCH_WHAT_IF ?? '').split(',').includes('key-once')) {
+    const subtle = globalThis.crypto.subtle;
+    const importKey = subtle.importKey.bind(subtle) as (...args: unknown[]) => Promise<CryptoKey>;
+    const keys = new Map<string, Promise<CryptoKey>>();
+    (subtle as { importKey: unknown }).importKey = (...args: unknown[]) => {
+      const [format, data, algorithm, extractable, usages] = args;
+      if (format !== 'raw' || !(data instanceof Uint8Array)) return importKey(...args);
+      const key = JSON.stringify([Buffer.from(data).toString('base64'), algorithm, extractable, usages]);
+      let found = keys.get(key);
+      if (!found) keys.set(key, (found = importKey(...args)));
+      return found;
+    };
+    applied.push('key-once');
+  }
+  // `token-cache`: a session token verified once, then known (a bounded map from token to its claims);
+  // emulated by memoising the HMAC verification of the same signed bytes.
+  if ((process.env.BENCH_WHAT_IF ?? '').split(',').includes('token-cache')) {
+    const subtle = globalThis.crypto.subtle;
+    const verify = subtle.verify.bind(subtle) as (...args: unknown[]) => Promise<boolean>;
+    const verified = new Map<string, Promise<boolean>>();
+    (subtle as { verify: unknown }).verify = (...args: unknown[]) => {
+      const [, , signature, data] = args;
+      if (!(signature instanceof Uint8Array) || !(data instanceof Uint8Array) || verified.size > 10_000)
+        return verify(...args);
+      const key = Buffer.from(signature).toString('base64') + Buffer.from(data).toString('base64');
+      let found = verified.get(key);
+      if (!found) verified.set(key, (found = verify(...args)));
+      return found;
+    };
+    applied.push('token-cache');
+  }
+  // `zones-buffer`: the zones list kept as UTF-8 bytes, not a string encoded again for every answer.
+  if ((process.env.BENCH_WHAT_IF ?? '').split(',').includes('zones-buffer')) {
+    void import('../../apps/server/src/modules/zones/zone-list-cache').then(
+      (module: Record<string, unknown>) => {
+        const prototype = (
+          module.ZoneListCache as { prototype: { set(...args: unknown[]): void } } | undefined
+        )?.prototype;
+        if (!prototype) return;
+        const set = prototype.set;
+        prototype.set = function (this: unknown, userId: unknown, version: unknown, json: unknown) {
+          set.call(this, userId, version, typeof json === 'string' ? Buffer.from(json) : json);
+        };
+      },
+    );
+    applied.push('zones-buffer');
   }
   return applied;
 }
