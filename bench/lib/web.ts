@@ -100,6 +100,8 @@ export async function routeBytes(
 export interface ItemsScreenTiming {
   /** Navigation start to the first page's first row in the DOM, at the next animation frame (ms). */
   firstPageMs: number;
+  /** Navigation start to: the document's last byte, the last script or style, each API call. */
+  timeline: { documentMs: number; assetsMs: number; api: { path: string; startMs: number; endMs: number }[] };
   /** Per search: last input event to the answer's first row shown, minus the debounce (ms). */
   searches: { name: string; query: string; afterDebounceMs: number; totalMs: number }[];
 }
@@ -178,6 +180,19 @@ export async function timeItemsScreen(
     .waitForFunction('window.__bench.firstRow > 0', undefined, { timeout: timeoutMs })
     .catch(() => failed(`no table cell showed the first item (${firstIp})`));
   const firstPageMs = (await read()).firstRow;
+  // Where the time went: the document, the scripts and styles, and the API calls before the first row.
+  const timeline = (await page.evaluate(`(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const loaded = performance.getEntriesByType('resource').filter((entry) => entry.startTime < window.__bench.firstRow);
+    const last = (test) => Math.max(0, ...loaded.filter((entry) => test(entry.name)).map((entry) => entry.responseEnd));
+    return {
+      documentMs: nav ? nav.responseEnd : 0,
+      assetsMs: last((name) => /[.](js|css)$/.test(new URL(name).pathname)),
+      api: loaded
+        .filter((entry) => new URL(entry.name).pathname.startsWith('/api/'))
+        .map((entry) => ({ path: new URL(entry.name).pathname, startMs: entry.startTime, endMs: entry.responseEnd })),
+    };
+  })()`)) as ItemsScreenTiming['timeline'];
 
   const results: ItemsScreenTiming['searches'] = [];
   const box = page.getByPlaceholder(/Search IP or Comment/i);
@@ -207,7 +222,7 @@ export async function timeItemsScreen(
     });
   }
   await context.close();
-  return { firstPageMs, searches: results };
+  return { firstPageMs, timeline, searches: results };
 }
 
 /**
