@@ -43,6 +43,11 @@ export interface Config {
   /** AES-256-GCM key of stored Cloudflare API tokens (32 bytes). */
   encryptionKey: Buffer;
   tokenTtlSeconds: number;
+  /**
+   * How long a verified session is trusted before the user is read from the database again (so a
+   * disabled user or a changed level takes effect within it). 0: read on every request.
+   */
+  sessionRecheckMs: number;
   /** How the server talks to Cloudflare (or to the sandbox, in the demo and tests). */
   cloudflare: CloudflareOptions;
   /** Serve the built web app (production and demo) from `webDistDir`. */
@@ -108,6 +113,7 @@ const envSchema = z.object({
   GUARDIAN_WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   GUARDIAN_TRUST_PROXY: z.string().optional(),
+  GUARDIAN_SESSION_RECHECK_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   GUARDIAN_LOGIN_WINDOW_SECONDS: positiveInt(15 * 60),
   GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(10),
   GUARDIAN_LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt(30),
@@ -195,6 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     encryptionKey,
     tokenTtlSeconds: vars.GUARDIAN_TOKEN_TTL_SECONDS,
+    // Tests change users in the database and expect the next request to see it; the interval has its own test.
+    sessionRecheckMs: vars.GUARDIAN_SESSION_RECHECK_MS ?? (mode === 'test' ? 0 : 2_000),
     cloudflare: {
       baseUrl: vars.CLOUDFLARE_API_BASE_URL.replace(/\/+$/, ''),
       timeoutMs: vars.CLOUDFLARE_TIMEOUT_MS,

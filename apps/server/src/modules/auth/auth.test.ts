@@ -205,6 +205,50 @@ describe('authentication of /api routes', () => {
   });
 });
 
+describe('sessions kept between requests (sessionRecheckMs)', () => {
+  const RECHECK_MS = 400;
+  let kept: TestContext;
+  beforeAll(async () => {
+    kept = await createTestContext({ config: { sessionRecheckMs: RECHECK_MS } });
+  });
+  afterAll(() => kept?.close());
+  const me = (user: TestUser) => kept.app.inject({ method: 'GET', url: '/api/me', headers: user.headers });
+
+  it('reads the user once per interval, and a change in the database applies within it', async () => {
+    const user = await kept.createUser({ level: 0 });
+    const started = Date.now();
+    expect((await me(user)).json().level).toBe(0);
+    await kept.db.query('UPDATE users SET level = 1 WHERE id = $1', [user.id]);
+    // Kept: the same answer without a database read, until the interval ends.
+    if (Date.now() - started < RECHECK_MS / 2) expect((await me(user)).json().level).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 50));
+    expect((await me(user)).json().level).toBe(1);
+
+    await kept.db.query('UPDATE users SET disabled = true WHERE id = $1', [user.id]);
+    await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 50));
+    const refused = await me(user);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().message).toBe('Your account is no longer active. Please sign in again.');
+  });
+
+  it('never keeps a refused token, nor a session past its expiry', async () => {
+    const user = await kept.createUser();
+    const now = Math.floor(Date.now() / 1000);
+    const expiresNow = await new SignJWT({ email: user.email, level: user.level })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(user.id))
+      .setIssuedAt(now - 60)
+      .setExpirationTime(now + 1)
+      .sign(new TextEncoder().encode(kept.config.jwtSecret));
+    const headers = { authorization: `Bearer ${expiresNow}` };
+    expect((await kept.app.inject({ method: 'GET', url: '/api/me', headers })).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, (now + 1) * 1000 - Date.now() + 50));
+    const expired = await kept.app.inject({ method: 'GET', url: '/api/me', headers });
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().message).toBe('Your session has expired. Please sign in again.');
+  });
+});
+
 describe('administrator routes', () => {
   it('answer 403 to a regular user and the user list to an administrator', async () => {
     const admin = await ctx.createUser({ level: 0 });

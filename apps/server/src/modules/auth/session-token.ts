@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { tokenClaimsSchema, type TokenClaims } from '@guardian/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../../config';
@@ -5,8 +6,19 @@ import { AppError } from '../../errors';
 
 const ALGORITHM = 'HS256';
 
-function signingKey(config: Pick<Config, 'jwtSecret'>): Uint8Array {
-  return new TextEncoder().encode(config.jwtSecret);
+const keys = new Map<string, KeyObject>();
+
+/** The secret as a key object, made once: given bytes, jose would import them again on every call. */
+function signingKey(config: Pick<Config, 'jwtSecret'>): KeyObject {
+  let key = keys.get(config.jwtSecret);
+  if (!key) keys.set(config.jwtSecret, (key = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'))));
+  return key;
+}
+
+export interface VerifiedSession {
+  userId: number;
+  /** When the token expires (ms since the epoch). */
+  expiresAt: number;
 }
 
 export async function signSessionToken(
@@ -26,7 +38,10 @@ export async function signSessionToken(
  * Checks signature, algorithm (HS256 only: `none` and others are refused) and expiry, and returns the
  * user id the token was issued to. Every failure is a 401 the person can act on.
  */
-export async function verifySessionToken(token: string, config: Pick<Config, 'jwtSecret'>): Promise<number> {
+export async function verifySessionToken(
+  token: string,
+  config: Pick<Config, 'jwtSecret'>,
+): Promise<VerifiedSession> {
   let claims: TokenClaims;
   try {
     const { payload } = await jwtVerify(token, signingKey(config), {
@@ -44,5 +59,5 @@ export async function verifySessionToken(token: string, config: Pick<Config, 'jw
   if (!Number.isSafeInteger(userId) || userId <= 0) {
     throw new AppError('UNAUTHORIZED', 'Your session is not valid. Please sign in again.');
   }
-  return userId;
+  return { userId, expiresAt: claims.exp * 1000 };
 }

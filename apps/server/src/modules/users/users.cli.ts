@@ -150,7 +150,9 @@ export async function runUsersCommand(
       return;
     case 'disable':
       await users.setDisabled(command.email, true);
-      print(`Disabled ${command.email}: they can no longer sign in, and their open sessions have ended.`);
+      print(
+        `Disabled ${command.email}: they can no longer sign in, and a running server ends their open sessions within seconds.`,
+      );
       return;
     case 'enable':
       await users.setDisabled(command.email, false);
