@@ -1,5 +1,5 @@
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import { CloudflareGateway } from './cloudflare';
 import type { Config } from './config';
 import { TokenCipher } from './crypto/token-cipher';
@@ -80,13 +80,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   trackRoutes(app);
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
-  await app.register(helmet, {
-    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    // Not includeSubDomains: other services on the operator's domain may not speak HTTPS.
-    strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
-  });
+  registerSecurityHeaders(app);
   app.addHook('onSend', async (request, reply) => {
     // API answers carry personal data and tokens: never store them in a cache.
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
@@ -111,6 +105,23 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     throw new AppError('NOT_FOUND', `Not found: ${request.method} ${request.url.split('?', 1)[0]}`);
   });
   return app;
+}
+
+/**
+ * Helmet's headers on every answer. Helmet itself, built once: @fastify/helmet builds a new helmet
+ * (and parses the policy again) on every request, a tenth of the server's time on a cached read.
+ */
+function registerSecurityHeaders(app: FastifyInstance): void {
+  const setSecurityHeaders = helmet({
+    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // Not includeSubDomains: other services on the operator's domain may not speak HTTPS.
+    strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
+  });
+  app.addHook('onRequest', (request, reply, done) =>
+    setSecurityHeaders(request.raw, reply.raw, () => done()),
+  );
 }
 
 /**
