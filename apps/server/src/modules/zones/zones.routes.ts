@@ -12,7 +12,7 @@ import { ZonesService } from './zones.service';
 export const zonesRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const zones = new ZonesService(deps);
 
-  // The JSON of Zone[], sent as text: it is usually served from memory (see ZonesService.listJson).
+  // The JSON of Zone[], sent as bytes: it is usually served from memory (see ZonesService.listJson).
   app.get('/api/cloudflare/zones', async (request, reply) =>
     reply.type('application/json; charset=utf-8').send(await zones.listJson(request.user.id)),
   );

@@ -1,4 +1,4 @@
-import type { AddZoneRequest, AddZoneResponse, SyncZonesResponse, Zone } from '@guardian/contract';
+import type { AddZoneRequest, AddZoneResponse, SyncZonesResponse } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../app';
 import { cloudflareErrorToAppError } from '../../cloudflare';
@@ -39,18 +39,28 @@ export class ZonesService {
   }
 
   /**
-   * The user's zones as the JSON text of `Zone[]`: from memory while the mirror's version for the user
-   * is unchanged (one cheap read), else read in one query.
+   * The user's zones as the JSON of `Zone[]`: from memory while the mirror's version for the user is
+   * unchanged (checked at most once a second, see ZoneListCache), else read in one query.
    */
-  async listJson(userId: number): Promise<string> {
+  async listJson(userId: number): Promise<Buffer> {
+    const fresh = this.listCache.fresh(userId);
+    if (fresh) return fresh;
     const version = await this.zones.listVersion(userId);
     const cached = this.listCache.get(userId, version);
-    if (cached !== undefined) return cached;
-    const zones: Zone[] = await this.zones.listForUser(userId);
-    const json = JSON.stringify(zones);
+    if (cached) return cached;
+    const json = Buffer.from(await this.zones.listJsonForUser(userId));
     // Read after the version: the list is never older than the version it is stored under.
     this.listCache.set(userId, version, json);
     return json;
+  }
+
+  /** Every write to the mirror goes through this, so this process's reads show it at once. */
+  private async writing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } finally {
+      this.listCache.changed();
+    }
   }
 
   async add(userId: number, request: AddZoneRequest): Promise<AddZoneResponse> {
@@ -61,7 +71,9 @@ export class ZonesService {
       name: request.domain,
       type: 'full',
     });
-    await this.deps.db.transaction((tx) => new ZonesRepository(tx).upsert(account.id, mirrorFields(zone)));
+    await this.writing(() =>
+      this.deps.db.transaction((tx) => new ZonesRepository(tx).upsert(account.id, mirrorFields(zone))),
+    );
     return {
       result: {
         id: zone.id,
@@ -106,13 +118,15 @@ export class ZonesService {
       // Already deleted at Cloudflare (elsewhere): what is left to do is forget it here.
       if (!(err instanceof Cloudflare.NotFoundError)) throw err;
     }
-    await this.zones.removeEverywhere(zone.zoneId);
+    await this.writing(() => this.zones.removeEverywhere(zone.zoneId));
   }
 
   /** Answers how many zones the account has now. */
   private async syncAccount(account: AccountRecord): Promise<number> {
     const zones = await this.fetchAllZones(this.accountsService.clientFor(account), account.accountId);
-    await this.deps.db.transaction((tx) => new ZonesRepository(tx).replaceForAccount(account.id, zones));
+    await this.writing(() =>
+      this.deps.db.transaction((tx) => new ZonesRepository(tx).replaceForAccount(account.id, zones)),
+    );
     return zones.length;
   }
 

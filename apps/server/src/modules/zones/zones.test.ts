@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { ZonesRepository } from './zones.repository';
+import { ZONE_LIST_RECHECK_MS } from './zone-list-cache';
 
 describe('zones', () => {
   let ctx: CloudflareTestContext;
@@ -83,7 +84,9 @@ describe('zones', () => {
       expect(await listZones(await ctx.createUser())).toEqual([]);
     });
 
-    it('reads the zones in one query, then serves the unchanged list from memory after one cheap check', async () => {
+    const recheckInterval = () => new Promise((resolve) => setTimeout(resolve, ZONE_LIST_RECHECK_MS + 20));
+
+    it('reads the zones in one query, then serves the unchanged list from memory, checking its version once a second', async () => {
       const few = await userWithAccounts('Few');
       const many = await userWithAccounts('Many');
       ctx.sandbox.control.addZone(few.accounts[0]!.account_id, 'one-zone.com');
@@ -101,13 +104,21 @@ describe('zones', () => {
       expect(queries.mock.calls.length).toBe(forOne);
       expect(zoneReads()).toBe(1);
 
+      // Right after: no database work beyond the auth guard's.
+      queries.mockClear();
+      expect(await listZones(many.user)).toHaveLength(120);
+      expect(zoneReads()).toBe(0);
+      expect(queries.mock.calls.length).toBe(forOne - 2);
+
+      // A second later: one cheap version check, the list itself still from memory.
+      await recheckInterval();
       queries.mockClear();
       expect(await listZones(many.user)).toHaveLength(120);
       expect(zoneReads()).toBe(0);
       expect(queries.mock.calls.length).toBe(forOne - 1);
     });
 
-    it('sees changes written by another server process, and zones gone with a deleted account', async () => {
+    it('sees changes written by another server process within a second, and zones gone with a deleted account', async () => {
       const { user, accounts } = await userWithAccounts('Shared', 'Doomed');
       const shared = accounts[0]!;
       const doomed = accounts[1]!;
@@ -128,6 +139,7 @@ describe('zones', () => {
         nameServers: [],
       };
       await ctx.db.transaction((tx) => new ZonesRepository(tx).upsert(ref!.id, elsewhere));
+      await recheckInterval();
       expect((await listZones(user)).map((zone) => zone.domain)).toEqual([
         'before.com',
         'doomed.com',
@@ -135,6 +147,7 @@ describe('zones', () => {
       ]);
 
       await ctx.db.query('DELETE FROM cloudflare_accounts WHERE account_id = $1', [doomed.account_id]);
+      await recheckInterval();
       expect((await listZones(user)).map((zone) => zone.domain)).toEqual(['before.com', 'elsewhere.com']);
     });
   });
