@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { api, ApiError, type Api } from './lib/api';
 import { buildChildren, type ChildBundles } from './lib/build-children';
 import { load, warm, type LoadResult } from './lib/load';
+import type { BareAnswer } from './lib/protocol';
 import { fmt, readSoak, Report } from './lib/report';
 import { ROOT, startBare, startSandbox, startServer, type ServerChild, type TimedSandbox } from './lib/stack';
 import { launchBrowser, lazyChunks, routeBytes, timeItemsScreen, type RouteBytes } from './lib/web';
@@ -724,14 +725,14 @@ async function measureReads(
   uncached: boolean,
   onResult: (target: ReadTarget, result: ReadResult) => void,
 ): Promise<void> {
-  // The real answers first, byte for byte, for the baseline to serve.
-  const routes: Record<string, string> = {};
+  // The real answers first, body and headers, for the baseline to serve.
+  const routes: Record<string, BareAnswer> = {};
   for (const target of targets) {
-    const { status, text } = await target.api.raw('GET', target.path);
+    const { status, headers, text } = await target.api.raw('GET', target.path);
     if (status !== 200) throw new ApiError(status, 'GET', target.path, text);
     const problem = target.check?.(JSON.parse(text));
     if (problem) throw new Error(`GET ${target.path.split('?')[0]}: ${problem}`);
-    routes[target.path] = text;
+    routes[target.path] = { body: text, headers };
     target.body = text;
   }
   const bare = await startBare(ctx.bundles.bare, routes);
@@ -758,7 +759,7 @@ async function zonesSection(ctx: Context): Promise<void> {
   const { report } = ctx;
   const budgets = [
     { name: `${fmt.int(ZONE_COUNT)} zones: p99`, limit: `< ${BUDGET.zonesP99Ms} ms` },
-    { name: 'database round trips / request', limit: `= ${BUDGET.zonesQueriesPerRequest} (+ auth)` },
+    { name: 'database round trips / request', limit: `<= ${BUDGET.zonesQueriesPerRequest} (+ auth)` },
   ];
   const target: ReadTarget = {
     name: `${fmt.int(ZONE_COUNT)} zones`,
@@ -805,7 +806,7 @@ async function zonesSection(ctx: Context): Promise<void> {
       cached.data,
       shown(cached) +
         (uncached ? `; after a change ${fmt.ratio(uncached.data)} + ${fmt.ratio(uncached.auth)}` : ''),
-      `= ${BUDGET.zonesQueriesPerRequest} (+ auth)`,
+      `<= ${BUDGET.zonesQueriesPerRequest} (+ auth)`,
       (v) => v <= BUDGET.zonesQueriesPerRequest,
     );
   } catch (err) {
@@ -1331,7 +1332,6 @@ async function main(): Promise<number> {
           loadBefore,
           loadAfter,
         },
-        whatIf: process.env.BENCH_WHAT_IF ?? null,
         serverNodeArgs: process.env.BENCH_SERVER_NODE_ARGS ?? null,
         options: {
           itemCount: BIG_LIST_ITEMS,
@@ -1344,9 +1344,7 @@ async function main(): Promise<number> {
         },
         durationS: totalS,
       },
-      process.env.BENCH_WHAT_IF || process.env.BENCH_SERVER_NODE_ARGS || process.env.BENCH_LIVE_HEAP
-        ? 'what-if'
-        : undefined,
+      process.env.BENCH_SERVER_NODE_ARGS || process.env.BENCH_LIVE_HEAP ? 'what-if' : undefined,
     );
     const shown = (path: string) => path.replace(ROOT + '/', '');
     console.log(

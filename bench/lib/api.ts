@@ -20,8 +20,12 @@ export interface Api {
   origin: string;
   token: string;
   request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
-  /** The raw answer: status, body text and how long it took (ms). */
-  raw(method: string, path: string, body?: unknown): Promise<{ status: number; text: string; ms: number }>;
+  /** The raw answer: status, headers, body text and how long it took (ms). */
+  raw(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; headers: Record<string, string>; text: string; ms: number }>;
 }
 
 export function api(origin: string, token: string): Api {
@@ -36,7 +40,9 @@ export function api(origin: string, token: string): Api {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, text, ms: performance.now() - start };
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    return { status: response.status, headers, text, ms: performance.now() - start };
   };
   return {
     origin,

@@ -28,3 +28,9 @@ export type ChildMessage =
   | { type: 'ready'; port: number; database: 'pglite' | 'postgres'; schema: string | null }
   | { type: 'failed'; error: string }
   | { type: 'reply'; id: number; value?: unknown; error?: string };
+
+/** What the baseline serves for one URL: the server's answer, body and headers. */
+export interface BareAnswer {
+  body: string;
+  headers: Record<string, string>;
+}

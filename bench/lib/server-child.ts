@@ -27,7 +27,7 @@ const recent = new Map<string, readonly unknown[]>();
 function count(sql: string, params: readonly unknown[] = []): () => void {
   counts.total++;
   recent.set(sql, params);
-  // The auth guard's lookup of the signed-in user (UsersRepository.findById) on every request.
+  // The auth guard's lookup of the signed-in user (UsersRepository.findById), once per session and recheck interval.
   if (/\bFROM users\b/i.test(sql) && /\bWHERE id = \$1\b/i.test(sql)) counts.auth++;
   const key = sql.replace(/\s+/g, ' ').trim().slice(0, 160);
   counts.bySql[key] = (counts.bySql[key] ?? 0) + 1;
@@ -69,16 +69,24 @@ function countingDb(db: Db): Db {
  * answering every request: the ban-list items' pages and search counts (kept per list version) and
  * the zones lists (kept per mirror version). A cache this version of the server lacks is skipped.
  */
-const CACHES: { name: string; load: () => Promise<Record<string, unknown>>; exportName: string }[] = [
+const CACHES: {
+  name: string;
+  load: () => Promise<Record<string, unknown>>;
+  exportName: string;
+  /** The methods that answer from memory; each answers undefined while the caches are off. */
+  lookups: string[];
+}[] = [
   {
     name: 'ban list items',
     load: () => import('../../apps/server/src/modules/banlists/lru-cache'),
     exportName: 'LruCache',
+    lookups: ['get'],
   },
   {
     name: 'zones list',
     load: () => import('../../apps/server/src/modules/zones/zone-list-cache'),
     exportName: 'ZoneListCache',
+    lookups: ['get', 'fresh'],
   },
 ];
 let cachesOff = false;
@@ -92,13 +100,16 @@ async function setCaches(enabled: boolean): Promise<string[]> {
   for (const cache of CACHES) {
     try {
       const exported = (await cache.load())[cache.exportName] as
-        { prototype: { get(...args: unknown[]): unknown } } | undefined;
+        { prototype: Record<string, unknown> } | undefined;
       const prototype = exported?.prototype;
-      if (!prototype || typeof prototype.get !== 'function') continue;
-      const get = prototype.get;
-      prototype.get = function (this: unknown, ...args: unknown[]) {
-        return cachesOff ? undefined : get.apply(this, args);
-      };
+      if (!prototype) continue;
+      for (const name of cache.lookups) {
+        const lookup = prototype[name];
+        if (typeof lookup !== 'function') continue;
+        prototype[name] = function (this: unknown, ...args: unknown[]) {
+          return cachesOff ? undefined : (lookup as (...a: unknown[]) => unknown).apply(this, args);
+        };
+      }
       patched.push(cache.name);
     } catch {
       // Not in this version of the server.
@@ -111,81 +122,7 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-/**
- * What-if experiments (comma-separated in BENCH_WHAT_IF), never written to latest.json: `user-cache`
- * keeps the auth guard's user lookup (UsersRepository.findById) for 1 s, to show what that per-request
- * round trip costs; `key-once`, `token-cache`, `zones-buffer` (below).
- */
-function applyWhatIf(): string[] {
-  const applied: string[] = [];
-  if ((process.env.BENCH_WHAT_IF ?? '').split(',').includes('user-cache')) {
-    const prototype = UsersRepository.prototype;
-    const findById = prototype.findById;
-    const cache = new Map<number, { at: number; user: Awaited<ReturnType<typeof findById>> }>();
-    prototype.findById = async function (this: UsersRepository, id: number) {
-      const hit = cache.get(id);
-      if (hit && performance.now() - hit.at < 1000) return hit.user;
-      const user = await findById.call(this, id);
-      cache.set(id, { at: performance.now(), user });
-      return user;
-    };
-    applied.push('user-cache');
-  }
-  // `key-once`: the session tokens' HMAC key imported once, not on every verification (jose imports a
-  // raw secret into a CryptoKey each call when given bytes); emulated by memoising importKey.
-  if ((process.env.BENCH_WHAT_IF ?? '').split(',').includes('key-once')) {
-    const subtle = globalThis.crypto.subtle;
-    const importKey = subtle.importKey.bind(subtle) as (...args: unknown[]) => Promise<CryptoKey>;
-    const keys = new Map<string, Promise<CryptoKey>>();
-    (subtle as { importKey: unknown }).importKey = (...args: unknown[]) => {
-      const [format, data, algorithm, extractable, usages] = args;
-      if (format !== 'raw' || !(data instanceof Uint8Array)) return importKey(...args);
-      const key = JSON.stringify([Buffer.from(data).toString('base64'), algorithm, extractable, usages]);
-      let found = keys.get(key);
-      if (!found) keys.set(key, (found = importKey(...args)));
-      return found;
-    };
-    applied.push('key-once');
-  }
-  // `token-cache`: a session token verified once, then known (a bounded map from token to its claims);
-  // emulated by memoising the HMAC verification of the same signed bytes.
-  if ((process.env.BENCH_WHAT_IF ?? '').split(',').includes('token-cache')) {
-    const subtle = globalThis.crypto.subtle;
-    const verify = subtle.verify.bind(subtle) as (...args: unknown[]) => Promise<boolean>;
-    const verified = new Map<string, Promise<boolean>>();
-    (subtle as { verify: unknown }).verify = (...args: unknown[]) => {
-      const [, , signature, data] = args;
-      if (!(signature instanceof Uint8Array) || !(data instanceof Uint8Array) || verified.size > 10_000)
-        return verify(...args);
-      const key = Buffer.from(signature).toString('base64') + Buffer.from(data).toString('base64');
-      let found = verified.get(key);
-      if (!found) verified.set(key, (found = verify(...args)));
-      return found;
-    };
-    applied.push('token-cache');
-  }
-  // `zones-buffer`: the zones list kept as UTF-8 bytes, not a string encoded again for every answer.
-  if ((process.env.BENCH_WHAT_IF ?? '').split(',').includes('zones-buffer')) {
-    void import('../../apps/server/src/modules/zones/zone-list-cache').then(
-      (module: Record<string, unknown>) => {
-        const prototype = (
-          module.ZoneListCache as { prototype: { set(...args: unknown[]): void } } | undefined
-        )?.prototype;
-        if (!prototype) return;
-        const set = prototype.set;
-        prototype.set = function (this: unknown, userId: unknown, version: unknown, json: unknown) {
-          set.call(this, userId, version, typeof json === 'string' ? Buffer.from(json) : json);
-        };
-      },
-    );
-    applied.push('zones-buffer');
-  }
-  return applied;
-}
-
 async function main(): Promise<void> {
-  const whatIf = applyWhatIf();
-  if (whatIf.length > 0) console.warn(`server-child: what-if experiments on: ${whatIf.join(', ')}`);
   const config = loadConfig(process.env);
   // On PostgreSQL the benchmark works in its own schema, dropped at the end, like the test context.
   const schema = config.databaseUrl ? `bench_${randomBytes(6).toString('hex')}` : undefined;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createSandbox, type Sandbox } from '@guardian/sandbox';
-import type { ChildMessage, ParentMessage, QueryCounts } from './protocol';
+import type { BareAnswer, ChildMessage, ParentMessage, QueryCounts } from './protocol';
 
 /** A message to the child without its id (Omit distributed over the union). */
 type ParentRequest = ParentMessage extends infer M ? (M extends unknown ? Omit<M, 'id'> : never) : never;
@@ -122,7 +122,6 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     CLOUDFLARE_TIMEOUT_MS: '120000',
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-  if (process.env.BENCH_WHAT_IF) env.BENCH_WHAT_IF = process.env.BENCH_WHAT_IF;
   if (process.env.BENCH_LIVE_HEAP) env.BENCH_LIVE_HEAP = process.env.BENCH_LIVE_HEAP;
   const child = fork(options.bundle, [], {
     cwd: ROOT,
@@ -224,7 +223,7 @@ export interface BareServer {
 }
 
 /** The baseline child: answers exactly `routes` (URL with query -> body) from memory. */
-export async function startBare(bundle: string, routes: Record<string, string>): Promise<BareServer> {
+export async function startBare(bundle: string, routes: Record<string, BareAnswer>): Promise<BareServer> {
   const child: ChildProcess = fork(bundle, [], {
     cwd: ROOT,
     execArgv: [],
