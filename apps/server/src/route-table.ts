@@ -36,9 +36,9 @@ export function trackRoutes(app: FastifyInstance): void {
   });
 }
 
+/** Whether a URL (its path, with or without a query string) is under /api. Runs on every request. */
 export function isApiPath(url: string): boolean {
-  const path = url.split('?', 1)[0]!;
-  return path === '/api' || path.startsWith('/api/');
+  return url.startsWith('/api') && (url.length === 4 || url[4] === '/' || url[4] === '?');
 }
 
 /** The `:name` params of a route URL. */

@@ -72,8 +72,11 @@ async function findAtCloudflare(
  * and synced from Cloudflare as a whole (see mirror-sync.ts).
  */
 export class BanListItemsService {
-  /** Answered pages as JSON, keyed by the list's items version: people page back and forth a lot. */
-  private readonly pages = new LruCache<string>(CACHED_PAGES);
+  /**
+   * Answered pages as JSON bytes (encoded once, not for every answer), keyed by the list's items
+   * version: people page back and forth a lot.
+   */
+  private readonly pages = new LruCache<Buffer>(CACHED_PAGES);
   private readonly counts = new LruCache<number>(CACHED_COUNTS);
 
   private readonly items: BanListItemsRepository;
@@ -82,8 +85,8 @@ export class BanListItemsService {
     this.items = new BanListItemsRepository(access.deps.db);
   }
 
-  /** One page of the mirror as JSON text (`BanListItemsPage`), serialised once per version of the list. */
-  async pageJson(userId: number, listId: string, request: ItemsPageRequest): Promise<string> {
+  /** One page of the mirror as the JSON of `BanListItemsPage`, serialised once per version of the list. */
+  async pageJson(userId: number, listId: string, request: ItemsPageRequest): Promise<Buffer> {
     const list = await this.access.requireListForRead(userId, listId);
     const order = request.order ?? (request.sort === 'id' ? 'desc' : 'asc');
     const { page, per_page: perPage, sort, search } = request;
@@ -107,11 +110,13 @@ export class BanListItemsService {
       if (offset < total)
         items = await this.items.page(list.ref, { filter, sort, order, limit: perPage, start: { offset } });
     }
-    const json = JSON.stringify({
-      items: items.map(toItemDto),
-      totalItems: total,
-      totalItemsCapped: capped,
-    } satisfies BanListItemsPage);
+    const json = Buffer.from(
+      JSON.stringify({
+        items: items.map(toItemDto),
+        totalItems: total,
+        totalItemsCapped: capped,
+      } satisfies BanListItemsPage),
+    );
     this.pages.set(key, json);
     return json;
   }
