@@ -128,6 +128,7 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     env,
     // BENCH_CPU_PROF=<folder>: a V8 CPU profile of the server (open it in Chrome's DevTools).
     execArgv: [
+      ...serverNodeFlags(),
       '--enable-source-maps',
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       ...(process.env.BENCH_LIVE_HEAP ? ['--expose-gc'] : []),
@@ -223,6 +224,17 @@ export interface BareServer {
 }
 
 /** The baseline child: answers exactly `routes` (URL with query -> body) from memory. */
+/**
+ * The node flags `npm start` runs the server with (the heap limit), read from its script so the
+ * benchmark measures the server as it is deployed.
+ */
+function serverNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return scripts.start!.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 export async function startBare(bundle: string, routes: Record<string, BareAnswer>): Promise<BareServer> {
   const child: ChildProcess = fork(bundle, [], {
     cwd: ROOT,

@@ -7,6 +7,13 @@ import type { Db, Queryable } from './types';
 
 const DATE_OID = 1082;
 
+/**
+ * PGlite lives in the server's process and its WebAssembly memory never shrinks: PostgreSQL's default
+ * 128 MB of shared buffers (and 64 MB per index build) would stay in the server's memory for good.
+ * The data files are read through the operating system's page cache anyway, as PostgreSQL expects.
+ */
+const MEMORY_SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'maintenance_work_mem=32MB'];
+
 function queryable(target: PGlite | Transaction): Queryable {
   return {
     query: async <T>(sql: string, params: readonly unknown[] = []) =>
@@ -25,6 +32,7 @@ export async function createPgliteDb(folder?: string): Promise<Db> {
   try {
     const pglite = await PGlite.create({
       dataDir: folder,
+      startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
       extensions: { pg_trgm },
       // PGlite already returns int8 as number; dates as text match the PostgreSQL client.
       parsers: { [DATE_OID]: (text: string) => text },
