@@ -176,6 +176,23 @@ describe('errors', () => {
     expect(response.json()).toMatchObject({ message });
   });
 
+  it.each([
+    ['in the path', 'GET', '/api/test/cloudflare/4%000', undefined],
+    ['in the query', 'GET', '/api/test/conflict?search=a%00b', undefined],
+    ['in the body', 'POST', '/api/test/echo', { note: ['fine', { deep: 'a\u0000b' }] }],
+  ])('refuses a NUL character %s with 400, before the handler', async (_where, method, url, payload) => {
+    const response = await ctx.app.inject({
+      method: method as 'GET' | 'POST',
+      url,
+      headers: user.headers,
+      ...(payload ? { payload } : {}),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(
+      'The request contains a NUL character (\\u0000), which is not allowed.',
+    );
+  });
+
   it('treats an empty JSON body as no body', async () => {
     const response = await ctx.app.inject({
       method: 'POST',

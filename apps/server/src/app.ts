@@ -144,8 +144,10 @@ function rejectNulCharacters(app: FastifyInstance): void {
   const refused = () =>
     new AppError('BAD_REQUEST', 'The request contains a NUL character (\\u0000), which is not allowed.');
   app.addHook('preValidation', (request, _reply, done) => {
-    if (!isApiPath(request.url)) return done();
-    const pending: unknown[] = [request.params, request.query, request.body];
+    // In the path and the query a NUL can only come from "%00" (the HTTP parser refuses a raw one).
+    const inUrl = request.url.includes('%00');
+    if ((!inUrl && request.body === undefined) || !isApiPath(request.url)) return done();
+    const pending: unknown[] = inUrl ? [request.params, request.query, request.body] : [request.body];
     while (pending.length > 0) {
       const value = pending.pop();
       if (typeof value === 'string') {
