@@ -26,19 +26,23 @@ const MAX_SESSIONS = 10_000;
  * Only successes are kept, so a refused token is checked again every time.
  */
 class Sessions {
-  private readonly known: LRUCache<string, CurrentUser> | undefined;
+  private readonly knownSessions: LRUCache<string, CurrentUser> | undefined;
 
   constructor(
     private readonly users: UsersRepository,
     private readonly config: Config,
   ) {
     if (config.sessionRecheckMs > 0)
-      this.known = new LRUCache({ max: MAX_SESSIONS, ttl: config.sessionRecheckMs });
+      this.knownSessions = new LRUCache({ max: MAX_SESSIONS, ttl: config.sessionRecheckMs });
   }
 
-  async userOf(token: string): Promise<CurrentUser> {
-    const known = this.known?.get(token);
-    if (known) return known;
+  /** The user of a session verified less than `sessionRecheckMs` ago. */
+  known(token: string): CurrentUser | undefined {
+    return this.knownSessions?.get(token);
+  }
+
+  /** Verifies the token and reads its user (a 401 when either fails), and keeps the result. */
+  async verify(token: string): Promise<CurrentUser> {
     const session = await verifySessionToken(token, this.config);
     // The database, not the token, decides: a disabled or deleted user is out, a changed level applies.
     const user = await this.users.findById(session.userId);
@@ -48,7 +52,7 @@ class Sessions {
     // Frozen: one object answers every request of the session until it is read again.
     const current: CurrentUser = Object.freeze({ id: user.id, email: user.email, level: user.level });
     const ttl = Math.min(this.config.sessionRecheckMs, session.expiresAt - Date.now());
-    if (ttl > 0) this.known?.set(token, current, { ttl });
+    if (ttl > 0) this.knownSessions?.set(token, current, { ttl });
     return current;
   }
 }
@@ -65,17 +69,24 @@ function bearerToken(request: FastifyRequest): string {
 
 /**
  * Guards every /api route before its body is read: `config.access` 'public' skips it, 'admin' also
- * needs level 0. Routes outside /api (the web app's files) are public.
+ * needs level 0. Routes outside /api (the web app's files) are public. The guard is attached to each
+ * route as it is registered (Fastify copies a GET's hooks to its HEAD route), so a request does not
+ * look its route's options up again.
  */
 export function registerAuthGuard(app: FastifyInstance, users: UsersRepository, config: Config): void {
   const sessions = new Sessions(users, config);
-  app.decorateRequest('user');
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config.access ?? 'user';
-    if (request.is404 || access === 'public' || !isApiPath(request.routeOptions.url ?? request.url)) return;
-    request.user = await sessions.userOf(bearerToken(request));
-    if (access === 'admin' && request.user.level !== ADMIN_LEVEL) {
+  const guard = (admin: boolean) => async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    request.user = sessions.known(token) ?? (await sessions.verify(token));
+    if (admin && request.user.level !== ADMIN_LEVEL) {
       throw new AppError('FORBIDDEN', 'Only administrators can do this.');
     }
+  };
+  const guards = { user: guard(false), admin: guard(true) };
+  app.decorateRequest('user');
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access ?? 'user';
+    if (access === 'public' || !isApiPath(route.url)) return;
+    route.onRequest = [...[route.onRequest ?? []].flat(), guards[access]];
   });
 }

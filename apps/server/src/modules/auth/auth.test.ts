@@ -150,6 +150,21 @@ describe('authentication of /api routes', () => {
     expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED', message: 'Authentication required.' });
   });
 
+  it('guards the HEAD twin of every GET route as well', async () => {
+    const heads = ctx.app.routeTable.filter(
+      (route) => route.method === 'HEAD' && route.url.startsWith('/api/') && route.access !== 'public',
+    );
+    expect(heads.length).toBeGreaterThan(5);
+    for (const route of heads) {
+      const url = route.url.replace(/:([A-Za-z_]+)/g, 'x1');
+      const response = await ctx.app.inject({ method: 'HEAD', url });
+      expect(response.statusCode, `HEAD ${route.url}`).toBe(401);
+    }
+    expect((await ctx.app.inject({ method: 'HEAD', url: '/api/me', headers: user.headers })).statusCode).toBe(
+      200,
+    );
+  });
+
   it.each(['token=', 'access_token='])('ignores a token in the query string (%s)', async (param) => {
     const response = await me({}, `/api/me?${param}${user.token}`);
     expect(response.statusCode).toBe(401);
