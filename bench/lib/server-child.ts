@@ -134,6 +134,11 @@ async function main(): Promise<void> {
     });
   }
   await runMigrations(db);
+  if (process.env.BENCH_PREPARE_ONLY) {
+    // The embedded database's folder created and migrated, as by the first start of an installation.
+    await db.close();
+    process.exit(0);
+  }
   const app = await buildApp(config, createAppDeps(config, countingDb(db)));
   await app.listen({ port: config.port, host: config.host });
   const users = new UsersService(new UsersRepository(db), config.passwordHashing);
