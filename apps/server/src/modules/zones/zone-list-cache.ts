@@ -1,5 +1,6 @@
-/** Users whose zones list is kept; each entry is the JSON (about 150 KB for 1,000 zones). */
+/** Users whose zones list is kept, and their lists' bytes at most (about 150 KB for 1,000 zones). */
 const MAX_USERS = 200;
+const MAX_BYTES = 64 * 1024 * 1024;
 /** How long a kept list is served without asking the database for its version: another server process's changes show within this. */
 export const ZONE_LIST_RECHECK_MS = 1_000;
 
@@ -19,6 +20,7 @@ interface Entry {
  */
 export class ZoneListCache {
   private readonly entries = new Map<number, Entry>();
+  private bytes = 0;
   private changedAt = -Infinity;
 
   /** The list, when its version was confirmed less than ZONE_LIST_RECHECK_MS ago and nothing changed since. */
@@ -37,10 +39,20 @@ export class ZoneListCache {
   }
 
   set(userId: number, version: string, json: Buffer): void {
-    // Re-inserted last, so the first key is always the least recently stored.
-    this.entries.delete(userId);
+    this.forget(userId);
+    // Inserted last, so the first key is always the least recently stored.
     this.entries.set(userId, { version, json, checkedAt: performance.now() });
-    if (this.entries.size > MAX_USERS) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes += json.length;
+    while (this.entries.size > MAX_USERS || (this.bytes > MAX_BYTES && this.entries.size > 1)) {
+      this.forget(this.entries.keys().next().value!);
+    }
+  }
+
+  private forget(userId: number): void {
+    const entry = this.entries.get(userId);
+    if (!entry) return;
+    this.bytes -= entry.json.length;
+    this.entries.delete(userId);
   }
 
   /** A zone was written (for anyone: a removal reaches every user of the account): check versions again. */
