@@ -49,6 +49,10 @@ class Sessions {
     if (!user || user.disabled) {
       throw new AppError('UNAUTHORIZED', 'Your account is no longer active. Please sign in again.');
     }
+    // A password change ends the sessions opened before it (tokens carry whole seconds).
+    if (user.sessionsValidAfter && session.issuedAt < user.sessionsValidAfter.getTime()) {
+      throw new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
+    }
     // Frozen: one object answers every request of the session until it is read again.
     const current: CurrentUser = Object.freeze({ id: user.id, email: user.email, level: user.level });
     const ttl = Math.min(this.config.sessionRecheckMs, session.expiresAt - Date.now());

@@ -17,6 +17,8 @@ function signingKey(config: Pick<Config, 'jwtSecret'>): KeyObject {
 
 export interface VerifiedSession {
   userId: number;
+  /** When the token was issued (ms since the epoch, whole seconds). */
+  issuedAt: number;
   /** When the token expires (ms since the epoch). */
   expiresAt: number;
 }
@@ -59,5 +61,5 @@ export async function verifySessionToken(
   if (!Number.isSafeInteger(userId) || userId <= 0) {
     throw new AppError('UNAUTHORIZED', 'Your session is not valid. Please sign in again.');
   }
-  return { userId, expiresAt: claims.exp * 1000 };
+  return { userId, issuedAt: claims.iat * 1000, expiresAt: claims.exp * 1000 };
 }

@@ -146,7 +146,9 @@ export async function runUsersCommand(
     }
     case 'set-password':
       await users.setPassword(command.email, command.password);
-      print(`Changed the password of ${command.email}.`);
+      print(
+        `Changed the password of ${command.email}: a running server ends their open sessions within seconds.`,
+      );
       return;
     case 'disable':
       await users.setDisabled(command.email, true);

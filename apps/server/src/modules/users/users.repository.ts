@@ -7,6 +7,8 @@ export interface UserRecord {
   level: number;
   disabled: boolean;
   createdAt: Date;
+  /** Session tokens issued before this (whole) second are refused; null when the password never changed. */
+  sessionsValidAfter: Date | null;
 }
 
 export interface UserWithPasswordHash extends UserRecord {
@@ -19,10 +21,11 @@ interface UserRow {
   level: number;
   disabled: boolean;
   created_at: Date;
+  sessions_valid_after: Date | null;
   password_hash: string;
 }
 
-const COLUMNS = 'id, email, level, disabled, created_at';
+const COLUMNS = 'id, email, level, disabled, created_at, sessions_valid_after';
 
 function toUser(row: UserRow): UserRecord {
   return {
@@ -31,6 +34,7 @@ function toUser(row: UserRow): UserRecord {
     level: row.level,
     disabled: row.disabled,
     createdAt: row.created_at,
+    sessionsValidAfter: row.sessions_valid_after,
   };
 }
 
@@ -74,10 +78,11 @@ export class UsersRepository {
     return row!.count;
   }
 
-  /** False when no user has this e-mail. */
+  /** Ends the user's open sessions too (see `sessions_valid_after`). False when no user has this e-mail. */
   async setPasswordHash(email: string, passwordHash: string): Promise<boolean> {
     const rows = await this.db.query(
-      'UPDATE users SET password_hash = $2 WHERE lower(email) = lower($1) RETURNING id',
+      `UPDATE users SET password_hash = $2, sessions_valid_after = date_trunc('second', now())
+        WHERE lower(email) = lower($1) RETURNING id`,
       [email, passwordHash],
     );
     return rows.length > 0;

@@ -34,6 +34,7 @@ export class UsersService {
     return this.users.list();
   }
 
+  /** The new password applies at once, and the user's open sessions end (see UsersRepository). */
   async setPassword(email: string, password: string): Promise<void> {
     const valid = newUserSchema.shape.password.parse(password);
     if (!(await this.users.setPasswordHash(email.trim(), await hashPassword(valid, this.hashing)))) {

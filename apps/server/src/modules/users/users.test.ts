@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context';
 import { AppError } from '../../errors';
@@ -56,12 +57,33 @@ describe('users command', () => {
     expect(rows.some((row) => /root@example.com\s+0\s+active/.test(row))).toBe(true);
   });
 
-  it('changes a password: the old one stops working', async () => {
+  it('changes a password: the old one stops working, and so do the sessions opened before', async () => {
+    const [root] = await ctx.db.query<{ id: number }>(
+      `SELECT id FROM users WHERE email = 'root@example.com'`,
+    );
+    // A session opened a minute ago (tokens carry whole seconds: one from this second would survive).
+    const now = Math.floor(Date.now() / 1000);
+    const earlier = await new SignJWT({ email: 'root@example.com', level: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(root!.id))
+      .setIssuedAt(now - 60)
+      .setExpirationTime(now + 3600)
+      .sign(new TextEncoder().encode(ctx.config.jwtSecret));
+    const me = (token: string) =>
+      ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+    expect((await me(earlier)).statusCode).toBe(200);
+
     expect(await cli('set-password --email ROOT@example.com --password second-password')).toBe(
-      'Changed the password of ROOT@example.com.',
+      'Changed the password of ROOT@example.com: a running server ends their open sessions within seconds.',
     );
     expect((await login('root@example.com', 'first-password')).statusCode).toBe(401);
-    expect((await login('root@example.com', 'second-password')).statusCode).toBe(200);
+    const ended = await me(earlier);
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json().message).toBe('Your session has ended. Please sign in again.');
+
+    const fresh = await login('root@example.com', 'second-password');
+    expect(fresh.statusCode).toBe(200);
+    expect((await me(fresh.json().token)).statusCode).toBe(200);
   });
 
   it('disables a user, ending their session, and enables them again', async () => {
