@@ -1,8 +1,8 @@
-import { decodeJwt, SignJWT } from 'jose';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import type { RouteEntry } from '../route-table';
-import type { TestUser } from '../test/context';
+import { signTestToken, type TestUser } from '../test/context';
 import {
   apiRoutes,
   isErrorBody,
@@ -65,19 +65,13 @@ beforeAll(async () => {
   const [header, payload, signature] = token.split('.') as [string, string, string];
   const claims = decodeJwt(token);
   const now = Math.floor(Date.now() / 1000);
-  const sign = (secret: string, overrides: Record<string, unknown> = {}, alg = 'HS256') =>
-    new SignJWT({ email: owner.email, level: owner.level, ...overrides })
-      .setProtectedHeader({ alg, typ: 'JWT' })
-      .setSubject(String(owner.id))
-      .setIssuedAt(now - 60)
-      .setExpirationTime(now + 3600)
-      .sign(new TextEncoder().encode(secret));
-  const expired = await new SignJWT({ email: owner.email, level: owner.level })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(String(owner.id))
-    .setIssuedAt(now - 7200)
-    .setExpirationTime(now - 1)
-    .sign(new TextEncoder().encode(ctx.config.jwtSecret));
+  const sign = (secret: string, claims: Record<string, unknown> = {}, alg = 'HS256') =>
+    signTestToken(owner, { secret, alg, claims, iat: now - 60 });
+  const expired = await signTestToken(owner, {
+    secret: ctx.config.jwtSecret,
+    iat: now - 7200,
+    exp: now - 1,
+  });
   const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
 
   attacks.push(
@@ -126,12 +120,7 @@ beforeAll(async () => {
   );
 
   async function signFor(id: number, email: string) {
-    return new SignJWT({ email, level: 0 })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(String(id))
-      .setIssuedAt(now)
-      .setExpirationTime(now + 3600)
-      .sign(new TextEncoder().encode(ctx.config.jwtSecret));
+    return signTestToken({ id, email, level: 0 }, { secret: ctx.config.jwtSecret, iat: now });
   }
 });
 afterAll(() => ctx?.close());

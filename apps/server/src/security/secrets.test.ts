@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../config';
 import { TokenCipher } from '../crypto/token-cipher';
 import { createLogger, redactUrl } from '../logger';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
+import { signTestToken } from '../test/context';
 import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor, type Estate } from './support';
 
 /**
@@ -216,14 +217,11 @@ describe('the keys themselves', () => {
   });
 
   it('the session key signs and the encryption key encrypts: a token signed with the encryption key is refused', async () => {
-    const { SignJWT } = await import('jose');
     const now = Math.floor(Date.now() / 1000);
-    const forged = await new SignJWT({ email: estate.user.email, level: 0 })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(String(estate.user.id))
-      .setIssuedAt(now)
-      .setExpirationTime(now + 60)
-      .sign(new Uint8Array(ctx.config.encryptionKey));
+    const forged = await signTestToken(
+      { ...estate.user, level: 0 },
+      { secret: new Uint8Array(ctx.config.encryptionKey), iat: now, exp: now + 60 },
+    );
     const response = await ctx.app.inject({
       method: 'GET',
       url: '/api/me',

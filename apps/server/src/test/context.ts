@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { SignJWT } from 'jose';
 import { buildApp, createAppDeps, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
 import { createDb, runMigrations, type Db } from '../db';
@@ -66,6 +67,31 @@ async function openTestDb(config: Config): Promise<{ db: Db; dropSchema?: () => 
     await tx.exec(`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public; CREATE SCHEMA ${schema};`);
   });
   return { db, dropSchema: () => db.exec(`DROP SCHEMA ${schema} CASCADE`) };
+}
+
+export interface TestTokenOptions {
+  /** The key: the server's `jwtSecret` for a valid token, anything else for a forged one. */
+  secret: string | Uint8Array;
+  alg?: string;
+  /** Seconds since the epoch; now and an hour from now by default. */
+  iat?: number;
+  exp?: number;
+  /** Claims beyond (or instead of) the user's email and level. */
+  claims?: Record<string, unknown>;
+}
+
+/** A session token for `user` made the way a test needs it: another key, algorithm, time or claims. */
+export function signTestToken(
+  user: { id: number; email: string; level: number },
+  { secret, alg = 'HS256', iat, exp, claims = {} }: TestTokenOptions,
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ email: user.email, level: user.level, ...claims })
+    .setProtectedHeader({ alg, typ: 'JWT' })
+    .setSubject(String(user.id))
+    .setIssuedAt(iat ?? now)
+    .setExpirationTime(exp ?? now + 3600)
+    .sign(typeof secret === 'string' ? new TextEncoder().encode(secret) : secret);
 }
 
 let userCounter = 0;

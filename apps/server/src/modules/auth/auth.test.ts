@@ -1,7 +1,7 @@
 import { tokenClaimsSchema } from '@guardian/contract';
-import { decodeJwt, SignJWT } from 'jose';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext, type TestUser } from '../../test/context';
+import { createTestContext, signTestToken, type TestContext, type TestUser } from '../../test/context';
 
 let ctx: TestContext;
 let addressCounter = 0;
@@ -128,15 +128,8 @@ describe('authentication of /api routes', () => {
 
   const me = (headers: Record<string, string> = {}, url = '/api/me') =>
     ctx.app.inject({ method: 'GET', url, headers });
-  const signWith = (secret: string, alg: string, claims: { iat?: number; exp?: number } = {}) => {
-    const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({ email: user.email, level: user.level })
-      .setProtectedHeader({ alg })
-      .setSubject(String(user.id))
-      .setIssuedAt(claims.iat ?? now)
-      .setExpirationTime(claims.exp ?? now + 3600)
-      .sign(new TextEncoder().encode(secret));
-  };
+  const signWith = (secret: string, alg: string, times: { iat?: number; exp?: number } = {}) =>
+    signTestToken(user, { secret, alg, ...times });
 
   it('GET /api/me answers the signed-in user', async () => {
     const response = await me(user.headers);
@@ -249,12 +242,11 @@ describe('sessions kept between requests (sessionRecheckMs)', () => {
   it('never keeps a refused token, nor a session past its expiry', async () => {
     const user = await kept.createUser();
     const now = Math.floor(Date.now() / 1000);
-    const expiresNow = await new SignJWT({ email: user.email, level: user.level })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(String(user.id))
-      .setIssuedAt(now - 60)
-      .setExpirationTime(now + 1)
-      .sign(new TextEncoder().encode(kept.config.jwtSecret));
+    const expiresNow = await signTestToken(user, {
+      secret: kept.config.jwtSecret,
+      iat: now - 60,
+      exp: now + 1,
+    });
     const headers = { authorization: `Bearer ${expiresNow}` };
     expect((await kept.app.inject({ method: 'GET', url: '/api/me', headers })).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, (now + 1) * 1000 - Date.now() + 50));

@@ -1,6 +1,5 @@
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/context';
+import { createTestContext, signTestToken, type TestContext } from '../../test/context';
 import { AppError } from '../../errors';
 import { parseUsersCommand, runUsersCommand, UsageError, type UsersCommand } from './users.cli';
 import { UsersRepository } from './users.repository';
@@ -62,13 +61,10 @@ describe('users command', () => {
       `SELECT id FROM users WHERE email = 'root@example.com'`,
     );
     // A session opened a minute ago (tokens carry whole seconds: one from this second would survive).
-    const now = Math.floor(Date.now() / 1000);
-    const earlier = await new SignJWT({ email: 'root@example.com', level: 0 })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(String(root!.id))
-      .setIssuedAt(now - 60)
-      .setExpirationTime(now + 3600)
-      .sign(new TextEncoder().encode(ctx.config.jwtSecret));
+    const earlier = await signTestToken(
+      { id: root!.id, email: 'root@example.com', level: 0 },
+      { secret: ctx.config.jwtSecret, iat: Math.floor(Date.now() / 1000) - 60 },
+    );
     const me = (token: string) =>
       ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
     expect((await me(earlier)).statusCode).toBe(200);
