@@ -36,13 +36,10 @@ class Sessions {
       this.knownSessions = new LRUCache({ max: MAX_SESSIONS, ttl: config.sessionRecheckMs });
   }
 
-  /** The user of a session verified less than `sessionRecheckMs` ago. */
-  known(token: string): CurrentUser | undefined {
-    return this.knownSessions?.get(token);
-  }
-
-  /** Verifies the token and reads its user (a 401 when either fails), and keeps the result. */
-  async verify(token: string): Promise<CurrentUser> {
+  /** The session's user: as kept, or verified and read anew (a 401 when either fails) and kept. */
+  async userOf(token: string): Promise<CurrentUser> {
+    const known = this.knownSessions?.get(token);
+    if (known) return known;
     const session = await verifySessionToken(token, this.config);
     // The database, not the token, decides: a disabled or deleted user is out, a changed level applies.
     const user = await this.users.findById(session.userId);
@@ -80,8 +77,7 @@ function bearerToken(request: FastifyRequest): string {
 export function registerAuthGuard(app: FastifyInstance, users: UsersRepository, config: Config): void {
   const sessions = new Sessions(users, config);
   const guard = (admin: boolean) => async (request: FastifyRequest) => {
-    const token = bearerToken(request);
-    request.user = sessions.known(token) ?? (await sessions.verify(token));
+    request.user = await sessions.userOf(bearerToken(request));
     if (admin && request.user.level !== ADMIN_LEVEL) {
       throw new AppError('FORBIDDEN', 'Only administrators can do this.');
     }
