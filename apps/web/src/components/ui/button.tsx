@@ -1,5 +1,6 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { clsx } from 'clsx';
+import { Trash2 } from 'lucide-react';
 import { Spinner } from './spinner';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -64,5 +65,20 @@ export function Button({
       {loading ? <Spinner size="sm" label={null} /> : icon}
       {children}
     </button>
+  );
+}
+
+/** A table row's delete action: the trash icon, red on hover, named for what it deletes. */
+export function DeleteButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <Button
+      variant="ghost"
+      size="icon"
+      className="hover:bg-danger-soft hover:text-danger"
+      aria-label={label}
+      onClick={onClick}
+    >
+      <Trash2 aria-hidden="true" className="size-4" />
+    </Button>
   );
 }

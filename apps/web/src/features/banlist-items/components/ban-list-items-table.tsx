@@ -1,6 +1,5 @@
-import { Trash2 } from 'lucide-react';
 import type { BanListItem, BanListItemSort } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
+import { DeleteButton } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
   Table,
@@ -82,15 +81,7 @@ export function BanListItemsTable({
                 <time dateTime={item.created_on}>{formatCreatedOn(item.created_on)}</time>
               </TableCell>
               <TableCell className="w-px py-1.5">
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="hover:bg-danger-soft hover:text-danger"
-                  aria-label={`Delete ${item.ip}`}
-                  onClick={() => onDelete(item)}
-                >
-                  <Trash2 aria-hidden="true" className="size-4" />
-                </Button>
+                <DeleteButton label={`Delete ${item.ip}`} onClick={() => onDelete(item)} />
               </TableCell>
             </TableRow>
           ))

@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
-import { Trash2 } from 'lucide-react';
 import type { BanList } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
+import { DeleteButton } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
   Table,
@@ -87,15 +86,7 @@ export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onD
                 </Link>
               </TableCell>
               <TableCell>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="hover:bg-danger-soft hover:text-danger"
-                  aria-label={`Delete ${banList.list_name}`}
-                  onClick={() => onDelete(banList)}
-                >
-                  <Trash2 aria-hidden="true" className="size-4" />
-                </Button>
+                <DeleteButton label={`Delete ${banList.list_name}`} onClick={() => onDelete(banList)} />
               </TableCell>
             </TableRow>
           ))

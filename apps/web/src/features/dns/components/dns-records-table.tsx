@@ -1,7 +1,7 @@
-import { Pencil, Trash2 } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import type { DnsRecord } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
+import { Button, DeleteButton } from '../../../components/ui/button';
 import {
   Table,
   TableBody,
@@ -101,15 +101,10 @@ export function DnsRecordsTable({ records, loading, onEdit, onDelete }: DnsRecor
                         <Pencil aria-hidden="true" className="size-4" />
                       </Button>
                     )}
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="hover:bg-danger-soft hover:text-danger"
-                      aria-label={`Delete ${record.type} record ${record.name}`}
+                    <DeleteButton
+                      label={`Delete ${record.type} record ${record.name}`}
                       onClick={() => onDelete(record)}
-                    >
-                      <Trash2 aria-hidden="true" className="size-4" />
-                    </Button>
+                    />
                   </div>
                 </TableCell>
               </TableRow>

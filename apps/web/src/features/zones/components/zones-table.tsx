@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { Settings, Trash2 } from 'lucide-react';
+import { Settings } from 'lucide-react';
 import type { Zone } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
+import { Button, DeleteButton } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
   Table,
@@ -118,15 +118,7 @@ export function ZonesTable({
                 </Button>
               </TableCell>
               <TableCell>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="hover:bg-danger-soft hover:text-danger"
-                  aria-label={`Delete ${zone.domain}`}
-                  onClick={() => onDelete(zone)}
-                >
-                  <Trash2 aria-hidden="true" className="size-4" />
-                </Button>
+                <DeleteButton label={`Delete ${zone.domain}`} onClick={() => onDelete(zone)} />
               </TableCell>
             </TableRow>
           ))
