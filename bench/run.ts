@@ -221,21 +221,36 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message.split('\n')[0]!.slice(0, 200) : String(err);
 }
 
+interface DatabaseRss {
+  before: number;
+  peak: number;
+}
+
 /**
  * Samples the server's RSS every 25 ms while `work` runs (from /proc: no help from the server), and
- * its V8 heap every 250 ms; answers the peak RSS and the memory breakdown sampled nearest to it.
+ * its V8 heap every 250 ms; answers the peak RSS and the memory breakdown sampled nearest to it. On
+ * PGlite it samples the database's host process too (a process of its own, as PostgreSQL is).
  */
 async function peakRss<T>(
   server: ServerChild,
   work: () => Promise<T>,
-): Promise<{ result: T; peak: number; before: number; atPeak: NodeJS.MemoryUsage | null }> {
+): Promise<{
+  result: T;
+  peak: number;
+  before: number;
+  atPeak: NodeJS.MemoryUsage | null;
+  database: DatabaseRss | null;
+}> {
   const before = server.rss();
   let peak = before;
+  const databaseBefore = server.databaseRss();
+  const database = databaseBefore === null ? null : { before: databaseBefore, peak: databaseBefore };
   let atPeak: NodeJS.MemoryUsage | null = null;
   let sampling = false;
   const sample = () => {
     try {
       peak = Math.max(peak, server.rss());
+      if (database) database.peak = Math.max(database.peak, server.databaseRss() ?? 0);
     } catch {
       // The process is gone; the work's own error says why.
     }
@@ -255,7 +270,7 @@ async function peakRss<T>(
   try {
     const result = await work();
     sample();
-    return { result, peak, before, atPeak };
+    return { result, peak, before, atPeak, database };
   } finally {
     clearInterval(timer);
     clearInterval(heapTimer);
@@ -456,6 +471,8 @@ async function syncSection(ctx: Context): Promise<void> {
   ];
   let worstRatio = 0;
   let peakBig = 0;
+  /** PGlite only: its host process's peak, shown beside the server's (PostgreSQL's memory is not shown either). */
+  let peakDatabaseBig: number | undefined;
   for (const run of runs) {
     try {
       await run.before?.();
@@ -463,7 +480,12 @@ async function syncSection(ctx: Context): Promise<void> {
       timed.clear();
       await server.resetQueries();
       const started = performance.now();
-      const { peak, before, atPeak } = await peakRss(server, () =>
+      const {
+        peak,
+        before,
+        atPeak,
+        database: databaseRss,
+      } = await peakRss(server, () =>
         ctx.lists.request('POST', `/api/cloudflare/banlists/${encodeURIComponent(run.key)}/sync`),
       );
       const wallMs = performance.now() - started;
@@ -476,6 +498,7 @@ async function syncSection(ctx: Context): Promise<void> {
       const ratio = calls / minimum;
       worstRatio = Math.max(worstRatio, ratio);
       if (run.big) peakBig = Math.max(peakBig, peak);
+      if (run.big && databaseRss) peakDatabaseBig = Math.max(peakDatabaseBig ?? 0, databaseRss.peak);
       figures.push({
         ...run,
         wallMs,
@@ -487,6 +510,7 @@ async function syncSection(ctx: Context): Promise<void> {
         rssBefore: before,
         rssPeak: peak,
         memoryAtPeak: atPeak,
+        databaseRss,
         totalItemsAfter: page.totalItems,
         database: { roundTrips: database.total, msBySql: database.msBySql },
       });
@@ -523,6 +547,13 @@ async function syncSection(ctx: Context): Promise<void> {
         figure: `${run.label}: server RSS before -> peak`,
         value: `${fmt.mb(before)} -> ${fmt.mb(peak)}${memoryShare(atPeak)}`,
       });
+      if (databaseRss) {
+        report.row({
+          section: 'Sync',
+          figure: `${run.label}: embedded database process RSS before -> peak`,
+          value: `${fmt.mb(databaseRss.before)} -> ${fmt.mb(databaseRss.peak)}`,
+        });
+      }
     } catch (err) {
       if (!run.big) {
         report.missing('Sync', `${run.label}: ${reasonOf(err)}`);
@@ -550,6 +581,14 @@ async function syncSection(ctx: Context): Promise<void> {
     `< ${fmt.mb(BUDGET.syncRssBytes)}`,
     (v) => v < BUDGET.syncRssBytes,
   );
+  if (peakDatabaseBig !== undefined) {
+    report.row({
+      section: 'Sync',
+      figure: `Peak RSS of the embedded database's process, ${fmt.int(BIG_LIST_ITEMS)}-item sync`,
+      value: fmt.mb(peakDatabaseBig),
+      note: 'PGlite in its own process, as PostgreSQL is; not the server',
+    });
+  }
 }
 
 interface ReadTarget {

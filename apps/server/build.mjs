@@ -6,9 +6,12 @@ import { build } from 'esbuild';
 
 const here = (path) => join(import.meta.dirname, path);
 
-const entryPoints = ['main', 'users-cli', 'demo']
-  .map((name) => here(`src/${name}.ts`))
-  .filter((file) => existsSync(file));
+// The embedded database's host process (src/db/pglite.ts starts it) sits beside the bundles that start it.
+const entryPoints = Object.fromEntries(
+  ['main', 'users-cli', 'demo', 'db/pglite-host']
+    .map((name) => [name.replace(/^.*\//, ''), here(`src/${name}.ts`)])
+    .filter(([, file]) => existsSync(file)),
+);
 
 /** @type {import('esbuild').Plugin} */
 const externalNpmPackages = {

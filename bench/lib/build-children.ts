@@ -54,6 +54,8 @@ export async function buildChildren(): Promise<ChildBundles> {
     entryPoints: {
       'server-child': join(import.meta.dirname, 'server-child.ts'),
       'bare-server': join(import.meta.dirname, 'bare-server.ts'),
+      // The embedded database's host process, beside the server that starts it (as in apps/server/dist).
+      'pglite-host': join(import.meta.dirname, '..', '..', 'apps', 'server', 'src', 'db', 'pglite-host.ts'),
     },
     outdir: OUT_DIR,
     outExtension: { '.js': '.mjs' },

@@ -82,6 +82,8 @@ export interface ServerChild {
   memory(): Promise<NodeJS.MemoryUsage>;
   /** Resident set size now, from /proc (bytes). */
   rss(): number;
+  /** The RSS of the server's child processes (the embedded database's host); null when it has none. */
+  databaseRss(): number | null;
   stop(): Promise<void>;
 }
 
@@ -100,11 +102,23 @@ function readRss(pid: number): number {
   return kb ? Number(kb) * 1024 : 0;
 }
 
+function childrenRss(pid: number): number | null {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean);
+  if (children.length === 0) return null;
+  return children.reduce((sum, child) => {
+    try {
+      return sum + readRss(Number(child));
+    } catch {
+      return sum; // It ended between the two reads.
+    }
+  }, 0);
+}
+
 /**
- * PGlite creates a new data folder by running initdb inside the process, whose WebAssembly memory
- * stays in the process's RSS after it is collected. That happens once per installation; the server
- * measured is one started on its existing folder, as on every later start: a first process creates
- * and migrates the folder and exits.
+ * PGlite creates a new data folder by running initdb inside its host process, whose WebAssembly memory
+ * stays in that process's RSS after it is collected. That happens once per installation; the database
+ * measured is one started on its existing folder, as on every later start: a first server creates and
+ * migrates the folder and exits.
  */
 async function prepareDataDir(bundle: string, env: Record<string, string>): Promise<void> {
   const child = fork(bundle, [], { cwd: ROOT, env: { ...env, BENCH_PREPARE_ONLY: '1' }, stdio: 'inherit' });
@@ -217,6 +231,7 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     explain: (match) => call({ type: 'explain', match }),
     caches: (enabled) => call({ type: 'caches', enabled }),
     rss: () => readRss(child.pid!),
+    databaseRss: () => childrenRss(child.pid!),
     async stop() {
       if (!exited) {
         // It closes the app and the database and exits; a server that hangs is killed after 15 s.

@@ -12,7 +12,10 @@ function isRunning(pid: number): boolean {
 }
 
 export class DataDirLockedError extends Error {
-  constructor(folder: string, pid: number) {
+  constructor(
+    readonly folder: string,
+    readonly pid: number,
+  ) {
     super(
       `Another Guardian process (pid ${pid}) is using the embedded database in ${folder}. ` +
         'Stop it first (the users command needs the server stopped when no DATABASE_URL is set), ' +

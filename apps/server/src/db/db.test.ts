@@ -1,12 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../test/context';
 import { lockDataDir, DataDirLockedError } from './data-dir-lock';
-import { createDb, DatabaseUnavailableError, runMigrations } from '.';
+import { createDb, DatabaseUnavailableError, isUniqueViolation, runMigrations } from '.';
 import { migrations } from './migrations';
+import { createPgliteDb } from './pglite';
 import { createPostgresDb } from './postgres';
 
 let ctx: TestContext;
@@ -77,6 +81,17 @@ describe('Db', () => {
       await ctx.db.query(`SELECT name FROM schema_migrations WHERE name LIKE '90%' AND name <> '900_probe'`),
     ).toEqual([]);
     expect(await ctx.db.query(`SELECT to_regclass('half_done') AS found`)).toEqual([{ found: null }]);
+  });
+
+  it("keeps PostgreSQL's error fields, so a taken unique value is told apart", async () => {
+    await ctx.db.exec('CREATE TABLE unique_probe (email text UNIQUE)');
+    await ctx.db.query('INSERT INTO unique_probe VALUES ($1)', ['a@example.com']);
+    const err: unknown = await ctx.db
+      .query('INSERT INTO unique_probe VALUES ($1)', ['a@example.com'])
+      .catch((caught: unknown) => caught);
+    expect(isUniqueViolation(err)).toBe(true);
+    expect(err).toMatchObject({ constraint: 'unique_probe_email_key' });
+    expect((err as Error).message).toMatch(/duplicate key/);
   });
 
   it('fails with DatabaseUnavailableError when PostgreSQL cannot be reached', async () => {
@@ -156,6 +171,15 @@ describe('the embedded database folder', () => {
     lockDataDir(dbFolder)();
   });
 
+  const isRunning = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   it.runIf(process.env.TEST_DB !== 'postgres')('keeps data across a restart', async () => {
     const config = { mode: 'production' as const, dataDir: folder, databaseUrl: undefined };
     const first = await createDb(config);
@@ -168,4 +192,55 @@ describe('the embedded database folder', () => {
       await second.close();
     }
   });
+
+  it.runIf(process.env.TEST_DB !== 'postgres')(
+    'is hosted by a process of its own, which the server restarts if it dies',
+    async () => {
+      const warn = vi.fn();
+      const db = await createPgliteDb(join(folder, 'hosted'), { logger: { warn } });
+      try {
+        const firstHost = db.hostPid()!;
+        expect(firstHost).not.toBe(process.pid);
+        await db.exec("CREATE TABLE survivor (value text); INSERT INTO survivor VALUES ('committed')");
+        // A second opener of the folder is refused while the host holds it.
+        await expect(createPgliteDb(join(folder, 'hosted'))).rejects.toThrow(DataDirLockedError);
+
+        const held = db.transaction(async (tx) => {
+          await tx.query("INSERT INTO survivor VALUES ('never committed')");
+          process.kill(firstHost, 'SIGKILL');
+          await tx.query('SELECT 1');
+        });
+        await expect(held).rejects.toBeInstanceOf(DatabaseUnavailableError);
+        expect(warn).toHaveBeenCalled();
+
+        // The next query starts a new host on the same folder: committed rows are there, the rest is not.
+        expect(await db.query('SELECT value FROM survivor')).toEqual([{ value: 'committed' }]);
+        expect(db.hostPid()).not.toBe(firstHost);
+      } finally {
+        await db.close();
+      }
+      expect(isRunning(db.hostPid()!)).toBe(false);
+    },
+  );
+
+  it.runIf(process.env.TEST_DB !== 'postgres')(
+    'closes and ends its host when the server is killed',
+    async () => {
+      const dbFolder = join(folder, 'orphan');
+      // A server that opens the database and is killed at once, with no chance to close it.
+      const script = `
+        const { createPgliteDb } = await import(${JSON.stringify(new URL('./pglite.ts', import.meta.url).href)});
+        const db = await createPgliteDb(${JSON.stringify(dbFolder)});
+        console.log(db.hostPid());
+        process.kill(process.pid, 'SIGKILL');`;
+      const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+      const server = spawnSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      });
+      const hostPid = Number(server.stdout.trim());
+      expect(hostPid).toBeGreaterThan(0);
+      await vi.waitFor(() => expect(isRunning(hostPid)).toBe(false), { timeout: 10_000 });
+      expect(existsSync(`${dbFolder}.lock`)).toBe(false);
+    },
+  );
 });

@@ -15,7 +15,10 @@ export interface CreateDbOptions {
   schema?: string;
 }
 
-/** PostgreSQL when DATABASE_URL is set, else PGlite in `<dataDir>/pglite` (in memory under tests). */
+/**
+ * PostgreSQL when DATABASE_URL is set, else PGlite in `<dataDir>/pglite` (in memory under tests), in a
+ * process of its own.
+ */
 export async function createDb(
   config: Pick<Config, 'mode' | 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseQueryTimeoutMs'>>,
   options: CreateDbOptions = {},
@@ -26,5 +29,5 @@ export async function createDb(
       queryTimeoutMs: config.databaseQueryTimeoutMs,
     });
   }
-  return createPgliteDb(config.mode === 'test' ? undefined : join(config.dataDir, 'pglite'));
+  return createPgliteDb(config.mode === 'test' ? undefined : join(config.dataDir, 'pglite'), options);
 }

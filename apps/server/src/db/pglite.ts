@@ -1,55 +1,172 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { lockDataDir } from './data-dir-lock';
-import type { Db, Queryable } from './types';
-
-const DATE_OID = 1082;
+import { createRequire } from 'node:module';
+import { dirname, extname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DatabaseUnavailableError } from './errors';
+import { deserializeError, type HostCall, type HostMessage, type HostRequest } from './pglite-protocol';
+import type { Db, DbLogger, Queryable } from './types';
 
 /**
- * PGlite lives in the server's process and its WebAssembly memory never shrinks: PostgreSQL's default
- * 128 MB of shared buffers (and 64 MB per index build) would stay in the server's memory for good.
- * The data files are read through the operating system's page cache anyway, as PostgreSQL expects.
+ * pglite-host.ts beside this module: in the build the server's bundles and the host's sit side by side
+ * in dist/; from the TypeScript source (tests) the host runs through tsx.
  */
-const MEMORY_SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'maintenance_work_mem=32MB'];
-
-function queryable(target: PGlite | Transaction): Queryable {
-  return {
-    query: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await target.query<T>(sql, [...params])).rows,
-    exec: async (sql: string) => void (await target.exec(sql)),
-  };
+function hostEntry(): { file: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  const extension = extname(here);
+  const file = fileURLToPath(new URL(`./pglite-host${extension}`, import.meta.url));
+  if (extension !== '.ts') return { file, execArgv: [] };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return { file, execArgv: ['--import', tsx] };
 }
 
-/** Embedded PostgreSQL (WebAssembly) in `folder`, or in memory when no folder is given (tests). */
-export async function createPgliteDb(folder?: string): Promise<Db> {
-  let unlock: (() => void) | undefined;
-  if (folder) {
-    mkdirSync(dirname(folder), { recursive: true, mode: 0o700 });
-    unlock = lockDataDir(folder);
-  }
-  try {
-    const pglite = await PGlite.create({
-      dataDir: folder,
-      startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
-      extensions: { pg_trgm },
-      // PGlite already returns int8 as number; dates as text match the PostgreSQL client.
-      parsers: { [DATE_OID]: (text: string) => text },
+/** One running host process: requests out, replies matched back by id. */
+class HostProcess {
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
+  private nextId = 1;
+  private exitError: Error | undefined;
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    onExit: (host: HostProcess) => void,
+  ) {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    child.on('message', (message: HostMessage) => {
+      if (message.type !== 'reply') return;
+      const waiter = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.error) waiter?.reject(deserializeError(message.error));
+      else waiter?.resolve(message.value);
     });
-    const { query, exec } = queryable(pglite);
-    return {
-      kind: 'pglite',
-      query,
-      exec,
-      transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
-      async close() {
-        await pglite.close();
-        unlock?.();
-      },
-    };
-  } catch (err) {
-    unlock?.();
-    throw err;
+    child.once('exit', (code, signal) => {
+      this.exitError = new DatabaseUnavailableError(
+        new Error(`The embedded database's process exited (code ${code}, signal ${signal}).`),
+      );
+      for (const waiter of this.pending.values()) waiter.reject(this.exitError);
+      this.pending.clear();
+      onExit(this);
+    });
   }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return this.exitError === undefined;
+  }
+
+  /** Starts a host on `folder` (in memory without one); rejects with the reason it could not open it. */
+  static start(folder: string | undefined, onExit: (host: HostProcess) => void): Promise<HostProcess> {
+    const { file, execArgv } = hostEntry();
+    const child = fork(file, folder ? [folder] : [], {
+      execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    return new Promise((resolve, reject) => {
+      const onStartMessage = (message: HostMessage) => {
+        if (message.type === 'reply') return;
+        child.off('message', onStartMessage);
+        child.off('exit', onEarlyExit);
+        if (message.type === 'ready') resolve(new HostProcess(child, onExit));
+        else reject(deserializeError(message.error));
+      };
+      const onEarlyExit = (code: number | null, signal: string | null) =>
+        reject(
+          new Error(`The embedded database's process exited as it started (code ${code}, signal ${signal}).`),
+        );
+      child.on('message', onStartMessage);
+      child.once('exit', onEarlyExit);
+      child.once('error', reject);
+    });
+  }
+
+  call<T>(request: HostCall): Promise<T> {
+    if (this.exitError) return Promise.reject(this.exitError);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.child.send({ ...request, id } as HostRequest);
+    });
+  }
+
+  /** Closes the database cleanly and waits for the process to end. */
+  async stop(): Promise<void> {
+    if (this.alive) {
+      await this.call({ op: 'close' });
+      this.child.disconnect();
+    }
+    await this.exited;
+  }
+}
+
+export interface PgliteDb extends Db {
+  /** The pid of the process hosting the database now (a new one after a restart). */
+  hostPid(): number | undefined;
+}
+
+/**
+ * Embedded PostgreSQL (WebAssembly) in `folder`, or in memory when no folder is given (tests), hosted by a
+ * process of its own (pglite-host.ts). If that process dies (out of memory, say) the queries it had fail
+ * with DatabaseUnavailableError (a 503) and the next query starts a new one on the same folder.
+ */
+export async function createPgliteDb(
+  folder?: string,
+  options: { logger?: DbLogger } = {},
+): Promise<PgliteDb> {
+  if (folder) mkdirSync(dirname(folder), { recursive: true, mode: 0o700 });
+  let closed = false;
+  const onExit = (host: HostProcess) => {
+    if (!closed)
+      options.logger?.warn({ pid: host.pid }, "The embedded database's process ended; it will be restarted.");
+  };
+  let current = await HostProcess.start(folder, onExit);
+  let restarting: Promise<HostProcess> | undefined;
+
+  const host = async (): Promise<HostProcess> => {
+    if (current.alive) return current;
+    if (closed) throw new Error('The database is closed.');
+    restarting ??= HostProcess.start(folder, onExit)
+      .then((started) => (current = started))
+      .catch((err: unknown) => {
+        throw new DatabaseUnavailableError(err);
+      })
+      .finally(() => (restarting = undefined));
+    return restarting;
+  };
+
+  // Inside a transaction every query goes to the process that began it: a restarted one never saw it.
+  const queryable = (target: () => Promise<HostProcess>, tx?: number): Queryable => ({
+    query: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await target()).call<T[]>({ op: 'query', sql, params: [...params], tx }),
+    exec: async (sql: string) => void (await (await target()).call({ op: 'exec', sql, tx })),
+  });
+  const { query, exec } = queryable(host);
+
+  return {
+    kind: 'pglite',
+    query,
+    exec,
+    async transaction(fn) {
+      const owner = await host();
+      const tx = await owner.call<number>({ op: 'begin' });
+      let result;
+      try {
+        result = await fn(queryable(async () => owner, tx));
+      } catch (err) {
+        await owner.call({ op: 'rollback', tx }).catch(() => undefined);
+        throw err;
+      }
+      await owner.call({ op: 'commit', tx });
+      return result;
+    },
+    hostPid: () => current.pid,
+    async close() {
+      closed = true;
+      await restarting?.catch(() => undefined);
+      await current.stop();
+    },
+  };
 }

@@ -1,0 +1,138 @@
+/**
+ * The process that hosts PGlite (started by pglite.ts). PGlite is PostgreSQL compiled to WebAssembly:
+ * its memory never shrinks and its work is synchronous. In a process of its own it is to the server
+ * what a PostgreSQL server is: its memory is not the server's, and its work does not hold up the
+ * server's event loop. The server is its only client, through the IPC channel (pglite-protocol.ts).
+ *
+ * Usage: node pglite-host.js [folder]   (no folder: in memory, for tests)
+ */
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { lockDataDir } from './data-dir-lock';
+import { serializeError, type HostMessage, type HostRequest } from './pglite-protocol';
+
+const DATE_OID = 1082;
+
+/**
+ * WebAssembly memory never shrinks: PostgreSQL's default 128 MB of shared buffers (and 64 MB per
+ * index build) would stay in this process for good. The data files are read through the operating
+ * system's page cache anyway, as PostgreSQL expects.
+ */
+const MEMORY_SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'maintenance_work_mem=32MB'];
+
+/** Thrown inside a transaction's callback to make PGlite roll it back. */
+const ROLLBACK = Symbol('rollback');
+
+interface OpenTransaction {
+  tx: Transaction;
+  /** Ends the transaction: true commits, false rolls back. */
+  finish(commit: boolean): void;
+  /** Settles when PGlite has committed (or rejects with the reason it could not). */
+  ended: Promise<void>;
+}
+
+const send = (message: HostMessage) => process.send!(message);
+
+async function open(folder: string | undefined): Promise<{ pglite: PGlite; unlock?: () => void }> {
+  const unlock = folder ? lockDataDir(folder) : undefined;
+  try {
+    const pglite = await PGlite.create({
+      dataDir: folder,
+      startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
+      extensions: { pg_trgm },
+      // PGlite already returns int8 as number; dates as text match the PostgreSQL client.
+      parsers: { [DATE_OID]: (text: string) => text },
+    });
+    return { pglite, unlock };
+  } catch (err) {
+    unlock?.();
+    throw err;
+  }
+}
+
+async function serve(folder: string | undefined): Promise<void> {
+  const { pglite, unlock } = await open(folder);
+  const transactions = new Map<number, OpenTransaction>();
+  let nextTransaction = 1;
+  let closing: Promise<void> | undefined;
+
+  const close = () =>
+    (closing ??= (async () => {
+      for (const open of transactions.values()) open.finish(false);
+      await pglite.close();
+      unlock?.();
+    })());
+
+  const target = (tx: number | undefined): PGlite | Transaction => {
+    if (tx === undefined) return pglite;
+    const open = transactions.get(tx);
+    if (!open) throw new Error(`Transaction ${tx} is not open.`);
+    return open.tx;
+  };
+
+  // PGlite runs one transaction at a time: a begin waits here until the one before has ended.
+  const begin = () =>
+    new Promise<number>((resolveBegin, rejectBegin) => {
+      const id = nextTransaction++;
+      let finish!: (commit: boolean) => void;
+      const decided = new Promise<boolean>((resolve) => (finish = resolve));
+      const ended = pglite
+        .transaction(async (tx) => {
+          transactions.set(id, { tx, finish, ended });
+          resolveBegin(id);
+          if (!(await decided)) throw ROLLBACK;
+        })
+        .catch((err: unknown) => {
+          if (err !== ROLLBACK) throw err;
+        })
+        .finally(() => transactions.delete(id));
+      // A BEGIN that failed never reached the callback.
+      ended.catch(rejectBegin);
+    });
+
+  const end = async (tx: number, commit: boolean) => {
+    const open = transactions.get(tx);
+    if (!open) throw new Error(`Transaction ${tx} is not open.`);
+    open.finish(commit);
+    await open.ended;
+  };
+
+  const handle = async (request: HostRequest): Promise<unknown> => {
+    switch (request.op) {
+      case 'query':
+        return (await target(request.tx).query(request.sql, request.params)).rows;
+      case 'exec':
+        await target(request.tx).exec(request.sql);
+        return undefined;
+      case 'begin':
+        return begin();
+      case 'commit':
+      case 'rollback':
+        return end(request.tx, request.op === 'commit');
+      case 'close':
+        return close();
+    }
+  };
+
+  process.on('message', (request: HostRequest) => {
+    handle(request).then(
+      (value) => send({ type: 'reply', id: request.id, value }),
+      (err: unknown) => send({ type: 'reply', id: request.id, error: serializeError(err) }),
+    );
+  });
+  // The server is gone (it exited, or crashed): close the database cleanly, then go too.
+  process.once('disconnect', () => void close().finally(() => process.exit(0)));
+  send({ type: 'ready' });
+}
+
+// A Ctrl-C in a terminal reaches the whole process group, and a service manager's stop may signal every
+// process of the service: the server decides when the database closes (it closes it after its last
+// request), so this process waits for the server's close or for the server to be gone.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
+
+serve(process.argv[2] || undefined).catch((err: unknown) => {
+  send({ type: 'failed', error: serializeError(err) });
+  process.disconnect();
+  process.exitCode = 1;
+});
