@@ -105,6 +105,8 @@ export async function syncMirror(db: Db, cf: Cloudflare, list: BanListRecord): P
     return true;
   };
 
+  // One batch is stored while the next is received and prepared: the database is another process.
+  let storing: Promise<void> | undefined;
   try {
     for await (const batch of cloudflareBatches(cf, list)) {
       if (!loading && comparable && (await compare(batch))) {
@@ -112,9 +114,13 @@ export async function syncMirror(db: Db, cf: Cloudflare, list: BanListRecord): P
         continue;
       }
       if (!loading) await startLoading();
-      await items.load(list.ref, firstId + count, batch);
+      await storing;
+      storing = items.load(list.ref, firstId + count, batch);
+      // If receiving the next batch fails first, this one's outcome no longer matters (the load is dropped).
+      storing.catch(() => undefined);
       count += batch.length;
     }
+    await storing;
     if (!loading && count === list.itemsCount) {
       if (updates.length === 0) return list;
       await db.transaction(async (tx) => {
@@ -140,6 +146,7 @@ export async function syncMirror(db: Db, cf: Cloudflare, list: BanListRecord): P
     });
     return { ...list, itemsCount: count, firstItemId: firstId, nextItemId: firstId + count };
   } catch (err) {
+    await storing?.catch(() => undefined);
     if (loading) await items.dropLoad(list.ref).catch(() => undefined);
     throw err;
   }
