@@ -88,7 +88,11 @@ class HostProcess {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.child.send({ ...request, id } as HostRequest);
+      // The process may have died a moment ago, its exit not yet reported: then the send fails here.
+      this.child.send({ ...request, id } as HostRequest, (err) => {
+        if (!err || !this.pending.delete(id)) return;
+        reject(new DatabaseUnavailableError(err));
+      });
     });
   }
 

@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PgliteDb } from '../db/pglite';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import { call, seedEstate, type Estate } from './support';
 
@@ -9,8 +13,9 @@ import { call, seedEstate, type Estate } from './support';
  * refuses connections, never answers new ones, or goes silent on open ones (a partition), every route
  * that needs it answers 503 with the contract's JSON message, quickly, and nothing
  * is written to Cloudflare; a sync cut in the middle leaves the old mirror whole; when the database is
- * back the same requests answer 200 without a restart. PostgreSQL only (PGlite lives in the process
- * and cannot go away); on the PGlite project the file is skipped.
+ * back the same requests answer 200 without a restart. On PGlite the database is a process of the
+ * server's own: if it dies, the requests it was answering get the same 503 and the next ones find it
+ * restarted on the same folder, with everything committed before.
  */
 
 const onPostgres = process.env.TEST_DB === 'postgres' && !!process.env.DATABASE_URL;
@@ -98,6 +103,57 @@ const unavailable = {
   errors: [{ code: 'UNAVAILABLE', message: 'The database is unavailable. Please try again shortly.' }],
 };
 
+let recordCounter = 0;
+
+/** What browsers ask of a signed-in user's estate: reads, a sign-in, and writes to Cloudflare. */
+const requests = (estate: Estate) => [
+  { method: 'GET', url: '/api/health', headers: {} },
+  { method: 'GET', url: '/api/me', headers: estate.user.headers },
+  { method: 'GET', url: '/api/cloudflare/accounts', headers: estate.user.headers },
+  { method: 'GET', url: '/api/cloudflare/zones', headers: estate.user.headers },
+  { method: 'GET', url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, headers: estate.user.headers },
+  {
+    method: 'POST',
+    url: '/api/login',
+    headers: {},
+    payload: { email: estate.user.email, password: estate.user.password },
+  },
+  {
+    method: 'POST',
+    url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`,
+    headers: estate.user.headers,
+    payload: {
+      type: 'A',
+      name: `outage-${++recordCounter}`,
+      content: '203.0.113.99',
+      ttl: 1,
+      proxied: false,
+    },
+  },
+  { method: 'POST', url: '/api/cloudflare/zones/sync', headers: estate.user.headers },
+];
+
+/** Every request at once, as many browsers would send them. */
+async function answers(ctx: CloudflareTestContext, estate: Estate) {
+  return Promise.all(
+    requests(estate).map(async (request) => {
+      const started = Date.now();
+      const response = await ctx.app.inject({
+        method: request.method as 'GET',
+        url: request.url,
+        headers: request.headers,
+        payload: request.payload,
+      });
+      return {
+        what: `${request.method} ${request.url}`,
+        status: response.statusCode,
+        body: response.json(),
+        ms: Date.now() - started,
+      };
+    }),
+  );
+}
+
 describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQL)', () => {
   let proxy: DatabaseProxy;
   let ctx: CloudflareTestContext;
@@ -126,57 +182,8 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     await proxy?.stop();
   });
 
-  let recordCounter = 0;
-  const requests = () => [
-    { method: 'GET', url: '/api/health', headers: {} },
-    { method: 'GET', url: '/api/me', headers: estate.user.headers },
-    { method: 'GET', url: '/api/cloudflare/accounts', headers: estate.user.headers },
-    { method: 'GET', url: '/api/cloudflare/zones', headers: estate.user.headers },
-    { method: 'GET', url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, headers: estate.user.headers },
-    {
-      method: 'POST',
-      url: '/api/login',
-      headers: {},
-      payload: { email: estate.user.email, password: estate.user.password },
-    },
-    {
-      method: 'POST',
-      url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`,
-      headers: estate.user.headers,
-      payload: {
-        type: 'A',
-        name: `outage-${++recordCounter}`,
-        content: '203.0.113.99',
-        ttl: 1,
-        proxied: false,
-      },
-    },
-    { method: 'POST', url: '/api/cloudflare/zones/sync', headers: estate.user.headers },
-  ];
-
-  /** Every request at once, as many browsers would send them. */
-  async function answers() {
-    return Promise.all(
-      requests().map(async (request) => {
-        const started = Date.now();
-        const response = await ctx.app.inject({
-          method: request.method as 'GET',
-          url: request.url,
-          headers: request.headers,
-          payload: request.payload,
-        });
-        return {
-          what: `${request.method} ${request.url}`,
-          status: response.statusCode,
-          body: response.json(),
-          ms: Date.now() - started,
-        };
-      }),
-    );
-  }
-
   it('works before the outage', async () => {
-    for (const answer of await answers()) expect(answer.status, answer.what).toBeLessThan(300);
+    for (const answer of await answers(ctx, estate)) expect(answer.status, answer.what).toBeLessThan(300);
   });
 
   it.each(['refuse', 'blackhole', 'stall'] as const)(
@@ -185,7 +192,7 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
       const dnsBefore = ctx.sandbox.control.getDnsRecords(estate.zone.zoneId).length;
       proxy.cut(mode);
       try {
-        for (const answer of await answers()) {
+        for (const answer of await answers(ctx, estate)) {
           expect(answer.status, answer.what).toBe(503);
           expect(answer.body, answer.what).toEqual(unavailable);
           // Refused connections fail at once; a silent network within the pool's connect timeout (5 s)
@@ -198,10 +205,10 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
       }
       // Back: the same requests succeed without a restart (the pool opens new connections).
       const deadline = Date.now() + 10_000;
-      let last = await answers();
+      let last = await answers(ctx, estate);
       while (last.some((answer) => answer.status >= 300) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 200));
-        last = await answers();
+        last = await answers(ctx, estate);
       }
       for (const answer of last) expect(answer.status, `${answer.what} after the outage`).toBeLessThan(300);
     },
@@ -266,4 +273,44 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     }
     throw new Error('the database did not come back');
   }
+});
+
+describe.skipIf(onPostgres)("the embedded database's process dying (PGlite)", () => {
+  let folder: string;
+  let ctx: CloudflareTestContext;
+  let estate: Estate;
+  const hostPid = () => (ctx.db as PgliteDb).hostPid()!;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'guardian-outage-'));
+    ctx = await createCloudflareTestContext({
+      // On a folder, as in production (tests otherwise keep PGlite in memory, which a restart empties).
+      config: { mode: 'production', dataDir: folder },
+      setup: (app) => {
+        // A request whose database work lasts long enough to be cut off in the middle.
+        app.get('/api/test/slow-query', async () => ctx.db.query('SELECT pg_sleep(2)'));
+      },
+    });
+    estate = await seedEstate(ctx, await ctx.createUser(), 'host');
+  }, 120_000);
+  afterAll(async () => {
+    await ctx?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('answers 503 to the request it was serving, and the next requests find it restarted with their data', async () => {
+    const firstHost = hostPid();
+    const zonesBefore = (await call(ctx, estate.user, 'GET', '/api/cloudflare/zones')).json();
+    const slow = ctx.app.inject({ method: 'GET', url: '/api/test/slow-query', headers: estate.user.headers });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(firstHost, 'SIGKILL');
+    const response = await slow;
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual(unavailable);
+
+    // The user, their account and zones were committed before: a new process on the same folder has them.
+    for (const answer of await answers(ctx, estate)) expect(answer.status, answer.what).toBeLessThan(300);
+    expect(hostPid()).not.toBe(firstHost);
+    expect((await call(ctx, estate.user, 'GET', '/api/cloudflare/zones')).json()).toEqual(zonesBefore);
+  }, 60_000);
 });
