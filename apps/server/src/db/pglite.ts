@@ -32,6 +32,8 @@ class HostProcess {
     onExit: (host: HostProcess) => void,
   ) {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    // A failed send is reported to its call (see `call`), a death by the exit below: nothing is left unheard.
+    child.on('error', () => undefined);
     child.on('message', (message: HostMessage) => {
       if (message.type !== 'reply') return;
       const waiter = this.pending.get(message.id);
