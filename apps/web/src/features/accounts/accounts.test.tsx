@@ -1,19 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { CloudflareAccount } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
+import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
 /** The machines running the suites are shared and often busy, and these tests type into real forms. */
 const SLOW = { timeout: 20_000 };
 
-type Handler = (body: unknown) => Response | Promise<Response>;
-
-const fetchMock = vi.fn<typeof fetch>();
-/** Answers per "METHOD /path"; anything else fails the test loudly. */
-let handlers: Record<string, Handler>;
+let api: FakeApi;
 
 const account = (id: number, name: string, accountId: string, last4: string): CloudflareAccount => ({
   id,
@@ -35,19 +32,8 @@ const MANY_ACCOUNTS = Array.from({ length: 45 }, (_, i) =>
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${String(input)}`;
-    const handler = handlers[key];
-    if (!handler) throw new Error(`Unexpected call: ${key}`);
-    return handler(init?.body ? JSON.parse(String(init.body)) : undefined);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  handlers = { 'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS) };
+  api = fakeApi({ 'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS) });
 });
-
-const calls = (key: string) =>
-  fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key);
 
 async function openAccounts() {
   const user = userEvent.setup();
@@ -119,7 +105,7 @@ describe('accounts table', SLOW, () => {
   });
 
   it('pages by 20 with the row number counting across pages; a search goes back to page 1', async () => {
-    handlers['GET /api/cloudflare/accounts'] = () => jsonResponse(200, MANY_ACCOUNTS);
+    api.answer('GET /api/cloudflare/accounts', () => jsonResponse(200, MANY_ACCOUNTS));
     const { user } = await openAccounts();
     await screen.findByText('Account 01');
     expect(column(1)).toHaveLength(20);
@@ -144,12 +130,13 @@ describe('accounts table', SLOW, () => {
       await user.click(button);
     }
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(api.calls).toHaveLength(1);
   });
 
   it('replaces the page with the spec’s message when the accounts cannot be fetched', async () => {
-    handlers['GET /api/cloudflare/accounts'] = () =>
-      jsonResponse(503, { code: 'UNAVAILABLE', message: 'x', errors: [] });
+    api.answer('GET /api/cloudflare/accounts', () =>
+      jsonResponse(503, { code: 'UNAVAILABLE', message: 'x', errors: [] }),
+    );
     await openAccounts();
     expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
       'Failed to fetch accounts.',
@@ -178,16 +165,11 @@ describe('Add Account', SLOW, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
     expect(within(dialog).getByText('Account name is required.')).toBeInTheDocument();
     expect(within(dialog).queryByText('API token is required.')).not.toBeInTheDocument();
-    expect(calls('POST /api/cloudflare/accounts')).toHaveLength(0);
+    expect(api.callsTo('POST /api/cloudflare/accounts')).toHaveLength(0);
   });
 
   it('says Verifying... while saving and appends the answer to the table without a re-fetch', async () => {
-    let answer: (response: Response) => void = () => {};
-    let sent: unknown;
-    handlers['POST /api/cloudflare/accounts'] = (body) => {
-      sent = body;
-      return new Promise((resolve) => (answer = resolve));
-    };
+    const verifying = api.held('POST /api/cloudflare/accounts');
     const { user, dialog } = await openAddAccount();
     await user.type(within(dialog).getByLabelText(/Account Name/), ' Spare Account ');
     const tokenInput = within(dialog).getByLabelText(/API Token/);
@@ -195,23 +177,26 @@ describe('Add Account', SLOW, () => {
     await user.type(tokenInput, 'cfsandbox-demo-token-3');
     await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
     expect(await within(dialog).findByRole('button', { name: 'Verifying...' })).toBeDisabled();
-    expect(sent).toEqual({ account_name: 'Spare Account', token: 'cfsandbox-demo-token-3' });
+    expect(api.sent('POST /api/cloudflare/accounts')).toEqual([
+      { account_name: 'Spare Account', token: 'cfsandbox-demo-token-3' },
+    ]);
 
-    answer(jsonResponse(201, account(9, 'Spare Account', 'acc-spare', 'en-3')));
+    verifying.release(jsonResponse(201, account(9, 'Spare Account', 'acc-spare', 'en-3')));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(column(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs', 'Spare Account']);
     expect(column(3)[3]).toBe('****en-3');
     expect(screen.getByRole('status')).toHaveTextContent('Account added.');
-    expect(calls('GET /api/cloudflare/accounts')).toHaveLength(1);
+    expect(api.callsTo('GET /api/cloudflare/accounts')).toHaveLength(1);
   });
 
   it('shows the server’s message, or Failed to add account', async () => {
-    handlers['POST /api/cloudflare/accounts'] = () =>
+    api.answer('POST /api/cloudflare/accounts', () =>
       jsonResponse(400, {
         code: 'BAD_REQUEST',
         message: 'Cloudflare refused this API token: Invalid API Token',
         errors: [{ message: 'Cloudflare refused this API token: Invalid API Token' }],
-      });
+      }),
+    );
     const { user, dialog } = await openAddAccount();
     await user.type(within(dialog).getByLabelText(/Account Name/), 'Broken');
     await user.type(within(dialog).getByLabelText(/API Token/), 'not-a-token');
@@ -220,7 +205,7 @@ describe('Add Account', SLOW, () => {
       'Cloudflare refused this API token: Invalid API Token',
     );
 
-    handlers['POST /api/cloudflare/accounts'] = () => new Response('Bad gateway', { status: 502 });
+    api.answer('POST /api/cloudflare/accounts', () => new Response('Bad gateway', { status: 502 }));
     await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to add account'));
   });

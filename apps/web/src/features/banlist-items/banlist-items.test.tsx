@@ -8,6 +8,7 @@ import {
   type BanListItemsPage,
 } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
+import { fakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 import { formatCreatedOn } from './components/ban-list-items-table';
@@ -41,48 +42,19 @@ const item = (id: number, overrides: Partial<BanListItem> = {}): BanListItem => 
   ...overrides,
 });
 
-interface Call {
-  method: string;
-  path: string;
-  params: URLSearchParams;
-  body: unknown;
-}
-
-type Answer = (call: Call) => Response | Promise<Response>;
-
 /**
- * A fake API over a list of `total` items (ids 1..total, newest first): it pages, searches and sorts by
- * id like the server, and records every call. `answer` overrides one "METHOD path".
+ * The API over a list of `total` items (ids 1..total, newest first): it pages, searches and sorts by id
+ * like the server.
  */
-function fakeApi(total = 1000) {
-  const calls: Call[] = [];
-  const overrides = new Map<string, Answer>();
-  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const call = {
-      method,
-      path: url.pathname,
-      params: url.searchParams,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const override = overrides.get(`${method} ${url.pathname}`);
-    if (override) return override(call);
-    if (method === 'GET' && url.pathname === '/api/cloudflare/banlists') return jsonResponse(200, BAN_LISTS);
-    if (method === 'GET' && url.pathname === ITEMS_PATH)
-      return jsonResponse(200, itemsPage(call.params, total));
-    throw new Error(`Unexpected call: ${method} ${url.pathname}`);
+function itemsApi(total = 1000) {
+  const api = fakeApi({
+    'GET /api/cloudflare/banlists': () => jsonResponse(200, BAN_LISTS),
+    [`GET ${ITEMS_PATH}`]: (call) => jsonResponse(200, itemsPage(call.params, total)),
   });
-  vi.stubGlobal('fetch', fetchMock);
   return {
-    calls,
-    answer: (key: string, answer: Answer) => overrides.set(key, answer),
+    ...api,
     /** The query of every GET of the items, in order. */
-    itemRequests: () =>
-      calls
-        .filter((call) => call.method === 'GET' && call.path === ITEMS_PATH)
-        .map((call) => Object.fromEntries(call.params)),
+    itemRequests: () => api.callsTo(`GET ${ITEMS_PATH}`).map((call) => Object.fromEntries(call.params)),
   };
 }
 
@@ -133,7 +105,7 @@ const currentPage = () =>
 
 describe('ban list items table', SLOW, () => {
   it('asks the server for page 1 of 100 newest first, and shows the list’s name and every column', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     await openItems();
     expect(api.itemRequests()).toEqual([{ page: '1', per_page: '100', sort: 'id', order: 'desc' }]);
     expect(screen.getByText(`IP list of Guardian Demo · List ID: ${LIST_ID}`)).toBeInTheDocument();
@@ -158,7 +130,7 @@ describe('ban list items table', SLOW, () => {
   });
 
   it('pages on the server with numbered pages and ellipses, numbering rows across pages', async () => {
-    const api = fakeApi(2000);
+    const api = itemsApi(2000);
     const { user } = await openItems(2000);
     const pages = () =>
       within(screen.getByRole('navigation', { name: 'Pagination' }))
@@ -179,25 +151,21 @@ describe('ban list items table', SLOW, () => {
   });
 
   it('keeps the page on screen while the next one loads', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     const { user } = await openItems();
-    let answer: (response: Response) => void = () => {};
-    api.answer(`GET ${ITEMS_PATH}`, (call) => {
-      const page = itemsPage(call.params, 1000);
-      return new Promise((resolve) => (answer = () => resolve(jsonResponse(200, page))));
-    });
+    const loading = api.held(`GET ${ITEMS_PATH}`);
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await eventually(() => expect(api.itemRequests()).toHaveLength(2));
     expect(column(2)[0]).toBe('Reason #1000');
     expect(screen.queryByText('Loading items...')).not.toBeInTheDocument();
 
-    answer(new Response());
+    loading.release();
     await eventually(() => expect(column(2)[0]).toBe('Reason #900'));
     expect(currentPage()).toHaveTextContent('2');
   });
 
   it('sorts on the server: a header sorts ascending, a second click descending, and page 1 comes back', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     const { user } = await openItems();
     expect(screen.getByRole('columnheader', { name: 'No' })).toHaveAttribute('aria-sort', 'descending');
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
@@ -228,7 +196,7 @@ describe('ban list items table', SLOW, () => {
   });
 
   it('searches 300 ms after the last keystroke and goes back to page 1', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     const { user } = await openItems();
     await user.click(screen.getByRole('button', { name: 'Page 3' }));
     await eventually(() => expect(column(0)[0]).toBe('201'));
@@ -263,7 +231,7 @@ describe('ban list items table', SLOW, () => {
   });
 
   it('says the search matched more than it counted', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     api.answer(`GET ${ITEMS_PATH}`, (call) =>
       jsonResponse(200, { ...itemsPage(call.params, 1000), totalItemsCapped: call.params.has('search') }),
     );
@@ -273,7 +241,7 @@ describe('ban list items table', SLOW, () => {
   });
 
   it('replaces the page with the spec’s message when the items cannot be fetched', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     api.answer(`GET ${ITEMS_PATH}`, failure(404, 'Ban list not found.'));
     renderApp(`/cloudflare/banlists/${LIST_ID}/items`);
     expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
@@ -284,7 +252,7 @@ describe('ban list items table', SLOW, () => {
   });
 
   it('sends a person without a token to /login', async () => {
-    fakeApi();
+    itemsApi();
     localStorage.clear();
     const { router } = renderApp(`/cloudflare/banlists/${LIST_ID}/items`);
     await eventually(() => expect(router.state.location.pathname).toBe('/login'));
@@ -293,13 +261,9 @@ describe('ban list items table', SLOW, () => {
 
 describe('Update from Cloudflare', SLOW, () => {
   it('asks with the spec’s words, says Syncing... meanwhile, then re-fetches the items', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     const { user } = await openItems();
-    let answer: (response: Response) => void = () => {};
-    api.answer(
-      `POST /api/cloudflare/banlists/${LIST_ID}/sync`,
-      () => new Promise((resolve) => (answer = resolve)),
-    );
+    const syncing = api.held(`POST /api/cloudflare/banlists/${LIST_ID}/sync`);
     await user.click(screen.getByRole('button', { name: 'Update from Cloudflare' }));
     const dialog = await screen.findByRole('dialog', { name: 'Update from Cloudflare' });
     expect(dialog).toHaveTextContent(
@@ -309,14 +273,14 @@ describe('Update from Cloudflare', SLOW, () => {
     expect(await within(dialog).findByRole('button', { name: 'Syncing...' })).toBeDisabled();
 
     api.answer(`GET ${ITEMS_PATH}`, (call) => jsonResponse(200, itemsPage(call.params, 1001)));
-    answer(jsonResponse(200, { ...BAN_LISTS[0], items: 1001 }));
+    syncing.release(jsonResponse(200, { ...BAN_LISTS[0], items: 1001 }));
     await eventually(() => expect(column(2)[0]).toBe('Reason #1001'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('List synced with Cloudflare.');
   });
 
   it('says Failed to sync items. Please try again. when the sync fails', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     api.answer(`POST /api/cloudflare/banlists/${LIST_ID}/sync`, failure(502, 'Cloudflare is down'));
     const { user } = await openItems();
     await user.click(screen.getByRole('button', { name: 'Update from Cloudflare' }));
@@ -327,7 +291,7 @@ describe('Update from Cloudflare', SLOW, () => {
 
 describe('Add item', SLOW, () => {
   async function openAdd() {
-    const api = fakeApi();
+    const api = itemsApi();
     const view = await openItems();
     await view.user.click(screen.getByRole('button', { name: 'Add' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Item' });
@@ -348,8 +312,7 @@ describe('Add item', SLOW, () => {
 
   it('adds the item, says Adding... meanwhile, then re-fetches the page', async () => {
     const { user, api, dialog } = await openAdd();
-    let answer: (response: Response) => void = () => {};
-    api.answer(`POST ${ITEMS_PATH}`, () => new Promise((resolve) => (answer = resolve)));
+    const adding = api.held(`POST ${ITEMS_PATH}`);
     await user.type(within(dialog).getByLabelText(/IP Address \/ CIDR/), '203.0.113.0/24');
     await user.type(within(dialog).getByLabelText(/Comment/), 'Botnet range');
     await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
@@ -360,7 +323,7 @@ describe('Add item', SLOW, () => {
     api.answer(`GET ${ITEMS_PATH}`, (call) =>
       jsonResponse(200, { ...itemsPage(call.params, 1000), items: [added], totalItems: 1001 }),
     );
-    answer(jsonResponse(201, added));
+    adding.release(jsonResponse(201, added));
     await eventually(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(column(1)[0]).toBe('203.0.113.0/24');
     expect(screen.getByRole('status')).toHaveTextContent('203.0.113.0/24 added.');
@@ -386,10 +349,9 @@ describe('Add item', SLOW, () => {
 
 describe('Delete item', SLOW, () => {
   it('asks with the spec’s words, says Deleting... meanwhile, deletes and re-fetches', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     const { user } = await openItems();
-    let answer: (response: Response) => void = () => {};
-    api.answer(`DELETE ${ITEMS_PATH}/1000`, () => new Promise((resolve) => (answer = resolve)));
+    const deleting = api.held(`DELETE ${ITEMS_PATH}/1000`);
     await user.click(screen.getByRole('button', { name: 'Delete 10.0.3.232' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Item' });
     expect(dialog).toHaveTextContent(
@@ -399,13 +361,13 @@ describe('Delete item', SLOW, () => {
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
 
     api.answer(`GET ${ITEMS_PATH}`, (call) => jsonResponse(200, itemsPage(call.params, 999)));
-    answer(new Response(null, { status: 204 }));
+    deleting.release(new Response(null, { status: 204 }));
     await eventually(() => expect(column(2)[0]).toBe('Reason #999'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('shows the page before when the last item of the last page goes', async () => {
-    const api = fakeApi(101);
+    const api = itemsApi(101);
     const { user } = await openItems(101);
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await eventually(() => expect(column(0)).toEqual(['101']));
@@ -418,7 +380,7 @@ describe('Delete item', SLOW, () => {
   });
 
   it('says Failed to delete item. Please try again. when the delete fails', async () => {
-    const api = fakeApi();
+    const api = itemsApi();
     api.answer(`DELETE ${ITEMS_PATH}/1000`, failure(502, 'Cloudflare is down'));
     const { user } = await openItems();
     await user.click(screen.getByRole('button', { name: 'Delete 10.0.3.232' }));

@@ -1,19 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { BanList, CloudflareAccount } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
+import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
 /** The machines running the suites are shared and often busy, and these tests type into real forms. */
 const SLOW = { timeout: 20_000 };
 
-type Handler = (body: unknown) => Response | Promise<Response>;
-
-const fetchMock = vi.fn<typeof fetch>();
-/** Answers per "METHOD /path"; anything else fails the test loudly. */
-let handlers: Record<string, Handler>;
+let api: FakeApi;
 
 const banList = (id: number, listName: string, overrides: Partial<BanList> = {}): BanList => ({
   id,
@@ -47,22 +44,11 @@ const failure = (status: number, message: string) => () =>
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${String(input)}`;
-    const handler = handlers[key];
-    if (!handler) throw new Error(`Unexpected call: ${key}`);
-    return handler(init?.body ? JSON.parse(String(init.body)) : undefined);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  handlers = {
+  api = fakeApi({
     'GET /api/cloudflare/banlists': () => jsonResponse(200, BAN_LISTS),
     'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS),
-  };
+  });
 });
-
-const calls = (key: string) =>
-  fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key);
 
 async function openBanLists() {
   const user = userEvent.setup();
@@ -126,7 +112,7 @@ describe('ban lists table', SLOW, () => {
   });
 
   it('pages by 20', async () => {
-    handlers['GET /api/cloudflare/banlists'] = () => jsonResponse(200, MANY_BAN_LISTS);
+    api.answer('GET /api/cloudflare/banlists', () => jsonResponse(200, MANY_BAN_LISTS));
     const user = userEvent.setup();
     renderApp('/cloudflare/banlists');
     await screen.findByText('list_01', {}, { timeout: 5_000 });
@@ -137,7 +123,7 @@ describe('ban lists table', SLOW, () => {
   });
 
   it('replaces the page with the spec’s message when the ban lists cannot be fetched', async () => {
-    handlers['GET /api/cloudflare/banlists'] = failure(403, 'x');
+    api.answer('GET /api/cloudflare/banlists', failure(403, 'x'));
     renderApp('/cloudflare/banlists');
     expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
       'Failed to fetch ban lists.',
@@ -185,16 +171,11 @@ describe('Add ban list', SLOW, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     expect(within(dialog).getByText(/^List name is not valid\./)).toBeInTheDocument();
-    expect(calls('POST /api/cloudflare/banlists')).toHaveLength(0);
+    expect(api.callsTo('POST /api/cloudflare/banlists')).toHaveLength(0);
   });
 
   it('adds the list, says Adding... meanwhile, and shows the answer in the table', async () => {
-    let answer: (response: Response) => void = () => {};
-    let sent: unknown;
-    handlers['POST /api/cloudflare/banlists'] = (body) => {
-      sent = body;
-      return new Promise((resolve) => (answer = resolve));
-    };
+    const adding = api.held('POST /api/cloudflare/banlists');
     const { user, dialog } = await openAdd();
     await within(dialog).findByRole('option', { name: 'Acme Security' });
     await user.selectOptions(within(dialog).getByLabelText(/Account/), 'Acme Security');
@@ -202,9 +183,11 @@ describe('Add ban list', SLOW, () => {
     await user.selectOptions(within(dialog).getByLabelText(/Type/), 'hostname');
     await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
     expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
-    expect(sent).toEqual({ account_name: 'Acme Security', list_name: 'new_hosts', kind: 'hostname' });
+    expect(api.sent('POST /api/cloudflare/banlists')).toEqual([
+      { account_name: 'Acme Security', list_name: 'new_hosts', kind: 'hostname' },
+    ]);
 
-    answer(
+    adding.release(
       jsonResponse(
         201,
         banList(9, 'new_hosts', {
@@ -217,11 +200,11 @@ describe('Add ban list', SLOW, () => {
     );
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(column(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts', 'new_hosts']);
-    expect(calls('GET /api/cloudflare/banlists')).toHaveLength(1);
+    expect(api.callsTo('GET /api/cloudflare/banlists')).toHaveLength(1);
   });
 
   it('shows the server’s message, or Failed to add ban list.', async () => {
-    handlers['POST /api/cloudflare/banlists'] = failure(400, 'A list named blocked_ips already exists.');
+    api.answer('POST /api/cloudflare/banlists', failure(400, 'A list named blocked_ips already exists.'));
     const { user, dialog } = await openAdd();
     await within(dialog).findByRole('option', { name: 'Acme Security' });
     await user.selectOptions(within(dialog).getByLabelText(/Account/), 'Guardian Demo');
@@ -231,7 +214,7 @@ describe('Add ban list', SLOW, () => {
       'A list named blocked_ips already exists.',
     );
 
-    handlers['POST /api/cloudflare/banlists'] = () => new Response(null, { status: 502 });
+    api.answer('POST /api/cloudflare/banlists', () => new Response(null, { status: 502 }));
     await user.click(within(dialog).getByRole('button', { name: 'Add Ban List' }));
     await waitFor(() =>
       expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to add ban list.'),
@@ -239,7 +222,7 @@ describe('Add ban list', SLOW, () => {
   });
 
   it('says Could not load accounts. when the accounts cannot be loaded', async () => {
-    handlers['GET /api/cloudflare/accounts'] = failure(403, 'no');
+    api.answer('GET /api/cloudflare/accounts', failure(403, 'no'));
     const { dialog } = await openAdd();
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Could not load accounts.');
     expect(within(dialog).getByRole('button', { name: 'Add Ban List' })).toBeDisabled();
@@ -248,8 +231,7 @@ describe('Add ban list', SLOW, () => {
 
 describe('Delete ban list', SLOW, () => {
   it('asks with the spec’s words, says Deleting... meanwhile, deletes by id and re-fetches', async () => {
-    let answer: (response: Response) => void = () => {};
-    handlers['DELETE /api/cloudflare/banlists/2'] = () => new Promise((resolve) => (answer = resolve));
+    const deleting = api.held('DELETE /api/cloudflare/banlists/2');
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Delete acme_bad_actors' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Ban List' });
@@ -259,12 +241,13 @@ describe('Delete ban list', SLOW, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
 
-    handlers['GET /api/cloudflare/banlists'] = () =>
+    api.answer('GET /api/cloudflare/banlists', () =>
       jsonResponse(
         200,
         BAN_LISTS.filter((list) => list.id !== 2),
-      );
-    answer(new Response(null, { status: 204 }));
+      ),
+    );
+    deleting.release(new Response(null, { status: 204 }));
     await waitFor(() => expect(screen.queryByText('acme_bad_actors')).not.toBeInTheDocument());
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Ban list acme_bad_actors deleted.');
@@ -274,11 +257,11 @@ describe('Delete ban list', SLOW, () => {
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Delete blocked_ips' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
-    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE')).toHaveLength(0);
+    expect(api.calls.filter((call) => call.method === 'DELETE')).toHaveLength(0);
   });
 
   it('says Failed to delete ban list. Please try again. when the delete fails', async () => {
-    handlers['DELETE /api/cloudflare/banlists/1'] = failure(502, 'Cloudflare is down');
+    api.answer('DELETE /api/cloudflare/banlists/1', failure(502, 'Cloudflare is down'));
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Delete blocked_ips' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
@@ -289,8 +272,7 @@ describe('Delete ban list', SLOW, () => {
 
 describe('Clean All', SLOW, () => {
   it('asks with the spec’s words, says Deleting... meanwhile, then re-fetches the lists', async () => {
-    let answer: (response: Response) => void = () => {};
-    handlers['POST /api/cloudflare/banlists/clean'] = () => new Promise((resolve) => (answer = resolve));
+    const cleaning = api.held('POST /api/cloudflare/banlists/clean');
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Clean All' }));
     const dialog = await screen.findByRole('dialog', { name: 'Clean All Ban Lists' });
@@ -301,49 +283,48 @@ describe('Clean All', SLOW, () => {
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
 
     const emptied = BAN_LISTS.map((list) => ({ ...list, items: 0 }));
-    handlers['GET /api/cloudflare/banlists'] = () => jsonResponse(200, emptied);
-    answer(jsonResponse(200, emptied));
+    api.answer('GET /api/cloudflare/banlists', () => jsonResponse(200, emptied));
+    cleaning.release(jsonResponse(200, emptied));
     await waitFor(() => expect(column(6)).toEqual(['0', '0', '0']));
     expect(screen.getByRole('status')).toHaveTextContent('All ban lists cleaned.');
-    expect(calls('GET /api/cloudflare/banlists')).toHaveLength(2);
+    expect(api.callsTo('GET /api/cloudflare/banlists')).toHaveLength(2);
   });
 
   it('sends nothing when the person cancels', async () => {
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Clean All' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
-    expect(calls('POST /api/cloudflare/banlists/clean')).toHaveLength(0);
+    expect(api.callsTo('POST /api/cloudflare/banlists/clean')).toHaveLength(0);
   });
 
   it('says Failed to clean all ban lists. Please try again. when the clean fails', async () => {
-    handlers['POST /api/cloudflare/banlists/clean'] = failure(502, 'Could not empty "blocked_ips"');
+    api.answer('POST /api/cloudflare/banlists/clean', failure(502, 'Could not empty "blocked_ips"'));
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Clean All' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Clean All' }));
     expect(await toast()).toHaveTextContent('Failed to clean all ban lists. Please try again.');
     // Lists emptied before the failure stay empty: the table is re-fetched either way.
-    await waitFor(() => expect(calls('GET /api/cloudflare/banlists')).toHaveLength(2));
+    await waitFor(() => expect(api.callsTo('GET /api/cloudflare/banlists')).toHaveLength(2));
   });
 });
 
 describe('Update', SLOW, () => {
   it('says Syncing... meanwhile, then re-fetches the lists', async () => {
-    let answer: (response: Response) => void = () => {};
-    handlers['POST /api/cloudflare/banlists/update'] = () => new Promise((resolve) => (answer = resolve));
+    const syncing = api.held('POST /api/cloudflare/banlists/update');
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByRole('button', { name: 'Syncing...' })).toBeDisabled();
 
     const updated = [...BAN_LISTS, banList(4, 'spare_list', { account_name: 'Spare Account' })];
-    handlers['GET /api/cloudflare/banlists'] = () => jsonResponse(200, updated);
-    answer(jsonResponse(200, updated));
+    api.answer('GET /api/cloudflare/banlists', () => jsonResponse(200, updated));
+    syncing.release(jsonResponse(200, updated));
     expect(await screen.findByText('spare_list')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Ban lists updated.');
     expect(screen.getByRole('button', { name: 'Update' })).toBeEnabled();
   });
 
   it('says Failed to update ban lists. Please try again. when the update fails', async () => {
-    handlers['POST /api/cloudflare/banlists/update'] = failure(502, 'Could not read the lists of "Acme"');
+    api.answer('POST /api/cloudflare/banlists/update', failure(502, 'Could not read the lists of "Acme"'));
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Update' }));
     expect(await toast()).toHaveTextContent('Failed to update ban lists. Please try again.');

@@ -1,22 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { DnsRecord } from '@guardian/contract';
 import { getToken, setToken } from '../../lib/auth-token';
+import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 import { parsePriority, toRecordInput, ttlLabel, NEW_RECORD_FORM } from './components/dns-record-form';
 
-type Handler = (body: unknown) => Response | Promise<Response>;
-
 const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
 const DNS_PATH = `/api/cloudflare/zones/${ZONE_ID}/dns`;
 
-const fetchMock = vi.fn<typeof fetch>();
-/** Answers per "METHOD /path"; anything else fails the test loudly. */
-let handlers: Record<string, Handler>;
-/** Bodies sent, per "METHOD /path". */
-let sent: Record<string, unknown[]>;
+let api: FakeApi;
 
 function record(overrides: Partial<DnsRecord>): DnsRecord {
   return {
@@ -41,21 +36,10 @@ const RECORDS: DnsRecord[] = [
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
-  sent = {};
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${String(input)}`;
-    const handler = handlers[key];
-    if (!handler) throw new Error(`Unexpected call: ${key}`);
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    (sent[key] ??= []).push(body);
-    return handler(body);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  handlers = {
+  api = fakeApi({
     [`GET ${DNS_PATH}`]: () => jsonResponse(200, RECORDS),
     [`POST ${DNS_PATH}`]: () => jsonResponse(201, record({ id: 'r-new' })),
-  };
+  });
 });
 
 async function openDns() {
@@ -100,14 +84,15 @@ describe('DNS records table', () => {
 
   it('re-fetches on Refresh', async () => {
     const { user } = await openDns();
-    handlers[`GET ${DNS_PATH}`] = () => jsonResponse(200, [record({ content: '198.51.100.1' })]);
+    api.answer(`GET ${DNS_PATH}`, () => jsonResponse(200, [record({ content: '198.51.100.1' })]));
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect(await screen.findByText('198.51.100.1')).toBeInTheDocument();
   });
 
   it('replaces the page with Failed to fetch DNS records. when the list cannot be read', async () => {
-    handlers[`GET ${DNS_PATH}`] = () =>
-      jsonResponse(404, { code: 'NOT_FOUND', message: 'Zone not found.', errors: [] });
+    api.answer(`GET ${DNS_PATH}`, () =>
+      jsonResponse(404, { code: 'NOT_FOUND', message: 'Zone not found.', errors: [] }),
+    );
     renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
     expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
       'Failed to fetch DNS records.',
@@ -122,8 +107,9 @@ describe('DNS records table', () => {
     signedOut.unmount();
 
     setToken(sessionToken({ level: 1 }));
-    handlers[`GET ${DNS_PATH}`] = () =>
-      jsonResponse(401, { code: 'UNAUTHORIZED', message: 'Expired.', errors: [] });
+    api.answer(`GET ${DNS_PATH}`, () =>
+      jsonResponse(401, { code: 'UNAUTHORIZED', message: 'Expired.', errors: [] }),
+    );
     renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
     await waitFor(() => expect(getToken()).toBeNull());
   });
@@ -162,7 +148,7 @@ describe('DNS record dialog', () => {
     await user.type(within(dialog).getByLabelText(/^Content/), 'hello world');
     await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(sent[`POST ${DNS_PATH}`]).toEqual([
+    expect(api.sent(`POST ${DNS_PATH}`)).toEqual([
       {
         type: 'TXT',
         name: 'note',
@@ -191,8 +177,8 @@ describe('DNS record dialog', () => {
     await user.type(within(dialog).getByLabelText(/^Name/), '@');
     await user.type(within(dialog).getByLabelText(/^Content/), 'mail.example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
-    await waitFor(() => expect(sent[`POST ${DNS_PATH}`]).toHaveLength(1));
-    expect(sent[`POST ${DNS_PATH}`]![0]).toMatchObject({ type: 'MX', priority: expected, proxied: false });
+    await waitFor(() => expect(api.sent(`POST ${DNS_PATH}`)).toHaveLength(1));
+    expect(api.sent(`POST ${DNS_PATH}`)[0]).toMatchObject({ type: 'MX', priority: expected, proxied: false });
   });
 
   it('requires a name and a content, and checks them per type before sending', async () => {
@@ -205,22 +191,21 @@ describe('DNS record dialog', () => {
     await user.type(within(dialog).getByLabelText(/^Content/), 'not-an-ip');
     await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
     expect(within(dialog).getByText(/IPv4 address/)).toBeInTheDocument();
-    expect(sent[`POST ${DNS_PATH}`]).toBeUndefined();
+    expect(api.sent(`POST ${DNS_PATH}`)).toEqual([]);
   });
 
   it('says Adding... while saving, and shows the server’s message or Failed to save DNS record.', async () => {
-    let answer: (response: Response) => void = () => {};
-    handlers[`POST ${DNS_PATH}`] = () => new Promise((resolve) => (answer = resolve));
+    const saving = api.held(`POST ${DNS_PATH}`);
     const { user } = await openDns();
     const dialog = await openAddDialog(user);
     await user.type(within(dialog).getByLabelText(/^Name/), 'www');
     await user.type(within(dialog).getByLabelText(/^Content/), '192.0.2.1');
     await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
     expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
-    answer(jsonResponse(400, { code: 'BAD_REQUEST', message: 'Record already exists.', errors: [] }));
+    saving.release(jsonResponse(400, { code: 'BAD_REQUEST', message: 'Record already exists.', errors: [] }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Record already exists.');
 
-    handlers[`POST ${DNS_PATH}`] = () => new Response(null, { status: 502 });
+    api.answer(`POST ${DNS_PATH}`, () => new Response(null, { status: 502 }));
     await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
     await waitFor(() =>
       expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to save DNS record.'),
@@ -228,7 +213,7 @@ describe('DNS record dialog', () => {
   });
 
   it('edits a record, including its type, and re-fetches the list', async () => {
-    handlers[`PUT ${DNS_PATH}/r-mx`] = () => jsonResponse(200, record({ id: 'r-new', type: 'TXT' }));
+    api.answer(`PUT ${DNS_PATH}/r-mx`, () => jsonResponse(200, record({ id: 'r-new', type: 'TXT' })));
     const { user } = await openDns();
     await user.click(screen.getByRole('button', { name: 'Edit MX record example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit DNS Record' });
@@ -240,11 +225,12 @@ describe('DNS record dialog', () => {
     await user.selectOptions(within(dialog).getByLabelText(/^Type/), 'TXT');
     await user.clear(within(dialog).getByLabelText(/^Content/));
     await user.type(within(dialog).getByLabelText(/^Content/), 'now text');
-    handlers[`GET ${DNS_PATH}`] = () =>
-      jsonResponse(200, [record({ id: 'r-new', type: 'TXT', content: 'now text' })]);
+    api.answer(`GET ${DNS_PATH}`, () =>
+      jsonResponse(200, [record({ id: 'r-new', type: 'TXT', content: 'now text' })]),
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('now text')).toBeInTheDocument();
-    expect(sent[`PUT ${DNS_PATH}/r-mx`]).toEqual([
+    expect(api.sent(`PUT ${DNS_PATH}/r-mx`)).toEqual([
       {
         type: 'TXT',
         name: 'example.com',
@@ -258,8 +244,9 @@ describe('DNS record dialog', () => {
   });
 
   it('keeps a TTL that is not among the options as a choice', async () => {
-    handlers[`GET ${DNS_PATH}`] = () =>
-      jsonResponse(200, [record({ ttl: 120, proxied: false, content: '192.0.2.5' })]);
+    api.answer(`GET ${DNS_PATH}`, () =>
+      jsonResponse(200, [record({ ttl: 120, proxied: false, content: '192.0.2.5' })]),
+    );
     const user = userEvent.setup();
     renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
     await screen.findByText('192.0.2.5', {}, { timeout: 5_000 });
@@ -272,8 +259,7 @@ describe('DNS record dialog', () => {
 
 describe('delete DNS record', () => {
   it('asks, says Deleting... meanwhile, deletes and re-fetches', async () => {
-    let answer: (response: Response) => void = () => {};
-    handlers[`DELETE ${DNS_PATH}/r-txt`] = () => new Promise((resolve) => (answer = resolve));
+    const deleting = api.held(`DELETE ${DNS_PATH}/r-txt`);
     const { user } = await openDns();
     await user.click(screen.getByRole('button', { name: 'Delete TXT record example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete DNS Record' });
@@ -282,17 +268,18 @@ describe('delete DNS record', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
-    handlers[`GET ${DNS_PATH}`] = () =>
+    api.answer(`GET ${DNS_PATH}`, () =>
       jsonResponse(
         200,
         RECORDS.filter((r) => r.id !== 'r-txt'),
-      );
-    answer(new Response(null, { status: 204 }));
+      ),
+    );
+    deleting.release(new Response(null, { status: 204 }));
     await waitFor(() => expect(screen.queryByText('v=spf1 -all')).not.toBeInTheDocument());
   });
 
   it('says Failed to delete DNS record. when the delete fails', async () => {
-    handlers[`DELETE ${DNS_PATH}/r-txt`] = () => new Response(null, { status: 502 });
+    api.answer(`DELETE ${DNS_PATH}/r-txt`, () => new Response(null, { status: 502 }));
     const { user } = await openDns();
     await user.click(screen.getByRole('button', { name: 'Delete TXT record example.com' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));

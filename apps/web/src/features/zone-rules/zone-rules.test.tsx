@@ -1,10 +1,11 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_RULE_SETTINGS, type FirewallRule, type PageRule } from '@guardian/contract';
 import { AppProviders, createQueryClient } from '../../app/providers';
 import { setToken } from '../../lib/auth-token';
+import { fakeApi, type Answer } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 import ZoneRulesScreen from '.';
@@ -34,47 +35,24 @@ const pageRule = (id: string, priority: number, overrides: Partial<PageRule> = {
   ...overrides,
 });
 
-interface Call {
-  method: string;
-  path: string;
-  search: string;
-  body: unknown;
-}
-
-/** A fake API: every call is recorded; answers come from `respond`, else from the current lists. */
-function fakeApi(state: { firewall: FirewallRule[]; pages: PageRule[] }) {
-  const calls: Call[] = [];
-  const overrides = new Map<string, () => Response | Promise<Response>>();
-  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const call = {
-      method,
-      path: url.pathname,
-      search: url.search,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const override = overrides.get(`${method} ${url.pathname}`);
-    if (override) return override();
-    if (url.pathname === FIREWALL_PATH && method === 'GET') return jsonResponse(200, state.firewall);
-    if (url.pathname === PAGE_RULES_PATH && method === 'GET') return jsonResponse(200, state.pages);
-    if (url.pathname.startsWith(`${FIREWALL_PATH}/`) && method === 'PUT') return jsonResponse(200, call.body);
-    if (url.pathname.startsWith(`${PAGE_RULES_PATH}/`) && method === 'PUT')
-      return jsonResponse(200, call.body);
-    if (method === 'DELETE') return new Response(null, { status: 204 });
-    return jsonResponse(500, { code: 'INTERNAL', message: 'Unexpected call in the test.', errors: [] });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return {
-    calls,
-    /** Answers `METHOD path` with this from now on. */
-    answer(key: string, response: () => Response | Promise<Response>) {
-      overrides.set(key, response);
-    },
-    count: (method: string, path: string) =>
-      calls.filter((call) => call.method === method && call.path === path).length,
+/** The API of a zone with these rules: it lists them, takes back each one as sent, and deletes it. */
+function rulesApi(state: { firewall: FirewallRule[]; pages: PageRule[] }) {
+  const echo: Answer = (call) => jsonResponse(200, call.body);
+  const deleted: Answer = () => new Response(null, { status: 204 });
+  const answers: Record<string, Answer> = {
+    [`GET ${FIREWALL_PATH}`]: () => jsonResponse(200, state.firewall),
+    [`GET ${PAGE_RULES_PATH}`]: () => jsonResponse(200, state.pages),
   };
+  for (const [path, rules] of [
+    [FIREWALL_PATH, state.firewall],
+    [PAGE_RULES_PATH, state.pages],
+  ] as const) {
+    for (const { id } of rules) {
+      answers[`PUT ${path}/${id}`] = echo;
+      answers[`DELETE ${path}/${id}`] = deleted;
+    }
+  }
+  return fakeApi(answers);
 }
 
 const failure = (status: number, message: string) => () =>
@@ -95,7 +73,7 @@ async function openPageRulesTab(user: ReturnType<typeof userEvent.setup>) {
 
 describe('zone rules screen', () => {
   it('shows the heading and the tabs, Firewall Rules first, switchable by keyboard', async () => {
-    fakeApi({ firewall: [], pages: [] });
+    rulesApi({ firewall: [], pages: [] });
     const { user } = await openScreen();
     const firewallTab = screen.getByRole('tab', { name: 'Firewall Rules' });
     expect(firewallTab).toHaveAttribute('aria-selected', 'true');
@@ -121,8 +99,7 @@ describe('zone rules screen', () => {
 
 describe('firewall rules tab', () => {
   it('lists the rules with every column, the cut expression and the status badges', async () => {
-    let release: () => void = () => {};
-    const api = fakeApi({
+    const api = rulesApi({
       firewall: [
         firewallRule('a', 1, {
           description: 'Block login probes',
@@ -132,20 +109,10 @@ describe('firewall rules tab', () => {
       ],
       pages: [],
     });
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    api.answer(`GET ${FIREWALL_PATH}`, async () => {
-      await gate;
-      return jsonResponse(200, [
-        firewallRule('a', 1, {
-          description: 'Block login probes',
-          filter: { id: 'a', expression: LONG_EXPRESSION, paused: false },
-        }),
-        firewallRule('b', 2, { action: 'js_challenge', paused: true }),
-      ]);
-    });
+    const loading = api.held(`GET ${FIREWALL_PATH}`);
     await openScreen();
     expect(screen.getByText('Loading Firewall Rules...')).toBeInTheDocument();
-    release();
+    loading.release();
     await screen.findByText('Block login probes');
     const table = screen.getByRole('table', { name: 'Firewall rules' });
     expect(
@@ -173,7 +140,7 @@ describe('firewall rules tab', () => {
     [failure(404, 'Zone not found.'), 'Failed to fetch firewall rules: Zone not found.'],
     [() => new Response('', { status: 404 }), 'Failed to fetch firewall rules: An unknown error occurred.'],
   ])('replaces the view with the load error', async (response, text) => {
-    const api = fakeApi({ firewall: [], pages: [] });
+    const api = rulesApi({ firewall: [], pages: [] });
     api.answer(`GET ${FIREWALL_PATH}`, response);
     await openScreen();
     expect(await screen.findByRole('alert')).toHaveTextContent(text);
@@ -181,16 +148,12 @@ describe('firewall rules tab', () => {
   });
 
   it('adds a rule with the spec payload, replaces the list with the answer and toasts', async () => {
-    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    const api = rulesApi({ firewall: [firewallRule('a', 1)], pages: [] });
     const added = [
       firewallRule('a', 1),
       firewallRule('n', 2, { description: 'Challenge admin', action: 'block' }),
     ];
-    let answer: () => void = () => {};
-    api.answer(
-      `POST ${FIREWALL_PATH}`,
-      () => new Promise((resolve) => (answer = () => resolve(jsonResponse(201, { result: added })))),
-    );
+    const adding = api.held(`POST ${FIREWALL_PATH}`);
     const { user } = await openScreen();
     await screen.findByText('Rule a');
     await user.click(screen.getByRole('button', { name: 'Add Firewall Rule' }));
@@ -199,7 +162,7 @@ describe('firewall rules tab', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
     expect(within(dialog).getByText('Description is required.')).toBeInTheDocument();
     expect(within(dialog).getByText('Expression is required.')).toBeInTheDocument();
-    expect(api.count('POST', FIREWALL_PATH)).toBe(0);
+    expect(api.callsTo(`POST ${FIREWALL_PATH}`).length).toBe(0);
 
     const help = within(dialog).getByRole('link', { name: /Expression help/ });
     expect(help).toHaveAttribute('href', 'https://developers.cloudflare.com/ruleset-engine/rules-language/');
@@ -217,7 +180,7 @@ describe('firewall rules tab', () => {
     await user.type(within(dialog).getByLabelText(/Expression/), 'http.request.uri.path contains "/admin"');
     await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
     expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
-    answer();
+    adding.release(jsonResponse(201, { result: added }));
 
     expect(await screen.findByText('Firewall rule added and priorities updated!')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -230,11 +193,11 @@ describe('firewall rules tab', () => {
         filter: { expression: 'http.request.uri.path contains "/admin"', paused: false },
       },
     ]);
-    expect(api.count('GET', FIREWALL_PATH)).toBe(1);
+    expect(api.callsTo(`GET ${FIREWALL_PATH}`).length).toBe(1);
   });
 
   it("shows the server's refusal in red inside the modal", async () => {
-    const api = fakeApi({ firewall: [], pages: [] });
+    const api = rulesApi({ firewall: [], pages: [] });
     api.answer(`POST ${FIREWALL_PATH}`, failure(400, 'Unknown field "http.hots" in the expression.'));
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Add Firewall Rule' }));
@@ -250,7 +213,7 @@ describe('firewall rules tab', () => {
   });
 
   it('edits a rule: the full rule is sent, then the list reloads', async () => {
-    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    const api = rulesApi({ firewall: [firewallRule('a', 1)], pages: [] });
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Edit' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Firewall Rule' });
@@ -265,14 +228,14 @@ describe('firewall rules tab', () => {
       path: `${FIREWALL_PATH}/a`,
       body: { ...firewallRule('a', 1), description: 'Renamed', action: 'managed_challenge' },
     });
-    await waitFor(() => expect(api.count('GET', FIREWALL_PATH)).toBe(2));
+    await waitFor(() => expect(api.callsTo(`GET ${FIREWALL_PATH}`).length).toBe(2));
   });
 
   it('toggles a rule with the full rule, paused flipped, then reloads', async () => {
-    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    const api = rulesApi({ firewall: [firewallRule('a', 1)], pages: [] });
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Toggle Status' }));
-    await waitFor(() => expect(api.count('GET', FIREWALL_PATH)).toBe(2));
+    await waitFor(() => expect(api.callsTo(`GET ${FIREWALL_PATH}`).length).toBe(2));
     expect(api.calls.find((call) => call.method === 'PUT')?.body).toEqual({
       ...firewallRule('a', 1),
       paused: true,
@@ -280,7 +243,7 @@ describe('firewall rules tab', () => {
   });
 
   it('replaces the view with the error of a failed toggle', async () => {
-    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    const api = rulesApi({ firewall: [firewallRule('a', 1)], pages: [] });
     api.answer(`PUT ${FIREWALL_PATH}/a`, () => new Response('', { status: 500 }));
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Toggle Status' }));
@@ -289,7 +252,7 @@ describe('firewall rules tab', () => {
   });
 
   it('asks before deleting, then deletes by filter id and reloads', async () => {
-    const api = fakeApi({ firewall: [firewallRule('a', 1, { description: 'Old rule' })], pages: [] });
+    const api = rulesApi({ firewall: [firewallRule('a', 1, { description: 'Old rule' })], pages: [] });
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Firewall Rule' });
@@ -297,15 +260,14 @@ describe('firewall rules tab', () => {
       'Are you sure you want to delete the rule "Old rule"? This action cannot be undone.',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(api.count('GET', FIREWALL_PATH)).toBe(2));
-    expect(api.calls.find((call) => call.method === 'DELETE')).toMatchObject({
-      path: `${FIREWALL_PATH}/a`,
-      search: '?filter_id=a',
-    });
+    await waitFor(() => expect(api.callsTo(`GET ${FIREWALL_PATH}`).length).toBe(2));
+    const deleted = api.calls.find((call) => call.method === 'DELETE');
+    expect(deleted).toMatchObject({ path: `${FIREWALL_PATH}/a` });
+    expect(deleted?.params.toString()).toBe('filter_id=a');
   });
 
   it('replaces the view with the error of a failed delete', async () => {
-    const api = fakeApi({ firewall: [firewallRule('a', 1)], pages: [] });
+    const api = rulesApi({ firewall: [firewallRule('a', 1)], pages: [] });
     api.answer(`DELETE ${FIREWALL_PATH}/a`, failure(404, 'Firewall rule not found.'));
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
@@ -316,7 +278,7 @@ describe('firewall rules tab', () => {
 
 describe('page rules tab', () => {
   it('lists by ascending priority with the URL pattern, actions and status', async () => {
-    fakeApi({
+    rulesApi({
       firewall: [],
       pages: [
         pageRule('late', 3, {
@@ -350,7 +312,7 @@ describe('page rules tab', () => {
   });
 
   it('shows the load error with its fallback', async () => {
-    const api = fakeApi({ firewall: [], pages: [] });
+    const api = rulesApi({ firewall: [], pages: [] });
     api.answer(`GET ${PAGE_RULES_PATH}`, () => new Response('', { status: 404 }));
     const { user } = await openScreen();
     await openPageRulesTab(user);
@@ -361,7 +323,7 @@ describe('page rules tab', () => {
 
   describe('the editor', () => {
     async function openEditor() {
-      const api = fakeApi({ firewall: [], pages: [] });
+      const api = rulesApi({ firewall: [], pages: [] });
       const { user } = await openScreen();
       await openPageRulesTab(user);
       await user.click(await screen.findByRole('button', { name: 'Add Page Rule' }));
@@ -461,7 +423,7 @@ describe('page rules tab', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
       expect(within(dialog).getByText('Host Header Override is required.')).toBeInTheDocument();
       expect(within(dialog).queryByText('Resolve Override is required.')).not.toBeInTheDocument();
-      expect(api.count('POST', PAGE_RULES_PATH)).toBe(0);
+      expect(api.callsTo(`POST ${PAGE_RULES_PATH}`).length).toBe(0);
 
       await user.click(within(dialog).getByRole('button', { name: 'Remove Host Header Override' }));
       await user.click(within(dialog).getByRole('button', { name: 'Remove Resolve Override' }));
@@ -492,7 +454,7 @@ describe('page rules tab', () => {
         priority: 1,
         status: 'active',
       });
-      await waitFor(() => expect(api.count('GET', PAGE_RULES_PATH)).toBe(2));
+      await waitFor(() => expect(api.callsTo(`GET ${PAGE_RULES_PATH}`).length).toBe(2));
     });
 
     it("shows the server's refusal in red inside the modal", async () => {
@@ -507,7 +469,7 @@ describe('page rules tab', () => {
 
   it('edits a rule keeping its priority and status', async () => {
     const rule = pageRule('r', 4, { status: 'disabled', actions: [{ id: 'ssl', value: 'full' }] });
-    const api = fakeApi({ firewall: [], pages: [rule] });
+    const api = rulesApi({ firewall: [], pages: [rule] });
     const { user } = await openScreen();
     await openPageRulesTab(user);
     await user.click(await screen.findByRole('button', { name: 'Edit' }));
@@ -529,7 +491,7 @@ describe('page rules tab', () => {
   });
 
   it('toggles a rule with the full rule, toasts and updates the row without a reload', async () => {
-    const api = fakeApi({ firewall: [], pages: [pageRule('r', 1)] });
+    const api = rulesApi({ firewall: [], pages: [pageRule('r', 1)] });
     const { user } = await openScreen();
     await openPageRulesTab(user);
     await user.click(await screen.findByRole('button', { name: 'Toggle Status' }));
@@ -539,11 +501,11 @@ describe('page rules tab', () => {
       ...pageRule('r', 1),
       status: 'disabled',
     });
-    expect(api.count('GET', PAGE_RULES_PATH)).toBe(1);
+    expect(api.callsTo(`GET ${PAGE_RULES_PATH}`).length).toBe(1);
   });
 
   it('shows a failed toggle as a red toast', async () => {
-    const api = fakeApi({ firewall: [], pages: [pageRule('r', 1)] });
+    const api = rulesApi({ firewall: [], pages: [pageRule('r', 1)] });
     api.answer(`PUT ${PAGE_RULES_PATH}/r`, () => new Response('', { status: 500 }));
     const { user } = await openScreen();
     await openPageRulesTab(user);
@@ -553,7 +515,7 @@ describe('page rules tab', () => {
   });
 
   it('asks before deleting with the URL pattern, then toasts and reloads', async () => {
-    const api = fakeApi({ firewall: [], pages: [pageRule('r', 1)] });
+    const api = rulesApi({ firewall: [], pages: [pageRule('r', 1)] });
     const { user } = await openScreen();
     await openPageRulesTab(user);
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
@@ -563,6 +525,6 @@ describe('page rules tab', () => {
     );
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Page rule deleted successfully!')).toBeInTheDocument();
-    await waitFor(() => expect(api.count('GET', PAGE_RULES_PATH)).toBe(2));
+    await waitFor(() => expect(api.callsTo(`GET ${PAGE_RULES_PATH}`).length).toBe(2));
   });
 });

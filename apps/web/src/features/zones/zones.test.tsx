@@ -1,28 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { CloudflareAccount, Zone } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
+import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
-type Handler = (body: unknown) => Response | Promise<Response>;
-
-const fetchMock = vi.fn<typeof fetch>();
-/** Answers per "METHOD /path"; anything else fails the test loudly. */
-let handlers: Record<string, Handler>;
+let api: FakeApi;
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${String(input)}`;
-    const handler = handlers[key];
-    if (!handler) throw new Error(`Unexpected call: ${key}`);
-    return handler(init?.body ? JSON.parse(String(init.body)) : undefined);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  handlers = { 'GET /api/cloudflare/zones': () => jsonResponse(200, ZONES) };
+  api = fakeApi({ 'GET /api/cloudflare/zones': () => jsonResponse(200, ZONES) });
 });
 
 function zone(domain: string, overrides: Partial<Zone> = {}): Zone {
@@ -67,9 +56,6 @@ function domains(): string[] {
     .slice(1)
     .map((row) => within(row).getAllByRole('cell')[1]!.textContent ?? '');
 }
-
-const calls = (key: string) =>
-  fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}` === key);
 
 describe('zones table', () => {
   it('lists the zones by domain with every column of the spec', async () => {
@@ -135,7 +121,7 @@ describe('zones table', () => {
   });
 
   it('pages by 50; searching jumps to page 1 and clearing the search restores the page', async () => {
-    handlers['GET /api/cloudflare/zones'] = () => jsonResponse(200, MANY_ZONES);
+    api.answer('GET /api/cloudflare/zones', () => jsonResponse(200, MANY_ZONES));
     const { user } = await openZones();
     await screen.findByText('zone-001.com');
     expect(domains()).toHaveLength(50);
@@ -174,8 +160,9 @@ describe('zones table', () => {
   });
 
   it('replaces the page with the spec’s message when the zones cannot be fetched', async () => {
-    handlers['GET /api/cloudflare/zones'] = () =>
-      jsonResponse(403, { code: 'FORBIDDEN', message: 'x', errors: [] });
+    api.answer('GET /api/cloudflare/zones', () =>
+      jsonResponse(403, { code: 'FORBIDDEN', message: 'x', errors: [] }),
+    );
     await openZones();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch zones.');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -184,21 +171,20 @@ describe('zones table', () => {
 
 describe('Update List', () => {
   it('syncs, says Syncing... meanwhile, and re-fetches the list', async () => {
-    let finishSync: (response: Response) => void = () => {};
-    handlers['POST /api/cloudflare/zones/sync'] = () => new Promise((resolve) => (finishSync = resolve));
+    const syncing = api.held('POST /api/cloudflare/zones/sync');
     const { user } = await openZones();
     await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Update List' }));
     expect(await screen.findByRole('button', { name: 'Syncing...' })).toBeDisabled();
 
-    handlers['GET /api/cloudflare/zones'] = () => jsonResponse(200, [...ZONES, zone('new-one.com')]);
-    finishSync(jsonResponse(200, { zones: 5 }));
+    api.answer('GET /api/cloudflare/zones', () => jsonResponse(200, [...ZONES, zone('new-one.com')]));
+    syncing.release(jsonResponse(200, { zones: 5 }));
     expect(await screen.findByText('new-one.com')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Update List' })).toBeEnabled();
   });
 
   it('says Failed to sync zones. when the sync fails', async () => {
-    handlers['POST /api/cloudflare/zones/sync'] = () => new Response(null, { status: 502 });
+    api.answer('POST /api/cloudflare/zones/sync', () => new Response(null, { status: 502 }));
     const { user } = await openZones();
     await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Update List' }));
@@ -208,7 +194,7 @@ describe('Update List', () => {
 
 describe('Add Zone', () => {
   async function openAddZone() {
-    handlers['GET /api/cloudflare/accounts'] = () => jsonResponse(200, ACCOUNTS);
+    api.answer('GET /api/cloudflare/accounts', () => jsonResponse(200, ACCOUNTS));
     const view = await openZones();
     await view.user.click(screen.getByRole('button', { name: 'Add Zone' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Zone' });
@@ -221,24 +207,21 @@ describe('Add Zone', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
     expect(within(dialog).getByText('Account is required.')).toBeInTheDocument();
     expect(within(dialog).getByText('Domain name is required.')).toBeInTheDocument();
-    expect(calls('POST /api/cloudflare/zones')).toHaveLength(0);
+    expect(api.callsTo('POST /api/cloudflare/zones')).toHaveLength(0);
   });
 
   it('adds the zone, says Adding... meanwhile, then shows its name servers', async () => {
-    let answer: (response: Response) => void = () => {};
-    let sent: unknown;
-    handlers['POST /api/cloudflare/zones'] = (body) => {
-      sent = body;
-      return new Promise((resolve) => (answer = resolve));
-    };
+    const adding = api.held('POST /api/cloudflare/zones');
     const { user, dialog } = await openAddZone();
     await user.selectOptions(within(dialog).getByLabelText(/Account/), 'acc-acme');
     await user.type(within(dialog).getByLabelText(/Domain Name/), 'New-Site.com');
     await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
     expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
-    expect(sent).toEqual({ account_id: 'acc-acme', domain: 'new-site.com' });
+    expect(api.sent('POST /api/cloudflare/zones')).toEqual([
+      { account_id: 'acc-acme', domain: 'new-site.com' },
+    ]);
 
-    answer(
+    adding.release(
       jsonResponse(201, {
         result: {
           id: 'z1',
@@ -253,30 +236,32 @@ describe('Add Zone', () => {
     expect(within(nameServers).getByText('max.ns.cloudflare.com')).toBeInTheDocument();
     expect(nameServers).toHaveTextContent(/registrar/);
     expect(screen.queryByRole('dialog', { name: 'Add Zone' })).not.toBeInTheDocument();
-    await waitFor(() => expect(calls('GET /api/cloudflare/zones')).toHaveLength(2));
+    await waitFor(() => expect(api.callsTo('GET /api/cloudflare/zones')).toHaveLength(2));
   });
 
   it('shows the first message of the errors array, or Failed to add zone.', async () => {
-    handlers['POST /api/cloudflare/zones'] = () =>
+    api.answer('POST /api/cloudflare/zones', () =>
       jsonResponse(400, {
         code: 'BAD_REQUEST',
         message: 'dup',
         errors: [{ code: 1061, message: 'twice.com already exists' }],
-      });
+      }),
+    );
     const { user, dialog } = await openAddZone();
     await user.selectOptions(within(dialog).getByLabelText(/Account/), 'acc-guardian');
     await user.type(within(dialog).getByLabelText(/Domain Name/), 'twice.com');
     await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('twice.com already exists');
 
-    handlers['POST /api/cloudflare/zones'] = () => new Response('Bad gateway', { status: 502 });
+    api.answer('POST /api/cloudflare/zones', () => new Response('Bad gateway', { status: 502 }));
     await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to add zone.'));
   });
 
   it('says Failed to fetch accounts. when the accounts cannot be loaded', async () => {
-    handlers['GET /api/cloudflare/accounts'] = () =>
-      jsonResponse(403, { code: 'FORBIDDEN', message: 'no', errors: [] });
+    api.answer('GET /api/cloudflare/accounts', () =>
+      jsonResponse(403, { code: 'FORBIDDEN', message: 'no', errors: [] }),
+    );
     const { user } = await openZones();
     await user.click(screen.getByRole('button', { name: 'Add Zone' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Zone' });
@@ -286,9 +271,7 @@ describe('Add Zone', () => {
 
 describe('Delete zone', () => {
   it('asks, says Deleting... meanwhile, deletes and re-fetches', async () => {
-    let answer: (response: Response) => void = () => {};
-    handlers['DELETE /api/cloudflare/zones/id-alpha.com'] = () =>
-      new Promise((resolve) => (answer = resolve));
+    const deleting = api.held('DELETE /api/cloudflare/zones/id-alpha.com');
     const { user } = await openZones();
     await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Delete alpha.com' }));
@@ -299,8 +282,8 @@ describe('Delete zone', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
 
-    handlers['GET /api/cloudflare/zones'] = () => jsonResponse(200, ZONES.slice(0, 1));
-    answer(new Response(null, { status: 204 }));
+    api.answer('GET /api/cloudflare/zones', () => jsonResponse(200, ZONES.slice(0, 1)));
+    deleting.release(new Response(null, { status: 204 }));
     await waitFor(() => expect(screen.queryByText('alpha.com')).not.toBeInTheDocument());
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
@@ -310,11 +293,11 @@ describe('Delete zone', () => {
     await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Delete alpha.com' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
-    expect(fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE')).toHaveLength(0);
+    expect(api.calls.filter((call) => call.method === 'DELETE')).toHaveLength(0);
   });
 
   it('says Failed to delete zone. when the delete fails', async () => {
-    handlers['DELETE /api/cloudflare/zones/id-alpha.com'] = () => new Response(null, { status: 502 });
+    api.answer('DELETE /api/cloudflare/zones/id-alpha.com', () => new Response(null, { status: 502 }));
     const { user } = await openZones();
     await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Delete alpha.com' }));
@@ -331,7 +314,7 @@ describe('zone settings', () => {
   it('starts from the defaults, flips between Active and Passive, and Save only closes the dialog', async () => {
     const { user } = await openZones();
     await screen.findByText('alpha.com');
-    const callsBefore = fetchMock.mock.calls.length;
+    const callsBefore = api.calls.length;
     await user.click(screen.getByRole('button', { name: 'Settings of alpha.com' }));
     let dialog = await screen.findByRole('dialog', { name: 'Zone Settings' });
     expect(switchState(dialog, 'Always Use HTTPS')).toBe('true');
@@ -346,7 +329,7 @@ describe('zone settings', () => {
     expect(within(dialog).getAllByText('Active')).toHaveLength(3);
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(fetchMock.mock.calls.length).toBe(callsBefore);
+    expect(api.calls.length).toBe(callsBefore);
 
     await user.click(screen.getByRole('button', { name: 'Settings of alpha.com' }));
     dialog = await screen.findByRole('dialog', { name: 'Zone Settings' });
