@@ -19,11 +19,12 @@ export function PageHeader({ title, description, actions, documentTitle }: PageH
 
   return (
     <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-      <div className="min-w-0 space-y-1">
+      <div className="min-w-0 space-y-1 break-words">
         <h1 className="text-2xl font-semibold tracking-tight text-ink">{title}</h1>
         {description && <p className="text-sm text-ink-muted">{description}</p>}
       </div>
-      {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
+      {/* The actions keep one row beside the title on wide screens; the description wraps instead. */}
+      {actions && <div className="flex flex-wrap items-center gap-2 lg:shrink-0">{actions}</div>}
     </div>
   );
 }
