@@ -113,6 +113,12 @@ describe('loadConfig', () => {
     expect(readFileSync(join(dataDir, 'guardian-secret'), 'utf8')).toBe(first.jwtSecret);
   });
 
+  it('keeps the demo on its embedded database even when DATABASE_URL is set', () => {
+    const env = { GUARDIAN_DATA_DIR: tempFolder(), DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' };
+    expect(loadConfig({ ...env, GUARDIAN_MODE: 'demo' }).databaseUrl).toBeUndefined();
+    expect(loadConfig({ ...env, GUARDIAN_MODE: 'test' }).databaseUrl).toBe(env.DATABASE_URL);
+  });
+
   it('refuses a damaged demo key instead of silently replacing it', () => {
     const dataDir = tempFolder();
     writeFileSync(join(dataDir, 'encryption-key'), 'garbage');

@@ -196,7 +196,9 @@ export function loadConfig(env: Env = process.env): Config {
     port: vars.PORT,
     host: vars.HOST,
     dataDir,
-    databaseUrl: vars.DATABASE_URL,
+    // The demo's database is the embedded one, in the data folder beside the secrets that encrypt its
+    // tokens and the sandbox it mirrors: another database would mix it with rows it cannot read.
+    databaseUrl: mode === 'demo' ? undefined : vars.DATABASE_URL,
     databaseQueryTimeoutMs: vars.GUARDIAN_DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
     jwtSecret,
     encryptionKey,

@@ -230,6 +230,9 @@ async function startDemo(): Promise<void> {
   if (firstStart) await seedSandbox(sandbox, sandboxUrl);
 
   const config = demoConfig(sandboxUrl);
+  if (process.env.DATABASE_URL) {
+    console.log(`The demo does not use DATABASE_URL: its database is the embedded one in ${config.dataDir}.`);
+  }
   const server = await runServer(config, { onStop: () => sandbox.close() });
   await seedConsole(server, config);
 
