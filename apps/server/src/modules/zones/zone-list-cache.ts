@@ -1,4 +1,6 @@
-/** Users whose zones list is kept, and their lists' bytes at most (about 150 KB for 1,000 zones). */
+import { LRUCache } from 'lru-cache';
+
+/** Users whose zones list is kept, and their lists' bytes at most (about 150 KB for 1,000 zones; a larger list is not kept). */
 const MAX_USERS = 200;
 const MAX_BYTES = 64 * 1024 * 1024;
 /** How long a kept list is served without asking the database for its version: another server process's changes show within this. */
@@ -19,40 +21,31 @@ interface Entry {
  * every write of this process calls `changed()`, so its own changes show at once.
  */
 export class ZoneListCache {
-  private readonly entries = new Map<number, Entry>();
-  private bytes = 0;
+  // Read with `peek`: the list dropped first is the least recently stored, not the least recently read.
+  private readonly entries = new LRUCache<number, Entry>({
+    max: MAX_USERS,
+    maxSize: MAX_BYTES,
+    sizeCalculation: (entry) => entry.json.length,
+  });
   private changedAt = -Infinity;
 
   /** The list, when its version was confirmed less than ZONE_LIST_RECHECK_MS ago and nothing changed since. */
   fresh(userId: number): Buffer | undefined {
-    const entry = this.entries.get(userId);
+    const entry = this.entries.peek(userId);
     if (!entry || entry.checkedAt < this.changedAt) return undefined;
     return performance.now() - entry.checkedAt < ZONE_LIST_RECHECK_MS ? entry.json : undefined;
   }
 
   /** The list when it was stored at `version`, which the database has just confirmed. */
   get(userId: number, version: string): Buffer | undefined {
-    const entry = this.entries.get(userId);
+    const entry = this.entries.peek(userId);
     if (entry?.version !== version) return undefined;
     entry.checkedAt = performance.now();
     return entry.json;
   }
 
   set(userId: number, version: string, json: Buffer): void {
-    this.forget(userId);
-    // Inserted last, so the first key is always the least recently stored.
     this.entries.set(userId, { version, json, checkedAt: performance.now() });
-    this.bytes += json.length;
-    while (this.entries.size > MAX_USERS || (this.bytes > MAX_BYTES && this.entries.size > 1)) {
-      this.forget(this.entries.keys().next().value!);
-    }
-  }
-
-  private forget(userId: number): void {
-    const entry = this.entries.get(userId);
-    if (!entry) return;
-    this.bytes -= entry.json.length;
-    this.entries.delete(userId);
   }
 
   /** A zone was written (for anyone: a removal reaches every user of the account): check versions again. */
