@@ -1,7 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
-const lockedHere = new Set<string>();
-
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -27,19 +25,15 @@ export class DataDirLockedError extends Error {
 
 /**
  * PGlite is a single-process database: a second process opening the same folder would corrupt it.
- * A lock file holding the owner's pid keeps the server and the users CLI apart. Returns the release.
+ * A lock file holding the owner's pid keeps the server and the users CLI apart. Taken once per
+ * process, by the process that hosts PGlite (pglite-host.ts). Returns the release.
  */
 export function lockDataDir(folder: string): () => void {
   const lockFile = `${folder}.lock`;
-  if (lockedHere.has(lockFile)) throw new DataDirLockedError(folder, process.pid);
   for (;;) {
     try {
       writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
-      lockedHere.add(lockFile);
-      return () => {
-        lockedHere.delete(lockFile);
-        rmSync(lockFile, { force: true });
-      };
+      return () => rmSync(lockFile, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }

@@ -163,9 +163,9 @@ describe('the embedded database folder', () => {
 
   it('is locked against a second opener, and a stale lock is taken over', () => {
     const dbFolder = join(folder, 'pglite');
-    const release = lockDataDir(dbFolder);
+    // Held by another process that is running (this one's parent).
+    writeFileSync(`${dbFolder}.lock`, String(process.ppid));
     expect(() => lockDataDir(dbFolder)).toThrow(DataDirLockedError);
-    release();
     // A pid that cannot be running: the lock of a process that died.
     writeFileSync(`${dbFolder}.lock`, '999999999');
     lockDataDir(dbFolder)();
