@@ -102,6 +102,7 @@ function readRss(pid: number): number {
   return kb ? Number(kb) * 1024 : 0;
 }
 
+/** The RSS of `pid`'s child processes together (bytes), from /proc; null when it has none. */
 function childrenRss(pid: number): number | null {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean);
   if (children.length === 0) return null;
@@ -251,7 +252,6 @@ export interface BareServer {
   stop(): void;
 }
 
-/** The baseline child: answers exactly `routes` (URL with query -> body) from memory. */
 /**
  * The node flags `npm start` runs the server with (the heap limit), read from its script so the
  * benchmark measures the server as it is deployed.
@@ -263,6 +263,7 @@ function serverNodeFlags(): string[] {
   return scripts.start!.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
+/** The baseline child: answers exactly `routes` (URL with query -> body and headers) from memory. */
 export async function startBare(bundle: string, routes: Record<string, BareAnswer>): Promise<BareServer> {
   const child: ChildProcess = fork(bundle, [], {
     cwd: ROOT,
