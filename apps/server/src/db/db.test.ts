@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../test/context';
-import { lockDataDir, DataDirLockedError } from './data-dir-lock';
+import { isRunning, lockDataDir, DataDirLockedError } from './data-dir-lock';
 import { createDb, DatabaseUnavailableError, isUniqueViolation, runMigrations } from '.';
 import { migrations } from './migrations';
 import { createPgliteDb } from './pglite';
@@ -170,15 +170,6 @@ describe('the embedded database folder', () => {
     writeFileSync(`${dbFolder}.lock`, '999999999');
     lockDataDir(dbFolder)();
   });
-
-  const isRunning = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
 
   it.runIf(process.env.TEST_DB !== 'postgres')('keeps data across a restart', async () => {
     const config = { mode: 'production' as const, dataDir: folder, databaseUrl: undefined };
