@@ -1,7 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 // One `vitest run` runs every unit and integration suite. The server suites run on embedded PGlite,
-// and a second time on PostgreSQL when DATABASE_URL is set (as CI sets it).
+// and a second time on PostgreSQL when DATABASE_URL is set (as .ci/run sets it when PostgreSQL answers).
+if (process.env.GUARDIAN_REQUIRE_POSTGRES_SUITES === '1' && !process.env.DATABASE_URL) {
+  throw new Error(
+    'GUARDIAN_REQUIRE_POSTGRES_SUITES=1 but DATABASE_URL is unset: the PostgreSQL suites would not run.',
+  );
+}
 const serverOnPostgres = process.env.DATABASE_URL
   ? [
       {
