@@ -3,7 +3,15 @@ import { CallLog, type CallRecord } from './call-log';
 import type { ResolvedOptions, SandboxContext } from './context';
 import { createControl, registerControlRoutes, type SandboxControl } from './control';
 import { CloudflareError, fail } from './envelope';
-import { FaultInjector, seededRandom } from './faults';
+import {
+  FaultInjector,
+  hostilePayload,
+  hostileQuery,
+  oversizedAnswer,
+  seededRandom,
+  trickle,
+  type HostileAnswer,
+} from './faults';
 import { loadStateFile, StateSaver } from './persistence';
 import { RateLimiter } from './rate-limit';
 import { registerAccountRoutes } from './resources/accounts';
@@ -140,6 +148,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
 
   const callOf = new WeakMap<FastifyRequest, CallRecord>();
+  /** Requests answered by a hostile fault: their real answer is rewritten on its way out. */
+  const hostileOf = new WeakMap<
+    FastifyRequest,
+    { answer: HostileAnswer; trickleMs?: number; page?: unknown }
+  >();
 
   await app.register(
     async (api) => {
@@ -170,6 +183,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
               void reply.header('retry-after', String(fault.retryAfterSeconds));
             return reply.status(error.status).send(error.body());
           }
+          if (fault.answer === 'oversized') {
+            return reply.type('application/json').send(oversizedAnswer(fault.bytes));
+          }
+          if (fault.answer === 'echo') {
+            const echoed = hostilePayload('echo', '', { authorization: request.headers.authorization });
+            return reply.status(400).type('application/json').send(echoed);
+          }
+          if (fault.answer) {
+            const query = request.query as Record<string, unknown>;
+            hostileOf.set(request, { answer: fault.answer, trickleMs: fault.trickleMs, page: query.page });
+            (request as { query: unknown }).query = hostileQuery(fault.answer, query);
+          }
         }
 
         if (rateLimiter && token !== null) {
@@ -183,6 +208,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
             return reply.status(429).header('retry-after', String(retryAfter)).send(error.body());
           }
         }
+      });
+      api.addHook('onSend', async (request, reply, payload) => {
+        const hostile = hostileOf.get(request);
+        if (!hostile || reply.statusCode >= 300 || typeof payload !== 'string') return payload;
+        const rewritten = hostilePayload(hostile.answer, payload, { page: hostile.page });
+        return hostile.answer === 'slow' ? trickle(rewritten, hostile.trickleMs) : rewritten;
       });
       api.addHook('onResponse', async (request, reply) => {
         const call = callOf.get(request);
