@@ -133,6 +133,136 @@ describe('the Cloudflare client against the sandbox', () => {
   });
 });
 
+describe('what the client trusts of a hostile Cloudflare', () => {
+  let sandbox: Sandbox;
+  let baseUrl: string;
+  let accountId: string;
+  let zoneId: string;
+  const token = 'cfut_hostileTestToken0123456789abcdefghijkl';
+
+  const gateway = (options: Partial<CloudflareOptions> = {}) =>
+    new CloudflareGateway({
+      baseUrl,
+      timeoutMs: 1_000,
+      maxRetries: 2,
+      rateLimit: { requests: 10_000, windowMs: 60_000 },
+      maxRetryAfterMs: 3_000,
+      ...options,
+    });
+
+  const failure = async (call: Promise<unknown>): Promise<AppError> => {
+    const err = await call.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const mapped = cloudflareErrorToAppError(err);
+    if (!mapped) throw new Error(`expected a Cloudflare error, got ${String(err)}`);
+    return mapped;
+  };
+
+  beforeAll(async () => {
+    sandbox = await createSandbox({ rateLimit: false });
+    baseUrl = await sandbox.listen(0, '127.0.0.1');
+    accountId = sandbox.control.addAccount({ name: 'Hostile test', plan: 'enterprise' }).id;
+    sandbox.control.addToken({ value: token, accountIds: [accountId] });
+    zoneId = sandbox.control.addZone(accountId, 'hostile-test.com', { status: 'active' }).id;
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(() => {
+    sandbox.control.clearFaults();
+    sandbox.control.resetCalls();
+  });
+
+  it('reads no more than its answer size: a larger answer is a clear 502, never retried', async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, answer: 'oversized', bytes: 4_000_000 });
+    const err = await failure(
+      gateway({ maxAnswerBytes: 1024 * 1024 })
+        .client(token)
+        .zones.list(),
+    );
+    expect(err.code).toBe('UPSTREAM');
+    expect(err.message).toBe("Cloudflare's answer was larger than the 1 MB the console reads.");
+    expect(sandbox.control.callCount({ path: /\/zones$/ })).toBe(1);
+  });
+
+  it('answers a clear 502 for truncated JSON', async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, answer: 'truncated' });
+    const err = await failure(gateway().client(token).zones.list());
+    expect(err.code).toBe('UPSTREAM');
+    expect(err.message).toBe("Cloudflare's answer could not be read (it is not complete JSON).");
+  });
+
+  it("never passes on a credential in Cloudflare's error text, and caps its length", async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, answer: 'echo' });
+    const err = await failure(gateway().client(token).zones.list());
+    expect(err.status).toBe(400);
+    expect(err.message).not.toContain(token);
+    expect(err.message).not.toMatch(/cfut_|Bearer [^[]/);
+    expect(err.message.length).toBeLessThanOrEqual(300);
+    expect(err.message).toMatch(/^Invalid request headers/);
+  });
+
+  it('blocks the token for at most 5 minutes after a 429 asking for an hour, and says so', async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, status: 429, retryAfterSeconds: 3600, times: 1 });
+    const client = gateway().client(token);
+    const err = await failure(client.zones.list());
+    expect(err.code).toBe('RATE_LIMITED');
+    expect(err.details.retryAfterSeconds).toBe(300);
+    expect(err.message).toBe('Cloudflare is rate limiting this account. Please try again in 5 minutes.');
+    // The next call is refused locally, with the capped wait, not the hour Cloudflare asked for.
+    const next = await failure(client.zones.list());
+    expect(next.details.retryAfterSeconds).toBeLessThanOrEqual(300);
+    expect(sandbox.control.callCount({ path: /\/zones$/ })).toBe(1);
+  });
+
+  it('holds one call to its deadline, retries and waits included, and says so', async () => {
+    sandbox.control.injectFault({ path: /\/zones$/, latencyMs: 700 });
+    const started = Date.now();
+    const err = await failure(
+      gateway({ timeoutMs: 600, deadlineMs: 1_500, maxRetries: 5 }).client(token).zones.list(),
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(err.code).toBe('UPSTREAM');
+    expect(err.message).toMatch(/did not answer in time \(the console waits at most 2 seconds/);
+
+    sandbox.control.clearFaults();
+    sandbox.control.injectFault({ path: /\/zones$/, answer: 'slow', trickleMs: 5_000 });
+    const slowStart = Date.now();
+    const slow = await failure(gateway({ timeoutMs: 800, deadlineMs: 1_000 }).client(token).zones.list());
+    expect(Date.now() - slowStart).toBeLessThan(1_500);
+    expect(slow.code).toBe('UPSTREAM');
+  });
+
+  it('never sends a create twice blindly: a POST that failed with a 5xx or a lost connection is not retried', async () => {
+    const cf = gateway().client(token);
+    sandbox.control.injectFault({ path: /\/dns_records$/, method: 'POST', status: 502, times: 1 });
+    const err = await failure(
+      cf.dns.records.create({ zone_id: zoneId, type: 'A', name: 'once', content: '192.0.2.1', ttl: 1 }),
+    );
+    expect(err.code).toBe('UPSTREAM');
+    sandbox.control.injectFault({ path: /\/rules\/lists$/, method: 'POST', drop: true, times: 1 });
+    await failure(cf.rules.lists.create({ account_id: accountId, kind: 'ip', name: 'once_list' }));
+    sandbox.control.injectFault({ path: /\/pagerules$/, method: 'POST', status: 503, times: 1 });
+    await failure(
+      cf.pageRules.create({
+        zone_id: zoneId,
+        targets: [{ target: 'url', constraint: { operator: 'matches', value: 'hostile-test.com/a/*' } }],
+        actions: [{ id: 'always_use_https' }],
+      }),
+    );
+    const posts = sandbox.control.callLog().filter((call) => call.method === 'POST');
+    expect(posts.map((call) => call.path.replace(/[0-9a-f]{32}/g, ':id'))).toEqual([
+      '/zones/:id/dns_records',
+      '/accounts/:id/rules/lists',
+      '/zones/:id/pagerules',
+    ]);
+    // Reads, replacements and deletes are repeatable: those are retried.
+    sandbox.control.injectFault({ path: /\/dns_records$/, method: 'GET', status: 502, times: 2 });
+    await cf.dns.records.list({ zone_id: zoneId });
+    expect(sandbox.control.callCount({ path: /\/dns_records$/, method: 'GET' })).toBe(3);
+  });
+});
+
 describe('the retired Firewall Rules API', () => {
   it('is never called: no server code uses the firewall.rules / filters resources or paths', () => {
     const root = join(import.meta.dirname, '..');

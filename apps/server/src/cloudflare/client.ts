@@ -5,74 +5,239 @@ import { SlidingWindowThrottle } from './throttle';
 export interface CloudflareOptions {
   /** Cloudflare's API v4 base, or the sandbox's. */
   baseUrl: string;
+  /** One attempt's time, from sending to the last byte of the answer. */
   timeoutMs: number;
   maxRetries: number;
   /** The per-token budget the console keeps under (Cloudflare: 1,200 per 5 minutes). */
   rateLimit: { requests: number; windowMs: number };
   /** A 429 asking to wait longer than this is not waited for; the person sees the rate-limit message. */
   maxRetryAfterMs: number;
+  /** One call's whole time, every retry and wait included: a person is waiting on it. */
+  deadlineMs?: number;
+  /** The largest answer read from Cloudflare; a larger one is not used (502). */
+  maxAnswerBytes?: number;
   /** The network underneath (default: the global fetch); tests wrap it to lose answers. */
   fetch?: typeof fetch;
 }
 
-export const CLOUDFLARE_DEFAULTS: Omit<CloudflareOptions, 'baseUrl'> = {
+export const CLOUDFLARE_DEFAULTS: Omit<Required<CloudflareOptions>, 'baseUrl' | 'fetch'> = {
   timeoutMs: 30_000,
   maxRetries: 3,
   // A margin under Cloudflare's 1,200 leaves room for the person's own scripts on the same token.
   rateLimit: { requests: 1_100, windowMs: 5 * 60_000 },
   maxRetryAfterMs: 20_000,
+  deadlineMs: 30_000,
+  // Room for 1,000 custom rules at their 4,096-character maximum, or 3,500 DNS records of 2 KB.
+  maxAnswerBytes: 8 * 1024 * 1024,
 };
+
+/** Cloudflare blocks a token for at most 5 minutes; a longer retry-after is not believed. */
+export const MAX_BLOCK_MS = 5 * 60_000;
+
+/**
+ * Answers the console makes up itself (a refused or unusable answer, a lost connection): their
+ * message is the console's own, told apart from Cloudflare's by the identity of their headers.
+ */
+const localAnswers = new WeakSet<Headers>();
+
+export function isLocalAnswer(headers: Headers | undefined): boolean {
+  return headers !== undefined && localAnswers.has(headers);
+}
+
+function localAnswer(status: number, message: string, extraHeaders: Record<string, string> = {}): Response {
+  const body = { success: false, errors: [{ code: 0, message }], messages: [], result: null };
+  const response = new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...extraHeaders },
+  });
+  // The very Headers instance the SDK hands on to its APIError.
+  localAnswers.add(response.headers);
+  return response;
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 1000)} seconds`;
 
 function retryAfterMs(headers: Headers): number | undefined {
   const value = headers.get('retry-after');
   if (!value) return undefined;
-  const seconds = Number(value);
-  return Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  const parsed = Number(value);
+  const ms = Number.isFinite(parsed) ? parsed * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }
 
 /**
- * Wraps fetch for one token: waits for the throttle, and on a 429 blocks the token for as long as
- * Cloudflare asks. The SDK's own retry honours retry-after; a wait too long for a person is turned
- * into a final answer (x-should-retry: false) instead of a hanging request.
+ * Cloudflare has no idempotency keys: a POST whose answer is lost may have been applied, so it is
+ * never sent twice blindly (the services read again before re-creating). These POSTs are safe to
+ * repeat: a list item append overwrites the same keys, and a custom rule carries a unique `ref` that
+ * Cloudflare refuses twice.
  */
-function throttledFetch(
-  throttle: SlidingWindowThrottle,
-  maxRetryAfterMs: number,
-  network: typeof fetch = fetch,
-): typeof fetch {
-  return async (input, init) => {
+const REPEATABLE_POSTS = [/\/rules\/lists\/[^/]+\/items$/, /\/rulesets\/[^/]+\/rules$/];
+
+function isRepeatable(method: string, url: string): boolean {
+  if (method !== 'POST') return true;
+  const path = new URL(url).pathname;
+  return REPEATABLE_POSTS.some((pattern) => pattern.test(path));
+}
+
+/** A 2xx answer already read and parsed: the SDK's `json()` gets the value without parsing it again. */
+function parsedResponse(parsed: unknown, init: ResponseInit): Response {
+  const response = new Response(null, init);
+  Object.defineProperty(response, 'json', { value: () => Promise.resolve(parsed) });
+  return response;
+}
+
+class AnswerTooLarge extends Error {}
+
+/** The body, read up to `maxBytes`; past it the stream is cancelled and AnswerTooLarge thrown. */
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AnswerTooLarge();
+  }
+  if (!response.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+interface TransportOptions {
+  throttle: SlidingWindowThrottle;
+  network: typeof fetch;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+  deadlineMs: number;
+  maxAnswerBytes: number;
+}
+
+type Attempt = { kind: 'answer'; response: Response } | { kind: 'retry'; waitMs?: number; final: Response };
+
+const unavailable = () => localAnswer(502, 'Cloudflare is unavailable right now. Please try again.');
+
+/**
+ * The network under the SDK, which is given no retries of its own: this is where a call is throttled,
+ * retried (only when repeating it cannot apply a change twice), timed out, held to one deadline with
+ * its retries and waits, and where Cloudflare's answer is read within a size and checked to be JSON.
+ * Every failure ends as a final answer the SDK turns into an APIError (see errors.ts).
+ */
+function guardedFetch(options: TransportOptions): typeof fetch {
+  const { throttle, network, maxRetries, maxRetryAfterMs, deadlineMs, maxAnswerBytes } = options;
+
+  async function attempt(
+    url: string,
+    init: RequestInit,
+    deadline: number,
+    repeatable: boolean,
+  ): Promise<Attempt> {
+    const remaining = deadline - Date.now();
     // Held back for longer than a person would wait (after a long retry-after, or the whole budget
     // spent): answer as Cloudflare would, at once, instead of hanging every request of this token.
-    const wait = await throttle.acquire(maxRetryAfterMs);
-    if (wait > 0) return rateLimitedLocally(wait);
-    const response = await network(input, init);
-    if (response.status !== 429 && response.status !== 409) return response;
-    const retryAfter = retryAfterMs(response.headers);
-    if (response.status === 429 && retryAfter !== undefined) throttle.blockFor(retryAfter);
-    // 409 is Cloudflare's "already exists", never a lock to wait out.
-    const final = response.status === 409 || (retryAfter !== undefined && retryAfter > maxRetryAfterMs);
-    if (!final) return response;
+    const wait = await throttle.acquire(Math.min(maxRetryAfterMs, remaining));
+    if (wait > 0) return { kind: 'answer', response: rateLimited(wait) };
+    const timeoutMs = Math.min(options.timeoutMs, deadline - Date.now());
+    const timeout = AbortSignal.timeout(Math.max(1, timeoutMs));
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const timedOut = () =>
+      localAnswer(
+        504,
+        `Cloudflare did not answer in time (the console waits at most ${seconds(deadlineMs)} for a call, retries included). Please try again.`,
+      );
+    let response: Response;
+    try {
+      response = await network(url, { ...init, signal });
+    } catch {
+      const final = timeout.aborted ? timedOut() : unavailable();
+      return repeatable ? { kind: 'retry', final } : { kind: 'answer', response: final };
+    }
+    let body: Buffer;
+    try {
+      body = await readCapped(response, maxAnswerBytes);
+    } catch (err) {
+      if (err instanceof AnswerTooLarge) {
+        const mb = Math.round(maxAnswerBytes / (1024 * 1024));
+        return {
+          kind: 'answer',
+          response: localAnswer(502, `Cloudflare's answer was larger than the ${mb} MB the console reads.`),
+        };
+      }
+      // The answer broke off (timeout or connection lost) after its status arrived.
+      const final = timeout.aborted ? timedOut() : unavailable();
+      return repeatable && response.ok ? { kind: 'retry', final } : { kind: 'answer', response: final };
+    }
     const headers = new Headers(response.headers);
-    headers.set('x-should-retry', 'false');
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    if (response.status === 204)
+      return { kind: 'answer', response: new Response(null, { status: 204, headers }) };
+    if (response.ok) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        parsed = undefined;
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        return {
+          kind: 'answer',
+          response: localAnswer(502, "Cloudflare's answer could not be read (it is not complete JSON)."),
+        };
+      }
+      headers.set('content-type', 'application/json');
+      return { kind: 'answer', response: parsedResponse(parsed, { status: response.status, headers }) };
+    }
+    // An error's text may echo the request (its Authorization header): never pass the token on.
+    const token = new Headers(init.headers).get('authorization')?.replace(/^bearer\s+/i, '');
+    const text = token ? body.toString('utf8').split(token).join('[redacted]') : body;
+    const final = new Response(text, { status: response.status, statusText: response.statusText, headers });
+    if (response.status === 429) {
+      const retryAfter = retryAfterMs(response.headers);
+      if (retryAfter !== undefined) throttle.blockFor(Math.min(retryAfter, MAX_BLOCK_MS));
+      // Refused without being applied: even a POST may be sent again.
+      if (retryAfter !== undefined && retryAfter > maxRetryAfterMs)
+        return { kind: 'answer', response: final };
+      return { kind: 'retry', waitMs: 0, final };
+    }
+    // 409 is Cloudflare's "already exists", never a lock to wait out; other 4xx are final too.
+    if (response.status < 500 && response.status !== 408) return { kind: 'answer', response: final };
+    return repeatable
+      ? { kind: 'retry', waitMs: retryAfterMs(response.headers), final }
+      : { kind: 'answer', response: final };
+  }
+
+  return async (input, init = {}) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const method = (init.method ?? 'GET').toUpperCase();
+    const repeatable = isRepeatable(method, url);
+    const deadline = Date.now() + deadlineMs;
+    for (let retry = 0; ; retry++) {
+      const outcome = await attempt(url, init, deadline, repeatable);
+      if (outcome.kind === 'answer') return outcome.response;
+      // Exponential backoff as the SDK's own (0.5 s doubling, at most 8 s, up to 25% jitter).
+      const backoff = Math.min(500 * 2 ** retry, 8_000) * (1 - Math.random() * 0.25);
+      const waitMs = outcome.waitMs ?? backoff;
+      if (retry >= maxRetries || Date.now() + waitMs >= deadline) return outcome.final;
+      await outcome.final.body?.cancel().catch(() => undefined);
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
   };
 }
 
-/** Cloudflare's own 429 answer, made up locally without calling it, final for the SDK's retries. */
-function rateLimitedLocally(waitMs: number): Response {
-  const body = {
-    success: false,
-    errors: [{ code: 10429, message: 'Rate limited: waiting for the per-token request budget.' }],
-    messages: [],
-    result: null,
-  };
-  return new Response(JSON.stringify(body), {
-    status: 429,
-    headers: {
-      'content-type': 'application/json',
-      'retry-after': String(Math.ceil(waitMs / 1000)),
-      'x-should-retry': 'false',
-    },
+/** Cloudflare's own 429 answer, made up locally without calling it. */
+function rateLimited(waitMs: number): Response {
+  return localAnswer(429, 'Rate limited: waiting for the per-token request budget.', {
+    'retry-after': String(Math.ceil(Math.min(waitMs, MAX_BLOCK_MS) / 1000)),
   });
 }
 
@@ -82,8 +247,11 @@ const MAX_CLIENTS = 1_000;
 /** One SDK client per stored account token, each with its own throttle. */
 export class CloudflareGateway {
   private readonly clients = new Map<string, Cloudflare>();
+  private readonly options: Required<Omit<CloudflareOptions, 'fetch'>> & Pick<CloudflareOptions, 'fetch'>;
 
-  constructor(private readonly options: CloudflareOptions) {}
+  constructor(options: CloudflareOptions) {
+    this.options = { ...CLOUDFLARE_DEFAULTS, ...options };
+  }
 
   client(apiToken: string): Cloudflare {
     // Keyed by a hash so the map never holds a second plain copy of the token as a key.
@@ -93,16 +261,15 @@ export class CloudflareGateway {
       // Map order is insertion order: re-inserting marks the client as recently used.
       this.clients.delete(key);
     } else {
-      const throttle = new SlidingWindowThrottle(
-        this.options.rateLimit.requests,
-        this.options.rateLimit.windowMs,
-      );
+      const { rateLimit, deadlineMs, timeoutMs } = this.options;
+      const throttle = new SlidingWindowThrottle(rateLimit.requests, rateLimit.windowMs);
       client = new Cloudflare({
         apiToken,
         baseURL: this.options.baseUrl,
-        timeout: this.options.timeoutMs,
-        maxRetries: this.options.maxRetries,
-        fetch: throttledFetch(throttle, this.options.maxRetryAfterMs, this.options.fetch),
+        // The transport times every attempt and the deadline; the SDK's own timer is only a backstop.
+        timeout: Math.max(deadlineMs, timeoutMs) + 5_000,
+        maxRetries: 0,
+        fetch: guardedFetch({ ...this.options, throttle, network: this.options.fetch ?? fetch }),
         logLevel: 'off',
       });
       // Rejected tokens (a failed "Add Account") must not pile up for the life of the process.
