@@ -12,13 +12,22 @@ export class ApiError extends Error {
   readonly body: ErrorBody | null;
   /** The `message` the server sent, if any: the text the spec shows a person. */
   readonly serverMessage: string | null;
+  /** A body that is not JSON (a proxy's error page), as short plain text; null otherwise. */
+  readonly bodyText: string | null;
 
-  constructor(status: number, body: ErrorBody | null, serverMessage: string | null, message: string) {
+  constructor(
+    status: number,
+    body: ErrorBody | null,
+    serverMessage: string | null,
+    message: string,
+    bodyText: string | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.body = body;
     this.serverMessage = serverMessage;
+    this.bodyText = bodyText;
   }
 
   get isNetworkError(): boolean {
@@ -82,6 +91,26 @@ function isErrorBody(data: unknown): data is ErrorBody {
   );
 }
 
+/** Characters of a non-JSON error body worth showing: a proxy's page says what it is at the start. */
+const MAX_BODY_TEXT = 300;
+
+/**
+ * A body that is not JSON as one line of text: an HTML page loses its markup, scripts and styles
+ * (parsed inertly: nothing in it runs), whitespace collapses, and a long text is cut with an ellipsis.
+ */
+function plainText(data: unknown): string | null {
+  if (typeof data !== 'string') return null;
+  const withoutMarkup = /<[a-z!/]/i.test(data)
+    ? data.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ')
+    : data;
+  const decoded = withoutMarkup.includes('&')
+    ? (new DOMParser().parseFromString(withoutMarkup, 'text/html').documentElement.textContent ?? '')
+    : withoutMarkup;
+  const text = decoded.replace(/\s+/g, ' ').trim();
+  if (!text) return null;
+  return text.length > MAX_BODY_TEXT ? `${text.slice(0, MAX_BODY_TEXT - 1)}…` : text;
+}
+
 /** A non-empty `message` string of a JSON error body, even one not in the contract's shape (a proxy's). */
 function messageOf(data: unknown): string | null {
   if (typeof data !== 'object' || data === null || !('message' in data)) return null;
@@ -126,6 +155,7 @@ async function request<T>(
     isErrorBody(data) ? data : null,
     serverMessage,
     serverMessage ?? `Request failed with status ${response.status}.`,
+    plainText(data),
   );
 }
 

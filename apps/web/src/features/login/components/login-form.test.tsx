@@ -89,6 +89,30 @@ describe('login form', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Bir hata oluştu.');
   });
 
+  it("shows a body that is not JSON as text (a proxy's 502)", async () => {
+    fetchMock.mockResolvedValue(
+      new Response('502 Bad Gateway: upstream unreachable\n', {
+        status: 502,
+        headers: { 'content-type': 'text/plain' },
+      }),
+    );
+    const { user } = await openLogin();
+    await fillAndSubmit(user);
+    expect(await screen.findByRole('alert')).toHaveTextContent('502 Bad Gateway: upstream unreachable');
+  });
+
+  it("shows an HTML error page's text, not its markup, and only the start of a long one", async () => {
+    const page = `<html><head><title>502</title><style>b{}</style></head><body><h1>Bad Gateway</h1><p>${'x'.repeat(2_000)}</p></body></html>`;
+    fetchMock.mockResolvedValue(
+      new Response(page, { status: 502, headers: { 'content-type': 'text/html' } }),
+    );
+    const { user } = await openLogin();
+    await fillAndSubmit(user);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/^502 Bad Gateway x+…$/);
+    expect(alert.textContent!.length).toBeLessThanOrEqual(301);
+  });
+
   it("shows 'Sunucuya bağlanılamadı.' when no response arrives", async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     const { user } = await openLogin();

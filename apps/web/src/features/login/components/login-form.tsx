@@ -11,6 +11,8 @@ import { useLoginMutation } from '../api/login-mutation';
 /** Spec section 8: the server's message, a fallback, or the no-response text. */
 export function loginErrorText(error: unknown): string {
   if (error instanceof ApiError && error.isNetworkError) return 'Sunucuya bağlanılamadı.';
+  // The spec shows the server's body: its JSON message, or a body that is not JSON as text.
+  if (error instanceof ApiError && !error.serverMessage && error.bodyText) return error.bodyText;
   return errorMessage(error, 'Bir hata oluştu.');
 }
 
