@@ -6,20 +6,26 @@ import {
   type ValidDnsRecordInput,
 } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
+import type { z } from 'zod';
 import type { AppDeps } from '../../app';
+import { dnsRecordAnswer, usableAnswer } from '../../cloudflare/answers';
+import { createOnce } from '../../cloudflare/create-once';
 import { AppError } from '../../errors';
 import { fetchAllPages } from '../zones/all-pages';
 import { requireOwnedZone } from '../zones/owned-zone';
 import type { ZoneRecord } from '../zones/zones.repository';
 
-type CloudflareRecord = Cloudflare.DNS.RecordResponse;
+type CloudflareRecord = z.infer<typeof dnsRecordAnswer>;
 /** A record of one of the seven types the console edits. */
 type EditableRecord = CloudflareRecord & { type: DnsRecordType };
 type RecordBody = DistributiveOmit<Cloudflare.DNS.RecordCreateParams, 'zone_id'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** A large page: most zones list in one call; bigger ones are followed page by page. */
-const RECORDS_PER_PAGE = 5_000;
+/**
+ * Records per zone: 3,500 on paid plans (200 on Free). One call reads them all; a zone listing
+ * more is refused (502) rather than followed, whatever its answer claims.
+ */
+const MAX_RECORDS_PER_ZONE = 3_500;
 
 const recordNotFound = () => new AppError('NOT_FOUND', 'DNS record not found.');
 
@@ -33,7 +39,7 @@ export function toDnsRecord(record: CloudflareRecord): DnsRecord {
     content: srv ? `${srv.weight ?? 0} ${srv.port ?? 0} ${srv.target ?? ''}` : (record.content ?? ''),
     comment: record.comment ?? '',
     priority: record.type === 'MX' ? (record.priority ?? null) : srv ? (srv.priority ?? null) : null,
-    ttl: record.ttl,
+    ttl: record.ttl as DnsRecord['ttl'],
     proxied: record.proxied ?? false,
   };
 }
@@ -93,15 +99,48 @@ export class DnsService {
 
   async list(userId: number, zoneId: string): Promise<DnsRecord[]> {
     const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
-    const records = await fetchAllPages(RECORDS_PER_PAGE, (page) =>
-      cf.dns.records.list({ zone_id: zone.zoneId, per_page: RECORDS_PER_PAGE, page }),
+    // One page one larger than the limit: a zone over it is told apart from one at it.
+    const perPage = MAX_RECORDS_PER_ZONE + 1;
+    const records = await fetchAllPages(
+      { what: "the zone's DNS records", item: dnsRecordAnswer, perPage, maxItems: MAX_RECORDS_PER_ZONE },
+      (page) => cf.dns.records.list({ zone_id: zone.zoneId, per_page: perPage, page }),
     );
     return records.map(toDnsRecord);
   }
 
   async create(userId: number, zoneId: string, input: ValidDnsRecordInput): Promise<DnsRecord> {
     const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
-    return toDnsRecord(await cf.dns.records.create({ zone_id: zone.zoneId, ...recordBody(input, []) }));
+    return toDnsRecord(await this.createRecord(cf, zone, { zone_id: zone.zoneId, ...recordBody(input, []) }));
+  }
+
+  /**
+   * Creates a record, reading the zone again when the answer was lost: Cloudflare refuses an
+   * identical record, so a blind second create would report an error for a record that exists.
+   */
+  private async createRecord(
+    cf: Cloudflare,
+    zone: ZoneRecord,
+    body: Cloudflare.DNS.RecordCreateParams,
+  ): Promise<CloudflareRecord> {
+    const expected = toDnsRecord(usableAnswer(dnsRecordAnswer, { id: '-', ...body }, 'the record sent'));
+    const name = qualifiedName(body.name, zone);
+    const created = await createOnce(
+      async () => usableAnswer(dnsRecordAnswer, await cf.dns.records.create(body), 'the new DNS record'),
+      async () => {
+        const found = await cf.dns.records.list({
+          zone_id: zone.zoneId,
+          type: body.type,
+          name: { exact: name },
+        });
+        return found.result
+          .map((record) => usableAnswer(dnsRecordAnswer, record, "the zone's DNS records"))
+          .find((record) => {
+            const seen = toDnsRecord(record);
+            return seen.content === expected.content && seen.priority === expected.priority;
+          });
+      },
+    );
+    return created;
   }
 
   async update(
@@ -117,7 +156,8 @@ export class DnsService {
     }
     if (existing.type !== input.type) return this.changeType(cf, zone, existing, input);
     const body = recordBody(input, existing.tags ?? []);
-    return toDnsRecord(await cf.dns.records.update(recordId, { zone_id: zone.zoneId, ...body }));
+    const updated = await cf.dns.records.update(recordId, { zone_id: zone.zoneId, ...body });
+    return toDnsRecord(usableAnswer(dnsRecordAnswer, updated, 'the saved DNS record'));
   }
 
   async remove(userId: number, zoneId: string, recordId: string): Promise<void> {
@@ -131,7 +171,11 @@ export class DnsService {
 
   private async find(cf: Cloudflare, zone: ZoneRecord, recordId: string): Promise<CloudflareRecord> {
     try {
-      return await cf.dns.records.get(recordId, { zone_id: zone.zoneId });
+      return usableAnswer(
+        dnsRecordAnswer,
+        await cf.dns.records.get(recordId, { zone_id: zone.zoneId }),
+        'the DNS record',
+      );
     } catch (err) {
       throw err instanceof Cloudflare.NotFoundError ? recordNotFound() : err;
     }
@@ -156,7 +200,7 @@ export class DnsService {
       (old.type === 'CNAME' || input.type === 'CNAME');
 
     if (!clash) {
-      const created = await cf.dns.records.create(replacement);
+      const created = await this.createRecord(cf, zone, replacement);
       try {
         await cf.dns.records.delete(old.id, { zone_id });
       } catch (err) {
@@ -174,9 +218,9 @@ export class DnsService {
     const restore = { zone_id, ...bodyOf(old) };
     await cf.dns.records.delete(old.id, { zone_id });
     try {
-      return toDnsRecord(await cf.dns.records.create(replacement));
+      return toDnsRecord(await this.createRecord(cf, zone, replacement));
     } catch (err) {
-      await cf.dns.records.create(restore).catch((restoreError: unknown) => {
+      await this.createRecord(cf, zone, restore).catch((restoreError: unknown) => {
         const was = toDnsRecord(old);
         throw this.stranded(
           `The ${was.type} record ${was.name} was deleted and could not be restored: add it again (content ${was.content}).`,

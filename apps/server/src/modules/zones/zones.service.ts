@@ -1,7 +1,10 @@
 import type { AddZoneRequest, AddZoneResponse, SyncZonesResponse } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
+import type { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { cloudflareErrorToAppError } from '../../cloudflare';
+import { usableAnswer, zoneAnswer } from '../../cloudflare/answers';
+import { createOnce } from '../../cloudflare/create-once';
 import { AppError } from '../../errors';
 import { AccountsRepository, type AccountRecord } from '../accounts/accounts.repository';
 import { accountsService, type AccountsService } from '../accounts/accounts.service';
@@ -12,13 +15,20 @@ import { ZonesRepository, type CloudflareZoneFields } from './zones.repository';
 
 /** Cloudflare's largest zones page. */
 const ZONES_PER_PAGE = 50;
+/**
+ * The most zones one account's sync reads (200 calls): well past the 1,000 Cloudflare allows an
+ * account without asking; a list claiming more is refused rather than followed.
+ */
+const MAX_ZONES_PER_ACCOUNT = 10_000;
 
-function mirrorFields(zone: Cloudflare.Zones.Zone): CloudflareZoneFields {
+type CloudflareZone = z.infer<typeof zoneAnswer>;
+
+function mirrorFields(zone: CloudflareZone): CloudflareZoneFields {
   return {
     zoneId: zone.id,
     domain: zone.name,
     status: zone.status ?? 'unknown',
-    nameServers: zone.name_servers,
+    nameServers: zone.name_servers ?? [],
   };
 }
 
@@ -66,11 +76,19 @@ export class ZonesService {
   async add(userId: number, request: AddZoneRequest): Promise<AddZoneResponse> {
     const account = await this.accounts.findOwnedByCloudflareId(userId, request.account_id);
     if (!account) throw new AppError('NOT_FOUND', 'Account not found.');
-    const zone = await this.accountsService.clientFor(account).zones.create({
-      account: { id: account.accountId },
-      name: request.domain,
-      type: 'full',
-    });
+    const cf = this.accountsService.clientFor(account);
+    const name = request.domain;
+    const zone = usableAnswer(
+      zoneAnswer,
+      await createOnce(
+        () => cf.zones.create({ account: { id: account.accountId }, name, type: 'full' }),
+        async () =>
+          (await cf.zones.list({ account: { id: account.accountId }, name })).result.find(
+            (candidate) => candidate.name.toLowerCase() === name.toLowerCase(),
+          ),
+      ),
+      'the new zone',
+    );
     await this.writing(() =>
       this.deps.db.transaction((tx) => new ZonesRepository(tx).upsert(account.id, mirrorFields(zone))),
     );
@@ -79,7 +97,7 @@ export class ZonesService {
         id: zone.id,
         name: zone.name,
         status: zone.status ?? 'pending',
-        name_servers: zone.name_servers,
+        name_servers: zone.name_servers ?? [],
       },
     };
   }
@@ -131,8 +149,14 @@ export class ZonesService {
   }
 
   private async fetchAllZones(cf: Cloudflare, accountId: string): Promise<CloudflareZoneFields[]> {
-    const zones = await fetchAllPages(ZONES_PER_PAGE, (page) =>
-      cf.zones.list({ account: { id: accountId }, per_page: ZONES_PER_PAGE, page }),
+    const zones = await fetchAllPages(
+      {
+        what: "the account's zones",
+        item: zoneAnswer,
+        perPage: ZONES_PER_PAGE,
+        maxItems: MAX_ZONES_PER_ACCOUNT,
+      },
+      (page) => cf.zones.list({ account: { id: accountId }, per_page: ZONES_PER_PAGE, page }),
     );
     return zones.map(mirrorFields);
   }
