@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import { useRef, type FormEvent, type ReactNode } from 'react';
 import { Dialog as RadixDialog } from 'radix-ui';
 import { clsx } from 'clsx';
 import { X } from 'lucide-react';
@@ -41,6 +41,9 @@ export function Dialog({
   busy,
   children,
 }: DialogProps) {
+  // Screens open dialogs from state, not from a Radix trigger, so Radix has no control to give focus
+  // back to: remember the one that had focus when the dialog opened.
+  const opener = useRef<HTMLElement | null>(null);
   const hasBody = children != null && children !== false;
   const body = (
     <>
@@ -63,6 +66,15 @@ export function Dialog({
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="fixed inset-0 z-40 animate-fade-in bg-ink/50" />
         <RadixDialog.Content
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            // The opener may be gone (a row deleted by the dialog): then the browser decides.
+            if (opener.current?.isConnected) opener.current.focus();
+            opener.current = null;
+          }}
           // Radix wants an explicit "no description" rather than a missing one.
           {...(description ? {} : { 'aria-describedby': undefined })}
           className={clsx(
