@@ -1,5 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { readSession } from '../lib/auth-token';
+import { getToken, readSession } from '../lib/auth-token';
+import { loginRedirect } from '../lib/login-redirect';
 import { SessionProvider } from '../lib/session';
 
 /**
@@ -7,9 +8,11 @@ import { SessionProvider } from '../lib/session';
  * navigation, so an expired or undecodable one is removed and the person lands on /login.
  */
 export function RequireSignedIn() {
-  useLocation(); // re-read the token on every navigation
+  const location = useLocation(); // re-read the token on every navigation
+  const hadToken = getToken() !== null;
   const session = readSession();
-  if (!session) return <Navigate to="/login" replace />;
+  // Back here after signing in; and a person whose token just expired is told so.
+  if (!session) return <Navigate to="/login" replace state={loginRedirect(location, hadToken)} />;
   return (
     <SessionProvider session={session}>
       <Outlet />

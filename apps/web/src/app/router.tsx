@@ -1,5 +1,6 @@
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { setUnauthorizedHandler } from '../lib/api';
+import { loginRedirect } from '../lib/login-redirect';
 import { queryClient } from './providers';
 import { routes } from './routes';
 
@@ -8,7 +9,9 @@ const router = createBrowserRouter(routes);
 // A 401 means the session ended on the server: drop what the old session cached and go to /login.
 setUnauthorizedHandler(() => {
   queryClient.clear();
-  void router.navigate('/login', { replace: true });
+  const { location } = router.state;
+  if (location.pathname === '/login') return;
+  void router.navigate('/login', { replace: true, state: loginRedirect(location, true) });
 });
 
 export function AppRouter() {

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { getToken } from '../../../lib/auth-token';
+import { getToken, setToken } from '../../../lib/auth-token';
 import { jsonResponse, renderApp } from '../../../test/render-app';
 import { sessionToken } from '../../../test/token';
 
@@ -24,6 +24,30 @@ async function fillAndSubmit(user: ReturnType<typeof userEvent.setup>) {
   await user.type(screen.getByLabelText('Password'), 'secret');
   await user.click(screen.getByRole('button', { name: 'Login' }));
 }
+
+describe('an ended session', () => {
+  it('says why the person is at /login and signs them in back where they were', async () => {
+    setToken(sessionToken({ level: 1, expiresInS: -60 }));
+    const user = userEvent.setup();
+    const { router } = renderApp('/cloudflare/zones?page=2');
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Your session has ended. Please sign in again.');
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: sessionToken({ level: 1 }) }));
+    await fillAndSubmit(user);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/cloudflare/zones'));
+    expect(router.state.location.search).toBe('?page=2');
+  });
+
+  it('says nothing to a visitor, who goes to /dashboard after signing in', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/login');
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: sessionToken({ level: 1 }) }));
+    await fillAndSubmit(user);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+});
 
 describe('login form', () => {
   it('enables submit only for a plausible e-mail and a non-empty password', async () => {

@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { EMAIL_PATTERN } from '@guardian/contract';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { setToken } from '../../../lib/auth-token';
+import { returnPathOf, sessionEndedBy } from '../../../lib/login-redirect';
 import { Button } from '../../../components/ui/button';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
@@ -18,6 +19,7 @@ export function loginErrorText(error: unknown): string {
 
 export function LoginForm() {
   const navigate = useNavigate();
+  const { state } = useLocation();
   const loginMutation = useLoginMutation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -33,7 +35,7 @@ export function LoginForm() {
       {
         onSuccess: (data) => {
           setToken(data.token);
-          void navigate('/dashboard', { replace: true });
+          void navigate(returnPathOf(state), { replace: true });
         },
       },
     );
@@ -41,6 +43,11 @@ export function LoginForm() {
 
   return (
     <form noValidate onSubmit={submit} className="space-y-5">
+      {sessionEndedBy(state) && !loginMutation.isError && (
+        <p role="status" className="rounded-control bg-canvas px-3 py-2 text-sm text-ink">
+          Your session has ended. Please sign in again.
+        </p>
+      )}
       <Field label="E-mail">
         {(control) => (
           <Input
