@@ -67,15 +67,20 @@ export const pageRuleAnswer = z.looseObject({
     .array(
       z.looseObject({
         target: optionalText(20),
-        constraint: z.looseObject({ operator: optionalText(50), value: optionalText(2_048) }).nullish(),
+        constraint: z
+          .looseObject({
+            operator: z.enum(['matches', 'contains', 'equals', 'not_equal', 'not_contain']).nullish(),
+            value: optionalText(2_048),
+          })
+          .nullish(),
       }),
     )
     .max(10),
-  actions: z.array(z.looseObject({ id: text(100), value: z.unknown() })).max(100),
+  actions: z.array(z.looseObject({ id: text(100), value: z.unknown().optional() })).max(100),
 });
 
-/** Page rules per zone: 125 on Enterprise. */
-export const pageRulesAnswer = z.array(pageRuleAnswer).max(125);
+/** Page rules per zone: 125 on Enterprise (each is checked as it is read). */
+export const pageRulesAnswer = z.array(z.unknown()).max(125);
 
 export const listAnswer = z.looseObject({
   id,
@@ -85,15 +90,21 @@ export const listAnswer = z.looseObject({
   description: optionalText(500),
 });
 
-export const listItemAnswer = z.looseObject({
-  id,
-  comment: optionalText(500),
-  created_on: text(50),
-  ip: optionalText(64),
-  hostname: z.looseObject({ url_hostname: text(253) }).nullish(),
-  asn: z.number().int().nullish(),
-  redirect: z.looseObject({ source_url: text(2_048), target_url: text(2_048) }).nullish(),
-});
+const ITEM_VALUES = ['ip', 'hostname', 'asn', 'redirect'] as const;
+
+export const listItemAnswer = z
+  .looseObject({
+    id,
+    comment: optionalText(500),
+    created_on: text(50),
+    ip: text(64).optional(),
+    hostname: z.looseObject({ url_hostname: text(253) }).optional(),
+    asn: z.number().int().min(0).optional(),
+    redirect: z.looseObject({ source_url: text(2_048), target_url: text(2_048) }).optional(),
+  })
+  .refine((item) => ITEM_VALUES.filter((key) => key in item).length === 1, {
+    message: 'an item holds exactly one of ip, hostname, asn, redirect',
+  });
 
 /** Cloudflare's answer could not be used: a 502 naming what and where, never the values. */
 export function unusableAnswer(what: string, detail: string): AppError {

@@ -183,7 +183,7 @@ describe('ban list items', () => {
       const response = await call(carol, 'POST', `/${listId}/sync`);
       expect(response.statusCode).toBe(429);
       expect(response.json().message).toBe(
-        'Cloudflare is rate limiting this account. Please try again in a few minutes.',
+        'Cloudflare is rate limiting this account. Please try again in 2 minutes.',
       );
       expect(await mirror(ref)).toEqual(before);
     });

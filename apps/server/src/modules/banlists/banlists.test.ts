@@ -171,7 +171,7 @@ describe('ban lists', () => {
       });
       expect(response.statusCode).toBe(429);
       expect(response.json().message).toBe(
-        'Cloudflare is rate limiting this account. Please try again in a few minutes.',
+        'Cloudflare is rate limiting this account. Please try again in 1 minute.',
       );
     });
   });

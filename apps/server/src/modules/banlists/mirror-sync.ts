@@ -1,4 +1,6 @@
 import type Cloudflare from 'cloudflare';
+import { z } from 'zod';
+import { listAnswer, listItemAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { banListNotFound } from './ban-list-access';
@@ -12,7 +14,6 @@ import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { valueOfCloudflareItem } from './list-item-value';
 
 type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
-type CloudflarePage = Cloudflare.Rules.Lists.ItemListResponsesCursorPaginationAfter;
 
 /** Cloudflare's largest page of list items: a sync reads n items in ceil(n / 500) calls. */
 const CLOUDFLARE_ITEMS_PER_PAGE = 500;
@@ -20,6 +21,15 @@ const CLOUDFLARE_ITEMS_PER_PAGE = 500;
 const BATCH_ROWS = 2_000;
 /** Changed comments kept in memory until the end of the sync; past this many the list is loaded anew. */
 const MAX_PENDING_UPDATES = 50_000;
+/** Items may be added while the sync reads: a few pages past the list's own count are followed. */
+const EXTRA_PAGES = 3;
+
+const itemsPage = z.looseObject({
+  result: z.array(listItemAnswer).max(CLOUDFLARE_ITEMS_PER_PAGE),
+  result_info: z
+    .looseObject({ cursors: z.looseObject({ after: z.string().max(1_000).nullish() }).nullish() })
+    .nullish(),
+});
 
 export function toMirrorItem(item: CloudflareItem): MirrorItem {
   return {
@@ -30,19 +40,54 @@ export function toMirrorItem(item: CloudflareItem): MirrorItem {
   };
 }
 
-/** The list's items at Cloudflare in batches, the next page already on its way while one is stored. */
+/**
+ * The list's items at Cloudflare in batches, the next page already on its way while one is stored.
+ * The cursor is not trusted: a cursor seen before, or more pages than the list's own `num_items`
+ * needs (plus a margin for items added meanwhile), ends the sync with a clear 502 instead of
+ * spending the account's request budget.
+ */
 async function* cloudflareBatches(cf: Cloudflare, list: BanListRecord): AsyncGenerator<MirrorItem[]> {
-  let next: Promise<CloudflarePage> | null = cf.rules.lists.items.list(list.listId, {
-    account_id: list.accountId,
-    per_page: CLOUDFLARE_ITEMS_PER_PAGE,
-  });
+  const what = `the items of the list "${list.listName}"`;
+  const { num_items: count } = usableAnswer(
+    listAnswer,
+    await cf.rules.lists.get(list.listId, { account_id: list.accountId }),
+    `the list "${list.listName}"`,
+  );
+  const maxPages = Math.ceil(count / CLOUDFLARE_ITEMS_PER_PAGE) + EXTRA_PAGES;
+  const seenCursors = new Set<string>();
+  const fetchPage = (cursor?: string) =>
+    cf.rules.lists.items
+      .list(list.listId, {
+        account_id: list.accountId,
+        per_page: CLOUDFLARE_ITEMS_PER_PAGE,
+        ...(cursor === undefined ? {} : { cursor }),
+      })
+      .then((page) => usableAnswer(itemsPage, { result: page.result, result_info: page.result_info }, what));
+  let next: ReturnType<typeof fetchPage> | null = fetchPage();
+  let pages = 0;
   let batch: MirrorItem[] = [];
   while (next) {
-    const page: CloudflarePage = await next;
-    next = page.hasNextPage() ? page.getNextPage() : null;
+    const page: z.infer<typeof itemsPage> = await next;
+    pages += 1;
+    const cursor = page.result_info?.cursors?.after ?? undefined;
+    if (cursor !== undefined && seenCursors.has(cursor)) {
+      throw unusableAnswer(
+        what,
+        'Cloudflare sent the same page cursor twice. Please try the sync again later.',
+      );
+    }
+    if (cursor !== undefined && pages >= maxPages) {
+      throw unusableAnswer(
+        what,
+        `Cloudflare keeps announcing more pages than its ${count.toLocaleString('en')} items fill. Please try the sync again later.`,
+      );
+    }
+    if (cursor !== undefined) seenCursors.add(cursor);
+    next = cursor === undefined ? null : fetchPage(cursor);
     // If storing a batch fails, the sync stops and nobody awaits the next page: keep it from going unhandled.
     next?.catch(() => undefined);
-    for (const item of page.getPaginatedItems()) batch.push(toMirrorItem(item));
+    // Checked above: each item holds exactly the one value field toMirrorItem reads.
+    for (const item of page.result) batch.push(toMirrorItem(item as unknown as CloudflareItem));
     if (batch.length >= BATCH_ROWS || !next) {
       yield batch;
       batch = [];

@@ -1,4 +1,5 @@
 import Cloudflare from 'cloudflare';
+import { customRulesetAnswer, usableAnswer } from '../../cloudflare/answers';
 
 /** WAF custom rules live in the zone's entrypoint ruleset of this phase. */
 export const CUSTOM_RULES_PHASE = 'http_request_firewall_custom';
@@ -45,11 +46,11 @@ function isMissingEntrypoint(err: unknown): boolean {
 
 /**
  * The SDK types a write's answer as unknown (a dry run answers null) and rules as a union of every
- * phase's rule shapes; custom rules, written without dry_run, are one plain shape.
+ * phase's rule shapes; custom rules, written without dry_run, are one plain shape, checked here.
  */
 function asRuleset(answer: unknown): CustomRuleset {
-  const ruleset = answer as { id: string; rules?: CustomRule[] };
-  return { id: ruleset.id, rules: ruleset.rules ?? [] };
+  const ruleset = usableAnswer(customRulesetAnswer, answer, "the zone's custom rules");
+  return { id: ruleset.id, rules: (ruleset.rules ?? []) as CustomRule[] };
 }
 
 /** The SDK calls on a zone's custom rules. Every write answers the whole ruleset, in order. */

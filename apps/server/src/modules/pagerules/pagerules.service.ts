@@ -1,6 +1,8 @@
 import type { PageRule, PageRuleFields } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../app';
+import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
+import { createOnce } from '../../cloudflare/create-once';
 import { AppError } from '../../errors';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { toCloudflareActions, toConsoleActions, type CloudflarePageRuleAction } from './page-rule-actions';
@@ -9,7 +11,9 @@ type CloudflarePageRule = Awaited<ReturnType<Cloudflare['pageRules']['create']>>
 type CreateParams = Parameters<Cloudflare['pageRules']['create']>[0];
 type UpdateParams = Parameters<Cloudflare['pageRules']['update']>[1];
 
-function toPageRule(rule: CloudflarePageRule): PageRule {
+/** Cloudflare's page rule, checked before it reaches the browser. */
+function toPageRule(answer: unknown): PageRule {
+  const rule = usableAnswer(pageRuleAnswer, answer, 'the page rule');
   return {
     id: rule.id,
     priority: rule.priority,
@@ -52,29 +56,30 @@ export class PageRulesService {
   /** By ascending priority (Cloudflare: the higher number wins). */
   async list(userId: number, zoneId: string): Promise<PageRule[]> {
     const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
-    const rules = await cf.pageRules.list({ zone_id: zone.zoneId, order: 'priority', direction: 'asc' });
-    return rules.map(toPageRule).sort((a, b) => a.priority - b.priority);
+    const answer = await cf.pageRules.list({ zone_id: zone.zoneId, order: 'priority', direction: 'asc' });
+    return usableAnswer(pageRulesAnswer, answer, "the zone's page rules")
+      .map(toPageRule)
+      .sort((a, b) => a.priority - b.priority);
   }
 
   /**
-   * When Cloudflare created the rule but its answer was lost, the client's retry is refused (the URL
-   * is taken, by this very rule); a rule with that URL that was not there before proves the add.
+   * When the create's outcome is unknown (its answer lost, a 5xx), the zone's rules are read again: a
+   * rule with that URL that was not there before is this one; only if none is the create sent again.
    */
   async add(userId: number, zoneId: string, fields: PageRuleFields): Promise<PageRule> {
     const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
     const existing = new Set((await cf.pageRules.list({ zone_id: zone.zoneId })).map((rule) => rule.id));
     const params = { zone_id: zone.zoneId, ...cloudflareFields(fields) } as CreateParams;
-    try {
-      return toPageRule(await cf.pageRules.create(params));
-    } catch (err) {
-      const pattern = fields.targets[0]?.constraint.value;
-      const now = await cf.pageRules.list({ zone_id: zone.zoneId }).catch(() => []);
-      const created = now.find(
-        (rule) => !existing.has(rule.id) && rule.targets[0]?.constraint?.value === pattern,
-      );
-      if (created) return toPageRule(created);
-      throw err;
-    }
+    const pattern = fields.targets[0]?.constraint.value;
+    return toPageRule(
+      await createOnce(
+        () => cf.pageRules.create(params),
+        async () =>
+          (await cf.pageRules.list({ zone_id: zone.zoneId })).find(
+            (rule) => !existing.has(rule.id) && rule.targets[0]?.constraint?.value === pattern,
+          ),
+      ),
+    );
   }
 
   /** Replaces the rule with the fields sent (the browser keeps its priority and status). */
