@@ -1,12 +1,15 @@
 import { z } from 'zod';
 
+/** The longest account name (Cloudflare's own account names are at most 100 characters too). */
+export const ACCOUNT_NAME_MAX = 100;
+
 /** POST /api/cloudflare/accounts: the person's label for the account and its API token. */
 export const addAccountRequestSchema = z.object({
   account_name: z
     .string({ error: 'Account name is required.' })
     .trim()
     .min(1, 'Account name is required.')
-    .max(100, 'Account name must be at most 100 characters.'),
+    .max(ACCOUNT_NAME_MAX, `Account name must be at most ${ACCOUNT_NAME_MAX} characters.`),
   token: z
     .string({ error: 'API token is required.' })
     .trim()

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { ACCOUNT_NAME_MAX } from './accounts';
 import { BAN_LIST_KINDS, BAN_LIST_NAME_MAX, BAN_LIST_NAME_PATTERN, PAGE_SIZE } from './constants';
+import { LOOKUP_ID_MAX } from './ids';
 
 /** A row of GET /api/cloudflare/banlists: a Cloudflare list of one of the person's accounts. */
 export const banListSchema = z.object({
@@ -22,7 +24,11 @@ export const BAN_LIST_NAME_RULE = `Use only lowercase letters, numbers and under
 /** POST /api/cloudflare/banlists: create a list at Cloudflare in the named account. */
 export const addBanListRequestSchema = z.object({
   /** The person's own name of the account (unique per person). */
-  account_name: z.string({ error: 'Account is required.' }).trim().min(1, 'Account is required.'),
+  account_name: z
+    .string({ error: 'Account is required.' })
+    .trim()
+    .min(1, 'Account is required.')
+    .max(ACCOUNT_NAME_MAX, `Account name must be at most ${ACCOUNT_NAME_MAX} characters.`),
   list_name: z
     .string({ error: 'List name is required.' })
     .trim()
@@ -44,7 +50,11 @@ export const banListIdParamsSchema = z.object({
 
 /** Every route under /api/cloudflare/banlists/{list_id}. */
 export const banListParamsSchema = z.object({
-  list_id: z.string().trim().min(1, 'The list id is required.').max(64, 'The list id is too long.'),
+  list_id: z
+    .string()
+    .trim()
+    .min(1, 'The list id is required.')
+    .max(LOOKUP_ID_MAX, 'The list id is too long.'),
 });
 
 /** DELETE /api/cloudflare/banlists/{list_id}/items/{item_id}. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_MX_PRIORITY, DNS_RECORD_TYPES, PROXIABLE_TYPES, type DnsRecordType } from './constants';
+import { zoneParamsSchema } from './zones';
 
 /** Cloudflare's bounds: TTL 1 means automatic, otherwise 60 to 86400 seconds. */
 export const DNS_TTL_AUTO = 1;
@@ -8,6 +9,8 @@ export const DNS_TTL_MAX = 86_400;
 /** Cloudflare's longest TXT content and comment (the comment limit of the Free plan). */
 export const TXT_CONTENT_MAX = 2048;
 export const DNS_COMMENT_MAX = 100;
+/** Cloudflare's longest record name. */
+export const DNS_NAME_MAX = 255;
 const PRIORITY_MAX = 65_535;
 
 /** Record types that carry a priority: MX, and SRV, whose priority is the first of its four fields. */
@@ -26,7 +29,7 @@ function isRecordName(name: string): boolean {
   if (name === '@') return true;
   const labels = name.replace(/\.$/, '').split('.');
   return (
-    name.length <= 255 &&
+    name.length <= DNS_NAME_MAX &&
     labels.every((label, index) => (index === 0 && label === '*') || HOST_LABEL.test(label))
   );
 }
@@ -89,13 +92,16 @@ export const dnsRecordInputSchema = z
       .string({ error: 'Name is required.' })
       .trim()
       .min(1, 'Name is required.')
+      .max(DNS_NAME_MAX, `Name must be at most ${DNS_NAME_MAX} characters.`)
       .refine(
         (name) => name === '' || isRecordName(name),
         'Name must be @ or a host name such as www or www.example.com.',
       ),
-    // Not trimmed here: spaces may matter in a TXT value; other types are trimmed below.
+    // Not trimmed here: spaces may matter in a TXT value; other types are trimmed below. No type's
+    // content is longer than a TXT record's.
     content: z
       .string({ error: 'Content is required.' })
+      .max(TXT_CONTENT_MAX, `Content must be at most ${TXT_CONTENT_MAX} characters.`)
       .refine((value) => value.trim() !== '', 'Content is required.'),
     ttl: z
       .number({ error: 'TTL must be a number of seconds.' })
@@ -157,8 +163,7 @@ export const dnsRecordSchema = z.object({
 });
 export type DnsRecord = z.infer<typeof dnsRecordSchema>;
 
-export const dnsRecordParamsSchema = z.object({
-  zone_id: z.string().min(1),
+export const dnsRecordParamsSchema = zoneParamsSchema.extend({
   record_id: z.string().regex(/^[0-9a-f]{32}$/i, 'Not a DNS record id.'),
 });
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { FIREWALL_ACTIONS, type FirewallAction } from './constants';
+import { cloudflareIdSchema, LOOKUP_ID_MAX } from './ids';
+import { zoneParamsSchema } from './zones';
 
 /**
  * Firewall rules are the console's view of Cloudflare's WAF custom rules (Rulesets API, phase
@@ -8,6 +10,9 @@ import { FIREWALL_ACTIONS, type FirewallAction } from './constants';
 
 /** Cloudflare's longest rule expression. */
 export const FIREWALL_EXPRESSION_MAX_LENGTH = 4096;
+export const FIREWALL_DESCRIPTION_MAX_LENGTH = 500;
+/** Custom rules a zone can hold on Cloudflare's largest plan (Enterprise; Free 5, Pro 20, Business 100). */
+export const FIREWALL_RULES_MAX = 1000;
 
 /** Where the modal's expression help link goes. */
 export const RULES_LANGUAGE_URL = 'https://developers.cloudflare.com/ruleset-engine/rules-language/';
@@ -54,7 +59,13 @@ const descriptionSchema = z
   .string({ error: 'Description is required.' })
   .trim()
   .min(1, 'Description is required.')
-  .max(500, 'Description must be at most 500 characters.');
+  .max(
+    FIREWALL_DESCRIPTION_MAX_LENGTH,
+    `Description must be at most ${FIREWALL_DESCRIPTION_MAX_LENGTH} characters.`,
+  );
+
+/** An id the browser repeats from a rule it shows: compared with the zone's rules, never sent on. */
+const shownIdSchema = z.string().max(LOOKUP_ID_MAX, 'Not a firewall rule id.');
 
 const expressionSchema = z
   .string({ error: 'Expression is required.' })
@@ -70,14 +81,14 @@ const expressionSchema = z
  * the rule it shows) and are ignored; `paused` decides whether the rule is enabled.
  */
 export const firewallRuleInputSchema = z.object({
-  id: z.string().optional(),
+  id: shownIdSchema.optional(),
   description: descriptionSchema,
   action: firewallRuleActionSchema.default(DEFAULT_FIREWALL_ACTION),
   paused: z.boolean({ error: 'paused must be true or false.' }).default(false),
   priority: z.number().optional(),
   filter: z.object(
     {
-      id: z.string().optional(),
+      id: shownIdSchema.optional(),
       expression: expressionSchema,
       paused: z.boolean().optional(),
     },
@@ -97,16 +108,25 @@ export const updateFirewallRuleRequestSchema = firewallRuleInputSchema;
 
 /**
  * PUT /api/cloudflare/zones/{zone_id}/firewall-rules: every rule of the zone, priorities renumbered
- * in the new order. Only the order is taken; each rule keeps its definition at Cloudflare.
+ * in the new order. Only the order is taken; each rule keeps its definition at Cloudflare. The length
+ * cap comes first: Zod then refuses a longer list before looking at any rule in it.
  */
 export const reorderFirewallRulesRequestSchema = z
   .array(
     z.object({
-      id: z.string({ error: 'Every rule needs its id.' }).min(1, 'Every rule needs its id.'),
-      priority: z.number({ error: 'Every rule needs a priority.' }).int().min(1, 'Priorities start at 1.'),
+      id: z
+        .string({ error: 'Every rule needs its id.' })
+        .min(1, 'Every rule needs its id.')
+        .max(LOOKUP_ID_MAX, 'Not a firewall rule id.'),
+      priority: z
+        .number({ error: 'Every rule needs a priority.' })
+        .int()
+        .min(1, 'Priorities start at 1.')
+        .max(FIREWALL_RULES_MAX, `Priorities end at ${FIREWALL_RULES_MAX}.`),
     }),
     { error: 'Send the whole list of rules.' },
   )
+  .max(FIREWALL_RULES_MAX, `A zone holds at most ${FIREWALL_RULES_MAX} firewall rules.`)
   .refine(
     (rules) => new Set(rules.map((rule) => rule.id)).size === rules.length,
     'A rule appears twice in the list.',
@@ -119,5 +139,13 @@ export type FirewallRulesResult = z.infer<typeof firewallRulesResultSchema>;
 
 /** DELETE .../firewall-rules/{rule_id}?filter_id=: the rule's filter id (which is the rule id). */
 export const deleteFirewallRuleQuerySchema = z.object({
-  filter_id: z.string({ error: 'filter_id is required.' }).min(1, 'filter_id is required.'),
+  filter_id: z
+    .string({ error: 'filter_id is required.' })
+    .min(1, 'filter_id is required.')
+    .max(LOOKUP_ID_MAX, "filter_id must be the rule's filter id."),
+});
+
+/** Path params of .../firewall-rules/{rule_id}. */
+export const firewallRuleParamsSchema = zoneParamsSchema.extend({
+  rule_id: cloudflareIdSchema('firewall rule'),
 });

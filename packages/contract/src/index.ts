@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './constants';
+export * from './ids';
 export * from './auth';
 export * from './users';
 export * from './accounts';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { NEW_PAGE_RULE_PRIORITY, REDIRECT_CODES } from './constants';
+import { cloudflareIdSchema, LOOKUP_ID_MAX } from './ids';
+import { zoneParamsSchema } from './zones';
 
 /* The page-rule setting catalogue of spec section 3, shared by the server's checks and the editor. */
 
@@ -182,6 +184,43 @@ export const CLOUDFLARE_ONLY_PAGE_RULE_ACTIONS = [
   'response_buffering',
 ] as const;
 
+/** A rule holds each setting at most once: no more settings than the catalogue and Cloudflare's own. */
+export const PAGE_RULE_ACTIONS_MAX = PAGE_RULE_SETTINGS.length + CLOUDFLARE_ONLY_PAGE_RULE_ACTIONS.length;
+
+/** Cloudflare's longest cache TTL (a year), for Browser Cache TTL and Edge Cache TTL. */
+export const PAGE_RULE_TTL_MAX = 31_536_000;
+
+/**
+ * The largest value of an action outside the catalogue. Cloudflare's biggest, cache_key_fields, is
+ * objects of lists three levels deep with at most 50 names per list, 150 characters each.
+ */
+export const PAGE_RULE_OTHER_VALUE_LIMITS = { depth: 4, entries: 500, stringLength: 1500 } as const;
+
+/**
+ * Whether a JSON value stays within PAGE_RULE_OTHER_VALUE_LIMITS. Walked without recursion, and it
+ * stops at the first excess, so a value nested thousands deep costs no stack and little time.
+ */
+export function isBoundedJsonValue(
+  value: unknown,
+  limits: { depth: number; entries: number; stringLength: number } = PAGE_RULE_OTHER_VALUE_LIMITS,
+): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  let entries = 0;
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (typeof next.value === 'string') {
+      if (next.value.length > limits.stringLength) return false;
+    } else if (next.value !== null && typeof next.value === 'object') {
+      if (next.depth >= limits.depth) return false;
+      const children = Object.values(next.value);
+      entries += children.length;
+      if (entries > limits.entries) return false;
+      for (const child of children) pending.push({ value: child, depth: next.depth + 1 });
+    }
+  }
+  return true;
+}
+
 export const PAGE_RULE_TARGET_OPERATORS = [
   'matches',
   'contains',
@@ -229,7 +268,8 @@ function valueSchemaFor(setting: PageRuleSetting): z.ZodType<PageRuleActionValue
         return z
           .number({ error: `${label} must be a number of seconds.` })
           .int()
-          .min(0, `${label} must not be negative.`);
+          .min(0, `${label} must not be negative.`)
+          .max(PAGE_RULE_TTL_MAX, `${label} must be at most ${PAGE_RULE_TTL_MAX} seconds (a year).`);
       }
       const values = [...options.map((option) => String(option.value)), ...(setting.otherValues ?? [])];
       return z.enum(values as [string, ...string[]], {
@@ -245,7 +285,12 @@ function valueSchemaFor(setting: PageRuleSetting): z.ZodType<PageRuleActionValue
             .string()
             .trim()
             .min(1, `${label} is required.`)
-            .regex(/^\d+$/, `${label} must be a whole number.`),
+            .max(String(PAGE_RULE_TTL_MAX).length, `${label} must be at most ${PAGE_RULE_TTL_MAX}.`)
+            .regex(/^\d+$/, `${label} must be a whole number.`)
+            .refine(
+              (digits) => Number(digits) <= PAGE_RULE_TTL_MAX,
+              `${label} must be at most ${PAGE_RULE_TTL_MAX}.`,
+            ),
         );
     case 'text':
       return z
@@ -260,14 +305,25 @@ function valueSchemaFor(setting: PageRuleSetting): z.ZodType<PageRuleActionValue
 
 const cloudflareOnlyIds: ReadonlySet<string> = new Set(CLOUDFLARE_ONLY_PAGE_RULE_ACTIONS);
 
-/** One setting of a rule, checked against the catalogue: a known id and a value of its kind. */
+/**
+ * One setting of a rule, checked against the catalogue: a known id and a value of its kind. A setting
+ * outside the catalogue keeps its value as Cloudflare gave it, within PAGE_RULE_OTHER_VALUE_LIMITS.
+ */
 export const pageRuleActionSchema = z
   .object({
-    id: z.string({ error: 'Every setting needs its id.' }),
+    id: z.string({ error: 'Every setting needs its id.' }).max(LOOKUP_ID_MAX, 'Unknown page rule setting.'),
     value: z.unknown().optional(),
   })
   .transform((action, ctx): PageRuleAction => {
-    if (cloudflareOnlyIds.has(action.id)) return action as PageRuleAction;
+    if (cloudflareOnlyIds.has(action.id)) {
+      if (isBoundedJsonValue(action.value)) return action as PageRuleAction;
+      ctx.addIssue({
+        code: 'custom',
+        message: `The value of "${action.id}" is larger or more deeply nested than Cloudflare allows.`,
+        path: ['value'],
+      });
+      return z.NEVER;
+    }
     const setting = pageRuleSetting(action.id);
     if (!setting) {
       ctx.addIssue({ code: 'custom', message: `Unknown page rule setting "${action.id}".`, path: ['id'] });
@@ -283,9 +339,11 @@ export const pageRuleActionSchema = z
     return { id: action.id, value: parsed.data };
   });
 
+// The length cap leads the checks: Zod then refuses a longer list before parsing any setting in it.
 export const pageRuleActionsSchema = z
   .array(pageRuleActionSchema, { error: 'actions must be a list of settings.' })
   .min(1, 'Add at least one setting.')
+  .max(PAGE_RULE_ACTIONS_MAX, `A page rule holds at most ${PAGE_RULE_ACTIONS_MAX} settings.`)
   .superRefine((actions, ctx) => {
     const seen = new Set<string>();
     actions.forEach((action, index) => {
@@ -367,13 +425,18 @@ export type PageRuleFields = z.output<typeof addPageRuleRequestSchema>;
 
 /** PUT /api/cloudflare/zones/{zone_id}/pagerules/{pagerule_id}: the whole rule, priority and status kept. */
 export const updatePageRuleRequestSchema = z.object({
-  id: z.string().optional(),
+  id: z.string().max(LOOKUP_ID_MAX, 'Not a page rule id.').optional(),
   targets: pageRuleTargetsSchema,
   actions: pageRuleActionsSchema,
   priority: prioritySchema,
   status: statusSchema,
 });
 export type UpdatePageRuleRequest = z.input<typeof updatePageRuleRequestSchema>;
+
+/** Path params of .../pagerules/{pagerule_id}: the id goes into Cloudflare's URL, so only its form passes. */
+export const pageRuleParamsSchema = zoneParamsSchema.extend({
+  pagerule_id: cloudflareIdSchema('page rule'),
+});
 
 /** The URL pattern a rule matches: its first target's value. */
 export function pageRuleUrlPattern(rule: Pick<PageRule, 'targets'>): string {

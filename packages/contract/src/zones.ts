@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOOKUP_ID_MAX } from './ids';
 
 const DOMAIN_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 /** An alphabetic top-level domain, or an internationalised one in its punycode form. */
@@ -19,7 +20,11 @@ export function isRegistrableDomain(domain: string): boolean {
 /** POST /api/cloudflare/zones: add a domain to one of the person's Cloudflare accounts. */
 export const addZoneRequestSchema = z.object({
   /** Cloudflare's account id (the Account ID column of the accounts screen). */
-  account_id: z.string({ error: 'Account is required.' }).trim().min(1, 'Account is required.'),
+  account_id: z
+    .string({ error: 'Account is required.' })
+    .trim()
+    .min(1, 'Account is required.')
+    .max(LOOKUP_ID_MAX, 'The account id is too long.'),
   /** Trimmed and lower-cased; a trailing dot is dropped. */
   domain: z
     .string({ error: 'Domain name is required.' })
@@ -30,6 +35,7 @@ export const addZoneRequestSchema = z.object({
       z
         .string()
         .min(1, 'Domain name is required.')
+        .max(253, 'Enter a domain name such as example.com.')
         .refine(isRegistrableDomain, 'Enter a domain name such as example.com.'),
     ),
 });
@@ -65,8 +71,13 @@ export type Zone = z.infer<typeof zoneSchema>;
 export const syncZonesResponseSchema = z.object({ zones: z.number().int() });
 export type SyncZonesResponse = z.infer<typeof syncZonesResponseSchema>;
 
-/** Path params of every /api/cloudflare/zones/{zone_id}... route. */
-export const zoneParamsSchema = z.object({ zone_id: z.string().min(1) });
+/**
+ * Path params of every /api/cloudflare/zones/{zone_id}... route. The zone is found in the person's
+ * mirror before Cloudflare is called, so any id up to the bound is looked up (an unknown one is 404).
+ */
+export const zoneParamsSchema = z.object({
+  zone_id: z.string().min(1, 'The zone id is required.').max(LOOKUP_ID_MAX, 'The zone id is too long.'),
+});
 
 /** The zone settings dialog's toggles (spec section 3): kept in the browser only, never sent. */
 export interface ZoneSettings {

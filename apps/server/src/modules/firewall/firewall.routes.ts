@@ -1,18 +1,16 @@
 import {
   addFirewallRuleRequestSchema,
   deleteFirewallRuleQuerySchema,
+  firewallRuleParamsSchema,
   reorderFirewallRulesRequestSchema,
   updateFirewallRuleRequestSchema,
+  zoneParamsSchema,
   type FirewallRule,
   type FirewallRulesResult,
 } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { ModuleOptions } from '../../app';
 import { FirewallService } from './firewall.service';
-
-const zoneParamsSchema = z.object({ zone_id: z.string() });
-const ruleParamsSchema = z.object({ zone_id: z.string(), rule_id: z.string() });
 
 const RULES_PATH = '/api/cloudflare/zones/:zone_id/firewall-rules';
 const RULE_PATH = `${RULES_PATH}/:rule_id`;
@@ -43,7 +41,7 @@ export const firewallRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { d
   });
 
   app.put(RULE_PATH, zoneAndRule, async (request): Promise<FirewallRule> => {
-    const { zone_id, rule_id } = ruleParamsSchema.parse(request.params);
+    const { zone_id, rule_id } = firewallRuleParamsSchema.parse(request.params);
     return firewall.update(
       request.user.id,
       zone_id,
@@ -53,7 +51,7 @@ export const firewallRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { d
   });
 
   app.delete(RULE_PATH, zoneAndRule, async (request, reply) => {
-    const { zone_id, rule_id } = ruleParamsSchema.parse(request.params);
+    const { zone_id, rule_id } = firewallRuleParamsSchema.parse(request.params);
     const { filter_id } = deleteFirewallRuleQuerySchema.parse(request.query);
     await firewall.remove(request.user.id, zone_id, rule_id, filter_id);
     return reply.code(204).send();

@@ -1,11 +1,13 @@
-import { addPageRuleRequestSchema, updatePageRuleRequestSchema, type PageRule } from '@guardian/contract';
+import {
+  addPageRuleRequestSchema,
+  pageRuleParamsSchema,
+  updatePageRuleRequestSchema,
+  zoneParamsSchema,
+  type PageRule,
+} from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { ModuleOptions } from '../../app';
 import { PageRulesService } from './pagerules.service';
-
-const zoneParamsSchema = z.object({ zone_id: z.string() });
-const ruleParamsSchema = z.object({ zone_id: z.string(), pagerule_id: z.string() });
 
 const RULES_PATH = '/api/cloudflare/zones/:zone_id/pagerules';
 const RULE_PATH = `${RULES_PATH}/:pagerule_id`;
@@ -14,7 +16,8 @@ const RULE_PATH = `${RULES_PATH}/:pagerule_id`;
 export const pagerulesRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const pageRules = new PageRulesService(deps);
   const zoneOnly = { config: { owns: ['zone_id'] } };
-  // The zone is checked in SQL; the rule id by Cloudflare, which only finds it within that zone.
+  // The zone is checked in SQL; the rule id by Cloudflare, which only finds it within that zone (the
+  // id is one of Cloudflare's, checked first, so it cannot reach another path such as the zone's).
   const zoneAndRule = { config: { owns: ['zone_id', 'pagerule_id'] } };
 
   app.get(RULES_PATH, zoneOnly, async (request): Promise<PageRule[]> => {
@@ -30,7 +33,7 @@ export const pagerulesRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { 
   });
 
   app.put(RULE_PATH, zoneAndRule, async (request): Promise<PageRule> => {
-    const { zone_id, pagerule_id } = ruleParamsSchema.parse(request.params);
+    const { zone_id, pagerule_id } = pageRuleParamsSchema.parse(request.params);
     return pageRules.update(
       request.user.id,
       zone_id,
@@ -40,7 +43,7 @@ export const pagerulesRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { 
   });
 
   app.delete(RULE_PATH, zoneAndRule, async (request, reply) => {
-    const { zone_id, pagerule_id } = ruleParamsSchema.parse(request.params);
+    const { zone_id, pagerule_id } = pageRuleParamsSchema.parse(request.params);
     await pageRules.remove(request.user.id, zone_id, pagerule_id);
     return reply.code(204).send();
   });
