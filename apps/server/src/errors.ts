@@ -28,14 +28,58 @@ export class AppError extends Error {
   }
 }
 
-export function errorBody(code: string, message: string, errors?: ErrorBody['errors']): ErrorBody {
-  return { code, message, errors: errors ?? [{ code, message }] };
+/**
+ * The bounds of every error answer, whatever built it (validation, Cloudflare, Fastify): a message
+ * and each of at most ERRORS_SHOWN entries of `errors` at most ERROR_MESSAGE_MAX characters, so an
+ * error answer stays under about 12 KB however large the request or the upstream answer was.
+ */
+export const ERROR_MESSAGE_MAX = 1_000;
+const ERRORS_SHOWN = 10;
+/** Validation issues a message names; the rest are counted. */
+const ISSUES_SHOWN = 10;
+/** Path segments shown per issue (a deep value's path would otherwise be as long as its nesting). */
+const PATH_SEGMENTS_SHOWN = 8;
+const ERROR_CODE_MAX = 64;
+
+/** Cut to `max` characters with an ellipsis, never between the two halves of a surrogate pair. */
+export function boundedText(text: string, max = ERROR_MESSAGE_MAX): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
 }
 
+export function errorBody(code: string, message: string, errors?: ErrorBody['errors']): ErrorBody {
+  const shown = boundedText(message);
+  return {
+    code,
+    message: shown,
+    errors: errors
+      ? errors.slice(0, ERRORS_SHOWN).map((error) => ({
+          ...(error.code === undefined
+            ? {}
+            : {
+                code: typeof error.code === 'string' ? boundedText(error.code, ERROR_CODE_MAX) : error.code,
+              }),
+          message: boundedText(error.message),
+        }))
+      : [{ code, message: shown }],
+  };
+}
+
+function describeIssue(issue: ZodError['issues'][number]): string {
+  if (issue.path.length === 0) return issue.message;
+  const path = issue.path.slice(0, PATH_SEGMENTS_SHOWN).map(String).join('.');
+  return `${path}${issue.path.length > PATH_SEGMENTS_SHOWN ? '…' : ''}: ${issue.message}`;
+}
+
+/** The first issues of a validation in one message, then how many more there are. */
 export function describeZodError(err: ZodError): string {
-  return err.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join(' ');
+  const more = err.issues.length - ISSUES_SHOWN;
+  const counted = more > 0 ? ` And ${more} more.` : '';
+  const shown = err.issues.slice(0, ISSUES_SHOWN).map(describeIssue).join(' ');
+  return boundedText(shown, ERROR_MESSAGE_MAX - counted.length) + counted;
 }
 
 // Fastify's wording is written for developers; these are for the person reading the message.
