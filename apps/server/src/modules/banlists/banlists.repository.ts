@@ -91,12 +91,22 @@ export class BanListsRepository {
     return row && toBanList(row);
   }
 
-  async insert(accountRef: number, list: CloudflareListSummary): Promise<number> {
-    const [row] = await this.db.query<{ id: number }>(
-      `INSERT INTO ban_lists (account_ref, list_id, list_name, kind) VALUES ($1, $2, $3, $4) RETURNING id`,
+  /**
+   * Records a list Cloudflare just created. The mirror may hold it already (a lists update that ran
+   * while Cloudflare created it, or an id Cloudflare answered twice): then that row takes the name and
+   * kind, keeps its items, and is answered.
+   */
+  async upsert(
+    accountRef: number,
+    list: CloudflareListSummary,
+  ): Promise<{ ref: number; itemsCount: number }> {
+    const [row] = await this.db.query<{ id: number; items_count: number }>(
+      `INSERT INTO ban_lists (account_ref, list_id, list_name, kind) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (account_ref, list_id) DO UPDATE SET list_name = EXCLUDED.list_name, kind = EXCLUDED.kind
+       RETURNING id, items_count`,
       [accountRef, list.id, list.name, list.kind],
     );
-    return row!.id;
+    return { ref: row!.id, itemsCount: row!.items_count };
   }
 
   async delete(ref: number): Promise<void> {

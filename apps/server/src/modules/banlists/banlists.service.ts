@@ -32,7 +32,7 @@ export class BanListsService {
       name: request.list_name,
       kind: request.kind,
     });
-    const ref = await this.access.lists.insert(account.id, created);
+    const { ref, itemsCount } = await this.access.lists.upsert(account.id, created);
     return {
       id: ref,
       account_name: account.accountName,
@@ -40,7 +40,7 @@ export class BanListsService {
       list_name: created.name,
       list_id: created.id,
       kind: created.kind,
-      items: 0,
+      items: itemsCount,
     };
   }
 
