@@ -263,6 +263,21 @@ describe('what the client trusts of a hostile Cloudflare', () => {
   });
 });
 
+describe('the cloudflare SDK', () => {
+  it('is pinned to the exact version the lock file installs (its minor releases have broken APIs)', () => {
+    const root = join(import.meta.dirname, '..', '..', '..', '..');
+    const manifest = JSON.parse(readFileSync(join(root, 'apps/server/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string }>;
+    };
+    const pinned = manifest.dependencies.cloudflare;
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(lock.packages['node_modules/cloudflare']?.version).toBe(pinned);
+  });
+});
+
 describe('the retired Firewall Rules API', () => {
   it('is never called: no server code uses the firewall.rules / filters resources or paths', () => {
     const root = join(import.meta.dirname, '..');
