@@ -43,6 +43,14 @@ export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
 }
 
+/**
+ * The text for a failed action: the spec's words for it, then the server's reason when it sent one
+ * ("Failed to sync zones. Cloudflare is rate limiting this account..."), so every family reads the same.
+ */
+export function actionErrorMessage(error: unknown, specText: string): string {
+  return error instanceof ApiError && error.serverMessage ? `${specText} ${error.serverMessage}` : specText;
+}
+
 type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {

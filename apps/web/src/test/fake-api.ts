@@ -102,3 +102,18 @@ export function fakeApi(answers: Record<string, Answer> = {}): FakeApi {
     },
   };
 }
+
+/** What the server says when Cloudflare fails an action: the contract's error body. */
+export const UPSTREAM_REASON = 'Cloudflare is unavailable right now. Please try again.';
+
+/** A 502 with the contract's error body carrying `UPSTREAM_REASON`. */
+export function upstreamFailure(): Response {
+  return new Response(
+    JSON.stringify({
+      code: 'UPSTREAM',
+      message: UPSTREAM_REASON,
+      errors: [{ code: 'UPSTREAM', message: UPSTREAM_REASON }],
+    }),
+    { status: 502, headers: { 'Content-Type': 'application/json' } },
+  );
+}

@@ -285,7 +285,9 @@ describe('Update from Cloudflare', SLOW, () => {
     const { user } = await openItems();
     await user.click(screen.getByRole('button', { name: 'Update from Cloudflare' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sync' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to sync items. Please try again.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to sync items. Please try again. Cloudflare is down',
+    );
   });
 });
 

@@ -17,6 +17,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
+import { actionErrorMessage } from '../../lib/api';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { pageCountOf } from '../../lib/use-paged-rows';
 import { nextSort, type SortState } from '../../lib/use-sort';
@@ -104,7 +105,7 @@ function BanListItemsView({ listId }: { listId: string }) {
       action: () => syncBanList.mutateAsync(),
     }).then(
       (synced) => synced && toast.success('List synced with Cloudflare.'),
-      () => toast.error('Failed to sync items. Please try again.'),
+      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to sync items. Please try again.')),
     );
 
   const remove = (item: BanListItem) =>
@@ -117,7 +118,7 @@ function BanListItemsView({ listId }: { listId: string }) {
       action: () => deleteItem.mutateAsync(item.id),
     }).then(
       (deleted) => deleted && toast.success(`${item.ip} deleted.`),
-      () => toast.error('Failed to delete item. Please try again.'),
+      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete item. Please try again.')),
     );
 
   const title = banList.data?.list_name ?? 'Ban List Items';

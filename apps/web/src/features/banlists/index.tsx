@@ -7,6 +7,7 @@ import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { useToast } from '../../components/ui/toast';
+import { actionErrorMessage } from '../../lib/api';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useSort, type SortState } from '../../lib/use-sort';
 import { useDeleteBanListMutation } from './api/ban-list-delete-mutation';
@@ -35,11 +36,12 @@ export default function BanListsScreen() {
   );
   const { pageRows, page, pageCount, setPage, firstRowNumber } = usePagedRows(sorted, PAGE_SIZE.banLists);
 
-  // The spec's messages on failure; the server's wording would name a list or an account, not what to do.
+  // The spec's messages on failure, then the server's reason (which account, what Cloudflare said).
   const update = () =>
     updateBanLists.mutate(undefined, {
       onSuccess: () => toast.success('Ban lists updated.'),
-      onError: () => toast.error('Failed to update ban lists. Please try again.'),
+      onError: (error) =>
+        toast.error(actionErrorMessage(error, 'Failed to update ban lists. Please try again.')),
     });
 
   const cleanAll = () =>
@@ -51,7 +53,8 @@ export default function BanListsScreen() {
       action: () => cleanBanLists.mutateAsync(),
     }).then(
       (cleaned) => cleaned && toast.success('All ban lists cleaned.'),
-      () => toast.error('Failed to clean all ban lists. Please try again.'),
+      (error: unknown) =>
+        toast.error(actionErrorMessage(error, 'Failed to clean all ban lists. Please try again.')),
     );
 
   const remove = (banList: BanList) =>
@@ -63,7 +66,8 @@ export default function BanListsScreen() {
       action: () => deleteBanList.mutateAsync(banList),
     }).then(
       (deleted) => deleted && toast.success(`Ban list ${banList.list_name} deleted.`),
-      () => toast.error('Failed to delete ban list. Please try again.'),
+      (error: unknown) =>
+        toast.error(actionErrorMessage(error, 'Failed to delete ban list. Please try again.')),
     );
 
   if (banLists.isError) {

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DnsRecord } from '@guardian/contract';
 import { getToken, setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
+import { fakeApi, type FakeApi, UPSTREAM_REASON, upstreamFailure } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 import { parsePriority, toRecordInput, ttlLabel, NEW_RECORD_FORM } from './components/dns-record-form';
@@ -284,6 +284,16 @@ describe('delete DNS record', () => {
     await user.click(screen.getByRole('button', { name: 'Delete TXT record example.com' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete DNS record.');
+  });
+
+  it("says Failed to delete DNS record. then the server's reason", async () => {
+    api.answer(`DELETE ${DNS_PATH}/r-txt`, () => upstreamFailure());
+    const { user } = await openDns();
+    await user.click(screen.getByRole('button', { name: 'Delete TXT record example.com' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `Failed to delete DNS record. ${UPSTREAM_REASON}`,
+    );
   });
 });
 

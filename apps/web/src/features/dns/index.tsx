@@ -7,7 +7,7 @@ import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
-import { errorMessage } from '../../lib/api';
+import { actionErrorMessage } from '../../lib/api';
 import { useDeleteDnsRecordMutation } from './api/dns-record-delete-mutation';
 import { useDnsRecordsQuery } from './api/dns-records-query';
 import { DnsRecordDialog } from './components/dns-record-dialog';
@@ -40,7 +40,7 @@ export default function DnsRecordsScreen() {
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteRecord.mutateAsync(record.id),
-    }).catch((error: unknown) => toast.error(errorMessage(error, 'Failed to delete DNS record.')));
+    }).catch((error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete DNS record.')));
 
   const description = `Zone ID: ${zoneId}`;
   if (records.isError) {

@@ -8,7 +8,7 @@ import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { useToast } from '../../components/ui/toast';
-import { errorMessage } from '../../lib/api';
+import { actionErrorMessage } from '../../lib/api';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useSort, type SortState } from '../../lib/use-sort';
 import { useDeleteZoneMutation } from './api/zone-delete-mutation';
@@ -63,7 +63,7 @@ export default function ZonesScreen() {
 
   const sync = () =>
     syncZones.mutate(undefined, {
-      onError: (error) => toast.error(errorMessage(error, 'Failed to sync zones.')),
+      onError: (error) => toast.error(actionErrorMessage(error, 'Failed to sync zones.')),
     });
 
   const remove = (zone: Zone) =>
@@ -73,7 +73,7 @@ export default function ZonesScreen() {
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteZone.mutateAsync(zone.id),
-    }).catch((error: unknown) => toast.error(errorMessage(error, 'Failed to delete zone.')));
+    }).catch((error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete zone.')));
 
   if (zones.isError) {
     return (

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CloudflareAccount, Zone } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
+import { fakeApi, type FakeApi, UPSTREAM_REASON, upstreamFailure } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
@@ -188,7 +188,15 @@ describe('Update List', () => {
     const { user } = await openZones();
     await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Update List' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to sync zones.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to sync zones\.$/);
+  });
+
+  it("says Failed to sync zones. then the server's reason", async () => {
+    api.answer('POST /api/cloudflare/zones/sync', () => upstreamFailure());
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Update List' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`Failed to sync zones. ${UPSTREAM_REASON}`);
   });
 });
 
@@ -304,6 +312,15 @@ describe('Delete zone', () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete zone.');
     expect(screen.getByText('alpha.com')).toBeInTheDocument();
+  });
+
+  it("says Failed to delete zone. then the server's reason", async () => {
+    api.answer('DELETE /api/cloudflare/zones/id-alpha.com', () => upstreamFailure());
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Delete alpha.com' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`Failed to delete zone. ${UPSTREAM_REASON}`);
   });
 });
 

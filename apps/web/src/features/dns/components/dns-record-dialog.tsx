@@ -5,7 +5,7 @@ import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select, Textarea } from '../../../components/ui/input';
-import { errorMessage } from '../../../lib/api';
+import { actionErrorMessage } from '../../../lib/api';
 import { useCreateDnsRecordMutation } from '../api/dns-record-create-mutation';
 import { useUpdateDnsRecordMutation } from '../api/dns-record-update-mutation';
 import {
@@ -182,7 +182,9 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
         )}
       </Field>
       {errors.ttl && <ErrorMessage>{errors.ttl}</ErrorMessage>}
-      {save.isError && <ErrorMessage>{errorMessage(save.error, 'Failed to save DNS record.')}</ErrorMessage>}
+      {save.isError && (
+        <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save DNS record.')}</ErrorMessage>
+      )}
     </Dialog>
   );
 }
