@@ -17,7 +17,7 @@ export type {
   TokenInput,
   ZoneView,
 } from './control';
-export type { Fault, FaultSpec, FaultStatus } from './faults';
+export type { Fault, FaultSpec, FaultStatus, HostileAnswer } from './faults';
 export type { CallFilter, CallRecord } from './call-log';
 export type { ListKind, Plan, TokenKind, TokenStatus } from './state';
 export { PLAN_LIMITS, type PlanLimits } from './plans';

@@ -410,7 +410,9 @@ describe('after a 10-minute 429', () => {
     const next = await inject(limited, 'GET', `/api/cloudflare/zones/${limited.zone.zoneId}/dns`);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(next.statusCode).toBe(429);
-    expect(Number(next.headers['retry-after'])).toBeGreaterThan(500);
+    // Cloudflare blocks for at most 5 minutes: a longer retry-after is held to that.
+    expect(Number(next.headers['retry-after'])).toBeGreaterThan(250);
+    expect(Number(next.headers['retry-after'])).toBeLessThanOrEqual(300);
     expect(next.json().message).toMatch(/rate limiting/);
     // The console held back: Cloudflare was not called again during its lockout.
     expect(ctx.sandbox.control.callCount({ token: limited.token })).toBe(callsBefore);

@@ -1,0 +1,230 @@
+import type { FaultSpec, HostileAnswer } from '@guardian/sandbox';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
+import { isErrorBody, jsonOf, seedEstate, type Estate } from './support';
+
+/**
+ * The server against a hostile Cloudflare (the sandbox's hostile answers): oversized, endless,
+ * repeating, mistyped, truncated, slow and credential-echoing answers to every read the console
+ * makes. Every answer is a clear 4xx or 502 with the contract's error body, small, without the
+ * token; the process keeps answering and its heap stays within the production bound (256 MB),
+ * with ten such requests at once. The peak heap and the largest answer are printed for the record.
+ */
+
+const DEADLINE_MS = 2_000;
+/** The production heap (GUARDIAN's start script runs node with --max-old-space-size=256). */
+const HEAP_BOUND = 256 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 2_048;
+const AT_ONCE = 10;
+
+let ctx: CloudflareTestContext;
+let estate: Estate;
+const figures = { peakHeap: 0, largestAnswer: 0 };
+
+beforeAll(async () => {
+  ctx = await createCloudflareTestContext({
+    config: { cloudflare: { timeoutMs: 1_500, deadlineMs: DEADLINE_MS, maxRetries: 2 } as never },
+  });
+  estate = await seedEstate(ctx, await ctx.createUser(), 'hostile');
+  // A list of three pages of items at Cloudflare.
+  ctx.sandbox.control.seedListItems(
+    estate.cfAccountId,
+    estate.list.listId,
+    Array.from({ length: 1_200 }, (_, i) => ({ ip: `100.64.${i >> 8}.${i & 255}` })),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  console.log(
+    `hostile upstream: peak heap ${(figures.peakHeap / 1024 / 1024).toFixed(1)} MB, largest answer ${figures.largestAnswer} bytes`,
+  );
+  await ctx?.close();
+});
+
+interface Read {
+  name: string;
+  method: 'GET' | 'POST';
+  url: () => string;
+  /** The Cloudflare path the read goes through. */
+  path: RegExp;
+  /** Whether the read follows pages (endless and repeating answers then matter). */
+  paged: boolean;
+  /** Requests of one list run one at a time (the list's writes are serialised). */
+  serialised?: boolean;
+}
+
+const READS: Read[] = [
+  {
+    name: 'DNS records',
+    method: 'GET',
+    url: () => `/api/cloudflare/zones/${estate.zone.zoneId}/dns`,
+    path: /\/dns_records$/,
+    paged: true,
+  },
+  {
+    name: 'zone sync',
+    method: 'POST',
+    url: () => '/api/cloudflare/zones/sync',
+    path: /^\/zones$/,
+    paged: true,
+  },
+  {
+    name: 'firewall rules',
+    method: 'GET',
+    url: () => `/api/cloudflare/zones/${estate.zone.zoneId}/firewall-rules`,
+    path: /\/rulesets\/phases\//,
+    paged: false,
+  },
+  {
+    name: 'page rules',
+    method: 'GET',
+    url: () => `/api/cloudflare/zones/${estate.zone.zoneId}/pagerules`,
+    path: /\/pagerules$/,
+    paged: false,
+  },
+  {
+    name: 'ban list sync',
+    method: 'POST',
+    url: () => `/api/cloudflare/banlists/${estate.list.listId}/sync`,
+    path: /\/items$/,
+    paged: true,
+    serialised: true,
+  },
+];
+
+const ANSWERS: { answer: HostileAnswer; spec?: Partial<FaultSpec> }[] = [
+  { answer: 'oversized', spec: { bytes: 64 * 1024 * 1024 } },
+  { answer: 'endless' },
+  { answer: 'repeating' },
+  { answer: 'mistyped' },
+  { answer: 'truncated' },
+  { answer: 'slow', spec: { trickleMs: 60_000 } },
+  { answer: 'echo' },
+];
+
+/** Runs `work` while sampling the heap every few milliseconds; answers its peak. */
+async function withHeapPeak<T>(work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }, 5);
+  try {
+    const result = await work();
+    return { result, peak: Math.max(peak, process.memoryUsage().heapUsed) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function expectUsableRefusal(response: LightMyRequestResponse, label: string): void {
+  figures.largestAnswer = Math.max(figures.largestAnswer, response.rawPayload.length);
+  expect(response.statusCode, `${label}: ${response.body.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+  expect([502, 504].includes(response.statusCode) || response.statusCode < 500, label).toBe(true);
+  expect(isErrorBody(jsonOf(response)), `${label}: ${response.body.slice(0, 300)}`).toBe(true);
+  expect(response.rawPayload.length, label).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
+  expect(response.body).not.toContain(estate.token);
+}
+
+async function stillServing(): Promise<void> {
+  const health = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+  expect(health.statusCode).toBe(200);
+  const zones = await ctx.app.inject({
+    method: 'GET',
+    url: '/api/cloudflare/zones',
+    headers: estate.user.headers,
+  });
+  expect(zones.statusCode).toBe(200);
+}
+
+describe.each(ANSWERS)('a hostile Cloudflare answering $answer', ({ answer, spec }) => {
+  it.each(READS)('$name: ten at once end in a clear, small 4xx/502, the heap within bound', async (read) => {
+    ctx.sandbox.control.clearFaults();
+    ctx.sandbox.control.injectFault({ path: read.path, method: 'GET', answer, ...spec });
+    const started = Date.now();
+    const { result: responses, peak } = await withHeapPeak(() =>
+      Promise.all(
+        Array.from({ length: AT_ONCE }, () =>
+          ctx.app.inject({ method: read.method, url: read.url(), headers: estate.user.headers }),
+        ),
+      ),
+    );
+    ctx.sandbox.control.clearFaults();
+    figures.peakHeap = Math.max(figures.peakHeap, peak);
+    for (const response of responses) {
+      const label = `${read.name} under ${answer}`;
+      // A list that is not paged is unharmed by claims of more pages.
+      if (!read.paged && (answer === 'endless' || answer === 'repeating') && response.statusCode === 200)
+        continue;
+      expectUsableRefusal(response, label);
+    }
+    expect(peak).toBeLessThan(HEAP_BOUND);
+    // Slow answers are cut at the deadline, not waited for.
+    expect(Date.now() - started).toBeLessThan(DEADLINE_MS * (read.serialised ? AT_ONCE + 2 : 3));
+    await stillServing();
+  }, 60_000);
+});
+
+describe('bounded listings', () => {
+  it('a ban list sync stops on a repeated cursor after two pages', async () => {
+    ctx.sandbox.control.clearFaults();
+    ctx.sandbox.control.resetCalls();
+    ctx.sandbox.control.injectFault({ path: /\/items$/, method: 'GET', answer: 'repeating' });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/cloudflare/banlists/${estate.list.listId}/sync`,
+      headers: estate.user.headers,
+    });
+    ctx.sandbox.control.clearFaults();
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toMatch(/the same page cursor twice/);
+    expect(ctx.sandbox.control.callCount({ path: /\/items$/ })).toBe(2);
+  });
+
+  it('a ban list sync follows no more pages than its num_items fills (plus 3)', async () => {
+    ctx.sandbox.control.clearFaults();
+    ctx.sandbox.control.resetCalls();
+    ctx.sandbox.control.injectFault({ path: /\/items$/, method: 'GET', answer: 'endless' });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/cloudflare/banlists/${estate.list.listId}/sync`,
+      headers: estate.user.headers,
+    });
+    ctx.sandbox.control.clearFaults();
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toMatch(/more pages than its 1,203 items fill/);
+    // 1,203 items: 3 pages of 500, and 3 more for items added meanwhile.
+    expect(ctx.sandbox.control.callCount({ path: /\/items$/ })).toBe(6);
+  });
+
+  it('a zone past 3,500 records is refused after one call, ten requests at once', async () => {
+    ctx.sandbox.control.clearFaults();
+    for (let i = 0; i < 3_600; i++) {
+      await ctx.sandbox.app.inject({
+        method: 'POST',
+        url: `/client/v4/zones/${estate.zone.zoneId}/dns_records`,
+        headers: { authorization: `Bearer ${estate.token}` },
+        payload: { type: 'A', name: `big-${i}`, content: '192.0.2.1', ttl: 1 },
+      });
+    }
+    ctx.sandbox.control.resetCalls();
+    const { result: responses, peak } = await withHeapPeak(() =>
+      Promise.all(
+        Array.from({ length: AT_ONCE }, () =>
+          ctx.app.inject({
+            method: 'GET',
+            url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`,
+            headers: estate.user.headers,
+          }),
+        ),
+      ),
+    );
+    figures.peakHeap = Math.max(figures.peakHeap, peak);
+    for (const response of responses) {
+      expectUsableRefusal(response, 'a large zone');
+      expect(response.json().message).toMatch(/more than the 3,500 the console reads/);
+    }
+    expect(ctx.sandbox.control.callCount({ path: /\/dns_records$/ })).toBe(AT_ONCE);
+    expect(peak).toBeLessThan(HEAP_BOUND);
+  }, 60_000);
+});
