@@ -7,7 +7,6 @@ import { AppError } from '../../errors';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { toCloudflareActions, toConsoleActions, type CloudflarePageRuleAction } from './page-rule-actions';
 
-type CloudflarePageRule = Awaited<ReturnType<Cloudflare['pageRules']['create']>>;
 type CreateParams = Parameters<Cloudflare['pageRules']['create']>[0];
 type UpdateParams = Parameters<Cloudflare['pageRules']['update']>[1];
 
