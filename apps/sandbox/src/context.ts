@@ -6,7 +6,6 @@ import type { BulkOperationRunner } from './resources/bulk-operations';
 export interface ResolvedOptions {
   operationDelayMs: number;
   zoneActivationDelayMs: number | null;
-  bulkOperationConcurrency: 'queue' | 'reject';
   rateLimit: { limit: number; windowMs: number } | null;
   callLogLimit: number;
 }

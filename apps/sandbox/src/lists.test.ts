@@ -126,12 +126,15 @@ describe('asynchronous item writes', () => {
     expect(sandbox.control.getBulkOperation(text(wrongKind.body.result.operation_id))?.status).toBe('failed');
   });
 
-  it('applies writes to a list in order, updates an existing IP in place and keeps num_items true', async () => {
+  it('appends, replaces and updates an existing IP in place, and keeps num_items true', async () => {
     sandbox = await seededSandbox();
     const listId = await newList('ordered');
     const base = `${lists()}/${listId}/items`;
+    // Each write once the one before has finished: the account has one pending operation at most.
     await call(sandbox, 'POST', base, { body: [{ ip: '192.0.2.1', comment: 'first' }, { ip: '192.0.2.2' }] });
+    await sandbox.control.settle();
     await call(sandbox, 'PUT', base, { body: [{ ip: '192.0.2.3' }, { ip: '192.0.2.4' }] });
+    await sandbox.control.settle();
     await call(sandbox, 'POST', base, {
       body: [{ ip: '192.0.2.3', comment: 'updated' }, { ip: '2001:DB8::/32' }],
     });
@@ -155,15 +158,60 @@ describe('asynchronous item writes', () => {
     expect((await call(sandbox, 'GET', `${lists()}/${listId}`)).body.result.num_items).toBe(2);
   });
 
-  it("refuses a write while the account has one outstanding, in 'reject' mode", async () => {
-    sandbox = await seededSandbox({ bulkOperationConcurrency: 'reject', operationDelayMs: 50 });
-    const listId = await newList('one_at_a_time');
-    const base = `${lists()}/${listId}/items`;
-    expect((await call(sandbox, 'POST', base, { body: [{ ip: '192.0.2.1' }] })).status).toBe(200);
-    const second = await call(sandbox, 'POST', base, { body: [{ ip: '192.0.2.2' }] });
-    expect(second.status).toBe(400);
+  it('refuses any item write of an account while one of its operations is pending (429), as Cloudflare does', async () => {
+    sandbox = await seededSandbox({ operationDelayMs: 50 });
+    const firstList = await newList('first');
+    const first = `${lists()}/${firstList}/items`;
+    const second = `${lists()}/${await newList('second')}/items`;
+    const written = await call(sandbox, 'POST', first, { body: [{ ip: '192.0.2.1' }] });
+    expect(written.status).toBe(200);
+    const operationId = text(written.body.result.operation_id);
+
+    // Another list of the same account, and every kind of item write: refused, nothing queued.
+    const refusals = [
+      await call(sandbox, 'POST', second, { body: [{ ip: '192.0.2.2' }] }),
+      await call(sandbox, 'PUT', second, { body: [] }),
+      await call(sandbox, 'DELETE', first, { body: { items: [{ id: 'a'.repeat(32) }] } }),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({
+        success: false,
+        errors: [
+          {
+            code: 10024,
+            message:
+              'There is already an outstanding bulk operation for this account; retry when it completes',
+          },
+        ],
+        messages: [],
+        result: null,
+      });
+    }
+    expect(sandbox.control.getBulkOperation(operationId)?.status).not.toBe('completed');
+
+    // Another account is not held up.
+    const otherList = await newList('other', 'ip', ACCOUNT_B, 'token-b');
+    const other = await call(sandbox, 'POST', `${lists(ACCOUNT_B)}/${otherList}/items`, {
+      token: 'token-b',
+      body: [{ ip: '192.0.2.9' }],
+    });
+    expect(other.status).toBe(200);
+
     await sandbox.control.settle();
-    expect((await call(sandbox, 'POST', base, { body: [{ ip: '192.0.2.2' }] })).status).toBe(200);
+    expect(sandbox.control.getBulkOperation(operationId)?.status).toBe('completed');
+    expect((await call(sandbox, 'POST', second, { body: [{ ip: '192.0.2.2' }] })).status).toBe(200);
+    await sandbox.control.settle();
+    expect(sandbox.control.getListItems(ACCOUNT_A, firstList).map((item) => item.ip)).toEqual(['192.0.2.1']);
+  });
+
+  it('frees the account when an operation fails, so the next write is accepted', async () => {
+    sandbox = await seededSandbox();
+    const base = `${lists()}/${await newList('after_failure')}/items`;
+    const failing = await call(sandbox, 'POST', base, { body: [{ ip: '192.0.2.999' }] });
+    await sandbox.control.settle();
+    expect(sandbox.control.getBulkOperation(text(failing.body.result.operation_id))?.status).toBe('failed');
+    expect((await call(sandbox, 'POST', base, { body: [{ ip: '192.0.2.1' }] })).status).toBe(200);
   });
 });
 

@@ -36,11 +36,6 @@ export interface SandboxOptions {
   operationDelayMs?: number;
   /** Pending zones turn active after this delay; default: never on their own (use `activateZone`). */
   zoneActivationDelayMs?: number | null;
-  /**
-   * A list item write while the account has one outstanding: `queue` runs it after (default), `reject`
-   * refuses it, as Cloudflare's OpenAPI describes ("1 pending bulk operation per account").
-   */
-  bulkOperationConcurrency?: 'queue' | 'reject';
   /** Per-token rate limit (default 1,200 requests per 300,000 ms); `false` turns it off. */
   rateLimit?: { limit?: number; windowMs?: number } | false;
   /** The call log keeps at most this many calls (default 200,000). */
@@ -73,7 +68,6 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
   return {
     operationDelayMs: options.operationDelayMs ?? 0,
     zoneActivationDelayMs: options.zoneActivationDelayMs ?? null,
-    bulkOperationConcurrency: options.bulkOperationConcurrency ?? 'queue',
     rateLimit,
     callLogLimit: options.callLogLimit ?? 200_000,
   };

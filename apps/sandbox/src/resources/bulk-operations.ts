@@ -8,19 +8,14 @@ import { authenticate, requireAccount } from './tokens';
 /** The change an operation makes when it runs; returns an error message to fail the whole operation. */
 export type ListChange = (list: BanList) => string | undefined;
 
-interface Queued {
-  operation: BulkOperation;
-  change: ListChange;
-}
-
 /**
- * Runs list item writes in order, one list at a time: pending, then running, then completed or failed.
- * Each step waits `operationDelayMs` (0 by default: the next turn of the event loop), so a client that
- * polls right after the write sees the operation finish almost at once.
+ * Runs list item writes as Cloudflare does: asynchronously (pending, then running, then completed or
+ * failed), and at most one pending per account. Each step waits `operationDelayMs` (0 by default: the
+ * next turn of the event loop), so a client that polls right after the write sees it finish almost at once.
  */
 export class BulkOperationRunner {
-  private readonly queues = new Map<string, Queued[]>();
-  private readonly busy = new Set<string>();
+  /** Each account's unfinished operation, by account id. */
+  private readonly outstanding = new Map<string, BulkOperation>();
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -29,15 +24,9 @@ export class BulkOperationRunner {
     private readonly schedule: (callback: () => void, delayMs: number) => void,
   ) {}
 
-  /** Whether the account has an operation that has not finished (for the 'reject' concurrency mode). */
-  hasOutstanding(accountId: string): boolean {
-    for (const queue of this.queues.values()) {
-      if (queue.some((queued) => queued.operation.accountId === accountId)) return true;
-    }
-    return false;
-  }
-
-  enqueue(list: BanList, change: ListChange): BulkOperation {
+  /** Starts `change` on `list`; undefined (nothing started) while the list's account has one unfinished. */
+  start(list: BanList, change: ListChange): BulkOperation | undefined {
+    if (this.outstanding.has(list.accountId)) return undefined;
     const operation: BulkOperation = {
       id: newId(),
       accountId: list.accountId,
@@ -45,47 +34,33 @@ export class BulkOperationRunner {
       status: 'pending',
     };
     this.state.bulkOperations.set(operation.id, operation);
-    const queue = this.queues.get(list.id) ?? [];
-    queue.push({ operation, change });
-    this.queues.set(list.id, queue);
-    if (!this.busy.has(list.id)) this.runNext(list.id);
+    this.outstanding.set(list.accountId, operation);
+    this.schedule(() => {
+      operation.status = 'running';
+      this.schedule(() => this.finish(operation, change), this.delayMs());
+    }, this.delayMs());
     return operation;
   }
 
-  /** Resolves once every queued operation has completed or failed. */
+  /** Resolves once every started operation has completed or failed. */
   settle(): Promise<void> {
-    if (this.queues.size === 0) return Promise.resolve();
+    if (this.outstanding.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private runNext(listId: string): void {
-    const queue = this.queues.get(listId);
-    const next = queue?.[0];
-    if (!queue || !next) {
-      this.queues.delete(listId);
-      this.busy.delete(listId);
-      if (this.queues.size === 0) {
-        const waiters = this.idleWaiters;
-        this.idleWaiters = [];
-        for (const resolve of waiters) resolve();
-      }
-      return;
+  private finish(operation: BulkOperation, change: ListChange): void {
+    const list = this.state.lists.get(operation.listId);
+    const error = list ? change(list) : 'The list was deleted before the operation ran';
+    operation.status = error === undefined ? 'completed' : 'failed';
+    if (error !== undefined) operation.error = error;
+    operation.completed = timestamp().replace(/\.\d+Z$/, 'Z');
+    if (error === undefined) this.state.changed();
+    this.outstanding.delete(operation.accountId);
+    if (this.outstanding.size === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
     }
-    this.busy.add(listId);
-    const { operation, change } = next;
-    this.schedule(() => {
-      operation.status = 'running';
-      this.schedule(() => {
-        const list = this.state.lists.get(listId);
-        const error = list ? change(list) : 'The list was deleted before the operation ran';
-        operation.status = error === undefined ? 'completed' : 'failed';
-        if (error !== undefined) operation.error = error;
-        operation.completed = timestamp().replace(/\.\d+Z$/, 'Z');
-        if (error === undefined) this.state.changed();
-        queue.shift();
-        this.runNext(listId);
-      }, this.delayMs());
-    }, this.delayMs());
   }
 }
 

@@ -364,15 +364,17 @@ export function registerListRoutes(app: FastifyInstance, context: SandboxContext
     return list;
   };
 
-  const enqueue = (list: BanList, change: ListChange) => {
-    if (context.options.bulkOperationConcurrency === 'reject' && operations.hasOutstanding(list.accountId)) {
+  // Cloudflare allows one pending bulk operation per account and answers 429 to a write sent meanwhile
+  // (Lists API docs, "Rate limiting"); it documents no error code, so 10024 is the sandbox's.
+  const start = (list: BanList, change: ListChange) => {
+    const operation = operations.start(list, change);
+    if (!operation) {
       throw fail(
-        400,
+        429,
         10024,
         'There is already an outstanding bulk operation for this account; retry when it completes',
       );
     }
-    const operation = operations.enqueue(list, change);
     return ok({ operation_id: operation.id });
   };
 
@@ -495,7 +497,7 @@ export function registerListRoutes(app: FastifyInstance, context: SandboxContext
     '/accounts/:account_id/rules/lists/:list_id/items',
     async (request) => {
       const list = listOf(request);
-      return enqueue(list, writeItems(state, itemsBody(request.body), false));
+      return start(list, writeItems(state, itemsBody(request.body), false));
     },
   );
 
@@ -503,7 +505,7 @@ export function registerListRoutes(app: FastifyInstance, context: SandboxContext
     '/accounts/:account_id/rules/lists/:list_id/items',
     async (request) => {
       const list = listOf(request);
-      return enqueue(list, writeItems(state, itemsBody(request.body), true));
+      return start(list, writeItems(state, itemsBody(request.body), true));
     },
   );
 
@@ -518,7 +520,7 @@ export function registerListRoutes(app: FastifyInstance, context: SandboxContext
       }
       const ids = items.map((item) => (isRecord(item) ? item.id : undefined));
       if (!ids.every((id): id is string => typeof id === 'string')) throw invalid('Every item needs an "id"');
-      return enqueue(list, deleteItems(ids));
+      return start(list, deleteItems(ids));
     },
   );
 }
