@@ -152,10 +152,14 @@ beforeAll(async () => {
   estate = await seedEstate(ctx, await ctx.createUser(), 'fuzz');
 }, 120_000);
 afterAll(async () => {
+  collectGarbage();
+  console.info(
+    `heap held after the last request: ${mb(process.memoryUsage().heapUsed)} MB (after a full collection)`,
+  );
   console.info(
     `bounds: largest answer ${seen.answerBytes} bytes (${seen.answerAt.slice(0, 120)}); ` +
       `largest growth during one request ${mb(seen.heapGrowth)} MB (${seen.heapGrowthAt.slice(0, 120)}); ` +
-      `peak heap ${mb(seen.peakHeap)} MB (garbage included); heap after a request at most ${mb(seen.heapAfter)} MB`,
+      `peak heap ${mb(seen.peakHeap)} MB and after a request at most ${mb(seen.heapAfter)} MB (garbage included)`,
   );
   await ctx?.close();
 });
