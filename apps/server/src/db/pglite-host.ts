@@ -6,6 +6,8 @@
  *
  * Usage: node pglite-host.js [folder]   (no folder: in memory, for tests)
  */
+import { chmodSync, lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './data-dir-lock';
@@ -33,9 +35,24 @@ interface OpenTransaction {
 
 const send = (message: HostMessage) => process.send!(message);
 
+/**
+ * The database's files are the owner's alone (0600, folders 0700). PGlite sets the modes of the files
+ * it unpacks for a new folder, and of a few it rewrites as it starts, to 0666 or 0644 itself, so the
+ * umask covers only what it creates later: the folder is walked at every start and close as well,
+ * which also mends a folder left open to everyone by an earlier version.
+ */
+function restrictToOwner(path: string): void {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (!stats || stats.isSymbolicLink()) return;
+  const mode = stats.isDirectory() ? 0o700 : 0o600;
+  if ((stats.mode & 0o777) !== mode) chmodSync(path, mode);
+  if (stats.isDirectory()) for (const entry of readdirSync(path)) restrictToOwner(join(path, entry));
+}
+
 async function open(folder: string | undefined): Promise<{ pglite: PGlite; unlock?: () => void }> {
   const unlock = folder ? lockDataDir(folder) : undefined;
   try {
+    if (folder) restrictToOwner(folder);
     const pglite = await PGlite.create({
       dataDir: folder,
       startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
@@ -43,6 +60,7 @@ async function open(folder: string | undefined): Promise<{ pglite: PGlite; unloc
       // PGlite already returns int8 as number; dates as text match the PostgreSQL client.
       parsers: { [DATE_OID]: (text: string) => text },
     });
+    if (folder) restrictToOwner(folder);
     return { pglite, unlock };
   } catch (err) {
     unlock?.();
@@ -60,6 +78,7 @@ async function serve(folder: string | undefined): Promise<void> {
     (closing ??= (async () => {
       for (const open of transactions.values()) open.finish(false);
       await pglite.close();
+      if (folder) restrictToOwner(folder);
       unlock?.();
     })());
 
@@ -131,6 +150,8 @@ async function serve(folder: string | undefined): Promise<void> {
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
 
+// Before any file is created: see restrictToOwner.
+process.umask(0o077);
 serve(process.argv[2] || undefined).catch((err: unknown) => {
   send({ type: 'failed', error: serializeError(err) });
   process.disconnect();
