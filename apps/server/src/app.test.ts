@@ -193,6 +193,18 @@ describe('errors', () => {
     );
   });
 
+  it('answers a URL with a broken escape with the contract body, short and without echoing it', async () => {
+    const path = `/api/cloudflare/zones/%ZZ${'a'.repeat(5_000)}`;
+    const response = await ctx.app.inject({ method: 'GET', url: path, headers: user.headers });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'The request URL is not valid: it has a broken %-escape.',
+      errors: [{ code: 'BAD_REQUEST', message: 'The request URL is not valid: it has a broken %-escape.' }],
+    });
+    expect(response.body.length).toBeLessThan(300);
+  });
+
   it('treats an empty JSON body as no body', async () => {
     const response = await ctx.app.inject({
       method: 'POST',

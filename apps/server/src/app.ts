@@ -5,7 +5,7 @@ import { CloudflareGateway } from './cloudflare';
 import type { Config } from './config';
 import { TokenCipher } from './crypto/token-cipher';
 import type { Db } from './db';
-import { AppError, registerErrorHandler } from './errors';
+import { AppError, errorBody, registerErrorHandler } from './errors';
 import { createLogger } from './logger';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -76,6 +76,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     loggerInstance: deps.logger ?? createLogger(config),
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
+    // Fastify's own answer to a URL it cannot decode (`%ZZ`) has no contract body and echoes the URL.
+    frameworkErrors: (err, _request, reply) => {
+      const message =
+        err.code === 'FST_ERR_BAD_URL'
+          ? 'The request URL is not valid: it has a broken %-escape.'
+          : 'The request could not be routed.';
+      void reply.code(400).header('cache-control', 'no-store').send(errorBody('BAD_REQUEST', message));
+    },
   });
 
   trackRoutes(app);
@@ -147,13 +155,25 @@ function rejectNulCharacters(app: FastifyInstance): void {
     // In the path and the query a NUL can only come from "%00" (the HTTP parser refuses a raw one).
     const inUrl = request.url.includes('%00');
     if ((!inUrl && request.body === undefined) || !isApiPath(request.url)) return done();
-    const pending: unknown[] = inUrl ? [request.params, request.query, request.body] : [request.body];
+    // Only containers are queued, and an array's values without their index keys: a 1 MB array of
+    // 450,000 numbers once cost 60 MB of [key, value] pairs here.
+    const pending: object[] = [];
+    const holdsNul = (value: unknown): boolean => {
+      if (typeof value === 'string') return value.includes('\u0000');
+      if (value !== null && typeof value === 'object') pending.push(value);
+      return false;
+    };
+    const roots = inUrl ? [request.params, request.query, request.body] : [request.body];
+    if (roots.some(holdsNul)) return done(refused());
     while (pending.length > 0) {
-      const value = pending.pop();
-      if (typeof value === 'string') {
-        if (value.includes('\u0000')) return done(refused());
-      } else if (value !== null && typeof value === 'object') {
-        for (const [key, child] of Object.entries(value)) pending.push(key, child);
+      const container = pending.pop() as Record<string, unknown>;
+      if (Array.isArray(container)) {
+        for (const child of container) if (holdsNul(child)) return done(refused());
+        continue;
+      }
+      for (const key in container) {
+        if (Object.hasOwn(container, key) && (key.includes('\u0000') || holdsNul(container[key])))
+          return done(refused());
       }
     }
     done();
