@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,8 +55,12 @@ export interface Config {
   serveWebApp: boolean;
   webDistDir: string;
   logLevel: LogLevel;
-  /** Fastify's trustProxy: true, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
-  trustProxy: boolean | number | string;
+  /**
+   * Which proxies' `X-Forwarded-For` entries are believed (Fastify's trustProxy): none, the last N hops,
+   * or a comma-separated list of proxy addresses/CIDRs. Never `true`: that believes the left-most
+   * entry, which the client writes.
+   */
+  trustProxy: false | number | string;
   loginRateLimit: LoginRateLimit;
   passwordHashing: PasswordHashing;
   bodyLimitBytes: number;
@@ -80,10 +85,48 @@ const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+const TRUST_PROXY_HINT =
+  'the number of proxies in front of Guardian (e.g. 1) or their addresses/CIDRs, comma-separated (e.g. 10.0.0.5,10.1.0.0/16)';
+// proxy-addr's names for address ranges.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A proxy address, CIDR or range name as proxy-addr reads it; false for anything else. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const trustProxySchema = z
+  .string()
+  .transform((text, ctx): false | number | string => {
+    const value = text.trim();
+    if (value === 'false' || value === '0') return false;
+    if (value === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"true" would believe the left-most X-Forwarded-For entry, which any client can write: set ${TRUST_PROXY_HINT}`,
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    const invalid = entries.find((entry) => !isProxyAddress(entry));
+    if (invalid !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `"${invalid}" is not a proxy address; set ${TRUST_PROXY_HINT}` });
+      return z.NEVER;
+    }
+    return entries.join(',');
+  })
+  .default(false);
+
 const envSchema = z.object({
   GUARDIAN_MODE: z.enum(MODES).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z.string().optional(),
   GUARDIAN_DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
     .string()
@@ -112,7 +155,7 @@ const envSchema = z.object({
   CLOUDFLARE_RATE_LIMIT_WINDOW_SECONDS: positiveInt(CLOUDFLARE_DEFAULTS.rateLimit.windowMs / 1000),
   GUARDIAN_WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
-  GUARDIAN_TRUST_PROXY: z.string().optional(),
+  GUARDIAN_TRUST_PROXY: trustProxySchema,
   GUARDIAN_SESSION_RECHECK_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   GUARDIAN_LOGIN_WINDOW_SECONDS: positiveInt(15 * 60),
   GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(10),
@@ -124,13 +167,6 @@ export function parseEncryptionKey(value: string): Buffer | undefined {
   const text = value.trim();
   const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
   return key.length === 32 ? key : undefined;
-}
-
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
 }
 
 /** Reads a secret kept in the data folder, creating it (readable by the owner only) the first time. */
@@ -194,7 +230,8 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     mode,
     port: vars.PORT,
-    host: vars.HOST,
+    // The demo has published passwords: this machine only, unless HOST says otherwise.
+    host: vars.HOST ?? (mode === 'demo' ? '127.0.0.1' : '0.0.0.0'),
     dataDir,
     // The demo's database is the embedded one, in the data folder beside the secrets that encrypt its
     // tokens and the sandbox it mirrors: another database would mix it with rows it cannot read.
@@ -218,7 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
     serveWebApp: mode !== 'test',
     webDistDir: vars.GUARDIAN_WEB_DIST_DIR ? resolve(vars.GUARDIAN_WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     logLevel: vars.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
-    trustProxy: parseTrustProxy(vars.GUARDIAN_TRUST_PROXY),
+    trustProxy: vars.GUARDIAN_TRUST_PROXY,
     loginRateLimit: {
       windowSeconds: vars.GUARDIAN_LOGIN_WINDOW_SECONDS,
       maxFailuresPerEmail: vars.GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL,
