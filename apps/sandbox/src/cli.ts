@@ -2,6 +2,8 @@
  * Runs the sandbox as its own server: `npm run sandbox -- --port 8787 [--host 127.0.0.1]
  * [--state-file sandbox-state.json] [--zone-activation-ms 30000] [--operation-delay-ms 0] [--demo]`.
  * `--demo` adds an Enterprise account and the token `sandbox-demo-token` when the state is empty.
+ * The control API's secret is SANDBOX_CONTROL_SECRET when set (an argument would show in `ps`), else
+ * a new one, printed.
  */
 import { parseArgs } from 'node:util';
 import { createSandbox } from './sandbox';
@@ -30,6 +32,7 @@ const sandbox = await createSandbox({
   zoneActivationDelayMs: numberOption('zone-activation-ms', values['zone-activation-ms']) ?? null,
   operationDelayMs: numberOption('operation-delay-ms', values['operation-delay-ms']),
   rateLimit: values['no-rate-limit'] ? false : undefined,
+  controlSecret: process.env.SANDBOX_CONTROL_SECRET || undefined,
 });
 
 if (values.demo && sandbox.control.getAccounts().length === 0) {
@@ -38,8 +41,11 @@ if (values.demo && sandbox.control.getAccounts().length === 0) {
 }
 
 const baseUrl = await sandbox.listen(numberOption('port', values.port), values.host);
+console.log(`Cloudflare sandbox listening: ${baseUrl}`);
 console.log(
-  `Cloudflare sandbox listening: ${baseUrl} (control API: ${baseUrl.replace('/client/v4', '/__sandbox')})`,
+  `Control API: ${baseUrl.replace('/client/v4', '/__sandbox')}, header x-sandbox-control-secret: ${
+    process.env.SANDBOX_CONTROL_SECRET ? '(SANDBOX_CONTROL_SECRET)' : sandbox.controlSecret
+  }`,
 );
 if (values.demo) console.log('Demo token: sandbox-demo-token');
 

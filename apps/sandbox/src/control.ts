@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { timestamp } from './envelope';
 import { isId, newId } from './ids';
@@ -313,11 +314,49 @@ function callFilter(query: Record<string, string | undefined>): CallFilter {
   return filter;
 }
 
-/** The control API over HTTP under /__sandbox, for a sandbox running in another process. */
-export function registerControlRoutes(app: FastifyInstance, control: SandboxControl): void {
+/** The header that carries the run's control secret (`Sandbox.controlSecret`). */
+export const CONTROL_SECRET_HEADER = 'x-sandbox-control-secret';
+
+/** localhost, a name under .localhost, 127.0.0.0/8 or [::1], with or without a port. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = (
+    host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!
+  ).toLowerCase();
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name)
+  );
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * The control API over HTTP under /__sandbox, for a sandbox running in another process. It resets
+ * the state and answers the tokens, so it asks for the run's secret (a browser cannot add the header
+ * to a cross-site request without a CORS preflight, which is never allowed) and answers only requests
+ * addressed to a loopback name (a DNS-rebound name reaches the port, but with its own Host).
+ */
+export function registerControlRoutes(app: FastifyInstance, control: SandboxControl, secret: string): void {
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const status = error instanceof ControlError ? error.status : (error.statusCode ?? 500);
     void reply.status(status).send({ error: error.message });
+  });
+
+  const expected = digest(secret);
+  app.addHook('onRequest', async (request) => {
+    if (!isLoopbackHost(request.headers.host)) {
+      throw new ControlError('The control API answers requests to localhost, 127.0.0.1 or [::1] only', 403);
+    }
+    const given = request.headers[CONTROL_SECRET_HEADER];
+    if (typeof given !== 'string' || !timingSafeEqual(digest(given), expected)) {
+      throw new ControlError(
+        `The control API needs this run's secret in the ${CONTROL_SECRET_HEADER} header`,
+        403,
+      );
+    }
   });
 
   const body = (value: unknown): Record<string, unknown> => {

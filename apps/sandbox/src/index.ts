@@ -17,6 +17,7 @@ export type {
   TokenInput,
   ZoneView,
 } from './control';
+export { CONTROL_SECRET_HEADER } from './control';
 export type { Fault, FaultSpec, FaultStatus, HostileAnswer } from './faults';
 export type { CallFilter, CallRecord } from './call-log';
 export type { ListKind, Plan, TokenKind, TokenStatus } from './state';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from './index';
+import { CONTROL_SECRET_HEADER, createSandbox, type Sandbox } from './index';
 import { ACCOUNT_A, ACCOUNT_B, call, items, seededSandbox } from './testing/harness';
 
 let sandbox: Sandbox;
@@ -208,10 +208,11 @@ describe('control over HTTP', () => {
   it('drives a separately running sandbox under /__sandbox', async () => {
     sandbox = await createSandbox();
     const base = (await sandbox.listen()).replace('/client/v4', '/__sandbox');
+    const secret = { [CONTROL_SECRET_HEADER]: sandbox.controlSecret };
     const post = (path: string, body: unknown) =>
       fetch(`${base}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...secret },
         body: JSON.stringify(body),
       });
     const account = (await (await post('/accounts', { name: 'Remote', plan: 'pro' })).json()) as {
@@ -240,9 +241,11 @@ describe('control over HTTP', () => {
       result: { status: string }[];
     };
     expect(zones.result.map((z) => z.status)).toEqual(['active']);
-    const calls = (await (await fetch(`${base}/calls?path=/zones`)).json()) as { count: number };
+    const calls = (await (await fetch(`${base}/calls?path=/zones`, { headers: secret })).json()) as {
+      count: number;
+    };
     expect(calls.count).toBe(2);
-    expect((await fetch(`${base}/snapshot`)).status).toBe(200);
-    expect(await (await fetch(`${base}/health`)).json()).toEqual({ ok: true });
+    expect((await fetch(`${base}/snapshot`, { headers: secret })).status).toBe(200);
+    expect(await (await fetch(`${base}/health`, { headers: secret })).json()).toEqual({ ok: true });
   });
 });

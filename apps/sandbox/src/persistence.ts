@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmod, rename, writeFile } from 'node:fs/promises';
 import { makeItem, parseItem } from './resources/lists';
 import {
   ListItemStore,
@@ -81,8 +81,13 @@ export function restoreState(state: SandboxState, saved: SavedState): void {
   }
 }
 
+/** The state holds API tokens in clear: the file is its owner's alone. */
+const STATE_FILE_MODE = 0o600;
+
 export function loadStateFile(state: SandboxState, file: string): boolean {
   if (!existsSync(file)) return false;
+  // A file an earlier version wrote readable by everyone.
+  chmodSync(file, STATE_FILE_MODE);
   restoreState(state, JSON.parse(readFileSync(file, 'utf8')) as SavedState);
   return true;
 }
@@ -115,7 +120,9 @@ export class StateSaver {
     }
     this.writing = this.writing.then(async () => {
       const temporary = `${this.file}.tmp`;
-      await writeFile(temporary, JSON.stringify(serializeState(this.state)));
+      await writeFile(temporary, JSON.stringify(serializeState(this.state)), { mode: STATE_FILE_MODE });
+      // The mode above applies only to a new file: a leftover temporary file keeps its own.
+      await chmod(temporary, STATE_FILE_MODE);
       await rename(temporary, this.file);
     });
     return this.writing;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { CallLog, type CallRecord } from './call-log';
 import type { ResolvedOptions, SandboxContext } from './context';
@@ -46,12 +47,19 @@ export interface SandboxOptions {
   bodyLimit?: number;
   /** Fastify's logger (default off). */
   logger?: boolean;
+  /**
+   * The secret the HTTP control API (/__sandbox) asks for in `x-sandbox-control-secret`; default: a
+   * random one for this run (`Sandbox.controlSecret`). The in-process `control` needs none.
+   */
+  controlSecret?: string;
 }
 
 export interface Sandbox {
   /** The Fastify instance: `sandbox.app.inject(...)` works without listening. */
   app: FastifyInstance;
   control: SandboxControl;
+  /** What a caller of the HTTP control API sends in `x-sandbox-control-secret`. */
+  readonly controlSecret: string;
   /** Starts listening; resolves to the base URL for the SDK, e.g. http://127.0.0.1:8787/client/v4. */
   listen(port?: number, host?: string): Promise<string>;
   /** The base URL once listening, else null. */
@@ -243,7 +251,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await saver.save();
   };
   const control = createControl({ context, faults, calls, rateLimiter, persistTo });
-  await app.register(async (controlApi) => registerControlRoutes(controlApi, control), {
+  const controlSecret = options.controlSecret ?? randomBytes(24).toString('base64url');
+  await app.register(async (controlApi) => registerControlRoutes(controlApi, control, controlSecret), {
     prefix: CONTROL_PREFIX,
   });
   await app.ready();
@@ -252,6 +261,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   return {
     app,
     control,
+    controlSecret,
     get baseUrl() {
       return baseUrl;
     },

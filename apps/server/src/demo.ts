@@ -1,5 +1,6 @@
-import { join } from 'node:path';
 import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createSandbox, type Sandbox } from '@guardian/sandbox';
 import Cloudflare from 'cloudflare';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -221,11 +222,29 @@ async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config
   }
 }
 
+/** Where the console listens, said plainly: a wildcard host means every network interface. */
+function consoleAddress(host: string, address: string | AddressInfo | null): string {
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const url = `http://${wildcard ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (wildcard)
+    return `${url} (HOST=${host}: every network interface; anyone who reaches this machine can sign in with the passwords below)`;
+  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
+  return loopback
+    ? `${url} (this machine only; HOST=0.0.0.0 opens it to the network)`
+    : `${url} (HOST=${host})`;
+}
+
 async function startDemo(): Promise<void> {
   const dataDir = loadConfig({ ...process.env, GUARDIAN_MODE: 'demo' }).dataDir;
   const stateFile = join(dataDir, 'cloudflare-sandbox.json');
   const firstStart = !existsSync(stateFile);
-  const sandbox = await createSandbox({ stateFile, zoneActivationDelayMs: 60_000 });
+  // The control API answers only with this secret: a random one per run unless one is given.
+  const sandbox = await createSandbox({
+    stateFile,
+    zoneActivationDelayMs: 60_000,
+    controlSecret: process.env.SANDBOX_CONTROL_SECRET || undefined,
+  });
   const sandboxUrl = await sandbox.listen(Number(process.env.SANDBOX_PORT ?? 8787), '127.0.0.1');
   if (firstStart) await seedSandbox(sandbox, sandboxUrl);
 
@@ -236,12 +255,11 @@ async function startDemo(): Promise<void> {
   const server = await runServer(config, { onStop: () => sandbox.close() });
   await seedConsole(server, config);
 
-  const url = `http://localhost:${config.port}`;
   console.log(
     [
       '',
       '  Guardian demo is ready',
-      `  Console:            ${url}`,
+      `  Console:            ${consoleAddress(config.host, server.app.server.address())}`,
       `  Cloudflare sandbox: ${sandboxUrl}`,
       '',
       '  Sign in as',
