@@ -18,6 +18,7 @@ import { zonesRoutes } from './modules/zones/zones.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
+import { registerRequestLimits } from './request-limits';
 import { isApiPath, trackRoutes } from './route-table';
 import { isWebAppRoute, registerWebApp } from './web-app';
 
@@ -68,7 +69,7 @@ const CONTENT_SECURITY_POLICY = {
 
 /**
  * The whole HTTP application, not listening. Plugins and modules are registered explicitly, in order:
- * route tracking, errors, security headers, the auth guard, then every module.
+ * route tracking, errors, security headers, the auth guard, per-person request limits, then every module.
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   acceptEmptyJsonBodies(app);
   registerResponseHeaders(app);
   registerAuthGuard(app, new UsersRepository(deps.db), config);
+  await registerRequestLimits(app, config.requestLimits);
   rejectNulCharacters(app);
 
   const moduleOptions: ModuleOptions = { config, deps };

@@ -18,6 +18,16 @@ export interface LoginRateLimit {
   maxFailuresPerAddress: number;
 }
 
+/** What one person may ask of the API (see request-limits.ts). */
+export interface RequestLimits {
+  /** API requests a minute, per signed-in user (per address on the public routes). */
+  perMinute: number;
+  /** Costly requests (item pages and searches, syncs) running at once per user... */
+  concurrentCostly: number;
+  /** ...and waiting for their turn; past that a 429. */
+  queuedCostly: number;
+}
+
 /** argon2id cost parameters (memory in KiB). */
 export interface PasswordHashing {
   memoryCost: number;
@@ -62,6 +72,7 @@ export interface Config {
    */
   trustProxy: false | number | string;
   loginRateLimit: LoginRateLimit;
+  requestLimits: RequestLimits;
   passwordHashing: PasswordHashing;
   bodyLimitBytes: number;
 }
@@ -116,7 +127,10 @@ const trustProxySchema = z
     const entries = value.split(',').map((entry) => entry.trim());
     const invalid = entries.find((entry) => !isProxyAddress(entry));
     if (invalid !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `"${invalid}" is not a proxy address; set ${TRUST_PROXY_HINT}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${invalid}" is not a proxy address; set ${TRUST_PROXY_HINT}`,
+      });
       return z.NEVER;
     }
     return entries.join(',');
@@ -160,6 +174,9 @@ const envSchema = z.object({
   GUARDIAN_LOGIN_WINDOW_SECONDS: positiveInt(15 * 60),
   GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(10),
   GUARDIAN_LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt(30),
+  GUARDIAN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().optional(),
+  GUARDIAN_RATE_LIMIT_CONCURRENT: z.coerce.number().int().positive().optional(),
+  GUARDIAN_RATE_LIMIT_QUEUED: z.coerce.number().int().min(0).optional(),
 });
 
 /** A 32-byte key from 64 hex digits or base64; undefined when it is neither. */
@@ -260,6 +277,13 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: vars.GUARDIAN_LOGIN_WINDOW_SECONDS,
       maxFailuresPerEmail: vars.GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL,
       maxFailuresPerAddress: vars.GUARDIAN_LOGIN_MAX_FAILURES_PER_ADDRESS,
+    },
+    // 600 a minute is ten a second for a whole minute: more than clicking and typing make. Test suites
+    // send thousands from one user and address; the limits' own tests set theirs.
+    requestLimits: {
+      perMinute: vars.GUARDIAN_RATE_LIMIT_PER_MINUTE ?? (mode === 'test' ? 1_000_000 : 600),
+      concurrentCostly: vars.GUARDIAN_RATE_LIMIT_CONCURRENT ?? (mode === 'test' ? 1_000 : 2),
+      queuedCostly: vars.GUARDIAN_RATE_LIMIT_QUEUED ?? (mode === 'test' ? 1_000 : 8),
     },
     // OWASP's argon2id baseline; tests use the cheapest setting so suites stay fast.
     passwordHashing:

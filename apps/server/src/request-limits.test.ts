@@ -1,0 +1,132 @@
+import type { ErrorBody } from '@guardian/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COSTLY_ROUTES } from './request-limits';
+import { createCloudflareTestContext, type CloudflareTestContext } from './test/cloudflare-context';
+import { createTestContext, type TestContext, type TestUser } from './test/context';
+
+describe('requests a minute', () => {
+  let ctx: TestContext;
+  let alice: TestUser;
+  let bob: TestUser;
+  beforeAll(async () => {
+    ctx = await createTestContext({
+      config: { requestLimits: { perMinute: 5, concurrentCostly: 2, queuedCostly: 8 } },
+    });
+    alice = await ctx.createUser();
+    bob = await ctx.createUser();
+  });
+  afterAll(() => ctx.close());
+
+  const me = (user: TestUser, remoteAddress = '127.0.0.1') =>
+    ctx.app.inject({ method: 'GET', url: '/api/me', headers: user.headers, remoteAddress });
+
+  it('answers a person past the limit 429 RATE_LIMITED with Retry-After; another person is not affected', async () => {
+    for (let i = 0; i < 5; i++) expect((await me(alice)).statusCode).toBe(200);
+    // From another address too: the limit follows the person, not the connection.
+    const refused = await me(alice, '198.51.100.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json<ErrorBody>()).toEqual({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^Too many requests: at most 5 a minute\. Please try again in \d+ s\.$/),
+      errors: [{ code: 'RATE_LIMITED', message: refused.json<ErrorBody>().message }],
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    expect((await me(bob)).statusCode).toBe(200);
+  });
+
+  it('counts requests before signing in per address', async () => {
+    const health = (remoteAddress: string) =>
+      ctx.app.inject({ method: 'GET', url: '/api/health', remoteAddress });
+    for (let i = 0; i < 5; i++) expect((await health('203.0.113.1')).statusCode).toBe(200);
+    const refused = await health('203.0.113.1');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json<ErrorBody>().code).toBe('RATE_LIMITED');
+    expect((await health('203.0.113.2')).statusCode).toBe(200);
+  });
+});
+
+describe('costly requests at once', () => {
+  let ctx: CloudflareTestContext;
+  let alice: TestUser;
+  let bob: TestUser;
+  const lists = new Map<TestUser, string>();
+
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext({
+      config: { requestLimits: { perMinute: 1_000, concurrentCostly: 1, queuedCostly: 2 } },
+    });
+    alice = await ctx.createUser();
+    bob = await ctx.createUser();
+    for (const user of [alice, bob]) {
+      const account = await ctx.addAccount(user);
+      const list = ctx.sandbox.control.addList(account.account_id, { name: `list_${user.id}`, kind: 'ip' });
+      ctx.sandbox.control.seedListItems(
+        account.account_id,
+        list.id,
+        Array.from({ length: 2_000 }, (_, i) => ({ ip: `10.1.${i >> 8}.${i & 255}`, comment: `case ${i}` })),
+      );
+      const call = (url: string) =>
+        ctx.app.inject({ method: 'POST', url: `/api/cloudflare/banlists${url}`, headers: user.headers });
+      expect((await call('/update')).statusCode).toBe(200);
+      expect((await call(`/${list.id}/sync`)).statusCode).toBe(200);
+      lists.set(user, list.id);
+    }
+  });
+  afterAll(() => ctx.close());
+
+  const search = (user: TestUser, text: string) =>
+    ctx.app.inject({
+      method: 'GET',
+      url: `/api/cloudflare/banlists/${lists.get(user)}/items?search=${encodeURIComponent(text)}&sort=comment`,
+      headers: user.headers,
+    });
+
+  it("keeps one person's searches in their own line: past it a 429, and another person's search goes first", async () => {
+    const finished: string[] = [];
+    const timed = async (name: string, answer: ReturnType<typeof search>) => {
+      const response = await answer;
+      finished.push(name);
+      return response;
+    };
+    // Distinct searches: none is answered from the cache.
+    const alices = ['case 1', 'case 2', 'case 3', 'case 4'].map((text, i) =>
+      timed(`alice ${i}`, search(alice, text)),
+    );
+    const bobs = timed('bob', search(bob, 'case 5'));
+    const answers = await Promise.all(alices);
+    const statuses = answers.map((answer) => answer.statusCode);
+    // One running, two waiting, the fourth refused at once.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(3);
+    const refused = answers.find((answer) => answer.statusCode === 429)!;
+    expect(refused.json<ErrorBody>()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message:
+        'Too many requests at once: 1 item pages, searches or syncs run at a time and 2 wait; please try again in a moment.',
+    });
+    expect(refused.headers['retry-after']).toBe('1');
+    expect((await bobs).statusCode).toBe(200);
+    // Bob did not wait behind Alice's line: he was answered before her last search.
+    expect(finished.indexOf('bob')).toBeLessThan(finished.indexOf('alice 2'));
+  });
+
+  it('gives the place back however a request ends', async () => {
+    for (let i = 0; i < 4; i++) {
+      const missing = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/cloudflare/banlists/no-such-list/items',
+        headers: alice.headers,
+      });
+      expect(missing.statusCode).toBe(404);
+    }
+    const answers = await Promise.all(['case 6', 'case 7', 'case 8'].map((text) => search(alice, text)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+  });
+
+  it('covers routes that exist', () => {
+    const routes = new Set(ctx.app.routeTable.map((route) => `${route.method} ${route.url}`));
+    expect([...COSTLY_ROUTES].filter((route) => !routes.has(route))).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { RequestLimits } from './config';
+import { AppError } from './errors';
+import { isApiPath } from './route-table';
+
+/**
+ * The requests whose cost grows with the data (a page or a search of a 500,000-item mirror, a sync
+ * that reads a whole list or every zone from Cloudflare). PGlite runs one statement at a time, so
+ * one person's searches in parallel would otherwise queue everyone else behind them.
+ */
+export const COSTLY_ROUTES: ReadonlySet<string> = new Set([
+  'GET /api/cloudflare/banlists/:list_id/items',
+  'POST /api/cloudflare/banlists/:list_id/sync',
+  'POST /api/cloudflare/banlists/update',
+  'POST /api/cloudflare/zones/sync',
+]);
+
+/** Who a request counts against: the signed-in person, or before signing in the client's address. */
+function requesterOf(request: FastifyRequest): string {
+  return request.user ? `user:${request.user.id}` : `address:${request.ip}`;
+}
+
+/**
+ * Costly requests per person: `running` at once, `waiting` more in line (first come, first served),
+ * and past that a 429 at once. A person's own work waits for its turn instead of everyone's.
+ */
+export class CostlyRequestQueue {
+  private readonly people = new Map<string, { running: number; waiting: (() => void)[] }>();
+
+  constructor(private readonly limits: Pick<RequestLimits, 'concurrentCostly' | 'queuedCostly'>) {}
+
+  /** Resolves, once it is this request's turn, to the release of its place. */
+  async enter(requester: string): Promise<() => void> {
+    let person = this.people.get(requester);
+    if (!person) this.people.set(requester, (person = { running: 0, waiting: [] }));
+    if (person.running < this.limits.concurrentCostly) {
+      person.running++;
+    } else if (person.waiting.length < this.limits.queuedCostly) {
+      // The place is handed over by the request that leaves it (`running` stays as it is).
+      await new Promise<void>((resolve) => person.waiting.push(resolve));
+    } else {
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many requests at once: ${this.limits.concurrentCostly} item pages, searches or syncs run at a time ` +
+          `and ${this.limits.queuedCostly} wait; please try again in a moment.`,
+        { retryAfterSeconds: 1 },
+      );
+    }
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = person.waiting.shift();
+      if (next) next();
+      else if (--person.running === 0) this.people.delete(requester);
+    };
+  }
+}
+
+/**
+ * Per-person limits on the API, after the auth guard (registered before any route, after
+ * registerAuthGuard, so its hooks run after the guard's): `perMinute` requests a minute, keyed by the
+ * signed-in user (by address on the public routes), answered with the contract's 429 RATE_LIMITED and
+ * Retry-After; and the costly routes through a CostlyRequestQueue per person.
+ */
+export async function registerRequestLimits(app: FastifyInstance, limits: RequestLimits): Promise<void> {
+  await app.register(rateLimit, {
+    max: limits.perMinute,
+    timeWindow: 60_000,
+    keyGenerator: requesterOf,
+    // The web app's files are not API work (a page load fetches several).
+    allowList: (request) => !isApiPath(request.url),
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new AppError(
+        'RATE_LIMITED',
+        `Too many requests: at most ${context.max} a minute. Please try again in ${seconds} s.`,
+        { retryAfterSeconds: seconds },
+      );
+    },
+  });
+
+  const queue = new CostlyRequestQueue(limits);
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().some((method) => COSTLY_ROUTES.has(`${method} ${route.url}`))) return;
+    const handler = route.handler as (...args: Parameters<RouteHandlerMethod>) => unknown;
+    route.handler = async function (this: FastifyInstance, request, reply) {
+      const leave = await queue.enter(requesterOf(request));
+      try {
+        return await handler.call(this, request, reply);
+      } finally {
+        leave();
+      }
+    };
+  });
+}
