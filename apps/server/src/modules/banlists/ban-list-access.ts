@@ -2,6 +2,7 @@ import type { BanList } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../app';
 import { cloudflareErrorToAppError } from '../../cloudflare';
+import type { Leases } from '../../db/leases';
 import { AppError } from '../../errors';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { accountsService, type AccountsService } from '../accounts/accounts.service';
@@ -57,6 +58,10 @@ export class BanListAccess {
     readonly deps: AppDeps,
     /** One per app: item writes, syncs, emptying and deleting a list take turns. */
     private readonly locks: KeyedLock,
+    /** Where list item writes of one Cloudflare account take turns, across server processes. */
+    private readonly leases: Leases,
+    /** The longest a person waits for the account's turn (the interactive Cloudflare deadline). */
+    private readonly accountWaitMs: number,
   ) {
     this.lists = new BanListsRepository(deps.db);
     this.accounts = new AccountsRepository(deps.db);
@@ -96,6 +101,28 @@ export class BanListAccess {
     } finally {
       this.changed();
     }
+  }
+
+  /**
+   * Runs a list item write at Cloudflare and the wait for its bulk operation. Cloudflare allows one
+   * pending bulk operation per account and answers 429 to a write sent meanwhile, to any list of the
+   * account: so these writes take turns per Cloudflare account, in every server process on this
+   * database. After `accountWaitMs` without a turn the person gets a 409 and nothing is sent.
+   * Callers hold the list's own turn (`writing`) first, never the other way round.
+   */
+  atCloudflare<T>(list: BanListRecord, work: () => Promise<T>): Promise<T> {
+    return this.leases.run(
+      `list-writes:${list.accountId}`,
+      {
+        waitMs: this.accountWaitMs,
+        busy: () =>
+          new AppError(
+            'CONFLICT',
+            `Another change to the lists of "${list.accountName}" is still running at Cloudflare. Please try again in a moment.`,
+          ),
+      },
+      work,
+    );
   }
 
   /** The SDK client of the list's account (the list was found through the person's accounts). */

@@ -218,11 +218,13 @@ export class BanListItemsService {
       if (await findAtCloudflare(cf, list, value)) {
         throw duplicate(value.value, ' at Cloudflare (use Update from Cloudflare to see it)');
       }
-      const { operation_id } = await cf.rules.lists.items.create(list.listId, {
-        account_id: list.accountId,
-        body: [{ ...value.input, comment: request.comment }],
+      await this.access.atCloudflare(list, async () => {
+        const { operation_id } = await cf.rules.lists.items.create(list.listId, {
+          account_id: list.accountId,
+          body: [{ ...value.input, comment: request.comment }],
+        });
+        await waitForBulkOperation(cf, list.accountId, operation_id);
       });
-      await waitForBulkOperation(cf, list.accountId, operation_id);
       const created = await findAtCloudflare(cf, list, value);
       if (!created) {
         throw new AppError(
@@ -253,11 +255,13 @@ export class BanListItemsService {
     await this.access.writing(list.ref, async () => {
       const item = await this.items.findById(list.ref, id);
       if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
-      const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
-        account_id: list.accountId,
-        items: [{ id: item.itemId }],
+      await this.access.atCloudflare(list, async () => {
+        const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
+          account_id: list.accountId,
+          items: [{ id: item.itemId }],
+        });
+        await waitForBulkOperation(cf, list.accountId, operation_id);
       });
-      await waitForBulkOperation(cf, list.accountId, operation_id);
       await this.access.deps.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);
         if (!(await lists.lock(list.ref))) throw banListNotFound();

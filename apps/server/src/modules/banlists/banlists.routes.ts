@@ -10,14 +10,21 @@ import {
 } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../../app';
+import { CLOUDFLARE_DEFAULTS } from '../../cloudflare';
+import { Leases } from '../../db/leases';
 import { BanListAccess } from './ban-list-access';
 import { BanListItemsService } from './ban-list-items.service';
 import { BanListsService } from './banlists.service';
 import { KeyedLock } from './keyed-lock';
 
 /** Ban lists and their items under /api/cloudflare/banlists. */
-export const banlistsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const access = new BanListAccess(deps, new KeyedLock());
+export const banlistsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { config, deps }) => {
+  const access = new BanListAccess(
+    deps,
+    new KeyedLock(),
+    new Leases(deps.db),
+    config.cloudflare.deadlineMs ?? CLOUDFLARE_DEFAULTS.deadlineMs,
+  );
   const banLists = new BanListsService(access);
   const items = new BanListItemsService(access);
 

@@ -101,18 +101,20 @@ export class BanListsService {
     for (const list of lists) {
       const cf = await this.access.clientOf(userId, list);
       await this.access.writing(list.ref, async () => {
-        await about(`Could not empty "${list.listName}"`, async () => {
-          try {
-            const { operation_id } = await cf.rules.lists.items.update(list.listId, {
-              account_id: list.accountId,
-              body: [],
-            });
-            await waitForBulkOperation(cf, list.accountId, operation_id);
-          } catch (err) {
-            // A list Cloudflare no longer has holds no items there either.
-            if (!isCloudflareNotFound(err)) throw err;
-          }
-        });
+        await about(`Could not empty "${list.listName}"`, () =>
+          this.access.atCloudflare(list, async () => {
+            try {
+              const { operation_id } = await cf.rules.lists.items.update(list.listId, {
+                account_id: list.accountId,
+                body: [],
+              });
+              await waitForBulkOperation(cf, list.accountId, operation_id);
+            } catch (err) {
+              // A list Cloudflare no longer has holds no items there either.
+              if (!isCloudflareNotFound(err)) throw err;
+            }
+          }),
+        );
         await this.access.deps.db.transaction(async (tx) => {
           const repository = new BanListsRepository(tx);
           const locked = await repository.lock(list.ref);
