@@ -18,7 +18,8 @@
  *
  * The sandbox's per-token rate limit is off and the server's own Cloudflare budget raised: a soak
  * measures the console, and 20 busy clients on one token would otherwise only measure Cloudflare's
- * 1,200-requests-per-5-minutes wall (which faults.test.ts covers).
+ * 1,200-requests-per-5-minutes wall (which faults.test.ts covers). For the same reason the server's
+ * per-person limits are raised (request-limits.test.ts covers them).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -308,6 +309,10 @@ async function main() {
     HOST: '127.0.0.1',
     CLOUDFLARE_API_BASE_URL: sandboxUrl,
     CLOUDFLARE_RATE_LIMIT_REQUESTS: '1000000',
+    // 20 clients share each user: the per-person limits (600 a minute, 2 costly requests at once),
+    // which one person never reaches, would refuse them.
+    GUARDIAN_RATE_LIMIT_PER_MINUTE: '100000000',
+    GUARDIAN_RATE_LIMIT_CONCURRENT: '1000',
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
   };
