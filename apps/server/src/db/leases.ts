@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from './types';
 
-/** A holder's lease lasts this long unless renewed: the longest a crashed holder keeps others waiting. */
-const LEASE_TTL_MS = 30_000;
-/** The holder renews its lease this often while it works, well within the TTL. */
-const RENEW_EVERY_MS = 10_000;
+export interface LeaseTiming {
+  /** A holder's lease lasts this long unless renewed: the longest a crashed holder keeps others waiting. */
+  ttlMs: number;
+  /** The holder renews its lease this often while it works, well within the TTL. */
+  renewEveryMs: number;
+}
+
+const DEFAULT_TIMING: LeaseTiming = { ttlMs: 30_000, renewEveryMs: 10_000 };
 const FIRST_POLL_MS = 20;
 const MAX_POLL_MS = 250;
 
@@ -35,13 +39,16 @@ export interface LeaseWait {
  * server process on this database. No transaction or session is held while the work runs (it may wait
  * on Cloudflare for minutes), so a waiting write never holds a pooled connection, and PGlite, which runs
  * one transaction at a time, is never held up. The holder renews its lease while it works and deletes it
- * when done; if it crashes, its lease lapses after LEASE_TTL_MS. Within one process, waiters for a name
+ * when done; if it crashes, its lease lapses after `ttlMs` (30 s). Within one process, waiters for a name
  * queue in memory (first come, first served) and only the first polls the table.
  */
 export class Leases {
   private readonly queues = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly timing: LeaseTiming = DEFAULT_TIMING,
+  ) {}
 
   /** Runs `work` holding the lease `name`; released however the work ends. */
   async run<T>(name: string, { waitMs, busy }: LeaseWait, work: () => Promise<T>): Promise<T> {
@@ -84,7 +91,7 @@ export class Leases {
          ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
          WHERE leases.expires_at <= now()
          RETURNING holder`,
-        [name, holder, LEASE_TTL_MS / 1000],
+        [name, holder, this.timing.ttlMs / 1000],
       );
       if (taken.length > 0) return holder;
       const left = deadline - Date.now();
@@ -100,10 +107,10 @@ export class Leases {
       this.db
         .query(
           'UPDATE leases SET expires_at = now() + make_interval(secs => $3) WHERE name = $1 AND holder = $2',
-          [name, holder, LEASE_TTL_MS / 1000],
+          [name, holder, this.timing.ttlMs / 1000],
         )
         .catch(() => undefined);
-    }, RENEW_EVERY_MS);
+    }, this.timing.renewEveryMs);
     timer.unref();
     return { stop: () => clearInterval(timer) };
   }
