@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import helmet from 'helmet';
 import { CloudflareGateway } from './cloudflare';
 import type { Config } from './config';
@@ -83,7 +83,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         err.code === 'FST_ERR_BAD_URL'
           ? 'The request URL is not valid: it has a broken %-escape.'
           : 'The request could not be routed.';
-      void reply.code(400).header('cache-control', 'no-store').send(errorBody('BAD_REQUEST', message));
+      // The hook's reply is generic over route schemas; this answer has none.
+      void (reply as unknown as FastifyReply)
+        .code(400)
+        .header('cache-control', 'no-store')
+        .send(errorBody('BAD_REQUEST', message));
     },
   });
 
