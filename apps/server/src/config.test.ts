@@ -38,7 +38,7 @@ describe('loadConfig', () => {
       serveWebApp: true,
       logLevel: 'info',
       trustProxy: false,
-      loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 10, maxFailuresPerAddress: 30 },
+      loginRateLimit: { windowSeconds: 3600, maxFailuresPerEmail: 5, maxFailuresPerAddress: 30 },
     });
     expect(config.dataDir).toBe(join(process.cwd(), 'data'));
     expect(config.webDistDir).toMatch(/apps[/\\]web[/\\]dist$/);
@@ -89,9 +89,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, GUARDIAN_TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(loadConfig({ ...base, GUARDIAN_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ ...base, GUARDIAN_TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
-    expect(
-      loadConfig({ ...base, GUARDIAN_TRUST_PROXY: ' 10.0.0.5, fd00::/8 ,loopback' }).trustProxy,
-    ).toBe('10.0.0.5,fd00::/8,loopback');
+    expect(loadConfig({ ...base, GUARDIAN_TRUST_PROXY: ' 10.0.0.5, fd00::/8 ,loopback' }).trustProxy).toBe(
+      '10.0.0.5,fd00::/8,loopback',
+    );
     const limited = loadConfig({
       ...base,
       GUARDIAN_LOGIN_WINDOW_SECONDS: '60',
@@ -108,11 +108,15 @@ describe('loadConfig', () => {
   it('refuses GUARDIAN_TRUST_PROXY=true, which believes what the client writes, and names the way out', () => {
     const base = { GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 };
     const [problem] = problemsOf({ ...base, GUARDIAN_TRUST_PROXY: 'true' });
-    expect(problem).toMatch(/^GUARDIAN_TRUST_PROXY: "true" would believe the left-most X-Forwarded-For entry/);
+    expect(problem).toMatch(
+      /^GUARDIAN_TRUST_PROXY: "true" would believe the left-most X-Forwarded-For entry/,
+    );
     expect(problem).toContain('the number of proxies in front of Guardian (e.g. 1) or their addresses/CIDRs');
     for (const invalid of ['yes', '10.0.0.0/33', '10.0.0.1,proxy.internal', '::1/129', '1.2.3.4/8/8']) {
       expect(problemsOf({ ...base, GUARDIAN_TRUST_PROXY: invalid }), invalid).toEqual([
-        expect.stringMatching(/^GUARDIAN_TRUST_PROXY: ".+" is not a proxy address; set the number of proxies/),
+        expect.stringMatching(
+          /^GUARDIAN_TRUST_PROXY: ".+" is not a proxy address; set the number of proxies/,
+        ),
       ]);
     }
   });

@@ -12,9 +12,13 @@ export type Mode = (typeof MODES)[number];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The sign-in slow-down (see LoginLimiter): allowances of failures, and how fast they drain. */
 export interface LoginRateLimit {
+  /** Each key gets its allowance of failures back over this many seconds. */
   windowSeconds: number;
+  /** Failures of one e-mail from one client address before its attempts are slowed down. */
   maxFailuresPerEmail: number;
+  /** Failures from one client address (any e-mails) before its attempts are slowed down. */
   maxFailuresPerAddress: number;
 }
 
@@ -171,8 +175,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).optional(),
   GUARDIAN_TRUST_PROXY: trustProxySchema,
   GUARDIAN_SESSION_RECHECK_MS: z.coerce.number().int().min(0).max(60_000).optional(),
-  GUARDIAN_LOGIN_WINDOW_SECONDS: positiveInt(15 * 60),
-  GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(10),
+  GUARDIAN_LOGIN_WINDOW_SECONDS: positiveInt(3600),
+  GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL: positiveInt(5),
   GUARDIAN_LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt(30),
   GUARDIAN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().optional(),
   GUARDIAN_RATE_LIMIT_CONCURRENT: z.coerce.number().int().positive().optional(),

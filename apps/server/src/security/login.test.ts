@@ -4,9 +4,10 @@ import { createTestContext, type TestContext } from '../test/context';
 
 /**
  * Sign-in under attack. auth.test.ts covers the basic answers (same 401 for a wrong password, an
- * unknown e-mail and a disabled account; 429 after repeated failures per e-mail and per address);
- * this file adds what an attacker would try next: production-strength hashes, timing, bursts of
- * parallel guesses, forged client addresses, and enumeration through the limiter.
+ * unknown e-mail and a disabled account; 429 after repeated failures per e-mail and address, and per
+ * address); this file adds what an attacker would try next: production-strength hashes, timing, bursts
+ * of parallel guesses, forged client addresses, enumeration through the limiter, and the limiter as a
+ * lockout weapon against the owner.
  */
 
 let ctx: TestContext;
@@ -131,16 +132,17 @@ describe('no user enumeration', () => {
   it('limits unknown and known e-mails after the same number of failures, with the same answer', async () => {
     const user = await ctx.createUser();
     const unknown = `not-registered-${Date.now()}@example.com`;
+    const [knownFrom, unknownFrom] = [nextAddress(), nextAddress()];
     const answers: Record<string, number[]> = { known: [], unknown: [] };
     for (let i = 0; i < LIMITS.maxFailuresPerEmail + 1; i++) {
-      answers.known!.push((await login({ email: user.email, password: 'wrong' })).statusCode);
-      answers.unknown!.push((await login({ email: unknown, password: 'wrong' })).statusCode);
+      answers.known!.push((await login({ email: user.email, password: 'wrong' }, knownFrom)).statusCode);
+      answers.unknown!.push((await login({ email: unknown, password: 'wrong' }, unknownFrom)).statusCode);
     }
     expect(answers.known).toEqual([...Array(LIMITS.maxFailuresPerEmail).fill(401), 429]);
     expect(answers.unknown).toEqual(answers.known);
     const [known, stranger] = await Promise.all([
-      login({ email: user.email, password: 'wrong' }),
-      login({ email: unknown, password: 'wrong' }),
+      login({ email: user.email, password: 'wrong' }, knownFrom),
+      login({ email: unknown, password: 'wrong' }, unknownFrom),
     ]);
     expect(stranger.body).toBe(known.body);
   });
@@ -149,9 +151,10 @@ describe('no user enumeration', () => {
 describe('rate limiting', () => {
   it('says clearly why and when: 429, a message and retry-after', async () => {
     const user = await ctx.createUser();
+    const from = nextAddress();
     for (let i = 0; i < LIMITS.maxFailuresPerEmail; i++)
-      await login({ email: user.email, password: 'wrong' });
-    const blocked = await login({ email: user.email, password: user.password });
+      await login({ email: user.email, password: 'wrong' }, from);
+    const blocked = await login({ email: user.email, password: user.password }, from);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual({
       code: 'RATE_LIMITED',
@@ -168,8 +171,9 @@ describe('rate limiting', () => {
 
   it('cannot be outrun by a burst of parallel guesses on one e-mail', async () => {
     const user = await ctx.createUser();
+    const from = nextAddress();
     const burst = await Promise.all(
-      Array.from({ length: 30 }, () => login({ email: user.email, password: 'a guess' })),
+      Array.from({ length: 30 }, () => login({ email: user.email, password: 'a guess' }, from)),
     );
     const statuses = burst.map((response) => response.statusCode);
     // Only as many guesses as the limit allows are checked; the rest are refused without a check.
@@ -208,13 +212,14 @@ describe('rate limiting', () => {
 
   it('a right password inside a burst still counts once the limit is reached', async () => {
     const user = await ctx.createUser();
+    const from = nextAddress();
     const burst = await Promise.all([
       ...Array.from({ length: LIMITS.maxFailuresPerEmail }, () =>
-        login({ email: user.email, password: 'wrong' }),
+        login({ email: user.email, password: 'wrong' }, from),
       ),
     ]);
     expect(burst.every((response) => response.statusCode === 401)).toBe(true);
-    expect((await login({ email: user.email, password: user.password })).statusCode).toBe(429);
+    expect((await login({ email: user.email, password: user.password }, from)).statusCode).toBe(429);
   });
 
   it('ignores X-Forwarded-For unless a proxy is trusted, so a forged header buys no fresh address', async () => {
@@ -233,6 +238,7 @@ describe('rate limiting', () => {
 
   it('counts an e-mail however it is spelled (case and spaces)', async () => {
     const user = await ctx.createUser();
+    const from = nextAddress();
     const spellings = [
       user.email,
       user.email.toUpperCase(),
@@ -240,12 +246,86 @@ describe('rate limiting', () => {
       user.email.replace(/^./, (c) => c.toUpperCase()),
     ];
     for (let i = 0; i < LIMITS.maxFailuresPerEmail; i++) {
-      expect((await login({ email: spellings[i % spellings.length]!, password: 'wrong' })).statusCode).toBe(
-        401,
-      );
+      expect(
+        (await login({ email: spellings[i % spellings.length]!, password: 'wrong' }, from)).statusCode,
+      ).toBe(401);
     }
     expect(
-      (await login({ email: `  ${user.email.toUpperCase()}`, password: user.password })).statusCode,
+      (await login({ email: `  ${user.email.toUpperCase()}`, password: user.password }, from)).statusCode,
     ).toBe(429);
+  });
+
+  it('slows each guessing address down progressively: every next guess waits longer', async () => {
+    const user = await ctx.createUser();
+    const from = nextAddress();
+    for (let i = 0; i < LIMITS.maxFailuresPerEmail; i++)
+      await login({ email: user.email, password: 'wrong' }, from);
+    const first = await login({ email: user.email, password: 'wrong' }, from);
+    expect(first.statusCode).toBe(429);
+    expect(first.headers['retry-after']).toBe('1');
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    expect((await login({ email: user.email, password: 'wrong' }, from)).statusCode).toBe(401);
+    expect((await login({ email: user.email, password: 'wrong' }, from)).headers['retry-after']).toBe('2');
+  });
+});
+
+describe('no lockout weapon (issue 13)', () => {
+  it('lets the owner sign in while someone elsewhere keeps guessing their password', async () => {
+    const owner = await ctx.createUser();
+    const attackers = [nextAddress(), nextAddress(), nextAddress()];
+    for (let i = 0; i < LIMITS.maxFailuresPerEmail * 6; i++) {
+      await login({ email: owner.email, password: `guess ${i}` }, attackers[i % attackers.length]);
+    }
+    const home = nextAddress();
+    expect((await login({ email: owner.email, password: owner.password }, home)).statusCode).toBe(200);
+  });
+
+  it('lets people who signed in from an address before keep signing in while it sprays e-mails', async () => {
+    const office = nextAddress();
+    const colleague = await ctx.createUser();
+    expect((await login({ email: colleague.email, password: colleague.password }, office)).statusCode).toBe(
+      200,
+    );
+    for (let i = 0; i < LIMITS.maxFailuresPerAddress; i++) {
+      await login({ email: `sprayed-${i}-${Date.now()}@example.com`, password: 'Winter2024!' }, office);
+    }
+    expect(
+      (await login({ email: `one-more-${Date.now()}@example.com`, password: 'x' }, office)).statusCode,
+    ).toBe(429);
+    expect((await login({ email: colleague.email, password: colleague.password }, office)).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe('behind a reverse proxy (GUARDIAN_TRUST_PROXY)', () => {
+  let proxied: TestContext;
+  beforeAll(async () => {
+    proxied = await createTestContext({ config: { trustProxy: 1, loginRateLimit: LIMITS } });
+  });
+  afterAll(() => proxied?.close());
+
+  it('takes the client address the trusted proxy appended, not the ones the client wrote before it', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.maxFailuresPerAddress + 2; i++) {
+      const response = await proxied.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: `behind-proxy-${i}@example.com`, password: 'guess' },
+        remoteAddress: '10.0.0.2',
+        // The client forges a fresh left-most entry every time; the proxy appends what it saw.
+        headers: { 'x-forwarded-for': `203.0.113.${i + 1}, 198.51.100.7` },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(LIMITS.maxFailuresPerAddress)).toEqual([429, 429]);
+    const neighbour = await proxied.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'behind-proxy-next@example.com', password: 'guess' },
+      remoteAddress: '10.0.0.2',
+      headers: { 'x-forwarded-for': '198.51.100.8' },
+    });
+    expect(neighbour.statusCode).toBe(401);
   });
 });

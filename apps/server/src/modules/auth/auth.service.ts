@@ -31,7 +31,8 @@ export class AuthService {
    * answer after the same work, so sign-in never tells which e-mails exist.
    */
   async login(credentials: LoginRequest, address: string): Promise<string> {
-    const retryAfterSeconds = await this.limiter.acquire(credentials.email, address);
+    const attempt = await this.limiter.acquire(credentials.email, address);
+    const { retryAfterSeconds } = attempt;
     if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS, { retryAfterSeconds });
 
     let user: UserWithPasswordHash | undefined;
@@ -44,14 +45,14 @@ export class AuthService {
       );
     } catch (err) {
       // Not checked (the database is down): it does not count against the person.
-      this.limiter.settle(credentials.email, address, 'unchecked');
+      attempt.settle('unchecked');
       throw err;
     }
     if (!user || user.disabled || !passwordMatches) {
-      this.limiter.settle(credentials.email, address, 'failure');
+      attempt.settle('failure');
       throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
     }
-    this.limiter.settle(credentials.email, address, 'success');
+    attempt.settle('success');
     return signSessionToken(user, this.config);
   }
 }
