@@ -1,3 +1,4 @@
+import { BAN_LIST_KINDS } from '@guardian/contract';
 import { z } from 'zod';
 import { AppError } from '../errors';
 
@@ -85,10 +86,13 @@ export const pageRulesAnswer = z.array(z.unknown()).max(125);
 export const listAnswer = z.looseObject({
   id,
   name: text(50),
-  kind: text(20),
+  kind: z.enum(BAN_LIST_KINDS),
   num_items: z.number().int().min(0),
   description: optionalText(500),
 });
+
+/** An account's lists, in one answer: 1,000 on Enterprise. */
+export const accountListsAnswer = z.array(listAnswer).max(1_000);
 
 const ITEM_VALUES = ['ip', 'hostname', 'asn', 'redirect'] as const;
 
@@ -105,6 +109,17 @@ export const listItemAnswer = z
   .refine((item) => ITEM_VALUES.filter((key) => key in item).length === 1, {
     message: 'an item holds exactly one of ip, hostname, asn, redirect',
   });
+
+/** Cloudflare's largest page of list items. */
+const LIST_ITEMS_PER_PAGE = 500;
+
+/** One page of a list's items, read by cursor. */
+export const listItemsPageAnswer = z.looseObject({
+  result: z.array(listItemAnswer).max(LIST_ITEMS_PER_PAGE),
+  result_info: z
+    .looseObject({ cursors: z.looseObject({ after: z.string().max(1_000).nullish() }).nullish() })
+    .nullish(),
+});
 
 /** Cloudflare's answer could not be used: a 502 naming what and where, never the values. */
 export function unusableAnswer(what: string, detail: string): AppError {

@@ -84,6 +84,13 @@ const READS: Read[] = [
     paged: false,
   },
   {
+    name: 'ban lists update',
+    method: 'POST',
+    url: () => '/api/cloudflare/banlists/update',
+    path: /\/rules\/lists$/,
+    paged: false,
+  },
+  {
     name: 'ban list sync',
     method: 'POST',
     url: () => `/api/cloudflare/banlists/${estate.list.listId}/sync`,
@@ -195,6 +202,29 @@ describe('bounded listings', () => {
     expect(response.json().message).toMatch(/more pages than its 1,203 items fill/);
     // 1,203 items: 3 pages of 500, and 3 more for items added meanwhile.
     expect(ctx.sandbox.control.callCount({ path: /\/items$/ })).toBe(6);
+  });
+
+  it("adding an item follows at most a few pages of Cloudflare's search for it", async () => {
+    // Cloudflare's prefix search for 203.0.113.1 finds 203.0.113.10-19: pages that are never empty.
+    ctx.sandbox.control.seedListItems(
+      estate.cfAccountId,
+      estate.list.listId,
+      Array.from({ length: 10 }, (_, i) => ({ ip: `203.0.113.1${i}` })),
+    );
+    ctx.sandbox.control.clearFaults();
+    ctx.sandbox.control.resetCalls();
+    ctx.sandbox.control.injectFault({ path: /\/items$/, method: 'GET', answer: 'endless' });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/cloudflare/banlists/${estate.list.listId}/items`,
+      headers: estate.user.headers,
+      payload: { ip: '203.0.113.1', comment: 'hostile search' },
+    });
+    ctx.sandbox.control.clearFaults();
+    expectUsableRefusal(response, 'item add under an endless search');
+    expect(response.statusCode).toBe(502);
+    expect(ctx.sandbox.control.callCount({ path: /\/items$/, method: 'GET' })).toBeLessThanOrEqual(4);
+    expect(ctx.sandbox.control.callCount({ path: /\/items$/, method: 'POST' })).toBe(0);
   });
 
   it('a zone past 3,500 records is refused after one call, ten requests at once', async () => {

@@ -8,6 +8,7 @@ import {
   type SortOrder,
 } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
+import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import { waitForBulkOperation } from '../../cloudflare';
 import { AppError } from '../../errors';
 import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
@@ -51,20 +52,42 @@ function toItemDto(item: BanListItemRecord): BanListItem {
 const duplicate = (value: string, where = '') =>
   new AppError('CONFLICT', `${value} is already in this list${where}.`);
 
-/** The item with `item`'s key at Cloudflare, found with Cloudflare's own search. */
+/**
+ * Pages of Cloudflare's search followed to find one item. Its search is a prefix: an address's page
+ * holds the addresses it starts (10.0.0.1 finds 10.0.0.10-19 and 10.0.0.100-199, 111 at most), so
+ * more pages than this mean an answer that does not end.
+ */
+const MAX_SEARCH_PAGES = 3;
+
+/** The item with `item`'s key at Cloudflare, found with Cloudflare's own search (its answers checked). */
 async function findAtCloudflare(
   cf: Cloudflare,
   list: BanListRecord,
   item: ItemValue,
 ): Promise<CloudflareItem | undefined> {
-  for await (const candidate of cf.rules.lists.items.list(list.listId, {
-    account_id: list.accountId,
-    search: item.search,
-    per_page: CLOUDFLARE_ITEMS_PER_PAGE,
-  })) {
-    if (keyOfCloudflareItem(candidate) === item.key) return candidate;
+  const what = `Cloudflare's search of the list "${list.listName}"`;
+  let cursor: string | undefined;
+  for (let pages = 0; pages < MAX_SEARCH_PAGES; pages++) {
+    const page = await cf.rules.lists.items.list(list.listId, {
+      account_id: list.accountId,
+      search: item.search,
+      per_page: CLOUDFLARE_ITEMS_PER_PAGE,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    const { result, result_info } = usableAnswer(
+      listItemsPageAnswer,
+      { result: page.result, result_info: page.result_info },
+      what,
+    );
+    // Checked above: each item holds exactly the one value field the key is read from.
+    const items = result as unknown as CloudflareItem[];
+    const found = items.find((candidate) => keyOfCloudflareItem(candidate) === item.key);
+    if (found) return found;
+    const next = result_info?.cursors?.after;
+    if (result.length === 0 || !next || next === cursor) return undefined;
+    cursor = next;
   }
-  return undefined;
+  throw unusableAnswer(what, `it went on past ${MAX_SEARCH_PAGES} pages for one value.`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AddBanListRequest, BanList } from '@guardian/contract';
 import { waitForBulkOperation } from '../../cloudflare';
+import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
 import { AppError } from '../../errors';
 import {
   about,
@@ -73,10 +74,13 @@ export class BanListsService {
       accounts.map((account) =>
         about(`Could not read the lists of "${account.accountName}"`, async () => {
           const cf = this.access.cloudflare.clientFor(account);
-          const lists: CloudflareListSummary[] = [];
-          for await (const list of cf.rules.lists.list({ account_id: account.accountId })) {
-            lists.push({ id: list.id, name: list.name, kind: list.kind });
-          }
+          // One answer (Cloudflare does not page lists), checked: at most an Enterprise account's lists.
+          const answer = await cf.rules.lists.list({ account_id: account.accountId });
+          const lists: CloudflareListSummary[] = usableAnswer(
+            accountListsAnswer,
+            answer.result,
+            `the lists of "${account.accountName}"`,
+          ).map((list) => ({ id: list.id, name: list.name, kind: list.kind }));
           return { accountRef: account.id, lists };
         }),
       ),

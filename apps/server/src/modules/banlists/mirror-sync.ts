@@ -1,6 +1,6 @@
 import type Cloudflare from 'cloudflare';
 import { z } from 'zod';
-import { listAnswer, listItemAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
+import { listAnswer, listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { banListNotFound } from './ban-list-access';
@@ -23,13 +23,6 @@ const BATCH_ROWS = 2_000;
 const MAX_PENDING_UPDATES = 50_000;
 /** Items may be added while the sync reads: a few pages past the list's own count are followed. */
 const EXTRA_PAGES = 3;
-
-const itemsPage = z.looseObject({
-  result: z.array(listItemAnswer).max(CLOUDFLARE_ITEMS_PER_PAGE),
-  result_info: z
-    .looseObject({ cursors: z.looseObject({ after: z.string().max(1_000).nullish() }).nullish() })
-    .nullish(),
-});
 
 export function toMirrorItem(item: CloudflareItem): MirrorItem {
   return {
@@ -62,12 +55,14 @@ async function* cloudflareBatches(cf: Cloudflare, list: BanListRecord): AsyncGen
         per_page: CLOUDFLARE_ITEMS_PER_PAGE,
         ...(cursor === undefined ? {} : { cursor }),
       })
-      .then((page) => usableAnswer(itemsPage, { result: page.result, result_info: page.result_info }, what));
+      .then((page) =>
+        usableAnswer(listItemsPageAnswer, { result: page.result, result_info: page.result_info }, what),
+      );
   let next: ReturnType<typeof fetchPage> | null = fetchPage();
   let pages = 0;
   let batch: MirrorItem[] = [];
   while (next) {
-    const page: z.infer<typeof itemsPage> = await next;
+    const page: z.infer<typeof listItemsPageAnswer> = await next;
     pages += 1;
     const cursor = page.result_info?.cursors?.after ?? undefined;
     if (cursor !== undefined && seenCursors.has(cursor)) {
