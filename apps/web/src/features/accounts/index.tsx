@@ -9,7 +9,7 @@ import { Pagination } from '../../components/ui/pagination';
 import { useToast } from '../../components/ui/toast';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useSort, type SortState } from '../../lib/use-sort';
-import { useAccountsQuery } from './api/accounts-query';
+import { useAccountsQuery } from '../../api/accounts/accounts-query';
 import { AccountsTable, type AccountSortKey } from './components/accounts-table';
 import { AddAccountDialog } from './components/add-account-dialog';
 

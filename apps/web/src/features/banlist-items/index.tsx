@@ -21,10 +21,10 @@ import { actionErrorMessage } from '../../lib/api';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { pageCountOf } from '../../lib/use-paged-rows';
 import { nextSort, type SortState } from '../../lib/use-sort';
-import { useDeleteBanListItemMutation } from './api/ban-list-item-delete-mutation';
-import { useBanListItemsQuery } from './api/ban-list-items-query';
-import { useSyncBanListMutation } from './api/ban-list-sync-mutation';
-import { useBanListQuery } from './api/ban-lists-query';
+import { useDeleteBanListItemMutation } from '../../api/ban-list-items/ban-list-item-delete-mutation';
+import { useBanListItemsQuery } from '../../api/ban-list-items/ban-list-items-query';
+import { useSyncBanListMutation } from '../../api/ban-lists/ban-list-sync-mutation';
+import { useBanListQuery } from '../../api/ban-lists/ban-lists-query';
 import { AddBanListItemDialog } from './components/add-ban-list-item-dialog';
 import { BanListItemsTable } from './components/ban-list-items-table';
 

@@ -10,10 +10,10 @@ import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useSort, type SortState } from '../../lib/use-sort';
-import { useDeleteBanListMutation } from './api/ban-list-delete-mutation';
-import { useCleanBanListsMutation } from './api/ban-lists-clean-mutation';
-import { useBanListsQuery } from './api/ban-lists-query';
-import { useUpdateBanListsMutation } from './api/ban-lists-update-mutation';
+import { useDeleteBanListMutation } from '../../api/ban-lists/ban-list-delete-mutation';
+import { useCleanBanListsMutation } from '../../api/ban-lists/ban-lists-clean-mutation';
+import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
+import { useUpdateBanListsMutation } from '../../api/ban-lists/ban-lists-update-mutation';
 import { AddBanListDialog } from './components/add-ban-list-dialog';
 import { BanListsTable, type BanListSortKey } from './components/ban-lists-table';
 

@@ -5,7 +5,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
 import { errorMessage } from '../../../lib/api';
-import { useAddAccountMutation } from '../api/account-add-mutation';
+import { useAddAccountMutation } from '../../../api/accounts/account-add-mutation';
 import { fieldErrorsOf } from '../../../lib/field-errors';
 
 type FieldErrors = Partial<Record<'account_name' | 'token', string>>;

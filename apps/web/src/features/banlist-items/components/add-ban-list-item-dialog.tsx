@@ -10,7 +10,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
 import { errorMessage } from '../../../lib/api';
-import { useAddBanListItemMutation } from '../api/ban-list-item-add-mutation';
+import { useAddBanListItemMutation } from '../../../api/ban-list-items/ban-list-item-add-mutation';
 import { fieldErrorsOf } from '../../../lib/field-errors';
 
 type FieldErrors = Partial<Record<'ip' | 'comment', string>>;

@@ -12,8 +12,8 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { errorMessage } from '../../../lib/api';
-import { useAccountsQuery } from '../api/accounts-query';
-import { useAddBanListMutation } from '../api/ban-list-add-mutation';
+import { useAccountsQuery } from '../../../api/accounts/accounts-query';
+import { useAddBanListMutation } from '../../../api/ban-lists/ban-list-add-mutation';
 
 interface AddBanListDialogProps {
   onClose: () => void;

@@ -6,8 +6,8 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select, Textarea } from '../../../components/ui/input';
 import { actionErrorMessage } from '../../../lib/api';
-import { useCreateDnsRecordMutation } from '../api/dns-record-create-mutation';
-import { useUpdateDnsRecordMutation } from '../api/dns-record-update-mutation';
+import { useCreateDnsRecordMutation } from '../../../api/dns-records/dns-record-create-mutation';
+import { useUpdateDnsRecordMutation } from '../../../api/dns-records/dns-record-update-mutation';
 import {
   CONTENT_PLACEHOLDERS,
   formOf,

@@ -7,7 +7,7 @@ import { returnPathOf, sessionEndedBy } from '../../../lib/login-redirect';
 import { Button } from '../../../components/ui/button';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
-import { useLoginMutation } from '../api/login-mutation';
+import { useLoginMutation } from '../../../api/auth/login-mutation';
 
 /** Spec section 8: the server's message, a fallback, or the no-response text. */
 export function loginErrorText(error: unknown): string {

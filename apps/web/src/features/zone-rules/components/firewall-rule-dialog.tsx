@@ -15,8 +15,8 @@ import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select, Textarea } from '../../../components/ui/input';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
-import { useAddFirewallRuleMutation } from '../api/firewall-rule-add-mutation';
-import { useUpdateFirewallRuleMutation } from '../api/firewall-rule-update-mutation';
+import { useAddFirewallRuleMutation } from '../../../api/firewall-rules/firewall-rule-add-mutation';
+import { useUpdateFirewallRuleMutation } from '../../../api/firewall-rules/firewall-rule-update-mutation';
 
 interface FirewallRuleDialogProps {
   zoneId: string;

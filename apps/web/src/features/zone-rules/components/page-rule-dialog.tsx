@@ -16,8 +16,8 @@ import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
-import { useAddPageRuleMutation } from '../api/page-rule-add-mutation';
-import { useUpdatePageRuleMutation } from '../api/page-rule-update-mutation';
+import { useAddPageRuleMutation } from '../../../api/page-rules/page-rule-add-mutation';
+import { useUpdatePageRuleMutation } from '../../../api/page-rules/page-rule-update-mutation';
 import { defaultSettingValue, offeredSettings } from '../lib/page-rule-editor';
 import { PageRuleSettingField } from './page-rule-setting-field';
 

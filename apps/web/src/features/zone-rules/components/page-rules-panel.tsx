@@ -6,9 +6,9 @@ import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
-import { useDeletePageRuleMutation } from '../api/page-rule-delete-mutation';
-import { useUpdatePageRuleMutation } from '../api/page-rule-update-mutation';
-import { usePageRulesQuery } from '../api/page-rules-query';
+import { useDeletePageRuleMutation } from '../../../api/page-rules/page-rule-delete-mutation';
+import { useUpdatePageRuleMutation } from '../../../api/page-rules/page-rule-update-mutation';
+import { usePageRulesQuery } from '../../../api/page-rules/page-rules-query';
 import { PageRuleDialog } from './page-rule-dialog';
 import { PageRulesTable } from './page-rules-table';
 

@@ -5,8 +5,8 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { ApiError } from '../../../lib/api';
-import { useAccountsQuery } from '../api/accounts-query';
-import { useAddZoneMutation } from '../api/zone-add-mutation';
+import { useAccountsQuery } from '../../../api/accounts/accounts-query';
+import { useAddZoneMutation } from '../../../api/zones/zone-add-mutation';
 import { fieldErrorsOf } from '../../../lib/field-errors';
 
 type FieldErrors = Partial<Record<'account_id' | 'domain', string>>;
@@ -23,7 +23,7 @@ interface AddZoneDialogProps {
 
 /** Add Zone: an account and a domain name, both required. Mount it only while open. */
 export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
-  const accounts = useAccountsQuery({ enabled: true });
+  const accounts = useAccountsQuery();
   const addZone = useAddZoneMutation();
   const [accountId, setAccountId] = useState('');
   const [domain, setDomain] = useState('');

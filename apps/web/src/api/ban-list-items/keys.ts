@@ -1,0 +1,20 @@
+import type { BanListItemSort, SortOrder } from '@guardian/contract';
+
+/** What one page of a list's items is asked for with (besides the page size). */
+export interface BanListItemsPageQuery {
+  search: string;
+  page: number;
+  sort: BanListItemSort;
+  order: SortOrder;
+}
+
+/** Query keys of the ban list items: every cached page of every list starts with `all`. */
+export const banListItemKeys = {
+  all: ['banlist-items'] as const,
+  /** Every cached page of one list. */
+  list: (listId: string) => [...banListItemKeys.all, listId] as const,
+  page: (listId: string, query: BanListItemsPageQuery) => [...banListItemKeys.list(listId), query] as const,
+};
+
+export const banListItemsPath = (listId: string) =>
+  `/cloudflare/banlists/${encodeURIComponent(listId)}/items`;

@@ -1,0 +1,31 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { FirewallRuleAction, FirewallRulesResult } from '@guardian/contract';
+import { api } from '../../lib/api';
+import { firewallRuleKeys, firewallRulesPath } from './keys';
+
+export interface NewFirewallRule {
+  description: string;
+  action: FirewallRuleAction;
+  expression: string;
+}
+
+/** The spec's payload: a list holding the one new rule, not paused. */
+export function addFirewallRule(zoneId: string, rule: NewFirewallRule): Promise<FirewallRulesResult> {
+  return api.post<FirewallRulesResult>(firewallRulesPath(zoneId), [
+    {
+      description: rule.description,
+      action: rule.action,
+      paused: false,
+      filter: { expression: rule.expression, paused: false },
+    },
+  ]);
+}
+
+/** The answer is the zone's whole updated list: it replaces the cached one without a reload. */
+export function useAddFirewallRuleMutation(zoneId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (rule: NewFirewallRule) => addFirewallRule(zoneId, rule),
+    onSuccess: ({ result }) => queryClient.setQueryData(firewallRuleKeys.list(zoneId), result),
+  });
+}

@@ -1,0 +1,8 @@
+/** Query keys of the firewall rules, per zone. */
+export const firewallRuleKeys = {
+  all: ['firewall-rules'] as const,
+  list: (zoneId: string) => [...firewallRuleKeys.all, zoneId] as const,
+};
+
+export const firewallRulesPath = (zoneId: string) =>
+  `/cloudflare/zones/${encodeURIComponent(zoneId)}/firewall-rules`;

@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { PageRule, UpdatePageRuleRequest } from '@guardian/contract';
+import { api } from '../../lib/api';
+import { pageRuleKeys, pageRulesPath } from './keys';
+
+/** Sends the whole rule, its priority and status kept (or the status flipped by a toggle). */
+export function updatePageRule(zoneId: string, rule: PageRule): Promise<PageRule> {
+  const body: UpdatePageRuleRequest = {
+    id: rule.id,
+    targets: rule.targets,
+    actions: rule.actions,
+    priority: rule.priority,
+    status: rule.status,
+  };
+  return api.put<PageRule>(`${pageRulesPath(zoneId)}/${encodeURIComponent(rule.id)}`, body);
+}
+
+/** Only this rule changed, so its row is replaced with the answer instead of reloading the list. */
+export function useUpdatePageRuleMutation(zoneId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (rule: PageRule) => updatePageRule(zoneId, rule),
+    onSuccess: (updated) =>
+      queryClient.setQueryData<PageRule[]>(pageRuleKeys.list(zoneId), (rules) =>
+        rules?.map((rule) => (rule.id === updated.id ? updated : rule)),
+      ),
+  });
+}
