@@ -13,7 +13,7 @@ import { buildApp, createAppDeps } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { createDb, runMigrations, type Db, type Queryable } from '../../apps/server/src/db';
 import { MIGRATION_LOCK_ID } from '../../apps/server/src/db/migrate';
-import { signSessionToken } from '../../apps/server/src/modules/auth/session-token';
+import { openSession } from '../../apps/server/src/modules/auth/sessions';
 import { UsersRepository } from '../../apps/server/src/modules/users/users.repository';
 import { UsersService } from '../../apps/server/src/modules/users/users.service';
 import type { ChildMessage, ParentMessage, QueryCounts } from './protocol';
@@ -27,8 +27,8 @@ const recent = new Map<string, readonly unknown[]>();
 function count(sql: string, params: readonly unknown[] = []): () => void {
   counts.total++;
   recent.set(sql, params);
-  // The auth guard's lookup of the signed-in user (UsersRepository.findById), once per session and recheck interval.
-  if (/\bFROM users\b/i.test(sql) && /\bWHERE id = \$1\b/i.test(sql)) counts.auth++;
+  // The auth guard's lookup of the session and its user (UsersRepository.findSession), once per session and recheck interval.
+  if (/\bFROM users u\s+LEFT JOIN sessions\b/i.test(sql)) counts.auth++;
   const key = sql.replace(/\s+/g, ' ').trim().slice(0, 160);
   counts.bySql[key] = (counts.bySql[key] ?? 0) + 1;
   const started = performance.now();
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
             send({
               type: 'reply',
               id: message.id,
-              value: { id: user.id, token: await signSessionToken(user, config) },
+              value: { id: user.id, token: await openSession(new UsersRepository(db), user, config) },
             });
             break;
           }

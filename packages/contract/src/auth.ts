@@ -12,9 +12,14 @@ export type LoginRequest = z.infer<typeof loginRequestSchema>;
 export const loginResponseSchema = z.object({ token: z.string() });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
-/** Claims of the session token (times in seconds). Level 0 is an administrator. */
+/**
+ * Claims of the session token (times in seconds). Level 0 is an administrator. `sid` names the session
+ * on the server: `POST /api/auth/logout` (no body, answers 204) ends it, and the token is refused from
+ * then on.
+ */
 export const tokenClaimsSchema = z.object({
   sub: z.string(),
+  sid: z.uuid(),
   email: z.string(),
   level: z.number().int(),
   iat: z.number(),

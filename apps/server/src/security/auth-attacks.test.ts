@@ -61,6 +61,13 @@ beforeAll(async () => {
   const deleted = await ctx.createUser({ level: 0 });
   await ctx.db.query('DELETE FROM users WHERE id = $1', [deleted.id]);
 
+  // A user who signed out: the token they had is dead on the server, not only in their browser.
+  const signedOut = await ctx.createUser({ level: 0 });
+  expect(
+    (await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: signedOut.headers }))
+      .statusCode,
+  ).toBe(204);
+
   const token = owner.token;
   const [header, payload, signature] = token.split('.') as [string, string, string];
   const claims = decodeJwt(token);
@@ -117,6 +124,17 @@ beforeAll(async () => {
       headers: { authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` },
     },
     { name: 'the token without the Bearer scheme', headers: { authorization: token } },
+    { name: 'the token of a session that signed out', headers: signedOut.headers },
+    {
+      name: 'a token with the right secret for a session the server never opened',
+      headers: bearer(await sign(ctx.config.jwtSecret)),
+    },
+    {
+      name: 'the owner’s token naming the session of another user, who signed out',
+      headers: bearer(
+        await signTestToken(owner, { secret: ctx.config.jwtSecret, sessionId: signedOut.sessionId }),
+      ),
+    },
   );
 
   async function signFor(id: number, email: string) {

@@ -103,7 +103,7 @@ export function apiRoutes(app: FastifyInstance): RouteEntry[] {
 /**
  * The order in which an owner can call every route once and find what each needs still there: reads,
  * then writes, then deletes from the deepest path up (items before their list, records before their
- * zone), and collection-wide destruction (clean all) last.
+ * zone), collection-wide destruction (clean all), then signing out, last.
  */
 export function ownerOrder(routes: RouteEntry[]): RouteEntry[] {
   const rank = (route: RouteEntry) => {
@@ -111,6 +111,8 @@ export function ownerOrder(routes: RouteEntry[]): RouteEntry[] {
       ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 } as Record<string, number>)[route.method] ?? 4;
     return (
       (/\/clean$/.test(route.url) ? 1000 : 0) +
+      // Signing out ends the caller's session: after everything else.
+      (route.url === '/api/auth/logout' ? 2000 : 0) +
       method * 100 -
       (route.method === 'DELETE' ? pathParams(route.url).length : 0)
     );
@@ -412,8 +414,8 @@ export async function sampleRequest(
       return { payload: { id: estate.pageRule.id, ...pageRuleBody } };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
-      // Collection actions that take no body (sync, clean, update).
-      if (/\/(sync|clean|update|selftest-[a-z]+)$/.test(route.url)) return {};
+      // Actions that take no body (sync, clean, update, sign out).
+      if (/\/(sync|clean|update|logout|selftest-[a-z]+)$/.test(route.url)) return {};
       throw new Error(`security/support.ts has no sample request for ${key}; add one to sampleRequest`);
   }
 }

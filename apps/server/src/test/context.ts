@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { buildApp, createAppDeps, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
 import { createDb, runMigrations, type Db } from '../db';
 import { MIGRATION_LOCK_ID } from '../db/migrate';
-import { signSessionToken } from '../modules/auth/session-token';
+import { openSession } from '../modules/auth/sessions';
 import { UsersRepository } from '../modules/users/users.repository';
 import { UsersService } from '../modules/users/users.service';
 
@@ -14,8 +14,10 @@ export interface TestUser {
   email: string;
   password: string;
   level: number;
-  /** A valid session token for this user. */
+  /** The token of an open session of this user. */
   token: string;
+  /** That session's id (the token's `sid`), for a test token of the same session. */
+  sessionId: string;
   /** `{ authorization: 'Bearer <token>' }`, ready for `app.inject({ headers })`. */
   headers: { authorization: string };
 }
@@ -76,6 +78,8 @@ export interface TestTokenOptions {
   /** Seconds since the epoch; now and an hour from now by default. */
   iat?: number;
   exp?: number;
+  /** The session named in the token (`sid`): a test user's `sessionId` for one the server knows. */
+  sessionId?: string;
   /** Claims beyond (or instead of) the user's email and level. */
   claims?: Record<string, unknown>;
 }
@@ -83,10 +87,10 @@ export interface TestTokenOptions {
 /** A session token for `user` made the way a test needs it: another key, algorithm, time or claims. */
 export function signTestToken(
   user: { id: number; email: string; level: number },
-  { secret, alg = 'HS256', iat, exp, claims = {} }: TestTokenOptions,
+  { secret, alg = 'HS256', iat, exp, sessionId = randomUUID(), claims = {} }: TestTokenOptions,
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email: user.email, level: user.level, ...claims })
+  return new SignJWT({ sid: sessionId, email: user.email, level: user.level, ...claims })
     .setProtectedHeader({ alg, typ: 'JWT' })
     .setSubject(String(user.id))
     .setIssuedAt(iat ?? now)
@@ -113,7 +117,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const app = await buildApp(config, createAppDeps(config, db, options.deps));
   await options.setup?.(app);
   await app.ready();
-  const users = new UsersService(new UsersRepository(db), config.passwordHashing);
+  const repository = new UsersRepository(db);
+  const users = new UsersService(repository, config.passwordHashing);
 
   return {
     config,
@@ -122,14 +127,16 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     async createUser({ email, password = 'correct horse battery', level = 1, disabled = false } = {}) {
       userCounter += 1;
       const user = await users.create({ email: email ?? `user${userCounter}@example.com`, password, level });
+      // The session opens before disabling, as the user signed in before they were disabled.
+      const token = await openSession(repository, user, config);
       if (disabled) await users.setDisabled(user.email, true);
-      const token = await signSessionToken(user, config);
       return {
         id: user.id,
         email: user.email,
         password,
         level,
         token,
+        sessionId: decodeJwt(token).sid as string,
         headers: { authorization: `Bearer ${token}` },
       };
     },

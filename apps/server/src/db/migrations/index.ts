@@ -3,6 +3,7 @@ import { sql as cloudflareAccounts } from './002_cloudflare_accounts';
 import { sql as banLists } from './003_ban_lists';
 import { sql as zones } from './004_zones';
 import { sql as sessionsValidAfter } from './005_sessions_valid_after';
+import { sql as sessions } from './006_sessions';
 import { sql as leases } from './007_leases';
 
 export interface Migration {
@@ -18,5 +19,6 @@ export const migrations: readonly Migration[] = [
   { name: '003_ban_lists', sql: banLists },
   { name: '004_zones', sql: zones },
   { name: '005_sessions_valid_after', sql: sessionsValidAfter },
+  { name: '006_sessions', sql: sessions },
   { name: '007_leases', sql: leases },
 ];

@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../users/password';
 import type { UsersRepository, UserWithPasswordHash } from '../users/users.repository';
 import { LoginLimiter } from './login-limiter';
-import { signSessionToken } from './session-token';
+import type { Sessions } from './sessions';
 
 export const INVALID_CREDENTIALS = 'Invalid e-mail or password.';
 export const TOO_MANY_ATTEMPTS = 'Too many sign-in attempts. Please wait a few minutes and try again.';
@@ -17,17 +17,15 @@ export class AuthService {
 
   constructor(
     private readonly users: UsersRepository,
-    private readonly config: Pick<
-      Config,
-      'jwtSecret' | 'tokenTtlSeconds' | 'loginRateLimit' | 'passwordHashing'
-    >,
+    private readonly sessions: Sessions,
+    config: Pick<Config, 'loginRateLimit' | 'passwordHashing'>,
   ) {
     this.limiter = new LoginLimiter(config.loginRateLimit);
     this.dummyHash = hashPassword(randomBytes(32).toString('base64'), config.passwordHashing);
   }
 
   /**
-   * Returns a session token. An unknown e-mail, a wrong password and a disabled account get the same
+   * Opens a session and returns its token. An unknown e-mail, a wrong password and a disabled account get the same
    * answer after the same work, so sign-in never tells which e-mails exist.
    */
   async login(credentials: LoginRequest, address: string): Promise<string> {
@@ -53,6 +51,6 @@ export class AuthService {
       throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
     }
     attempt.settle('success');
-    return signSessionToken(user, this.config);
+    return this.sessions.open(user);
   }
 }

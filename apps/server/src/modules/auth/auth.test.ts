@@ -1,7 +1,9 @@
 import { tokenClaimsSchema } from '@guardian/contract';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, createAppDeps } from '../../app';
 import { createTestContext, signTestToken, type TestContext, type TestUser } from '../../test/context';
+import { MAX_SESSIONS_PER_USER } from '../users/users.repository';
 
 let ctx: TestContext;
 let addressCounter = 0;
@@ -217,6 +219,83 @@ describe('authentication of /api routes', () => {
   });
 });
 
+describe('POST /api/auth/logout', () => {
+  const me = (token: string) =>
+    ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+  const logout = (token: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
+
+  it("ends the session on the server: its token is refused afterwards, the user's other sessions go on", async () => {
+    const user = await ctx.createUser();
+    const signedIn = await login({ email: user.email, password: user.password });
+    const token = signedIn.json().token as string;
+    expect((await me(token)).statusCode).toBe(200);
+
+    const response = await logout(token);
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+    // Issue 13: signing out only forgot the token in the browser; a copy of it kept working.
+    const refused = await me(token);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().message).toBe('Your session has ended. Please sign in again.');
+    expect((await logout(token)).statusCode).toBe(401);
+    expect((await me(user.token)).statusCode).toBe(200);
+  });
+
+  it('needs a token', async () => {
+    const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout' });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('refuses a token for a session the server never opened, even signed with the right secret', async () => {
+    const user = await ctx.createUser();
+    const unknownSession = await signTestToken(user, { secret: ctx.config.jwtSecret });
+    const refused = await me(unknownSession);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().message).toBe('Your session has ended. Please sign in again.');
+    const noSessionClaim = await signTestToken(user, {
+      secret: ctx.config.jwtSecret,
+      claims: { sid: undefined },
+    });
+    expect((await me(noSessionClaim)).json().message).toBe(
+      'Your session is not valid. Please sign in again.',
+    );
+  });
+
+  it(`keeps at most ${MAX_SESSIONS_PER_USER} sessions per user: signing in once more ends the oldest`, async () => {
+    const user = await ctx.createUser();
+    const from = nextAddress();
+    const tokens: string[] = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_USER; i++) {
+      tokens.push((await login({ email: user.email, password: user.password }, from)).json().token);
+    }
+    const [{ count }] = await ctx.db.query<{ count: number }>(
+      'SELECT count(*) AS count FROM sessions WHERE user_id = $1',
+      [user.id],
+    );
+    expect(count).toBe(MAX_SESSIONS_PER_USER);
+    expect((await me(user.token)).statusCode).toBe(401);
+    for (const token of tokens) expect((await me(token)).statusCode).toBe(200);
+  });
+
+  it("sweeps the user's expired sessions when they sign in", async () => {
+    const user = await ctx.createUser();
+    await ctx.db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      user.id,
+    ]);
+    expect((await login({ email: user.email, password: user.password })).statusCode).toBe(200);
+    const rows = await ctx.db.query<{ expired: boolean }>(
+      'SELECT expires_at <= now() AS expired FROM sessions WHERE user_id = $1',
+      [user.id],
+    );
+    expect(rows).toEqual([{ expired: false }]);
+  });
+});
+
 describe('sessions kept between requests (sessionRecheckMs)', () => {
   const RECHECK_MS = 400;
   let kept: TestContext;
@@ -243,11 +322,33 @@ describe('sessions kept between requests (sessionRecheckMs)', () => {
     expect(refused.json().message).toBe('Your account is no longer active. Please sign in again.');
   });
 
+  it('refuses a signed-out token at once in this process, and within the interval in another', async () => {
+    const user = await kept.createUser();
+    const other = await buildApp(kept.config, createAppDeps(kept.config, kept.db));
+    try {
+      const meOn = (app: typeof other) =>
+        app.inject({ method: 'GET', url: '/api/me', headers: user.headers });
+      expect((await meOn(kept.app)).statusCode).toBe(200);
+      expect((await meOn(other)).statusCode).toBe(200);
+      const started = Date.now();
+      const out = await kept.app.inject({ method: 'POST', url: '/api/auth/logout', headers: user.headers });
+      expect(out.statusCode).toBe(204);
+      expect((await meOn(kept.app)).statusCode).toBe(401);
+      // The other process still trusts what it read, until its interval ends.
+      if (Date.now() - started < RECHECK_MS / 2) expect((await meOn(other)).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, RECHECK_MS + 50));
+      expect((await meOn(other)).statusCode).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('never keeps a refused token, nor a session past its expiry', async () => {
     const user = await kept.createUser();
     const now = Math.floor(Date.now() / 1000);
     const expiresNow = await signTestToken(user, {
       secret: kept.config.jwtSecret,
+      sessionId: user.sessionId,
       iat: now - 60,
       exp: now + 1,
     });

@@ -15,30 +15,36 @@ function signingKey(config: Pick<Config, 'jwtSecret'>): KeyObject {
   return key;
 }
 
+export interface SessionClaims {
+  user: { id: number; email: string; level: number };
+  sessionId: string;
+  /** Seconds since the epoch. */
+  issuedAt: number;
+  expiresAt: number;
+}
+
 export interface VerifiedSession {
   userId: number;
-  /** When the token was issued (ms since the epoch, whole seconds). */
-  issuedAt: number;
+  sessionId: string;
   /** When the token expires (ms since the epoch). */
   expiresAt: number;
 }
 
 export async function signSessionToken(
-  user: { id: number; email: string; level: number },
-  config: Pick<Config, 'jwtSecret' | 'tokenTtlSeconds'>,
+  { user, sessionId, issuedAt, expiresAt }: SessionClaims,
+  config: Pick<Config, 'jwtSecret'>,
 ): Promise<string> {
-  const issuedAt = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email: user.email, level: user.level })
+  return new SignJWT({ sid: sessionId, email: user.email, level: user.level })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(String(user.id))
     .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + config.tokenTtlSeconds)
+    .setExpirationTime(expiresAt)
     .sign(signingKey(config));
 }
 
 /**
- * Checks signature, algorithm (HS256 only: `none` and others are refused) and expiry, and returns the
- * user id the token was issued to. Every failure is a 401 the person can act on.
+ * Checks signature, algorithm (HS256 only: `none` and others are refused), expiry and claims, and
+ * returns the user and session the token was issued for. Every failure is a 401 the person can act on.
  */
 export async function verifySessionToken(
   token: string,
@@ -61,5 +67,5 @@ export async function verifySessionToken(
   if (!Number.isSafeInteger(userId) || userId <= 0) {
     throw new AppError('UNAUTHORIZED', 'Your session is not valid. Please sign in again.');
   }
-  return { userId, issuedAt: claims.iat * 1000, expiresAt: claims.exp * 1000 };
+  return { userId, sessionId: claims.sid, expiresAt: claims.exp * 1000 };
 }

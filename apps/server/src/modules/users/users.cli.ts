@@ -158,7 +158,7 @@ export async function runUsersCommand(
       return;
     case 'enable':
       await users.setDisabled(command.email, false);
-      print(`Enabled ${command.email}: they can sign in again.`);
+      print(`Enabled ${command.email}: they can sign in again (their earlier sessions stay ended).`);
       return;
   }
 }

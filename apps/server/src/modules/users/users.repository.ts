@@ -1,3 +1,4 @@
+import type { CurrentUser } from '@guardian/contract';
 import { AppError } from '../../errors';
 import { isUniqueViolation, type Queryable } from '../../db';
 
@@ -7,8 +8,6 @@ export interface UserRecord {
   level: number;
   disabled: boolean;
   createdAt: Date;
-  /** Session tokens issued before this (whole) second are refused; null when the password never changed. */
-  sessionsValidAfter: Date | null;
 }
 
 export interface UserWithPasswordHash extends UserRecord {
@@ -21,11 +20,10 @@ interface UserRow {
   level: number;
   disabled: boolean;
   created_at: Date;
-  sessions_valid_after: Date | null;
   password_hash: string;
 }
 
-const COLUMNS = 'id, email, level, disabled, created_at, sessions_valid_after';
+const COLUMNS = 'id, email, level, disabled, created_at';
 
 function toUser(row: UserRow): UserRecord {
   return {
@@ -34,11 +32,23 @@ function toUser(row: UserRow): UserRecord {
     level: row.level,
     disabled: row.disabled,
     createdAt: row.created_at,
-    sessionsValidAfter: row.sessions_valid_after,
   };
 }
 
-/** The only SQL on users. E-mails are matched case-insensitively, as the unique index is. */
+/** A session's user as the guard needs it, and whether the session is still open. */
+export interface SessionLookup {
+  user: CurrentUser;
+  /** False when the session was ended (signed out, replaced) or has expired. */
+  open: boolean;
+}
+
+/** Sessions one user may hold at once; opening one more ends their oldest. */
+export const MAX_SESSIONS_PER_USER = 20;
+
+/**
+ * The only SQL on users and their sessions. E-mails are matched case-insensitively, as the unique
+ * index is. A password change and disabling end the user's sessions in the same statement.
+ */
 export class UsersRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -54,11 +64,6 @@ export class UsersRepository {
         throw new AppError('CONFLICT', `A user with the e-mail ${user.email} already exists.`);
       throw err;
     }
-  }
-
-  async findById(id: number): Promise<UserRecord | undefined> {
-    const [row] = await this.db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
-    return row && toUser(row);
   }
 
   async findByEmailWithPasswordHash(email: string): Promise<UserWithPasswordHash | undefined> {
@@ -78,22 +83,67 @@ export class UsersRepository {
     return row!.count;
   }
 
-  /** Ends the user's open sessions too (see `sessions_valid_after`). False when no user has this e-mail. */
+  /** Ends the user's sessions too. False when no user has this e-mail. */
   async setPasswordHash(email: string, passwordHash: string): Promise<boolean> {
     const rows = await this.db.query(
-      `UPDATE users SET password_hash = $2, sessions_valid_after = date_trunc('second', now())
-        WHERE lower(email) = lower($1) RETURNING id`,
+      `WITH changed AS (
+         UPDATE users SET password_hash = $2 WHERE lower(email) = lower($1) RETURNING id
+       ), ended AS (
+         DELETE FROM sessions WHERE user_id IN (SELECT id FROM changed)
+       )
+       SELECT id FROM changed`,
       [email, passwordHash],
     );
     return rows.length > 0;
   }
 
-  /** False when no user has this e-mail. */
+  /** Disabling ends the user's sessions for good. False when no user has this e-mail. */
   async setDisabled(email: string, disabled: boolean): Promise<boolean> {
     const rows = await this.db.query(
-      'UPDATE users SET disabled = $2 WHERE lower(email) = lower($1) RETURNING id',
+      `WITH changed AS (
+         UPDATE users SET disabled = $2 WHERE lower(email) = lower($1) RETURNING id
+       ), ended AS (
+         DELETE FROM sessions WHERE $2 AND user_id IN (SELECT id FROM changed)
+       )
+       SELECT id FROM changed`,
       [email, disabled],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Records a new session, and ends the user's expired ones and, beyond `MAX_SESSIONS_PER_USER`,
+   * their oldest, so no user holds more rows than that.
+   */
+  async openSession(session: { id: string; userId: number; expiresAt: Date }): Promise<void> {
+    // Both statements see the table as it was: the delete keeps the newest MAX - 1 besides the new one.
+    await this.db.query(
+      `WITH opened AS (
+         INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)
+       )
+       DELETE FROM sessions WHERE user_id = $2 AND (
+         expires_at <= now() OR id IN (
+           SELECT id FROM sessions WHERE user_id = $2 ORDER BY created_at DESC, id OFFSET $4
+         )
+       )`,
+      [session.id, session.userId, session.expiresAt, MAX_SESSIONS_PER_USER - 1],
+    );
+  }
+
+  /** The session's user, unless that user is gone or disabled (then undefined). */
+  async findSession(userId: number, sessionId: string): Promise<SessionLookup | undefined> {
+    const [row] = await this.db.query<{ id: number; email: string; level: number; open: boolean }>(
+      `SELECT u.id, u.email, u.level, s.id IS NOT NULL AS open
+         FROM users u
+         LEFT JOIN sessions s ON s.id = $2 AND s.user_id = u.id AND s.expires_at > now()
+        WHERE u.id = $1 AND NOT u.disabled`,
+      [userId, sessionId],
+    );
+    return row && { user: { id: row.id, email: row.email, level: row.level }, open: row.open };
+  }
+
+  /** Ends one session (signing out); nothing when it had already ended. */
+  async endSession(userId: number, sessionId: string): Promise<void> {
+    await this.db.query('DELETE FROM sessions WHERE id = $1 AND user_id = $2', [sessionId, userId]);
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, signTestToken, type TestContext } from '../../test/context';
+import { decodeJwt } from 'jose';
+import { createTestContext, type TestContext } from '../../test/context';
 import { AppError } from '../../errors';
 import { parseUsersCommand, runUsersCommand, UsageError, type UsersCommand } from './users.cli';
 import { UsersRepository } from './users.repository';
@@ -56,24 +57,21 @@ describe('users command', () => {
     expect(rows.some((row) => /root@example.com\s+0\s+active/.test(row))).toBe(true);
   });
 
-  it('changes a password: the old one stops working, and so do the sessions opened before', async () => {
-    const [root] = await ctx.db.query<{ id: number }>(
-      `SELECT id FROM users WHERE email = 'root@example.com'`,
-    );
-    // A session opened a minute ago (tokens carry whole seconds: one from this second would survive).
-    const earlier = await signTestToken(
-      { id: root!.id, email: 'root@example.com', level: 0 },
-      { secret: ctx.config.jwtSecret, iat: Math.floor(Date.now() / 1000) - 60 },
-    );
+  it('changes a password: the old one stops working, and so does every session opened before, even in the same second', async () => {
     const me = (token: string) =>
       ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
-    expect((await me(earlier)).statusCode).toBe(200);
+    // Issue 13: tokens carried whole seconds, so one signed in the second of the change survived it.
+    // Start early in a second, so the sign-in and the change share it.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 10));
+    const sameSecond = (await login('root@example.com', 'first-password')).json().token as string;
+    expect((await me(sameSecond)).statusCode).toBe(200);
 
     expect(await cli('set-password --email ROOT@example.com --password second-password')).toBe(
       'Changed the password of ROOT@example.com: a running server ends their open sessions within seconds.',
     );
+    expect(decodeJwt(sameSecond).iat).toBe(Math.floor(Date.now() / 1000));
     expect((await login('root@example.com', 'first-password')).statusCode).toBe(401);
-    const ended = await me(earlier);
+    const ended = await me(sameSecond);
     expect(ended.statusCode).toBe(401);
     expect(ended.json().message).toBe('Your session has ended. Please sign in again.');
 
@@ -82,7 +80,7 @@ describe('users command', () => {
     expect((await me(fresh.json().token)).statusCode).toBe(200);
   });
 
-  it('disables a user, ending their session, and enables them again', async () => {
+  it('disables a user, ending their sessions for good: enabling them again brings none back', async () => {
     const token = (await login('plain@example.com', 'plain-password')).json().token;
     const me = () =>
       ctx.app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
@@ -93,8 +91,14 @@ describe('users command', () => {
     expect((await login('plain@example.com', 'plain-password')).statusCode).toBe(401);
     expect(await cli('list')).toMatch(/plain@example.com\s+1\s+disabled/);
 
-    await cli('enable --email plain@example.com');
-    expect((await me()).statusCode).toBe(200);
+    expect(await cli('enable --email plain@example.com')).toBe(
+      'Enabled plain@example.com: they can sign in again (their earlier sessions stay ended).',
+    );
+    // Issue 13: the token issued before `disable` worked again after `enable`.
+    const revived = await me();
+    expect(revived.statusCode).toBe(401);
+    expect(revived.json().message).toBe('Your session has ended. Please sign in again.');
+    expect((await login('plain@example.com', 'plain-password')).statusCode).toBe(200);
   });
 
   it.each([

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { CurrentUser } from '@guardian/contract';
+import { LRUCache } from 'lru-cache';
+import type { Config } from '../../config';
+import { AppError } from '../../errors';
+import type { UsersRepository } from '../users/users.repository';
+import { signSessionToken, verifySessionToken } from './session-token';
+
+/** Sessions people are using at once that stay known; beyond it the least recently used are read again. */
+const MAX_KNOWN_SESSIONS = 10_000;
+
+/** Opens a session for the user (a row in `sessions`, see UsersRepository) and answers its token. */
+export async function openSession(
+  users: UsersRepository,
+  user: { id: number; email: string; level: number },
+  config: Pick<Config, 'jwtSecret' | 'tokenTtlSeconds'>,
+): Promise<string> {
+  const sessionId = randomUUID();
+  const issuedAt = Math.floor(Date.now() / 1000);
+  const expiresAt = issuedAt + config.tokenTtlSeconds;
+  await users.openSession({ id: sessionId, userId: user.id, expiresAt: new Date(expiresAt * 1000) });
+  return signSessionToken({ user, sessionId, issuedAt, expiresAt }, config);
+}
+
+/**
+ * The server's side of sessions: each token names a session row, so signing out, a password change and
+ * disabling a user end sessions for good. Verifying a token and reading its session would cost a
+ * signature check and a database round trip on every request, so a result is kept for
+ * `sessionRecheckMs` (never past the token's expiry): a session ended by another process (the users
+ * CLI, another server) is refused within it, one ended here (signing out) at once. Only successes are
+ * kept, so a refused token is checked again every time.
+ */
+export class Sessions {
+  private readonly known: LRUCache<string, CurrentUser> | undefined;
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly config: Pick<Config, 'jwtSecret' | 'tokenTtlSeconds' | 'sessionRecheckMs'>,
+  ) {
+    if (config.sessionRecheckMs > 0)
+      this.known = new LRUCache({ max: MAX_KNOWN_SESSIONS, ttl: config.sessionRecheckMs });
+  }
+
+  open(user: { id: number; email: string; level: number }): Promise<string> {
+    return openSession(this.users, user, this.config);
+  }
+
+  /** The session's user: as kept, or verified and read anew (a 401 when either fails) and kept. */
+  async userOf(token: string): Promise<CurrentUser> {
+    const known = this.known?.get(token);
+    if (known) return known;
+    const session = await verifySessionToken(token, this.config);
+    // The database, not the token, decides: a disabled or deleted user is out, a changed level applies.
+    const found = await this.users.findSession(session.userId, session.sessionId);
+    if (!found) {
+      throw new AppError('UNAUTHORIZED', 'Your account is no longer active. Please sign in again.');
+    }
+    if (!found.open) throw new AppError('UNAUTHORIZED', 'Your session has ended. Please sign in again.');
+    // Frozen: one object answers every request of the session until it is read again.
+    const user = Object.freeze(found.user);
+    const ttl = Math.min(this.config.sessionRecheckMs, session.expiresAt - Date.now());
+    if (ttl > 0) this.known?.set(token, user, { ttl });
+    return user;
+  }
+
+  /** Signs the token's session out: refused at once here, within `sessionRecheckMs` elsewhere. */
+  async end(token: string): Promise<void> {
+    const session = await verifySessionToken(token, this.config);
+    await this.users.endSession(session.userId, session.sessionId);
+    this.known?.delete(token);
+  }
+}
