@@ -273,11 +273,11 @@ describe('POST /api/auth/logout', () => {
     for (let i = 0; i < MAX_SESSIONS_PER_USER; i++) {
       tokens.push((await login({ email: user.email, password: user.password }, from)).json().token);
     }
-    const [{ count }] = await ctx.db.query<{ count: number }>(
+    const [row] = await ctx.db.query<{ count: number }>(
       'SELECT count(*) AS count FROM sessions WHERE user_id = $1',
       [user.id],
     );
-    expect(count).toBe(MAX_SESSIONS_PER_USER);
+    expect(row?.count).toBe(MAX_SESSIONS_PER_USER);
     expect((await me(user.token)).statusCode).toBe(401);
     for (const token of tokens) expect((await me(token)).statusCode).toBe(200);
   });
