@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { getToken, setToken } from '../../lib/auth-token';
 import { renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
@@ -112,15 +112,43 @@ describe('menus (spec section 2)', () => {
 });
 
 describe('layout shell', () => {
-  it('shows the notification bell and logs out from the user menu', async () => {
+  it('shows the notification bell and logs out from the user menu, ending the session on the server first', async () => {
     const user = userEvent.setup();
-    setToken(sessionToken({ level: 1, email: 'ayse@example.com' }));
+    const token = sessionToken({ level: 1, email: 'ayse@example.com' });
+    setToken(token);
+    const fetchMock = vi.fn<typeof fetch>(async () => {
+      // The browser still holds the token while the server ends its session.
+      expect(getToken()).toBe(token);
+      return new Response(null, { status: 204 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
     const { router } = renderApp('/dashboard');
     expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'User menu' }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('ayse@example.com')).toBeInTheDocument();
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(getToken()).toBeNull();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/auth/logout');
+    expect(init?.method).toBe('POST');
+    expect(new Headers(init?.headers).get('authorization')).toBe(`Bearer ${token}`);
+  });
+
+  it('signs out in the browser even when the server cannot be reached', async () => {
+    const user = userEvent.setup();
+    setToken(sessionToken({ level: 1 }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    const { router } = renderApp('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'User menu' }));
+    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(getToken()).toBeNull();
   });

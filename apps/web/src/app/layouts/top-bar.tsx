@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { DropdownMenu } from 'radix-ui';
 import { Bell, ChevronDown, LogOut } from 'lucide-react';
 import { GuardianLogo } from '../../components/guardian-logo';
-import { clearToken } from '../../lib/auth-token';
+import { signOut } from '../../lib/sign-out';
 import { useSession } from '../../lib/session';
 
 /** The bar above every screen: the drawer button on phones, notifications and the user menu. */
@@ -42,8 +42,8 @@ function UserMenu() {
   const queryClient = useQueryClient();
   const name = email ?? 'Signed in';
 
-  const logout = () => {
-    clearToken();
+  const logout = async () => {
+    await signOut();
     queryClient.clear();
     void navigate('/login', { replace: true });
   };
@@ -75,7 +75,7 @@ function UserMenu() {
           </div>
           <DropdownMenu.Separator className="my-1 h-px bg-line" />
           <DropdownMenu.Item
-            onSelect={logout}
+            onSelect={() => void logout()}
             className="flex cursor-pointer items-center gap-2 rounded-control px-2.5 py-2 text-sm text-ink outline-none data-[highlighted]:bg-danger-soft data-[highlighted]:text-danger-hover"
           >
             <LogOut aria-hidden="true" className="size-4" />
