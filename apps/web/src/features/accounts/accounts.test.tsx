@@ -209,4 +209,31 @@ describe('Add Account', SLOW, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to add account'));
   });
+
+  it('drops the server’s message once a field is edited, and a field’s message once the field is valid', async () => {
+    api.answer('POST /api/cloudflare/accounts', () =>
+      jsonResponse(400, {
+        code: 'BAD_REQUEST',
+        message: 'Cloudflare refused this API token: Invalid API Token',
+        errors: [{ message: 'Cloudflare refused this API token: Invalid API Token' }],
+      }),
+    );
+    const { user, dialog } = await openAddAccount();
+    const tokenInput = within(dialog).getByLabelText(/API Token/);
+    await user.type(within(dialog).getByLabelText(/Account Name/), 'Broken');
+    await user.type(tokenInput, 'not-a-token');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Invalid API Token');
+
+    await user.clear(tokenInput);
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
+    expect(within(dialog).getByText('API token is required.')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.type(tokenInput, 'another-token');
+    expect(within(dialog).queryByText('API token is required.')).not.toBeInTheDocument();
+    expect(tokenInput).not.toHaveAttribute('aria-invalid');
+    expect(api.callsTo('POST /api/cloudflare/accounts')).toHaveLength(1);
+  });
 });

@@ -1,14 +1,12 @@
-import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { addAccountRequestSchema } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
-import { errorMessage } from '../../../lib/api';
 import { useAddAccountMutation } from '../../../api/accounts/account-add-mutation';
-import { fieldErrorsOf } from '../../../lib/field-errors';
-
-type FieldErrors = Partial<Record<'account_name' | 'token', string>>;
+import { errorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 
 interface AddAccountDialogProps {
   onClose: () => void;
@@ -21,19 +19,12 @@ interface AddAccountDialogProps {
  */
 export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
   const addAccount = useAddAccountMutation();
-  const [accountName, setAccountName] = useState('');
-  const [token, setToken] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  const submit = () => {
-    const parsed = addAccountRequestSchema.safeParse({ account_name: accountName, token });
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf<keyof FieldErrors>(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    addAccount.mutate(parsed.data, { onSuccess: onAdded });
-  };
+  const form = useDialogForm({
+    resolver: zodResolver(addAccountRequestSchema),
+    defaultValues: { account_name: '', token: '' },
+    saves: [addAccount],
+  });
+  const { errors } = form.formState;
 
   return (
     <Dialog
@@ -43,7 +34,7 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
       description="Connect a Cloudflare account with an API token."
       size="sm"
       busy={addAccount.isPending}
-      onSubmit={submit}
+      onSubmit={form.submitWith((request) => addAccount.mutate(request, { onSuccess: onAdded }))}
       footer={
         <>
           <Button variant="secondary" disabled={addAccount.isPending} onClick={onClose}>
@@ -55,32 +46,30 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
         </>
       }
     >
-      <Field label="Account Name" required error={errors.account_name}>
+      <Field label="Account Name" required error={errors.account_name?.message}>
         {(control) => (
           <Input
             {...control}
-            value={accountName}
+            {...form.register('account_name')}
             placeholder="e.g. Production"
             autoComplete="off"
-            onChange={(event) => setAccountName(event.target.value)}
           />
         )}
       </Field>
       <Field
         label="API Token"
         required
-        error={errors.token}
+        error={errors.token?.message}
         hint="Only its last four characters are shown after saving."
       >
         {(control) => (
           <Input
             {...control}
+            {...form.register('token')}
             type="password"
-            value={token}
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
-            onChange={(event) => setToken(event.target.value)}
           />
         )}
       </Field>

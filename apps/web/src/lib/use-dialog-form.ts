@@ -1,0 +1,61 @@
+import { useEffect, useRef } from 'react';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldValues,
+  type Resolver,
+  type SubmitHandler,
+} from 'react-hook-form';
+
+/** The part of a TanStack mutation the form needs: whether its last save failed, and how to forget that. */
+interface Save {
+  isError: boolean;
+  reset: () => void;
+}
+
+interface DialogFormOptions<Values extends FieldValues, Output> {
+  /** `zodResolver(contractSchema)`, or a resolver that shapes the fields into the contract's request first. */
+  resolver: Resolver<Values, unknown, Output>;
+  defaultValues: DefaultValues<Values>;
+  /** The mutations the dialog saves with: their error is shown until the person edits or submits again. */
+  saves: readonly Save[];
+}
+
+/**
+ * The dialogs' one form pattern: react-hook-form with a resolver from the contract's schema (see the
+ * README's "Forms"). Nothing is checked before the first submit; after it every change re-checks, so a
+ * field's message goes as soon as the field holds a valid value. A failed save's message goes when the
+ * person edits any field or submits again: it never stands beside messages about newer input.
+ * Imported by dialogs only (lazy screen chunks), so react-hook-form stays out of the login page.
+ */
+export function useDialogForm<Values extends FieldValues, Output = Values>({
+  resolver,
+  defaultValues,
+  saves,
+}: DialogFormOptions<Values, Output>) {
+  const form = useForm<Values, unknown, Output>({
+    resolver,
+    defaultValues,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const latestSaves = useRef(saves);
+  latestSaves.current = saves;
+
+  const forgetFailedSave = () => {
+    for (const save of latestSaves.current) if (save.isError) save.reset();
+  };
+
+  useEffect(() => {
+    const subscription = form.watch(() => forgetFailedSave());
+    return () => subscription.unsubscribe();
+  }, [form]);
+
+  /** For `<Dialog onSubmit>`: forgets a failed save, checks the fields, and calls `onValid` with the request. */
+  const submitWith = (onValid: SubmitHandler<Output>) => (event?: { preventDefault(): void }) => {
+    forgetFailedSave();
+    return form.handleSubmit(onValid)(event as Parameters<ReturnType<typeof form.handleSubmit>>[0]);
+  };
+
+  return { ...form, submitWith };
+}
