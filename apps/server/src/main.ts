@@ -17,7 +17,7 @@ async function start(): Promise<void> {
   const { db, logger } = await runServer(config);
   if (config.mode === 'production' && (await new UsersRepository(db).count()) === 0) {
     logger.warn(
-      "No users exist yet, so nobody can sign in. Guardian keeps running; create the first administrator with: npm run users -- create --email you@example.com --password '...' --level 0",
+      'No users exist yet, so nobody can sign in. Guardian keeps running; create the first administrator with: npm run users -- create --email you@example.com --level 0 (it asks for the password)',
     );
   }
 }

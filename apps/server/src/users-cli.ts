@@ -2,7 +2,13 @@ import { ZodError } from 'zod';
 import { ConfigError, loadConfig } from './config';
 import { createDb, DatabaseUnavailableError, DataDirLockedError, runMigrations, type Db } from './db';
 import { AppError, describeZodError } from './errors';
-import { parseUsersCommand, runUsersCommand, UsageError, USAGE } from './modules/users/users.cli';
+import {
+  parseUsersCommand,
+  readNewPassword,
+  runUsersCommand,
+  UsageError,
+  USAGE,
+} from './modules/users/users.cli';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
 
@@ -33,6 +39,7 @@ async function main(argv: readonly string[]): Promise<number> {
       command,
       new UsersService(new UsersRepository(db), config.passwordHashing),
       (line) => console.log(line),
+      (from) => readNewPassword(from),
     );
     return 0;
   } catch (err) {

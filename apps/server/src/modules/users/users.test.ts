@@ -1,8 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { PassThrough, Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { createTestContext, type TestContext } from '../../test/context';
 import { AppError } from '../../errors';
-import { parseUsersCommand, runUsersCommand, UsageError, type UsersCommand } from './users.cli';
+import {
+  parseUsersCommand,
+  promptHidden,
+  readNewPassword,
+  readPipedPassword,
+  runUsersCommand,
+  UsageError,
+  type UsersCommand,
+} from './users.cli';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -15,10 +27,19 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 /** Runs a users command line as the CLI does and returns what it printed. */
-async function cli(line: string): Promise<string> {
+async function cli(line: string, password?: string): Promise<string> {
   const printed: string[] = [];
   const command: UsersCommand = parseUsersCommand(line.split(' ').filter(Boolean));
-  await runUsersCommand(command, users, (text) => printed.push(text));
+  await runUsersCommand(
+    command,
+    users,
+    (text) => printed.push(text),
+    // As piped with --password-stdin (the prompt has its own tests below).
+    (from) => {
+      expect(from).toBe(line.includes('--password-stdin') ? 'stdin' : 'prompt');
+      return readPipedPassword(Readable.from([`${password}\n`]));
+    },
+  );
   return printed.join('\n');
 }
 
@@ -28,10 +49,12 @@ function login(email: string, password: string) {
 
 describe('users command', () => {
   it('creates users who can then sign in, administrators with --level 0', async () => {
-    expect(await cli('create --email root@example.com --password first-password --level 0')).toMatch(
+    expect(await cli('create --email root@example.com --level 0', 'first-password')).toMatch(
       /^Created user \d+: root@example.com \(level 0, administrator\)\.$/,
     );
-    expect(await cli('create --email plain@example.com --password plain-password')).toMatch(/\(level 1\)/);
+    expect(await cli('create --email plain@example.com --password-stdin', 'plain-password')).toMatch(
+      /\(level 1\)/,
+    );
     const response = await login('root@example.com', 'first-password');
     expect(response.statusCode).toBe(200);
     const me = await ctx.app.inject({
@@ -66,7 +89,7 @@ describe('users command', () => {
     const sameSecond = (await login('root@example.com', 'first-password')).json().token as string;
     expect((await me(sameSecond)).statusCode).toBe(200);
 
-    expect(await cli('set-password --email ROOT@example.com --password second-password')).toBe(
+    expect(await cli('set-password --email ROOT@example.com --password-stdin', 'second-password')).toBe(
       'Changed the password of ROOT@example.com: a running server ends their open sessions within seconds.',
     );
     expect(decodeJwt(sameSecond).iat).toBe(Math.floor(Date.now() / 1000));
@@ -102,19 +125,19 @@ describe('users command', () => {
   });
 
   it.each([
-    ['create --email ROOT@EXAMPLE.COM --password another-password', 'CONFLICT'],
-    ['set-password --email nobody@example.com --password whatever-password', 'NOT_FOUND'],
+    ['create --email ROOT@EXAMPLE.COM', 'CONFLICT'],
+    ['set-password --email nobody@example.com', 'NOT_FOUND'],
     ['disable --email nobody@example.com', 'NOT_FOUND'],
   ])('fails clearly: %s', async (line, code) => {
-    await expect(cli(line)).rejects.toMatchObject({ code });
-    await expect(cli(line)).rejects.toBeInstanceOf(AppError);
+    await expect(cli(line, 'long-enough-password')).rejects.toMatchObject({ code });
+    await expect(cli(line, 'long-enough-password')).rejects.toBeInstanceOf(AppError);
   });
 
   it.each([
-    ['create --email not-an-email --password long-enough', 'E-mail must look like name@example.com.'],
-    ['create --email a@example.com --password short', 'Password must be at least 8 characters.'],
-  ])('validates what it stores: %s', async (line, message) => {
-    await expect(cli(line)).rejects.toThrow(message);
+    ['create --email not-an-email', 'long-enough', 'E-mail must look like name@example.com.'],
+    ['create --email a@example.com', 'short', 'Password must be at least 8 characters.'],
+  ])('validates what it stores: %s', async (line, password, message) => {
+    await expect(cli(line, password)).rejects.toThrow(message);
   });
 });
 
@@ -123,13 +146,14 @@ describe('parseUsersCommand', () => {
     [[], { name: 'help' }],
     [['--help'], { name: 'help' }],
     [['list'], { name: 'list' }],
+    [['create', '--email', 'a@b.co'], { name: 'create', email: 'a@b.co', level: 1, passwordFrom: 'prompt' }],
     [
-      ['create', '--email', 'a@b.co', '--password', 'p'],
-      { name: 'create', email: 'a@b.co', password: 'p', level: 1 },
+      ['create', '--email=a@b.co', '--password-stdin', '--level=0'],
+      { name: 'create', email: 'a@b.co', level: 0, passwordFrom: 'stdin' },
     ],
     [
-      ['create', '--email=a@b.co', '--password=p', '--level=0'],
-      { name: 'create', email: 'a@b.co', password: 'p', level: 0 },
+      ['set-password', '--email', 'a@b.co', '--password-stdin'],
+      { name: 'set-password', email: 'a@b.co', passwordFrom: 'stdin' },
     ],
     [['disable', '--email', 'a@b.co'], { name: 'disable', email: 'a@b.co' }],
   ])('reads %j', (argv, command) => {
@@ -139,17 +163,71 @@ describe('parseUsersCommand', () => {
   it.each([
     [['frobnicate'], 'Unknown command "frobnicate".'],
     [['toString'], 'Unknown command "toString".'],
-    [['create', '--email', 'a@b.co'], '"create" needs --password.'],
+    [['create', '--level', '0'], '"create" needs --email.'],
     [
-      ['create', '--email', 'a@b.co', '--password', 'p', '--level', 'admin'],
-      '--level must be a whole number',
+      ['create', '--email', 'a@b.co', '--password', 'visible'],
+      'The password is not taken from the command line',
     ],
-    [['create', '--email', 'a@b.co', '--password', 'p', '--level=-1'], '--level must be a whole number'],
+    [['set-password', '--email', 'a@b.co', '--password=visible'], 'pipe it with --password-stdin'],
+    [['disable', '--email', 'a@b.co', '--password-stdin'], '"disable" takes no --password-stdin.'],
+    [['create', '--email', 'a@b.co', '--level', 'admin'], '--level must be a whole number'],
+    [['create', '--email', 'a@b.co', '--level=-1'], '--level must be a whole number'],
     [['list', '--email', 'a@b.co'], '"list" takes no --email.'],
     [['disable', 'a@b.co'], 'Unexpected argument "a@b.co".'],
     [['list', '--colour'], "Unknown option '--colour'"],
   ])('refuses %j', (argv, message) => {
     expect(() => parseUsersCommand(argv)).toThrow(UsageError);
     expect(() => parseUsersCommand(argv)).toThrow(message);
+  });
+});
+
+describe('reading a new password', () => {
+  it('reads a piped password whole, less one final line break', async () => {
+    expect(await readPipedPassword(Readable.from(['pass word with spaces\n']))).toBe('pass word with spaces');
+    expect(await readPipedPassword(Readable.from(['crlf-ended\r\n']))).toBe('crlf-ended');
+    expect(await readPipedPassword(Readable.from([Buffer.from('çok-gizli-'), Buffer.from('parola')]))).toBe(
+      'çok-gizli-parola',
+    );
+    await expect(readPipedPassword(Readable.from(['x'.repeat(100_000)]))).rejects.toThrow(UsageError);
+  });
+
+  it('prompts without echoing what is typed', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const shown: string[] = [];
+    output.on('data', (chunk: Buffer) => shown.push(chunk.toString()));
+    const answer = promptHidden('Password: ', input, output);
+    input.write('s3cret-typed\r');
+    expect(await answer).toBe('s3cret-typed');
+    expect(shown.join('')).toContain('Password: ');
+    expect(shown.join('')).not.toContain('s3cret');
+  });
+
+  it('refuses to prompt without a terminal, and says how to pipe instead', async () => {
+    const notATerminal = Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.ReadStream;
+    await expect(readNewPassword('prompt', notATerminal, new PassThrough())).rejects.toThrow(
+      'No terminal to type the password in: pipe it with --password-stdin.',
+    );
+  });
+
+  it('the users command takes the password from standard input and never from its arguments (ps shows those)', () => {
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const script = fileURLToPath(new URL('../../users-cli.ts', import.meta.url));
+    const run = (args: string[], stdin: string) =>
+      spawnSync(process.execPath, ['--import', tsx, script, ...args], {
+        input: stdin,
+        encoding: 'utf8',
+        env: { ...process.env, GUARDIAN_MODE: 'test', DATABASE_URL: '' },
+        timeout: 60_000,
+      });
+    const piped = run(['create', '--email', 'piped@example.com', '--password-stdin'], 'piped-password\n');
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout).toMatch(/^Created user \d+: piped@example.com \(level 1\)\.\n$/);
+    expect(piped.status).toBe(0);
+
+    const onCommandLine = run(['create', '--email', 'argv@example.com', '--password', 'visible-in-ps'], '');
+    expect(onCommandLine.status).toBe(2);
+    expect(onCommandLine.stderr).toContain('The password is not taken from the command line');
+    expect(onCommandLine.stdout).toBe('');
   });
 });
