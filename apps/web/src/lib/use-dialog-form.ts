@@ -16,7 +16,7 @@ interface Save {
 interface DialogFormOptions<Values extends FieldValues, Output> {
   /** `zodResolver(contractSchema)`, or a resolver that shapes the fields into the contract's request first. */
   resolver: Resolver<Values, unknown, Output>;
-  defaultValues: DefaultValues<Values>;
+  defaultValues: DefaultValues<NoInfer<Values>>;
   /** The mutations the dialog saves with: their error is shown until the person edits or submits again. */
   saves: readonly Save[];
 }

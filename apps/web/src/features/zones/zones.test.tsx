@@ -266,6 +266,32 @@ describe('Add Zone', () => {
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent('Failed to add zone.'));
   });
 
+  it('drops the server’s message once a field is edited, and a field’s message once the field is valid', async () => {
+    api.answer('POST /api/cloudflare/zones', () =>
+      jsonResponse(400, {
+        code: 'BAD_REQUEST',
+        message: 'dup',
+        errors: [{ code: 1061, message: 'twice.com already exists' }],
+      }),
+    );
+    const { user, dialog } = await openAddZone();
+    const domain = within(dialog).getByLabelText(/Domain Name/);
+    await user.selectOptions(within(dialog).getByLabelText(/Account/), 'acc-guardian');
+    await user.type(domain, 'twice.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('twice.com already exists');
+
+    await user.clear(domain);
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
+    expect(within(dialog).getByText('Domain name is required.')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.type(domain, 'other.com');
+    expect(within(dialog).queryByText('Domain name is required.')).not.toBeInTheDocument();
+    expect(api.callsTo('POST /api/cloudflare/zones')).toHaveLength(1);
+  });
+
   it('says Failed to fetch accounts. when the accounts cannot be loaded', async () => {
     api.answer('GET /api/cloudflare/accounts', () =>
       jsonResponse(403, { code: 'FORBIDDEN', message: 'no', errors: [] }),

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   addBanListItemRequestSchema,
   BAN_LIST_ITEM_COMMENT_MAX,
@@ -9,11 +9,9 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
-import { errorMessage } from '../../../lib/api';
 import { useAddBanListItemMutation } from '../../../api/ban-list-items/ban-list-item-add-mutation';
-import { fieldErrorsOf } from '../../../lib/field-errors';
-
-type FieldErrors = Partial<Record<'ip' | 'comment', string>>;
+import { errorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 
 /** The value field keeps the spec's label for every kind; its example shows what the list takes. */
 const VALUE_PLACEHOLDERS: Record<BanListKind, string> = {
@@ -34,19 +32,12 @@ interface AddBanListItemDialogProps {
 /** Add an item: a value and a comment, both required. Mount it only while open. */
 export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanListItemDialogProps) {
   const addItem = useAddBanListItemMutation(listId);
-  const [ip, setIp] = useState('');
-  const [comment, setComment] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  const submit = () => {
-    const parsed = addBanListItemRequestSchema.safeParse({ ip, comment });
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf<keyof FieldErrors>(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    addItem.mutate(parsed.data, { onSuccess: onAdded });
-  };
+  const form = useDialogForm({
+    resolver: zodResolver(addBanListItemRequestSchema),
+    defaultValues: { ip: '', comment: '' },
+    saves: [addItem],
+  });
+  const { errors } = form.formState;
 
   return (
     <Dialog
@@ -56,7 +47,7 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
       description="The item is added at Cloudflare, then to this list."
       size="sm"
       busy={addItem.isPending}
-      onSubmit={submit}
+      onSubmit={form.submitWith((request) => addItem.mutate(request, { onSuccess: onAdded }))}
       footer={
         <>
           <Button variant="secondary" disabled={addItem.isPending} onClick={onClose}>
@@ -68,28 +59,26 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
         </>
       }
     >
-      <Field label="IP Address / CIDR" required error={errors.ip}>
+      <Field label="IP Address / CIDR" required error={errors.ip?.message}>
         {(control) => (
           <Input
             {...control}
-            value={ip}
+            {...form.register('ip')}
             placeholder={VALUE_PLACEHOLDERS[kind ?? 'ip']}
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
-            onChange={(event) => setIp(event.target.value)}
           />
         )}
       </Field>
-      <Field label="Comment" required error={errors.comment}>
+      <Field label="Comment" required error={errors.comment?.message}>
         {(control) => (
           <Input
             {...control}
-            value={comment}
+            {...form.register('comment')}
             placeholder="Why it is listed"
             maxLength={BAN_LIST_ITEM_COMMENT_MAX}
             autoComplete="off"
-            onChange={(event) => setComment(event.target.value)}
           />
         )}
       </Field>

@@ -1,19 +1,19 @@
-import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   addBanListRequestSchema,
   BAN_LIST_KINDS,
   BAN_LIST_NAME_MAX,
   BAN_LIST_NAME_RULE,
   type BanList,
-  type BanListKind,
 } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
-import { errorMessage } from '../../../lib/api';
 import { useAccountsQuery } from '../../../api/accounts/accounts-query';
 import { useAddBanListMutation } from '../../../api/ban-lists/ban-list-add-mutation';
+import { errorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 
 interface AddBanListDialogProps {
   onClose: () => void;
@@ -24,29 +24,19 @@ interface AddBanListDialogProps {
 export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
   const accounts = useAccountsQuery();
   const addBanList = useAddBanListMutation();
-  const [accountName, setAccountName] = useState('');
-  const [listName, setListName] = useState('');
-  const [kind, setKind] = useState<BanListKind>('ip');
-  /** Empty fields at the last submit: marked, under the spec's one message. */
-  const [missing, setMissing] = useState({ account: false, listName: false });
-  const [listNameError, setListNameError] = useState<string | undefined>();
-
-  const submit = () => {
-    const nowMissing = { account: !accountName, listName: !listName.trim() };
-    setMissing(nowMissing);
-    setListNameError(undefined);
-    if (nowMissing.account || nowMissing.listName) return;
-    const parsed = addBanListRequestSchema.safeParse({
-      account_name: accountName,
-      list_name: listName,
-      kind,
-    });
-    if (!parsed.success) {
-      setListNameError(parsed.error.issues[0]?.message);
-      return;
-    }
-    addBanList.mutate(parsed.data, { onSuccess: onAdded });
+  const form = useDialogForm({
+    resolver: zodResolver(addBanListRequestSchema),
+    defaultValues: { account_name: '', list_name: '', kind: 'ip' },
+    saves: [addBanList],
+  });
+  const { errors } = form.formState;
+  // An empty field is marked under the spec's one message; a list name's other faults show under it.
+  const missing = {
+    account: Boolean(errors.account_name),
+    listName: errors.list_name?.type === 'too_small',
   };
+  const anyMissing = missing.account || missing.listName;
+  const listNameError = anyMissing ? undefined : errors.list_name?.message;
 
   return (
     <Dialog
@@ -56,7 +46,7 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
       description="Create a list at Cloudflare in one of your accounts."
       size="sm"
       busy={addBanList.isPending}
-      onSubmit={submit}
+      onSubmit={form.submitWith((request) => addBanList.mutate(request, { onSuccess: onAdded }))}
       footer={
         <>
           <Button variant="secondary" disabled={addBanList.isPending} onClick={onClose}>
@@ -79,9 +69,8 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
           {(control) => (
             <Select
               {...control}
+              {...form.register('account_name')}
               invalid={missing.account}
-              value={accountName}
-              onChange={(event) => setAccountName(event.target.value)}
             >
               <option value="">{accounts.isPending ? 'Loading accounts...' : 'Select an account'}</option>
               {accounts.data?.map((account) => (
@@ -97,20 +86,19 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
         {(control) => (
           <Input
             {...control}
+            {...form.register('list_name')}
             invalid={control.invalid || missing.listName}
-            value={listName}
             placeholder="blocked_ips"
             maxLength={BAN_LIST_NAME_MAX}
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
-            onChange={(event) => setListName(event.target.value)}
           />
         )}
       </Field>
       <Field label="Type" required>
         {(control) => (
-          <Select {...control} value={kind} onChange={(event) => setKind(event.target.value as BanListKind)}>
+          <Select {...control} {...form.register('kind')}>
             {BAN_LIST_KINDS.map((option) => (
               <option key={option} value={option}>
                 {option}
@@ -119,7 +107,7 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
           </Select>
         )}
       </Field>
-      {(missing.account || missing.listName) && <ErrorMessage>All fields are required.</ErrorMessage>}
+      {anyMissing && <ErrorMessage>All fields are required.</ErrorMessage>}
       {addBanList.isError && (
         <ErrorMessage>{errorMessage(addBanList.error, 'Failed to add ban list.')}</ErrorMessage>
       )}

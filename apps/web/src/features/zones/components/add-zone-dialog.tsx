@@ -1,15 +1,13 @@
-import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { addZoneRequestSchema, type AddZoneResponse } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
-import { ApiError } from '../../../lib/api';
 import { useAccountsQuery } from '../../../api/accounts/accounts-query';
 import { useAddZoneMutation } from '../../../api/zones/zone-add-mutation';
-import { fieldErrorsOf } from '../../../lib/field-errors';
-
-type FieldErrors = Partial<Record<'account_id' | 'domain', string>>;
+import { ApiError } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 
 /** Spec section 8: the add-zone dialog shows the first entry of the errors array. */
 function addZoneErrorText(error: unknown): string {
@@ -25,19 +23,12 @@ interface AddZoneDialogProps {
 export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
   const accounts = useAccountsQuery();
   const addZone = useAddZoneMutation();
-  const [accountId, setAccountId] = useState('');
-  const [domain, setDomain] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  const submit = () => {
-    const parsed = addZoneRequestSchema.safeParse({ account_id: accountId, domain });
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf<keyof FieldErrors>(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    addZone.mutate(parsed.data, { onSuccess: ({ result }) => onAdded(result) });
-  };
+  const form = useDialogForm({
+    resolver: zodResolver(addZoneRequestSchema),
+    defaultValues: { account_id: '', domain: '' },
+    saves: [addZone],
+  });
+  const { errors } = form.formState;
 
   return (
     <Dialog
@@ -47,7 +38,9 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
       description="Add a domain to one of your Cloudflare accounts."
       size="sm"
       busy={addZone.isPending}
-      onSubmit={submit}
+      onSubmit={form.submitWith((request) =>
+        addZone.mutate(request, { onSuccess: ({ result }) => onAdded(result) }),
+      )}
       footer={
         <>
           <Button variant="secondary" disabled={addZone.isPending} onClick={onClose}>
@@ -62,9 +55,9 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
       {accounts.isError ? (
         <ErrorMessage>Failed to fetch accounts.</ErrorMessage>
       ) : (
-        <Field label="Account" required error={errors.account_id}>
+        <Field label="Account" required error={errors.account_id?.message}>
           {(control) => (
-            <Select {...control} value={accountId} onChange={(event) => setAccountId(event.target.value)}>
+            <Select {...control} {...form.register('account_id')}>
               <option value="">{accounts.isPending ? 'Loading accounts...' : 'Select an account'}</option>
               {accounts.data?.map((account) => (
                 <option key={account.id} value={account.account_id}>
@@ -75,16 +68,15 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
           )}
         </Field>
       )}
-      <Field label="Domain Name" required error={errors.domain}>
+      <Field label="Domain Name" required error={errors.domain?.message}>
         {(control) => (
           <Input
             {...control}
-            value={domain}
+            {...form.register('domain')}
             placeholder="example.com"
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
-            onChange={(event) => setDomain(event.target.value)}
           />
         )}
       </Field>
