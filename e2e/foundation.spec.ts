@@ -132,6 +132,21 @@ test.describe('routing and roles', () => {
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   });
+
+  test('logout ends the session on the server: its token is refused afterwards', async ({
+    page,
+    request,
+  }) => {
+    await signIn(page, DEMO_USER);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const accounts = () =>
+      request.get('/api/cloudflare/accounts', { headers: { authorization: `Bearer ${token}` } });
+    expect((await accounts()).status()).toBe(200);
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect((await accounts()).status()).toBe(401);
+  });
 });
 
 test.describe('phone', () => {
