@@ -212,6 +212,29 @@ describe('firewall rules tab', () => {
     expect(api.calls.find((call) => call.method === 'POST')?.body).toMatchObject([{ action: 'allow' }]);
   });
 
+  it('drops the server’s refusal once a field is edited, and a field’s message once the field is valid', async () => {
+    const api = rulesApi({ firewall: [], pages: [] });
+    api.answer(`POST ${FIREWALL_PATH}`, failure(400, 'Unknown field "http.hots" in the expression.'));
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Add Firewall Rule' }));
+    const dialog = await screen.findByRole('dialog');
+    const description = within(dialog).getByLabelText(/Description/);
+    await user.type(description, 'x');
+    await user.type(within(dialog).getByLabelText(/Expression/), 'http.hots eq "a"');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Unknown field "http.hots"');
+
+    await user.clear(description);
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+    expect(within(dialog).getByText('Description is required.')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.type(description, 'Block the scanner');
+    expect(within(dialog).queryByText('Description is required.')).not.toBeInTheDocument();
+    expect(api.callsTo(`POST ${FIREWALL_PATH}`)).toHaveLength(1);
+  });
+
   it('edits a rule: the full rule is sent, then the list reloads', async () => {
     const api = rulesApi({ firewall: [firewallRule('a', 1)], pages: [] });
     const { user } = await openScreen();
@@ -464,6 +487,30 @@ describe('page rules tab', () => {
       await user.selectOptions(picker, 'waf');
       await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
       expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to add page rule.');
+    });
+
+    it('drops each message once it no longer holds: the field fixed, the setting added, the form edited', async () => {
+      const { api, user, dialog, picker } = await openEditor();
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(within(dialog).getByText('URL pattern is required.')).toBeInTheDocument();
+      expect(within(dialog).getByText('Add at least one setting.')).toBeInTheDocument();
+
+      const urlPattern = within(dialog).getByLabelText(/If the URL matches/);
+      await user.type(urlPattern, 'example.com/*');
+      expect(within(dialog).queryByText('URL pattern is required.')).not.toBeInTheDocument();
+      await user.selectOptions(picker, 'host_header_override');
+      expect(within(dialog).queryByText('Add at least one setting.')).not.toBeInTheDocument();
+
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(within(dialog).getByText('Host Header Override is required.')).toBeInTheDocument();
+      await user.type(within(dialog).getByRole('textbox', { name: /Host Header Override/ }), 'origin.example.net');
+      expect(within(dialog).queryByText('Host Header Override is required.')).not.toBeInTheDocument();
+
+      api.answer(`POST ${PAGE_RULES_PATH}`, () => new Response('', { status: 500 }));
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to add page rule.');
+      await user.type(urlPattern, 'x');
+      expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     });
   });
 

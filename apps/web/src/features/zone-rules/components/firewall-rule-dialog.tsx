@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ExternalLink } from 'lucide-react';
 import {
   DEFAULT_FIREWALL_ACTION,
@@ -14,9 +14,10 @@ import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select, Textarea } from '../../../components/ui/input';
 import { useToast } from '../../../components/ui/toast';
-import { errorMessage } from '../../../lib/api';
 import { useAddFirewallRuleMutation } from '../../../api/firewall-rules/firewall-rule-add-mutation';
 import { useUpdateFirewallRuleMutation } from '../../../api/firewall-rules/firewall-rule-update-mutation';
+import { errorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 
 interface FirewallRuleDialogProps {
   zoneId: string;
@@ -24,11 +25,6 @@ interface FirewallRuleDialogProps {
   rule: FirewallRule | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-}
-
-interface FieldErrors {
-  description?: string;
-  expression?: string;
 }
 
 /** Add or edit a firewall rule (spec section 2): Description, Expression with its help link, Action. */
@@ -39,38 +35,29 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
   const editing = rule !== null;
   const saving = addRule.isPending || updateRule.isPending;
 
-  const [description, setDescription] = useState(rule?.description ?? '');
-  const [expression, setExpression] = useState(rule?.filter.expression ?? '');
-  const [action, setAction] = useState<FirewallRuleAction>(rule?.action ?? DEFAULT_FIREWALL_ACTION);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [saveError, setSaveError] = useState<string | null>(null);
+  const save = editing ? updateRule : addRule;
+  const form = useDialogForm({
+    resolver: zodResolver(firewallRuleInputSchema),
+    defaultValues: {
+      description: rule?.description ?? '',
+      action: rule?.action ?? DEFAULT_FIREWALL_ACTION,
+      filter: { expression: rule?.filter.expression ?? '' },
+    },
+    saves: [addRule, updateRule],
+  });
+  const { errors } = form.formState;
+  const action = form.watch('action') ?? DEFAULT_FIREWALL_ACTION;
 
   // `log` is never offered, but an existing log rule keeps showing its action.
   const offered: readonly FirewallRuleAction[] = FIREWALL_ACTIONS;
   const actions = offered.includes(action) ? offered : [...offered, action];
 
-  const submit = () => {
-    const parsed = firewallRuleInputSchema.safeParse({ description, action, filter: { expression } });
-    if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        if (issue.path[0] === 'description') next.description ??= issue.message;
-        if (issue.path[0] === 'filter') next.expression ??= issue.message;
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    setSaveError(null);
-    const fields = parsed.data;
+  const submit = form.submitWith((fields) => {
     if (rule) {
       const edited = { ...rule, description: fields.description, action: fields.action };
       updateRule.mutate(
         { ...edited, filter: { ...rule.filter, expression: fields.filter.expression } },
-        {
-          onSuccess: () => onOpenChange(false),
-          onError: (error) => setSaveError(errorMessage(error, 'Failed to update rule.')),
-        },
+        { onSuccess: () => onOpenChange(false) },
       );
     } else {
       addRule.mutate(
@@ -80,11 +67,10 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
             toast.success('Firewall rule added and priorities updated!');
             onOpenChange(false);
           },
-          onError: (error) => setSaveError(errorMessage(error, 'Failed to add rule.')),
         },
       );
     }
-  };
+  });
 
   return (
     <Dialog
@@ -105,21 +91,20 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
         </>
       }
     >
-      <Field label="Description" required error={errors.description}>
+      <Field label="Description" required error={errors.description?.message}>
         {(control) => (
           <Input
             {...control}
-            value={description}
+            {...form.register('description')}
             maxLength={500}
             placeholder="Block traffic from bad actors"
-            onChange={(event) => setDescription(event.target.value)}
           />
         )}
       </Field>
       <Field
         label="Expression"
         required
-        error={errors.expression}
+        error={errors.filter?.expression?.message ?? errors.filter?.message}
         hint={
           <a
             href={RULES_LANGUAGE_URL}
@@ -136,22 +121,17 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
         {(control) => (
           <Textarea
             {...control}
-            value={expression}
+            {...form.register('filter.expression')}
             rows={4}
             spellCheck={false}
             className="font-mono text-xs"
             placeholder='(ip.src in {192.0.2.0/24}) or (http.request.uri.path contains "/admin")'
-            onChange={(event) => setExpression(event.target.value)}
           />
         )}
       </Field>
       <Field label="Action">
         {(control) => (
-          <Select
-            {...control}
-            value={action}
-            onChange={(event) => setAction(event.target.value as FirewallRuleAction)}
-          >
+          <Select {...control} {...form.register('action')}>
             {actions.map((value) => (
               <option key={value} value={value}>
                 {FIREWALL_ACTION_LABELS[value]}
@@ -160,7 +140,11 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
           </Select>
         )}
       </Field>
-      {saveError && <ErrorMessage>{saveError}</ErrorMessage>}
+      {save.isError && (
+        <ErrorMessage>
+          {errorMessage(save.error, editing ? 'Failed to update rule.' : 'Failed to add rule.')}
+        </ErrorMessage>
+      )}
     </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import type { FieldErrors, Resolver } from 'react-hook-form';
 import {
   EXCLUSIVE_PAGE_RULE_GROUP,
   PAGE_RULE_GROUP_LABELS,
@@ -9,15 +9,17 @@ import {
   type PageRule,
   type PageRuleAction,
   type PageRuleActionValue,
+  type PageRuleTarget,
 } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { useToast } from '../../../components/ui/toast';
-import { errorMessage } from '../../../lib/api';
 import { useAddPageRuleMutation } from '../../../api/page-rules/page-rule-add-mutation';
 import { useUpdatePageRuleMutation } from '../../../api/page-rules/page-rule-update-mutation';
+import { errorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 import { defaultSettingValue, offeredSettings } from '../lib/page-rule-editor';
 import { PageRuleSettingField } from './page-rule-setting-field';
 
@@ -29,15 +31,43 @@ interface PageRuleDialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
-interface FormErrors {
-  urlPattern?: string;
-  /** By the setting's position in the list. */
-  settings: Record<number, string>;
-  /** About the settings as a whole (none chosen). */
-  settingsList?: string;
+/** What the editor holds: the URL pattern alone, and the settings in their order. */
+interface PageRuleFields {
+  urlPattern: string;
+  actions: PageRuleAction[];
 }
 
 const checkRule = addPageRuleRequestSchema.pick({ targets: true, actions: true });
+type CheckedPageRule = ReturnType<typeof checkRule.parse>;
+
+/**
+ * Shapes the fields into the contract's request and parses it with the contract's schema. A setting's
+ * message goes to its position (`actions.<index>`), a message about the settings as a whole (none
+ * chosen) to `actions` itself.
+ */
+function pageRuleResolver(
+  operator: PageRuleTarget['constraint']['operator'],
+): Resolver<PageRuleFields, unknown, CheckedPageRule> {
+  return (fields) => {
+    const parsed = checkRule.safeParse({
+      targets: [{ target: 'url', constraint: { operator, value: fields.urlPattern } }],
+      actions: fields.actions,
+    });
+    if (parsed.success) return { values: parsed.data, errors: {} };
+    const errors: FieldErrors<PageRuleFields> = {};
+    const settings: { type: string; message: string }[] = [];
+    let settingsList: { type: string; message: string } | undefined;
+    for (const { path, message, code } of parsed.error.issues) {
+      const [field, index] = path;
+      if (field === 'targets') errors.urlPattern ??= { type: code, message };
+      else if (typeof index === 'number') settings[index] ??= { type: code, message };
+      else settingsList ??= { type: code, message };
+    }
+    if (settingsList) errors.actions = settingsList;
+    else if (settings.length > 0) errors.actions = settings;
+    return { values: {}, errors };
+  };
+}
 
 /**
  * Add or edit a page rule (spec sections 2 and 4): 'If the URL matches', the list 'Then the settings
@@ -50,10 +80,15 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
   const editing = rule !== null;
   const saving = addRule.isPending || updateRule.isPending;
 
-  const [urlPattern, setUrlPattern] = useState(rule ? pageRuleUrlPattern(rule) : '');
-  const [actions, setActions] = useState<PageRuleAction[]>(rule?.actions ?? []);
-  const [errors, setErrors] = useState<FormErrors>({ settings: {} });
-  const [saveError, setSaveError] = useState<string | null>(null);
+  const save = editing ? updateRule : addRule;
+  const form = useDialogForm({
+    resolver: pageRuleResolver(rule?.targets[0]?.constraint.operator ?? 'matches'),
+    defaultValues: { urlPattern: rule ? pageRuleUrlPattern(rule) : '', actions: rule?.actions ?? [] },
+    saves: [addRule, updateRule],
+  });
+  const { errors, isSubmitted } = form.formState;
+  const actions = form.watch('actions');
+  const settingsListError = errors.actions?.message;
 
   const offered = offeredSettings(actions);
   const redirectsOnly = actions.some(
@@ -63,61 +98,37 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
     offered.some((setting) => setting.group === group),
   );
 
+  // After a submit every change re-checks the settings, as typing re-checks the URL pattern.
+  const setActions = (next: PageRuleAction[]) =>
+    form.setValue('actions', next, { shouldValidate: isSubmitted });
   const addSetting = (id: string) => {
     const setting = pageRuleSetting(id);
-    if (setting) setActions((current) => [...current, { id, value: defaultSettingValue(setting) }]);
+    if (setting) setActions([...actions, { id, value: defaultSettingValue(setting) }]);
   };
   const changeSetting = (index: number, value: PageRuleActionValue) =>
-    setActions((current) => current.map((action, at) => (at === index ? { ...action, value } : action)));
-  const removeSetting = (index: number) => {
-    setActions((current) => current.filter((_, at) => at !== index));
-    setErrors((current) => ({ ...current, settings: {} }));
-  };
+    setActions(actions.map((action, at) => (at === index ? { ...action, value } : action)));
+  const removeSetting = (index: number) => setActions(actions.filter((_, at) => at !== index));
 
-  const submit = () => {
-    const operator = rule?.targets[0]?.constraint.operator ?? 'matches';
-    const parsed = checkRule.safeParse({
-      targets: [{ target: 'url', constraint: { operator, value: urlPattern } }],
-      actions,
-    });
-    if (!parsed.success) {
-      const next: FormErrors = { settings: {} };
-      for (const { path, message } of parsed.error.issues) {
-        const [field, index] = path;
-        if (field === 'targets') next.urlPattern ??= message;
-        else if (typeof index === 'number') next.settings[index] ??= message;
-        else next.settingsList ??= message;
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({ settings: {} });
-    setSaveError(null);
-    const { targets, actions: checkedActions } = parsed.data;
+  const submit = form.submitWith((checked) => {
     if (rule) {
       updateRule.mutate(
-        { ...rule, targets, actions: checkedActions },
+        { ...rule, ...checked },
         {
           onSuccess: () => {
             toast.success('Page rule updated successfully!');
             onOpenChange(false);
           },
-          onError: (error) => setSaveError(errorMessage(error, 'Failed to update page rule.')),
         },
       );
     } else {
-      addRule.mutate(
-        { targets, actions: checkedActions },
-        {
-          onSuccess: () => {
-            toast.success('Page rule added successfully!');
-            onOpenChange(false);
-          },
-          onError: (error) => setSaveError(errorMessage(error, 'Failed to add page rule.')),
+      addRule.mutate(checked, {
+        onSuccess: () => {
+          toast.success('Page rule added successfully!');
+          onOpenChange(false);
         },
-      );
+      });
     }
-  };
+  });
 
   return (
     <Dialog
@@ -141,17 +152,10 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
       <Field
         label="If the URL matches"
         required
-        error={errors.urlPattern}
+        error={errors.urlPattern?.message}
         hint="Use * as a wildcard, e.g. example.com/images/*"
       >
-        {(control) => (
-          <Input
-            {...control}
-            value={urlPattern}
-            placeholder="example.com/*"
-            onChange={(event) => setUrlPattern(event.target.value)}
-          />
-        )}
+        {(control) => <Input {...control} {...form.register('urlPattern')} placeholder="example.com/*" />}
       </Field>
 
       <section aria-labelledby="page-rule-settings-heading" className="space-y-3">
@@ -164,7 +168,7 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
               <PageRuleSettingField
                 key={action.id}
                 action={action}
-                error={errors.settings[index]}
+                error={errors.actions?.[index]?.message}
                 onChange={(value) => changeSetting(index, value)}
                 onRemove={() => removeSetting(index)}
               />
@@ -175,7 +179,7 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
           aria-label="Add a setting"
           value=""
           disabled={offered.length === 0}
-          invalid={Boolean(errors.settingsList)}
+          invalid={Boolean(settingsListError)}
           onChange={(event) => addSetting(event.target.value)}
         >
           <option value="">Select a setting to add...</option>
@@ -194,10 +198,14 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
         {redirectsOnly && (
           <p className="text-xs text-ink-muted">A forwarding rule cannot have other settings.</p>
         )}
-        {errors.settingsList && <p className="text-sm text-danger">{errors.settingsList}</p>}
+        {settingsListError && <p className="text-sm text-danger">{settingsListError}</p>}
       </section>
 
-      {saveError && <ErrorMessage>{saveError}</ErrorMessage>}
+      {save.isError && (
+        <ErrorMessage>
+          {errorMessage(save.error, editing ? 'Failed to update page rule.' : 'Failed to add page rule.')}
+        </ErrorMessage>
+      )}
     </Dialog>
   );
 }
