@@ -246,6 +246,19 @@ describe('POST /api/auth/logout', () => {
     expect((await me(user.token)).statusCode).toBe(200);
   });
 
+  it('takes no body: one is a 400, and the session goes on', async () => {
+    const user = await ctx.createUser();
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: user.headers,
+      payload: { everywhere: true },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Signing out takes no request body.');
+    expect((await me(user.token)).statusCode).toBe(200);
+  });
+
   it('needs a token', async () => {
     const response = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout' });
     expect(response.statusCode).toBe(401);

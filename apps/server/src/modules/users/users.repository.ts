@@ -43,7 +43,7 @@ export interface SessionLookup {
 }
 
 /** Sessions one user may hold at once; opening one more ends their oldest. */
-export const MAX_SESSIONS_PER_USER = 20;
+export const MAX_SESSIONS_PER_USER = 100;
 
 /**
  * The only SQL on users and their sessions. E-mails are matched case-insensitively, as the unique
