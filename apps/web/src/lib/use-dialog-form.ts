@@ -39,17 +39,20 @@ export function useDialogForm<Values extends FieldValues, Output = Values>({
     mode: 'onSubmit',
     reValidateMode: 'onChange',
   });
+  // Read by the change subscription and the submit handler, which outlive the render they were made in.
   const latestSaves = useRef(saves);
-  latestSaves.current = saves;
+  useEffect(() => {
+    latestSaves.current = saves;
+  });
 
   const forgetFailedSave = () => {
     for (const save of latestSaves.current) if (save.isError) save.reset();
   };
 
-  useEffect(() => {
-    const subscription = form.watch(() => forgetFailedSave());
-    return () => subscription.unsubscribe();
-  }, [form]);
+  useEffect(
+    () => form.subscribe({ formState: { values: true }, callback: () => forgetFailedSave() }),
+    [form],
+  );
 
   /** For `<Dialog onSubmit>`: forgets a failed save, checks the fields, and calls `onValid` with the request. */
   const submitWith = (onValid: SubmitHandler<Output>) => (event?: { preventDefault(): void }) => {

@@ -1,13 +1,15 @@
-import { useState } from 'react';
-import { DNS_RECORD_TYPES, dnsRecordInputSchema, type DnsRecordType } from '@guardian/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Resolver } from 'react-hook-form';
+import { DNS_RECORD_TYPES, dnsRecordInputSchema, type DnsRecordInput } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select, Textarea } from '../../../components/ui/input';
-import { actionErrorMessage } from '../../../lib/api';
 import { useCreateDnsRecordMutation } from '../../../api/dns-records/dns-record-create-mutation';
 import { useUpdateDnsRecordMutation } from '../../../api/dns-records/dns-record-update-mutation';
+import { actionErrorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 import {
   CONTENT_PLACEHOLDERS,
   formOf,
@@ -19,9 +21,15 @@ import {
   type DnsRecordForm,
   type EditableDnsRecord,
 } from './dns-record-form';
-import { fieldErrorsOf } from '../../../lib/field-errors';
 
-type FieldErrors = Partial<Record<keyof DnsRecordForm, string>>;
+const checkRecord = zodResolver(dnsRecordInputSchema, undefined, { raw: true });
+
+/**
+ * Checks the body the dialog would send with the server's own schema; its fields are the form's own
+ * names. The body goes as the person wrote it (the server trims), hence `raw`.
+ */
+const dnsRecordResolver: Resolver<DnsRecordForm, unknown, DnsRecordInput> = (form, context, options) =>
+  checkRecord(toRecordInput(form), context, options as unknown as Parameters<typeof checkRecord>[2]);
 
 interface DnsRecordDialogProps {
   zoneId: string;
@@ -35,24 +43,19 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
   const createRecord = useCreateDnsRecordMutation(zoneId);
   const updateRecord = useUpdateDnsRecordMutation(zoneId);
   const save = record ? updateRecord : createRecord;
-  const [form, setForm] = useState<DnsRecordForm>(() => (record ? formOf(record) : NEW_RECORD_FORM));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useDialogForm({
+    resolver: dnsRecordResolver,
+    defaultValues: record ? formOf(record) : NEW_RECORD_FORM,
+    saves: [createRecord, updateRecord],
+  });
+  const { errors } = form.formState;
+  const type = form.watch('type');
 
-  const set = <K extends keyof DnsRecordForm>(field: K, value: DnsRecordForm[K]) =>
-    setForm((current) => ({ ...current, [field]: value }));
-
-  const submit = () => {
-    const input = toRecordInput(form);
-    const parsed = dnsRecordInputSchema.safeParse(input);
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf<keyof DnsRecordForm>(parsed.error.issues));
-      return;
-    }
-    setErrors({});
+  const submit = form.submitWith((input) => {
     const done = { onSuccess: onClose };
     if (record) updateRecord.mutate({ recordId: record.id, record: input }, done);
     else createRecord.mutate(input, done);
-  };
+  });
 
   const busyLabel = record ? 'Saving...' : 'Adding...';
   const idleLabel = record ? 'Save Changes' : 'Add Record';
@@ -78,11 +81,7 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Type" required>
           {(control) => (
-            <Select
-              {...control}
-              value={form.type}
-              onChange={(event) => set('type', event.target.value as DnsRecordType)}
-            >
+            <Select {...control} {...form.register('type')}>
               {DNS_RECORD_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {type}
@@ -93,12 +92,8 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
         </Field>
         <Field label="TTL">
           {(control) => (
-            <Select
-              {...control}
-              value={form.ttl}
-              onChange={(event) => set('ttl', Number(event.target.value))}
-            >
-              {ttlChoices(form.ttl).map((choice) => (
+            <Select {...control} {...form.register('ttl', { setValueAs: Number })}>
+              {ttlChoices(form.watch('ttl')).map((choice) => (
                 <option key={choice.value} value={choice.value}>
                   {choice.label}
                 </option>
@@ -110,78 +105,60 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
       <Field
         label="Name"
         required
-        error={errors.name}
+        error={errors.name?.message}
         hint="Use @ for the zone itself, or a name such as www."
       >
         {(control) => (
           <Input
             {...control}
-            value={form.name}
+            {...form.register('name')}
             placeholder="@"
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
-            onChange={(event) => set('name', event.target.value)}
           />
         )}
       </Field>
       <Field
-        label={form.type === 'SRV' ? 'Content (weight port target)' : 'Content'}
+        label={type === 'SRV' ? 'Content (weight port target)' : 'Content'}
         required
-        error={errors.content}
+        error={errors.content?.message}
         hint={
-          form.type === 'SRV'
+          type === 'SRV'
             ? 'Weight, port and target host, separated by spaces; the priority goes below.'
             : undefined
         }
       >
         {(control) =>
-          form.type === 'TXT' ? (
+          type === 'TXT' ? (
             <Textarea
               {...control}
-              value={form.content}
+              {...form.register('content')}
               placeholder={CONTENT_PLACEHOLDERS.TXT}
               spellCheck={false}
-              onChange={(event) => set('content', event.target.value)}
             />
           ) : (
             <Input
               {...control}
-              value={form.content}
-              placeholder={CONTENT_PLACEHOLDERS[form.type]}
+              {...form.register('content')}
+              placeholder={CONTENT_PLACEHOLDERS[type]}
               autoComplete="off"
               autoCapitalize="none"
               spellCheck={false}
-              onChange={(event) => set('content', event.target.value)}
             />
           )
         }
       </Field>
-      {hasPriority(form.type) && (
-        <Field label="Priority" required error={errors.priority}>
-          {(control) => (
-            <Input
-              {...control}
-              value={form.priority}
-              inputMode="numeric"
-              onChange={(event) => set('priority', event.target.value)}
-            />
-          )}
+      {hasPriority(type) && (
+        <Field label="Priority" required error={errors.priority?.message}>
+          {(control) => <Input {...control} {...form.register('priority')} inputMode="numeric" />}
         </Field>
       )}
-      {isProxiable(form.type) && (
-        <Checkbox
-          label="Proxied"
-          checked={form.proxied}
-          onChange={(event) => set('proxied', event.target.checked)}
-        />
-      )}
-      <Field label="Comment" error={errors.comment}>
-        {(control) => (
-          <Input {...control} value={form.comment} onChange={(event) => set('comment', event.target.value)} />
-        )}
+      {isProxiable(type) && <Checkbox label="Proxied" {...form.register('proxied')} />}
+      <Field label="Comment" error={errors.comment?.message}>
+        {(control) => <Input {...control} {...form.register('comment')} />}
       </Field>
-      {errors.ttl && <ErrorMessage>{errors.ttl}</ErrorMessage>}
+      {errors.ttl && <ErrorMessage>{errors.ttl.message}</ErrorMessage>}
       {save.isError && (
         <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save DNS record.')}</ErrorMessage>
       )}
