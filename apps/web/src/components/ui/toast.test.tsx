@@ -1,6 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOAST_DURATION_MS } from '@guardian/contract';
+import { clearToken, setToken } from '../../lib/auth-token';
+import { sessionToken } from '../../test/token';
 import { ToastProvider, useToast, type ToastApi } from './toast';
 
 function renderToaster() {
@@ -19,6 +21,16 @@ function renderToaster() {
 }
 
 describe('toast', () => {
+  // Toasts are for signed-in screens.
+  beforeEach(() => setToken(sessionToken({ level: 1 })));
+
+  it('shows no error toast once the session is gone (the person is on their way to /login)', () => {
+    clearToken();
+    const toast = renderToaster();
+    act(() => toast.error('Failed to sync zones.'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('shows a success toast for exactly TOAST_DURATION_MS (3 s)', () => {
     vi.useFakeTimers();
     expect(TOAST_DURATION_MS).toBe(3000);

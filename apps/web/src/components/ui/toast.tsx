@@ -3,6 +3,7 @@ import { createContext, use, useCallback, useEffect, useMemo, useRef, useState }
 import { clsx } from 'clsx';
 import { CheckCircle2, X, XCircle } from 'lucide-react';
 import { TOAST_DURATION_MS } from '@guardian/contract';
+import { getToken } from '../../lib/auth-token';
 
 type ToastKind = 'success' | 'error';
 
@@ -49,7 +50,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const api = useMemo<ToastApi>(
-    () => ({ success: (message) => show('success', message), error: (message) => show('error', message) }),
+    () => ({
+      success: (message) => show('success', message),
+      // A call refused because the session ended has already sent the person to /login, which says
+      // why: an error toast about the action would only follow them there.
+      error: (message) => void (getToken() !== null && show('error', message)),
+    }),
     [show],
   );
 

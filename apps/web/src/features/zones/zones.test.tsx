@@ -191,6 +191,25 @@ describe('Update List', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to sync zones\.$/);
   });
 
+  it('shows no toast when the sync is refused because the session ended (the login page says why)', async () => {
+    const ended = 'Your session has ended. Please sign in again.';
+    api.answer('POST /api/cloudflare/zones/sync', () =>
+      jsonResponse(401, {
+        code: 'UNAUTHORIZED',
+        message: ended,
+        errors: [{ code: 'UNAUTHORIZED', message: ended }],
+      }),
+    );
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    await user.click(screen.getByRole('button', { name: 'Update List' }));
+    await waitFor(() =>
+      expect(api.calls.some((call) => call.path === '/api/cloudflare/zones/sync')).toBe(true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it("says Failed to sync zones. then the server's reason", async () => {
     api.answer('POST /api/cloudflare/zones/sync', () => upstreamFailure());
     const { user } = await openZones();
