@@ -44,7 +44,10 @@ export function LoginForm() {
   return (
     <form noValidate onSubmit={submit} className="space-y-5">
       {sessionEndedBy(state) && !loginMutation.isError && (
-        <p role="status" className="rounded-control border border-brand/30 bg-brand/5 px-3 py-2 text-sm text-ink">
+        <p
+          role="status"
+          className="rounded-control border border-brand/30 bg-brand/5 px-3 py-2 text-sm text-ink"
+        >
           Your session has ended. Please sign in again.
         </p>
       )}
