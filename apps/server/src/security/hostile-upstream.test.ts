@@ -145,31 +145,35 @@ async function stillServing(): Promise<void> {
 }
 
 describe.each(ANSWERS)('a hostile Cloudflare answering $answer', ({ answer, spec }) => {
-  it.each(READS)('$name: ten at once end in a clear, small 4xx/502, the heap within bound', async (read) => {
-    ctx.sandbox.control.clearFaults();
-    ctx.sandbox.control.injectFault({ path: read.path, method: 'GET', answer, ...spec });
-    const started = Date.now();
-    const { result: responses, peak } = await withHeapPeak(() =>
-      Promise.all(
-        Array.from({ length: AT_ONCE }, () =>
-          ctx.app.inject({ method: read.method, url: read.url(), headers: estate.user.headers }),
+  it.each(READS)(
+    '$name: ten at once end in a clear, small 4xx/502, the heap within bound',
+    async (read) => {
+      ctx.sandbox.control.clearFaults();
+      ctx.sandbox.control.injectFault({ path: read.path, method: 'GET', answer, ...spec });
+      const started = Date.now();
+      const { result: responses, peak } = await withHeapPeak(() =>
+        Promise.all(
+          Array.from({ length: AT_ONCE }, () =>
+            ctx.app.inject({ method: read.method, url: read.url(), headers: estate.user.headers }),
+          ),
         ),
-      ),
-    );
-    ctx.sandbox.control.clearFaults();
-    figures.peakHeap = Math.max(figures.peakHeap, peak);
-    for (const response of responses) {
-      const label = `${read.name} under ${answer}`;
-      // A list that is not paged is unharmed by claims of more pages.
-      if (!read.paged && (answer === 'endless' || answer === 'repeating') && response.statusCode === 200)
-        continue;
-      expectUsableRefusal(response, label);
-    }
-    expect(peak).toBeLessThan(HEAP_BOUND);
-    // Slow answers are cut at the deadline, not waited for.
-    expect(Date.now() - started).toBeLessThan(DEADLINE_MS * (read.serialised ? AT_ONCE + 2 : 3));
-    await stillServing();
-  }, 60_000);
+      );
+      ctx.sandbox.control.clearFaults();
+      figures.peakHeap = Math.max(figures.peakHeap, peak);
+      for (const response of responses) {
+        const label = `${read.name} under ${answer}`;
+        // A list that is not paged is unharmed by claims of more pages.
+        if (!read.paged && (answer === 'endless' || answer === 'repeating') && response.statusCode === 200)
+          continue;
+        expectUsableRefusal(response, label);
+      }
+      expect(peak).toBeLessThan(HEAP_BOUND);
+      // Slow answers are cut at the deadline, not waited for.
+      expect(Date.now() - started).toBeLessThan(DEADLINE_MS * (read.serialised ? AT_ONCE + 2 : 3));
+      await stillServing();
+    },
+    60_000,
+  );
 });
 
 describe('bounded listings', () => {

@@ -29,8 +29,7 @@ function setup(answer: () => Promise<Response>) {
     <QueryClientProvider client={client}>{children}</QueryClientProvider>
   );
   const { result } = renderHook(() => useReorderFirewallRulesMutation(ZONE), { wrapper });
-  const cached = () =>
-    client.getQueryData<FirewallRule[]>(firewallRuleKeys.list(ZONE))?.map((r) => r.id);
+  const cached = () => client.getQueryData<FirewallRule[]>(firewallRuleKeys.list(ZONE))?.map((r) => r.id);
   return { rules, result, cached, fetchMock };
 }
 

@@ -503,7 +503,10 @@ describe('page rules tab', () => {
 
       await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
       expect(within(dialog).getByText('Host Header Override is required.')).toBeInTheDocument();
-      await user.type(within(dialog).getByRole('textbox', { name: /Host Header Override/ }), 'origin.example.net');
+      await user.type(
+        within(dialog).getByRole('textbox', { name: /Host Header Override/ }),
+        'origin.example.net',
+      );
       expect(within(dialog).queryByText('Host Header Override is required.')).not.toBeInTheDocument();
 
       api.answer(`POST ${PAGE_RULES_PATH}`, () => new Response('', { status: 500 }));

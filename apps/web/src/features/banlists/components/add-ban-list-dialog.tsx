@@ -67,11 +67,7 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
           hint={accounts.data?.length === 0 ? 'Add an account under Cloudflare Accounts first.' : undefined}
         >
           {(control) => (
-            <Select
-              {...control}
-              {...form.register('account_name')}
-              invalid={missing.account}
-            >
+            <Select {...control} {...form.register('account_name')} invalid={missing.account}>
               <option value="">{accounts.isPending ? 'Loading accounts...' : 'Select an account'}</option>
               {accounts.data?.map((account) => (
                 <option key={account.id} value={account.account_name}>
