@@ -7,32 +7,36 @@ import { waitForBulkOperation } from './bulk-operations';
 import { CloudflareGateway, type CloudflareOptions } from './client';
 import { cloudflareErrorToAppError } from './errors';
 
+/** A gateway to the sandbox at `baseUrl` with short waits, as tests want it. */
+function testGateway(baseUrl: string, options: Partial<CloudflareOptions> = {}): CloudflareGateway {
+  return new CloudflareGateway({
+    baseUrl,
+    timeoutMs: 1_000,
+    maxRetries: 2,
+    rateLimit: { requests: 10_000, windowMs: 60_000 },
+    maxRetryAfterMs: 3_000,
+    ...options,
+  });
+}
+
+/** The error a call ends with, as the browser would get it. */
+async function failure(call: Promise<unknown>): Promise<AppError> {
+  const err = await call.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  const mapped = cloudflareErrorToAppError(err);
+  if (!mapped) throw new Error(`expected a Cloudflare error, got ${String(err)}`);
+  return mapped;
+}
+
 describe('the Cloudflare client against the sandbox', () => {
   let sandbox: Sandbox;
   let baseUrl: string;
   let accountId: string;
   const token = 'client-test-token';
 
-  const gateway = (options: Partial<CloudflareOptions> = {}) =>
-    new CloudflareGateway({
-      baseUrl,
-      timeoutMs: 1_000,
-      maxRetries: 2,
-      rateLimit: { requests: 10_000, windowMs: 60_000 },
-      maxRetryAfterMs: 3_000,
-      ...options,
-    });
-
-  /** The error a call ends with, as the browser would get it. */
-  const failure = async (call: Promise<unknown>): Promise<AppError> => {
-    const err = await call.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    const mapped = cloudflareErrorToAppError(err);
-    if (!mapped) throw new Error(`expected a Cloudflare error, got ${String(err)}`);
-    return mapped;
-  };
+  const gateway = (options: Partial<CloudflareOptions> = {}) => testGateway(baseUrl, options);
 
   beforeAll(async () => {
     sandbox = await createSandbox({ rateLimit: { limit: 6, windowMs: 1_000 } });
@@ -140,25 +144,7 @@ describe('what the client trusts of a hostile Cloudflare', () => {
   let zoneId: string;
   const token = 'cfut_hostileTestToken0123456789abcdefghijkl';
 
-  const gateway = (options: Partial<CloudflareOptions> = {}) =>
-    new CloudflareGateway({
-      baseUrl,
-      timeoutMs: 1_000,
-      maxRetries: 2,
-      rateLimit: { requests: 10_000, windowMs: 60_000 },
-      maxRetryAfterMs: 3_000,
-      ...options,
-    });
-
-  const failure = async (call: Promise<unknown>): Promise<AppError> => {
-    const err = await call.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    const mapped = cloudflareErrorToAppError(err);
-    if (!mapped) throw new Error(`expected a Cloudflare error, got ${String(err)}`);
-    return mapped;
-  };
+  const gateway = (options: Partial<CloudflareOptions> = {}) => testGateway(baseUrl, options);
 
   beforeAll(async () => {
     sandbox = await createSandbox({ rateLimit: false });
