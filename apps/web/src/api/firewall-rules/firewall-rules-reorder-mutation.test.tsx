@@ -8,16 +8,10 @@ import { jsonResponse } from '../../test/render-app';
 import { moveFirewallRule } from '../../features/zone-rules/lib/firewall-rule-order';
 import { firewallRuleKeys } from './keys';
 import { useReorderFirewallRulesMutation } from './firewall-rules-reorder-mutation';
+import { firewallRule } from '../../test/firewall-rule';
 
 const ZONE = 'zone-1';
-const rule = (id: string, priority: number): FirewallRule => ({
-  id,
-  description: id,
-  action: 'block',
-  paused: false,
-  priority,
-  filter: { id, expression: 'cf.client.bot', paused: false },
-});
+const rule = firewallRule;
 
 function setup(answer: () => Promise<Response>) {
   const client = createQueryClient();

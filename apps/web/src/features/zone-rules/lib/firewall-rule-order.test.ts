@@ -1,15 +1,8 @@
-import type { FirewallRule } from '@guardian/contract';
 import { describe, expect, it } from 'vitest';
 import { moveFirewallRule } from './firewall-rule-order';
+import { firewallRule } from '../../../test/firewall-rule';
 
-const rule = (id: string, priority: number): FirewallRule => ({
-  id,
-  description: id,
-  action: 'block',
-  paused: false,
-  priority,
-  filter: { id, expression: 'cf.client.bot', paused: false },
-});
+const rule = firewallRule;
 
 describe('moveFirewallRule', () => {
   const rules = [rule('a', 1), rule('b', 2), rule('c', 3), rule('d', 4)];
