@@ -9,3 +9,4 @@ export * from './zones';
 export * from './dns';
 export * from './firewall';
 export * from './pagerules';
+export * from './endpoints';

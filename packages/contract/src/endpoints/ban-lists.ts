@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { addBanListRequestSchema, banListIdParamsSchema, banListSchema } from '../banlists';
+import { cloudflareErrors, endpointGroup, noContentSchema, signedInErrors } from './endpoint';
+
+export const banListEndpoints = endpointGroup('Ban lists', {
+  list: {
+    method: 'GET',
+    path: '/api/cloudflare/banlists',
+    summary: "The ban lists of the person's accounts, from the local mirror.",
+    responses: { 200: z.array(banListSchema), ...signedInErrors() },
+  },
+  add: {
+    method: 'POST',
+    path: '/api/cloudflare/banlists',
+    summary: 'Create a list at Cloudflare in one of the accounts.',
+    body: addBanListRequestSchema,
+    responses: { 201: banListSchema, ...cloudflareErrors() },
+  },
+  update: {
+    method: 'POST',
+    path: '/api/cloudflare/banlists/update',
+    summary: "Read every account's lists from Cloudflare again.",
+    responses: { 200: z.array(banListSchema), ...cloudflareErrors() },
+  },
+  clean: {
+    method: 'POST',
+    path: '/api/cloudflare/banlists/clean',
+    summary: 'Forget the lists Cloudflare no longer has.',
+    responses: { 200: z.array(banListSchema), ...cloudflareErrors() },
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/api/cloudflare/banlists/:id',
+    summary: 'Delete a list at Cloudflare and from the mirror.',
+    params: banListIdParamsSchema,
+    responses: { 204: noContentSchema, ...cloudflareErrors() },
+  },
+});

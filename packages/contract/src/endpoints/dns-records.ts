@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { dnsRecordInputSchema, dnsRecordParamsSchema, dnsRecordSchema } from '../dns';
+import { zoneParamsSchema } from '../zones';
+import { cloudflareErrors, endpointGroup, noContentSchema } from './endpoint';
+
+export const dnsRecordEndpoints = endpointGroup('DNS records', {
+  list: {
+    method: 'GET',
+    path: '/api/cloudflare/zones/:zone_id/dns',
+    summary: "A zone's DNS records, read live from Cloudflare.",
+    params: zoneParamsSchema,
+    responses: { 200: z.array(dnsRecordSchema), ...cloudflareErrors() },
+  },
+  add: {
+    method: 'POST',
+    path: '/api/cloudflare/zones/:zone_id/dns',
+    summary: 'Create a DNS record.',
+    params: zoneParamsSchema,
+    body: dnsRecordInputSchema,
+    responses: { 201: dnsRecordSchema, ...cloudflareErrors() },
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/cloudflare/zones/:zone_id/dns/:record_id',
+    summary: 'Replace a DNS record.',
+    params: dnsRecordParamsSchema,
+    body: dnsRecordInputSchema,
+    responses: { 200: dnsRecordSchema, ...cloudflareErrors() },
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/api/cloudflare/zones/:zone_id/dns/:record_id',
+    summary: 'Delete a DNS record.',
+    params: dnsRecordParamsSchema,
+    responses: { 204: noContentSchema, ...cloudflareErrors() },
+  },
+});

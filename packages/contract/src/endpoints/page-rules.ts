@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import {
+  addPageRuleRequestSchema,
+  pageRuleParamsSchema,
+  pageRuleSchema,
+  updatePageRuleRequestSchema,
+} from '../pagerules';
+import { zoneParamsSchema } from '../zones';
+import { cloudflareErrors, endpointGroup, noContentSchema } from './endpoint';
+
+export const pageRuleEndpoints = endpointGroup('Page rules', {
+  list: {
+    method: 'GET',
+    path: '/api/cloudflare/zones/:zone_id/pagerules',
+    summary: "A zone's page rules, read live from Cloudflare.",
+    params: zoneParamsSchema,
+    responses: { 200: z.array(pageRuleSchema), ...cloudflareErrors() },
+  },
+  add: {
+    method: 'POST',
+    path: '/api/cloudflare/zones/:zone_id/pagerules',
+    summary: 'Create a page rule.',
+    params: zoneParamsSchema,
+    body: addPageRuleRequestSchema,
+    responses: { 201: pageRuleSchema, ...cloudflareErrors() },
+  },
+  update: {
+    method: 'PUT',
+    path: '/api/cloudflare/zones/:zone_id/pagerules/:pagerule_id',
+    summary: 'Replace a page rule (its priority and status included).',
+    params: pageRuleParamsSchema,
+    body: updatePageRuleRequestSchema,
+    responses: { 200: pageRuleSchema, ...cloudflareErrors() },
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/api/cloudflare/zones/:zone_id/pagerules/:pagerule_id',
+    summary: 'Delete a page rule.',
+    params: pageRuleParamsSchema,
+    responses: { 204: noContentSchema, ...cloudflareErrors() },
+  },
+});

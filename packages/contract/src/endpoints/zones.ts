@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import {
+  addZoneRequestSchema,
+  addZoneResponseSchema,
+  syncZonesResponseSchema,
+  zoneParamsSchema,
+  zoneSchema,
+} from '../zones';
+import { cloudflareErrors, endpointGroup, noContentSchema, signedInErrors } from './endpoint';
+
+export const zoneEndpoints = endpointGroup('Zones', {
+  list: {
+    method: 'GET',
+    path: '/api/cloudflare/zones',
+    summary: "The zones of the person's accounts, from the local mirror.",
+    responses: { 200: z.array(zoneSchema), ...signedInErrors() },
+    preSerialized: true,
+  },
+  add: {
+    method: 'POST',
+    path: '/api/cloudflare/zones',
+    summary: 'Add a domain to one of the accounts at Cloudflare.',
+    body: addZoneRequestSchema,
+    responses: { 201: addZoneResponseSchema, ...cloudflareErrors() },
+  },
+  sync: {
+    method: 'POST',
+    path: '/api/cloudflare/zones/sync',
+    summary: "Read every account's zones from Cloudflare into the mirror.",
+    responses: { 200: syncZonesResponseSchema, ...cloudflareErrors() },
+  },
+  remove: {
+    method: 'DELETE',
+    path: '/api/cloudflare/zones/:zone_id',
+    summary: 'Delete a zone at Cloudflare and from the mirror.',
+    params: zoneParamsSchema,
+    responses: { 204: noContentSchema, ...cloudflareErrors() },
+  },
+});
