@@ -51,15 +51,24 @@ export function mirrorDigestOf(items: readonly MirrorItem[]): string {
   return hash.digest('hex');
 }
 
+/**
+ * How a search matches comments: containing it (served by the trigram index), or, when the index can
+ * find no trigram in it (one or two letters or digits), at the start of a word (a word's first
+ * letters are trigrams of their own: "  s", " ss").
+ */
+export type CommentMatch = 'containing' | 'wordStart';
+
 /** Which items a page or a count covers. */
 export type ItemFilter =
   | { kind: 'all' }
-  /** Comments containing the text (case-insensitive). */
-  | { kind: 'comment'; text: string }
-  /** Comments containing the text, or values starting with it: one condition, the planner's choice. */
-  | { kind: 'commentOrValue'; text: string }
+  /** Values starting with the text, and no comment (a search the comment index cannot serve at all). */
+  | { kind: 'value'; text: string }
+  /** Comments matching the text (case-insensitive). */
+  | { kind: 'comment'; text: string; comments: CommentMatch }
+  /** Comments matching the text, or values starting with it: one condition, the planner's choice. */
+  | { kind: 'commentOrValue'; text: string; comments: CommentMatch }
   /** The same, when few values start with the text: those are read through the value index first. */
-  | { kind: 'fewValuesOrComment'; text: string };
+  | { kind: 'fewValuesOrComment'; text: string; comments: CommentMatch };
 
 export interface ItemsPageQuery {
   filter: ItemFilter;
@@ -79,11 +88,18 @@ function partitionOf(ref: number): string {
 const loadTableOf = (ref: number) => `${partitionOf(ref)}_next`;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-const containing = (text: string) => `%${escapeLike(text)}%`;
 // Values are stored lower-case (IPv6, hostnames), and a case-sensitive LIKE can use the btree.
 const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
 
 const ITEM_COLUMNS = 'id, item_id, ip, comment, created_on';
+
+/** The condition on comments; `param` adds a parameter and answers its placeholder. */
+function commentCondition(text: string, comments: CommentMatch, param: (value: string) => string): string {
+  const escaped = escapeLike(text);
+  if (comments === 'containing') return `comment ILIKE ${param(`%${escaped}%`)}`;
+  // A word starts the comment or follows a space.
+  return `(comment ILIKE ${param(`${escaped}%`)} OR comment ILIKE ${param(`% ${escaped}%`)})`;
+}
 
 /**
  * The list's items that pass the filter, as a subquery to select from ($1 is the list). Each form is
@@ -93,22 +109,28 @@ const ITEM_COLUMNS = 'id, item_id, ip, comment, created_on';
  * every item before them: ids follow Cloudflare's IP order), then the comments that match.
  */
 function matching(filter: ItemFilter): { sql: string; params: string[] } {
+  const params: string[] = [];
+  const param = (value: string) => `$${params.push(value) + 1}`;
   const base = `SELECT ${ITEM_COLUMNS} FROM ban_list_items WHERE ban_list_ref = $1`;
   switch (filter.kind) {
     case 'all':
-      return { sql: `(${base})`, params: [] };
+      return { sql: `(${base})`, params };
+    case 'value':
+      return { sql: `(${base} AND ip LIKE ${param(startingWith(filter.text))})`, params };
     case 'comment':
-      return { sql: `(${base} AND comment ILIKE $2)`, params: [containing(filter.text)] };
-    case 'commentOrValue':
+      return { sql: `(${base} AND ${commentCondition(filter.text, filter.comments, param)})`, params };
+    case 'commentOrValue': {
+      const comment = commentCondition(filter.text, filter.comments, param);
+      return { sql: `(${base} AND (${comment} OR ip LIKE ${param(startingWith(filter.text))}))`, params };
+    }
+    case 'fewValuesOrComment': {
+      const value = param(startingWith(filter.text));
+      const comment = commentCondition(filter.text, filter.comments, param);
       return {
-        sql: `(${base} AND (comment ILIKE $2 OR ip LIKE $3))`,
-        params: [containing(filter.text), startingWith(filter.text)],
+        sql: `((${base} AND ip LIKE ${value} OFFSET 0) UNION ALL (${base} AND ${comment} AND ip NOT LIKE ${value}))`,
+        params,
       };
-    case 'fewValuesOrComment':
-      return {
-        sql: `((${base} AND ip LIKE $3 OFFSET 0) UNION ALL (${base} AND comment ILIKE $2 AND ip NOT LIKE $3))`,
-        params: [containing(filter.text), startingWith(filter.text)],
-      };
+    }
   }
 }
 

@@ -12,7 +12,12 @@ import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudfl
 import { waitForBulkOperation } from '../../cloudflare';
 import { AppError } from '../../errors';
 import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
-import { BanListItemsRepository, type BanListItemRecord, type ItemFilter } from './ban-list-items.repository';
+import {
+  BanListItemsRepository,
+  type BanListItemRecord,
+  type CommentMatch,
+  type ItemFilter,
+} from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import {
   keyOfCloudflareItem,
@@ -36,6 +41,36 @@ const MAX_HOLES_FOR_ARITHMETIC = 10_000;
 const IP_PREFIX = /^[0-9a-f:./]+$/i;
 /** Up to this many IP matches, a search reads them through the IP index first. */
 const FEW_VALUES = 50_000;
+/**
+ * A search pages through its first this many matches: counting and skipping matches costs time in
+ * proportion (a page 1,000 deep of a search matching 100,000 read 100,000 rows twice).
+ */
+const SEARCH_MATCHES_MAX = 10_000;
+/**
+ * No index keeps the comment and date orders (sorting the whole list is the cost, more with every
+ * row skipped): their pages reach this many items from either end.
+ */
+const UNINDEXED_SORT_DEPTH = 10_000;
+const UNINDEXED_SORTS: ReadonlySet<BanListItemSort> = new Set(['comment', 'created_on']);
+/** Letters and digits: what pg_trgm makes trigrams of (it reads any other character as a space). */
+const WORD = /[a-z0-9]+/gi;
+
+/**
+ * How comments are matched: containing the search when the trigram index can serve that, i.e. finds
+ * at least one trigram in `ILIKE '%text%'` (pg_trgm pads a word with two spaces in front when a sign
+ * precedes it and one behind when a sign follows it, within the search); else at the start of a word,
+ * which it always can when the search holds a letter or digit; else not at all (values only).
+ */
+function commentMatchFor(text: string): CommentMatch | undefined {
+  let words = 0;
+  for (const word of text.matchAll(WORD)) {
+    words++;
+    const before = word.index > 0 ? 2 : 0;
+    const after = word.index + word[0].length < text.length ? 1 : 0;
+    if (word[0].length + before + after >= 3) return 'containing';
+  }
+  return words > 0 ? 'wordStart' : undefined;
+}
 
 export interface ItemsPageRequest {
   search: string;
@@ -122,16 +157,31 @@ export class BanListItemsService {
     let total = list.itemsCount;
     let capped = false;
     if (!search) {
+      if (UNINDEXED_SORTS.has(sort) && Math.min(offset + perPage, total - offset) > UNINDEXED_SORT_DEPTH) {
+        throw new AppError(
+          'BAD_REQUEST',
+          `Sorted by Comment or Created On, pages reach ${UNINDEXED_SORT_DEPTH.toLocaleString('en-US')} items from either end. ` +
+            'Sort by No or IP Address, or search, to see the others.',
+        );
+      }
       if (offset < total) items = await this.readPage(list, { sort, order, limit: perPage }, offset);
     } else {
+      if (offset >= SEARCH_MATCHES_MAX) {
+        throw new AppError(
+          'BAD_REQUEST',
+          `A search shows its first ${SEARCH_MATCHES_MAX.toLocaleString('en-US')} matches. Narrow it down to see the others.`,
+        );
+      }
       const filter = await this.filterFor(list, search);
       // Counted only so far past this page: counting every match of a broad search costs too much.
-      const limit = offset + perPage * (1 + BAN_LIST_ITEM_SEARCH_PAGES_AHEAD);
+      const limit = Math.min(offset + perPage * (1 + BAN_LIST_ITEM_SEARCH_PAGES_AHEAD), SEARCH_MATCHES_MAX);
       const count = await this.countOf(list, filter, limit);
       total = Math.min(count, limit);
       capped = count > limit;
-      if (offset < total)
-        items = await this.items.page(list.ref, { filter, sort, order, limit: perPage, start: { offset } });
+      if (offset < total) {
+        const rows = Math.min(perPage, total - offset);
+        items = await this.items.page(list.ref, { filter, sort, order, limit: rows, start: { offset } });
+      }
     }
     const json = Buffer.from(
       JSON.stringify({
@@ -145,14 +195,19 @@ export class BanListItemsService {
   }
 
   /**
-   * What a search matches: comments containing it, and values starting with it. In an IP list a value
-   * can only start with something shaped like an IP address, and when few do, they are read first.
+   * What a search matches: comments (see `commentMatchFor`), and values starting with it. In an IP list
+   * a value can only start with something shaped like an IP address, and when few do, they are read
+   * first.
    */
   private async filterFor(list: BanListRecord, text: string): Promise<ItemFilter> {
-    if (list.kind !== 'ip') return { kind: 'commentOrValue', text };
-    if (!IP_PREFIX.test(text)) return { kind: 'comment', text };
+    const comments = commentMatchFor(text);
+    if (!comments) return { kind: 'value', text };
+    if (list.kind !== 'ip') return { kind: 'commentOrValue', text, comments };
+    if (!IP_PREFIX.test(text)) return { kind: 'comment', text, comments };
     const values = await this.items.countValuesStartingWith(list.ref, text, FEW_VALUES + 1);
-    return values <= FEW_VALUES ? { kind: 'fewValuesOrComment', text } : { kind: 'commentOrValue', text };
+    return values <= FEW_VALUES
+      ? { kind: 'fewValuesOrComment', text, comments }
+      : { kind: 'commentOrValue', text, comments };
   }
 
   /** The filter's matches, counted up to `limit` + 1 (cached per version of the list). */
