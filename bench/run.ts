@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { api, ApiError, type Api } from './lib/api';
 import { buildChildren, type ChildBundles } from './lib/build-children';
+import { fairnessSection } from './lib/fairness';
 import { load, warm, type LoadResult } from './lib/load';
 import type { BareAnswer } from './lib/protocol';
 import { fmt, readSoak, Report } from './lib/report';
@@ -22,7 +23,7 @@ import { launchBrowser, lazyChunks, routeBytes, timeItemsScreen, type RouteBytes
 // Options and budgets
 // ---------------------------------------------------------------------------------------------------
 
-const SECTIONS = ['sync', 'reads', 'zones', 'writes', 'web'] as const;
+const SECTIONS = ['sync', 'reads', 'zones', 'writes', 'web', 'fairness'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values: args } = parseArgs({
@@ -1340,6 +1341,21 @@ async function main(): Promise<number> {
       ['zones', zonesSection],
       ['writes', writesSection],
       ['web', webSection],
+      [
+        'fairness',
+        (c) =>
+          fairnessSection({
+            ...c,
+            serverBundle: c.bundles.server,
+            webDist: WEB_DIST,
+            bigListKey: () => ensureMirrored(c).then(() => c.listKeys.big!),
+            bigAccount: c.seeded.listAccounts[0]!,
+            bigListName: c.seeded.bigList.name,
+            itemCount: BIG_LIST_ITEMS,
+            pageSize: PAGE_SIZE,
+            durationS: DURATION_S * 2,
+          }),
+      ],
     ];
     for (const [name, run] of sections) {
       if (!runs(name)) continue;

@@ -94,6 +94,8 @@ export interface ServerOptions {
   databaseUrl: string | undefined;
   /** The built web app the server serves. */
   webDist: string;
+  /** Settings over the benchmark's own; undefined removes one (the server's default applies). */
+  env?: Record<string, string | undefined>;
 }
 
 function readRss(pid: number): number {
@@ -153,6 +155,10 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     GUARDIAN_RATE_LIMIT_CONCURRENT: '1000',
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   if (process.env.BENCH_LIVE_HEAP) env.BENCH_LIVE_HEAP = process.env.BENCH_LIVE_HEAP;
   if (!options.databaseUrl) await prepareDataDir(options.bundle, env);
   const child = fork(options.bundle, [], {
