@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { TokenCipher } from './crypto/token-cipher';
 import type { Db } from './db';
 import { AppError, errorBody, registerErrorHandler } from './errors';
+import { registerEndpointCompilers } from './endpoint-route';
 import { createLogger } from './logger';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   trackRoutes(app);
+  registerEndpointCompilers(app);
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
   registerResponseHeaders(app);

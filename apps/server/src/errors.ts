@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@guardian/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ZodError } from 'zod';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { ZodError, ZodType } from 'zod';
 import { cloudflareErrorToAppError } from './cloudflare/errors';
 import { DatabaseUnavailableError } from './db';
 
@@ -148,12 +148,24 @@ function answerFor(err: unknown): ErrorAnswer {
 }
 
 /**
- * The one error handler: every failure becomes the contract's ErrorBody. A 5xx is logged in full with
+ * Fastify hands an endpoint's body validator null when the request has no body, and Zod then says
+ * "received null": checked again as what was sent (nothing), the message says "received undefined".
+ */
+function asSent(err: unknown, request: FastifyRequest): unknown {
+  const context = (err as { validationContext?: unknown } | null)?.validationContext;
+  if (!(err instanceof ZodError) || context !== 'body' || request.body !== undefined) return err;
+  const schema = request.routeOptions.schema?.body;
+  return (schema instanceof ZodType && schema.safeParse(undefined).error) || err;
+}
+
+/**
+ * The one error handler: every failure becomes the contract's ErrorBody (a failed validation of an
+ * endpoint's params, query or body arrives as Zod's ZodError, see endpoint-route.ts). A 5xx is logged in full with
  * the request id; the person only sees a short message.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
-    const answer = answerFor(err);
+    const answer = answerFor(asSent(err, request));
     if (isDataException(err))
       request.log.warn({ err }, 'The database refused a value that validation let through');
     if (answer.status === 500) request.log.error({ err }, 'Request failed');

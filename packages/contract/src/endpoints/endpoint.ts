@@ -41,7 +41,7 @@ export function endpointGroup<const T extends Record<string, Endpoint>>(tag: str
 }
 
 /** The answer of an endpoint that answers 204 without a body. */
-export const noContentSchema = z.null().describe('No content.');
+export const noContentSchema = z.undefined().describe('No content.');
 
 /** The ErrorBody answer of each of `codes`, keyed by its status: `...errorResponses('NOT_FOUND')`. */
 export function errorResponses(...codes: ErrorCode[]): Record<number, typeof errorBodySchema> {

@@ -1,0 +1,105 @@
+import type { Endpoint } from '@guardian/contract';
+import type {
+  ContextConfigDefault,
+  FastifyInstance,
+  FastifySchema,
+  FastifySchemaCompiler,
+  FastifySerializerCompiler,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodType } from 'zod';
+
+/**
+ * Fastify checks an endpoint's params, query and body with its Zod schemas and hands the handler what
+ * they output (defaults filled in, text trimmed). A failure stays Zod's own ZodError, so the error
+ * handler words it as it words every validation (describeZodError), issue paths intact.
+ */
+const validatorCompiler: FastifySchemaCompiler<ZodType> =
+  ({ schema }) =>
+  (data) => {
+    const result = schema.safeParse(data);
+    return result.success ? { value: result.data } : { error: result.error };
+  };
+
+/** Zod validation of requests and of answers (fastify-type-provider-zod) for every route with schemas. */
+export function registerEndpointCompilers(app: FastifyInstance): void {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+}
+
+type Declared = Endpoint & { tag: string };
+
+/** What Fastify's type provider reads: the answers are typed unless they are sent as bytes. */
+interface SchemaOf<E extends Endpoint> {
+  params: E['params'];
+  querystring: E['query'];
+  body: E['body'];
+  response: E extends { preSerialized: true } ? undefined : E['responses'];
+}
+
+/** A handler whose request and reply are typed by the endpoint's schemas. */
+export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  SchemaOf<E>,
+  ZodTypeProvider
+>;
+
+type ParamName<E extends Endpoint> = E['params'] extends ZodType<infer Params> ? keyof Params & string : never;
+
+export interface EndpointRouteOptions<E extends Endpoint> {
+  /** The path params whose ownership the route checks (see FastifyContextConfig.owns). */
+  owns?: readonly ParamName<E>[];
+}
+
+/**
+ * A pre-serialised answer is JSON text: Fastify sends a string as it is and never calls a serializer
+ * for it, so this one only speaks up when a handler returns anything else.
+ */
+const bytesOnly = (url: string) => () => {
+  throw new Error(`${url} answers JSON it serialised itself: send a string.`);
+};
+
+/** The serializers of a pre-serialised endpoint: none for its success answer, Zod's for its errors. */
+const preSerializedAnswers: FastifySerializerCompiler<FastifySchema> = (routeSchema) =>
+  Number(routeSchema.httpStatus) < 300
+    ? bytesOnly(routeSchema.url)
+    : serializerCompiler(routeSchema as Parameters<typeof serializerCompiler>[0]);
+
+/**
+ * Registers an endpoint's route from its declaration: `route(app, zoneEndpoints.remove, handler,
+ * { owns: ['zone_id'] })`. Access and ownership go to the route's config (auth guard, route table).
+ */
+export function route<E extends Declared>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: EndpointHandler<E>,
+  routeOptions: EndpointRouteOptions<E> = {},
+): void {
+  const options: RouteOptions = {
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: {
+      params: endpoint.params,
+      querystring: endpoint.query,
+      body: endpoint.body,
+      response: endpoint.responses,
+      summary: endpoint.summary,
+      tags: [endpoint.tag],
+      ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }] }),
+    },
+    ...(endpoint.preSerialized ? { serializerCompiler: preSerializedAnswers } : {}),
+    config: { access: endpoint.access, owns: routeOptions.owns },
+    handler: handler as RouteHandlerMethod,
+  };
+  app.route(options);
+}
