@@ -54,7 +54,8 @@ export type EndpointHandler<E extends Endpoint> = RouteHandlerMethod<
   ZodTypeProvider
 >;
 
-type ParamName<E extends Endpoint> = E['params'] extends ZodType<infer Params> ? keyof Params & string : never;
+type ParamName<E extends Endpoint> =
+  E['params'] extends ZodType<infer Params> ? keyof Params & string : never;
 
 export interface EndpointRouteOptions<E extends Endpoint> {
   /** The path params whose ownership the route checks (see FastifyContextConfig.owns). */
@@ -89,9 +90,10 @@ export function route<E extends Declared>(
     method: endpoint.method,
     url: endpoint.path,
     schema: {
-      params: endpoint.params,
-      querystring: endpoint.query,
-      body: endpoint.body,
+      // Only the parts an endpoint declares: Fastify warns about a part given as undefined.
+      ...(endpoint.params && { params: endpoint.params }),
+      ...(endpoint.query && { querystring: endpoint.query }),
+      ...(endpoint.body && { body: endpoint.body }),
       response: endpoint.responses,
       summary: endpoint.summary,
       tags: [endpoint.tag],
