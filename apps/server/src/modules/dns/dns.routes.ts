@@ -1,11 +1,7 @@
-import {
-  dnsRecordInputSchema,
-  dnsRecordParamsSchema,
-  zoneParamsSchema,
-  type DnsRecord,
-} from '@guardian/contract';
+import { dnsRecordEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModuleOptions } from '../../app';
+import { route } from '../../endpoint-route';
 import { DnsService } from './dns.service';
 
 /**
@@ -14,33 +10,43 @@ import { DnsService } from './dns.service';
  */
 export const dnsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
   const dns = new DnsService(deps);
-  const zoneRoute = { config: { owns: ['zone_id'] } };
-  const recordRoute = { config: { owns: ['zone_id', 'record_id'] } };
+  const zoneRoute = { owns: ['zone_id'] } as const;
+  const recordRoute = { owns: ['zone_id', 'record_id'] } as const;
 
-  app.get('/api/cloudflare/zones/:zone_id/dns', zoneRoute, async (request): Promise<DnsRecord[]> => {
-    const { zone_id } = zoneParamsSchema.parse(request.params);
-    return dns.list(request.user.id, zone_id);
-  });
-
-  app.post('/api/cloudflare/zones/:zone_id/dns', zoneRoute, async (request, reply): Promise<DnsRecord> => {
-    const { zone_id } = zoneParamsSchema.parse(request.params);
-    const record = await dns.create(request.user.id, zone_id, dnsRecordInputSchema.parse(request.body));
-    reply.code(201);
-    return record;
-  });
-
-  app.put(
-    '/api/cloudflare/zones/:zone_id/dns/:record_id',
-    recordRoute,
-    async (request): Promise<DnsRecord> => {
-      const { zone_id, record_id } = dnsRecordParamsSchema.parse(request.params);
-      return dns.update(request.user.id, zone_id, record_id, dnsRecordInputSchema.parse(request.body));
-    },
+  route(
+    app,
+    dnsRecordEndpoints.list,
+    async (request) => dns.list(request.user.id, request.params.zone_id),
+    zoneRoute,
   );
 
-  app.delete('/api/cloudflare/zones/:zone_id/dns/:record_id', recordRoute, async (request, reply) => {
-    const { zone_id, record_id } = dnsRecordParamsSchema.parse(request.params);
-    await dns.remove(request.user.id, zone_id, record_id);
-    return reply.code(204).send();
-  });
+  route(
+    app,
+    dnsRecordEndpoints.add,
+    async (request, reply) => {
+      const record = await dns.create(request.user.id, request.params.zone_id, request.body);
+      return reply.code(201).send(record);
+    },
+    zoneRoute,
+  );
+
+  route(
+    app,
+    dnsRecordEndpoints.update,
+    async (request) => {
+      const { zone_id, record_id } = request.params;
+      return dns.update(request.user.id, zone_id, record_id, request.body);
+    },
+    recordRoute,
+  );
+
+  route(
+    app,
+    dnsRecordEndpoints.remove,
+    async (request, reply) => {
+      await dns.remove(request.user.id, request.params.zone_id, request.params.record_id);
+      return reply.code(204).send();
+    },
+    recordRoute,
+  );
 };
