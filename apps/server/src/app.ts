@@ -8,6 +8,7 @@ import type { Db } from './db';
 import { AppError, errorBody, registerErrorHandler } from './errors';
 import { registerEndpointCompilers } from './endpoint-route';
 import { createLogger } from './logger';
+import { apiDocsRoutes, registerApiDocument } from './modules/api-docs/api-docs.routes';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerRequestLimits(app, config.requestLimits);
   rejectNulCharacters(app);
 
+  await registerApiDocument(app);
   const moduleOptions: ModuleOptions = { config, deps };
   await app.register(healthRoutes, moduleOptions);
   await app.register(authRoutes, moduleOptions);
@@ -111,6 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(dnsRoutes, moduleOptions);
   await app.register(firewallRoutes, moduleOptions);
   await app.register(pagerulesRoutes, moduleOptions);
+  await app.register(apiDocsRoutes, moduleOptions);
 
   const servesWebApp = config.serveWebApp && (await registerWebApp(app, config));
   app.setNotFoundHandler(async (request, reply) => {
