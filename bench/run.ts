@@ -9,6 +9,15 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import {
+  accountEndpoints,
+  banListEndpoints,
+  banListItemEndpoints,
+  dnsRecordEndpoints,
+  firewallRuleEndpoints,
+  pathOf,
+  zoneEndpoints,
+} from '@guardian/contract';
 import type { Browser } from 'playwright-core';
 import { api, ApiError, type Api } from './lib/api';
 import { buildChildren, type ChildBundles } from './lib/build-children';
@@ -296,7 +305,7 @@ function itemsPath(listKey: string, query: { search?: string; page: number }): s
     page: String(query.page),
     per_page: String(PAGE_SIZE),
   });
-  return `/api/cloudflare/banlists/${encodeURIComponent(listKey)}/items?${params}`;
+  return `${pathOf(banListItemEndpoints.page, { list_id: listKey })}?${params}`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -319,10 +328,10 @@ async function pullLists(ctx: Context): Promise<void> {
   if (ctx.listKeys.big) return;
   const started = performance.now();
   ctx.timed.sandbox.control.resetCalls();
-  await ctx.lists.request('POST', '/api/cloudflare/banlists/update');
+  await ctx.lists.request('POST', banListEndpoints.update.path);
   const updateMs = performance.now() - started;
   const itemCalls = ctx.timed.sandbox.control.callCount({ path: /\/items/ });
-  const rows = await ctx.lists.request<ListRow[]>('GET', '/api/cloudflare/banlists');
+  const rows = await ctx.lists.request<ListRow[]>('GET', banListEndpoints.list.path);
   const keyOf = (name: string) => {
     const row = rows.find((candidate) => candidate.list_name === name);
     if (!row) throw new Error(`GET /api/cloudflare/banlists has no list named ${name} after the update`);
@@ -392,7 +401,7 @@ async function ensureMirrored(ctx: Context): Promise<void> {
   const page = await ctx.lists.request<ItemsPage>('GET', itemsPath(key, { page: 1 }));
   if (page.totalItems === BIG_LIST_ITEMS) return;
   console.log(`  (syncing the ${fmt.int(BIG_LIST_ITEMS)}-item list first)`);
-  await ctx.lists.request('POST', `/api/cloudflare/banlists/${encodeURIComponent(key)}/sync`);
+  await ctx.lists.request('POST', pathOf(banListItemEndpoints.sync, { list_id: key }));
 }
 
 async function syncSection(ctx: Context): Promise<void> {
@@ -487,7 +496,7 @@ async function syncSection(ctx: Context): Promise<void> {
         atPeak,
         database: databaseRss,
       } = await peakRss(server, () =>
-        ctx.lists.request('POST', `/api/cloudflare/banlists/${encodeURIComponent(run.key)}/sync`),
+        ctx.lists.request('POST', pathOf(banListItemEndpoints.sync, { list_id: run.key })),
       );
       const wallMs = performance.now() - started;
       const calls = timed.sandbox.control.callCount({ path: /\/items/ });
@@ -823,7 +832,7 @@ async function zonesSection(ctx: Context): Promise<void> {
   ];
   const target: ReadTarget = {
     name: `${fmt.int(ZONE_COUNT)} zones`,
-    path: '/api/cloudflare/zones',
+    path: zoneEndpoints.list.path,
     api: ctx.zones,
     check: (body) =>
       Array.isArray(body) && body.length === ZONE_COUNT
@@ -959,7 +968,7 @@ async function writesSection(ctx: Context): Promise<void> {
     for (let i = 0; i <= REPEAT; i++) {
       const ip = `198.51.100.${i + 1}`;
       const add = await timedWrite(ctx, 'add item', () =>
-        ctx.lists.request('POST', `/api/cloudflare/banlists/${encodeURIComponent(key)}/items`, {
+        ctx.lists.request('POST', pathOf(banListItemEndpoints.add, { list_id: key }), {
           ip,
           comment: 'bench',
         }),
@@ -967,11 +976,9 @@ async function writesSection(ctx: Context): Promise<void> {
       const found = await ctx.lists.request<ItemsPage>('GET', itemsPath(key, { search: ip, page: 1 }));
       const item = found.items.find((candidate) => candidate.ip === ip);
       if (!item?.id) throw new Error(`the added item ${ip} is not in the list's items (search)`);
+      const itemId = item.id;
       const del = await timedWrite(ctx, 'delete item', () =>
-        ctx.lists.request(
-          'DELETE',
-          `/api/cloudflare/banlists/${encodeURIComponent(key)}/items/${encodeURIComponent(String(item.id))}`,
-        ),
+        ctx.lists.request('DELETE', pathOf(banListItemEndpoints.remove, { list_id: key, item_id: itemId })),
       );
       if (i > 0) {
         // The first round warms the SDK client and the connection; it is not counted.
@@ -991,7 +998,7 @@ async function writesSection(ctx: Context): Promise<void> {
     const figures: WriteFigure[] = [];
     for (let i = 0; i <= REPEAT; i++) {
       const figure = await timedWrite(ctx, 'add DNS record', () =>
-        ctx.zones.request('POST', `/api/cloudflare/zones/${zone}/dns`, {
+        ctx.zones.request('POST', pathOf(dnsRecordEndpoints.add, { zone_id: zone }), {
           type: 'A',
           name: `bench-${i}-${Date.now().toString(36)}`,
           content: '203.0.113.7',
@@ -1009,7 +1016,7 @@ async function writesSection(ctx: Context): Promise<void> {
   // Reorder 100 custom rules: the last rule dragged to the top, the whole list renumbered (spec: PUT).
   try {
     const zone = ctx.seeded.writeZone.id;
-    const path = `/api/cloudflare/zones/${zone}/firewall-rules`;
+    const path = pathOf(firewallRuleEndpoints.list, { zone_id: zone });
     const figures: WriteFigure[] = [];
     for (let i = 0; i <= REPEAT; i++) {
       const current = await ctx.zones.request<unknown>('GET', path);
@@ -1303,13 +1310,13 @@ async function main(): Promise<number> {
     };
     // Accounts through the API, as a person adds them (the token is verified at the sandbox).
     for (const account of seeded.listAccounts) {
-      await ctx.lists.request('POST', '/api/cloudflare/accounts', {
+      await ctx.lists.request('POST', accountEndpoints.add.path, {
         account_name: account.name,
         token: account.token,
       });
     }
     for (const account of seeded.zoneAccounts) {
-      await ctx.zones.request('POST', '/api/cloudflare/accounts', {
+      await ctx.zones.request('POST', accountEndpoints.add.path, {
         account_name: account.name,
         token: account.token,
       });
@@ -1323,9 +1330,9 @@ async function main(): Promise<number> {
           sum + Math.max(1, Math.ceil(timed.sandbox.control.getZones(account.accountId).length / 50)),
         0,
       );
-      const zonesSync = await ctx.zones.raw('POST', '/api/cloudflare/zones/sync');
+      const zonesSync = await ctx.zones.raw('POST', zoneEndpoints.sync.path);
       if (zonesSync.status >= 300)
-        throw new ApiError(zonesSync.status, 'POST', '/api/cloudflare/zones/sync', zonesSync.text);
+        throw new ApiError(zonesSync.status, 'POST', zoneEndpoints.sync.path, zonesSync.text);
       report.row({
         section: 'Zones',
         figure: `sync ${fmt.int(ZONE_COUNT)} zones (POST /zones/sync)`,

@@ -28,6 +28,13 @@ import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  accountEndpoints,
+  banListEndpoints,
+  banListItemEndpoints,
+  pathOf,
+  zoneEndpoints,
+} from '@guardian/contract';
 import { createSandbox, type Sandbox } from '@guardian/sandbox';
 import { loadConfig } from '../apps/server/src/config';
 import { createDb } from '../apps/server/src/db';
@@ -349,10 +356,10 @@ async function main() {
         'content-type': 'application/json',
       };
       const steps: [string, string, object?][] = [
-        ['POST', '/api/cloudflare/accounts', { account_name: `Soak ${user.email}`, token: user.token }],
-        ['POST', '/api/cloudflare/banlists/update'],
-        ['POST', `/api/cloudflare/banlists/${user.listId}/sync`],
-        ['POST', '/api/cloudflare/zones/sync'],
+        ['POST', accountEndpoints.add.path, { account_name: `Soak ${user.email}`, token: user.token }],
+        ['POST', banListEndpoints.update.path],
+        ['POST', pathOf(banListItemEndpoints.sync, { list_id: user.listId })],
+        ['POST', zoneEndpoints.sync.path],
       ];
       for (const [method, url, body] of steps) {
         const response = await fetch(`${base}${url}`, {

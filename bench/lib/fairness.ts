@@ -9,6 +9,7 @@
  * A's flood on a second server with the per-person limits at their defaults (the budget).
  */
 import { performance } from 'node:perf_hooks';
+import { accountEndpoints, banListEndpoints, banListItemEndpoints, pathOf } from '@guardian/contract';
 import { api, ApiError, type Api } from './api';
 import { fmt, type Report } from './report';
 import { startServer, type ServerChild, type TimedSandbox } from './stack';
@@ -56,7 +57,7 @@ function percentile(sorted: number[], share: number): number {
 /** A's costly reads on the list `key`: each of A's connections goes round them, from its own start. */
 function costlyPaths(key: string, itemCount: number, pageSize: number): { kind: string; path: string }[] {
   const items = (query: Record<string, string>) =>
-    `/api/cloudflare/banlists/${encodeURIComponent(key)}/items?${new URLSearchParams({ per_page: String(pageSize), ...query })}`;
+    `${pathOf(banListItemEndpoints.page, { list_id: key })}?${new URLSearchParams({ per_page: String(pageSize), ...query })}`;
   const pages = Math.ceil(itemCount / pageSize);
   // One item in five matches `scanner` (run.ts's data set): its last page is the deepest.
   const broadPages = Math.max(1, Math.ceil(itemCount / 5 / pageSize));
@@ -125,7 +126,7 @@ async function measure(
     let failures = 0;
     const end = performance.now() + options.durationS * 1000;
     while (performance.now() < end) {
-      const { status, ms } = await b.raw('GET', '/api/cloudflare/accounts');
+      const { status, ms } = await b.raw('GET', accountEndpoints.list.path);
       if (status !== 200) failures++;
       times.push(ms);
       await sleep(B_PAUSE_MS);
@@ -169,15 +170,15 @@ async function startDefaultLimitsServer(
   });
   try {
     const a = api(server.origin, (await server.createUser()).token);
-    await a.request('POST', '/api/cloudflare/accounts', {
+    await a.request('POST', accountEndpoints.add.path, {
       account_name: ctx.bigAccount.name,
       token: ctx.bigAccount.token,
     });
-    await a.request('POST', '/api/cloudflare/banlists/update');
-    const rows = await a.request<{ list_name: string; list_id: string }[]>('GET', '/api/cloudflare/banlists');
+    await a.request('POST', banListEndpoints.update.path);
+    const rows = await a.request<{ list_name: string; list_id: string }[]>('GET', banListEndpoints.list.path);
     const key = rows.find((row) => row.list_name === ctx.bigListName)?.list_id;
     if (!key) throw new Error(`the second server has no list ${ctx.bigListName} after the update`);
-    await a.request('POST', `/api/cloudflare/banlists/${encodeURIComponent(key)}/sync`);
+    await a.request('POST', pathOf(banListItemEndpoints.sync, { list_id: key }));
     return { server, a, key };
   } catch (err) {
     await server.stop();
