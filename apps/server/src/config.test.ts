@@ -105,6 +105,17 @@ describe('loadConfig', () => {
     });
   });
 
+  it('runs one costly request at a time per person on the embedded database (one process serves every query), two on PostgreSQL', () => {
+    const base = { GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 };
+    expect(loadConfig(base).requestLimits.concurrentCostly).toBe(1);
+    expect(
+      loadConfig({ ...base, DATABASE_URL: 'postgres://guardian@db/guardian' }).requestLimits.concurrentCostly,
+    ).toBe(2);
+    expect(loadConfig({ ...base, GUARDIAN_RATE_LIMIT_CONCURRENT: '3' }).requestLimits.concurrentCostly).toBe(
+      3,
+    );
+  });
+
   it('refuses GUARDIAN_TRUST_PROXY=true, which believes what the client writes, and names the way out', () => {
     const base = { GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 };
     const [problem] = problemsOf({ ...base, GUARDIAN_TRUST_PROXY: 'true' });
