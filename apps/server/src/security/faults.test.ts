@@ -1,3 +1,4 @@
+import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FaultSpec } from '@guardian/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,8 +185,7 @@ let ipCounter = 0;
 const nextIp = () => `203.0.${113 + (Math.floor(++ipCounter / 250) % 10)}.${ipCounter % 250}`;
 
 const banlistsReady = () =>
-  hasRoute(ctx.app, 'POST', '/api/cloudflare/banlists/:list_id/items') &&
-  hasRoute(ctx.app, 'DELETE', '/api/cloudflare/banlists/:list_id/items/:item_id');
+  hasRoute(ctx.app, banListItemEndpoints.add) && hasRoute(ctx.app, banListItemEndpoints.remove);
 
 describe.each(FAULTS)('ban list items under $name', (fault) => {
   it('add item: done or a clear error, and the rows equal Cloudflare’s items', async (test) => {
@@ -221,7 +221,7 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
   });
 
   it('sync items: done (the mirror is Cloudflare’s) or a clear error (the old mirror is whole)', async (test) => {
-    if (!hasRoute(ctx.app, 'POST', '/api/cloudflare/banlists/:list_id/sync'))
+    if (!hasRoute(ctx.app, banListItemEndpoints.sync))
       return test.skip('the sync route is not registered yet');
     const estate = await freshEstate('syncitems');
     const before = await mirroredItems(estate);
@@ -242,8 +242,7 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
   });
 
   it('clean all: each list ends cleaned on both sides or untouched on both sides', async (test) => {
-    if (!hasRoute(ctx.app, 'POST', '/api/cloudflare/banlists/clean'))
-      return test.skip('the clean route is not registered yet');
+    if (!hasRoute(ctx.app, banListEndpoints.clean)) return test.skip('the clean route is not registered yet');
     const estate = await freshEstate('clean');
     // A second list, so a failure can land between two lists.
     const second = ctx.sandbox.control.addList(estate.cfAccountId, {

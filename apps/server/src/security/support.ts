@@ -1,4 +1,18 @@
 import { createHash } from 'node:crypto';
+import {
+  accountEndpoints,
+  allEndpoints,
+  API_DOCS_PATH,
+  authEndpoints,
+  banListEndpoints,
+  banListItemEndpoints,
+  dnsRecordEndpoints,
+  firewallRuleEndpoints,
+  pageRuleEndpoints,
+  pathOf,
+  zoneEndpoints,
+  type Endpoint,
+} from '@guardian/contract';
 import type { Sandbox } from '@guardian/sandbox';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../db';
@@ -89,14 +103,28 @@ async function cfCall(
   return response.json<{ result: unknown }>().result;
 }
 
-export function hasRoute(app: FastifyInstance, method: string, url: string): boolean {
-  return app.routeTable.some((route) => route.method === method && route.url === url);
+export function hasRoute(app: FastifyInstance, endpoint: Pick<Endpoint, 'method' | 'path'>): boolean {
+  return app.routeTable.some((route) => route.method === endpoint.method && route.url === endpoint.path);
 }
 
-/** The routes the security suites walk: every /api route, HEAD excluded (Fastify mirrors GET). */
+/** The declaration a route was registered from (undefined for a route a test added on its own). */
+function endpointOf(route: RouteEntry): Endpoint | undefined {
+  return allEndpoints.find((endpoint) => endpoint.method === route.method && endpoint.path === route.url);
+}
+
+/**
+ * The routes the security suites walk: every /api route, HEAD excluded (Fastify mirrors GET), and not
+ * the API reference page's files (/api/docs...: public, fixed files that read no input, the largest of
+ * them Swagger UI's 1.7 MB bundle; api-docs.test.ts checks them).
+ */
 export function apiRoutes(app: FastifyInstance): RouteEntry[] {
   return app.routeTable.filter(
-    (route) => isApiPath(route.url) && route.method !== 'HEAD' && route.method !== 'OPTIONS',
+    (route) =>
+      isApiPath(route.url) &&
+      route.method !== 'HEAD' &&
+      route.method !== 'OPTIONS' &&
+      route.url !== API_DOCS_PATH &&
+      !route.url.startsWith(`${API_DOCS_PATH}/`),
   );
 }
 
@@ -112,7 +140,7 @@ export function ownerOrder(routes: RouteEntry[]): RouteEntry[] {
     return (
       (/\/clean$/.test(route.url) ? 1000 : 0) +
       // Signing out ends the caller's session: after everything else.
-      (route.url === '/api/auth/logout' ? 2000 : 0) +
+      (route.url === authEndpoints.logout.path ? 2000 : 0) +
       method * 100 -
       (route.method === 'DELETE' ? pathParams(route.url).length : 0)
     );
@@ -230,18 +258,12 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
 /** Pulls the estate's lists, items and zones into the console and records their local ids. */
 export async function syncMirrors(ctx: CloudflareTestContext, estate: Estate): Promise<void> {
   const { app, db } = ctx;
-  if (hasRoute(app, 'POST', '/api/cloudflare/banlists/update')) {
-    await call(ctx, estate.user, 'POST', '/api/cloudflare/banlists/update');
+  const { user } = estate;
+  if (hasRoute(app, banListEndpoints.update)) await call(ctx, user, 'POST', banListEndpoints.update.path);
+  if (hasRoute(app, banListItemEndpoints.sync)) {
+    await call(ctx, user, 'POST', pathOf(banListItemEndpoints.sync, { list_id: estate.list.listId }));
   }
-  const syncRoute = app.routeTable.find(
-    (route) => route.method === 'POST' && /^\/api\/cloudflare\/banlists\/:[^/]+\/sync$/.test(route.url),
-  );
-  if (syncRoute) {
-    await call(ctx, estate.user, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/sync`);
-  }
-  if (hasRoute(app, 'POST', '/api/cloudflare/zones/sync')) {
-    await call(ctx, estate.user, 'POST', '/api/cloudflare/zones/sync');
-  }
+  if (hasRoute(app, zoneEndpoints.sync)) await call(ctx, user, 'POST', zoneEndpoints.sync.path);
   if (await tableExists(db, 'ban_lists')) {
     const [list] = await db.query<{ id: number }>(
       'SELECT id FROM ban_lists WHERE account_ref = $1 AND list_id = $2',
@@ -328,12 +350,11 @@ export async function sampleRequest(
   estate: Estate,
 ): Promise<{ payload?: unknown; query?: Record<string, string> }> {
   sampleCounter += 1;
-  const shape = routeShape(route.url);
-  const key = `${route.method} ${shape}`;
+  const endpoint = endpointOf(route);
   const firewallRules = async (): Promise<FirewallRuleView[]> => {
     const response = await ctx.app.inject({
       method: 'GET',
-      url: `/api/cloudflare/zones/${estate.zone.zoneId}/firewall-rules`,
+      url: pathOf(firewallRuleEndpoints.list, { zone_id: estate.zone.zoneId }),
       headers: estate.user.headers,
     });
     if (response.statusCode !== 200) throw new Error(`reading firewall rules for a sample: ${response.body}`);
@@ -352,28 +373,28 @@ export async function sampleRequest(
     status: 'active',
   };
 
-  switch (key) {
-    case 'POST /api/login':
+  switch (endpoint) {
+    case authEndpoints.login:
       return { payload: { email: estate.user.email, password: estate.user.password } };
-    case 'POST /api/cloudflare/accounts':
+    case accountEndpoints.add:
       return { payload: { account_name: `Sample ${sampleCounter}`, token: `sample-token-${sampleCounter}` } };
-    case 'POST /api/cloudflare/banlists':
+    case banListEndpoints.add:
       return {
         payload: { account_name: estate.accountName, list_name: `sample_${sampleCounter}`, kind: 'ip' },
       };
-    case 'POST /api/cloudflare/banlists/{list}/items':
+    case banListItemEndpoints.add:
       return {
         payload: {
           ip: `198.19.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}`,
           comment: 'sample item',
         },
       };
-    case 'POST /api/cloudflare/zones':
+    case zoneEndpoints.add:
       return {
         payload: { account_id: estate.cfAccountId, domain: `sample${sampleCounter}-${estate.label}.com` },
       };
-    case 'POST /api/cloudflare/zones/{zone}/dns':
-    case 'PUT /api/cloudflare/zones/{zone}/dns/{record}':
+    case dnsRecordEndpoints.add:
+    case dnsRecordEndpoints.update:
       return {
         payload: {
           type: 'A',
@@ -384,7 +405,7 @@ export async function sampleRequest(
           comment: '',
         },
       };
-    case 'POST /api/cloudflare/zones/{zone}/firewall-rules':
+    case firewallRuleEndpoints.add:
       return {
         payload: [
           {
@@ -395,27 +416,28 @@ export async function sampleRequest(
           },
         ],
       };
-    case 'PUT /api/cloudflare/zones/{zone}/firewall-rules': {
+    case firewallRuleEndpoints.reorder: {
       const rules = await firewallRules();
       return { payload: [...rules].reverse().map((rule, index) => ({ ...rule, priority: index + 1 })) };
     }
-    case 'PUT /api/cloudflare/zones/{zone}/firewall-rules/{rule}': {
+    case firewallRuleEndpoints.update: {
       const rule = (await firewallRules()).find((entry) => entry.id === estate.rules[0]!.id);
       if (!rule) throw new Error('the estate’s first firewall rule is not listed');
       return { payload: { ...rule, paused: !rule.paused } };
     }
-    case 'DELETE /api/cloudflare/zones/{zone}/firewall-rules/{rule}': {
+    case firewallRuleEndpoints.remove: {
       const rule = (await firewallRules()).find((entry) => entry.id === estate.rules[0]!.id);
       return { query: { filter_id: String(rule?.filter?.id ?? estate.rules[0]!.id) } };
     }
-    case 'POST /api/cloudflare/zones/{zone}/pagerules':
+    case pageRuleEndpoints.add:
       return { payload: pageRuleBody };
-    case 'PUT /api/cloudflare/zones/{zone}/pagerules/{pageRule}':
+    case pageRuleEndpoints.update:
       return { payload: { id: estate.pageRule.id, ...pageRuleBody } };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
-      // Actions that take no body (sync, clean, update, sign out).
-      if (/\/(sync|clean|update|logout|selftest-[a-z]+)$/.test(route.url)) return {};
+      // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.
+      if (endpoint ? endpoint.body === undefined : /\/selftest-[a-z]+$/.test(route.url)) return {};
+      const key = `${route.method} ${routeShape(route.url)}`;
       throw new Error(`security/support.ts has no sample request for ${key}; add one to sampleRequest`);
   }
 }
