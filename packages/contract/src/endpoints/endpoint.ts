@@ -34,7 +34,10 @@ export interface Endpoint {
 /** A resource's endpoints, with the tag the API reference groups them under. */
 export type EndpointGroup<T extends Record<string, Endpoint>> = { [K in keyof T]: T[K] & { tag: string } };
 
-export function endpointGroup<const T extends Record<string, Endpoint>>(tag: string, group: T): EndpointGroup<T> {
+export function endpointGroup<const T extends Record<string, Endpoint>>(
+  tag: string,
+  group: T,
+): EndpointGroup<T> {
   return Object.fromEntries(
     Object.entries(group).map(([name, endpoint]) => [name, { ...endpoint, tag }]),
   ) as EndpointGroup<T>;
@@ -70,7 +73,10 @@ export function pathParams(path: string): string[] {
 }
 
 /** An endpoint's path with its params filled in: `pathOf(dnsRecordEndpoints.list, { zone_id })`. */
-export function pathOf(endpoint: Pick<Endpoint, 'path'>, params: Record<string, string | number> = {}): string {
+export function pathOf(
+  endpoint: Pick<Endpoint, 'path'>,
+  params: Record<string, string | number> = {},
+): string {
   return endpoint.path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`${endpoint.path} needs the param ${name}.`);
