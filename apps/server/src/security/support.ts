@@ -437,8 +437,9 @@ export async function sampleRequest(
       if (route.method === 'GET' || route.method === 'DELETE') return {};
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.
       if (endpoint ? endpoint.body === undefined : /\/selftest-[a-z]+$/.test(route.url)) return {};
-      const key = `${route.method} ${routeShape(route.url)}`;
-      throw new Error(`security/support.ts has no sample request for ${key}; add one to sampleRequest`);
+      throw new Error(
+        `security/support.ts has no sample request for ${route.method} ${routeShape(route.url)}; add one to sampleRequest`,
+      );
   }
 }
 
