@@ -15,6 +15,7 @@ import { pageRuleView } from './resources/pagerules';
 import { entrypointOf, ruleView, rulesetView } from './resources/rulesets';
 import { activateZone, createZone, isValidDomain, zoneView } from './resources/zones';
 import type { ListKind, Plan, TokenKind, TokenStatus } from './state';
+import { isRecord } from './is-record';
 
 const PLANS: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
 const TOKEN_STATUSES: readonly TokenStatus[] = ['active', 'disabled', 'expired'];
@@ -299,10 +300,6 @@ export function createControl({
     },
   };
   return control;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function callFilter(query: Record<string, string | undefined>): CallFilter {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIpv6, parseIpOrCidr, parseIpv6, parseListIp } from './ip';
+import { isIpv4, isIpv6, parseIpOrCidr, parseListIp } from './ip';
 
 describe('IP parsing', () => {
   it('accepts IPv4 addresses and CIDRs, refusing leading zeros, big octets and host bits', () => {
@@ -14,13 +14,35 @@ describe('IP parsing', () => {
   });
 
   it('reads IPv6 in every notation and writes it as RFC 5952', () => {
-    expect(parseIpv6('2001:db8::1')).toEqual([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]);
-    expect(parseIpv6('::ffff:192.0.2.1')).toEqual([0, 0, 0, 0, 0, 0xffff, 0xc000, 0x201]);
-    expect(parseIpv6('1:2:3:4:5:6:7:8:9')).toBeNull();
-    expect(parseIpv6('1::2::3')).toBeNull();
-    expect(formatIpv6([0x2001, 0xdb8, 0, 0, 1, 0, 0, 1])).toBe('2001:db8::1:0:0:1');
+    expect(parseIpOrCidr('2001:db8::1')?.sortKey).toBe('20010db8000000000000000000000001/128');
+    expect(parseIpOrCidr('::ffff:192.0.2.1')?.canonical).toBe('::ffff:c000:201');
+    expect(parseIpOrCidr('1:2:3:4:5:6:7:8:9')).toBeNull();
+    expect(parseIpOrCidr('1::2::3')).toBeNull();
+    expect(parseIpOrCidr('2001:db8:0:0:1:0:0:1')?.canonical).toBe('2001:db8::1:0:0:1');
     expect(parseIpOrCidr('2001:0DB8:0000:0000:0000:0000:0000:0000/32')?.canonical).toBe('2001:db8::/32');
     expect(parseIpOrCidr('2001:db8::1/32')).toBeNull();
+  });
+
+  it('refuses what ipaddr.js alone would read loosely', () => {
+    // ::a.b.c.d is 0:0:0:0:0:0:a.b:c.d, not the IPv4-mapped ::ffff:a.b.c.d ipaddr.js makes of it.
+    expect(parseIpOrCidr('::192.0.2.1')?.canonical).toBe('::c000:201');
+    for (const loose of [
+      '10.1',
+      '0x0a.0.0.1',
+      '010.0.0.1',
+      '::ffff:010.0.0.1',
+      '::ffff:0x0a.0.0.1',
+      'fe80::1%eth0',
+      '2001:00db8::1',
+    ]) {
+      expect(parseIpOrCidr(loose), loose).toBeNull();
+    }
+    expect([isIpv4('192.0.2.1'), isIpv6('192.0.2.1'), isIpv4('2001:db8::1'), isIpv6('2001:db8::1')]).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
   });
 
   it('applies the prefix ranges of Cloudflare IP lists', () => {

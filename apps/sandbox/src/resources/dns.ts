@@ -7,6 +7,7 @@ import type { SandboxContext } from '../context';
 import type { DnsRecord, SandboxState, Zone } from '../state';
 import { accountOfZone, authenticate, requireZone } from './tokens';
 import { pageOf, queryValue, readDirection, readPage } from './paging';
+import { isRecord } from '../is-record';
 
 /** The record types the console uses; Cloudflare has more (CAA, PTR, ...), the sandbox refuses them. */
 export const DNS_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SRV'] as const;
@@ -40,10 +41,6 @@ function isValidRecordName(name: string): boolean {
   if (name.length > 255) return false;
   const labels = name.split('.');
   return labels.every((label, index) => (index === 0 && label === '*') || HOST_LABEL.test(label));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function readPort(data: Record<string, unknown>, field: string): number {

@@ -16,6 +16,7 @@ import { authenticate, requireAccount } from './tokens';
 import { queryValue } from './paging';
 import { listReferences } from './rulesets';
 import type { ListChange } from './bulk-operations';
+import { isRecord } from '../is-record';
 
 const KINDS: readonly ListKind[] = ['ip', 'redirect', 'hostname', 'asn'];
 const DEFAULT_ITEMS_PER_PAGE = 25;
@@ -23,10 +24,6 @@ const DEFAULT_ITEMS_PER_PAGE = 25;
 // Cloudflare does not document the Lists API's error codes; these are the sandbox's (see README).
 const invalid = (message: string): CloudflareError => fail(400, 10001, message);
 const listNotFound = (): CloudflareError => fail(404, 10003, 'List not found');
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A list item as the client sent it, validated for the list's kind; or why it is refused. */
 export type ItemInput = Record<string, unknown>;

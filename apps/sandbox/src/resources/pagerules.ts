@@ -6,6 +6,7 @@ import type { SandboxContext } from '../context';
 import type { PageRule, PageRuleAction, PageRuleTarget, SandboxState, Zone } from '../state';
 import { accountOfZone, authenticate, requireZone } from './tokens';
 import { queryValue } from './paging';
+import { isRecord } from '../is-record';
 
 const ON_OFF = ['on', 'off'];
 type ValueCheck = (value: unknown) => boolean;
@@ -81,10 +82,6 @@ function validationFailed(details: string[]): CloudflareError {
 }
 
 const notFound = () => new CloudflareError(404, [{ code: 1002, message: 'Invalid Page Rule identifier' }]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 interface PageRuleFields {
   targets: PageRuleTarget[];

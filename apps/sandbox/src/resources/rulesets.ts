@@ -6,6 +6,7 @@ import type { SandboxContext } from '../context';
 import type { CustomRule, Ruleset, SandboxState, Zone } from '../state';
 import { accountOfZone, authenticate, requireZone } from './tokens';
 import { queryValue } from './paging';
+import { isRecord } from '../is-record';
 
 /** WAF custom rules live in the zone's entrypoint ruleset of this phase; the sandbox emulates only it. */
 export const CUSTOM_RULES_PHASE = 'http_request_firewall_custom';
@@ -13,10 +14,6 @@ const ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log
 const SKIP_PRODUCTS = ['bic', 'hot', 'rateLimit', 'securityLevel', 'uaBlock', 'waf', 'zoneLockdown'];
 const SKIP_PHASES = ['http_ratelimit', 'http_request_firewall_managed', 'http_request_sbfm'];
 const MAX_EXPRESSION_LENGTH = 4096;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Rulesets validation errors carry a JSON pointer to the offending field and no code. */
 function invalid(messages: RulesetsMessage[]): CloudflareError {

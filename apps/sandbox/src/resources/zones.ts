@@ -6,6 +6,7 @@ import type { SandboxContext } from '../context';
 import type { Account, SandboxState, Zone } from '../state';
 import { accountOfZone, authenticate, requireAccount, requireZone } from './tokens';
 import { matchesTextFilter, pageOf, queryValue, readDirection, readPage } from './paging';
+import { isRecord } from '../is-record';
 
 const NAME_SERVER_POOL = [
   'ada',
@@ -164,10 +165,6 @@ const ORDER_FIELDS: Record<string, (state: SandboxState, zone: Zone) => string> 
   'account.name': (state, zone) => state.accounts.get(zone.accountId)?.name ?? '',
   'plan.id': (state, zone) => state.accounts.get(zone.accountId)?.plan ?? '',
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function registerZoneRoutes(app: FastifyInstance, context: SandboxContext): void {
   const { state } = context;
