@@ -1,5 +1,6 @@
 /** IPv4/IPv6 addresses and CIDRs: parsing, Cloudflare's canonical text and list sort order. */
 import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
 
 export interface ParsedIp {
   version: 4 | 6;
@@ -11,27 +12,19 @@ export interface ParsedIp {
   sortKey: number | string;
 }
 
-const HEX_GROUP = /^[0-9a-f]{0,4}$/i;
+const IPV4_TEXT = z.ipv4();
+const IPV6_TEXT = z.ipv6();
 
 /**
- * An address as Cloudflare reads one. ipaddr.js alone reads more than that (`10.1`, `0x0a.0.0.1`,
- * `010.0.0.1`, zone indexes, five-digit groups) and reads `::a.b.c.d` as `::ffff:a.b.c.d`, so IPv4
- * must be four decimal octets, IPv6 groups one to four hex digits, and a trailing dotted IPv4 becomes
- * its two groups before ipaddr.js reads the rest.
+ * An address as Cloudflare reads one. zod checks the text (IPv4 as four decimal octets, IPv6 groups
+ * of one to four hex digits, no zone index), which ipaddr.js alone reads loosely (`10.1`, `010.0.0.1`
+ * in octal, `fe80::1%eth0`), then ipaddr.js reads it.
  */
 function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  const groups = text.split(':');
-  // isValidFourPartDecimal throws and catches inside on IPv6 text: slow, so only dotted text goes to it.
-  if (groups.length === 1) return ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text) : null;
-  const last = groups.at(-1) ?? '';
-  if (last.includes('.')) {
-    if (!ipaddr.IPv4.isValidFourPartDecimal(last)) return null;
-    const [a = 0, b = 0, c = 0, d = 0] = ipaddr.IPv4.parse(last).octets;
-    groups.splice(-1, 1, (a * 256 + b).toString(16), (c * 256 + d).toString(16));
-  }
-  if (!groups.every((group) => HEX_GROUP.test(group))) return null;
-  const hex = groups.join(':');
-  return ipaddr.IPv6.isValid(hex) ? ipaddr.IPv6.parse(hex) : null;
+  if (IPV4_TEXT.safeParse(text).success) return ipaddr.IPv4.parse(text);
+  if (!IPV6_TEXT.safeParse(text).success) return null;
+  // ipaddr.js reads the deprecated `::a.b.c.d` as the IPv4-mapped `::ffff:a.b.c.d`; `0::a.b.c.d` as written.
+  return ipaddr.IPv6.parse(/^::[0-9.]+$/.test(text) ? `0${text}` : text);
 }
 
 export const isIpv4 = (text: string): boolean => parseAddress(text) instanceof ipaddr.IPv4;

@@ -15,6 +15,8 @@ describe('normalizeIpItem', () => {
     ['2001:db8:1234:5678::/32', '2001:db8::/32'],
     ['::ffff:192.0.2.1', '::ffff:c000:201'],
     ['::', '::'],
+    // IPv4-compatible, not IPv4-mapped (ipaddr.js alone reads it as ::ffff:c000:201).
+    ['::192.0.2.1', '::c000:201'],
   ])('%s -> %s', (input, value) => {
     expect(normalizeIpItem(input)).toEqual({ value });
   });
@@ -33,6 +35,13 @@ describe('normalizeIpItem', () => {
     ['2001:db8:::1', 'is not a valid'],
     ['1:2:3:4:5:6:7:8:9', 'is not a valid'],
     ['host.example.com', 'is not a valid'],
+    // What ipaddr.js alone reads loosely: short, hex and octal IPv4, zone indexes, five-digit groups.
+    ['10.1', 'is not a valid'],
+    ['0x0a.0.0.1', 'is not a valid'],
+    ['010.0.0.1', 'is not a valid'],
+    ['::ffff:010.0.0.1', 'is not a valid'],
+    ['fe80::1%eth0', 'is not a valid'],
+    ['2001:00db8::1', 'is not a valid'],
   ])('refuses %j', (input, message) => {
     const result = normalizeIpItem(input);
     expect('error' in result && result.error).toContain(message);
