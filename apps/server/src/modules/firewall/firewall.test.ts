@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
-import { addOwnedZone } from './test-zone';
+import { addOwnedZone } from '../../test/zone';
 
 const ENTRYPOINT = /\/rulesets\/phases\/http_request_firewall_custom\/entrypoint$/;
 const WRITE_METHODS = ['PUT', 'POST', 'PATCH', 'DELETE'] as const;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
-import { addOwnedZone } from '../firewall/test-zone';
+import { addOwnedZone } from '../../test/zone';
 
 const target = (value: string) => [{ target: 'url', constraint: { operator: 'matches', value } }];
 

@@ -1,5 +1,5 @@
-import type { CloudflareTestContext } from '../../test/cloudflare-context';
-import type { TestUser } from '../../test/context';
+import type { CloudflareTestContext } from './cloudflare-context';
+import type { TestUser } from './context';
 
 let zoneCounter = 0;
 
