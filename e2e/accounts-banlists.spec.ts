@@ -4,7 +4,7 @@ import { DEMO_USER } from './support/stack';
 
 // The demo stack is shared with the specs that run after this one: this spec adds the spare account
 // and works on a list of its own; it only reads the seeded lists. Clean All empties every list, so it
-// lives in zz-clean-all.spec.ts, which runs last.
+// lives in clean-all.spec.ts, which runs last.
 const listName = `e2e_list_${Date.now().toString(36)}`;
 const BAN_LIST_PATH = /^\/api\/cloudflare\/banlists\/\d+$/;
 const ITEM_PATH = /\/items\/\d+$/;

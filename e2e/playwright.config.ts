@@ -1,6 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_PORT, E2E_SERVER_LOG } from './support/stack';
 
+const CHROMIUM = { ...devices['Desktop Chrome'], channel: undefined };
+const CLEAN_ALL = '**/clean-all.spec.ts';
+
 // The specs drive the real demo stack (built server + web app + Cloudflare sandbox, embedded
 // database in a fresh data folder) in Debian's Chromium. One worker: the specs share that stack.
 export default defineConfig({
@@ -28,7 +31,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  // Clean All empties every list, so it runs last: a project of its own that waits for the others.
+  projects: [
+    { name: 'chromium', testIgnore: CLEAN_ALL, use: CHROMIUM },
+    { name: 'clean-all', testMatch: CLEAN_ALL, dependencies: ['chromium'], use: CHROMIUM },
+  ],
   webServer: {
     command: `rm -rf ${E2E_DATA_DIR} && mkdir -p ${E2E_DATA_DIR} && node --max-old-space-size=256 apps/server/dist/demo.js > ${E2E_SERVER_LOG} 2>&1`,
     cwd: '..',

@@ -3,8 +3,8 @@ import { signIn } from './support/session';
 import { DEMO_USER } from './support/stack';
 
 // Clean All empties every list of the demo user, the seeded 10,000-item blocked_ips included: this file
-// is named to run after every other spec file (they run in alphabetical order), so none of them finds
-// its lists emptied.
+// is its own project in playwright.config.ts, which depends on every other spec file's project, so it
+// runs after them and none of them finds its lists emptied.
 
 test('Clean All asks with the spec’s words, says a failure, then empties every list', async ({ page }) => {
   await signIn(page, DEMO_USER);
