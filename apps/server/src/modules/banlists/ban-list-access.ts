@@ -1,6 +1,5 @@
 import type { BanList } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
-import { LRUCache } from 'lru-cache';
 import type { AppDeps } from '../../app';
 import { cloudflareErrorToAppError } from '../../cloudflare';
 import type { Leases } from '../../db/leases';
@@ -9,6 +8,7 @@ import { AccountsRepository } from '../accounts/accounts.repository';
 import { accountsService, type AccountsService } from '../accounts/accounts.service';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { KeyedLock } from './keyed-lock';
+import { LruCache } from './lru-cache';
 
 /** How long a read may reuse a list it looked up: another server process's changes show within this. */
 const LIST_LOOKUP_TTL_MS = 1_000;
@@ -52,10 +52,7 @@ export class BanListAccess {
   readonly lists: BanListsRepository;
   readonly accounts: AccountsRepository;
   readonly cloudflare: AccountsService;
-  private readonly lookedUp = new LRUCache<string, BanListRecord>({
-    max: LOOKED_UP_LISTS,
-    ttl: LIST_LOOKUP_TTL_MS,
-  });
+  private readonly lookedUp = new LruCache<{ list: BanListRecord; at: number }>(LOOKED_UP_LISTS);
 
   constructor(
     readonly deps: AppDeps,
@@ -86,9 +83,9 @@ export class BanListAccess {
   async requireListForRead(userId: number, listId: string): Promise<BanListRecord> {
     const key = `${userId}\u0000${listId}`;
     const recent = this.lookedUp.get(key);
-    if (recent) return recent;
+    if (recent && Date.now() - recent.at < LIST_LOOKUP_TTL_MS) return recent.list;
     const list = await this.requireList(userId, listId);
-    this.lookedUp.set(key, list);
+    this.lookedUp.set(key, { list, at: Date.now() });
     return list;
   }
 

@@ -8,7 +8,6 @@ import {
   type SortOrder,
 } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
-import { LRUCache } from 'lru-cache';
 import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import { waitForBulkOperation } from '../../cloudflare';
 import { AppError } from '../../errors';
@@ -27,6 +26,7 @@ import {
   parseItemValue,
   type ItemValue,
 } from './list-item-value';
+import { LruCache } from './lru-cache';
 import { syncMirror, toMirrorItem } from './mirror-sync';
 
 type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
@@ -134,8 +134,8 @@ export class BanListItemsService {
    * Answered pages as JSON bytes (encoded once, not for every answer), keyed by the list's items
    * version: people page back and forth a lot.
    */
-  private readonly pages = new LRUCache<string, Buffer>({ max: CACHED_PAGES });
-  private readonly counts = new LRUCache<string, number>({ max: CACHED_COUNTS });
+  private readonly pages = new LruCache<Buffer>(CACHED_PAGES);
+  private readonly counts = new LruCache<number>(CACHED_COUNTS);
 
   private readonly items: BanListItemsRepository;
 
