@@ -13,6 +13,7 @@ import { dnsRecordView } from './resources/dns';
 import { createList, listItemView, listView, parseItem, upsertItems } from './resources/lists';
 import { pageRuleView } from './resources/pagerules';
 import { entrypointOf, ruleView, rulesetView } from './resources/rulesets';
+import { botManagementView, ZONE_SETTINGS, zoneSettingView } from './resources/zone-settings';
 import { activateZone, createZone, isValidDomain, zoneView } from './resources/zones';
 import type { ListKind, Plan, TokenKind, TokenStatus } from './state';
 import { isRecord } from './is-record';
@@ -53,6 +54,11 @@ export type RuleView = ReturnType<typeof ruleView>;
 export type RulesetView = ReturnType<typeof rulesetView>;
 export type PageRuleView = ReturnType<typeof pageRuleView>;
 export type BulkOperationView = ReturnType<typeof bulkOperationView>;
+/** A zone's emulated settings: each zone setting's value by id, and its Bot Management configuration. */
+export interface ZoneSettingsView {
+  settings: Record<string, unknown>;
+  bot_management: ReturnType<typeof botManagementView>;
+}
 
 export interface SandboxSnapshot {
   accounts: AccountView[];
@@ -97,6 +103,8 @@ export interface SandboxControl {
   getRules(zoneId: string): RuleView[];
   getRuleset(zoneId: string): RulesetView | null;
   getPageRules(zoneId: string): PageRuleView[];
+  /** The zone's settings as Cloudflare would answer them (null for an unknown zone). */
+  getZoneSettings(zoneId: string): ZoneSettingsView | null;
   snapshot(): SandboxSnapshot;
   /** Saves now to `file` and keeps saving there after each change. */
   persistTo(file: string): Promise<void>;
@@ -273,6 +281,14 @@ export function createControl({
         .filter((rule) => rule.zoneId === zoneId)
         .sort((a, b) => a.priority - b.priority)
         .map(pageRuleView),
+    getZoneSettings(zoneId) {
+      const zone = state.zones.get(zoneId);
+      if (!zone) return null;
+      const settings = Object.fromEntries(
+        Object.keys(ZONE_SETTINGS).map((id) => [id, zoneSettingView(zone, id).value]),
+      );
+      return { settings, bot_management: botManagementView(zone) };
+    },
 
     snapshot() {
       return {
@@ -436,6 +452,11 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
   app.get<{ Params: { zone_id: string } }>('/zones/:zone_id/pagerules', async (request) =>
     control.getPageRules(request.params.zone_id),
   );
+  app.get<{ Params: { zone_id: string } }>('/zones/:zone_id/settings', async (request) => {
+    const settings = control.getZoneSettings(request.params.zone_id);
+    if (!settings) throw new ControlError('No such zone', 404);
+    return settings;
+  });
   app.get<{ Params: { operation_id: string } }>('/bulk_operations/:operation_id', async (request) => {
     const operation = control.getBulkOperation(request.params.operation_id);
     if (!operation) throw new ControlError('No such operation', 404);

@@ -15,6 +15,7 @@ export type {
   SandboxSnapshot,
   TokenInfo,
   TokenInput,
+  ZoneSettingsView,
   ZoneView,
 } from './control';
 export { CONTROL_SECRET_HEADER } from './control';

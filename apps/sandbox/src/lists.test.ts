@@ -124,6 +124,18 @@ describe('asynchronous item writes', () => {
     const wrongKind = await call(sandbox, 'POST', `${lists()}/${listId}/items`, { body: [{ asn: 13335 }] });
     await sandbox.control.settle();
     expect(sandbox.control.getBulkOperation(text(wrongKind.body.result.operation_id))?.status).toBe('failed');
+
+    // Issue 18: an address is not a hostname, though 1.2.3.4 has the form of four labels.
+    const hosts = await newList('strict_hosts', 'hostname');
+    const address = await call(sandbox, 'POST', `${lists()}/${hosts}/items`, {
+      body: [{ hostname: { url_hostname: '1.2.3.4' } }],
+    });
+    await sandbox.control.settle();
+    const refused = (await call(sandbox, 'GET', operation(text(address.body.result.operation_id)))).body
+      .result;
+    expect(refused.status).toBe('failed');
+    expect(text(refused.error)).toContain('"1.2.3.4" is not a valid hostname');
+    expect(sandbox.control.getListItems(ACCOUNT_A, hosts)).toEqual([]);
   });
 
   it('appends, replaces and updates an existing IP in place, and keeps num_items true', async () => {

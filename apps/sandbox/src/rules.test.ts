@@ -121,7 +121,7 @@ describe('WAF custom rules', () => {
     });
   });
 
-  it('gives parsing errors for empty, unbalanced and unknown-list expressions', async () => {
+  it('gives parsing errors for empty, unbalanced, ungrammatical and unknown-list expressions', async () => {
     sandbox = await seededSandbox();
     const { id } = sandbox.control.addZone(ACCOUNT_A, 'example.com');
     const bad = [
@@ -130,12 +130,25 @@ describe('WAF custom rules', () => {
       'http.request.uri.path eq "/a',
       'ip.src in $nope',
       'ip.src in {192.0.2.1',
+      // Issue 18: the grammar, not only brackets and strings.
+      'ip.src eq',
+      'ip.src ==== 1',
+      'ip.src',
+      'ssl and',
     ];
     for (const expression of bad) {
       const answer = await call(sandbox, 'PUT', entrypoint(id), { body: { rules: [rule(expression)] } });
       expect([expression, answer.status]).toEqual([expression, 400]);
       expect(answer.body.errors[0].source.pointer).toBe('/rules/0/expression');
     }
+    const answer = await call(sandbox, 'PUT', entrypoint(id), { body: { rules: [rule('ip.src eq')] } });
+    expect(answer.body.errors).toEqual([
+      {
+        message: "Filter parsing error (1:10):\nip.src eq\n         ^ Expected a value after 'eq'\n",
+        source: { pointer: '/rules/0/expression' },
+      },
+    ]);
+    expect(sandbox.control.getRules(id)).toEqual([]);
     const fine = await call(sandbox, 'PUT', entrypoint(id), {
       body: {
         rules: [
@@ -207,7 +220,7 @@ describe('page rules', () => {
     expect(items(disabled.body.result)).toEqual([]);
   });
 
-  it('refuses duplicate URLs, mixed forwarding, and more rules than the plan has', async () => {
+  it('refuses duplicate URLs, mixed forwarding, a relative destination, and more rules than the plan has', async () => {
     sandbox = await seededSandbox();
     const free = sandbox.control.addZone(ACCOUNT_FREE, 'free.com');
     const base = `/zones/${free.id}/pagerules`;
@@ -235,6 +248,17 @@ describe('page rules', () => {
       }),
     });
     expect(mixed.status).toBe(400);
+    for (const url of ['not a url', 'www.example.net/new', 'ftp://example.net/']) {
+      const relative = await call(sandbox, 'POST', `/zones/${id}/pagerules`, {
+        body: pageRule('y.example.com/*', {
+          actions: [{ id: 'forwarding_url', value: { url, status_code: 301 } }],
+        }),
+      });
+      expect([url, relative.status]).toEqual([url, 400]);
+      expect(text(relative.body.messages[0].message)).toContain(
+        '.actions[0].value: invalid value for forwarding_url',
+      );
+    }
     const forward = await call(sandbox, 'POST', `/zones/${id}/pagerules`, {
       body: pageRule('x.example.com/*', {
         actions: [{ id: 'forwarding_url', value: { url: 'https://example.net/$1', status_code: 302 } }],

@@ -22,6 +22,7 @@ import { registerListRoutes } from './resources/lists';
 import { registerPageRuleRoutes } from './resources/pagerules';
 import { registerRulesetRoutes } from './resources/rulesets';
 import { bearerToken, registerTokenRoutes } from './resources/tokens';
+import { registerZoneSettingRoutes } from './resources/zone-settings';
 import { registerZoneRoutes, scheduleActivation } from './resources/zones';
 import { SandboxState } from './state';
 
@@ -237,6 +238,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       registerTokenRoutes(api, context);
       registerAccountRoutes(api, context);
       registerZoneRoutes(api, context);
+      registerZoneSettingRoutes(api, context);
       registerDnsRoutes(api, context);
       registerBulkOperationRoutes(api, context);
       registerListRoutes(api, context);

@@ -34,6 +34,10 @@ export interface Zone {
   createdOn: string;
   modifiedOn: string;
   activatedOn: string | null;
+  /** Zone settings changed from their defaults, by setting id (see resources/zone-settings.ts). */
+  settings?: Record<string, { value: unknown; modifiedOn: string }>;
+  /** The Bot Management fields changed from their defaults. */
+  botManagement?: Record<string, unknown>;
 }
 
 export interface DnsRecord {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { twoFactorChallengeSchema } from './two-factor';
 
-/** Spec section 5: non-space text, @, text, dot, text. */
-export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
+export { ADMIN_LEVEL, DEFAULT_USER_LEVEL, EMAIL_PATTERN } from './auth-constants';
 
 export const loginRequestSchema = z.object({
   email: z.string().trim().min(1, 'E-mail is required.').max(254, 'E-mail is too long.'),
@@ -9,7 +9,15 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const loginResponseSchema = z.object({ token: z.string() });
+/** A session; `two_factor_setup_required`: an administrator requires two-factor and it is not on yet. */
+export const sessionTokenSchema = z.object({
+  token: z.string(),
+  two_factor_setup_required: z.literal(true).optional(),
+});
+export type SessionToken = z.infer<typeof sessionTokenSchema>;
+
+/** A session, or (two-factor on) a challenge for the second step, `POST /api/login/two-factor`. */
+export const loginResponseSchema = z.union([sessionTokenSchema, twoFactorChallengeSchema]);
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 /**
@@ -26,6 +34,3 @@ export const tokenClaimsSchema = z.object({
   exp: z.number(),
 });
 export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
-
-export const ADMIN_LEVEL = 0;
-export const DEFAULT_USER_LEVEL = 1;

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { ACCOUNT_NAME_MAX } from './accounts';
-import { BAN_LIST_KINDS, BAN_LIST_NAME_MAX, BAN_LIST_NAME_PATTERN, PAGE_SIZE } from './constants';
+import {
+  BAN_LIST_KINDS,
+  BAN_LIST_NAME_MAX,
+  BAN_LIST_NAME_PATTERN,
+  PAGE_SIZE,
+  type BanListKind,
+} from './constants';
+import { isIpAddress } from './dns';
 import { LOOKUP_ID_MAX } from './ids';
 
 /** A row of GET /api/cloudflare/banlists: a Cloudflare list of one of the person's accounts. */
@@ -94,6 +101,11 @@ export const BAN_LIST_ITEMS_MAX_PER_PAGE = 500;
  */
 export const BAN_LIST_ITEM_SEARCH_PAGES_AHEAD = 2;
 export const BAN_LIST_ITEM_SEARCH_MAX = 200;
+/**
+ * A search pages through its first this many matches (past them a page is a 400): skipping matches
+ * costs time in proportion. Its exact count (GET .../items/count) may be larger.
+ */
+export const BAN_LIST_ITEM_SEARCH_MATCHES_MAX = 10_000;
 
 /**
  * GET /api/cloudflare/banlists/{list_id}/items. The search matches, case-insensitively, comments that
@@ -131,11 +143,23 @@ export const banListItemsPageSchema = z.object({
   totalItems: z.number().int(),
   /**
    * True when a search matches more items than it counted (BAN_LIST_ITEM_SEARCH_PAGES_AHEAD pages past
-   * this one): more pages follow the last one totalItems gives.
+   * this one): more pages follow the last one totalItems gives. GET .../items/count answers the exact
+   * number; once it is known, pages carry it too and this is false.
    */
   totalItemsCapped: z.boolean(),
 });
 export type BanListItemsPage = z.infer<typeof banListItemsPageSchema>;
+
+/** GET /api/cloudflare/banlists/{list_id}/items/count: the search of the page it completes. */
+export const banListItemsCountQuerySchema = banListItemsQuerySchema.pick({ search: true });
+export type BanListItemsCountQuery = z.input<typeof banListItemsCountQuerySchema>;
+
+/**
+ * The exact number of items a search matches (every item without one), counted once per version of
+ * the list: asked for after a page whose count stopped short (`totalItemsCapped`).
+ */
+export const banListItemsCountSchema = z.object({ totalItems: z.number().int() });
+export type BanListItemsCount = z.infer<typeof banListItemsCountSchema>;
 
 export const BAN_LIST_ITEM_COMMENT_MAX = 500;
 
@@ -153,3 +177,33 @@ export const addBanListItemRequestSchema = z.object({
     .max(BAN_LIST_ITEM_COMMENT_MAX, `Comment must be at most ${BAN_LIST_ITEM_COMMENT_MAX} characters.`),
 });
 export type AddBanListItemRequest = z.infer<typeof addBanListItemRequestSchema>;
+
+/**
+ * The item value's label by list kind: the spec's 'IP Address / CIDR' for ip lists, the kind's own
+ * word for the others (a hostname list takes no IP address).
+ */
+export const BAN_LIST_VALUE_LABELS: Record<BanListKind, string> = {
+  ip: 'IP Address / CIDR',
+  hostname: 'Hostname',
+  asn: 'AS Number',
+  redirect: 'Redirect',
+};
+
+export const HOSTNAME_NOT_AN_ADDRESS =
+  'A hostname list takes host names such as host.example.com, not IP addresses: add addresses to an IP list.';
+
+/**
+ * The add-item dialog's check for a list of `kind`: the request's bounds, worded with the kind's label,
+ * and for a hostname list no IP address. The server checks the value for the kind in full.
+ */
+export function addBanListItemFormSchema(kind: BanListKind) {
+  const label = BAN_LIST_VALUE_LABELS[kind];
+  return addBanListItemRequestSchema.extend({
+    ip: z
+      .string({ error: `${label} is required.` })
+      .trim()
+      .min(1, `${label} is required.`)
+      .max(2_048, `${label} is too long.`)
+      .refine((value) => kind !== 'hostname' || !isIpAddress(value), HOSTNAME_NOT_AN_ADDRESS),
+  });
+}

@@ -19,9 +19,22 @@ export const PRIORITY_TYPES: readonly DnsRecordType[] = ['MX', 'SRV'];
 // Underscores are allowed: DNS names such as _dmarc or _sip._tcp use them.
 const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/i;
 
+const isIpv4 = (value: string) => z.ipv4().safeParse(value).success;
+const isIpv6 = (value: string) => z.ipv6().safeParse(value).success;
+
 export function isDnsHostname(value: string): boolean {
   const host = value.replace(/\.$/, '');
-  return host.length > 0 && host.length <= 253 && host.split('.').every((label) => HOST_LABEL.test(label));
+  return (
+    host.length > 0 &&
+    host.length <= 253 &&
+    !isIpAddress(host) &&
+    host.split('.').every((label) => HOST_LABEL.test(label))
+  );
+}
+
+/** Whether a text is an IPv4 or IPv6 address (`1.2.3.4` reads as a host name of four numeric labels). */
+export function isIpAddress(value: string): boolean {
+  return isIpv4(value) || isIpv6(value);
 }
 
 /** A record name: `@` for the zone apex, a relative or full name, optionally starting with `*`. */
@@ -55,8 +68,12 @@ export function isValidTtl(ttl: number): boolean {
   return ttl === DNS_TTL_AUTO || (Number.isInteger(ttl) && ttl >= DNS_TTL_MIN && ttl <= DNS_TTL_MAX);
 }
 
-const isIpv4 = (value: string) => z.ipv4().safeParse(value).success;
-const isIpv6 = (value: string) => z.ipv6().safeParse(value).success;
+/** Why an address is not a target of these types, and what to do instead. */
+const NOT_AN_ADDRESS: Record<'CNAME' | 'NS' | 'MX', string> = {
+  CNAME: 'A CNAME record points to a host name, not an IP address: use an A or AAAA record for an address.',
+  NS: 'An NS record names a name server by its host name, not an IP address, such as ns1.example.com.',
+  MX: "An MX record names the mail server's host name, not an IP address, such as mail.example.com.",
+};
 
 /** Per-type content rule: the reason a content is wrong, or null when it is right. */
 function contentProblem(type: DnsRecordType, content: string): string | null {
@@ -68,6 +85,7 @@ function contentProblem(type: DnsRecordType, content: string): string | null {
     case 'CNAME':
     case 'NS':
     case 'MX':
+      if (isIpAddress(content)) return NOT_AN_ADDRESS[type];
       return isDnsHostname(content) ? null : 'Content must be a host name, such as mail.example.com.';
     case 'TXT':
       return content.length <= TXT_CONTENT_MAX

@@ -24,6 +24,13 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const errorBodySchema = z.object({
   code: z.string(),
   message: z.string(),
-  errors: z.array(z.object({ code: z.union([z.string(), z.number()]).optional(), message: z.string() })),
+  errors: z.array(
+    z.object({
+      code: z.union([z.string(), z.number()]).optional(),
+      message: z.string(),
+      /** For a refused request field: its path in the request (`name`, `filter.expression`), so a form can mark it. */
+      field: z.string().optional(),
+    }),
+  ),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIREWALL_ACTIONS, type FirewallAction } from './constants';
+import { findFirewallExpressionProblem, firewallExpressionMessage } from './firewall-expression';
 import { cloudflareIdSchema, LOOKUP_ID_MAX } from './ids';
 import { zoneParamsSchema } from './zones';
 
@@ -97,6 +98,28 @@ export const firewallRuleInputSchema = z.object({
 });
 export type FirewallRuleInput = z.input<typeof firewallRuleInputSchema>;
 export type FirewallRuleFields = z.output<typeof firewallRuleInputSchema>;
+
+/**
+ * The problem with a rule's expression in the Rules language, as one sentence, or null. An expression
+ * equal to `kept` (the one Cloudflare already holds for the rule being edited) is Cloudflare's to
+ * judge: pausing or renaming a rule never fails on a field this console does not know yet.
+ */
+export function firewallExpressionProblem(expression: string, kept?: string): string | null {
+  if (kept !== undefined && expression === kept) return null;
+  const problem = findFirewallExpressionProblem(expression);
+  return problem && firewallExpressionMessage(problem);
+}
+
+/**
+ * The rule dialog's check: the request's fields and the expression's grammar (the server checks the
+ * same in its service, so that a rule sent by any client is held to it).
+ */
+export function firewallRuleFormSchema(keptExpression?: string) {
+  return firewallRuleInputSchema.superRefine((rule, ctx) => {
+    const problem = firewallExpressionProblem(rule.filter.expression, keptExpression);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['filter', 'expression'], message: problem });
+  });
+}
 
 /** POST /api/cloudflare/zones/{zone_id}/firewall-rules: a list holding the one new rule. */
 export const addFirewallRuleRequestSchema = z

@@ -229,6 +229,19 @@ export const PAGE_RULE_TARGET_OPERATORS = [
   'not_contain',
 ] as const;
 
+/**
+ * Whether a forwarding destination is an absolute http(s) URL, as Cloudflare takes it: a host after
+ * `http://` or `https://`, no spaces, and `$1`...`$9` (the URL pattern's `*` matches) anywhere.
+ */
+export function isForwardingDestination(url: string): boolean {
+  if (!/^https?:\/\/[^\s/?#]+\S*$/i.test(url)) return false;
+  try {
+    return new URL(url.replace(/\$[1-9]/g, 'x')).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export const forwardingUrlValueSchema = z.object(
   {
     status_code: z.literal(REDIRECT_CODES, { error: 'The redirect code must be 301 or 302.' }),
@@ -236,7 +249,11 @@ export const forwardingUrlValueSchema = z.object(
       .string({ error: 'The destination URL is required.' })
       .trim()
       .min(1, 'The destination URL is required.')
-      .max(1500, 'The destination URL must be at most 1500 characters.'),
+      .max(1500, 'The destination URL must be at most 1500 characters.')
+      .refine(
+        isForwardingDestination,
+        'The destination URL must be a full http:// or https:// address, such as https://www.example.com/$1.',
+      ),
   },
   { error: 'Forwarding URL needs a redirect code and a destination URL.' },
 );
@@ -253,8 +270,11 @@ export interface PageRuleAction {
   value?: PageRuleActionValue;
 }
 
+/** A forwarding value as Cloudflare holds it: checked for its shape only, so any rule made elsewhere shows. */
+const heldForwardingUrlValueSchema = z.object({ status_code: z.literal(REDIRECT_CODES), url: z.string() });
+
 export function isForwardingUrlValue(value: unknown): value is ForwardingUrlValue {
-  return forwardingUrlValueSchema.safeParse(value).success;
+  return heldForwardingUrlValueSchema.safeParse(value).success;
 }
 
 function valueSchemaFor(setting: PageRuleSetting): z.ZodType<PageRuleActionValue> {
@@ -405,7 +425,7 @@ export const pageRuleSchema = z.object({
     z.object({
       id: z.string(),
       value: z
-        .union([z.string(), z.number(), forwardingUrlValueSchema, z.record(z.string(), z.unknown())])
+        .union([z.string(), z.number(), heldForwardingUrlValueSchema, z.record(z.string(), z.unknown())])
         .optional(),
     }),
   ),

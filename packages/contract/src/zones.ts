@@ -78,18 +78,3 @@ export type SyncZonesResponse = z.infer<typeof syncZonesResponseSchema>;
 export const zoneParamsSchema = z.object({
   zone_id: z.string().min(1, 'The zone id is required.').max(LOOKUP_ID_MAX, 'The zone id is too long.'),
 });
-
-/** The zone settings dialog's toggles (spec section 3): kept in the browser only, never sent. */
-export interface ZoneSettings {
-  alwaysUseHTTPS: boolean;
-  botFightMode: boolean;
-  underAttackMode: boolean;
-  blockAITrainingBots: boolean;
-}
-
-export const DEFAULT_ZONE_SETTINGS: ZoneSettings = {
-  alwaysUseHTTPS: true,
-  botFightMode: false,
-  underAttackMode: false,
-  blockAITrainingBots: true,
-};

@@ -23,9 +23,10 @@ const notFound = (): CloudflareError => fail(404, 81044, 'Record does not exist.
 
 const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/;
 
+/** A host name, as CNAME, NS, MX and SRV targets must be: `203.0.113.10` is an address, never a name. */
 export function isHostname(value: string): boolean {
   const host = value.toLowerCase().replace(/\.$/, '');
-  if (host.length === 0 || host.length > 253) return false;
+  if (host.length === 0 || host.length > 253 || isIpv4(host)) return false;
   return host.split('.').every((label) => HOST_LABEL.test(label));
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CloudflareError, fail, ok, timestamp } from '../envelope';
 import { newId, newIds } from '../ids';
-import { parseListIp } from '../ip';
+import { isIpv4, parseListIp } from '../ip';
 import { PLAN_LIMITS } from '../plans';
 import type { SandboxContext } from '../context';
 import {
@@ -66,7 +66,8 @@ export function parseItem(kind: ListKind, input: unknown): ParsedItem | string {
         return 'items of a hostname list need a "hostname": {"url_hostname"}';
       }
       const host = hostname.url_hostname.toLowerCase();
-      if (!HOSTNAME.test(host) || host.length > 253)
+      // 1.2.3.4 fits the pattern of four labels, but it is an address: ip lists hold those.
+      if (!HOSTNAME.test(host) || host.length > 253 || isIpv4(host))
         return `"${hostname.url_hostname}" is not a valid hostname`;
       const exclude = hostname.exclude_exact_hostname;
       if (exclude !== undefined && typeof exclude !== 'boolean')

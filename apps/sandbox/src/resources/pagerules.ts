@@ -1,3 +1,4 @@
+import { isForwardingDestination } from '@guardian/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CloudflareError, ok, timestamp, type ResponseInfo } from '../envelope';
 import { newId } from '../ids';
@@ -24,10 +25,12 @@ const text =
   (value) =>
     typeof value === 'string' && value.length >= min && value.length <= max;
 const isObject: ValueCheck = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Cloudflare forwards only to an absolute http(s) URL (`$1`... standing for the pattern's matches). */
 const forwarding: ValueCheck = (value) =>
   isObject(value) &&
   [301, 302].includes((value as Record<string, unknown>).status_code as number) &&
-  text(1, 1500)((value as Record<string, unknown>).url);
+  text(1, 1500)((value as Record<string, unknown>).url) &&
+  isForwardingDestination((value as Record<string, string>).url!);
 
 /** Page rule actions from the OpenAPI document; `null` marks actions that take no value. */
 const ACTIONS: Record<string, ValueCheck | null> = {

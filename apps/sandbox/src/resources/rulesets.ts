@@ -1,3 +1,4 @@
+import { findFirewallExpressionProblem } from '@guardian/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CloudflareError, fail, ok, timestamp, type RulesetsMessage } from '../envelope';
 import { newId } from '../ids';
@@ -25,7 +26,7 @@ const entrypointNotFound = (phase: string) =>
   fail(404, 10003, `could not find entrypoint ruleset in the '${phase}' phase`);
 
 /** The expression with string literals blanked out, so `$`, `(` and `"` inside strings do not count. */
-function withoutStrings(expression: string): { code: string; unterminatedAt: number } {
+function withoutStrings(expression: string): string {
   let code = '';
   for (let i = 0; i < expression.length; i++) {
     const char = expression[i] as string;
@@ -33,21 +34,19 @@ function withoutStrings(expression: string): { code: string; unterminatedAt: num
       code += char;
       continue;
     }
-    const start = i;
     code += ' ';
     for (i++; i < expression.length && expression[i] !== '"'; i++) {
       if (expression[i] === '\\') i++;
       code += ' ';
     }
-    if (i >= expression.length) return { code, unterminatedAt: start };
     code += ' ';
   }
-  return { code, unterminatedAt: -1 };
+  return code;
 }
 
 /** Names of the custom lists an expression references (`ip.src in $blocked_ips`); managed `$cf.*` excluded. */
 export function referencedLists(expression: string): string[] {
-  const { code } = withoutStrings(expression);
+  const code = withoutStrings(expression);
   return [...code.matchAll(/\$([a-z0-9_]+)(?![a-z0-9_.])/g)].map((match) => match[1] as string);
 }
 
@@ -68,29 +67,20 @@ function parsingError(expression: string, column: number, reason: string): strin
   return `Filter parsing error (1:${column + 1}):\n${expression}\n${' '.repeat(column)}^ ${reason}\n`;
 }
 
-/** A very small sanity check of the Rules language: not a parser, but it catches what typing slips make. */
+/**
+ * Cloudflare's check of an expression: the Rules language's grammar, read by the same module the
+ * console uses (`@guardian/contract`'s firewall-expression: one grammar, so the console and its stand-in
+ * cannot drift apart; its own tests hold it to wirefilter's grammar), answered in Cloudflare's
+ * words and shape, then the lists it names must exist in the account.
+ */
 export function checkExpression(expression: string, listNames: Set<string>): string | null {
   if (expression.trim() === '') return 'the expression must not be empty';
   if (expression.length > MAX_EXPRESSION_LENGTH) {
     return `the expression is longer than the maximum of ${MAX_EXPRESSION_LENGTH} characters`;
   }
-  const { code, unterminatedAt } = withoutStrings(expression);
-  if (unterminatedAt >= 0) return parsingError(expression, unterminatedAt, 'unterminated string literal');
-  const stack: { char: string; at: number }[] = [];
-  const pairs: Record<string, string> = { ')': '(', '}': '{', ']': '[' };
-  for (let i = 0; i < code.length; i++) {
-    const char = code[i] as string;
-    if (char === '(' || char === '{' || char === '[') stack.push({ char, at: i });
-    else if (char in pairs) {
-      if (stack.pop()?.char !== pairs[char]) return parsingError(expression, i, `unexpected '${char}'`);
-    }
-  }
-  const open = stack.pop();
-  if (open) return parsingError(expression, open.at, `unclosed '${open.char}'`);
-  // Fields are dotted (ip.src) except the few bare booleans of the Rules language, such as `ssl`.
-  if (!/[a-z_][a-z0-9_]*\.[a-z0-9_.]+|\b(true|false|ssl)\b/i.test(code)) {
-    return parsingError(expression, 0, 'expected a field such as ip.src or http.request.uri.path');
-  }
+  const problem = findFirewallExpressionProblem(expression);
+  if (problem) return parsingError(expression, problem.position - 1, problem.reason);
+  const code = withoutStrings(expression);
   for (const name of referencedLists(expression)) {
     if (!listNames.has(name)) {
       return parsingError(expression, Math.max(0, code.indexOf(`$${name}`)), `could not find list $${name}`);

@@ -1,15 +1,26 @@
-import { loginRequestSchema, loginResponseSchema } from '../auth';
+import { loginRequestSchema, loginResponseSchema, sessionTokenSchema } from '../auth';
+import { loginTwoFactorRequestSchema } from '../two-factor';
 import { currentUserSchema } from '../users';
 import { endpointGroup, noContentSchema, publicErrors, signedInErrors } from './endpoint';
+import { signInRoutes } from './sign-in-routes';
+
+export { signInRoutes } from './sign-in-routes';
 
 export const authEndpoints = endpointGroup('Sign-in', {
   login: {
-    method: 'POST',
-    path: '/api/login',
-    summary: 'Sign in with e-mail and password: the bearer token every other call sends.',
+    ...signInRoutes.login,
+    summary:
+      'Sign in with e-mail and password: the bearer token every other call sends, or, with two-factor on, a challenge for the second step.',
     access: 'public',
     body: loginRequestSchema,
     responses: { 200: loginResponseSchema, ...publicErrors('UNAUTHORIZED') },
+  },
+  loginTwoFactor: {
+    ...signInRoutes.loginTwoFactor,
+    summary: "Sign-in's second step: the password step's challenge and a 6-digit code or a recovery code.",
+    access: 'public',
+    body: loginTwoFactorRequestSchema,
+    responses: { 200: sessionTokenSchema, ...publicErrors('UNAUTHORIZED') },
   },
   me: {
     method: 'GET',

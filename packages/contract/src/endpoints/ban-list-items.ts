@@ -1,7 +1,12 @@
+import { z } from 'zod';
+import { banListExportQuerySchema } from '../ban-list-export';
+import { jobSchema } from '../jobs';
 import {
   addBanListItemRequestSchema,
   banListItemParamsSchema,
   banListItemSchema,
+  banListItemsCountQuerySchema,
+  banListItemsCountSchema,
   banListItemsPageSchema,
   banListItemsQuerySchema,
   banListParamsSchema,
@@ -18,6 +23,17 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     query: banListItemsQuerySchema,
     responses: { 200: banListItemsPageSchema, ...signedInErrors('NOT_FOUND') },
     preSerialized: true,
+    costly: true,
+  },
+  count: {
+    method: 'GET',
+    path: '/api/cloudflare/banlists/:list_id/items/count',
+    summary:
+      'The exact number of items a search matches, counted once per version of the list (after a page whose count stopped short).',
+    params: banListParamsSchema,
+    query: banListItemsCountQuerySchema,
+    responses: { 200: banListItemsCountSchema, ...signedInErrors('NOT_FOUND') },
+    costly: true,
   },
   add: {
     method: 'POST',
@@ -34,11 +50,24 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     params: banListItemParamsSchema,
     responses: { 204: noContentSchema, ...cloudflareErrors() },
   },
+  export: {
+    method: 'GET',
+    path: '/api/cloudflare/banlists/:list_id/items/export',
+    summary:
+      "A list's items, or a search's matches, as CSV (ip,comment,created_on) or TXT (one value a line), streamed from the local mirror.",
+    params: banListParamsSchema,
+    query: banListExportQuerySchema,
+    responses: { 200: z.string().describe('text/csv or text/plain'), ...signedInErrors('NOT_FOUND') },
+    preSerialized: true,
+    costly: true,
+  },
   sync: {
     method: 'POST',
     path: '/api/cloudflare/banlists/:list_id/sync',
     summary: "Read a list's items from Cloudflare into the mirror.",
     params: banListParamsSchema,
-    responses: { 200: banListSchema, ...cloudflareErrors() },
+    // A long sync answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
+    responses: { 200: banListSchema, 202: jobSchema, ...cloudflareErrors() },
+    costly: true,
   },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addBanListRequestSchema, banListIdParamsSchema, banListSchema } from '../banlists';
+import { jobSchema } from '../jobs';
 import { cloudflareErrors, endpointGroup, noContentSchema, signedInErrors } from './endpoint';
 
 export const banListEndpoints = endpointGroup('Ban lists', {
@@ -20,13 +21,16 @@ export const banListEndpoints = endpointGroup('Ban lists', {
     method: 'POST',
     path: '/api/cloudflare/banlists/update',
     summary: "Read every account's lists from Cloudflare again.",
-    responses: { 200: z.array(banListSchema), ...cloudflareErrors() },
+    // A long update answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
+    responses: { 200: z.array(banListSchema), 202: jobSchema, ...cloudflareErrors() },
+    costly: true,
   },
   clean: {
     method: 'POST',
     path: '/api/cloudflare/banlists/clean',
     summary: 'Forget the lists Cloudflare no longer has.',
-    responses: { 200: z.array(banListSchema), ...cloudflareErrors() },
+    // A long Clean All answers 202 with its job: poll it until it ends.
+    responses: { 200: z.array(banListSchema), 202: jobSchema, ...cloudflareErrors() },
   },
   remove: {
     method: 'DELETE',

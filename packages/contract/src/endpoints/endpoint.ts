@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ERROR_STATUS, errorBodySchema, type ErrorCode } from '../errors';
 
+export { pathOf, pathParams } from './path';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Who may call an endpoint: anyone, any signed-in person (the default), or administrators. */
@@ -29,6 +31,11 @@ export interface Endpoint {
    * kept as bytes): its schema documents it, and no serializer checks it on the way out.
    */
   preSerialized?: true;
+  /**
+   * Its cost grows with the data (a page or search of a 500,000-item mirror, a sync reading a whole
+   * list or every zone from Cloudflare): the server runs a few of a person's at a time and queues the rest.
+   */
+  costly?: true;
 }
 
 /** A resource's endpoints, with the tag the API reference groups them under. */
@@ -65,23 +72,6 @@ export function publicErrors(...more: ErrorCode[]) {
 /** The errors of a route for signed-in people (401 without a valid session), plus `more`. */
 export function signedInErrors(...more: ErrorCode[]) {
   return errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED', ...more);
-}
-
-/** The `:name` params of an endpoint's path. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1]!);
-}
-
-/** An endpoint's path with its params filled in: `pathOf(dnsRecordEndpoints.list, { zone_id })`. */
-export function pathOf(
-  endpoint: Pick<Endpoint, 'path'>,
-  params: Record<string, string | number> = {},
-): string {
-  return endpoint.path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${endpoint.path} needs the param ${name}.`);
-    return encodeURIComponent(String(value));
-  });
 }
 
 /** The errors of a route that calls Cloudflare: the token refused (403), not found, a conflict, down (502). */

@@ -6,6 +6,7 @@ import {
   zoneParamsSchema,
   zoneSchema,
 } from '../zones';
+import { jobSchema } from '../jobs';
 import { cloudflareErrors, endpointGroup, noContentSchema, signedInErrors } from './endpoint';
 
 export const zoneEndpoints = endpointGroup('Zones', {
@@ -27,7 +28,9 @@ export const zoneEndpoints = endpointGroup('Zones', {
     method: 'POST',
     path: '/api/cloudflare/zones/sync',
     summary: "Read every account's zones from Cloudflare into the mirror.",
-    responses: { 200: syncZonesResponseSchema, ...cloudflareErrors() },
+    // A long sync answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
+    responses: { 200: syncZonesResponseSchema, 202: jobSchema, ...cloudflareErrors() },
+    costly: true,
   },
   remove: {
     method: 'DELETE',

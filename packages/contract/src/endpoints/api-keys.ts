@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import {
+  apiKeyParamsSchema,
+  apiKeySchema,
+  createApiKeyRequestSchema,
+  createdApiKeySchema,
+} from '../api-keys';
+import { endpointGroup, noContentSchema, signedInErrors } from './endpoint';
+
+export const apiKeyEndpoints = endpointGroup('API keys', {
+  list: {
+    method: 'GET',
+    path: '/api/me/api-keys',
+    summary: "The person's API keys (never the keys themselves: their last four characters).",
+    responses: { 200: z.array(apiKeySchema), ...signedInErrors('FORBIDDEN') },
+  },
+  create: {
+    method: 'POST',
+    path: '/api/me/api-keys',
+    summary: 'Create a key for scripts; the answer shows it once.',
+    body: createApiKeyRequestSchema,
+    responses: { 201: createdApiKeySchema, ...signedInErrors('FORBIDDEN', 'CONFLICT') },
+  },
+  revoke: {
+    method: 'DELETE',
+    path: '/api/me/api-keys/:id',
+    summary: 'Revoke a key: refused from now on.',
+    params: apiKeyParamsSchema,
+    responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
+  },
+});

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { snapshotParamsSchema, snapshotSchema, snapshotsQuerySchema } from '../snapshots';
+import { cloudflareErrors, endpointGroup, signedInErrors } from './endpoint';
+
+export const snapshotEndpoints = endpointGroup('Snapshots', {
+  list: {
+    method: 'GET',
+    path: '/api/snapshots',
+    summary:
+      'What Clean All, deleting a list and deleting a DNS record kept, newest first, while it can be restored.',
+    query: snapshotsQuerySchema,
+    responses: { 200: z.array(snapshotSchema), ...signedInErrors() },
+  },
+  restore: {
+    method: 'POST',
+    path: '/api/snapshots/:id/restore',
+    summary:
+      'Put back at Cloudflare what a snapshot kept (items added again, a list or a record created again), then refresh the mirror.',
+    params: snapshotParamsSchema,
+    // Up to a whole list's items written back at Cloudflare: a person's run a few at a time.
+    costly: true,
+    responses: { 200: snapshotSchema, ...cloudflareErrors() },
+  },
+});
