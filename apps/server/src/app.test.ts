@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { buildApp, createAppDeps } from './app';
 import { loadConfig } from './config';
 import { createDb } from './db';
-import { AppError } from './errors';
+import { AppError } from './app-error';
 import { routesBreakingOwnership } from './route-table';
 import { createTestContext, type TestContext, type TestUser } from './test/context';
 
@@ -140,7 +140,12 @@ describe('errors', () => {
       payload: { name: '' },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'BAD_REQUEST', message: 'name: Name is required.' });
+    // The message is for people; the field's key is beside it, for forms.
+    expect(response.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Name is required.',
+      errors: [{ code: 'BAD_REQUEST', message: 'Name is required.', field: 'name' }],
+    });
   });
 
   it.each([

@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import helmet from 'helmet';
 import { CloudflareGateway } from './cloudflare';
 import type { Config } from './config';
 import { TokenCipher } from './crypto/token-cipher';
 import type { Db } from './db';
-import { AppError, errorBody, registerErrorHandler } from './errors';
+import type { AppDeps } from './deps';
+import { AppError } from './app-error';
+import { errorBody, registerErrorHandler } from './errors';
 import { registerEndpointCompilers } from './endpoint-route';
 import { createLogger } from './logger';
 import { apiDocsRoutes, registerApiDocument } from './modules/api-docs/api-docs.routes';
@@ -14,41 +16,41 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { banlistsRoutes } from './modules/banlists/banlists.routes';
 import { dnsRoutes } from './modules/dns/dns.routes';
+import { snapshotsRoutes } from './modules/snapshots/snapshots.routes';
+import { registerAuditTrail } from './modules/audit/audit-trail';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { registerKeyLimits } from './modules/api-keys/api-key-scope';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
+import { registerTwoFactorGate } from './modules/two-factor/two-factor.gate';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
 import { firewallRoutes } from './modules/firewall/firewall.routes';
 import { pagerulesRoutes } from './modules/pagerules/pagerules.routes';
+import { zoneSettingsRoutes } from './modules/zones/zone-settings.routes';
 import { zonesRoutes } from './modules/zones/zones.routes';
+import { rulesOverviewRoutes } from './modules/rules-overview/rules-overview.routes';
 import { healthRoutes } from './modules/health/health.routes';
-import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
 import { registerRequestLimits } from './request-limits';
 import { isApiPath, trackRoutes } from './route-table';
+import { createServices } from './services';
 import { isWebAppRoute, registerWebApp } from './web-app';
-
-/** What the app is built from; modules get it whole. Extend it here as features need more. */
-export interface AppDeps {
-  db: Db;
-  /** The one gateway to Cloudflare: SDK clients per account token, each with its own throttle. */
-  cloudflare: CloudflareGateway;
-  /** Encrypts and decrypts stored Cloudflare API tokens. */
-  tokenCipher: TokenCipher;
-  /** The process's pino logger; without it the app logs at `config.logLevel` on its own. */
-  logger?: FastifyBaseLogger;
-}
+import { DatabaseRequestBudget } from './modules/jobs/request-budget';
+import { jobsRoutes } from './modules/jobs/jobs.routes';
+import { ipSearchRoutes } from './modules/ip-search/ip-search.routes';
 
 /** The dependencies a running server builds from its config (tests and benchmarks may swap some). */
 export function createAppDeps(config: Config, db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
   return {
     db,
-    cloudflare: new CloudflareGateway(config.cloudflare),
+    // The per-token budget is counted in the database: every server process on it shares it.
+    cloudflare: new CloudflareGateway({
+      ...config.cloudflare,
+      throttleFor: (tokenKey, { requests, windowMs }) =>
+        new DatabaseRequestBudget(db, tokenKey, requests, windowMs),
+    }),
     tokenCipher: new TokenCipher(config.encryptionKey),
     ...overrides,
   };
-}
-
-/** Options every module plugin receives: `app.register(zonesRoutes, moduleOptions)`. */
-export interface ModuleOptions {
-  config: Config;
-  deps: AppDeps;
 }
 
 const CONTENT_SECURITY_POLICY = {
@@ -70,8 +72,10 @@ const CONTENT_SECURITY_POLICY = {
 };
 
 /**
- * The whole HTTP application, not listening. Plugins and modules are registered explicitly, in order:
- * route tracking, errors, security headers, the auth guard, per-person request limits, then every module.
+ * The whole HTTP application, not listening: the composition root. Its services are built once
+ * (`createServices`) and each module's routes get the ones they use. Plugins and modules are
+ * registered explicitly, in order: route tracking, errors, security headers, the auth guard,
+ * per-person request limits, then every module.
  */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -98,22 +102,46 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
   registerResponseHeaders(app);
-  registerAuthGuard(app, new UsersRepository(deps.db), config);
+  const services = createServices(config, deps);
+  registerAuthGuard(app, services.sessions, services.apiKeys);
   await registerRequestLimits(app, config.requestLimits);
   rejectNulCharacters(app);
+  registerAuditTrail(app, deps.db, config.auditRetentionMs);
+  registerKeyLimits(app, deps.db);
+  registerTwoFactorGate(app, services.twoFactor);
 
   await registerApiDocument(app);
-  const moduleOptions: ModuleOptions = { config, deps };
-  await app.register(healthRoutes, moduleOptions);
-  await app.register(authRoutes, moduleOptions);
-  await app.register(usersRoutes, moduleOptions);
-  await app.register(accountsRoutes, moduleOptions);
-  await app.register(banlistsRoutes, moduleOptions);
-  await app.register(zonesRoutes, moduleOptions);
-  await app.register(dnsRoutes, moduleOptions);
-  await app.register(firewallRoutes, moduleOptions);
-  await app.register(pagerulesRoutes, moduleOptions);
-  await app.register(apiDocsRoutes, moduleOptions);
+  await app.register(healthRoutes, { db: deps.db });
+  await app.register(authRoutes, { auth: services.auth });
+  await app.register(usersRoutes, {
+    users: services.userAdmin,
+    passwordLinks: services.passwordLinks,
+    ownAccount: services.ownAccount,
+  });
+  await app.register(accountsRoutes, { accounts: services.accounts });
+  await app.register(banlistsRoutes, {
+    banLists: services.banLists,
+    banListItems: services.banListItems,
+    banListSyncJobs: services.banListSyncJobs,
+    banListsJobs: services.banListsJobs,
+  });
+  await app.register(jobsRoutes, { jobs: services.jobs });
+  // The job worker runs while the app does: started when it is ready, stopped (its runs given back
+  // to the queue) when it closes, after the requests in flight and before the database closes.
+  app.addHook('onReady', async () => services.jobQueue.startInBackground());
+  app.addHook('onClose', () => services.jobQueue.stop());
+  await app.register(zonesRoutes, { zones: services.zones, zonesSyncJobs: services.zonesSyncJobs });
+  await app.register(zoneSettingsRoutes, { zoneSettings: services.zoneSettings });
+  await app.register(rulesOverviewRoutes, { rulesOverview: services.rulesOverview });
+  await app.register(dnsRoutes, { dns: services.dns });
+  await app.register(snapshotsRoutes, { snapshots: services.snapshots, restorers: services.restorers });
+  await app.register(firewallRoutes, { firewall: services.firewall });
+  await app.register(pagerulesRoutes, { pageRules: services.pageRules });
+  await app.register(auditRoutes, { db: deps.db });
+  await app.register(ipSearchRoutes, { db: deps.db });
+  await app.register(apiKeysRoutes, { apiKeys: services.apiKeys });
+  await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
+  await app.register(apiDocsRoutes);
 
   const servesWebApp = config.serveWebApp && (await registerWebApp(app, config));
   app.setNotFoundHandler(async (request, reply) => {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CLOUDFLARE_DEFAULTS, type CloudflareOptions } from './cloudflare/client';
+import type { JobsConfig } from './modules/jobs/jobs-config';
 
 export const MODES = ['production', 'demo', 'test'] as const;
 export type Mode = (typeof MODES)[number];
@@ -79,6 +80,12 @@ export interface Config {
   requestLimits: RequestLimits;
   passwordHashing: PasswordHashing;
   bodyLimitBytes: number;
+  /** How long a snapshot of what Clean All or a delete removed can be restored. */
+  snapshotRetentionMs: number;
+  /** How long the audit trail keeps an event. */
+  auditRetentionMs: number;
+  /** Background operations (modules/jobs/): tests shorten the wait and the budget; unset, the defaults. */
+  jobs?: JobsConfig;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -181,6 +188,8 @@ const envSchema = z.object({
   GUARDIAN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().optional(),
   GUARDIAN_RATE_LIMIT_CONCURRENT: z.coerce.number().int().positive().optional(),
   GUARDIAN_RATE_LIMIT_QUEUED: z.coerce.number().int().min(0).optional(),
+  GUARDIAN_SNAPSHOT_RETENTION_HOURS: z.coerce.number().int().min(1).max(8_760).default(168),
+  GUARDIAN_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
 });
 
 /** A 32-byte key from 64 hex digits or base64; undefined when it is neither. */
@@ -299,5 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
         ? { memoryCost: 1024, timeCost: 1, parallelism: 1 }
         : { memoryCost: 19456, timeCost: 2, parallelism: 1 },
     bodyLimitBytes: 1024 * 1024,
+    snapshotRetentionMs: vars.GUARDIAN_SNAPSHOT_RETENTION_HOURS * 3_600_000,
+    auditRetentionMs: vars.GUARDIAN_AUDIT_RETENTION_DAYS * 86_400_000,
   };
 }

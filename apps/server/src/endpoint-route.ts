@@ -1,4 +1,4 @@
-import type { Endpoint } from '@guardian/contract';
+import { endpoints, type Endpoint } from '@guardian/contract';
 import type {
   ContextConfigDefault,
   FastifyInstance,
@@ -78,7 +78,8 @@ const preSerializedAnswers: FastifySerializerCompiler<FastifySchema> = (routeSch
 
 /**
  * Registers an endpoint's route from its declaration: `route(app, zoneEndpoints.remove, handler,
- * { owns: ['zone_id'] })`. Access and ownership go to the route's config (auth guard, route table).
+ * { owns: ['zone_id'] })`. Access, ownership and cost go to the route's config (auth guard, route
+ * table, request limits).
  */
 export function route<E extends Declared>(
   app: FastifyInstance,
@@ -100,8 +101,23 @@ export function route<E extends Declared>(
       ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }] }),
     },
     ...(endpoint.preSerialized ? { serializerCompiler: preSerializedAnswers } : {}),
-    config: { access: endpoint.access, owns: routeOptions.owns },
+    config: { access: endpoint.access, owns: routeOptions.owns, costly: endpoint.costly },
     handler: handler as RouteHandlerMethod,
   };
   app.route(options);
+}
+
+/** Every declared endpoint's name, `group.name` (e.g. `banListItems.add`), by "METHOD /path". */
+const ENDPOINT_NAMES = new Map<string, string>(
+  Object.entries(endpoints).flatMap(([group, members]) =>
+    Object.entries(members).map(([name, endpoint]) => [
+      `${endpoint.method} ${endpoint.path}`,
+      `${group}.${name}`,
+    ]),
+  ),
+);
+
+/** The name of the endpoint a route was registered from (undefined for a route that is not declared). */
+export function endpointNameOf(method: string, url: string | undefined): string | undefined {
+  return url === undefined ? undefined : ENDPOINT_NAMES.get(`${method} ${url}`);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { boundedText, describeZodError, ERROR_MESSAGE_MAX, errorBody } from './errors';
+import { boundedText, describeZodError, zodErrorList, ERROR_MESSAGE_MAX, errorBody } from './errors';
 
 function zodError(schema: z.ZodType, value: unknown): z.ZodError {
   const result = schema.safeParse(value);
@@ -16,7 +16,20 @@ describe('error messages stay short whatever caused them', () => {
     );
     const message = describeZodError(err);
     expect(message.match(/Text please\./g)).toHaveLength(10);
-    expect(message.startsWith('0: Text please. 1: Text please.')).toBe(true);
+    // No keys in the text: the fields are in the body's errors list (zodErrorList).
+    expect(message.startsWith('Text please. Text please.')).toBe(true);
+    expect(zodErrorList(err).map((error) => error.field)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+    ]);
     expect(message.endsWith(' And 4990 more.')).toBe(true);
   });
 
@@ -33,7 +46,10 @@ describe('error messages stay short whatever caused them', () => {
     for (let level = 0; level < 20; level += 1) deep = z.object({ a: deep });
     let value: unknown = 1;
     for (let level = 0; level < 20; level += 1) value = { a: value };
-    expect(describeZodError(zodError(deep, value))).toBe('a.a.a.a.a.a.a.a…: Deep.');
+    expect(describeZodError(zodError(deep, value))).toBe('Deep.');
+    expect(zodErrorList(zodError(deep, value))).toEqual([
+      { code: 'BAD_REQUEST', message: 'Deep.', field: 'a.a.a.a.a.a.a.a…' },
+    ]);
   });
 
   it('bounds a message, every listed error and its code, and lists at most ten', () => {

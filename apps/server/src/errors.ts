@@ -3,30 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { ZodError, ZodType } from 'zod';
 import { cloudflareErrorToAppError } from './cloudflare/errors';
 import { DatabaseUnavailableError } from './db';
-
-export interface AppErrorDetails {
-  /** The body's `errors` list when it should say more than the message (e.g. Cloudflare's own errors). */
-  errors?: ErrorBody['errors'];
-  /** Sent as the Retry-After header (seconds). */
-  retryAfterSeconds?: number;
-  /** The underlying failure: logged with 5xx answers, never sent. */
-  cause?: unknown;
-}
-
-/** An error a person can act on, thrown anywhere: `throw new AppError('NOT_FOUND', 'Zone not found.')`. */
-export class AppError extends Error {
-  readonly status: number;
-
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: AppErrorDetails = {},
-  ) {
-    super(message, { cause: details.cause });
-    this.name = 'AppError';
-    this.status = ERROR_STATUS[code];
-  }
-}
+import { AppError } from './app-error';
 
 /**
  * The bounds of every error answer, whatever built it (validation, Cloudflare, Fastify): a message
@@ -63,15 +40,33 @@ export function errorBody(code: string, message: string, errors?: ErrorBody['err
                 code: typeof error.code === 'string' ? boundedText(error.code, ERROR_CODE_MAX) : error.code,
               }),
           message: boundedText(error.message),
+          ...(error.field === undefined ? {} : { field: boundedText(error.field, ERROR_CODE_MAX) }),
         }))
       : [{ code, message: shown }],
   };
 }
 
-function describeIssue(issue: ZodError['issues'][number]): string {
-  if (issue.path.length === 0) return issue.message;
+/** The request field an issue is about, as a dotted path (`filter.expression`), or undefined for the whole. */
+function fieldOf(issue: ZodError['issues'][number]): string | undefined {
+  if (issue.path.length === 0) return undefined;
   const path = issue.path.slice(0, PATH_SEGMENTS_SHOWN).map(String).join('.');
-  return `${path}${issue.path.length > PATH_SEGMENTS_SHOWN ? '…' : ''}: ${issue.message}`;
+  return boundedText(`${path}${issue.path.length > PATH_SEGMENTS_SHOWN ? '…' : ''}`, ERROR_CODE_MAX);
+}
+
+/**
+ * An issue as a person reads it: its message only. The contract's messages name their field in words
+ * ('E-mail is too long.'); the field's key goes in `errors[].field`, for forms, never into the text.
+ */
+function describeIssue(issue: ZodError['issues'][number]): string {
+  return issue.message;
+}
+
+/** The first issues of a validation as the body's `errors`, each with its field. */
+export function zodErrorList(err: ZodError): ErrorBody['errors'] {
+  return err.issues.slice(0, ISSUES_SHOWN).map((issue) => {
+    const field = fieldOf(issue);
+    return { code: 'BAD_REQUEST', message: issue.message, ...(field ? { field } : {}) };
+  });
 }
 
 /** The first issues of a validation in one message, then how many more there are. */
@@ -119,7 +114,9 @@ function isDataException(err: unknown): boolean {
 
 function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
-  if (err instanceof ZodError) return new AppError('BAD_REQUEST', describeZodError(err));
+  if (err instanceof ZodError) {
+    return new AppError('BAD_REQUEST', describeZodError(err), { errors: zodErrorList(err) });
+  }
   if (err instanceof DatabaseUnavailableError) {
     return new AppError('UNAVAILABLE', 'The database is unavailable. Please try again shortly.');
   }

@@ -1,6 +1,5 @@
 import type { ErrorBody } from '@guardian/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COSTLY_ROUTES } from './request-limits';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from './test/cloudflare-context';
 import { createTestContext, type TestContext, type TestUser } from './test/context';
 
@@ -103,8 +102,20 @@ describe('costly requests at once', () => {
       });
     const alices = [0, 1, 2, 3].map((i) => timed(`alice ${i}`, sync()));
     const bobs = timed('bob', search(bob, 'case 5'));
+    // Her line is full once one sync is refused (at once; the others take 150 ms or more).
+    await vi.waitFor(() => expect(finished.some((name) => name.startsWith('alice'))).toBe(true));
+    // A HEAD of a page runs the page's query as much as its GET: it takes the same line. Her lists
+    // are not declared costly: they do not.
+    const head = ctx.app.inject({
+      method: 'HEAD',
+      url: `/api/cloudflare/banlists/${lists.get(alice)}/items?search=case`,
+      headers: alice.headers,
+    });
+    const listed = ctx.app.inject({ method: 'GET', url: '/api/cloudflare/banlists', headers: alice.headers });
     const answers = await Promise.all(alices);
     ctx.sandbox.control.clearFaults();
+    expect((await head).statusCode).toBe(429);
+    expect((await listed).statusCode).toBe(200);
     // One running, two waiting, the fourth refused at once.
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 429]);
     const refused = answers.find((answer) => answer.statusCode === 429)!;
@@ -141,10 +152,5 @@ describe('costly requests at once', () => {
     }
     const answers = await Promise.all(['case 6', 'case 7', 'case 8'].map((text) => search(alice, text)));
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
-  });
-
-  it('covers routes that exist', () => {
-    const routes = new Set(ctx.app.routeTable.map((route) => `${route.method} ${route.url}`));
-    expect([...COSTLY_ROUTES].filter((route) => !routes.has(route))).toEqual([]);
   });
 });

@@ -1,20 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { RequestLimits } from './config';
-import { AppError } from './errors';
+import { AppError } from './app-error';
 import { isApiPath } from './route-table';
-
-/**
- * The requests whose cost grows with the data (a page or a search of a 500,000-item mirror, a sync
- * that reads a whole list or every zone from Cloudflare). PGlite runs one statement at a time, so
- * one person's searches in parallel would otherwise queue everyone else behind them.
- */
-export const COSTLY_ROUTES: ReadonlySet<string> = new Set([
-  'GET /api/cloudflare/banlists/:list_id/items',
-  'POST /api/cloudflare/banlists/:list_id/sync',
-  'POST /api/cloudflare/banlists/update',
-  'POST /api/cloudflare/zones/sync',
-]);
 
 /** Who a request counts against: the signed-in person, or before signing in the client's address. */
 function requesterOf(request: FastifyRequest): string {
@@ -62,7 +50,9 @@ export class CostlyRequestQueue {
  * Per-person limits on the API, after the auth guard (registered before any route, after
  * registerAuthGuard, so its hooks run after the guard's): `perMinute` requests a minute, keyed by the
  * signed-in user (by address on the public routes), answered with the contract's 429 RATE_LIMITED and
- * Retry-After; and the costly routes through a CostlyRequestQueue per person.
+ * Retry-After; and the routes of endpoints declared `costly` (their cost grows with the data) through
+ * a CostlyRequestQueue per person: PGlite runs one statement at a time, so one person's searches in
+ * parallel would otherwise queue everyone else behind them. A GET's HEAD route is as costly as it.
  */
 export async function registerRequestLimits(app: FastifyInstance, limits: RequestLimits): Promise<void> {
   await app.register(rateLimit, {
@@ -83,7 +73,7 @@ export async function registerRequestLimits(app: FastifyInstance, limits: Reques
 
   const queue = new CostlyRequestQueue(limits);
   app.addHook('onRoute', (route) => {
-    if (![route.method].flat().some((method) => COSTLY_ROUTES.has(`${method} ${route.url}`))) return;
+    if (!route.config?.costly) return;
     const handler = route.handler as (...args: Parameters<RouteHandlerMethod>) => unknown;
     route.handler = async function (this: FastifyInstance, request, reply) {
       const leave = await queue.enter(requesterOf(request));

@@ -11,6 +11,8 @@ declare module 'fastify' {
      * miss is NOT_FOUND). Every /api route with path params must declare it.
      */
     owns?: readonly string[];
+    /** Declared `costly` (see Endpoint.costly): a person's run a few at a time (request-limits.ts). */
+    costly?: true;
   }
   interface FastifyInstance {
     /** Every route registered so far, for tests that check route conventions. */

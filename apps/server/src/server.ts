@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
-import { buildApp, createAppDeps, type AppDeps } from './app';
+import { buildApp, createAppDeps } from './app';
+import type { AppDeps } from './deps';
 import type { Config } from './config';
 import { createDb, DatabaseUnavailableError, runMigrations, type Db } from './db';
 import { createLogger } from './logger';

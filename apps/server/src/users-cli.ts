@@ -1,7 +1,8 @@
 import { ZodError } from 'zod';
 import { ConfigError, loadConfig } from './config';
 import { createDb, DatabaseUnavailableError, DataDirLockedError, runMigrations, type Db } from './db';
-import { AppError, describeZodError } from './errors';
+import { AppError } from './app-error';
+import { describeZodError } from './errors';
 import {
   parseUsersCommand,
   readNewPassword,
@@ -9,6 +10,7 @@ import {
   UsageError,
   USAGE,
 } from './modules/users/users.cli';
+import { TwoFactorRepository } from './modules/two-factor/two-factor.repository';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
 
@@ -40,6 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
       new UsersService(new UsersRepository(db), config.passwordHashing),
       (line) => console.log(line),
       (from) => readNewPassword(from),
+      (email) => new TwoFactorRepository(db!).resetByEmail(email),
     );
     return 0;
   } catch (err) {

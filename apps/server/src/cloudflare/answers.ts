@@ -1,6 +1,6 @@
 import { BAN_LIST_KINDS } from '@guardian/contract';
 import { z } from 'zod';
-import { AppError } from '../errors';
+import { AppError } from '../app-error';
 
 /**
  * The shapes of Cloudflare's answers that the console reads and passes on. Cloudflare's answer is

@@ -1,5 +1,5 @@
 import type Cloudflare from 'cloudflare';
-import { AppError } from '../errors';
+import { AppError } from '../app-error';
 
 const POLL_START_MS = 25;
 const POLL_MAX_MS = 1_000;

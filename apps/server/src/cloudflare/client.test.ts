@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSandbox, type Sandbox } from '@guardian/sandbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../errors';
+import { AppError } from '../app-error';
 import { waitForBulkOperation } from './bulk-operations';
 import { CloudflareGateway, type CloudflareOptions } from './client';
 import { cloudflareErrorToAppError } from './errors';

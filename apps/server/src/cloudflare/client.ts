@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Cloudflare from 'cloudflare';
-import { SlidingWindowThrottle } from './throttle';
+import { SlidingWindowThrottle, type RequestThrottle } from './throttle';
 
 export interface CloudflareOptions {
   /** Cloudflare's API v4 base, or the sandbox's. */
@@ -18,9 +18,14 @@ export interface CloudflareOptions {
   maxAnswerBytes?: number;
   /** The network underneath (default: the global fetch); tests wrap it to lose answers. */
   fetch?: typeof fetch;
+  /**
+   * The budget of one token (by its hash), shared by every process on the database in the server
+   * (`DatabaseRequestBudget`); default: counted in this process's memory.
+   */
+  throttleFor?: (tokenKey: string, rateLimit: { requests: number; windowMs: number }) => RequestThrottle;
 }
 
-export const CLOUDFLARE_DEFAULTS: Omit<Required<CloudflareOptions>, 'baseUrl' | 'fetch'> = {
+export const CLOUDFLARE_DEFAULTS: Omit<Required<CloudflareOptions>, 'baseUrl' | 'fetch' | 'throttleFor'> = {
   timeoutMs: 30_000,
   maxRetries: 3,
   // A margin under Cloudflare's 1,200 leaves room for the person's own scripts on the same token.
@@ -89,7 +94,7 @@ function parsedResponse(parsed: unknown, init: ResponseInit): Response {
 class AnswerTooLarge extends Error {}
 
 /** The body, read up to `maxBytes`; past it the stream is cancelled and AnswerTooLarge thrown. */
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer<ArrayBuffer>> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
@@ -113,7 +118,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<Buffer>
 }
 
 interface TransportOptions {
-  throttle: SlidingWindowThrottle;
+  throttle: RequestThrottle;
   network: typeof fetch;
   timeoutMs: number;
   maxRetries: number;
@@ -161,7 +166,7 @@ function guardedFetch(options: TransportOptions): typeof fetch {
       const final = timeout.aborted ? timedOut() : unavailable();
       return repeatable ? { kind: 'retry', final } : { kind: 'answer', response: final };
     }
-    let body: Buffer;
+    let body: Buffer<ArrayBuffer>;
     try {
       body = await readCapped(response, maxAnswerBytes);
     } catch (err) {
@@ -247,7 +252,8 @@ const MAX_CLIENTS = 1_000;
 /** One SDK client per stored account token, each with its own throttle. */
 export class CloudflareGateway {
   private readonly clients = new Map<string, Cloudflare>();
-  private readonly options: Required<Omit<CloudflareOptions, 'fetch'>> & Pick<CloudflareOptions, 'fetch'>;
+  private readonly options: Required<Omit<CloudflareOptions, 'fetch' | 'throttleFor'>> &
+    Pick<CloudflareOptions, 'fetch' | 'throttleFor'>;
 
   constructor(options: CloudflareOptions) {
     this.options = { ...CLOUDFLARE_DEFAULTS, ...options };
@@ -262,7 +268,9 @@ export class CloudflareGateway {
       this.clients.delete(key);
     } else {
       const { rateLimit, deadlineMs, timeoutMs } = this.options;
-      const throttle = new SlidingWindowThrottle(rateLimit.requests, rateLimit.windowMs);
+      const throttle =
+        this.options.throttleFor?.(key, rateLimit) ??
+        new SlidingWindowThrottle(rateLimit.requests, rateLimit.windowMs);
       client = new Cloudflare({
         apiToken,
         baseURL: this.options.baseUrl,

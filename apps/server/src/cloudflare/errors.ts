@@ -1,5 +1,5 @@
 import Cloudflare from 'cloudflare';
-import { AppError } from '../errors';
+import { AppError } from '../app-error';
 import { isLocalAnswer, MAX_BLOCK_MS } from './client';
 
 interface CloudflareErrorBody {

@@ -1,9 +1,17 @@
+/** What the gateway asks before each call to Cloudflare: a slot in the token's request budget. */
+export interface RequestThrottle {
+  /** 0 when one more request may be sent (and it is counted); else the wait in ms, past `maxWaitMs`. */
+  acquire(maxWaitMs?: number): Promise<number>;
+  /** Cloudflare answered 429 anyway: hold every call of the token for `ms`. */
+  blockFor(ms: number): void;
+}
+
 /**
  * A sliding-window limiter per Cloudflare token: Cloudflare allows 1,200 requests per 5 minutes per
  * token and then refuses everything for up to 5 minutes, so the console waits for a free slot
  * instead of ever hitting that wall.
  */
-export class SlidingWindowThrottle {
+export class SlidingWindowThrottle implements RequestThrottle {
   private readonly sent: number[] = [];
   private blockedUntil = 0;
 

@@ -1,8 +1,10 @@
 import { decodeJwt } from 'jose';
+import { authEndpoints } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import type { RouteEntry } from '../route-table';
 import { signTestToken, type TestUser } from '../test/context';
+import { requestTo } from '../test/request';
 import {
   apiRoutes,
   isErrorBody,
@@ -64,8 +66,7 @@ beforeAll(async () => {
   // A user who signed out: the token they had is dead on the server, not only in their browser.
   const signedOut = await ctx.createUser({ level: 0 });
   expect(
-    (await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', headers: signedOut.headers }))
-      .statusCode,
+    (await ctx.app.inject({ ...requestTo(authEndpoints.logout), headers: signedOut.headers })).statusCode,
   ).toBe(204);
 
   const token = owner.token;
@@ -217,8 +218,7 @@ describe('authentication attacks on every /api route', () => {
     const [header, , signature] = owner.token.split('.');
     const forged = `${header}.${base64url({ ...decodeJwt(owner.token), sub: String(disabledOwner.user.id + 1000) })}.${signature}`;
     const response = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/me',
+      ...requestTo(authEndpoints.me),
       headers: { authorization: `Bearer ${forged}` },
     });
     expect(response.statusCode).toBe(401);

@@ -2,8 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  accountEndpoints,
+  authEndpoints,
+  dnsRecordEndpoints,
+  healthEndpoints,
+  zoneEndpoints,
+} from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgliteDb } from '../db/pglite';
+import { requestTo } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import { call, seedEstate, type Estate } from './support';
 
@@ -106,44 +114,44 @@ const unavailable = {
 let recordCounter = 0;
 
 /** What browsers ask of a signed-in user's estate: reads, a sign-in, and writes to Cloudflare. */
-const requests = (estate: Estate) => [
-  { method: 'GET', url: '/api/health', headers: {} },
-  { method: 'GET', url: '/api/me', headers: estate.user.headers },
-  { method: 'GET', url: '/api/cloudflare/accounts', headers: estate.user.headers },
-  { method: 'GET', url: '/api/cloudflare/zones', headers: estate.user.headers },
-  { method: 'GET', url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, headers: estate.user.headers },
-  {
-    method: 'POST',
-    url: '/api/login',
-    headers: {},
-    payload: { email: estate.user.email, password: estate.user.password },
-  },
-  {
-    method: 'POST',
-    url: `/api/cloudflare/zones/${estate.zone.zoneId}/dns`,
-    headers: estate.user.headers,
-    payload: {
-      type: 'A',
-      name: `outage-${++recordCounter}`,
-      content: '203.0.113.99',
-      ttl: 1,
-      proxied: false,
+const requests = (estate: Estate) => {
+  const zone = { zone_id: estate.zone.zoneId };
+  const signedIn = { headers: estate.user.headers };
+  return [
+    { ...requestTo(healthEndpoints.check), headers: {} },
+    { ...requestTo(authEndpoints.me), ...signedIn },
+    { ...requestTo(accountEndpoints.list), ...signedIn },
+    { ...requestTo(zoneEndpoints.list), ...signedIn },
+    { ...requestTo(dnsRecordEndpoints.list, { params: zone }), ...signedIn },
+    {
+      ...requestTo(authEndpoints.login, {
+        payload: { email: estate.user.email, password: estate.user.password },
+      }),
+      headers: {},
     },
-  },
-  { method: 'POST', url: '/api/cloudflare/zones/sync', headers: estate.user.headers },
-];
+    {
+      ...requestTo(dnsRecordEndpoints.add, {
+        params: zone,
+        payload: {
+          type: 'A',
+          name: `outage-${++recordCounter}`,
+          content: '203.0.113.99',
+          ttl: 1,
+          proxied: false,
+        },
+      }),
+      ...signedIn,
+    },
+    { ...requestTo(zoneEndpoints.sync), ...signedIn },
+  ];
+};
 
 /** Every request at once, as many browsers would send them. */
 async function answers(ctx: CloudflareTestContext, estate: Estate) {
   return Promise.all(
     requests(estate).map(async (request) => {
       const started = Date.now();
-      const response = await ctx.app.inject({
-        method: request.method as 'GET',
-        url: request.url,
-        headers: request.headers,
-        payload: request.payload,
-      });
+      const response = await ctx.app.inject(request);
       return {
         what: `${request.method} ${request.url}`,
         status: response.statusCode,
@@ -219,21 +227,19 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     proxy.cut('refuse');
     try {
       for (let i = 0; i < 5; i++) {
-        const response = await ctx.app.inject({
-          method: 'POST',
-          url: '/api/login',
-          payload: { email: estate.user.email, password: 'wrong' },
-        });
+        const response = await ctx.app.inject(
+          requestTo(authEndpoints.login, { payload: { email: estate.user.email, password: 'wrong' } }),
+        );
         expect(response.statusCode).toBe(503);
       }
     } finally {
       proxy.restore();
     }
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { email: estate.user.email, password: estate.user.password },
-    });
+    const response = await ctx.app.inject(
+      requestTo(authEndpoints.login, {
+        payload: { email: estate.user.email, password: estate.user.password },
+      }),
+    );
     expect(response.statusCode).toBe(200);
   });
 
@@ -246,11 +252,7 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     // A new zone at Cloudflare, and a slow zone list, so the cut lands while the sync is under way.
     ctx.sandbox.control.addZone(estate.cfAccountId, 'appears-during-outage.com', { status: 'active' });
     ctx.sandbox.control.injectFault({ path: '/zones', method: 'GET', latencyMs: 400, times: 1 });
-    const sync = ctx.app.inject({
-      method: 'POST',
-      url: '/api/cloudflare/zones/sync',
-      headers: estate.user.headers,
-    });
+    const sync = ctx.app.inject({ ...requestTo(zoneEndpoints.sync), headers: estate.user.headers });
     await new Promise((resolve) => setTimeout(resolve, 150));
     proxy.cut('refuse');
     const response = await sync;
@@ -260,7 +262,7 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     await waitForDatabase();
     expect(await mirror()).toEqual(before);
     // And the next sync, with the database back, brings it in.
-    await call(ctx, estate.user, 'POST', '/api/cloudflare/zones/sync');
+    await call(ctx, estate.user, zoneEndpoints.sync);
     expect(await mirror()).toEqual(expect.arrayContaining([...before]));
     expect((await mirror()).length).toBe(before.length + 1);
   });
@@ -268,7 +270,7 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
   async function waitForDatabase() {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      if ((await ctx.app.inject({ method: 'GET', url: '/api/health' })).statusCode === 200) return;
+      if ((await ctx.app.inject(requestTo(healthEndpoints.check))).statusCode === 200) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error('the database did not come back');
@@ -300,7 +302,7 @@ describe.skipIf(onPostgres)("the embedded database's process dying (PGlite)", ()
 
   it('answers 503 to the request it was serving, and the next requests find it restarted with their data', async () => {
     const firstHost = hostPid();
-    const zonesBefore = (await call(ctx, estate.user, 'GET', '/api/cloudflare/zones')).json();
+    const zonesBefore = (await call(ctx, estate.user, zoneEndpoints.list)).json();
     const slow = ctx.app.inject({ method: 'GET', url: '/api/test/slow-query', headers: estate.user.headers });
     await new Promise((resolve) => setTimeout(resolve, 300));
     process.kill(firstHost, 'SIGKILL');
@@ -311,6 +313,6 @@ describe.skipIf(onPostgres)("the embedded database's process dying (PGlite)", ()
     // The user, their account and zones were committed before: a new process on the same folder has them.
     for (const answer of await answers(ctx, estate)) expect(answer.status, answer.what).toBeLessThan(300);
     expect(hostPid()).not.toBe(firstHost);
-    expect((await call(ctx, estate.user, 'GET', '/api/cloudflare/zones')).json()).toEqual(zonesBefore);
+    expect((await call(ctx, estate.user, zoneEndpoints.list)).json()).toEqual(zonesBefore);
   }, 60_000);
 });

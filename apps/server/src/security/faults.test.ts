@@ -1,7 +1,15 @@
-import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
+import {
+  banListEndpoints,
+  banListItemEndpoints,
+  dnsRecordEndpoints,
+  firewallRuleEndpoints,
+  zoneEndpoints,
+  type Endpoint,
+} from '@guardian/contract';
 import type { FaultSpec } from '@guardian/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestTo, type EndpointInput } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import { hasRoute, isErrorBody, jsonOf, seedEstate, syncMirrors, type Estate } from './support';
 
@@ -98,16 +106,10 @@ async function freshEstate(label: string): Promise<Estate> {
 
 async function inject(
   estate: Estate,
-  method: string,
-  url: string,
-  payload?: unknown,
+  endpoint: Endpoint,
+  input?: EndpointInput,
 ): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({
-    method: method as 'GET',
-    url,
-    headers: estate.user.headers,
-    payload: payload as object,
-  });
+  return ctx.app.inject({ ...requestTo(endpoint, input), headers: estate.user.headers });
 }
 
 /** Runs `operation` under the fault and checks the answer; returns it with how long it took. */
@@ -193,9 +195,9 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
     const estate = await freshEstate('additem');
     const ip = nextIp();
     const response = await underFault(fault, () =>
-      inject(estate, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/items`, {
-        ip,
-        comment: 'added under a fault',
+      inject(estate, banListItemEndpoints.add, {
+        params: { list_id: estate.list.listId },
+        payload: { ip, comment: 'added under a fault' },
       }),
     );
     if (response.statusCode < 300) expect(cloudflareItems(estate).some((item) => item.ip === ip)).toBe(true);
@@ -211,7 +213,9 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
     const localId = estate.item.id;
     expect(localId, 'the seeded item is mirrored').toBeDefined();
     const response = await underFault(fault, () =>
-      inject(estate, 'DELETE', `/api/cloudflare/banlists/${estate.list.listId}/items/${localId}`),
+      inject(estate, banListItemEndpoints.remove, {
+        params: { list_id: estate.list.listId, item_id: localId! },
+      }),
     );
     const stillThere = cloudflareItems(estate).some((item) => item.item_id === estate.item.itemId);
     if (response.statusCode < 300) expect(stillThere).toBe(false);
@@ -235,7 +239,7 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
       })),
     );
     const response = await underFault(fault, () =>
-      inject(estate, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/sync`),
+      inject(estate, banListItemEndpoints.sync, { params: { list_id: estate.list.listId } }),
     );
     if (response.statusCode < 300) await expectItemsMirrorCloudflare(estate);
     else expect(await mirroredItems(estate)).toEqual(before);
@@ -253,15 +257,15 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
       { ip: '192.0.2.200', comment: 'second list' },
     ]);
     await syncMirrors(ctx, estate);
-    await inject(estate, 'POST', `/api/cloudflare/banlists/${second.id}/sync`);
-    const response = await underFault(fault, () => inject(estate, 'POST', '/api/cloudflare/banlists/clean'));
+    await inject(estate, banListItemEndpoints.sync, { params: { list_id: second.id } });
+    const response = await underFault(fault, () => inject(estate, banListEndpoints.clean));
     if (response.statusCode < 300) {
       expect(cloudflareItems(estate)).toEqual([]);
       expect(cloudflareItems(estate, second.id)).toEqual([]);
     }
     if (fault.ambiguous && response.statusCode >= 300) {
       await recoverBySync(estate);
-      await inject(estate, 'POST', `/api/cloudflare/banlists/${second.id}/sync`);
+      await inject(estate, banListItemEndpoints.sync, { params: { list_id: second.id } });
     }
     await expectItemsMirrorCloudflare(estate);
     await expectItemsMirrorCloudflare(estate, second.id);
@@ -270,7 +274,9 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
 
 /** What the error tells the person to do: sync the list (with Cloudflare healthy again). */
 async function recoverBySync(estate: Estate) {
-  const response = await inject(estate, 'POST', `/api/cloudflare/banlists/${estate.list.listId}/sync`);
+  const response = await inject(estate, banListItemEndpoints.sync, {
+    params: { list_id: estate.list.listId },
+  });
   expect(response.statusCode, response.body).toBeLessThan(300);
 }
 
@@ -298,7 +304,7 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
     const before = await mirroredZones(estate);
     for (let i = 0; i < 60; i++)
       ctx.sandbox.control.addZone(estate.cfAccountId, `${estate.label}-more-${i}.net`, { status: 'active' });
-    const response = await underFault(fault, () => inject(estate, 'POST', '/api/cloudflare/zones/sync'));
+    const response = await underFault(fault, () => inject(estate, zoneEndpoints.sync));
     if (response.statusCode < 300) expect(await mirroredZones(estate)).toEqual(cloudflareZones(estate));
     else expect(await mirroredZones(estate)).toEqual(before);
   });
@@ -307,12 +313,9 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
     const estate = await freshEstate('dns');
     const name = `fault-${estate.label}.${estate.zone.domain}`;
     const added = await underFault(fault, () =>
-      inject(estate, 'POST', `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, {
-        type: 'A',
-        name,
-        content: '198.51.100.7',
-        ttl: 1,
-        proxied: false,
+      inject(estate, dnsRecordEndpoints.add, {
+        params: { zone_id: estate.zone.zoneId },
+        payload: { type: 'A', name, content: '198.51.100.7', ttl: 1, proxied: false },
       }),
     );
     const withName = ctx.sandbox.control
@@ -323,12 +326,15 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
     else if (!fault.ambiguous) expect(withName).toHaveLength(0);
 
     const edited = await underFault(fault, () =>
-      inject(estate, 'PUT', `/api/cloudflare/zones/${estate.zone.zoneId}/dns/${estate.record.id}`, {
-        type: 'A',
-        name: `www.${estate.zone.domain}`,
-        content: '198.51.100.8',
-        ttl: 300,
-        proxied: false,
+      inject(estate, dnsRecordEndpoints.update, {
+        params: { zone_id: estate.zone.zoneId, record_id: estate.record.id },
+        payload: {
+          type: 'A',
+          name: `www.${estate.zone.domain}`,
+          content: '198.51.100.8',
+          ttl: 300,
+          proxied: false,
+        },
       }),
     );
     const record = ctx.sandbox.control
@@ -339,7 +345,7 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
     else if (!fault.ambiguous) expect(record!.content).toBe('203.0.113.7');
     // What the console reads afterwards is what Cloudflare holds (once the account may call it again).
     if (fault.status === 429) return;
-    const listed = await inject(estate, 'GET', `/api/cloudflare/zones/${estate.zone.zoneId}/dns`);
+    const listed = await inject(estate, dnsRecordEndpoints.list, { params: { zone_id: estate.zone.zoneId } });
     expect(listed.statusCode).toBe(200);
     expect(
       listed
@@ -356,15 +362,19 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
 
   it('rule reorder: done (the new order) or a clear error (the old order), never a mix', async () => {
     const estate = await freshEstate('reorder');
-    const url = `/api/cloudflare/zones/${estate.zone.zoneId}/firewall-rules`;
-    const rules = (await inject(estate, 'GET', url)).json<{ id: string; priority: number }[]>();
+    const params = { zone_id: estate.zone.zoneId };
+    const rules = (await inject(estate, firewallRuleEndpoints.list, { params })).json<
+      { id: string; priority: number }[]
+    >();
     const oldOrder = ctx.sandbox.control.getRules(estate.zone.zoneId).map((rule) => rule.id);
     const newOrder = [...oldOrder].reverse();
     const payload = newOrder.map((id, index) => ({
       ...rules.find((rule) => rule.id === id),
       priority: index + 1,
     }));
-    const response = await underFault(fault, () => inject(estate, 'PUT', url, payload));
+    const response = await underFault(fault, () =>
+      inject(estate, firewallRuleEndpoints.reorder, { params, payload }),
+    );
     const order = ctx.sandbox.control.getRules(estate.zone.zoneId).map((rule) => rule.id);
     if (response.statusCode < 300) expect(order).toEqual(newOrder);
     else if (!fault.ambiguous) expect(order).toEqual(oldOrder);
@@ -375,17 +385,19 @@ describe.each(FAULTS)('zones, DNS and rules under $name', (fault) => {
 
   it('adding a firewall rule never adds it twice', async () => {
     const estate = await freshEstate('addrule');
-    const url = `/api/cloudflare/zones/${estate.zone.zoneId}/firewall-rules`;
     const description = `Added under ${fault.name}`;
     const response = await underFault(fault, () =>
-      inject(estate, 'POST', url, [
-        {
-          description,
-          action: 'block',
-          paused: false,
-          filter: { expression: 'ip.src eq 198.51.100.99', paused: false },
-        },
-      ]),
+      inject(estate, firewallRuleEndpoints.add, {
+        params: { zone_id: estate.zone.zoneId },
+        payload: [
+          {
+            description,
+            action: 'block',
+            paused: false,
+            filter: { expression: 'ip.src eq 198.51.100.99', paused: false },
+          },
+        ],
+      }),
     );
     const added = ctx.sandbox.control
       .getRules(estate.zone.zoneId)
@@ -401,12 +413,14 @@ describe('after a 10-minute 429', () => {
     const limited = await freshEstate('limited');
     const other = await freshEstate('other');
     ctx.sandbox.control.injectFault({ status: 429, retryAfterSeconds: 600, times: 1 });
-    const first = await inject(limited, 'GET', `/api/cloudflare/zones/${limited.zone.zoneId}/dns`);
+    const dnsOf = (estate: Estate) =>
+      inject(estate, dnsRecordEndpoints.list, { params: { zone_id: estate.zone.zoneId } });
+    const first = await dnsOf(limited);
     expect(first.statusCode).toBe(429);
     ctx.sandbox.control.clearFaults();
     const callsBefore = ctx.sandbox.control.callCount({ token: limited.token });
     const started = Date.now();
-    const next = await inject(limited, 'GET', `/api/cloudflare/zones/${limited.zone.zoneId}/dns`);
+    const next = await dnsOf(limited);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(next.statusCode).toBe(429);
     // Cloudflare blocks for at most 5 minutes: a longer retry-after is held to that.
@@ -415,8 +429,6 @@ describe('after a 10-minute 429', () => {
     expect(next.json().message).toMatch(/rate limiting/);
     // The console held back: Cloudflare was not called again during its lockout.
     expect(ctx.sandbox.control.callCount({ token: limited.token })).toBe(callsBefore);
-    expect((await inject(other, 'GET', `/api/cloudflare/zones/${other.zone.zoneId}/dns`)).statusCode).toBe(
-      200,
-    );
+    expect((await dnsOf(other)).statusCode).toBe(200);
   });
 });

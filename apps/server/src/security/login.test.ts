@@ -1,6 +1,8 @@
+import { authEndpoints, healthEndpoints } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { createTestContext, type TestContext } from '../test/context';
+import { requestTo } from '../test/request';
 
 /**
  * Sign-in under attack. auth.test.ts covers the basic answers (same 401 for a wrong password, an
@@ -28,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 function login(body: object, remoteAddress = nextAddress(), headers: Record<string, string> = {}) {
-  return ctx.app.inject({ method: 'POST', url: '/api/login', payload: body, remoteAddress, headers });
+  return ctx.app.inject({ ...requestTo(authEndpoints.login, { payload: body }), remoteAddress, headers });
 }
 
 const median = (values: number[]) => {
@@ -108,7 +110,7 @@ describe('no user enumeration', () => {
     // Interleaved, so a burst of load from other processes hits every case alike.
     for (let round = 0; round < ROUNDS; round++) {
       for (const name of Object.keys(cases) as (keyof typeof cases)[]) {
-        await ctx.app.inject({ method: 'GET', url: '/api/health' });
+        await ctx.app.inject(requestTo(healthEndpoints.check));
         const started = process.hrtime.bigint();
         const response = await login(cases[name](round));
         times[name].push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -309,9 +311,9 @@ describe('behind a reverse proxy (GUARDIAN_TRUST_PROXY)', () => {
     const statuses: number[] = [];
     for (let i = 0; i < LIMITS.maxFailuresPerAddress + 2; i++) {
       const response = await proxied.app.inject({
-        method: 'POST',
-        url: '/api/login',
-        payload: { email: `behind-proxy-${i}@example.com`, password: 'guess' },
+        ...requestTo(authEndpoints.login, {
+          payload: { email: `behind-proxy-${i}@example.com`, password: 'guess' },
+        }),
         remoteAddress: '10.0.0.2',
         // The client forges a fresh left-most entry every time; the proxy appends what it saw.
         headers: { 'x-forwarded-for': `203.0.113.${i + 1}, 198.51.100.7` },
@@ -320,9 +322,9 @@ describe('behind a reverse proxy (GUARDIAN_TRUST_PROXY)', () => {
     }
     expect(statuses.slice(LIMITS.maxFailuresPerAddress)).toEqual([429, 429]);
     const neighbour = await proxied.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { email: 'behind-proxy-next@example.com', password: 'guess' },
+      ...requestTo(authEndpoints.login, {
+        payload: { email: 'behind-proxy-next@example.com', password: 'guess' },
+      }),
       remoteAddress: '10.0.0.2',
       headers: { 'x-forwarded-for': '198.51.100.8' },
     });

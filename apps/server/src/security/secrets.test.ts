@@ -2,12 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import {
+  accountEndpoints,
+  authEndpoints,
+  banListEndpoints,
+  dnsRecordEndpoints,
+  firewallRuleEndpoints,
+  zoneEndpoints,
+  type Endpoint,
+} from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { TokenCipher } from '../crypto/token-cipher';
 import { createLogger, redactUrl } from '../logger';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import { signTestToken } from '../test/context';
+import { requestTo, type EndpointInput } from '../test/request';
 import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor, type Estate } from './support';
 
 /**
@@ -62,47 +72,58 @@ afterAll(() => ctx?.close());
 
 async function fullRun() {
   const { app, sandbox } = ctx;
-  const inject = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-    app.inject({ method: method as 'GET', url, headers, payload: payload as object });
+  /** Calls an endpoint as `headers` say (the estate's owner unless told otherwise). */
+  const inject = (
+    endpoint: Endpoint,
+    input: EndpointInput = {},
+    headers: Record<string, string> = estate.user.headers,
+  ) => app.inject({ ...requestTo(endpoint, input), headers });
+  const zone = { zone_id: estate.zone.zoneId };
 
   // Sign in for real, right and wrong.
-  await inject('POST', '/api/login', {}, { email: estate.user.email, password: estate.user.password });
-  await inject('POST', '/api/login', {}, { email: estate.user.email, password: `${estate.user.password}x` });
+  const { email, password } = estate.user;
+  await inject(authEndpoints.login, { payload: { email, password } }, {});
+  await inject(authEndpoints.login, { payload: { email, password: `${password}x` } }, {});
   // Every route as its owner would use it: reads, then writes, then deletes from the deepest path up.
   for (const route of ownerOrder(apiRoutes(app))) {
-    if (route.url === '/api/login') continue;
+    if (route.url === authEndpoints.login.path) continue;
     const sample = await sampleRequest(ctx, route, second);
     const query = new URLSearchParams(sample.query).toString();
     const [url] = urlsFor(route, second);
-    await inject(route.method, query ? `${url}?${query}` : url!, second.user.headers, sample.payload);
+    await app.inject({
+      method: route.method as 'GET',
+      url: query ? `${url}?${query}` : url!,
+      headers: second.user.headers,
+      payload: sample.payload as object,
+    });
   }
   // Tokens where they do not belong: in the URL and as the account's token, refused and accepted.
-  await inject('GET', `/api/cloudflare/accounts?token=${estate.user.token}&access_token=${estate.token}`, {});
-  await inject('GET', `/api/me?api_key=${estate.token}`, { authorization: `Bearer ${estate.user.token}` });
-  await inject('POST', '/api/cloudflare/accounts', estate.user.headers, {
-    account_name: 'Refused',
-    token: 'refused-token-0123456789',
+  await inject(
+    accountEndpoints.list,
+    { query: { token: estate.user.token, access_token: estate.token } },
+    {},
+  );
+  await inject(authEndpoints.me, { query: { api_key: estate.token } });
+  await inject(accountEndpoints.add, {
+    payload: { account_name: 'Refused', token: 'refused-token-0123456789' },
   });
   secrets.push('refused-token-0123456789');
   // Cloudflare failing under a valid token: 5xx, a dropped connection, a 429, then the token revoked.
   sandbox.control.injectFault({ status: 500, times: 10 });
-  await inject('POST', '/api/cloudflare/accounts', estate.user.headers, {
-    account_name: 'During outage',
-    token: estate.token,
-  });
-  await inject('POST', '/api/cloudflare/zones/sync', estate.user.headers);
+  await inject(accountEndpoints.add, { payload: { account_name: 'During outage', token: estate.token } });
+  await inject(zoneEndpoints.sync);
   sandbox.control.clearFaults();
   sandbox.control.injectFault({ drop: true, times: 10 });
-  await inject('POST', '/api/cloudflare/zones/sync', estate.user.headers);
-  await inject('GET', `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, estate.user.headers);
+  await inject(zoneEndpoints.sync);
+  await inject(dnsRecordEndpoints.list, { params: zone });
   sandbox.control.clearFaults();
   sandbox.control.injectFault({ status: 429, retryAfterSeconds: 600, times: 5 });
-  await inject('GET', `/api/cloudflare/zones/${estate.zone.zoneId}/firewall-rules`, estate.user.headers);
+  await inject(firewallRuleEndpoints.list, { params: zone });
   sandbox.control.clearFaults();
   sandbox.control.setTokenStatus(estate.token, 'disabled');
-  await inject('POST', '/api/cloudflare/banlists/update', estate.user.headers);
-  await inject('GET', `/api/cloudflare/zones/${estate.zone.zoneId}/dns`, estate.user.headers);
-  await inject('POST', '/api/cloudflare/zones/sync', estate.user.headers);
+  await inject(banListEndpoints.update);
+  await inject(dnsRecordEndpoints.list, { params: zone });
+  await inject(zoneEndpoints.sync);
   sandbox.control.setTokenStatus(estate.token, 'active');
 }
 
@@ -223,8 +244,7 @@ describe('the keys themselves', () => {
       { secret: new Uint8Array(ctx.config.encryptionKey), iat: now, exp: now + 60 },
     );
     const response = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/me',
+      ...requestTo(authEndpoints.me),
       headers: { authorization: `Bearer ${forged}` },
     });
     expect(response.statusCode).toBe(401);

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { accountEndpoints, authEndpoints, healthEndpoints } from '@guardian/contract';
 import { createSandbox, type Sandbox } from '@guardian/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config';
@@ -84,7 +85,7 @@ function send(
 
 describe('graceful shutdown', () => {
   it('finishes the request in flight, refuses new connections, then closes the database', async () => {
-    const login = await send('POST', '/api/login', {
+    const login = await send(authEndpoints.login.method, authEndpoints.login.path, {
       email: 'shutdown@example.com',
       password: 'shutdown passphrase',
     });
@@ -97,8 +98,8 @@ describe('graceful shutdown', () => {
     sandbox.control.injectFault({ path: '/user/tokens/verify', latencyMs: 1_500 });
 
     const inFlight = send(
-      'POST',
-      '/api/cloudflare/accounts',
+      accountEndpoints.add.method,
+      accountEndpoints.add.path,
       { account_name: 'Slow', token: 'shutdown-slow-token-1234' },
       { authorization },
     ).then((response) => {
@@ -114,7 +115,9 @@ describe('graceful shutdown', () => {
     expect(server.stop()).toBe(server.stop());
     await new Promise((resolve) => setTimeout(resolve, 100));
     // No new connections while the old request finishes.
-    await expect(send('GET', '/api/health')).rejects.toThrow(/ECONNREFUSED|ECONNRESET|socket hang up/);
+    await expect(send(healthEndpoints.check.method, healthEndpoints.check.path)).rejects.toThrow(
+      /ECONNREFUSED|ECONNRESET|socket hang up/,
+    );
 
     const response = await inFlight;
     expect(response.status).toBe(201);

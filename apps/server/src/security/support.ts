@@ -10,15 +10,27 @@ import {
   firewallRuleEndpoints,
   pageRuleEndpoints,
   pathOf,
+  apiKeyEndpoints,
+  rulesOverviewEndpoints,
+  snapshotEndpoints,
+  jobEndpoints,
+  twoFactorEndpoints,
   zoneEndpoints,
+  zoneSettingEndpoints,
+  ownAccountEndpoints,
+  passwordLinkEndpoints,
+  userEndpoints,
   type Endpoint,
 } from '@guardian/contract';
+import { decodeJwt } from 'jose';
 import type { Sandbox } from '@guardian/sandbox';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../db';
 import { isApiPath, pathParams, type RouteEntry } from '../route-table';
+import { signChallenge } from '../modules/two-factor/challenge-token';
 import type { CloudflareTestContext } from '../test/cloudflare-context';
 import type { TestUser } from '../test/context';
+import { requestTo, type EndpointInput } from '../test/request';
 
 /**
  * Shared ground of the security suites: a user's "estate" (a Cloudflare account with a list, items, a
@@ -32,7 +44,19 @@ import type { TestUser } from '../test/context';
  * tests: teach this file about it.
  */
 
-export type ResourceKind = 'account' | 'list' | 'item' | 'zone' | 'record' | 'rule' | 'pageRule' | 'user';
+export type ResourceKind =
+  | 'account'
+  | 'list'
+  | 'item'
+  | 'zone'
+  | 'record'
+  | 'rule'
+  | 'pageRule'
+  | 'user'
+  | 'snapshot'
+  | 'apiKey'
+  | 'session'
+  | 'job';
 
 /** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
 const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
@@ -44,6 +68,10 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   'firewall-rules': 'rule',
   pagerules: 'pageRule',
   users: 'user',
+  snapshots: 'snapshot',
+  'api-keys': 'apiKey',
+  sessions: 'session',
+  jobs: 'job',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -81,6 +109,14 @@ export interface Estate {
   record: { id: string };
   rules: { id: string }[];
   pageRule: { id: string };
+  /** What deleting a second DNS record kept (where the snapshot routes exist). */
+  snapshot: { id?: string };
+  /** An API key of the estate's person (where the key routes exist). */
+  apiKey: { id?: number };
+  /** A second session of the estate's person (not the one its headers use), where the session routes exist. */
+  session: { id?: string };
+  /** A job of the estate's person (its list's sync), where the job routes exist. */
+  job: { id?: string };
 }
 
 let estateCounter = 0;
@@ -108,7 +144,7 @@ export function hasRoute(app: FastifyInstance, endpoint: Pick<Endpoint, 'method'
 }
 
 /** The declaration a route was registered from (undefined for a route a test added on its own). */
-function endpointOf(route: RouteEntry): Endpoint | undefined {
+export function endpointOf(route: RouteEntry): Endpoint | undefined {
   return allEndpoints.find((endpoint) => endpoint.method === route.method && endpoint.path === route.url);
 }
 
@@ -148,18 +184,46 @@ export function ownerOrder(routes: RouteEntry[]): RouteEntry[] {
   return [...routes].sort((a, b) => rank(a) - rank(b));
 }
 
-/** Calls the console's API as a user and insists on success (for seeding). */
+/** Calls an endpoint as a user and insists on success (for seeding). */
 export async function call(
   ctx: CloudflareTestContext,
   user: TestUser,
-  method: InjectOptions['method'],
-  url: string,
-  payload?: unknown,
+  endpoint: Pick<Endpoint, 'method' | 'path'>,
+  input: EndpointInput = {},
 ): Promise<LightMyRequestResponse> {
-  const response = await ctx.app.inject({ method, url, headers: user.headers, payload: payload as object });
+  const request = requestTo(endpoint, input);
+  const response = await ctx.app.inject({ ...request, headers: user.headers });
   if (response.statusCode >= 400)
-    throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body}`);
+    throw new Error(`${request.method} ${request.url} answered ${response.statusCode}: ${response.body}`);
   return response;
+}
+
+/** A job as GET /api/jobs/:id answers it, as far as the suites read it. */
+export interface EndedJob {
+  state: string;
+  error: string | null;
+}
+
+/**
+ * After a 202 (a long operation answered with its job): waits until the job has ended and answers it,
+ * so that its work in the background does not land in the next request's before-and-after comparison;
+ * null for any other answer.
+ */
+export async function untilJobEnds(
+  ctx: CloudflareTestContext,
+  user: TestUser,
+  response: LightMyRequestResponse,
+  timeoutMs = 60_000,
+): Promise<EndedJob | null> {
+  if (response.statusCode !== 202) return null;
+  const { id } = response.json<{ id: string }>();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = (await call(ctx, user, jobEndpoints.get, { params: { id } })).json<EndedJob>();
+    if (!['queued', 'running'].includes(job.state)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.state} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function tableExists(db: Queryable, table: string): Promise<boolean> {
@@ -247,11 +311,42 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     record: { id: record.id },
     rules: ruleset.rules.map((rule) => ({ id: rule.id })),
     pageRule: { id: pageRule.id },
+    snapshot: {},
+    apiKey: {},
+    session: {},
+    job: {},
   };
   estate.item.ip = String(
     control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
   );
   await syncMirrors(ctx, estate);
+  if (hasRoute(ctx.app, jobEndpoints.list)) {
+    const jobs = await call(ctx, user, jobEndpoints.list);
+    estate.job.id = jobs.json<{ jobs: { id: string }[] }>().jobs[0]?.id;
+  }
+  if (hasRoute(ctx.app, snapshotEndpoints.list)) {
+    const kept = (await cfCall(ctx.sandbox, token, 'POST', `/zones/${zone.id}/dns_records`, {
+      type: 'TXT',
+      name: `kept.${domain}`,
+      content: 'deleted to leave a snapshot',
+      ttl: 1,
+    })) as { id: string };
+    await call(ctx, user, dnsRecordEndpoints.remove, { params: { zone_id: zone.id, record_id: kept.id } });
+    const snapshots = await call(ctx, user, snapshotEndpoints.list, { query: { zone_id: zone.id } });
+    estate.snapshot.id = snapshots.json<{ id: string }[]>()[0]?.id;
+  }
+  if (hasRoute(ctx.app, apiKeyEndpoints.create)) {
+    const created = await call(ctx, user, apiKeyEndpoints.create, {
+      payload: { name: `Estate ${tag}`, access: 'read' },
+    });
+    estate.apiKey.id = created.json<{ id: number }>().id;
+  }
+  if (hasRoute(ctx.app, ownAccountEndpoints.sessions)) {
+    const signedIn = await call(ctx, user, authEndpoints.login, {
+      payload: { email: user.email, password: user.password },
+    });
+    estate.session.id = decodeJwt(signedIn.json<{ token: string }>().token).sid as string;
+  }
   return estate;
 }
 
@@ -259,11 +354,11 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
 export async function syncMirrors(ctx: CloudflareTestContext, estate: Estate): Promise<void> {
   const { app, db } = ctx;
   const { user } = estate;
-  if (hasRoute(app, banListEndpoints.update)) await call(ctx, user, 'POST', banListEndpoints.update.path);
+  if (hasRoute(app, banListEndpoints.update)) await call(ctx, user, banListEndpoints.update);
   if (hasRoute(app, banListItemEndpoints.sync)) {
-    await call(ctx, user, 'POST', pathOf(banListItemEndpoints.sync, { list_id: estate.list.listId }));
+    await call(ctx, user, banListItemEndpoints.sync, { params: { list_id: estate.list.listId } });
   }
-  if (hasRoute(app, zoneEndpoints.sync)) await call(ctx, user, 'POST', zoneEndpoints.sync.path);
+  if (hasRoute(app, zoneEndpoints.sync)) await call(ctx, user, zoneEndpoints.sync);
   if (await tableExists(db, 'ban_lists')) {
     const [list] = await db.query<{ id: number }>(
       'SELECT id FROM ban_lists WHERE account_ref = $1 AND list_id = $2',
@@ -312,6 +407,14 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
       return forms(estate.pageRule.id);
     case 'user':
       return forms(estate.user.id);
+    case 'snapshot':
+      return forms(estate.snapshot.id);
+    case 'apiKey':
+      return forms(estate.apiKey.id);
+    case 'session':
+      return forms(estate.session.id);
+    case 'job':
+      return forms(estate.job.id);
   }
 }
 
@@ -433,6 +536,42 @@ export async function sampleRequest(
       return { payload: pageRuleBody };
     case pageRuleEndpoints.update:
       return { payload: { id: estate.pageRule.id, ...pageRuleBody } };
+    case zoneSettingEndpoints.update:
+      return { payload: { alwaysUseHTTPS: sampleCounter % 2 === 0 } };
+    case rulesOverviewEndpoints.get:
+      return { query: { zone_ids: estate.zone.zoneId } };
+    case authEndpoints.loginTwoFactor: {
+      // A real challenge for the estate's person (who has no two-factor on: refused, and recorded as theirs).
+      const { token } = await signChallenge(estate.user.id, ctx.config);
+      return { payload: { challenge_token: token, code: '000000' } };
+    }
+    case twoFactorEndpoints.enable:
+      return { payload: { code: '000000' } };
+    case twoFactorEndpoints.disable:
+    case twoFactorEndpoints.regenerateRecoveryCodes:
+      return { payload: { password: estate.user.password } };
+    case userEndpoints.create:
+      return {
+        payload: {
+          email: `sample${sampleCounter}-${estate.label}@example.com`,
+          level: 1,
+          password_setup: { method: 'link' },
+        },
+      };
+    case userEndpoints.setLevel:
+      return { payload: { level: 2 } };
+    case userEndpoints.resetPassword:
+      return { payload: { method: 'link' } };
+    case passwordLinkEndpoints.check:
+      return { payload: { token: `sample-link-${sampleCounter}` } };
+    case passwordLinkEndpoints.use:
+      return { payload: { token: `sample-link-${sampleCounter}`, password: 'a sample password' } };
+    case ownAccountEndpoints.changePassword:
+      // A wrong current password (a 400): the right one would end the caller's sessions, and every
+      // later route of a walk would then be refused.
+      return { payload: { current_password: `not ${estate.user.password}`, new_password: 'a new password' } };
+    case apiKeyEndpoints.create:
+      return { payload: { name: `Sample ${sampleCounter}`, access: 'ban', list_ids: [estate.list.listId] } };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.
@@ -447,7 +586,18 @@ export async function sampleRequest(
 export async function dbFingerprint(db: Queryable): Promise<Record<string, string>> {
   const tables = await db.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.tables
-      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+        -- The audit trail records every attempt, refused ones too: that is its job, not a change.
+        AND table_name <> 'audit_events'
+        -- Cloudflare's request budget counts the caller's own calls (to their own ids), not a change.
+        AND table_name NOT IN ('cloudflare_budget', 'cloudflare_budget_seconds')
+        -- So does the Lists write budget per Cloudflare account (a write counts before it is sent).
+        AND table_name NOT IN ('list_write_budget', 'list_write_budget_minutes')
+        -- pg-boss's own tables (in the test's schema on PostgreSQL), which its timers keep writing to;
+        -- a job a request starts is in Guardian's own jobs table, which stays in.
+        AND table_name NOT IN ('version', 'queue', 'schedule', 'subscription', 'job', 'archive')
+        AND table_name !~ '^j[0-9a-f]{56}$'
+      ORDER BY table_name`,
   );
   if (tables.length === 0) return {};
   const sql = tables

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt, SignJWT } from 'jose';
-import { buildApp, createAppDeps, type AppDeps } from '../app';
+import { buildApp, createAppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { loadConfig, type Config } from '../config';
 import { createDb, runMigrations, type Db } from '../db';
 import { MIGRATION_LOCK_ID } from '../db/migrate';

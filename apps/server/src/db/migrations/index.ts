@@ -5,6 +5,16 @@ import { sql as zones } from './004_zones';
 import { sql as sessionsValidAfter } from './005_sessions_valid_after';
 import { sql as sessions } from './006_sessions';
 import { sql as leases } from './007_leases';
+import { sql as snapshots } from './009_snapshots';
+import { sql as audit } from './010_audit';
+import { sql as twoFactor } from './011_two_factor';
+import { sql as userAdmin } from './012_user_admin';
+import { sql as apiKeys } from './013_api_keys';
+import { sql as itemSortKey } from './014_item_sort_key';
+import { sql as auditOrder } from './015_audit_order';
+import { sql as jobs } from './016_jobs';
+import { sql as itemContainment } from './017_item_containment';
+import { sql as listWriteBudget } from './018_list_write_budget';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -21,4 +31,14 @@ export const migrations: readonly Migration[] = [
   { name: '005_sessions_valid_after', sql: sessionsValidAfter },
   { name: '006_sessions', sql: sessions },
   { name: '007_leases', sql: leases },
+  { name: '009_snapshots', sql: snapshots },
+  { name: '010_audit', sql: audit },
+  { name: '011_two_factor', sql: twoFactor },
+  { name: '012_user_admin', sql: userAdmin },
+  { name: '013_api_keys', sql: apiKeys },
+  { name: '014_item_sort_key', sql: itemSortKey },
+  { name: '015_audit_order', sql: auditOrder },
+  { name: '016_jobs', sql: jobs },
+  { name: '017_item_containment', sql: itemContainment },
+  { name: '018_list_write_budget', sql: listWriteBudget },
 ];

@@ -1,5 +1,5 @@
 import { isUniqueViolation, type Queryable } from '../../db';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 
 export interface AccountRecord {
   /** Guardian's id of the account row. */

@@ -1,12 +1,12 @@
 import { accountEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleOptions } from '../../app';
 import { route } from '../../endpoint-route';
-import { accountsService } from './accounts.service';
+import type { AccountsService } from './accounts.service';
 
-export const accountsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const accounts = accountsService(deps);
-
+export const accountsRoutes: FastifyPluginAsync<{ accounts: AccountsService }> = async (
+  app,
+  { accounts },
+) => {
   route(app, accountEndpoints.list, async (request) => accounts.list(request.user.id));
 
   route(app, accountEndpoints.add, async (request, reply) => {

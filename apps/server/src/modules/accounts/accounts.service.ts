@@ -2,8 +2,7 @@ import type { AddAccountRequest, CloudflareAccount } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { CloudflareGateway } from '../../cloudflare';
 import { maskToken, type TokenCipher } from '../../crypto/token-cipher';
-import { AppError } from '../../errors';
-import type { AppDeps } from '../../app';
+import { AppError } from '../../app-error';
 import { AccountsRepository, type AccountRecord } from './accounts.repository';
 
 export function toAccountDto(account: AccountRecord): CloudflareAccount {
@@ -25,11 +24,6 @@ function isTokenRefusal(err: unknown): err is InstanceType<typeof Cloudflare.API
 function refusedToken(err: InstanceType<typeof Cloudflare.APIError>): AppError {
   const reason = err.errors?.[0]?.message ?? 'the token is not valid';
   return new AppError('BAD_REQUEST', `Cloudflare refused this API token: ${reason}`);
-}
-
-/** The accounts service over the app's shared gateway and cipher; any module may build one. */
-export function accountsService(deps: AppDeps): AccountsService {
-  return new AccountsService(new AccountsRepository(deps.db), deps.cloudflare, deps.tokenCipher);
 }
 
 export class AccountsService {
@@ -87,10 +81,5 @@ export class AccountsService {
     } catch (err) {
       throw isTokenRefusal(err) ? refusedToken(err) : err;
     }
-  }
-
-  /** The SDK client of an account the caller already proved the user owns. */
-  clientFor(account: AccountRecord): Cloudflare {
-    return this.cloudflare.client(this.cipher.decrypt(account.tokenEncrypted));
   }
 }

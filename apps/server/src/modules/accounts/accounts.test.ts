@@ -1,3 +1,4 @@
+import { refusalOf } from '../../test/request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
@@ -114,7 +115,7 @@ describe('Cloudflare accounts', () => {
   ])('answers 400 with a message for %j', async (payload, message) => {
     const response = await add(alice, payload);
     expect(response.statusCode).toBe(400);
-    expect(response.json().message).toContain(message);
+    expect(refusalOf(response.json())).toContain(message);
   });
 
   it('shows each user only their own accounts', async () => {

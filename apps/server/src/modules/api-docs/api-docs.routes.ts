@@ -4,7 +4,6 @@ import swagger from '@fastify/swagger';
 import { API_DOCS_PATH, apiReferenceEndpoints } from '@guardian/contract';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import type { ModuleOptions } from '../../app';
 import { route } from '../../endpoint-route';
 import { DOCS_HTML, DOCS_SCRIPT } from './page';
 
@@ -44,7 +43,7 @@ const ASSETS: Record<string, { type: string; read: () => Promise<string | Buffer
 };
 
 /** GET /api/openapi.json (signed-in people) and the reference page that reads it (public, no data). */
-export const apiDocsRoutes: FastifyPluginAsync<ModuleOptions> = async (app) => {
+export const apiDocsRoutes: FastifyPluginAsync = async (app) => {
   route(app, apiReferenceEndpoints.document, async () => app.swagger() as never);
 
   const page = { schema: { hide: true }, config: { access: 'public' as const } };

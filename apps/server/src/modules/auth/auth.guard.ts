@@ -1,10 +1,10 @@
 import { ADMIN_LEVEL, type CurrentUser } from '@guardian/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../../config';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import { isApiPath } from '../../route-table';
-import type { UsersRepository } from '../users/users.repository';
-import { Sessions } from './sessions';
+import { checkKeyRoute } from '../api-keys/api-key-scope';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import type { Sessions } from './sessions';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,11 +36,19 @@ export function bearerToken(request: FastifyRequest): string {
  * route as it is registered (Fastify copies a GET's hooks to its HEAD route), so a request does not
  * look its route's options up again.
  */
-export function registerAuthGuard(app: FastifyInstance, users: UsersRepository, config: Config): void {
-  const sessions = new Sessions(users, config);
+export function registerAuthGuard(app: FastifyInstance, sessions: Sessions, apiKeys: ApiKeysService): void {
   app.decorate('sessions', sessions);
   const guard = (admin: boolean) => async (request: FastifyRequest) => {
-    request.user = await sessions.userOf(bearerToken(request));
+    const token = bearerToken(request);
+    if (ApiKeysService.isApiKey(token)) {
+      // A script's key: its person, within what the key allows.
+      const { user, key } = await apiKeys.authenticate(token);
+      request.user = user;
+      request.apiKey = key;
+      checkKeyRoute(request, key, admin);
+      return;
+    }
+    request.user = await sessions.userOf(token);
     if (admin && request.user.level !== ADMIN_LEVEL) {
       throw new AppError('FORBIDDEN', 'Only administrators can do this.');
     }

@@ -1,18 +1,19 @@
 import { authEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleOptions } from '../../app';
 import { route } from '../../endpoint-route';
-import { AppError } from '../../errors';
-import { UsersRepository } from '../users/users.repository';
+import { AppError } from '../../app-error';
 import { bearerToken } from './auth.guard';
-import { AuthService } from './auth.service';
+import type { AuthService } from './auth.service';
 
-export const authRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { config, deps }) => {
-  const auth = new AuthService(new UsersRepository(deps.db), app.sessions, config);
+export const authRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
+  route(app, authEndpoints.login, async (request) => auth.login(request.body, request.ip));
 
-  route(app, authEndpoints.login, async (request) => ({
-    token: await auth.login(request.body, request.ip),
-  }));
+  route(app, authEndpoints.loginTwoFactor, async (request) => {
+    const { id, email, level, challengeId } = await auth.challengedUser(request.body.challenge_token);
+    // Known from here: the audit trail records the attempt, right or wrong, as this person's.
+    request.user = { id, email, level };
+    return auth.loginTwoFactor({ id, email, level, challengeId }, request.body.code, request.ip);
+  });
 
   route(app, authEndpoints.me, async (request) => request.user);
 

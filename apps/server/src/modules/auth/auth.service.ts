@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { LoginRequest } from '@guardian/contract';
+import type { CurrentUser, LoginRequest, LoginResponse, SessionToken } from '@guardian/contract';
 import type { Config } from '../../config';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import { hashPassword, verifyPassword } from '../users/password';
 import type { UsersRepository, UserWithPasswordHash } from '../users/users.repository';
+import type { TwoFactorService } from '../two-factor/two-factor.service';
 import { LoginLimiter } from './login-limiter';
 import type { Sessions } from './sessions';
 
@@ -18,6 +19,7 @@ export class AuthService {
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: Sessions,
+    private readonly twoFactor: TwoFactorService,
     config: Pick<Config, 'loginRateLimit' | 'passwordHashing'>,
   ) {
     this.limiter = new LoginLimiter(config.loginRateLimit);
@@ -25,10 +27,11 @@ export class AuthService {
   }
 
   /**
-   * Opens a session and returns its token. An unknown e-mail, a wrong password and a disabled account get the same
-   * answer after the same work, so sign-in never tells which e-mails exist.
+   * Opens a session and returns its token, or, for a person with two-factor on, a challenge for the
+   * second step (`loginTwoFactor`). An unknown e-mail, a wrong password and a disabled account get the
+   * same answer after the same work, so sign-in never tells which e-mails exist.
    */
-  async login(credentials: LoginRequest, address: string): Promise<string> {
+  async login(credentials: LoginRequest, address: string): Promise<LoginResponse> {
     const attempt = await this.limiter.acquire(credentials.email, address);
     const { retryAfterSeconds } = attempt;
     if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS, { retryAfterSeconds });
@@ -51,6 +54,30 @@ export class AuthService {
       throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
     }
     attempt.settle('success');
-    return this.sessions.open(user);
+    const next = await this.twoFactor.signInStep(user.id);
+    if (next.kind === 'challenge') {
+      return {
+        two_factor_required: true,
+        challenge_token: next.token,
+        expires_at: next.expiresAt.toISOString(),
+      };
+    }
+    const token = await this.sessions.open(user);
+    return next.setupRequired ? { token, two_factor_setup_required: true } : { token };
+  }
+
+  /** The second step's person, from the password step's challenge (a 401 when it is not valid). */
+  challengedUser(challengeToken: string) {
+    return this.twoFactor.challengedUser(challengeToken);
+  }
+
+  /** The second step: a right code opens the session the password step held back. */
+  async loginTwoFactor(
+    person: CurrentUser & { challengeId: string },
+    code: string,
+    address: string,
+  ): Promise<SessionToken> {
+    await this.twoFactor.verifySignInCode(person, code, address);
+    return { token: await this.sessions.open(person) };
   }
 }

@@ -1,4 +1,5 @@
-import { tokenClaimsSchema } from '@guardian/contract';
+import { refusalOf } from '../../test/request';
+import { tokenClaimsSchema, type UsersPage } from '@guardian/contract';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createAppDeps } from '../../app';
@@ -58,13 +59,14 @@ describe('POST /api/login', () => {
 
   it.each([
     ['no body', undefined, 'Invalid input'],
-    ['an empty e-mail', { email: '', password: 'x' }, 'email: E-mail is required.'],
-    ['no password', { email: 'a@example.com' }, 'password:'],
-    ['a number as e-mail', { email: 42, password: 'x' }, 'email:'],
+    ['an empty e-mail', { email: '', password: 'x' }, 'email E-mail is required.'],
+    ['no password', { email: 'a@example.com' }, 'password '],
+    ['a number as e-mail', { email: 42, password: 'x' }, 'email '],
   ])('answers 400 with a message for %s', async (_case, body, message) => {
     const response = await login(body);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining(message) });
+    expect(response.json().code).toBe('BAD_REQUEST');
+    expect(refusalOf(response.json())).toContain(message);
   });
 
   it('answers 400 for a body that is not JSON', async () => {
@@ -391,13 +393,14 @@ describe('administrator routes', () => {
 
     const allowed = await ctx.app.inject({ method: 'GET', url: '/api/admin/users', headers: admin.headers });
     expect(allowed.statusCode).toBe(200);
-    const listed = allowed.json();
-    expect(listed).toEqual(
+    const listed = allowed.json<UsersPage>();
+    expect(listed.users).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ id: regular.id, email: regular.email, level: 2, disabled: false }),
       ]),
     );
-    expect(listed[0]).not.toHaveProperty('password_hash');
+    expect(listed.totalItems).toBeGreaterThanOrEqual(2);
+    expect(listed.users[0]).not.toHaveProperty('password_hash');
     expect(JSON.stringify(listed)).not.toContain('argon2');
   });
 

@@ -25,7 +25,8 @@ export interface Attempt {
   settle(outcome: AttemptOutcome): void;
 }
 
-interface Key {
+/** A counter's name and allowance; a subclass may count other things than (e-mail, address). */
+export interface Key {
   kind: 'pair' | 'address';
   name: string;
   /** Failures held before attempts are slowed down. */
@@ -65,7 +66,7 @@ export class LoginLimiter {
   private readonly recognisedPairs: LRUCache<string, true>;
 
   constructor(
-    private readonly limits: LoginRateLimit,
+    protected readonly limits: LoginRateLimit,
     private readonly now: () => number = Date.now,
   ) {
     this.counters = new LRUCache({
@@ -134,7 +135,7 @@ export class LoginLimiter {
   }
 
   /** The pair first; the address only for a pair that has not signed in from there lately. */
-  private keysOf(email: string, address: string): Key[] {
+  protected keysOf(email: string, address: string): Key[] {
     const pair: Key = {
       kind: 'pair',
       name: `pair:${address} ${email.toLowerCase()}`,

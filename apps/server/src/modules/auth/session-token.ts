@@ -2,7 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { tokenClaimsSchema, type TokenClaims } from '@guardian/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../../config';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 
 const ALGORITHM = 'HS256';
 

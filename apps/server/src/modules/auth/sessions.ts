@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CurrentUser } from '@guardian/contract';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import type { UsersRepository } from '../users/users.repository';
 import { signSessionToken, verifySessionToken } from './session-token';
 
@@ -61,6 +61,17 @@ export class Sessions {
     const ttl = Math.min(this.config.sessionRecheckMs, session.expiresAt - Date.now());
     if (ttl > 0) this.known?.set(token, user, { ttl });
     return user;
+  }
+
+  /**
+   * Forgets what is kept of a user's sessions, after some of them were ended (an administrator's
+   * change, a password change, a session ended from the profile): this process reads them again at
+   * their next request and refuses the ended ones at once.
+   */
+  forgetUser(userId: number): void {
+    if (!this.known) return;
+    const tokens = [...this.known.entries()].filter(([, user]) => user.id === userId).map(([token]) => token);
+    for (const token of tokens) this.known.delete(token);
   }
 
   /** Signs the token's session out: refused at once here, within `sessionRecheckMs` elsewhere. */

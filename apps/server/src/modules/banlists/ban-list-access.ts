@@ -1,11 +1,11 @@
 import type { BanList } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
-import type { AppDeps } from '../../app';
-import { cloudflareErrorToAppError } from '../../cloudflare';
+import type { AppDeps } from '../../deps';
+import { accountClient, cloudflareErrorToAppError } from '../../cloudflare';
 import type { Leases } from '../../db/leases';
-import { AppError } from '../../errors';
-import { AccountsRepository } from '../accounts/accounts.repository';
-import { accountsService, type AccountsService } from '../accounts/accounts.service';
+import { AppError } from '../../app-error';
+import { AccountsRepository, type AccountRecord } from '../accounts/accounts.repository';
+import type { ListWriteBudget } from '../jobs/list-write-budget';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { KeyedLock } from './keyed-lock';
 import { LruCache } from './lru-cache';
@@ -51,7 +51,6 @@ export async function about<T>(subject: string, work: () => Promise<T>): Promise
 export class BanListAccess {
   readonly lists: BanListsRepository;
   readonly accounts: AccountsRepository;
-  readonly cloudflare: AccountsService;
   private readonly lookedUp = new LruCache<{ list: BanListRecord; at: number }>(LOOKED_UP_LISTS);
 
   constructor(
@@ -62,10 +61,11 @@ export class BanListAccess {
     private readonly leases: Leases,
     /** The longest a person waits for the account's turn (the interactive Cloudflare deadline). */
     private readonly accountWaitMs: number,
+    /** Cloudflare's Lists write budget per account, counted in the database (none: not counted). */
+    private readonly writeBudget?: ListWriteBudget,
   ) {
     this.lists = new BanListsRepository(deps.db);
     this.accounts = new AccountsRepository(deps.db);
-    this.cloudflare = accountsService(deps);
   }
 
   /** The person's list with Cloudflare's id `listId`; another person's list is "not found". */
@@ -108,9 +108,15 @@ export class BanListAccess {
    * pending bulk operation per account and answers 429 to a write sent meanwhile, to any list of the
    * account: so these writes take turns per Cloudflare account, in every server process on this
    * database. After `accountWaitMs` without a turn the person gets a 409 and nothing is sent.
+   * Once it is the write's turn, its `changes` (item changes: added, replaced or deleted items) are
+   * taken from the account's Lists write budget; past it the write is refused (429) and not sent.
    * Callers hold the list's own turn (`writing`) first, never the other way round.
    */
-  atCloudflare<T>(list: BanListRecord, work: () => Promise<T>): Promise<T> {
+  atCloudflare<T>(list: BanListRecord, changes: number, work: () => Promise<T>): Promise<T> {
+    const send = async () => {
+      await this.writeBudget?.take(list.accountId, list.accountName, changes);
+      return work();
+    };
     return this.leases.run(
       `list-writes:${list.accountId}`,
       {
@@ -121,14 +127,27 @@ export class BanListAccess {
             `Another change to the lists of "${list.accountName}" is still running at Cloudflare. Please try again in a moment.`,
           ),
       },
-      work,
+      send,
     );
+  }
+
+  /**
+   * Counts a Lists write that is not an item write (creating or deleting a list) in the account's
+   * write budget, or refuses it (429) before it is sent.
+   */
+  async listWrite(account: { accountId: string; accountName: string }): Promise<void> {
+    await this.writeBudget?.take(account.accountId, account.accountName, 0);
   }
 
   /** The SDK client of the list's account (the list was found through the person's accounts). */
   async clientOf(userId: number, list: BanListRecord): Promise<Cloudflare> {
     const account = await this.accounts.findOwned(userId, list.accountRef);
     if (!account) throw banListNotFound();
-    return this.cloudflare.clientFor(account);
+    return this.clientFor(account);
+  }
+
+  /** The SDK client of one of the person's accounts. */
+  clientFor(account: AccountRecord): Cloudflare {
+    return accountClient(this.deps, account);
   }
 }

@@ -31,6 +31,8 @@ export interface MirrorItem {
   comment: string;
   /** Cloudflare's RFC 3339 timestamp. */
   createdOn: string;
+  /** The value as inet reads it, for the IP Address order of an ip list's item; null for the other kinds. */
+  ipSort: string | null;
 }
 
 /** New values for an item that kept its place (Cloudflare changed its comment). */
@@ -70,9 +72,12 @@ export type ItemFilter =
   /** The same, when few values start with the text: those are read through the value index first. */
   | { kind: 'fewValuesOrComment'; text: string; comments: CommentMatch };
 
+/** The orders of a page: the columns', and `address` for the IP Address column of an ip list. */
+export type ItemOrder = BanListItemSort | 'address';
+
 export interface ItemsPageQuery {
   filter: ItemFilter;
-  sort: BanListItemSort;
+  sort: ItemOrder;
   order: SortOrder;
   limit: number;
   /** Rows to skip, or, for the id order, where the page starts (ids from there on, in `order`). */
@@ -92,6 +97,8 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
 
 const ITEM_COLUMNS = 'id, item_id, ip, comment, created_on';
+/** A filter's subquery also carries the address order's key, for the page to sort by. */
+const MATCH_COLUMNS = `${ITEM_COLUMNS}, ip_sort`;
 
 /** The condition on comments; `param` adds a parameter and answers its placeholder. */
 function commentCondition(text: string, comments: CommentMatch, param: (value: string) => string): string {
@@ -111,7 +118,7 @@ function commentCondition(text: string, comments: CommentMatch, param: (value: s
 function matching(filter: ItemFilter): { sql: string; params: string[] } {
   const params: string[] = [];
   const param = (value: string) => `$${params.push(value) + 1}`;
-  const base = `SELECT ${ITEM_COLUMNS} FROM ban_list_items WHERE ban_list_ref = $1`;
+  const base = `SELECT ${MATCH_COLUMNS} FROM ban_list_items WHERE ban_list_ref = $1`;
   switch (filter.kind) {
     case 'all':
       return { sql: `(${base})`, params };
@@ -134,9 +141,10 @@ function matching(filter: ItemFilter): { sql: string; params: string[] } {
   }
 }
 
-const SORT_COLUMNS: Record<BanListItemSort, string> = {
+const SORT_COLUMNS: Record<ItemOrder, string> = {
   id: 'id',
   ip: 'ip',
+  address: 'ip_sort',
   comment: 'comment',
   created_on: 'created_on',
 };
@@ -168,12 +176,17 @@ export class BanListItemsRepository {
     return rows.map(toItem);
   }
 
-  /** How many items pass the filter, counting no further than `limit`. */
-  async count(ref: number, filter: ItemFilter, limit: number): Promise<number> {
+  /** How many items pass the filter, counting no further than `limit` (every one without it). */
+  async count(ref: number, filter: ItemFilter, limit?: number): Promise<number> {
     const items = matching(filter);
-    const params = [ref, ...items.params, limit];
+    const params: unknown[] = [ref, ...items.params];
+    let counted = `${items.sql} AS item`;
+    if (limit !== undefined) {
+      params.push(limit);
+      counted = `(SELECT 1 FROM ${items.sql} AS item LIMIT $${params.length}) AS counted`;
+    }
     const [row] = await this.db.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM (SELECT 1 FROM ${items.sql} AS item LIMIT $${params.length}) AS counted`,
+      `SELECT count(*)::int AS count FROM ${counted}`,
       params,
     );
     return row!.count;
@@ -212,9 +225,10 @@ export class BanListItemsRepository {
       `CREATE TABLE IF NOT EXISTS ${partitionOf(ref)} PARTITION OF ban_list_items FOR VALUES IN (${ref})`,
     );
     const [row] = await this.db.query<ItemRow>(
-      `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::inet)
        RETURNING id, item_id, ip, comment, created_on`,
-      [ref, id, item.itemId, item.ip, item.comment, item.createdOn],
+      [ref, id, item.itemId, item.ip, item.comment, item.createdOn, item.ipSort],
     );
     return toItem(row!);
   }
@@ -262,10 +276,10 @@ export class BanListItemsRepository {
   /** Appends items in one multi-row insert, numbered from `firstId` on in the order given. */
   async load(ref: number, firstId: number, items: readonly MirrorItem[]): Promise<void> {
     await this.db.query(
-      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on)
-       SELECT $1, $2::bigint - 1 + ordinality, item_id, ip, comment, created_on
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[])
-            WITH ORDINALITY AS item (item_id, ip, comment, created_on, ordinality)`,
+      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
+       SELECT $1, $2::bigint - 1 + ordinality, item_id, ip, comment, created_on, ip_sort::inet
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[])
+            WITH ORDINALITY AS item (item_id, ip, comment, created_on, ip_sort, ordinality)`,
       [
         ref,
         firstId,
@@ -273,6 +287,7 @@ export class BanListItemsRepository {
         items.map((item) => item.ip),
         items.map((item) => item.comment),
         items.map((item) => item.createdOn),
+        items.map((item) => item.ipSort),
       ],
     );
   }
@@ -312,8 +327,8 @@ export class BanListItemsRepository {
   /** Copies `count` items of the mirror from id `fromId` on into the load table, renumbered from `firstId`. */
   async loadFromMirror(ref: number, fromId: number, count: number, firstId: number): Promise<void> {
     await this.db.query(
-      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on)
-       SELECT ban_list_ref, id - $2::bigint + $4::bigint, item_id, ip, comment, created_on FROM ban_list_items
+      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
+       SELECT ban_list_ref, id - $2::bigint + $4::bigint, item_id, ip, comment, created_on, ip_sort FROM ban_list_items
        WHERE ban_list_ref = $1 AND id >= $2::bigint AND id < $2::bigint + $3::bigint ORDER BY id`,
       [ref, fromId, count, firstId],
     );
@@ -327,7 +342,10 @@ export class BanListItemsRepository {
     const table = loadTableOf(ref);
     await this.db.exec(`ALTER TABLE ${table} ADD PRIMARY KEY (ban_list_ref, id)`);
     await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip)`);
+    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip_sort, id)`);
     await this.db.exec(`CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`);
+    // Containment search across lists (migration 017, modules/ip-search/).
+    await this.db.exec(`CREATE INDEX ON ${table} USING gist (ip_sort inet_ops)`);
     // VACUUM refuses to run inside a transaction block, which a multi-statement exec is.
     await this.db.exec(`VACUUM (ANALYZE) ${table}`);
   }

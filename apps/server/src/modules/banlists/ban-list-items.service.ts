@@ -1,8 +1,10 @@
 import {
+  BAN_LIST_ITEM_SEARCH_MATCHES_MAX as SEARCH_MATCHES_MAX,
   BAN_LIST_ITEM_SEARCH_PAGES_AHEAD,
   type AddBanListItemRequest,
   type BanList,
   type BanListItem,
+  type BanListItemsCount,
   type BanListItemsPage,
   type BanListItemSort,
   type SortOrder,
@@ -10,13 +12,14 @@ import {
 import type Cloudflare from 'cloudflare';
 import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import { waitForBulkOperation } from '../../cloudflare';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
 import {
   BanListItemsRepository,
   type BanListItemRecord,
   type CommentMatch,
   type ItemFilter,
+  type ItemOrder,
 } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import {
@@ -35,17 +38,13 @@ type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
 const CLOUDFLARE_ITEMS_PER_PAGE = 500;
 const CACHED_PAGES = 500;
 const CACHED_COUNTS = 500;
+const CACHED_EXACT_COUNTS = 500;
 /** With more deleted ids than this in a list's id range, its pages are read by offset until the next sync. */
 const MAX_HOLES_FOR_ARITHMETIC = 10_000;
 /** A search that could start an IP address (or CIDR). */
 const IP_PREFIX = /^[0-9a-f:./]+$/i;
 /** Up to this many IP matches, a search reads them through the IP index first. */
 const FEW_VALUES = 50_000;
-/**
- * A search pages through its first this many matches: counting and skipping matches costs time in
- * proportion (a page 1,000 deep of a search matching 100,000 read 100,000 rows twice).
- */
-const SEARCH_MATCHES_MAX = 10_000;
 /**
  * No index keeps the comment and date orders (sorting the whole list is the cost, more with every
  * row skipped): their pages reach this many items from either end.
@@ -79,6 +78,16 @@ export interface ItemsPageRequest {
   sort: BanListItemSort;
   order?: SortOrder;
 }
+
+/** A search's exact count: the number once the database answered, and its promise meanwhile (shared). */
+interface ExactCount {
+  value?: number;
+  promise: Promise<number>;
+}
+
+/** The IP Address column of an ip list sorts as addresses (migration 014); of the other kinds, as text. */
+const orderOf = (list: BanListRecord, sort: BanListItemSort): ItemOrder =>
+  sort === 'ip' && list.kind === 'ip' ? 'address' : sort;
 
 function toItemDto(item: BanListItemRecord): BanListItem {
   return { id: item.id, ip: item.ip, comment: item.comment, created_on: item.createdOn.toISOString() };
@@ -136,10 +145,15 @@ export class BanListItemsService {
    */
   private readonly pages = new LruCache<Buffer>(CACHED_PAGES);
   private readonly counts = new LruCache<number>(CACHED_COUNTS);
+  /**
+   * Exact counts of searches, keyed by the list's items version and the search: counted once per
+   * version (a change bumps the version, so its counts are never asked for again and age out).
+   */
+  private readonly exactCounts = new LruCache<ExactCount>(CACHED_EXACT_COUNTS);
 
   private readonly items: BanListItemsRepository;
 
-  constructor(private readonly access: BanListAccess) {
+  constructor(readonly access: BanListAccess) {
     this.items = new BanListItemsRepository(access.deps.db);
   }
 
@@ -148,9 +162,12 @@ export class BanListItemsService {
     const list = await this.access.requireListForRead(userId, listId);
     const order = request.order ?? (request.sort === 'id' ? 'desc' : 'asc');
     const { page, per_page: perPage, sort, search } = request;
-    const key = [list.ref, list.itemsVersion, page, perPage, sort, order, search].join('\u0000');
+    // Once a search's exact count is known (GET .../items/count), its pages carry it.
+    const exact = search ? this.exactCounts.get(this.exactCountKey(list, search))?.value : undefined;
+    const key = [list.ref, list.itemsVersion, page, perPage, sort, order, search, exact ?? ''].join('\u0000');
     const cached = this.pages.get(key);
     if (cached !== undefined) return cached;
+    const by = orderOf(list, sort);
 
     const offset = (page - 1) * perPage;
     let items: BanListItemRecord[] = [];
@@ -164,7 +181,7 @@ export class BanListItemsService {
             'Sort by No or IP Address, or search, to see the others.',
         );
       }
-      if (offset < total) items = await this.readPage(list, { sort, order, limit: perPage }, offset);
+      if (offset < total) items = await this.readPage(list, { sort: by, order, limit: perPage }, offset);
     } else {
       if (offset >= SEARCH_MATCHES_MAX) {
         throw new AppError(
@@ -173,14 +190,20 @@ export class BanListItemsService {
         );
       }
       const filter = await this.filterFor(list, search);
-      // Counted only so far past this page: counting every match of a broad search costs too much.
-      const limit = Math.min(offset + perPage * (1 + BAN_LIST_ITEM_SEARCH_PAGES_AHEAD), SEARCH_MATCHES_MAX);
-      const count = await this.countOf(list, filter, limit);
-      total = Math.min(count, limit);
-      capped = count > limit;
-      if (offset < total) {
-        const rows = Math.min(perPage, total - offset);
-        items = await this.items.page(list.ref, { filter, sort, order, limit: rows, start: { offset } });
+      let reachable: number;
+      if (exact !== undefined) {
+        total = exact;
+        reachable = Math.min(exact, SEARCH_MATCHES_MAX);
+      } else {
+        // Counted only so far past this page, to answer it at once: the exact count is a call of its own.
+        const limit = Math.min(offset + perPage * (1 + BAN_LIST_ITEM_SEARCH_PAGES_AHEAD), SEARCH_MATCHES_MAX);
+        const count = await this.countOf(list, filter, limit);
+        total = reachable = Math.min(count, limit);
+        capped = count > limit;
+      }
+      if (offset < reachable) {
+        const rows = Math.min(perPage, reachable - offset);
+        items = await this.items.page(list.ref, { filter, sort: by, order, limit: rows, start: { offset } });
       }
     }
     const json = Buffer.from(
@@ -199,7 +222,7 @@ export class BanListItemsService {
    * a value can only start with something shaped like an IP address, and when few do, they are read
    * first.
    */
-  private async filterFor(list: BanListRecord, text: string): Promise<ItemFilter> {
+  async filterFor(list: BanListRecord, text: string): Promise<ItemFilter> {
     const comments = commentMatchFor(text);
     if (!comments) return { kind: 'value', text };
     if (list.kind !== 'ip') return { kind: 'commentOrValue', text, comments };
@@ -208,6 +231,38 @@ export class BanListItemsService {
     return values <= FEW_VALUES
       ? { kind: 'fewValuesOrComment', text, comments }
       : { kind: 'commentOrValue', text, comments };
+  }
+
+  /**
+   * How many items a search matches, all of them (every item without a search): counted once per
+   * version of the list and search, requests asking meanwhile share the count. Pages do not wait for
+   * it (a broad search's count reads every match); the screen asks for it once a page says
+   * `totalItemsCapped`, and pages asked for afterwards carry it.
+   */
+  async count(userId: number, listId: string, search: string): Promise<BanListItemsCount> {
+    const list = await this.access.requireListForRead(userId, listId);
+    if (!search) return { totalItems: list.itemsCount };
+    const key = this.exactCountKey(list, search);
+    let entry = this.exactCounts.get(key);
+    if (!entry) {
+      const counted: ExactCount = {
+        promise: this.filterFor(list, search).then((filter) => this.items.count(list.ref, filter)),
+      };
+      counted.promise.then(
+        (value) => {
+          counted.value = value;
+        },
+        // A failed count (a 503, a timeout) is not kept: the next request counts again.
+        () => this.exactCounts.delete(key),
+      );
+      this.exactCounts.set(key, counted);
+      entry = counted;
+    }
+    return { totalItems: await entry.promise };
+  }
+
+  private exactCountKey(list: BanListRecord, search: string): string {
+    return [list.ref, list.itemsVersion, search].join('\u0000');
   }
 
   /** The filter's matches, counted up to `limit` + 1 (cached per version of the list). */
@@ -229,7 +284,7 @@ export class BanListItemsService {
    */
   private async readPage(
     list: BanListRecord,
-    ordering: { sort: BanListItemSort; order: SortOrder; limit: number },
+    ordering: { sort: ItemOrder; order: SortOrder; limit: number },
     offset: number,
   ): Promise<BanListItemRecord[]> {
     const total = list.itemsCount;
@@ -296,7 +351,7 @@ export class BanListItemsService {
       if (await findAtCloudflare(cf, list, value)) {
         throw duplicate(value.value, ' at Cloudflare (use Update from Cloudflare to see it)');
       }
-      await this.access.atCloudflare(list, async () => {
+      await this.access.atCloudflare(list, 1, async () => {
         const { operation_id } = await cf.rules.lists.items.create(list.listId, {
           account_id: list.accountId,
           body: [{ ...value.input, comment: request.comment }],
@@ -333,7 +388,7 @@ export class BanListItemsService {
     await this.access.writing(list.ref, async () => {
       const item = await this.items.findById(list.ref, id);
       if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
-      await this.access.atCloudflare(list, async () => {
+      await this.access.atCloudflare(list, 1, async () => {
         const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
           account_id: list.accountId,
           items: [{ id: item.itemId }],

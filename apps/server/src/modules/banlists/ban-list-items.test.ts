@@ -1,7 +1,9 @@
+import { refusalOf } from '../../test/request';
 import type { BanList, BanListItem, BanListItemsPage } from '@guardian/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import { backfillSql } from '../../db/migrations/014_item_sort_key';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -257,7 +259,8 @@ describe('ban list items', () => {
 
     it('sorts by each column, both ways', async () => {
       const byIp = (await itemsPage(listId, 'sort=ip&per_page=500')).items.map((item) => item.ip);
-      expect(byIp).toEqual([...byIp].sort());
+      // As addresses: 10.0.0.0 ... 10.0.0.249, then the IPv6 address.
+      expect(byIp).toEqual([...Array.from({ length: 250 }, (_, i) => `10.0.0.${i}`), '2001:db8::1']);
       const byIpDesc = (await itemsPage(listId, 'sort=ip&order=desc&per_page=500')).items.map(
         (item) => item.ip,
       );
@@ -369,6 +372,187 @@ describe('ban list items', () => {
     });
   });
 
+  describe('exact totals of a search', () => {
+    let listId: string;
+    const count = async (id: string, search: string, user = alice) => {
+      const response = await call(user, 'GET', `/${id}/items/count?search=${encodeURIComponent(search)}`);
+      expect(response.statusCode).toBe(200);
+      return response.json<{ totalItems: number }>();
+    };
+    /** The database's count statements while `run` runs. */
+    async function countStatements(run: () => Promise<unknown>): Promise<number> {
+      const query = vi.spyOn(ctx.db, 'query');
+      try {
+        await run();
+        return query.mock.calls.filter(([sql]) => /count\(\*\)/.test(String(sql))).length;
+      } finally {
+        query.mockRestore();
+      }
+    }
+
+    beforeAll(async () => {
+      ({ listId } = await syncedList(
+        ips(1500, (i) => (i % 3 === 0 ? `Scraper ${i}` : `ssh brute force ${i}`)),
+      ));
+    });
+
+    it('answers the exact number of matches, and pages then carry it', async () => {
+      const first = await itemsPage(listId, 'search=Scraper');
+      expect(first).toMatchObject({ totalItems: 300, totalItemsCapped: true });
+      expect(await count(listId, 'Scraper')).toEqual({ totalItems: 500 });
+      expect(await count(listId, '10.0.')).toEqual({ totalItems: 1500 });
+      expect(await count(listId, '10.0.1.')).toEqual({ totalItems: 256 });
+      expect(await count(listId, 'nothing at all')).toEqual({ totalItems: 0 });
+      expect(await count(listId, '')).toEqual({ totalItems: 1500 });
+      // Known now: every page of the search says it, the first one too.
+      expect(await itemsPage(listId, 'search=Scraper&page=2')).toMatchObject({
+        totalItems: 500,
+        totalItemsCapped: false,
+      });
+      expect((await itemsPage(listId, 'search=Scraper&page=5')).items).toHaveLength(100);
+      expect(await itemsPage(listId, 'search=10.0.')).toMatchObject({
+        totalItems: 1500,
+        totalItemsCapped: false,
+      });
+    });
+
+    it('counts once per version of the list and search, and again after the list changed', async () => {
+      expect(await countStatements(() => count(listId, 'brute'))).toBe(1);
+      expect(await countStatements(() => count(listId, 'brute'))).toBe(0);
+      expect((await count(listId, 'brute')).totalItems).toBe(1000);
+      const added = await call(alice, 'POST', `/${listId}/items`, { ip: '198.51.100.9', comment: 'brute' });
+      expect(added.statusCode).toBe(201);
+      expect((await count(listId, 'brute')).totalItems).toBe(1001);
+      expect(await itemsPage(listId, 'search=brute&per_page=10')).toMatchObject({
+        totalItems: 1001,
+        totalItemsCapped: false,
+      });
+      expect(
+        (await call(alice, 'DELETE', `/${listId}/items/${added.json<BanListItem>().id}`)).statusCode,
+      ).toBe(204);
+      expect((await count(listId, 'brute')).totalItems).toBe(1000);
+      // A sync that changed the list counts again.
+      ctx.sandbox.control.seedListItems(account.account_id, listId, [
+        { ip: '198.51.100.10', comment: 'brute' },
+      ]);
+      expect((await call(alice, 'POST', `/${listId}/sync`)).statusCode).toBe(200);
+      expect((await count(listId, 'brute')).totalItems).toBe(1001);
+    });
+
+    it('keeps the search within its bounds', async () => {
+      const long = await call(alice, 'GET', `/${listId}/items/count?search=${'x'.repeat(201)}`);
+      expect(long.statusCode).toBe(400);
+      expect(long.json().message).toContain('The search must be at most 200 characters.');
+      const other = await call(bob, 'GET', `/${listId}/items/count?search=brute`);
+      expect(other.statusCode).toBe(404);
+      expect(other.json().message).toBe('Ban list not found.');
+    });
+  });
+
+  describe('the IP Address order', () => {
+    it('sorts addresses as addresses: IPv4 before IPv6, a CIDR by its network then its prefix', async () => {
+      const values = [
+        '10.0.0.10',
+        '2001:db8::10',
+        '10.0.0.2',
+        '192.168.1.0/24',
+        '9.255.255.255',
+        '10.0.0.0/8',
+        '2001:db8::2',
+        '10.0.0.0/24',
+        '2001:db8::/48',
+        '10.0.0.1',
+        '::1',
+        '192.168.1.5',
+        'fe80::1',
+        '100.64.0.1',
+      ];
+      const { listId } = await syncedList(values.map((ip) => ({ ip, comment: `at ${ip}` })));
+      const expected = [
+        '9.255.255.255',
+        '10.0.0.0/8',
+        '10.0.0.0/24',
+        '10.0.0.1',
+        '10.0.0.2',
+        '10.0.0.10',
+        '100.64.0.1',
+        '192.168.1.0/24',
+        '192.168.1.5',
+        '::1',
+        '2001:db8::/48',
+        '2001:db8::2',
+        '2001:db8::10',
+        'fe80::1',
+      ];
+      const order = async (query: string) =>
+        (await itemsPage(listId, `sort=ip&${query}`)).items.map((item) => item.ip);
+      expect(await order('per_page=500')).toEqual(expected);
+      expect(await order('order=desc&per_page=500')).toEqual([...expected].reverse());
+      expect(await order('per_page=4&page=2')).toEqual(expected.slice(4, 8));
+      expect(await order('per_page=4&page=3&order=desc')).toEqual([...expected].reverse().slice(8, 12));
+      // A search keeps the order; an added item takes its place in it.
+      const cidrs = ['10.0.0.0/8', '10.0.0.0/24'];
+      expect(await order('search=10.0.0.')).toEqual([...cidrs, '10.0.0.1', '10.0.0.2', '10.0.0.10']);
+      const added = await call(alice, 'POST', `/${listId}/items`, { ip: '10.0.0.3', comment: 'added' });
+      expect(added.statusCode).toBe(201);
+      expect(await order('search=10.0.0.')).toEqual([
+        ...cidrs,
+        '10.0.0.1',
+        '10.0.0.2',
+        '10.0.0.3',
+        '10.0.0.10',
+      ]);
+    });
+
+    it('keeps the order after a sync that only changed comments', async () => {
+      const { listId } = await syncedList(ips(600).reverse());
+      ctx.sandbox.control.seedListItems(account.account_id, listId, [{ ip: '10.0.0.2', comment: 'changed' }]);
+      expect((await call(alice, 'POST', `/${listId}/sync`)).statusCode).toBe(200);
+      const page = (await itemsPage(listId, 'sort=ip&per_page=12')).items.map((item) => item.ip);
+      expect(page).toEqual(Array.from({ length: 12 }, (_, i) => `10.0.0.${i}`));
+    });
+
+    it('orders the items mirrored before migration 014 once it ran, an unreadable value last', async () => {
+      const { listId, ref } = await syncedList(
+        ['10.0.0.10', '10.0.0.9', '::1'].map((ip) => ({ ip, comment: 'old' })),
+      );
+      await ctx.db.query(`UPDATE ban_list_items SET ip_sort = NULL WHERE ban_list_ref = $1`, [ref]);
+      await ctx.db.query(
+        `UPDATE ban_list_items SET ip = '10.0.0.300' WHERE ban_list_ref = $1 AND ip = '::1'`,
+        [ref],
+      );
+      await ctx.db.exec(backfillSql);
+      const keys = await ctx.db.query<{ ip: string; ip_sort: string | null }>(
+        'SELECT ip, ip_sort::text AS ip_sort FROM ban_list_items WHERE ban_list_ref = $1 ORDER BY ip',
+        [ref],
+      );
+      expect(keys).toEqual([
+        { ip: '10.0.0.10', ip_sort: '10.0.0.10/32' },
+        { ip: '10.0.0.300', ip_sort: null },
+        { ip: '10.0.0.9', ip_sort: '10.0.0.9/32' },
+      ]);
+      expect((await itemsPage(listId, 'sort=ip')).items.map((item) => item.ip)).toEqual([
+        '10.0.0.9',
+        '10.0.0.10',
+        '10.0.0.300',
+      ]);
+    });
+
+    it('sorts the values of other kinds of list as text', async () => {
+      const { listId } = await syncedList(
+        ['b.example.com', 'a.example.com', 'c.example.com'].map((url_hostname) => ({
+          hostname: { url_hostname },
+        })),
+        { kind: 'hostname' },
+      );
+      expect((await itemsPage(listId, 'sort=ip')).items.map((item) => item.ip)).toEqual([
+        'a.example.com',
+        'b.example.com',
+        'c.example.com',
+      ]);
+    });
+  });
+
   describe('add', () => {
     let listId: string;
     let ref: number;
@@ -429,7 +613,7 @@ describe('ban list items', () => {
       const before = cloudflareItems(listId);
       const response = await call(alice, 'POST', `/${listId}/items`, payload);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toContain(message);
+      expect(refusalOf(response.json())).toContain(message);
       expect(cloudflareItems(listId)).toEqual(before);
     });
 
@@ -492,6 +676,12 @@ describe('ban list items', () => {
         (await call(alice, 'POST', `/${hosts.listId}/items`, { ip: 'not a host', comment: 'h' })).json()
           .message,
       ).toBe('"not a host" is not a valid hostname.');
+      // Issue 18: this was added as a hostname.
+      const address = await call(alice, 'POST', `/${hosts.listId}/items`, { ip: '1.2.3.4', comment: 'h' });
+      expect(address.statusCode).toBe(400);
+      expect(address.json().message).toBe(
+        'A hostname list takes host names such as host.example.com, not IP addresses: add addresses to an IP list.',
+      );
       const asns = await syncedList([], { kind: 'asn' });
       expect(
         (await call(alice, 'POST', `/${asns.listId}/items`, { ip: 'AS13335', comment: 'a' })).json().ip,

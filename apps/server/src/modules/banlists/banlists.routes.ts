@@ -1,25 +1,24 @@
 import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleOptions } from '../../app';
-import { CLOUDFLARE_DEFAULTS } from '../../cloudflare';
 import { route } from '../../endpoint-route';
-import { Leases } from '../../db/leases';
-import { BanListAccess } from './ban-list-access';
-import { BanListItemsService } from './ban-list-items.service';
-import { BanListsService } from './banlists.service';
-import { KeyedLock } from './keyed-lock';
+import type { BanListItemsService } from './ban-list-items.service';
+import type { BanListsService } from './banlists.service';
+import type { BanListSyncJobs } from './ban-list-sync-job';
+import type { BanListsJobs } from './ban-lists-jobs';
+import { sendBanListExport } from './ban-list-export';
+
+export interface BanListRoutesOptions {
+  banLists: BanListsService;
+  banListItems: BanListItemsService;
+  banListSyncJobs: BanListSyncJobs;
+  banListsJobs: BanListsJobs;
+}
 
 /** Ban lists and their items under /api/cloudflare/banlists. */
-export const banlistsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { config, deps }) => {
-  const access = new BanListAccess(
-    deps,
-    new KeyedLock(),
-    new Leases(deps.db),
-    config.cloudflare.deadlineMs ?? CLOUDFLARE_DEFAULTS.deadlineMs,
-  );
-  const banLists = new BanListsService(access);
-  const items = new BanListItemsService(access);
-
+export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
+  app,
+  { banLists, banListItems: items, banListSyncJobs, banListsJobs },
+) => {
   route(app, banListEndpoints.list, async (request) => banLists.list(request.user.id));
 
   route(app, banListEndpoints.add, async (request, reply) => {
@@ -27,9 +26,16 @@ export const banlistsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { c
     return reply.code(201).send(list);
   });
 
-  route(app, banListEndpoints.update, async (request) => banLists.update(request.user.id));
+  // Jobs: a short one answers the lists as before, a long one 202 with the job to poll.
+  route(app, banListEndpoints.update, async (request, reply) => {
+    const outcome = await banListsJobs.update(request.user.id);
+    return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.lists;
+  });
 
-  route(app, banListEndpoints.clean, async (request) => banLists.clean(request.user.id));
+  route(app, banListEndpoints.clean, async (request, reply) => {
+    const outcome = await banListsJobs.clean(request.user.id);
+    return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.lists;
+  });
 
   route(
     app,
@@ -49,6 +55,21 @@ export const banlistsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { c
       reply.type('application/json; charset=utf-8');
       return items.pageJson(request.user.id, request.params.list_id, request.query);
     },
+    { owns: ['list_id'] },
+  );
+
+  route(
+    app,
+    banListItemEndpoints.count,
+    async (request) => items.count(request.user.id, request.params.list_id, request.query.search),
+    { owns: ['list_id'] },
+  );
+
+  route(
+    app,
+    banListItemEndpoints.export,
+    async (request, reply) =>
+      sendBanListExport(reply, items, request.user.id, request.params.list_id, request.query),
     { owns: ['list_id'] },
   );
 
@@ -75,7 +96,11 @@ export const banlistsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { c
   route(
     app,
     banListItemEndpoints.sync,
-    async (request) => items.sync(request.user.id, request.params.list_id),
+    async (request, reply) => {
+      // A job: a short sync answers the list as before, a long one 202 with the job to poll.
+      const outcome = await banListSyncJobs.sync(request.user.id, request.params.list_id);
+      return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.list;
+    },
     { owns: ['list_id'] },
   );
 };

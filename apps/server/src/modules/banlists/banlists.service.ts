@@ -1,7 +1,7 @@
 import type { AddBanListRequest, BanList } from '@guardian/contract';
 import { waitForBulkOperation } from '../../cloudflare';
 import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import {
   about,
   banListNotFound,
@@ -10,14 +10,44 @@ import {
   type BanListAccess,
 } from './ban-list-access';
 import { BanListItemsRepository } from './ban-list-items.repository';
-import { BanListsRepository, type CloudflareListSummary } from './banlists.repository';
+import { BanListsRepository, type BanListRecord, type CloudflareListSummary } from './banlists.repository';
+import { parseItemValue } from './list-item-value';
+import { syncMirror } from './mirror-sync';
+import type { SnapshotsService } from '../snapshots/snapshots.service';
+import type { SnapshotItem, SnapshotList } from '../snapshots/snapshots.repository';
+
+/**
+ * Items a restore adds per Cloudflare write: each write is one bulk operation (one pending per
+ * account, 30,000 modifying requests per 12 hours), so few large ones; about 1 MB of JSON each.
+ */
+const RESTORE_BATCH = 10_000;
+
+/** What a job gives a long operation: a way to stop between steps and to say how far it got. */
+export interface Steps {
+  signal?: AbortSignal;
+  /** `done` of `total` steps (accounts read, lists emptied). */
+  progress?: (done: number, total: number) => void;
+}
+
+const toListToKeep = (list: BanListRecord) => ({
+  ref: list.ref,
+  accountRef: list.accountRef,
+  listId: list.listId,
+  listName: list.listName,
+  kind: list.kind,
+  items: list.itemsCount,
+});
 
 /**
  * The person's ban lists: Cloudflare lists of their accounts, mirrored locally. Every write goes to
  * Cloudflare first; only what Cloudflare accepted is recorded.
  */
 export class BanListsService {
-  constructor(private readonly access: BanListAccess) {}
+  constructor(
+    private readonly access: BanListAccess,
+    /** Clean All and deleting a list keep what they remove here first, so it can be restored. */
+    private readonly snapshots: SnapshotsService,
+  ) {}
 
   async list(userId: number): Promise<BanList[]> {
     return (await this.access.lists.listForUser(userId)).map(toBanListDto);
@@ -27,7 +57,8 @@ export class BanListsService {
   async create(userId: number, request: AddBanListRequest): Promise<BanList> {
     const account = await this.access.accounts.findOwnedByName(userId, request.account_name);
     if (!account) throw new AppError('NOT_FOUND', `Account "${request.account_name}" not found.`);
-    const cf = this.access.cloudflare.clientFor(account);
+    const cf = this.access.clientFor(account);
+    await this.access.listWrite(account);
     const created = await cf.rules.lists.create({
       account_id: account.accountId,
       name: request.list_name,
@@ -51,6 +82,8 @@ export class BanListsService {
     if (!list) throw banListNotFound();
     const cf = await this.access.clientOf(userId, list);
     await this.access.writing(list.ref, async () => {
+      await this.snapshots.keepBanLists(userId, 'ban-list', [toListToKeep(list)]);
+      await this.access.listWrite(list);
       try {
         await cf.rules.lists.delete(list.listId, { account_id: list.accountId });
       } catch (err) {
@@ -66,14 +99,18 @@ export class BanListsService {
   /**
    * Pulls the lists of every account of the person and makes the local ones match: new lists are
    * added (their items arrive with the list's own sync), renamed ones renamed, vanished ones removed.
-   * Nothing changes unless every account answered.
+   * Nothing changes unless every account answered. Progress: accounts read of all; a stop asked
+   * for before the last one answered changes nothing.
    */
-  async update(userId: number): Promise<BanList[]> {
+  async update(userId: number, steps: Steps = {}): Promise<BanList[]> {
     const accounts = await this.access.accounts.listForUser(userId);
+    let read = 0;
+    steps.progress?.(0, accounts.length);
     const pulled = await Promise.all(
       accounts.map((account) =>
         about(`Could not read the lists of "${account.accountName}"`, async () => {
-          const cf = this.access.cloudflare.clientFor(account);
+          steps.signal?.throwIfAborted();
+          const cf = this.access.clientFor(account);
           // One answer (Cloudflare does not page lists), checked: at most an Enterprise account's lists.
           const answer = await cf.rules.lists.list({ account_id: account.accountId });
           const lists: CloudflareListSummary[] = usableAnswer(
@@ -81,10 +118,12 @@ export class BanListsService {
             answer.result,
             `the lists of "${account.accountName}"`,
           ).map((list) => ({ id: list.id, name: list.name, kind: list.kind }));
+          steps.progress?.(++read, accounts.length);
           return { accountRef: account.id, lists };
         }),
       ),
     );
+    steps.signal?.throwIfAborted();
     await this.access.deps.db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
       const items = new BanListItemsRepository(tx);
@@ -98,15 +137,20 @@ export class BanListsService {
 
   /**
    * Empties every list of the person at Cloudflare (one replace-with-nothing per list), each list's
-   * mirror right after its own. On a failure the lists emptied so far stay empty on both sides.
+   * mirror right after its own. On a failure the lists emptied so far stay empty on both sides; so
+   * they do when a stop is asked for (between lists). Progress: lists emptied of all.
    */
-  async clean(userId: number): Promise<BanList[]> {
+  async clean(userId: number, steps: Steps = {}): Promise<BanList[]> {
     const lists = await this.access.lists.listForUser(userId);
-    for (const list of lists) {
+    if (lists.length > 0) await this.snapshots.keepBanLists(userId, 'clean-all', lists.map(toListToKeep));
+    steps.progress?.(0, lists.length);
+    for (const [index, list] of lists.entries()) {
+      steps.signal?.throwIfAborted();
       const cf = await this.access.clientOf(userId, list);
       await this.access.writing(list.ref, async () => {
         await about(`Could not empty "${list.listName}"`, () =>
-          this.access.atCloudflare(list, async () => {
+          // A replace with nothing: every item of the list is one change.
+          this.access.atCloudflare(list, list.itemsCount, async () => {
             try {
               const { operation_id } = await cf.rules.lists.items.update(list.listId, {
                 account_id: list.accountId,
@@ -127,7 +171,65 @@ export class BanListsService {
           await repository.recordReplaced(list.ref, locked.nextItemId, 0);
         });
       });
+      steps.progress?.(index + 1, lists.length);
     }
     return this.list(userId);
+  }
+
+  /**
+   * Puts a snapshot's list back: the list itself first when it was deleted (or the person's list of
+   * that name in that account, if one exists again), then its items in batches, then the mirror is
+   * read again from Cloudflare, so it shows exactly what Cloudflare holds.
+   */
+  async restore(
+    userId: number,
+    kept: SnapshotList,
+    items: (afterId: number, limit: number) => Promise<SnapshotItem[]>,
+    options: { recreate: boolean },
+  ): Promise<void> {
+    const list = options.recreate
+      ? await this.recreate(userId, kept)
+      : await this.access.lists.findOwnedByListId(userId, kept.listId);
+    if (!list) throw new AppError('NOT_FOUND', `The list "${kept.listName}" no longer exists.`);
+    const cf = await this.access.clientOf(userId, list);
+    await this.access.writing(list.ref, async () => {
+      for (let afterId = 0; ;) {
+        const batch = await items(afterId, RESTORE_BATCH);
+        if (batch.length === 0) break;
+        afterId = batch[batch.length - 1]!.id;
+        const body = batch.flatMap((item) => {
+          const value = parseItemValue(list.kind, item.value);
+          return typeof value === 'string' ? [] : [{ ...value.input, comment: item.comment }];
+        });
+        await about(`Could not restore "${list.listName}"`, () =>
+          this.access.atCloudflare(list, body.length, async () => {
+            const { operation_id } = await cf.rules.lists.items.create(list.listId, {
+              account_id: list.accountId,
+              body,
+            });
+            await waitForBulkOperation(cf, list.accountId, operation_id);
+          }),
+        );
+      }
+      const current = await this.access.lists.findOwned(userId, list.ref);
+      if (current) await syncMirror(this.access.deps.db, cf, current);
+    });
+  }
+
+  private async recreate(userId: number, kept: SnapshotList): Promise<BanListRecord | undefined> {
+    const existing = (await this.access.lists.listForUser(userId)).find(
+      (list) => list.accountRef === kept.accountRef && list.listName === kept.listName,
+    );
+    if (existing) return existing;
+    const account = await this.access.accounts.findOwned(userId, kept.accountRef);
+    if (!account) return undefined;
+    const cf = this.access.clientFor(account);
+    await this.access.listWrite(account);
+    const created = await about(`Could not create "${kept.listName}" again`, () =>
+      cf.rules.lists.create({ account_id: account.accountId, name: kept.listName, kind: kept.kind }),
+    );
+    const { ref } = await this.access.lists.upsert(account.id, created);
+    this.access.changed();
+    return this.access.lists.findOwned(userId, ref);
   }
 }

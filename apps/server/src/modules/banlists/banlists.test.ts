@@ -1,3 +1,4 @@
+import { refusalOf } from '../../test/request';
 import type { BanList } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
@@ -91,7 +92,7 @@ describe('ban lists', () => {
     ])('answers 400 for %j', async (payload, message) => {
       const response = await call(alice, 'POST', '', payload);
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toContain(message);
+      expect(refusalOf(response.json())).toContain(message);
     });
 
     it("answers 404 for an account the person does not have, another person's included", async () => {

@@ -13,6 +13,18 @@ const IPV6_MAX_PREFIX = 64;
 
 const IPV4_TEXT = z.ipv4();
 const IPV6_TEXT = z.ipv6();
+const IPV4_CIDR_TEXT = z.cidrv4();
+const IPV6_CIDR_TEXT = z.cidrv6();
+
+/**
+ * Whether PostgreSQL's inet reads `text`: an IPv4 or IPv6 address or CIDR. Run for every item a sync
+ * stores, so one check is picked by the text's shape (a union would try all four).
+ */
+export function isInetText(text: string): boolean {
+  const cidr = text.includes('/');
+  const check = text.includes(':') ? (cidr ? IPV6_CIDR_TEXT : IPV6_TEXT) : cidr ? IPV4_CIDR_TEXT : IPV4_TEXT;
+  return check.safeParse(text).success;
+}
 
 /**
  * An address as Cloudflare reads one. zod checks the text (IPv4 as four decimal octets, IPv6 groups
@@ -62,4 +74,30 @@ export function normalizeIpItem(input: string): { value: string } | { error: str
   }
   const network = networkOf(address, prefix).toRFC5952String();
   return { value: prefix === 128 ? network : `${network}/${prefix}` };
+}
+
+/**
+ * An address or CIDR to search for ("Where is this address?"), read by the same rules as an item
+ * (`normalizeIpItem`: the text, host bits cleared, IPv6 as RFC 5952) but with any prefix, /0 to /32 or
+ * /128: a search may be wider or narrower than anything Cloudflare stores. `prefix` is undefined for a
+ * single address (/32, /128).
+ */
+export function parseIpSearch(
+  input: string,
+): { value: string; family: 4 | 6; prefix: number | undefined } | { error: string } {
+  const text = input.trim();
+  const invalid = { error: `"${text}" is not a valid IPv4 or IPv6 address or CIDR.` };
+  const [addressText = '', prefixText, extra] = text.split('/');
+  if (extra !== undefined || (prefixText !== undefined && !/^[0-9]{1,3}$/.test(prefixText))) return invalid;
+  const address = parseAddress(addressText);
+  if (!address) return invalid;
+  const family = address instanceof ipaddr.IPv4 ? 4 : 6;
+  const bits = family === 4 ? 32 : 128;
+  const prefix = prefixText === undefined ? bits : Number(prefixText);
+  if (prefix > bits) return invalid;
+  const network = networkOf(address, prefix);
+  const canonical = network instanceof ipaddr.IPv6 ? network.toRFC5952String() : network.toString();
+  return prefix === bits
+    ? { value: canonical, family, prefix: undefined }
+    : { value: `${canonical}/${prefix}`, family, prefix };
 }

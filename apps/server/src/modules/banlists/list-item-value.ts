@@ -1,4 +1,4 @@
-import type { BanListKind } from '@guardian/contract';
+import { HOSTNAME_NOT_AN_ADDRESS, isIpAddress, type BanListKind } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
 import { normalizeIpItem } from './ip-address';
 
@@ -48,6 +48,7 @@ export function parseItemValue(kind: BanListKind, text: string): ItemValue | str
     }
     case 'hostname': {
       const hostname = trimmed.toLowerCase();
+      if (isIpAddress(hostname)) return HOSTNAME_NOT_AN_ADDRESS;
       if (hostname.length > 253 || !HOSTNAME.test(hostname)) return `"${trimmed}" is not a valid hostname.`;
       return {
         value: hostname,

@@ -2,7 +2,7 @@ import type Cloudflare from 'cloudflare';
 import { z } from 'zod';
 import { listAnswer, listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import { banListNotFound } from './ban-list-access';
 import {
   BanListItemsRepository,
@@ -11,6 +11,7 @@ import {
   type MirrorItem,
 } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
+import { isInetText } from './ip-address';
 import { valueOfCloudflareItem } from './list-item-value';
 
 type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
@@ -25,11 +26,15 @@ const MAX_PENDING_UPDATES = 50_000;
 const EXTRA_PAGES = 3;
 
 export function toMirrorItem(item: CloudflareItem): MirrorItem {
+  const value = valueOfCloudflareItem(item);
   return {
     itemId: item.id,
-    ip: valueOfCloudflareItem(item),
+    ip: value,
     comment: item.comment ?? '',
     createdOn: item.created_on,
+    // Checked, as inet refuses what it cannot read and the whole sync would fail on it: such a value
+    // (Cloudflare stores none) sorts after the addresses.
+    ipSort: 'ip' in item && isInetText(value) ? value : null,
   };
 }
 
@@ -39,13 +44,18 @@ export function toMirrorItem(item: CloudflareItem): MirrorItem {
  * needs (plus a margin for items added meanwhile), ends the sync with a clear 502 instead of
  * spending the account's request budget.
  */
-async function* cloudflareBatches(cf: Cloudflare, list: BanListRecord): AsyncGenerator<MirrorItem[]> {
+async function* cloudflareBatches(
+  cf: Cloudflare,
+  list: BanListRecord,
+  options: SyncOptions,
+): AsyncGenerator<MirrorItem[]> {
   const what = `the items of the list "${list.listName}"`;
   const { num_items: count } = usableAnswer(
     listAnswer,
     await cf.rules.lists.get(list.listId, { account_id: list.accountId }),
     `the list "${list.listName}"`,
   );
+  options.onTotal?.(count);
   const maxPages = Math.ceil(count / CLOUDFLARE_ITEMS_PER_PAGE) + EXTRA_PAGES;
   const seenCursors = new Set<string>();
   const fetchPage = (cursor?: string) =>
@@ -63,6 +73,8 @@ async function* cloudflareBatches(cf: Cloudflare, list: BanListRecord): AsyncGen
   let batch: MirrorItem[] = [];
   while (next) {
     const page: z.infer<typeof listItemsPageAnswer> = await next;
+    // Cancelled, or the server stops: the old mirror stays (see syncMirror).
+    options.signal?.throwIfAborted();
     pages += 1;
     const cursor = page.result_info?.cursors?.after ?? undefined;
     if (cursor !== undefined && seenCursors.has(cursor)) {
@@ -99,7 +111,21 @@ async function* cloudflareBatches(cf: Cloudflare, list: BanListRecord): AsyncGen
  * (memory stays flat, other requests are served meanwhile); its indexes are built once, in bulk, and
  * it replaces the mirror in one short transaction. If anything fails, the old mirror is left as it was.
  */
-export async function syncMirror(db: Db, cf: Cloudflare, list: BanListRecord): Promise<BanListRecord> {
+export interface SyncOptions {
+  /** Stops the sync between pages (the old mirror stays). */
+  signal?: AbortSignal;
+  /** The list's item count at Cloudflare, once known. */
+  onTotal?: (total: number) => void;
+  /** Items read from Cloudflare so far. */
+  onProgress?: (done: number) => void;
+}
+
+export async function syncMirror(
+  db: Db,
+  cf: Cloudflare,
+  list: BanListRecord,
+  options: SyncOptions = {},
+): Promise<BanListRecord> {
   const items = new BanListItemsRepository(db);
   // Comparing walks the mirror by id, which needs its ids without holes.
   const comparable = list.nextItemId - list.firstItemId === list.itemsCount;
@@ -148,9 +174,10 @@ export async function syncMirror(db: Db, cf: Cloudflare, list: BanListRecord): P
   // One batch is stored while the next is received and prepared: the database is another process.
   let storing: Promise<void> | undefined;
   try {
-    for await (const batch of cloudflareBatches(cf, list)) {
+    for await (const batch of cloudflareBatches(cf, list, options)) {
       if (!loading && comparable && (await compare(batch))) {
         count += batch.length;
+        options.onProgress?.(count);
         continue;
       }
       if (!loading) await startLoading();
@@ -159,6 +186,7 @@ export async function syncMirror(db: Db, cf: Cloudflare, list: BanListRecord): P
       // If receiving the next batch fails first, this one's outcome no longer matters (the load is dropped).
       storing.catch(() => undefined);
       count += batch.length;
+      options.onProgress?.(count);
     }
     await storing;
     if (!loading && count === list.itemsCount) {

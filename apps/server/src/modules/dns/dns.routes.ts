@@ -1,15 +1,13 @@
 import { dnsRecordEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleOptions } from '../../app';
 import { route } from '../../endpoint-route';
-import { DnsService } from './dns.service';
+import type { DnsService } from './dns.service';
 
 /**
  * The DNS records screen's calls (spec section 7). The zone is checked against the user's accounts;
  * the record is then looked up inside that zone at Cloudflare, so it cannot belong to anyone else.
  */
-export const dnsRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const dns = new DnsService(deps);
+export const dnsRoutes: FastifyPluginAsync<{ dns: DnsService }> = async (app, { dns }) => {
   const zoneRoute = { owns: ['zone_id'] } as const;
   const recordRoute = { owns: ['zone_id', 'record_id'] } as const;
 

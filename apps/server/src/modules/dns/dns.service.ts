@@ -7,10 +7,12 @@ import {
 } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { dnsRecordAnswer, usableAnswer } from '../../cloudflare/answers';
 import { createOnce } from '../../cloudflare/create-once';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
+import type { SnapshotDnsRecord } from '../snapshots/snapshots.repository';
+import type { SnapshotsService } from '../snapshots/snapshots.service';
 import { fetchAllPages } from '../zones/all-pages';
 import { requireOwnedZone } from '../zones/owned-zone';
 import type { ZoneRecord } from '../zones/zones.repository';
@@ -79,6 +81,16 @@ function bodyOf(record: EditableRecord): RecordBody {
   return recordBody({ ...toDnsRecord(record), type: record.type }, record.tags ?? []);
 }
 
+/** What a snapshot keeps of a record to create it again: the console's types as it edits them, others as read. */
+function keptBodyOf(record: CloudflareRecord): Record<string, unknown> {
+  if (isEditable(record)) return { ...bodyOf(record) };
+  const { type, name, content, ttl, proxied, priority, data, comment, tags } = record;
+  const fields = { type, name, content, ttl, proxied, priority, data, comment, tags };
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined && value !== null),
+  );
+}
+
 function isEditable(record: CloudflareRecord): record is EditableRecord {
   return isEditableDnsType(record.type);
 }
@@ -95,7 +107,11 @@ function qualifiedName(name: string, zone: ZoneRecord): string {
  * the zone; the zone is found through the user's own accounts first.
  */
 export class DnsService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(
+    private readonly deps: AppDeps,
+    /** Deleting a record keeps it here first, so it can be restored. */
+    private readonly snapshots: SnapshotsService,
+  ) {}
 
   async list(userId: number, zoneId: string): Promise<DnsRecord[]> {
     const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
@@ -160,13 +176,29 @@ export class DnsService {
     return toDnsRecord(usableAnswer(dnsRecordAnswer, updated, 'the saved DNS record'));
   }
 
+  /** Deletes a record, keeping it first (a snapshot) so the person can restore it. */
   async remove(userId: number, zoneId: string, recordId: string): Promise<void> {
     const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    const record = await this.find(cf, zone, recordId);
+    await this.snapshots.keepDnsRecord(
+      userId,
+      { accountRef: zone.accountRef, zoneId: zone.zoneId, recordId, body: keptBodyOf(record) },
+      `${record.type} ${record.name}`,
+    );
     try {
       await cf.dns.records.delete(recordId, { zone_id: zone.zoneId });
     } catch (err) {
       throw err instanceof Cloudflare.NotFoundError ? recordNotFound() : err;
     }
+  }
+
+  /** Creates a kept record again (see `remove`). */
+  async restore(userId: number, kept: SnapshotDnsRecord): Promise<void> {
+    const { zone, cf } = await requireOwnedZone(this.deps, userId, kept.zoneId);
+    await this.createRecord(cf, zone, {
+      zone_id: zone.zoneId,
+      ...kept.body,
+    } as Cloudflare.DNS.RecordCreateParams);
   }
 
   private async find(cf: Cloudflare, zone: ZoneRecord, recordId: string): Promise<CloudflareRecord> {

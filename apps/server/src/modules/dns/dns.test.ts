@@ -1,3 +1,4 @@
+import { refusalOf } from '../../test/request';
 import type { CloudflareAccount, DnsRecord, ErrorBody } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
@@ -172,6 +173,17 @@ describe('DNS records', () => {
       [{ type: 'AAAA', name: 'x', content: '192.0.2.1' }, 'IPv6 address'],
       [{ type: 'CNAME', name: 'x', content: 'not a host' }, 'host name'],
       [{ type: 'NS', name: 'x', content: 'http://ns.example.net' }, 'host name'],
+      // Issue 18: addresses were taken as CNAME and MX targets.
+      [
+        { type: 'CNAME', name: 'x', content: '192.0.2.1' },
+        'A CNAME record points to a host name, not an IP address: use an A or AAAA record for an address.',
+      ],
+      [{ type: 'CNAME', name: 'x', content: '2001:db8::1' }, 'not an IP address'],
+      [
+        { type: 'MX', name: 'x', content: '192.0.2.1', priority: 10 },
+        "An MX record names the mail server's host name, not an IP address, such as mail.example.com.",
+      ],
+      [{ type: 'NS', name: 'x', content: '192.0.2.1' }, 'not an IP address'],
       [
         { type: 'MX', name: 'x', content: 'mail.example.net', priority: 70000 },
         'Priority must be between 0 and 65535.',
@@ -200,7 +212,7 @@ describe('DNS records', () => {
       ctx.sandbox.control.resetCalls();
       const response = await create(zone.id, payload);
       expect(response.statusCode).toBe(400);
-      expect(response.json<ErrorBody>().errors[0]!.message).toContain(message);
+      expect(refusalOf(response.json<ErrorBody>())).toContain(message);
       expect(ctx.sandbox.control.callCount({ method: 'POST' })).toBe(0);
     });
 

@@ -1,12 +1,13 @@
 import { firewallRuleEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleOptions } from '../../app';
 import { route } from '../../endpoint-route';
-import { FirewallService } from './firewall.service';
+import type { FirewallService } from './firewall.service';
 
 /** Firewall rules of a zone (spec section 7), kept at Cloudflare as WAF custom rules. */
-export const firewallRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const firewall = new FirewallService(deps);
+export const firewallRoutes: FastifyPluginAsync<{ firewall: FirewallService }> = async (
+  app,
+  { firewall },
+) => {
   const zoneOnly = { owns: ['zone_id'] } as const;
   const zoneAndRule = { owns: ['zone_id', 'rule_id'] } as const;
 

@@ -1,16 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import type { FirewallRule, FirewallRuleFields, ReorderFirewallRulesRequest } from '@guardian/contract';
+import {
+  firewallExpressionProblem,
+  type FirewallRule,
+  type FirewallRuleFields,
+  type ReorderFirewallRulesRequest,
+} from '@guardian/contract';
 import Cloudflare from 'cloudflare';
-import type { AppDeps } from '../../app';
-import { AppError } from '../../errors';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../app-error';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { CustomRules, definitionOf, type CustomRule, type CustomRuleset } from './custom-rules';
-import { findExpressionProblem } from './expression';
 import { editedCustomRule, newCustomRule, toFirewallRule, toFirewallRules } from './firewall-rule-mapping';
 
-function checkExpression(expression: string): void {
-  const problem = findExpressionProblem(expression);
-  if (problem) throw new AppError('BAD_REQUEST', problem);
+/**
+ * Refuses an expression the Rules language cannot read before Cloudflare sees it, marking the dialog's
+ * field. The one Cloudflare already holds for an edited rule (`kept`) is left to Cloudflare.
+ */
+function checkExpression(expression: string, kept?: string): void {
+  const problem = firewallExpressionProblem(expression, kept);
+  if (problem) {
+    throw new AppError('BAD_REQUEST', problem, {
+      errors: [{ code: 'BAD_REQUEST', message: problem, field: 'filter.expression' }],
+    });
+  }
 }
 
 const ruleNotFound = () => new AppError('NOT_FOUND', 'Firewall rule not found.');
@@ -70,7 +82,7 @@ export class FirewallService {
   ): Promise<FirewallRule> {
     const rules = await this.customRules(userId, zoneId);
     const { ruleset, rule } = await this.findRule(rules, ruleId);
-    checkExpression(fields.filter.expression);
+    checkExpression(fields.filter.expression, rule.expression);
     const updated = await rules.edit(ruleset.id, ruleId, editedCustomRule(rule, fields));
     const index = updated.rules.findIndex((candidate) => candidate.id === ruleId);
     if (index < 0) throw ruleNotFound();

@@ -225,24 +225,37 @@ describe('firewall rules (WAF custom rules)', () => {
     );
 
     it.each([
-      ['http.request.uri.pth eq "/x"', 'Unknown field "http.request.uri.pth" in the expression.'],
-      ['ip.src equals 192.0.2.1', 'Unknown field or operator "equals" in the expression.'],
-      ['(ip.src eq 192.0.2.1', 'The expression has a "(" that is never closed (character 1).'],
-      ['ip.src eq 192.0.2.1)', 'The expression has an unexpected ")" at character 20.'],
+      // Issue 18: both were saved as Active rules.
+      ['ip.src eq', "Expected a value after 'eq' at character 10."],
+      ['ip.src ==== 1', "Expected a value after '==' instead of '==' at character 10."],
+      ['http.request.uri.pth eq "/x"', "Unknown field 'http.request.uri.pth' at character 1."],
       [
-        'http.host eq "example.com',
-        'The expression has a string that is never closed (opened at character 14).',
+        'ip.src equals 192.0.2.1',
+        "Expected an operator such as 'eq', 'contains' or 'in' after 'ip.src' at character 8.",
       ],
-      ['ip.src = 192.0.2.1', 'Unknown operator "=" at character 8: use "eq" or "==".'],
-      ['lowercase(http.host) eq "a"', 'Unknown function "lowercase" in the expression.'],
-    ])('refuses %j before it reaches Cloudflare', async (expression, message) => {
-      const { zoneId } = await addOwnedZone(ctx, alice);
-      ctx.sandbox.control.resetCalls();
-      const response = await add(alice, zoneId, newRule('Bad', expression));
-      expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe(message);
-      expect(writesTo(zoneId)).toBe(0);
-    });
+      ['(ip.src eq 192.0.2.1', "This '(' is never closed at character 1."],
+      [
+        'ip.src eq 192.0.2.1)',
+        "Expected 'and', 'or' or the end of the expression instead of ')' at character 20.",
+      ],
+      ['http.host eq "example.com', 'This string is never closed at character 14.'],
+      ['ip.src = 192.0.2.1', "'=' is not an operator: use 'eq' or '==' at character 8."],
+      ['lowercase(http.host) eq "a"', "Unknown function 'lowercase' at character 1."],
+    ])(
+      'refuses %j before it reaches Cloudflare, marking the expression field',
+      async (expression, message) => {
+        const { zoneId } = await addOwnedZone(ctx, alice);
+        ctx.sandbox.control.resetCalls();
+        const response = await add(alice, zoneId, newRule('Bad', expression));
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({
+          message,
+          errors: [{ message, field: 'filter.expression' }],
+        });
+        expect(writesTo(zoneId)).toBe(0);
+        expect(ctx.sandbox.control.getRules(zoneId)).toEqual([]);
+      },
+    );
 
     it("shows Cloudflare's own refusal of an expression", async () => {
       const { zoneId } = await addOwnedZone(ctx, alice);
@@ -359,7 +372,10 @@ describe('firewall rules (WAF custom rules)', () => {
         filter: { expression: 'http.hots eq "a"' },
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json().message).toBe('Unknown field "http.hots" in the expression.');
+      expect(response.json()).toMatchObject({
+        message: "Unknown field 'http.hots' at character 1.",
+        errors: [{ field: 'filter.expression' }],
+      });
       expect(ctx.sandbox.control.getRules(zoneId)[0]!.expression).toBe(rule!.filter.expression);
     });
   });

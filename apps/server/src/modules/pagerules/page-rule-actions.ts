@@ -1,5 +1,5 @@
 import { pageRuleSetting, type PageRuleAction, type PageRuleActionValue } from '@guardian/contract';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 
 /**
  * The spec's page-rule catalogue predates some of Cloudflare's changes. This is the one place that

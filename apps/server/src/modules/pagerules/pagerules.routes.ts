@@ -1,12 +1,13 @@
 import { pageRuleEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleOptions } from '../../app';
 import { route } from '../../endpoint-route';
-import { PageRulesService } from './pagerules.service';
+import type { PageRulesService } from './pagerules.service';
 
 /** Page rules of a zone (spec section 7), read and written live at Cloudflare. */
-export const pagerulesRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const pageRules = new PageRulesService(deps);
+export const pagerulesRoutes: FastifyPluginAsync<{ pageRules: PageRulesService }> = async (
+  app,
+  { pageRules },
+) => {
   const zoneOnly = { owns: ['zone_id'] } as const;
   // The zone is checked in SQL; the rule id by Cloudflare, which only finds it within that zone (the
   // id is one of Cloudflare's, checked first, so it cannot reach another path such as the zone's).

@@ -1,9 +1,9 @@
 import type { PageRule, PageRuleFields } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
 import { createOnce } from '../../cloudflare/create-once';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { toCloudflareActions, toConsoleActions, type CloudflarePageRuleAction } from './page-rule-actions';
 

@@ -296,12 +296,37 @@ describe('page rules', () => {
       },
       'The setting "waf" is added twice.',
     ],
+    [
+      // Issue 18: this was saved.
+      {
+        targets: target('x/*'),
+        actions: [{ id: 'forwarding_url', value: { status_code: 301, url: 'not a url' } }],
+      },
+      'The destination URL must be a full http:// or https:// address, such as https://www.example.com/$1.',
+    ],
+    [
+      {
+        targets: target('x/*'),
+        actions: [{ id: 'forwarding_url', value: { status_code: 302, url: 'www.example.com/new' } }],
+      },
+      'The destination URL must be a full http:// or https:// address',
+    ],
   ])('answers 400 for %j', async (payload, message) => {
     const { zoneId } = await addOwnedZone(ctx, alice);
     const response = await add(alice, zoneId, payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(message);
     expect(ctx.sandbox.control.getPageRules(zoneId)).toEqual([]);
+  });
+
+  it('marks the destination URL field it refuses', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const response = await add(
+      alice,
+      zoneId,
+      newRule('example.com/*', [{ id: 'forwarding_url', value: { status_code: 301, url: 'not a url' } }]),
+    );
+    expect(response.json().errors).toEqual([expect.objectContaining({ field: 'actions.0.value.url' })]);
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { ADMIN_LEVEL, DEFAULT_USER_LEVEL } from '@guardian/contract';
+import { AppError } from '../../app-error';
 import type { UsersService } from './users.service';
 
 export const USAGE = `Usage: npm run users -- <command> [options]
@@ -16,6 +17,9 @@ Commands:
                       Stop a user from signing in; their open sessions end for good.
   enable --email <e-mail>
                       Let a disabled user sign in again.
+  reset-two-factor --email <e-mail>
+                      Turn a user's two-factor sign-in off (phone and recovery codes lost);
+                      their open sessions end.
 
 The password is typed at a prompt (not shown, asked twice), or read from standard input with
 --password-stdin (for scripts: printf '%s' "$PASSWORD" | npm run users -- create ... --password-stdin).
@@ -33,7 +37,7 @@ export type UsersCommand =
   | { name: 'list' }
   | { name: 'create'; email: string; level: number; passwordFrom: PasswordSource }
   | { name: 'set-password'; email: string; passwordFrom: PasswordSource }
-  | { name: 'disable' | 'enable'; email: string };
+  | { name: 'disable' | 'enable' | 'reset-two-factor'; email: string };
 
 /** A command line that cannot be run: print the message and the usage, exit 2. */
 export class UsageError extends Error {
@@ -51,6 +55,7 @@ const OPTIONS_OF: Record<Exclude<UsersCommand['name'], 'help'>, readonly OptionN
   'set-password': ['email', 'password-stdin'],
   disable: ['email'],
   enable: ['email'],
+  'reset-two-factor': ['email'],
 };
 const OPTIONAL: readonly OptionName[] = ['level', 'password-stdin'];
 
@@ -106,6 +111,7 @@ export function parseUsersCommand(argv: readonly string[]): UsersCommand {
       return { name: 'set-password', email, passwordFrom };
     case 'disable':
     case 'enable':
+    case 'reset-two-factor':
       return { name: command, email };
   }
 }
@@ -130,6 +136,8 @@ export async function runUsersCommand(
   users: UsersService,
   print: (line: string) => void,
   readPassword: (from: PasswordSource) => Promise<string>,
+  /** Turns a user's two-factor off and ends their sessions; false when no user has the e-mail. */
+  resetTwoFactor: (email: string) => Promise<boolean>,
 ): Promise<void> {
   switch (command.name) {
     case 'help':
@@ -182,6 +190,14 @@ export async function runUsersCommand(
     case 'enable':
       await users.setDisabled(command.email, false);
       print(`Enabled ${command.email}: they can sign in again (their earlier sessions stay ended).`);
+      return;
+    case 'reset-two-factor':
+      if (!(await resetTwoFactor(command.email))) {
+        throw new AppError('NOT_FOUND', `No user has the e-mail ${command.email}.`);
+      }
+      print(
+        `Turned off two-factor sign-in for ${command.email}: they sign in with their password, and a running server ends their open sessions within seconds.`,
+      );
       return;
   }
 }

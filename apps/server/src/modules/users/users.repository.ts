@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@guardian/contract';
-import { AppError } from '../../errors';
-import { isUniqueViolation, type Queryable } from '../../db';
+import { AppError } from '../../app-error';
+import { isUniqueViolation, type Db, type Queryable } from '../../db';
 
 export interface UserRecord {
   id: number;
@@ -8,6 +8,9 @@ export interface UserRecord {
   level: number;
   disabled: boolean;
   createdAt: Date;
+  /** Two-factor sign-in is on. */
+  twoFactor: boolean;
+  lastSignInAt: Date | null;
 }
 
 export interface UserWithPasswordHash extends UserRecord {
@@ -20,10 +23,13 @@ interface UserRow {
   level: number;
   disabled: boolean;
   created_at: Date;
+  two_factor: boolean;
+  last_sign_in_at: Date | null;
   password_hash: string;
 }
 
-const COLUMNS = 'id, email, level, disabled, created_at';
+const COLUMNS =
+  'id, email, level, disabled, created_at, totp_enabled_at IS NOT NULL AS two_factor, last_sign_in_at';
 
 function toUser(row: UserRow): UserRecord {
   return {
@@ -32,7 +38,41 @@ function toUser(row: UserRow): UserRecord {
     level: row.level,
     disabled: row.disabled,
     createdAt: row.created_at,
+    twoFactor: row.two_factor,
+    lastSignInAt: row.last_sign_in_at,
   };
+}
+
+/** A new set-password link: its token's SHA-256 (the token itself is never stored) and its expiry. */
+export interface NewPasswordLink {
+  tokenSha256: Buffer;
+  expiresAt: Date;
+}
+
+/** What an administrator changes that could leave Guardian without an active administrator. */
+export type GuardedChange =
+  { kind: 'level'; level: number } | { kind: 'disable' } | { kind: 'enable' } | { kind: 'delete' };
+
+/** The outcome of a guarded change: the user as it is now (null once deleted), or why not. */
+export type GuardedOutcome =
+  | { done: true; user: UserRecord | null; sessionsEnded: boolean }
+  | { done: false; reason: 'not_found' | 'last_admin' };
+
+/** A set-password link as found by its token's hash. */
+export interface PasswordLinkRecord {
+  userId: number;
+  email: string;
+  level: number;
+  disabled: boolean;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** One of a person's sessions. */
+export interface SessionRecord {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
 }
 
 /** A session's user as the guard needs it, and whether the session is still open. */
@@ -50,15 +90,22 @@ export const MAX_SESSIONS_PER_USER = 100;
  * index is. A password change and disabling end the user's sessions in the same statement.
  */
 export class UsersRepository {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Db) {}
 
-  async create(user: { email: string; passwordHash: string; level: number }): Promise<UserRecord> {
+  /** Creates a user, and their set-password link when given, in one transaction. */
+  async create(
+    user: { email: string; passwordHash: string; level: number },
+    link?: NewPasswordLink,
+  ): Promise<UserRecord> {
     try {
-      const [row] = await this.db.query<UserRow>(
-        `INSERT INTO users (email, password_hash, level) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-        [user.email, user.passwordHash, user.level],
-      );
-      return toUser(row!);
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx.query<UserRow>(
+          `INSERT INTO users (email, password_hash, level) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+          [user.email, user.passwordHash, user.level],
+        );
+        if (link) await insertLink(tx, row!.id, link);
+        return toUser(row!);
+      });
     } catch (err) {
       if (isUniqueViolation(err))
         throw new AppError('CONFLICT', `A user with the e-mail ${user.email} already exists.`);
@@ -78,41 +125,184 @@ export class UsersRepository {
     return (await this.db.query<UserRow>(`SELECT ${COLUMNS} FROM users ORDER BY id`)).map(toUser);
   }
 
+  async findById(id: number): Promise<UserRecord | undefined> {
+    const [row] = await this.db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+    return row && toUser(row);
+  }
+
+  async findByIdWithPasswordHash(id: number): Promise<UserWithPasswordHash | undefined> {
+    const [row] = await this.db.query<UserRow>(`SELECT ${COLUMNS}, password_hash FROM users WHERE id = $1`, [
+      id,
+    ]);
+    return row && { ...toUser(row), passwordHash: row.password_hash };
+  }
+
+  /** A page of users, oldest first; `search` matches e-mails containing it, in any case. */
+  async page(query: { search: string; limit: number; offset: number }): Promise<{
+    users: UserRecord[];
+    total: number;
+  }> {
+    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    const [rows, [count]] = await Promise.all([
+      this.db.query<UserRow>(
+        `SELECT ${COLUMNS} FROM users WHERE lower(email) LIKE $1 ORDER BY id LIMIT $2 OFFSET $3`,
+        [pattern, query.limit, query.offset],
+      ),
+      this.db.query<{ count: number }>('SELECT count(*) AS count FROM users WHERE lower(email) LIKE $1', [
+        pattern,
+      ]),
+    ]);
+    return { users: rows.map(toUser), total: count!.count };
+  }
+
+  /**
+   * Changes a user's level or state, or deletes them, unless that leaves no active administrator.
+   * Safe under concurrent requests: the active administrators' rows are locked first (FOR UPDATE,
+   * always in id order), so two changes that each leave "another" administrator take turns, and the
+   * second sees the first's outcome. Disabling, deleting and a changed level end the user's sessions
+   * (the token carries the level the web app reads).
+   */
+  async changeGuarded(id: number, change: GuardedChange): Promise<GuardedOutcome> {
+    return this.db.transaction(async (tx): Promise<GuardedOutcome> => {
+      const admins = await tx.query<{ id: number }>(
+        'SELECT id FROM users WHERE level = 0 AND NOT disabled ORDER BY id FOR UPDATE',
+      );
+      const [target] = await tx.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [id]);
+      if (!target) return { done: false, reason: 'not_found' };
+      const activeAdmin = admins.some((admin) => admin.id === id);
+      const removesAdmin =
+        change.kind === 'delete' ||
+        change.kind === 'disable' ||
+        (change.kind === 'level' && change.level !== 0);
+      if (activeAdmin && removesAdmin && admins.length <= 1) return { done: false, reason: 'last_admin' };
+
+      if (change.kind === 'delete') {
+        // Their lists' item partitions have no foreign key to cascade (see migration 003): drop them.
+        const lists = await tx.query<{ id: number }>(
+          `SELECT b.id FROM ban_lists b JOIN cloudflare_accounts a ON a.id = b.account_ref WHERE a.user_id = $1`,
+          [id],
+        );
+        await tx.query('DELETE FROM users WHERE id = $1', [id]);
+        for (const list of lists) {
+          if (!Number.isSafeInteger(list.id)) throw new Error(`Invalid ban list ref ${list.id}`);
+          await tx.exec(
+            `DROP TABLE IF EXISTS ban_list_items_${list.id}; DROP TABLE IF EXISTS ban_list_items_${list.id}_next;`,
+          );
+        }
+        return { done: true, user: null, sessionsEnded: true };
+      }
+      const endsSessions =
+        change.kind === 'disable'
+          ? !target.disabled
+          : change.kind === 'level' && change.level !== target.level;
+      const [row] = await tx.query<UserRow>(
+        `UPDATE users SET level = $2, disabled = $3 WHERE id = $1 RETURNING ${COLUMNS}`,
+        [
+          id,
+          change.kind === 'level' ? change.level : target.level,
+          change.kind === 'disable' ? true : change.kind === 'enable' ? false : target.disabled,
+        ],
+      );
+      if (endsSessions) await tx.query('DELETE FROM sessions WHERE user_id = $1', [id]);
+      return { done: true, user: toUser(row!), sessionsEnded: endsSessions };
+    });
+  }
+
+  /**
+   * Replaces a user's password hash, ends their sessions and their earlier set-password links, and
+   * stores `link` when given, in one transaction. Undefined when no user has this id.
+   */
+  async replacePassword(
+    id: number,
+    passwordHash: string,
+    link?: NewPasswordLink,
+  ): Promise<UserRecord | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.query<UserRow>(
+        `UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, passwordHash],
+      );
+      if (!row) return undefined;
+      await tx.query('DELETE FROM sessions WHERE user_id = $1', [id]);
+      await tx.query('DELETE FROM password_links WHERE user_id = $1', [id]);
+      if (link) await insertLink(tx, id, link);
+      return toUser(row);
+    });
+  }
+
+  async findPasswordLink(tokenSha256: Buffer): Promise<PasswordLinkRecord | undefined> {
+    const [row] = await this.db.query<{
+      user_id: number;
+      email: string;
+      level: number;
+      disabled: boolean;
+      expires_at: Date;
+      used_at: Date | null;
+    }>(
+      `SELECT l.user_id, u.email, u.level, u.disabled, l.expires_at, l.used_at
+         FROM password_links l JOIN users u ON u.id = l.user_id WHERE l.token_sha256 = $1`,
+      [tokenSha256],
+    );
+    return (
+      row && {
+        userId: row.user_id,
+        email: row.email,
+        level: row.level,
+        disabled: row.disabled,
+        expiresAt: row.expires_at,
+        usedAt: row.used_at,
+      }
+    );
+  }
+
+  /**
+   * Uses a set-password link: claimed by one conditional UPDATE (unused, unexpired, its user
+   * enabled), so two requests with the same link cannot both set a password; the password changes and
+   * the user's sessions end in the same transaction. False when the link could not be claimed.
+   */
+  async usePasswordLink(tokenSha256: Buffer, passwordHash: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [claimed] = await tx.query<{ user_id: number }>(
+        `UPDATE password_links l SET used_at = now()
+           FROM users u
+          WHERE l.token_sha256 = $1 AND l.used_at IS NULL AND l.expires_at > now()
+            AND u.id = l.user_id AND NOT u.disabled
+          RETURNING l.user_id`,
+        [tokenSha256],
+      );
+      if (!claimed) return false;
+      await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [claimed.user_id, passwordHash]);
+      await tx.query('DELETE FROM sessions WHERE user_id = $1', [claimed.user_id]);
+      return true;
+    });
+  }
+
+  /** The user's open sessions, newest first. */
+  async sessionsOf(userId: number): Promise<SessionRecord[]> {
+    const rows = await this.db.query<{ id: string; created_at: Date; expires_at: Date }>(
+      `SELECT id, created_at, expires_at FROM sessions
+        WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC, id`,
+      [userId],
+    );
+    return rows.map((row) => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at }));
+  }
+
+  /** Ends one of the user's sessions; false when they have none with this id. */
+  async endOwnSession(userId: number, sessionId: string): Promise<boolean> {
+    const rows = await this.db.query('DELETE FROM sessions WHERE id = $1 AND user_id = $2 RETURNING id', [
+      sessionId,
+      userId,
+    ]);
+    return rows.length > 0;
+  }
+
   async count(): Promise<number> {
     const [row] = await this.db.query<{ count: number }>('SELECT count(*) AS count FROM users');
     return row!.count;
   }
 
-  /** Ends the user's sessions too. False when no user has this e-mail. */
-  async setPasswordHash(email: string, passwordHash: string): Promise<boolean> {
-    const rows = await this.db.query(
-      `WITH changed AS (
-         UPDATE users SET password_hash = $2 WHERE lower(email) = lower($1) RETURNING id
-       ), ended AS (
-         DELETE FROM sessions WHERE user_id IN (SELECT id FROM changed)
-       )
-       SELECT id FROM changed`,
-      [email, passwordHash],
-    );
-    return rows.length > 0;
-  }
-
-  /** Disabling ends the user's sessions for good. False when no user has this e-mail. */
-  async setDisabled(email: string, disabled: boolean): Promise<boolean> {
-    const rows = await this.db.query(
-      `WITH changed AS (
-         UPDATE users SET disabled = $2 WHERE lower(email) = lower($1) RETURNING id
-       ), ended AS (
-         DELETE FROM sessions WHERE $2 AND user_id IN (SELECT id FROM changed)
-       )
-       SELECT id FROM changed`,
-      [email, disabled],
-    );
-    return rows.length > 0;
-  }
-
   /**
-   * Records a new session, and ends the user's expired ones and, beyond `MAX_SESSIONS_PER_USER`,
+   * Records a new session (a sign-in: the user's `last_sign_in_at` is now), and ends the user's expired ones and, beyond `MAX_SESSIONS_PER_USER`,
    * their oldest, so no user holds more rows than that.
    */
   async openSession(session: { id: string; userId: number; expiresAt: Date }): Promise<void> {
@@ -120,6 +310,8 @@ export class UsersRepository {
     await this.db.query(
       `WITH opened AS (
          INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)
+       ), signed_in AS (
+         UPDATE users SET last_sign_in_at = now() WHERE id = $2
        )
        DELETE FROM sessions WHERE user_id = $2 AND (
          expires_at <= now() OR id IN (
@@ -146,4 +338,12 @@ export class UsersRepository {
   async endSession(userId: number, sessionId: string): Promise<void> {
     await this.db.query('DELETE FROM sessions WHERE id = $1 AND user_id = $2', [sessionId, userId]);
   }
+}
+
+async function insertLink(tx: Queryable, userId: number, link: NewPasswordLink): Promise<void> {
+  await tx.query('INSERT INTO password_links (user_id, token_sha256, expires_at) VALUES ($1, $2, $3)', [
+    userId,
+    link.tokenSha256,
+    link.expiresAt,
+  ]);
 }

@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { createTestContext, type TestContext } from '../../test/context';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import {
   parseUsersCommand,
   promptHidden,
@@ -15,6 +15,7 @@ import {
   UsageError,
   type UsersCommand,
 } from './users.cli';
+import { TwoFactorRepository } from '../two-factor/two-factor.repository';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -39,6 +40,7 @@ async function cli(line: string, password?: string): Promise<string> {
       expect(from).toBe(line.includes('--password-stdin') ? 'stdin' : 'prompt');
       return readPipedPassword(Readable.from([`${password}\n`]));
     },
+    (email) => new TwoFactorRepository(ctx.db).resetByEmail(email),
   );
   return printed.join('\n');
 }

@@ -1,7 +1,7 @@
 import type Cloudflare from 'cloudflare';
-import type { AppDeps } from '../../app';
-import { AppError } from '../../errors';
-import { accountsService } from '../accounts/accounts.service';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../app-error';
+import { accountClient } from '../../cloudflare';
 import { ZonesRepository, type OwnedZone } from './zones.repository';
 
 /**
@@ -15,5 +15,5 @@ export async function requireOwnedZone(
 ): Promise<OwnedZone & { cf: Cloudflare }> {
   const owned = await new ZonesRepository(deps.db).findOwned(userId, zoneId);
   if (!owned) throw new AppError('NOT_FOUND', 'Zone not found.');
-  return { ...owned, cf: accountsService(deps).clientFor(owned.account) };
+  return { ...owned, cf: accountClient(deps, owned.account) };
 }

@@ -44,16 +44,24 @@ export class ZonesRepository {
 
   /** The zone with this Cloudflare id under one of the user's accounts, with that account. */
   async findOwned(userId: number, zoneId: string): Promise<OwnedZone | undefined> {
-    const [row] = await this.db.query<OwnedZoneRow>(
-      `SELECT z.id, z.account_ref, z.zone_id, z.domain, z.status, z.name_servers,
+    return (await this.findOwnedMany(userId, [zoneId]))[0];
+  }
+
+  /**
+   * Those of `zoneIds` that are zones of the user's accounts, each once (with one of its accounts when
+   * two of the user's accounts reach it); ids of nobody's or someone else's zones are left out.
+   */
+  async findOwnedMany(userId: number, zoneIds: readonly string[]): Promise<OwnedZone[]> {
+    const rows = await this.db.query<OwnedZoneRow>(
+      `SELECT DISTINCT ON (z.zone_id)
+              z.id, z.account_ref, z.zone_id, z.domain, z.status, z.name_servers,
               a.user_id, a.account_name, a.account_id, a.token_encrypted, a.token_last4
          FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
-        WHERE a.user_id = $1 AND z.zone_id = $2
-        LIMIT 1`,
-      [userId, zoneId],
+        WHERE a.user_id = $1 AND z.zone_id = ANY($2::text[])
+        ORDER BY z.zone_id, z.id`,
+      [userId, zoneIds],
     );
-    if (!row) return undefined;
-    return {
+    return rows.map((row) => ({
       zone: {
         id: row.id,
         accountRef: row.account_ref,
@@ -70,7 +78,7 @@ export class ZonesRepository {
         tokenEncrypted: row.token_encrypted,
         tokenLast4: row.token_last4,
       },
-    };
+    }));
   }
 
   /**

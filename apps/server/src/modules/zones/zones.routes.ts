@@ -1,13 +1,14 @@
 import { zoneEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ModuleOptions } from '../../app';
 import { route } from '../../endpoint-route';
-import { ZonesService } from './zones.service';
+import type { ZonesService } from './zones.service';
+import type { ZonesSyncJobs } from './zones-sync-job';
 
 /** The zones screen's calls (spec section 7). */
-export const zonesRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps }) => {
-  const zones = new ZonesService(deps);
-
+export const zonesRoutes: FastifyPluginAsync<{ zones: ZonesService; zonesSyncJobs: ZonesSyncJobs }> = async (
+  app,
+  { zones, zonesSyncJobs },
+) => {
   // The JSON of Zone[], sent as bytes: it is usually served from memory (see ZonesService.listJson).
   route(app, zoneEndpoints.list, async (request, reply) =>
     reply.type('application/json; charset=utf-8').send(await zones.listJson(request.user.id)),
@@ -18,7 +19,11 @@ export const zonesRoutes: FastifyPluginAsync<ModuleOptions> = async (app, { deps
     return reply.code(201).send(created);
   });
 
-  route(app, zoneEndpoints.sync, async (request) => zones.sync(request.user.id));
+  // A job: a short sync answers as before, a long one 202 with the job to poll.
+  route(app, zoneEndpoints.sync, async (request, reply) => {
+    const outcome = await zonesSyncJobs.sync(request.user.id);
+    return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.synced;
+  });
 
   route(
     app,

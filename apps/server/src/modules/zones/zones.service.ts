@@ -1,13 +1,12 @@
 import type { AddZoneRequest, AddZoneResponse, SyncZonesResponse } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { cloudflareErrorToAppError } from '../../cloudflare';
+import type { AppDeps } from '../../deps';
+import { accountClient, cloudflareErrorToAppError } from '../../cloudflare';
 import { usableAnswer, zoneAnswer } from '../../cloudflare/answers';
 import { createOnce } from '../../cloudflare/create-once';
-import { AppError } from '../../errors';
+import { AppError } from '../../app-error';
 import { AccountsRepository, type AccountRecord } from '../accounts/accounts.repository';
-import { accountsService, type AccountsService } from '../accounts/accounts.service';
 import { fetchAllPages } from './all-pages';
 import { requireOwnedZone } from './owned-zone';
 import { ZoneListCache } from './zone-list-cache';
@@ -22,6 +21,19 @@ const ZONES_PER_PAGE = 50;
 const MAX_ZONES_PER_ACCOUNT = 10_000;
 
 type CloudflareZone = z.infer<typeof zoneAnswer>;
+
+/** What a job gives the sync: a way to stop between pages and to say how far it got. */
+export interface SyncSteps {
+  signal?: AbortSignal;
+  /** Zones pages read, of all the accounts announce (an account not answered yet counts one). */
+  progress?: (done: number, total: number) => void;
+}
+
+/** The pages Cloudflare announces in a zones answer (checked properly by fetchAllPages). */
+function announcedPages(answer: { result_info?: object }): number | undefined {
+  const pages = (answer.result_info as { total_pages?: unknown } | undefined)?.total_pages;
+  return typeof pages === 'number' && Number.isInteger(pages) && pages > 0 ? pages : undefined;
+}
 
 function mirrorFields(zone: CloudflareZone): CloudflareZoneFields {
   return {
@@ -39,13 +51,11 @@ function mirrorFields(zone: CloudflareZone): CloudflareZoneFields {
 export class ZonesService {
   private readonly zones: ZonesRepository;
   private readonly accounts: AccountsRepository;
-  private readonly accountsService: AccountsService;
   private readonly listCache = new ZoneListCache();
 
   constructor(private readonly deps: AppDeps) {
     this.zones = new ZonesRepository(deps.db);
     this.accounts = new AccountsRepository(deps.db);
-    this.accountsService = accountsService(deps);
   }
 
   /**
@@ -76,7 +86,7 @@ export class ZonesService {
   async add(userId: number, request: AddZoneRequest): Promise<AddZoneResponse> {
     const account = await this.accounts.findOwnedByCloudflareId(userId, request.account_id);
     if (!account) throw new AppError('NOT_FOUND', 'Account not found.');
-    const cf = this.accountsService.clientFor(account);
+    const cf = accountClient(this.deps, account);
     const name = request.domain;
     const zone = usableAnswer(
       zoneAnswer,
@@ -105,11 +115,28 @@ export class ZonesService {
   /**
    * Pulls every zone of every account of the user and makes each account's mirror equal to it, one
    * transaction per account. An account that fails keeps its old mirror; the others are still
-   * refreshed, and the first failure is reported with the account's name.
+   * refreshed, and the first failure is reported with the account's name. A stop asked for (between
+   * pages) leaves the accounts not finished yet as they were.
    */
-  async sync(userId: number): Promise<SyncZonesResponse> {
+  async sync(userId: number, steps: SyncSteps = {}): Promise<SyncZonesResponse> {
     const accounts = await this.accounts.listForUser(userId);
-    const outcomes = await Promise.allSettled(accounts.map((account) => this.syncAccount(account)));
+    const pages = accounts.map(() => ({ read: 0, total: 1 }));
+    const report = () =>
+      steps.progress?.(
+        pages.reduce((sum, account) => sum + account.read, 0),
+        pages.reduce((sum, account) => sum + Math.max(account.total, account.read), 0),
+      );
+    report();
+    const outcomes = await Promise.allSettled(
+      accounts.map((account, index) =>
+        this.syncAccount(account, steps.signal, (total) => {
+          pages[index]!.read += 1;
+          if (total !== undefined) pages[index]!.total = total;
+          report();
+        }),
+      ),
+    );
+    steps.signal?.throwIfAborted();
     const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
     if (failed >= 0) {
       const reason = (outcomes[failed] as PromiseRejectedResult).reason;
@@ -140,15 +167,30 @@ export class ZonesService {
   }
 
   /** Answers how many zones the account has now. */
-  private async syncAccount(account: AccountRecord): Promise<number> {
-    const zones = await this.fetchAllZones(this.accountsService.clientFor(account), account.accountId);
+  private async syncAccount(
+    account: AccountRecord,
+    signal?: AbortSignal,
+    onPage?: (totalPages: number | undefined) => void,
+  ): Promise<number> {
+    const zones = await this.fetchAllZones(
+      accountClient(this.deps, account),
+      account.accountId,
+      signal,
+      onPage,
+    );
+    signal?.throwIfAborted();
     await this.writing(() =>
       this.deps.db.transaction((tx) => new ZonesRepository(tx).replaceForAccount(account.id, zones)),
     );
     return zones.length;
   }
 
-  private async fetchAllZones(cf: Cloudflare, accountId: string): Promise<CloudflareZoneFields[]> {
+  private async fetchAllZones(
+    cf: Cloudflare,
+    accountId: string,
+    signal?: AbortSignal,
+    onPage?: (totalPages: number | undefined) => void,
+  ): Promise<CloudflareZoneFields[]> {
     const zones = await fetchAllPages(
       {
         what: "the account's zones",
@@ -156,7 +198,12 @@ export class ZonesService {
         perPage: ZONES_PER_PAGE,
         maxItems: MAX_ZONES_PER_ACCOUNT,
       },
-      (page) => cf.zones.list({ account: { id: accountId }, per_page: ZONES_PER_PAGE, page }),
+      async (page) => {
+        signal?.throwIfAborted();
+        const answer = await cf.zones.list({ account: { id: accountId }, per_page: ZONES_PER_PAGE, page });
+        onPage?.(announcedPages(answer));
+        return answer;
+      },
     );
     return zones.map(mirrorFields);
   }

@@ -1,3 +1,4 @@
+import { refusalOf } from '../../test/request';
 import type { AddZoneResponse, CloudflareAccount, ErrorBody, Zone } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
@@ -196,7 +197,7 @@ describe('zones', () => {
       const before = ctx.sandbox.control.callCount({ method: 'POST', path: '/zones' });
       const response = await addZone(user, payload);
       expect(response.statusCode).toBe(400);
-      expect(response.json<ErrorBody>().errors[0]!.message).toContain(message);
+      expect(refusalOf(response.json<ErrorBody>())).toContain(message);
       expect(ctx.sandbox.control.callCount({ method: 'POST', path: '/zones' })).toBe(before);
     });
 

@@ -1,0 +1,120 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BanList, CreatedApiKey } from '@guardian/contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
+
+/**
+ * integrations/fail2ban/guardian.conf, run by Debian's own Fail2Ban: a jail reads a log this test
+ * writes, bans an address through a running Guardian with an API key, and unbans it when its bantime
+ * ends. CI installs fail2ban (.ci/run) and sets GUARDIAN_REQUIRE_FAIL2BAN=1, so there it cannot be skipped.
+ */
+const hasFail2ban = spawnSync('fail2ban-client', ['--version']).status === 0;
+if (!hasFail2ban && process.env.GUARDIAN_REQUIRE_FAIL2BAN === '1') {
+  throw new Error('GUARDIAN_REQUIRE_FAIL2BAN=1 but fail2ban-client is not installed.');
+}
+const ACTION = resolve(__dirname, '../../../../integrations/fail2ban/guardian.conf');
+const ADDRESS = '192.0.2.50';
+
+describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () => {
+  let ctx: CloudflareTestContext;
+  let dir: string;
+  let fail2ban: ChildProcess | undefined;
+  let accountId: string;
+  let list: BanList;
+
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext();
+    const user = await ctx.createUser();
+    accountId = (await ctx.addAccount(user, { name: 'Fail2Ban Co' })).account_id;
+    list = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/cloudflare/banlists',
+        headers: user.headers,
+        payload: { account_name: 'Fail2Ban Co', list_name: 'fail2ban', kind: 'ip' },
+      })
+    ).json<BanList>();
+    const key = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/me/api-keys',
+        headers: user.headers,
+        payload: { name: 'fail2ban', access: 'ban', list_ids: [list.list_id] },
+      })
+    ).json<CreatedApiKey>();
+    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+
+    dir = mkdtempSync(join(tmpdir(), 'guardian-fail2ban-'));
+    mkdirSync(join(dir, 'action.d'));
+    mkdirSync(join(dir, 'filter.d'));
+    copyFileSync(ACTION, join(dir, 'action.d', 'guardian.conf'));
+    writeFileSync(
+      join(dir, 'fail2ban.conf'),
+      `[Definition]\nloglevel = INFO\nlogtarget = ${dir}/fail2ban.log\nsocket = ${dir}/fail2ban.sock\npidfile = ${dir}/fail2ban.pid\ndbfile = :memory:\n`,
+    );
+    writeFileSync(
+      join(dir, 'filter.d', 'guardian-test.conf'),
+      '[Definition]\nfailregex = ^Failed login from <HOST>$\ndatepattern = {NONE}\n',
+    );
+    writeFileSync(join(dir, 'auth.log'), '');
+    writeFileSync(
+      join(dir, 'jail.conf'),
+      [
+        '[guardian-test]',
+        'enabled = true',
+        'filter = guardian-test',
+        `logpath = ${dir}/auth.log`,
+        'backend = polling',
+        'maxretry = 2',
+        'findtime = 600',
+        'bantime = 5',
+        `action = guardian[guardian_url="${url}", guardian_key="${key.key}", guardian_list="${list.list_id}"]`,
+        '',
+      ].join('\n'),
+    );
+    fail2ban = spawn('fail2ban-client', ['-c', dir, '-x', '-f', 'start'], { stdio: 'ignore' });
+    // Running once its socket answers.
+    await vi.waitFor(() => expect(spawnSync('fail2ban-client', ['-c', dir, 'ping']).status).toBe(0), {
+      timeout: 20_000,
+      interval: 250,
+    });
+  }, 40_000);
+
+  afterAll(async () => {
+    if (dir) spawnSync('fail2ban-client', ['-c', dir, 'stop']);
+    fail2ban?.kill();
+    await ctx?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const banned = () =>
+    ctx.sandbox.control
+      .getListItems(accountId, list.list_id)
+      .some((item) => 'ip' in item && item.ip === ADDRESS);
+
+  it('adds the address to the Cloudflare list after the failures, and removes it when the ban ends', async () => {
+    for (let i = 0; i < 3; i += 1) appendFileSync(join(dir, 'auth.log'), `Failed login from ${ADDRESS}\n`);
+    await vi.waitFor(() => expect(banned()).toBe(true), { timeout: 30_000, interval: 250 });
+    const [item] = ctx.sandbox.control.getListItems(accountId, list.list_id);
+    expect(item?.comment).toMatch(/^fail2ban guardian-test: \d+ failures$/);
+
+    await vi.waitFor(() => expect(banned()).toBe(false), { timeout: 30_000, interval: 250 });
+    const log = readFileSync(join(dir, 'fail2ban.log'), 'utf8');
+    expect(log).not.toMatch(/ERROR/);
+    const trail = await ctx.db.query<{ action: string; actor: string }>(
+      'SELECT action, actor FROM audit_events WHERE actor LIKE \'%(API key "fail2ban")\' ORDER BY id',
+    );
+    expect(trail.map((row) => row.action)).toEqual(['banListItems.add', 'banListItems.remove']);
+  }, 70_000);
+});

@@ -1,0 +1,23 @@
+import { apiKeyEndpoints } from '@guardian/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { route } from '../../endpoint-route';
+import type { ApiKeysService } from './api-keys.service';
+
+/** The person's API keys (/api/me/api-keys): with a session only, never with a key. */
+export const apiKeysRoutes: FastifyPluginAsync<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
+  route(app, apiKeyEndpoints.list, async (request) => apiKeys.list(request.user.id));
+
+  route(app, apiKeyEndpoints.create, async (request, reply) =>
+    reply.code(201).send(await apiKeys.create(request.user.id, request.body)),
+  );
+
+  route(
+    app,
+    apiKeyEndpoints.revoke,
+    async (request, reply) => {
+      await apiKeys.revoke(request.user.id, request.params.id);
+      return reply.code(204).send();
+    },
+    { owns: ['id'] },
+  );
+};

@@ -1,0 +1,169 @@
+import type { ApiKey, BanList, CreatedApiKey } from '@guardian/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { TestUser } from '../../test/context';
+
+describe('API keys', () => {
+  let ctx: CloudflareTestContext;
+  let alice: TestUser;
+  let blocked: BanList;
+  let other: BanList;
+
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext();
+    alice = await ctx.createUser({ level: 0 });
+    await ctx.addAccount(alice, { name: 'Key Co' });
+    const add = async (name: string) =>
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/cloudflare/banlists',
+          headers: alice.headers,
+          payload: { account_name: 'Key Co', list_name: name, kind: 'ip' },
+        })
+      ).json<BanList>();
+    blocked = await add('blocked');
+    other = await add('other');
+  });
+  afterAll(() => ctx.close());
+
+  const createKey = async (payload: object) => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/me/api-keys',
+      headers: alice.headers,
+      payload,
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<CreatedApiKey>();
+  };
+  const withKey = (key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({ method, url: `/api${url}`, headers: { authorization: `Bearer ${key}` }, payload });
+
+  it('shows a new key once; afterwards only its last four characters, and the database holds only a hash', async () => {
+    const created = await createKey({ name: 'fail2ban', access: 'ban' });
+    expect(created.key).toMatch(/^gk_\d+_[A-Za-z0-9_-]{43}$/);
+    expect(created.last_four).toBe(created.key.slice(-4));
+    const listed = await ctx.app.inject({ method: 'GET', url: '/api/me/api-keys', headers: alice.headers });
+    expect(listed.body).not.toContain(created.key);
+    expect(listed.json<ApiKey[]>()).toContainEqual(
+      expect.objectContaining({ name: 'fail2ban', access: 'ban' }),
+    );
+    const rows = await ctx.db.query('SELECT * FROM api_keys');
+    expect(JSON.stringify(rows)).not.toContain(created.key.split('_')[2]);
+  });
+
+  it('lets a read key read and nothing else; a ban key add and remove items only', async () => {
+    const read = await createKey({ name: 'siem', access: 'read' });
+    expect((await withKey(read.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(200);
+    const refused = await withKey(read.key, 'POST', `/cloudflare/banlists/${blocked.list_id}/items`, {
+      ip: '192.0.2.1',
+      comment: 'x',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('This API key can only read.');
+
+    const ban = await createKey({ name: 'crowdsec', access: 'ban' });
+    const added = await withKey(ban.key, 'POST', `/cloudflare/banlists/${blocked.list_id}/items`, {
+      ip: '192.0.2.66',
+      comment: 'banned by crowdsec',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const removed = await withKey(
+      ban.key,
+      'DELETE',
+      `/cloudflare/banlists/${blocked.list_id}/items/${added.json<{ id: number }>().id}`,
+    );
+    expect(removed.statusCode).toBe(204);
+    expect((await withKey(ban.key, 'DELETE', `/cloudflare/banlists/${other.id}`)).statusCode).toBe(403);
+    expect((await withKey(ban.key, 'POST', '/cloudflare/banlists/clean')).statusCode).toBe(403);
+    // Keys make no keys, and an administrator's key is no administrator.
+    expect((await withKey(ban.key, 'POST', '/me/api-keys', { name: 'x', access: 'ban' })).statusCode).toBe(
+      403,
+    );
+    expect((await withKey(ban.key, 'GET', '/admin/users')).statusCode).toBe(403);
+  });
+
+  it('keeps a key limited to a list on that list', async () => {
+    const limited = await createKey({ name: 'one list', access: 'ban', list_ids: [blocked.list_id] });
+    const item = { ip: '198.51.100.9', comment: 'limited' };
+    expect(
+      (await withKey(limited.key, 'POST', `/cloudflare/banlists/${blocked.list_id}/items`, item)).statusCode,
+    ).toBe(201);
+    const elsewhere = await withKey(limited.key, 'POST', `/cloudflare/banlists/${other.list_id}/items`, item);
+    expect(elsewhere.statusCode).toBe(403);
+    expect(elsewhere.json().message).toBe('This API key is not allowed on this list.');
+    expect((await withKey(limited.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(403);
+    const elsewhereAccount = await createKey({
+      name: 'other account',
+      access: 'read',
+      account_ids: ['f'.repeat(32)],
+    });
+    expect(
+      (await withKey(elsewhereAccount.key, 'GET', `/cloudflare/banlists/${blocked.list_id}/items`))
+        .statusCode,
+    ).toBe(403);
+  });
+
+  it('refuses a revoked or expired key, a made-up one, and a key whose person is disabled', async () => {
+    const key = await createKey({ name: 'short-lived', access: 'read' });
+    expect((await withKey(key.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(200);
+    await ctx.db.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      key.id,
+    ]);
+    expect((await withKey(key.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(401);
+
+    const revoked = await createKey({ name: 'revoked', access: 'read' });
+    const revoke = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/me/api-keys/${revoked.id}`,
+      headers: alice.headers,
+    });
+    expect(revoke.statusCode).toBe(204);
+    expect((await withKey(revoked.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(401);
+    expect((await withKey(`${revoked.key.slice(0, -1)}A`, 'GET', '/cloudflare/banlists')).statusCode).toBe(
+      401,
+    );
+    expect((await withKey('gk_1_short', 'GET', '/cloudflare/banlists')).statusCode).toBe(401);
+
+    const bob = await ctx.createUser();
+    const bobs = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/me/api-keys',
+      headers: bob.headers,
+      payload: { name: 'bob', access: 'read' },
+    });
+    await ctx.db.query('UPDATE users SET disabled = true WHERE id = $1', [bob.id]);
+    expect((await withKey(bobs.json<CreatedApiKey>().key, 'GET', '/cloudflare/banlists')).statusCode).toBe(
+      401,
+    );
+  });
+
+  it("records a key's changes under its name, and checks what a key is created with", async () => {
+    const key = await createKey({ name: 'audited script', access: 'ban' });
+    await withKey(key.key, 'POST', `/cloudflare/banlists/${blocked.list_id}/items`, {
+      ip: '203.0.113.200',
+      comment: 'from a script',
+    });
+    const [row] = await ctx.db.query<{ actor: string; outcome: string }>(
+      "SELECT actor, outcome FROM audit_events WHERE action = 'banListItems.add' ORDER BY id DESC LIMIT 1",
+    );
+    expect(row).toEqual({ actor: `${alice.email} (API key "audited script")`, outcome: 'success' });
+
+    for (const payload of [
+      { name: '', access: 'read' },
+      { name: 'x'.repeat(61), access: 'read' },
+      { name: 'x', access: 'write' },
+      { name: 'x', access: 'read', list_ids: Array.from({ length: 51 }, (_, i) => `l${i}`) },
+      { name: 'x', access: 'read', expires_at: '2020-01-01T00:00:00Z' },
+    ]) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/me/api-keys',
+        headers: alice.headers,
+        payload,
+      });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+  });
+});

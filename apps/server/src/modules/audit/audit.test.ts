@@ -1,0 +1,236 @@
+import type { AuditEvent, AuditPage, BanList } from '@guardian/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AuditRepository } from './audit.repository';
+import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor } from '../../security/support';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { TestUser } from '../../test/context';
+
+describe('the audit trail', () => {
+  let ctx: CloudflareTestContext;
+  let alice: TestUser;
+  let bob: TestUser;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext();
+    alice = await ctx.createUser();
+    bob = await ctx.createUser();
+    admin = await ctx.createUser({ level: 0 });
+  });
+  afterAll(() => ctx.close());
+  afterEach(() => ctx.sandbox.control.clearFaults());
+
+  const call = (user: TestUser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({ method, url: `/api${url}`, headers: user.headers, payload });
+  const trailOf = async (user: TestUser, query = '') => {
+    const response = await call(user, 'GET', `/audit${query}`);
+    expect(response.statusCode).toBe(200);
+    return response.json<AuditPage>();
+  };
+  const rawTrail = () => ctx.db.query<Record<string, unknown>>('SELECT * FROM audit_events ORDER BY id');
+
+  it("records a change with who, from where, what, about which account, and how it ended; only the person's own", async () => {
+    const account = await ctx.addAccount(alice, { name: 'Trail Co' });
+    const list = (
+      await call(alice, 'POST', '/cloudflare/banlists', {
+        account_name: 'Trail Co',
+        list_name: 'trail',
+        kind: 'ip',
+      })
+    ).json<BanList>();
+    const added = await call(alice, 'POST', `/cloudflare/banlists/${list.list_id}/items`, {
+      ip: '192.0.2.44',
+      comment: 'seen scanning',
+    });
+    expect(added.statusCode).toBe(201);
+
+    const [newest] = (await trailOf(alice)).events;
+    expect(newest).toMatchObject<Partial<AuditEvent>>({
+      user_id: alice.id,
+      actor: alice.email,
+      address: '127.0.0.1',
+      action: 'banListItems.add',
+      request: 'POST /api/cloudflare/banlists/{list_id}/items',
+      account_id: account.account_id,
+      zone_id: null,
+      outcome: 'success',
+      status: 201,
+      message: null,
+    });
+    expect(newest!.target).toEqual({ list_id: list.list_id, ip: '192.0.2.44', comment: 'seen scanning' });
+    expect((await trailOf(alice)).events.map((event) => event.action)).toContain('banLists.add');
+    expect((await trailOf(bob)).events).toEqual([]);
+  });
+
+  it('records what Cloudflare refused or failed, with its message', async () => {
+    await ctx.addAccount(alice, { name: 'Failing Co' });
+    ctx.sandbox.control.injectFault({ path: /\/rules\/lists$/, method: 'POST', status: 503 });
+    const failed = await call(alice, 'POST', '/cloudflare/banlists', {
+      account_name: 'Failing Co',
+      list_name: 'never',
+      kind: 'ip',
+    });
+    expect(failed.statusCode).toBe(502);
+    const [newest] = (await trailOf(alice, '?action=banLists.add')).events;
+    expect(newest).toMatchObject({ outcome: 'failed', status: 502, message: failed.json().message });
+  });
+
+  it('records sign-ins and their failures, and never a password or a Cloudflare token', async () => {
+    const wrong = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: bob.email, password: 'not-the-password-9' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    const right = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: bob.email, password: bob.password },
+    });
+    expect(right.statusCode).toBe(200);
+    const account = await ctx.addAccount(bob, { name: 'Secret Co' });
+
+    const rows = await rawTrail();
+    const signIns = rows.filter((row) => row.action === 'auth.login' && row.actor === bob.email);
+    expect(signIns.map((row) => row.outcome)).toEqual(['refused', 'success']);
+    const text = JSON.stringify(rows);
+    expect(text).not.toContain('not-the-password-9');
+    expect(text).not.toContain(bob.password);
+    expect(text).not.toContain(account.tokenValue);
+    expect(
+      rows.find((row) => row.action === 'accounts.add' && row.actor === bob.email)?.target,
+    ).toMatchObject({
+      token: '[redacted]',
+    });
+  });
+
+  it('administrators read everyone’s trail; others get 403', async () => {
+    expect((await call(alice, 'GET', '/admin/audit')).statusCode).toBe(403);
+    const everyone = (await call(admin, 'GET', '/admin/audit?limit=200')).json<AuditPage>();
+    const actors = new Set(everyone.events.map((event) => event.actor));
+    expect(actors).toContain(alice.email);
+    expect(actors).toContain(bob.email);
+    const onlyBob = (
+      await call(admin, 'GET', `/admin/audit?actor=${encodeURIComponent(bob.email)}`)
+    ).json<AuditPage>();
+    expect(onlyBob.events.length).toBeGreaterThan(0);
+    expect(onlyBob.events.every((event) => event.actor === bob.email)).toBe(true);
+  });
+
+  it('pages by cursor, newest first, and refuses bad filters with a 400', async () => {
+    const all = (await trailOf(alice, '?limit=200')).events;
+    const first = await trailOf(alice, '?limit=2');
+    expect(first.events).toEqual(all.slice(0, 2));
+    const second = await trailOf(alice, `?limit=2&before=${first.next_cursor}`);
+    expect(second.events).toEqual(all.slice(2, 4));
+    for (const query of [
+      '?limit=0',
+      '?limit=201',
+      '?from=yesterday',
+      '?outcome=maybe',
+      `?actor=${'x'.repeat(255)}`,
+    ]) {
+      expect((await call(alice, 'GET', `/audit${query}`)).statusCode, query).toBe(400);
+    }
+  });
+
+  it('orders by time, then id, also across pages and within a time filter', async () => {
+    // Written out of time order (a slow request's event lands after a quicker, later one).
+    const carol = await ctx.createUser();
+    const times = ['10:00', '10:02', '10:01', '10:02', '10:03'];
+    for (const [index, time] of times.entries()) {
+      await ctx.db.query(
+        `INSERT INTO audit_events (at, user_id, actor, address, action, request, outcome, status)
+         VALUES ($1, $2, $3, '127.0.0.1', $4, 'POST /api/x', 'success', 200)`,
+        [`2026-11-20T${time}:00Z`, carol.id, carol.email, `test.event${index}`],
+      );
+    }
+    const expected = ['test.event4', 'test.event3', 'test.event1', 'test.event2', 'test.event0'];
+    const seen: string[] = [];
+    let cursor: number | null = null;
+    do {
+      const page: AuditPage = await trailOf(carol, `?limit=2${cursor ? `&before=${cursor}` : ''}`);
+      seen.push(...page.events.map((event) => event.action));
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(seen).toEqual(expected);
+    const window = await trailOf(carol, '?from=2026-11-20T10:01:00Z&to=2026-11-20T10:03:00Z');
+    expect(window.events.map((event) => event.action)).toEqual(['test.event3', 'test.event1', 'test.event2']);
+  });
+
+  it("finds a person by their whole e-mail (events under an earlier one too), and anyone's by part of one", async () => {
+    const dave = await ctx.createUser();
+    for (const [actor, userId, action] of [
+      ['dave.before@example.test', dave.id, 'test.earlierEmail'],
+      [dave.email, dave.id, 'test.current'],
+      [`not-${dave.email}`, null, 'test.unknownSignIn'],
+    ] as const) {
+      await ctx.db.query(
+        `INSERT INTO audit_events (user_id, actor, address, action, request, outcome, status)
+         VALUES ($1, $2, '127.0.0.1', $3, 'POST /api/x', 'success', 200)`,
+        [userId, actor, action],
+      );
+    }
+    const actionsFor = async (actor: string) =>
+      (await call(admin, 'GET', `/admin/audit?actor=${encodeURIComponent(actor)}`))
+        .json<AuditPage>()
+        .events.map((event) => event.action);
+    expect(await actionsFor(dave.email.toUpperCase())).toEqual(['test.current', 'test.earlierEmail']);
+    expect(await actionsFor(`not-${dave.email}`)).toEqual(['test.unknownSignIn']);
+    expect(await actionsFor('dave.before@')).toEqual(['test.earlierEmail']);
+  });
+
+  it('exports the filtered trail as CSV', async () => {
+    const response = await call(alice, 'GET', '/audit/export?action=banListItems.');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const [header, ...lines] = response.body.trim().split('\n');
+    expect(header).toBe(
+      'id,at,actor,address,action,request,account_id,zone_id,outcome,status,message,target',
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(',banListItems.add,POST /api/cloudflare/banlists/{list_id}/items,');
+  });
+
+  it('is append-only: rows cannot be changed or deleted, except by the retention sweep', async () => {
+    await expect(ctx.db.query("UPDATE audit_events SET actor = 'someone else'")).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(ctx.db.query('DELETE FROM audit_events')).rejects.toThrow(/append-only/);
+    const before = (await rawTrail()).length;
+    await ctx.db.exec(`
+      ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only;
+      UPDATE audit_events SET at = now() - interval '400 days' WHERE id = (SELECT min(id) FROM audit_events);
+      ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only;`);
+    expect(await AuditRepository.sweep(ctx.db, 365 * 86_400_000)).toBe(1);
+    expect((await rawTrail()).length).toBe(before - 1);
+  });
+
+  it('has a row for every request to every write route', async () => {
+    const estate = await seedEstate(ctx, await ctx.createUser(), 'audit');
+    const writes = ownerOrder(apiRoutes(ctx.app).filter((route) => !['GET', 'HEAD'].includes(route.method)));
+    const missing: string[] = [];
+    for (const route of writes) {
+      const sample = await sampleRequest(ctx, route, estate);
+      const [url] = urlsFor(route, estate);
+      const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
+      const [before] = await ctx.db.query<{ last: number }>(
+        'SELECT coalesce(max(id), 0)::int AS last FROM audit_events',
+      );
+      const response = await ctx.app.inject({
+        method: route.method as 'POST',
+        url: `${url}${query}`,
+        headers: estate.user.headers,
+        payload: sample.payload as object,
+      });
+      const request = `${route.method} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+      const rows = await ctx.db.query('SELECT 1 FROM audit_events WHERE request = $1 AND id > $2', [
+        request,
+        before!.last,
+      ]);
+      if (rows.length === 0) missing.push(`${request} (answered ${response.statusCode})`);
+    }
+    expect(writes.length).toBeGreaterThan(15);
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { TestUser } from '../../test/context';
+import { csvCell, EXPORT_BATCH } from './ban-list-export';
+
+type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
+
+describe('ban list export (GET .../items/export)', () => {
+  let ctx: CloudflareTestContext;
+  let alice: TestUser;
+  let bob: TestUser;
+  let account: Account;
+  let small: string;
+  let big: string;
+  let hosts: string;
+  const BIG = EXPORT_BATCH * 2 + 17;
+
+  async function syncedList(name: string, kind: 'ip' | 'hostname', items: Record<string, unknown>[]) {
+    const list = ctx.sandbox.control.addList(account.account_id, { name, kind });
+    ctx.sandbox.control.seedListItems(account.account_id, list.id, items);
+    const headers = alice.headers;
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: '/api/cloudflare/banlists/update', headers })).statusCode,
+    ).toBe(200);
+    const sync = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/cloudflare/banlists/${list.id}/sync`,
+      headers,
+    });
+    expect(sync.statusCode).toBe(200);
+    return list.id;
+  }
+
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext();
+    alice = await ctx.createUser();
+    bob = await ctx.createUser();
+    account = await ctx.addAccount(alice, { name: 'Export Co' });
+    small = await syncedList('small', 'ip', [
+      { ip: '10.0.0.1', comment: 'plain' },
+      { ip: '10.0.0.2', comment: 'with, comma' },
+      { ip: '10.0.0.3', comment: 'say "hi"' },
+      { ip: '10.0.0.4', comment: '=HYPERLINK("http://evil")' },
+      { ip: '10.0.0.5', comment: '+1+1' },
+      { ip: '10.0.0.6', comment: '-2' },
+      { ip: '10.0.0.7', comment: '@SUM(A1)' },
+      { ip: '2001:db8::/32', comment: 'scanner v6' },
+    ]);
+    big = await syncedList(
+      'big',
+      'ip',
+      Array.from({ length: BIG }, (_, i) => ({
+        ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        comment: i % 10 === 0 ? `scanner ${i}` : `item ${i}`,
+      })),
+    );
+    hosts = await syncedList('hosts', 'hostname', [
+      { hostname: { url_hostname: 'a.example.com' }, comment: 'x' },
+      { hostname: { url_hostname: 'b.example.com' }, comment: 'y' },
+    ]);
+  });
+  afterAll(() => ctx.close());
+
+  const exportOf = (listId: string, query: Record<string, string> = {}, user = alice) =>
+    ctx.app.inject({
+      method: 'GET',
+      url: `/api/cloudflare/banlists/${listId}/items/export?${new URLSearchParams(query)}`,
+      headers: user.headers,
+    });
+
+  /** RFC 4180 rows of a CSV text (quoted fields may hold commas, quotes and line breaks). */
+  function parseCsv(text: string): string[][] {
+    const rows: string[][] = [];
+    const field = /"((?:[^"]|"")*)"|([^",\r\n]*)/y;
+    let at = 0;
+    while (at < text.length) {
+      const row: string[] = [];
+      for (;;) {
+        field.lastIndex = at;
+        const match = field.exec(text)!;
+        row.push(match[1] !== undefined ? match[1].replace(/""/g, '"') : match[2]!);
+        at = field.lastIndex;
+        if (text[at] !== ',') break;
+        at += 1;
+      }
+      rows.push(row);
+      if (text.startsWith('\r\n', at)) at += 2;
+      else break;
+    }
+    return rows;
+  }
+
+  it('exports the whole list as CSV: header, quoting, formula cells made text', async () => {
+    const response = await exportOf(small);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="small.csv"');
+    expect(response.body.startsWith('ip,comment,created_on\r\n')).toBe(true);
+    expect(response.body).toContain('10.0.0.2,"with, comma",');
+    expect(response.body).toContain('10.0.0.3,"say ""hi""",');
+    const rows = parseCsv(response.body);
+    expect(rows[0]).toEqual(['ip', 'comment', 'created_on']);
+    const byIp = new Map(rows.slice(1).map((row) => [row[0], row]));
+    expect(rows).toHaveLength(9);
+    expect(byIp.get('10.0.0.1')![1]).toBe('plain');
+    expect(byIp.get('10.0.0.4')![1]).toBe(`'=HYPERLINK("http://evil")`);
+    expect(byIp.get('10.0.0.5')![1]).toBe("'+1+1");
+    expect(byIp.get('10.0.0.6')![1]).toBe("'-2");
+    expect(byIp.get('10.0.0.7')![1]).toBe("'@SUM(A1)");
+    expect(byIp.get('2001:db8::/32')![1]).toBe('scanner v6');
+    for (const row of rows.slice(1)) expect(new Date(row[2]!).toISOString()).toBe(row[2]);
+  });
+
+  it('exports TXT: one value a line', async () => {
+    const response = await exportOf(small, { format: 'txt' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="small.txt"');
+    expect(response.body.split('\n').filter(Boolean).sort()).toEqual(
+      [
+        '10.0.0.1',
+        '10.0.0.2',
+        '10.0.0.3',
+        '10.0.0.4',
+        '10.0.0.5',
+        '10.0.0.6',
+        '10.0.0.7',
+        '2001:db8::/32',
+      ].sort(),
+    );
+    const hostnames = await exportOf(hosts, { format: 'txt' });
+    expect(hostnames.body).toBe('a.example.com\nb.example.com\n');
+  });
+
+  it('exports a list longer than a batch whole, in order, each item once', async () => {
+    const response = await exportOf(big, { format: 'txt' });
+    expect(response.statusCode).toBe(200);
+    const lines = response.body.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(BIG);
+    expect(new Set(lines).size).toBe(BIG);
+    // The list's order (No ascending), which a sync numbers in Cloudflare's order.
+    const mirrored = await ctx.db.query<{ ip: string }>(
+      `SELECT ip FROM ban_list_items WHERE ban_list_ref = (SELECT id FROM ban_lists WHERE list_id = $1) ORDER BY id`,
+      [big],
+    );
+    expect(lines).toEqual(mirrored.map((row) => row.ip));
+  });
+
+  it("exports only the search's matches, as the items screen's search finds them", async () => {
+    const comments = await exportOf(big, { search: 'scanner' });
+    const rows = parseCsv(comments.body).slice(1);
+    expect(rows).toHaveLength(Math.ceil(BIG / 10));
+    expect(rows.every((row) => row[1]!.startsWith('scanner '))).toBe(true);
+
+    const prefix = await exportOf(big, { search: '10.0.1.', format: 'txt' });
+    const values = prefix.body.split('\n').filter(Boolean);
+    expect(values).toHaveLength(256);
+    expect(values.every((value) => value.startsWith('10.0.1.'))).toBe(true);
+
+    const none = await exportOf(small, { search: 'nothing matches this' });
+    expect(none.statusCode).toBe(200);
+    expect(none.body).toBe('ip,comment,created_on\r\n');
+  });
+
+  it("is another person's list: not found, and an unknown list too", async () => {
+    const other = await exportOf(small, {}, bob);
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Ban list not found.' });
+    expect(other.body).not.toContain('10.0.0.1');
+    expect((await exportOf('0123456789abcdef0123456789abcdef')).statusCode).toBe(404);
+  });
+
+  it('refuses an unknown format or a search past its bound with a 400', async () => {
+    const format = await exportOf(small, { format: 'xlsx' });
+    expect(format.statusCode).toBe(400);
+    expect(format.json<{ message: string }>().message).toContain('format must be one of csv, txt.');
+    const search = await exportOf(small, { search: 'x'.repeat(201) });
+    expect(search.statusCode).toBe(400);
+  });
+});
+
+describe('csvCell', () => {
+  it('quotes what needs it and makes formula starts text', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvCell('=1+2')).toBe("'=1+2");
+    expect(csvCell('=A1,B1')).toBe(`"'=A1,B1"`);
+    expect(csvCell('\tTAB')).toBe("'\tTAB");
+    expect(csvCell('2001:db8::1')).toBe('2001:db8::1');
+  });
+});

@@ -1,0 +1,63 @@
+import type { BanList } from '@guardian/contract';
+import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
+import { syncMirror } from './mirror-sync';
+import type { JobKind } from '../jobs/job-queue';
+import type { JobsService } from '../jobs/jobs.service';
+
+export const BAN_LIST_SYNC = 'ban-list-sync';
+
+/**
+ * "Update from Cloudflare" of one list as a job (modules/jobs/): the call waits for a short sync and
+ * answers the list as before; a longer one answers 202 with its job, which goes on (and survives a
+ * restart) while the screen shows its progress.
+ */
+export class BanListSyncJobs {
+  constructor(
+    private readonly access: BanListAccess,
+    private readonly jobs: JobsService,
+    /** How long the call waits before it answers with the job instead. */
+    private readonly waitMs: number,
+  ) {}
+
+  /** The job's work: the same steps as the in-request sync, with progress and a way to stop. */
+  readonly kind: JobKind = {
+    run: async ({ job, signal, progress }) => {
+      const listId = String(job.data.listId);
+      let total: number | null = null;
+      const list = await this.access.requireList(job.userId, listId);
+      const cf = await this.access.clientOf(job.userId, list);
+      return this.access.writing(list.ref, async () => {
+        // Read again once it is this sync's turn: a write queued before it may have changed the list.
+        const current = await this.access.lists.findOwned(job.userId, list.ref);
+        if (!current) throw banListNotFound();
+        const synced = await syncMirror(this.access.deps.db, cf, current, {
+          signal,
+          onTotal: (count) => {
+            total = count;
+            progress(0, count);
+          },
+          onProgress: (done) => progress(done, total),
+        });
+        return toBanListDto(synced);
+      });
+    },
+  };
+
+  /** Starts the sync of the person's list; the list when it ended within the wait, else the job. */
+  async sync(userId: number, listId: string) {
+    const list = await this.access.requireList(userId, listId);
+    const outcome = await this.jobs.startAndWait(
+      {
+        kind: BAN_LIST_SYNC,
+        userId,
+        accountId: list.accountRef,
+        target: list.listName,
+        // Started by a person who waits: a failure is answered, not tried again behind their back
+        // (Cloudflare calls are retried within the call already); a restart still carries it on.
+        data: { listId, maxAttempts: 1 },
+      },
+      this.waitMs,
+    );
+    return 'job' in outcome ? outcome : { list: outcome.result as BanList };
+  }
+}

@@ -1,0 +1,124 @@
+import type { BanListKind, IpSearchRelation } from '@guardian/contract';
+import type { Queryable } from '../../db';
+
+/** A list of the person's, as a match shows it. */
+export interface SearchedList {
+  ref: number;
+  listId: string;
+  listName: string;
+  kind: BanListKind;
+  accountName: string;
+  accountId: string;
+}
+
+export interface FoundItem {
+  listRef: number;
+  id: number;
+  ip: string;
+  comment: string;
+  createdOn: Date;
+  relation: IpSearchRelation;
+}
+
+interface ListRow {
+  ref: number;
+  list_id: string;
+  list_name: string;
+  kind: BanListKind;
+  account_name: string;
+  account_id: string;
+}
+
+interface ItemRow {
+  ban_list_ref: number;
+  id: number;
+  ip: string;
+  comment: string;
+  created_on: Date;
+  relation: IpSearchRelation;
+}
+
+const toItem = (row: ItemRow): FoundItem => ({
+  listRef: row.ban_list_ref,
+  id: row.id,
+  ip: row.ip,
+  comment: row.comment,
+  createdOn: row.created_on,
+  relation: row.relation,
+});
+
+const ITEM_COLUMNS = 'ban_list_ref, id, ip, comment, created_on';
+
+/**
+ * The SQL of "Where is this address?": the person's lists of a kind (found through their own accounts,
+ * so no one else's list is ever read), then those lists' items in the mirror. Each list's items are a
+ * partition (migration 003): naming the lists prunes every other partition, and in each one the GiST
+ * index of migration 017 serves inet's containment operators, the btree (ban_list_ref, ip) the exact
+ * values of hostname and asn lists.
+ */
+export class IpSearchRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async listsOf(userId: number, kind: BanListKind): Promise<SearchedList[]> {
+    const rows = await this.db.query<ListRow>(
+      `SELECT bl.id AS ref, bl.list_id, bl.list_name, bl.kind, a.account_name, a.account_id
+       FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref
+       WHERE a.user_id = $1 AND bl.kind = $2
+       ORDER BY bl.id`,
+      [userId, kind],
+    );
+    return rows.map((row) => ({
+      ref: row.ref,
+      listId: row.list_id,
+      listName: row.list_name,
+      kind: row.kind,
+      accountName: row.account_name,
+      accountId: row.account_id,
+    }));
+  }
+
+  /**
+   * Items of the lists that are `inet` or a CIDR holding it (`>>=`): few for any address, at most one
+   * per prefix length in a list. Exact ones first, then the narrowest CIDR.
+   */
+  async holding(refs: readonly number[], inet: string, limit: number): Promise<FoundItem[]> {
+    if (refs.length === 0) return [];
+    const rows = await this.db.query<ItemRow>(
+      `SELECT ${ITEM_COLUMNS}, CASE WHEN ip_sort = $2::inet THEN 'exact' ELSE 'contains' END AS relation
+       FROM ban_list_items
+       WHERE ban_list_ref = ANY($1::bigint[]) AND ip_sort >>= $2::inet
+       ORDER BY masklen(ip_sort) DESC, ban_list_ref, id
+       LIMIT $3`,
+      [refs, inet, limit],
+    );
+    return rows.map(toItem);
+  }
+
+  /** Items of the lists strictly inside the CIDR `inet` (`<<`), in address order: a wide CIDR holds many. */
+  async within(refs: readonly number[], inet: string, limit: number): Promise<FoundItem[]> {
+    if (refs.length === 0) return [];
+    const rows = await this.db.query<ItemRow>(
+      `SELECT ${ITEM_COLUMNS}, 'within' AS relation
+       FROM ban_list_items
+       WHERE ban_list_ref = ANY($1::bigint[]) AND ip_sort << $2::inet
+       ORDER BY ip_sort, ban_list_ref, id
+       LIMIT $3`,
+      [refs, inet, limit],
+    );
+    return rows.map(toItem);
+  }
+
+  /** Items of the lists whose value is exactly `value` (hostname and asn lists store them normalised). */
+  async exact(refs: readonly number[], value: string, limit: number): Promise<FoundItem[]> {
+    if (refs.length === 0) return [];
+    const rows = await this.db.query<ItemRow>(
+      `SELECT ${ITEM_COLUMNS}, 'exact' AS relation
+       FROM ban_list_items
+       WHERE ban_list_ref = ANY($1::bigint[]) AND ip = $2
+       ORDER BY ban_list_ref, id
+       LIMIT $3`,
+      [refs, value, limit],
+    );
+    return rows.map(toItem);
+  }
+}

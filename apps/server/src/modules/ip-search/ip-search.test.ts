@@ -1,0 +1,300 @@
+import { IP_SEARCH_MATCHES_MAX, type IpSearchAnswer } from '@guardian/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { TestUser } from '../../test/context';
+import { parseSearch } from './ip-search.service';
+
+type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
+
+describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
+  let ctx: CloudflareTestContext;
+  let alice: TestUser;
+  let bob: TestUser;
+  let aliceOne: Account;
+  let aliceTwo: Account;
+  let bobs: Account;
+  const listIds: Record<string, string> = {};
+
+  async function list(
+    owner: Account,
+    user: TestUser,
+    name: string,
+    kind: 'ip' | 'hostname' | 'asn',
+    items: Record<string, unknown>[],
+  ) {
+    const created = ctx.sandbox.control.addList(owner.account_id, { name, kind });
+    ctx.sandbox.control.seedListItems(owner.account_id, created.id, items);
+    listIds[name] = created.id;
+    return created.id;
+  }
+
+  async function pullAndSync(user: TestUser, names: string[]) {
+    const update = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/banlists/update',
+      headers: user.headers,
+    });
+    expect(update.statusCode).toBe(200);
+    for (const name of names) {
+      const sync = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/cloudflare/banlists/${listIds[name]}/sync`,
+        headers: user.headers,
+      });
+      expect(sync.statusCode).toBe(200);
+    }
+  }
+
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext();
+    alice = await ctx.createUser();
+    bob = await ctx.createUser();
+    aliceOne = await ctx.addAccount(alice, { name: 'Alice One' });
+    aliceTwo = await ctx.addAccount(alice, { name: 'Alice Two' });
+    bobs = await ctx.addAccount(bob, { name: 'Bob Co' });
+    await list(aliceOne, alice, 'edge', 'ip', [
+      { ip: '203.0.113.7', comment: 'exact v4' },
+      { ip: '203.0.113.0/24', comment: '=cmd|calc' },
+      { ip: '203.0.0.0/16', comment: 'wide v4' },
+      { ip: '198.51.100.1', comment: 'other v4' },
+      { ip: '2001:db8::1', comment: 'exact v6' },
+      { ip: '2001:db8::/32', comment: 'wide v6' },
+      { ip: '2001:db8:1::/48', comment: 'narrow v6' },
+    ]);
+    await list(aliceTwo, alice, 'second', 'ip', [
+      { ip: '203.0.113.7', comment: 'in the second account' },
+      { ip: '10.0.0.0/8', comment: 'ten' },
+    ]);
+    // 600 addresses in 172.16.0.0/16: more than one answer holds.
+    await list(aliceTwo, alice, 'many', 'ip', [
+      ...Array.from({ length: 600 }, (_, i) => ({ ip: `172.16.${i >> 8}.${i & 255}`, comment: `m${i}` })),
+    ]);
+    await list(aliceOne, alice, 'hosts', 'hostname', [
+      { hostname: { url_hostname: 'bad.example.com' }, comment: 'phishing' },
+    ]);
+    await list(aliceOne, alice, 'asns', 'asn', [{ asn: 64512, comment: 'private asn' }]);
+    await pullAndSync(alice, ['edge', 'second', 'many', 'hosts', 'asns']);
+    await list(bobs, bob, 'bobs', 'ip', [
+      { ip: '203.0.113.7', comment: "bob's secret" },
+      { ip: '2001:db8::1', comment: "bob's v6" },
+    ]);
+    await list(bobs, bob, 'bob_hosts', 'hostname', [
+      { hostname: { url_hostname: 'bad.example.com' }, comment: "bob's host" },
+    ]);
+    await pullAndSync(bob, ['bobs', 'bob_hosts']);
+  });
+  afterAll(() => ctx.close());
+
+  const search = (q: string, user = alice) =>
+    ctx.app.inject({
+      method: 'GET',
+      url: `/api/cloudflare/ip-search?${new URLSearchParams({ q })}`,
+      headers: user.headers,
+    });
+  const answer = async (q: string, user = alice) => {
+    const response = await search(q, user);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<IpSearchAnswer>();
+  };
+  const found = (a: IpSearchAnswer) => a.matches.map((m) => `${m.list_name}:${m.ip}:${m.relation}`);
+
+  it('an IPv4 address finds the items holding it exactly or in a CIDR, across accounts', async () => {
+    const a = await answer('203.0.113.7');
+    expect(a.query).toEqual({ kind: 'address', value: '203.0.113.7' });
+    expect(found(a).sort()).toEqual(
+      [
+        'edge:203.0.113.7:exact',
+        'second:203.0.113.7:exact',
+        'edge:203.0.113.0/24:contains',
+        'edge:203.0.0.0/16:contains',
+      ].sort(),
+    );
+    // Exact ones first, then the narrowest CIDR holding it.
+    expect(a.matches.slice(2).map((m) => m.ip)).toEqual(['203.0.113.0/24', '203.0.0.0/16']);
+    const second = a.matches.find((m) => m.list_name === 'second')!;
+    expect(second).toMatchObject({
+      account_name: 'Alice Two',
+      account_id: aliceTwo.account_id,
+      list_id: listIds.second,
+      kind: 'ip',
+      comment: 'in the second account',
+    });
+    expect(new Date(second.created_on).toString()).not.toBe('Invalid Date');
+    expect(a.lists_searched).toBe(3);
+    expect(a.truncated).toBe(false);
+  });
+
+  it('other people’s lists are never found', async () => {
+    for (const q of ['203.0.113.7', '2001:db8::1', '0.0.0.0/0', '::/0', 'bad.example.com']) {
+      const a = await answer(q);
+      expect(a.matches.some((m) => m.comment.startsWith('bob'))).toBe(false);
+      expect(a.matches.some((m) => m.account_id === bobs.account_id)).toBe(false);
+    }
+    // Bob sees his own, and only his own.
+    const b = await answer('203.0.113.7', bob);
+    expect(found(b)).toEqual(['bobs:203.0.113.7:exact']);
+    expect(b.lists_searched).toBe(1);
+  });
+
+  it('a CIDR finds the items inside it and the CIDRs that hold it', async () => {
+    const a = await answer('203.0.113.0/24');
+    expect(a.query).toEqual({ kind: 'cidr', value: '203.0.113.0/24' });
+    expect(found(a)).toEqual([
+      'edge:203.0.113.0/24:exact',
+      'edge:203.0.0.0/16:contains',
+      'edge:203.0.113.7:within',
+      'second:203.0.113.7:within',
+    ]);
+    // Host bits are cleared as the Add dialog clears them.
+    expect((await answer('203.0.113.99/24')).query.value).toBe('203.0.113.0/24');
+  });
+
+  it('edge prefixes: /0 holds every address of its family, /32 and /128 are single addresses', async () => {
+    const v4 = await answer('0.0.0.0/0');
+    expect(v4.query).toEqual({ kind: 'cidr', value: '0.0.0.0/0' });
+    expect(v4.matches).toHaveLength(IP_SEARCH_MATCHES_MAX);
+    expect(v4.truncated).toBe(true);
+    expect(v4.matches.every((m) => !m.ip.includes(':'))).toBe(true);
+    // In address order: 10.0.0.0/8 comes first.
+    expect(v4.matches[0]!.ip).toBe('10.0.0.0/8');
+
+    const v6 = await answer('::/0');
+    expect(found(v6)).toEqual([
+      'edge:2001:db8::/32:within',
+      'edge:2001:db8::1:within',
+      'edge:2001:db8:1::/48:within',
+    ]);
+
+    const slash32 = await answer('203.0.113.7/32');
+    expect(slash32.query).toEqual({ kind: 'address', value: '203.0.113.7' });
+    expect(found(slash32)).toEqual(found(await answer('203.0.113.7')));
+
+    const slash128 = await answer('2001:DB8:0::1/128');
+    expect(slash128.query).toEqual({ kind: 'address', value: '2001:db8::1' });
+    expect(found(slash128)).toEqual(['edge:2001:db8::1:exact', 'edge:2001:db8::/32:contains']);
+  });
+
+  it('IPv6: an address inside a /48 and a /32, a CIDR inside the /32', async () => {
+    expect(found(await answer('2001:db8:1::abcd'))).toEqual([
+      'edge:2001:db8:1::/48:contains',
+      'edge:2001:db8::/32:contains',
+    ]);
+    expect(found(await answer('2001:db8::/33'))).toEqual([
+      'edge:2001:db8::/32:contains',
+      'edge:2001:db8::1:within',
+      'edge:2001:db8:1::/48:within',
+    ]);
+    expect((await answer('2001:0db8:0000::0001')).query.value).toBe('2001:db8::1');
+  });
+
+  it('bounds the answer at IP_SEARCH_MATCHES_MAX and says there are more', async () => {
+    const a = await answer('172.16.0.0/16');
+    expect(a.matches).toHaveLength(IP_SEARCH_MATCHES_MAX);
+    expect(a.truncated).toBe(true);
+    expect(a.matches[0]!.ip).toBe('172.16.0.0');
+    const narrower = await answer('172.16.1.0/24');
+    expect(narrower.matches).toHaveLength(256);
+    expect(narrower.truncated).toBe(false);
+  });
+
+  it('a hostname or an AS number is found where it is listed (exact value)', async () => {
+    const host = await answer('BAD.example.com');
+    expect(host.query).toEqual({ kind: 'hostname', value: 'bad.example.com' });
+    expect(found(host)).toEqual(['hosts:bad.example.com:exact']);
+    expect(found(await answer('example.com'))).toEqual([]);
+    const asn = await answer('AS64512');
+    expect(asn.query).toEqual({ kind: 'asn', value: '64512' });
+    expect(found(asn)).toEqual(['asns:64512:exact']);
+    expect(found(await answer('64512'))).toEqual(['asns:64512:exact']);
+  });
+
+  it('answers an empty result when nothing matches, with how many lists it looked in', async () => {
+    const a = await answer('192.0.2.1');
+    expect(a).toMatchObject({ matches: [], truncated: false, lists_searched: 3 });
+  });
+
+  it.each([
+    ['', 'Enter an IP address, CIDR, hostname or AS number.'],
+    ['   ', 'Enter an IP address, CIDR, hostname or AS number.'],
+    ['10.0.0.256', '"10.0.0.256" is not a valid IPv4 or IPv6 address or CIDR.'],
+    ['10.0.0.0/33', '"10.0.0.0/33" is not a valid IPv4 or IPv6 address or CIDR.'],
+    ['2001:db8::/129', '"2001:db8::/129" is not a valid IPv4 or IPv6 address or CIDR.'],
+    ['fe80::1%eth0', '"fe80::1%eth0" is not an IP address, CIDR, hostname or AS number.'],
+    ['1.2.3', '"1.2.3" is not a valid IPv4 or IPv6 address or CIDR.'],
+    ['AS99999999999', '"AS99999999999" is not a valid AS number.'],
+    ['not a host!', '"not a host!" is not an IP address, CIDR, hostname or AS number.'],
+    ['x'.repeat(256), 'The search must be at most 255 characters.'],
+  ])('refuses %j with a 400 that says why', async (q, message) => {
+    const response = await search(q);
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toContain(message);
+  });
+
+  it('needs a signed-in person', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/ip-search?q=10.0.0.1' });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('reads through the containment (GiST) index, pruned to the person’s partitions', async () => {
+    const refs = (
+      await ctx.db.query<{ id: number }>(
+        `SELECT bl.id FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref
+         WHERE a.user_id = $1 AND bl.kind = 'ip'`,
+        [alice.id],
+      )
+    ).map((row) => row.id);
+    const plans = await ctx.db.transaction(async (tx) => {
+      // A handful of rows would be read whole: the question is whether the index can serve the operators.
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const explain = async (sql: string) =>
+        (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [refs, '203.0.113.0/24'])).map(
+          (row) => row['QUERY PLAN'],
+        );
+      return {
+        holding: (
+          await explain(
+            'SELECT id FROM ban_list_items WHERE ban_list_ref = ANY($1::bigint[]) AND ip_sort >>= $2::inet',
+          )
+        ).join('\n'),
+        within: (
+          await explain(
+            'SELECT id FROM ban_list_items WHERE ban_list_ref = ANY($1::bigint[]) AND ip_sort << $2::inet',
+          )
+        ).join('\n'),
+      };
+    });
+    for (const plan of [plans.holding, plans.within]) {
+      // One index scan (plain or bitmap) per partition of Alice's three ip lists, and no other read.
+      const indexes = [...plan.matchAll(/Index (?:Only )?Scan using (\S+)/g)].map((match) => match[1]!);
+      expect(indexes, plan).toHaveLength(3);
+      expect(plan).not.toMatch(/Seq Scan/);
+      const methods = await ctx.db.query<{ amname: string }>(
+        'SELECT am.amname FROM pg_class c JOIN pg_am am ON am.oid = c.relam WHERE c.relname = ANY($1::text[])',
+        [indexes],
+      );
+      // `>>=` only GiST serves; `<<` the btree of the address order serves too, as a range
+      // (inet's planner support turns it into >= and <=), which the planner may prefer.
+      const served = plan === plans.holding ? ['gist'] : ['gist', 'btree'];
+      for (const row of methods) expect(served).toContain(row.amname);
+      // Only the person's ip lists' partitions are read, never Bob's.
+      const bobsRef = (
+        await ctx.db.query<{ id: number }>('SELECT bl.id FROM ban_lists bl WHERE bl.list_id = $1', [
+          listIds.bobs,
+        ])
+      )[0]!.id;
+      expect(plan).not.toContain(`ban_list_items_${bobsRef} `);
+    }
+    expect(plans.holding).toMatch(/>>=/);
+  });
+});
+
+describe('parseSearch', () => {
+  it('reads addresses, CIDRs, AS numbers and hostnames as the Add dialog does', () => {
+    expect(parseSearch(' 10.1.2.3 ')).toEqual({ kind: 'address', value: '10.1.2.3' });
+    expect(parseSearch('10.1.2.3/8')).toEqual({ kind: 'cidr', value: '10.0.0.0/8' });
+    expect(parseSearch('::ffff:1.2.3.4')).toEqual({ kind: 'address', value: '::ffff:102:304' });
+    expect(parseSearch('as 13335')).toEqual({ kind: 'asn', value: '13335' });
+    expect(parseSearch('*.Example.com')).toEqual({ kind: 'hostname', value: '*.example.com' });
+    expect(parseSearch('010.0.0.1')).toMatch(/not a valid/);
+  });
+});

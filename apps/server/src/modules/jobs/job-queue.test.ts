@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../app-error';
+import { createTestContext, type TestContext, type TestUser } from '../../test/context';
+import { JobQueue, type JobContext } from './job-queue';
+
+let ctx: TestContext;
+let user: TestUser;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  user = await ctx.createUser();
+});
+afterAll(() => ctx.close());
+
+const FAST = { pollMs: 50, heartbeatMs: 100, staleMs: 1_000, retryDelaySeconds: 1, progressEveryMs: 0 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A job that steps `steps` times, 20 ms each, noting every run; it stops when its signal says. */
+function stepping(runs: string[], steps = 10) {
+  return {
+    async run({ job, signal, progress }: JobContext) {
+      runs.push(job.id);
+      for (let step = 1; step <= steps; step++) {
+        signal.throwIfAborted();
+        await sleep(20);
+        progress(step, steps);
+      }
+      return { steps };
+    },
+  };
+}
+
+async function queueOf(define: (queue: JobQueue) => void, options = {}): Promise<JobQueue> {
+  const queue = new JobQueue(ctx.db, { ...FAST, ...options });
+  define(queue);
+  await queue.start();
+  return queue;
+}
+
+describe('job queue', () => {
+  it('runs a job and keeps its result and progress', async () => {
+    const runs: string[] = [];
+    const queue = await queueOf((q) => q.define('test-steps', stepping(runs, 5)));
+    try {
+      const job = await queue.enqueue({ kind: 'test-steps', userId: user.id, target: 'five', data: {} });
+      expect(job.state).toBe('queued');
+      const ended = await queue.waitFor(job.id, 10_000);
+      expect(ended).toMatchObject({ state: 'succeeded', result: { steps: 5 }, progressDone: 5, attempts: 1 });
+      expect(ended?.progressTotal).toBe(5);
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('keeps the last progress a job reported, also one that came sooner than progressEveryMs', async () => {
+    const queue = await queueOf((q) => q.define('test-steps', stepping([], 5)), { progressEveryMs: 60_000 });
+    try {
+      const job = await queue.enqueue({ kind: 'test-steps', userId: user.id, target: 'five', data: {} });
+      const ended = await queue.waitFor(job.id, 10_000);
+      expect(ended).toMatchObject({ state: 'succeeded', progressDone: 5, progressTotal: 5 });
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('fails a job whose error would come again at once, in words', async () => {
+    const queue = await queueOf((q) =>
+      q.define('test-refused', {
+        run: () => Promise.reject(new AppError('NOT_FOUND', 'Ban list not found.')),
+      }),
+    );
+    const crashing = await queueOf((q) =>
+      q.define('test-crash', {
+        run: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'x')")),
+      }),
+    );
+    try {
+      const refused = await queue.enqueue({ kind: 'test-refused', userId: user.id, target: '', data: {} });
+      expect(await queue.waitFor(refused.id, 10_000)).toMatchObject({
+        state: 'failed',
+        error: 'Ban list not found.',
+        attempts: 1,
+      });
+      const crashed = await crashing.enqueue({ kind: 'test-crash', userId: user.id, target: '', data: {} });
+      const ended = await crashing.waitFor(crashed.id, 10_000);
+      expect(ended?.state).toBe('failed');
+      expect(ended?.error).toBe('Something went wrong on the server while doing this. Please try again.');
+    } finally {
+      await queue.stop();
+      await crashing.stop();
+    }
+  });
+
+  it('retries a failure that may pass (Cloudflare unavailable), then succeeds', async () => {
+    let calls = 0;
+    const queue = await queueOf((q) =>
+      q.define('test-flaky', {
+        run: async () => {
+          calls += 1;
+          if (calls === 1)
+            throw new AppError('UPSTREAM', 'Cloudflare is unavailable right now. Please try again.');
+          return 'ok';
+        },
+      }),
+    );
+    try {
+      const job = await queue.enqueue({ kind: 'test-flaky', userId: user.id, target: '', data: {} });
+      expect(await queue.waitFor(job.id, 15_000)).toMatchObject({
+        state: 'succeeded',
+        attempts: 2,
+        result: 'ok',
+      });
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('survives a restart: a worker stopped mid-job gives it back and another finishes it', async () => {
+    const runs: string[] = [];
+    const first = await queueOf((q) => q.define('test-steps', stepping(runs, 50)));
+    const job = await first.enqueue({ kind: 'test-steps', userId: user.id, target: '', data: {} });
+    while ((await first.jobs.find(job.id))!.progressDone < 3) await sleep(10);
+    await first.stop();
+    expect((await first.jobs.find(job.id))?.state).toBe('queued');
+    const second = await queueOf((q) => q.define('test-steps', stepping(runs, 50)));
+    try {
+      expect(await second.waitFor(job.id, 20_000)).toMatchObject({ state: 'succeeded', attempts: 2 });
+      expect(runs.filter((id) => id === job.id)).toHaveLength(2);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("gives a silent worker's job (its process killed) to another worker", async () => {
+    const runs: string[] = [];
+    // The first worker's heartbeat never comes in time: as a process that died mid-job.
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    const dead = await queueOf(
+      (q) =>
+        q.define('test-hang', {
+          run: async ({ job }) => {
+            runs.push(job.id);
+            await hung;
+          },
+        }),
+      { heartbeatMs: 600_000, staleMs: 600_000, concurrency: 1 },
+    );
+    const job = await dead.enqueue({ kind: 'test-hang', userId: user.id, target: '', data: {} });
+    while (runs.length === 0) await sleep(10);
+    const alive = await queueOf((q) =>
+      q.define('test-hang', { run: async ({ job: j }) => void runs.push(j.id) }),
+    );
+    try {
+      expect(await alive.waitFor(job.id, 20_000)).toMatchObject({ state: 'succeeded', attempts: 2 });
+      // The first run ending late changes nothing: the row is the second run's.
+      release();
+      await dead.stop();
+      expect(await alive.jobs.find(job.id)).toMatchObject({ state: 'succeeded', attempts: 2 });
+    } finally {
+      release();
+      await dead.stop();
+      await alive.stop();
+    }
+  });
+
+  it('two workers never take the same job', async () => {
+    const runs: string[] = [];
+    const kind = {
+      run: async ({ job }: JobContext) => {
+        runs.push(job.id);
+        await sleep(5);
+      },
+    };
+    const one = await queueOf((q) => q.define('test-once', kind), { concurrency: 3 });
+    const two = await queueOf((q) => q.define('test-once', kind), { concurrency: 3 });
+    try {
+      const jobs = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 ? one : two).enqueue({ kind: 'test-once', userId: user.id, target: String(i), data: {} }),
+        ),
+      );
+      for (const job of jobs) expect((await one.waitFor(job.id, 20_000))?.state).toBe('succeeded');
+      expect(runs.sort()).toEqual(jobs.map((job) => job.id).sort());
+    } finally {
+      await one.stop();
+      await two.stop();
+    }
+  });
+
+  it('cancels a queued job and a running one', async () => {
+    const runs: string[] = [];
+    const queue = await queueOf((q) => q.define('test-steps', stepping(runs, 500)), { concurrency: 1 });
+    try {
+      const running = await queue.enqueue({ kind: 'test-steps', userId: user.id, target: '', data: {} });
+      const waiting = await queue.enqueue({ kind: 'test-steps', userId: user.id, target: '', data: {} });
+      while ((await queue.jobs.find(running.id))!.state !== 'running') await sleep(10);
+      await queue.cancel(waiting.id);
+      expect((await queue.jobs.find(waiting.id))?.state).toBe('cancelled');
+      await queue.cancel(running.id);
+      expect((await queue.waitFor(running.id, 10_000))?.state).toBe('cancelled');
+      expect(runs).not.toContain(waiting.id);
+    } finally {
+      await queue.stop();
+    }
+  });
+});

@@ -1,0 +1,439 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import PgBoss from 'pg-boss';
+import { AppError } from '../../app-error';
+import type { Db } from '../../db';
+import { JobsRepository, type JobRecord } from './jobs.repository';
+import { pgBossDb } from './pg-boss-db';
+import { jobErrorCode, jobErrorInWords, jobErrorRetryAfter, isRetryable } from './job-errors';
+
+/**
+ * pg-boss's queue of a kind of job: a process takes only the kinds it defines, so a process of an
+ * older version never takes (and fails) a kind it does not know.
+ */
+export const queueOf = (kind: string) => `guardian-${kind}`;
+
+export interface JobContext {
+  job: JobRecord;
+  /** Aborted when the person cancels, or the server stops: stop at the next step and throw. */
+  signal: AbortSignal;
+  /** How far it got (items or lists done of total); written at most a few times a second. */
+  progress(done: number, total?: number | null): void;
+}
+
+export interface JobKind {
+  /** Does the work; its answer is the job's result (JSON). */
+  run(context: JobContext): Promise<unknown>;
+}
+
+export interface JobQueueOptions {
+  /** Jobs one process runs at once. */
+  concurrency: number;
+  /** How often an idle worker asks the queue for a job (a job sent from this process wakes it at once). */
+  pollMs: number;
+  /** How often a running job's row is marked alive (and its cancel looked for). */
+  heartbeatMs: number;
+  /** A running job whose worker was silent this long is given back to the queue (its process died). */
+  staleMs: number;
+  /** Runs of one job before it fails for good (retries of a failure that may pass: Cloudflare 5xx, 429...). */
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles (pg-boss's backoff). */
+  retryDelaySeconds: number;
+  /** Written at most this often while a job reports progress. */
+  progressEveryMs: number;
+  logger?: { warn(details: object, message: string): void; error(details: object, message: string): void };
+}
+
+export const JOB_QUEUE_DEFAULTS: JobQueueOptions = {
+  concurrency: 2,
+  pollMs: 1_000,
+  heartbeatMs: 2_000,
+  staleMs: 30_000,
+  maxAttempts: 3,
+  retryDelaySeconds: 2,
+  progressEveryMs: 250,
+};
+
+/** Thrown into a run whose job was cancelled. */
+export class JobCancelled extends Error {
+  constructor() {
+    super('Cancelled.');
+  }
+}
+
+/** Thrown into a run whose job the sweep gave to another worker (this one was thought dead). */
+class JobLost extends Error {}
+
+/** Thrown into a run stopped because the server stops (the job goes back to the queue). */
+export class WorkerStopping extends Error {
+  constructor() {
+    super('The server stopped while it was working on this; it will carry on.');
+  }
+}
+
+const ENDED = new Set(['succeeded', 'failed', 'cancelled']);
+
+interface Running {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * Durable jobs on the app's own database: pg-boss keeps the queue (a job is taken by one worker of
+ * one process, `FOR UPDATE SKIP LOCKED`; a failed run is retried with backoff), the `jobs` table
+ * keeps what people see. Every server process on the database runs one; see README.md.
+ */
+export class JobQueue {
+  readonly jobs: JobsRepository;
+  private readonly options: JobQueueOptions;
+  private readonly kinds = new Map<string, JobKind>();
+  private readonly running = new Map<string, Running>();
+  private readonly ended = new EventEmitter();
+  private boss: PgBoss | undefined;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private stopping = false;
+  private timers: NodeJS.Timeout[] = [];
+  private wantStarted = false;
+  /** A job was sent from this process while the loop was not asleep: look again before sleeping. */
+  private wakeRequested = false;
+  private starting: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    options: Partial<JobQueueOptions> = {},
+  ) {
+    this.options = { ...JOB_QUEUE_DEFAULTS, ...options };
+    this.jobs = new JobsRepository(db);
+    this.ended.setMaxListeners(0);
+  }
+
+  define(kind: string, definition: JobKind): void {
+    this.kinds.set(kind, definition);
+  }
+
+  get started(): boolean {
+    return this.boss !== undefined;
+  }
+
+  /** Creates (or migrates) pg-boss's schema, then starts taking jobs. */
+  async start(): Promise<void> {
+    if (this.boss) return;
+    const schema = await this.bossSchema();
+    const boss = new PgBoss({
+      db: pgBossDb(this.db),
+      schema,
+      // Jobs are taken by our own loop (fetch), and the sweep for dead workers is ours too (heartbeats).
+      supervise: true,
+      schedule: false,
+      maintenanceIntervalSeconds: 60,
+    });
+    boss.on('error', (err: unknown) => this.options.logger?.warn({ err }, 'The job queue reported an error'));
+    await boss.start();
+    for (const name of [...this.kinds.keys()].map(queueOf)) await this.createQueue(boss, name);
+    this.boss = boss;
+    this.stopping = false;
+    this.loop = this.takeJobs();
+    const every = (ms: number, work: () => Promise<void>) => {
+      const timer = setInterval(() => void work().catch((err: unknown) => this.report(err)), ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.options.heartbeatMs, () => this.heartbeat());
+    every(Math.max(1_000, this.options.staleMs / 3), () => this.sweep());
+  }
+
+  /**
+   * Starts as soon as the database lets it: the app serves (and answers 503) while the database is
+   * away, and the queue comes up when it is back. `stop()` ends the attempts.
+   */
+  startInBackground(retryMs = 2_000): void {
+    this.wantStarted = true;
+    const attempt = () => {
+      if (!this.wantStarted || this.boss) return;
+      this.starting = this.start()
+        .catch((err: unknown) => {
+          this.options.logger?.warn({ err }, 'The job queue could not start yet; it will try again');
+          const timer = setTimeout(attempt, retryMs);
+          timer.unref();
+          this.retryTimer = timer;
+        })
+        .finally(() => (this.starting = undefined));
+    };
+    attempt();
+  }
+
+  /**
+   * Stops taking jobs, stops the runs in flight (their jobs go back to the queue, for this or another
+   * process to finish) and waits for them; the database stays open.
+   */
+  async stop(): Promise<void> {
+    this.wantStarted = false;
+    clearTimeout(this.retryTimer);
+    await this.starting;
+    if (!this.boss) return;
+    this.stopping = true;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    this.wake?.();
+    await this.loop;
+    for (const run of this.running.values()) run.controller.abort(new WorkerStopping());
+    await Promise.all([...this.running.values()].map((run) => run.done));
+    await this.boss.stop({ graceful: false, close: false, wait: true });
+    this.boss = undefined;
+  }
+
+  /** Queues a job (its row and pg-boss's in one transaction) and wakes this process's worker. */
+  async enqueue(job: {
+    kind: string;
+    userId: number;
+    accountId?: number | null;
+    target: string;
+    data: Record<string, unknown>;
+  }): Promise<JobRecord> {
+    // Right after the app is ready the queue may still be starting.
+    if (!this.boss) await this.starting;
+    const boss = this.requireBoss();
+    if (!this.kinds.has(job.kind)) throw new Error(`No job kind "${job.kind}" is defined.`);
+    const id = randomUUID();
+    await this.db.transaction(async (tx) => {
+      await new JobsRepository(tx).insert({ id, accountId: null, ...job });
+      await boss.send(queueOf(job.kind), {}, { id, db: pgBossDb(tx) } as PgBoss.SendOptions);
+    });
+    this.wakeRequested = true;
+    this.wake?.();
+    return (await this.jobs.find(id))!;
+  }
+
+  /** The job once it has ended, or as it is after `waitMs`. */
+  async waitFor(id: string, waitMs: number): Promise<JobRecord | undefined> {
+    const deadline = Date.now() + waitMs;
+    let pause = 25;
+    for (;;) {
+      const job = await this.jobs.find(id);
+      if (!job || ENDED.has(job.state)) return job;
+      const left = deadline - Date.now();
+      if (left <= 0) return job;
+      // A run in this process says when it ends; one in another process is seen by polling.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(
+          () => {
+            this.ended.off(id, done);
+            resolve();
+          },
+          Math.min(pause, left),
+        );
+        this.ended.once(id, done);
+      });
+      pause = Math.min(pause * 2, 250);
+    }
+  }
+
+  /** Cancels a queued job, or asks a running one to stop (its worker sees it at its next heartbeat). */
+  async cancel(id: string): Promise<void> {
+    const job = await this.jobs.find(id);
+    const state = await this.jobs.requestCancel(id);
+    if (job && state === 'cancelled') await this.boss?.cancel(queueOf(job.kind), id);
+    this.running.get(id)?.controller.abort(new JobCancelled());
+  }
+
+  /**
+   * Creates a kind's queue unless it exists. Processes starting at once may both try, and
+   * PostgreSQL may call one of two concurrent creations a deadlock: then it is looked for again.
+   */
+  private async createQueue(boss: PgBoss, name: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (await boss.getQueue(name)) return;
+      try {
+        await boss.createQueue(name, {
+          name,
+          policy: 'standard',
+          // Room for runs stopped by restarts beyond the attempts a failure gets (see `run`).
+          retryLimit: this.options.maxAttempts + 5,
+          retryDelay: this.options.retryDelaySeconds,
+          retryBackoff: true,
+        });
+        return;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
+  }
+
+  private requireBoss(): PgBoss {
+    if (!this.boss)
+      throw new AppError(
+        'UNAVAILABLE',
+        'Background operations cannot start right now. Please try again in a moment.',
+      );
+    return this.boss;
+  }
+
+  /** pg-boss's own schema: `pgboss`, or the test's schema on PostgreSQL (so it is dropped with it). */
+  private async bossSchema(): Promise<string> {
+    const [row] = await this.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    return row && row.schema !== 'public' ? row.schema : 'pgboss';
+  }
+
+  private async takeJobs(): Promise<void> {
+    while (!this.stopping) {
+      if (this.running.size >= this.options.concurrency) {
+        await Promise.race([...this.running.values()].map((run) => run.done));
+        continue;
+      }
+      this.wakeRequested = false;
+      let job: PgBoss.Job | undefined;
+      try {
+        for (const name of [...this.kinds.keys()].map(queueOf)) {
+          [job] = await this.boss!.fetch(name);
+          if (job) break;
+        }
+      } catch (err) {
+        this.report(err);
+      }
+      if (job) {
+        this.begin(job.id, job.name);
+        continue;
+      }
+      if (this.wakeRequested || this.stopping) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.options.pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private begin(id: string, queue: string): void {
+    const controller = new AbortController();
+    const done = this.run(id, queue, controller.signal)
+      .catch((err: unknown) => this.report(err))
+      .finally(() => {
+        this.running.delete(id);
+        this.ended.emit(id);
+      });
+    this.running.set(id, { controller, done });
+  }
+
+  private async run(id: string, queue: string, signal: AbortSignal): Promise<void> {
+    const boss = this.boss!;
+    const attempt = await this.jobs.claim(id);
+    if (attempt === undefined) {
+      // Cancelled before it started, or ended: nothing to run.
+      const job = await this.jobs.find(id);
+      if (job?.cancelRequested && !ENDED.has(job.state)) await this.jobs.finish(id, { state: 'cancelled' });
+      if (!job || job.cancelRequested || ENDED.has(job.state)) await boss.complete(queue, id);
+      return;
+    }
+    const job = (await this.jobs.find(id))!;
+    const kind = this.kinds.get(job.kind);
+    let lastWrite = 0;
+    let pendingWrite: Promise<void> = Promise.resolve();
+    // The last report, written at the end if the throttle skipped it (a job ends at its full count).
+    let unwritten: { done: number; total: number | null } | null = null;
+    const write = (done: number, total: number | null) => {
+      unwritten = null;
+      pendingWrite = pendingWrite
+        .then(() => this.jobs.progress(id, attempt, done, total))
+        .catch(() => undefined);
+    };
+    const progress = (done: number, total: number | null = null) => {
+      const now = Date.now();
+      if (now - lastWrite < this.options.progressEveryMs) {
+        unwritten = { done, total };
+        return;
+      }
+      lastWrite = now;
+      write(done, total);
+    };
+    const flushProgress = () => {
+      const last = unwritten as { done: number; total: number | null } | null;
+      if (last) write(last.done, last.total);
+      return pendingWrite;
+    };
+    try {
+      if (!kind) throw new Error(`This server does not know jobs of the kind "${job.kind}".`);
+      signal.throwIfAborted();
+      const result = await kind.run({ job, signal, progress });
+      await flushProgress();
+      if (await this.jobs.finish(id, { state: 'succeeded', result: result ?? null }, attempt))
+        await boss.complete(queue, id);
+    } catch (err) {
+      await pendingWrite;
+      const reason: unknown = signal.aborted ? signal.reason : err;
+      // Another worker has it now: its run decides.
+      if (reason instanceof JobLost) return;
+      if (reason instanceof JobCancelled) {
+        if (await this.jobs.finish(id, { state: 'cancelled' }, attempt)) await boss.complete(queue, id);
+        return;
+      }
+      const words = reason instanceof WorkerStopping ? reason.message : jobErrorInWords(reason);
+      const maxAttempts =
+        typeof job.data.maxAttempts === 'number' ? job.data.maxAttempts : this.options.maxAttempts;
+      const again = reason instanceof WorkerStopping || (isRetryable(reason) && attempt < maxAttempts);
+      if (again) {
+        if (await this.jobs.requeue(id, attempt, words)) await this.giveBack(boss, queue, id, words);
+      } else if (
+        await this.jobs.finish(
+          id,
+          {
+            state: 'failed',
+            error: words,
+            result: { code: jobErrorCode(reason), retryAfterSeconds: jobErrorRetryAfter(reason) },
+          },
+          attempt,
+        )
+      ) {
+        await boss.complete(queue, id, { failed: words });
+      }
+    }
+  }
+
+  private async heartbeat(): Promise<void> {
+    const ids = [...this.running.keys()];
+    if (ids.length === 0) return;
+    const alive = await this.jobs.heartbeat(ids);
+    const ours = new Map(alive.map((row) => [row.id, row.cancelRequested]));
+    for (const id of ids) {
+      const run = this.running.get(id);
+      if (!run) continue;
+      if (!ours.has(id)) run.controller.abort(new JobLost());
+      else if (ours.get(id)) run.controller.abort(new JobCancelled());
+    }
+  }
+
+  /** Gives back the jobs of workers that went silent (a killed process): pg-boss retries them. */
+  private async sweep(): Promise<void> {
+    const boss = this.boss;
+    if (!boss) return;
+    const stale = await this.jobs.requeueStale(
+      this.options.staleMs,
+      'The server working on it stopped; another one carries on.',
+    );
+    for (const { id, kind } of stale)
+      await this.giveBack(boss, queueOf(kind), id, 'The server working on it stopped.');
+  }
+
+  /**
+   * pg-boss puts a failed job back after the retry delay (doubling), for any process to take; past
+   * its retry limit it keeps it failed, and so does the job's row.
+   */
+  private async giveBack(boss: PgBoss, queue: string, id: string, words: string): Promise<void> {
+    await boss.fail(queue, id, { message: words });
+    const queued = await boss.getJobById(queue, id);
+    if (queued && queued.state === 'failed') await this.jobs.finish(id, { state: 'failed', error: words });
+  }
+
+  private report(err: unknown): void {
+    this.options.logger?.error({ err }, 'A job could not be run');
+  }
+}

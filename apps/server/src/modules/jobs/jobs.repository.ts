@@ -1,0 +1,175 @@
+import type { Queryable } from '../../db';
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface JobRecord {
+  id: string;
+  kind: string;
+  userId: number;
+  userEmail: string;
+  accountId: number | null;
+  accountName: string | null;
+  target: string;
+  data: Record<string, unknown>;
+  state: JobState;
+  progressDone: number;
+  progressTotal: number | null;
+  attempts: number;
+  result: unknown;
+  error: string | null;
+  cancelRequested: boolean;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface NewJob {
+  id: string;
+  kind: string;
+  userId: number;
+  accountId: number | null;
+  target: string;
+  data: Record<string, unknown>;
+}
+
+const COLUMNS = `
+  j.id, j.kind, j.user_id AS "userId", u.email AS "userEmail", j.account_id AS "accountId",
+  a.account_name AS "accountName", j.target, j.data, j.state, j.progress_done AS "progressDone",
+  j.progress_total AS "progressTotal", j.attempts, j.result, j.error,
+  j.cancel_requested AS "cancelRequested", j.created_at AS "createdAt", j.started_at AS "startedAt",
+  j.finished_at AS "finishedAt"`;
+const FROM = `jobs j JOIN users u ON u.id = j.user_id LEFT JOIN cloudflare_accounts a ON a.id = j.account_id`;
+
+/** The `jobs` table (migration 016): what people see of the queue's jobs. */
+export class JobsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async insert(job: NewJob): Promise<void> {
+    await this.db.query(
+      `INSERT INTO jobs (id, kind, user_id, account_id, target, data) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [job.id, job.kind, job.userId, job.accountId, job.target, JSON.stringify(job.data)],
+    );
+  }
+
+  async find(id: string): Promise<JobRecord | undefined> {
+    return (await this.db.query<JobRecord>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = $1`, [id]))[0];
+  }
+
+  /** Newest first; only `userId`'s unless it is undefined (an administrator's view of everyone's). */
+  list(userId: number | undefined, limit: number): Promise<JobRecord[]> {
+    return userId === undefined
+      ? this.db.query<JobRecord>(`SELECT ${COLUMNS} FROM ${FROM} ORDER BY j.created_at DESC, j.id LIMIT $1`, [
+          limit,
+        ])
+      : this.db.query<JobRecord>(
+          `SELECT ${COLUMNS} FROM ${FROM} WHERE j.user_id = $1 ORDER BY j.created_at DESC, j.id LIMIT $2`,
+          [userId, limit],
+        );
+  }
+
+  /**
+   * Claims a queued job for a run: the run's number (its attempt), or undefined when it is not
+   * queued (cancelled, or another run has it). Later writes of the run name it, so a run the sweep
+   * gave away can no longer change the row.
+   */
+  async claim(id: string): Promise<number | undefined> {
+    const rows = await this.db.query<{ attempts: number }>(
+      `UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
+         attempts = attempts + 1
+       WHERE id = $1 AND state = 'queued' AND NOT cancel_requested RETURNING attempts`,
+      [id],
+    );
+    return rows[0]?.attempts;
+  }
+
+  async progress(id: string, attempt: number, done: number, total: number | null): Promise<void> {
+    await this.db.query(
+      `UPDATE jobs SET progress_done = $3, progress_total = $4
+       WHERE id = $1 AND attempts = $2 AND state = 'running'`,
+      [id, attempt, done, total],
+    );
+  }
+
+  /**
+   * Marks the running jobs `ids` alive; answers, of them, those still this run's (not given back by
+   * the sweep) and whether their cancel was asked for.
+   */
+  heartbeat(ids: string[]): Promise<{ id: string; cancelRequested: boolean }[]> {
+    return this.db.query(
+      `UPDATE jobs SET heartbeat_at = now() WHERE id = ANY($1::uuid[]) AND state = 'running'
+       RETURNING id, cancel_requested AS "cancelRequested"`,
+      [ids],
+    );
+  }
+
+  /** Ends the job (only run `attempt`'s, or any run's when undefined); false when it was not that run's. */
+  async finish(
+    id: string,
+    outcome: { state: 'succeeded' | 'failed' | 'cancelled'; result?: unknown; error?: string | null },
+    attempt?: number,
+  ): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = now(), heartbeat_at = NULL
+       WHERE id = $1 AND state IN ('queued', 'running') AND ($5::int IS NULL OR attempts = $5)
+       RETURNING id`,
+      [
+        id,
+        outcome.state,
+        outcome.result === undefined ? null : JSON.stringify(outcome.result),
+        outcome.error ?? null,
+        attempt ?? null,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /** Puts run `attempt` of a job back in the queue (it will be tried again), with why; false when not its. */
+  async requeue(id: string, attempt: number, error: string | null): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE jobs SET state = 'queued', heartbeat_at = NULL, error = $3
+       WHERE id = $1 AND attempts = $2 AND state = 'running' RETURNING id`,
+      [id, attempt, error],
+    );
+    return rows.length > 0;
+  }
+
+  /** Running jobs whose worker has been silent for `staleMs`: given back to the queue, their ids. */
+  requeueStale(staleMs: number, error: string): Promise<{ id: string; kind: string }[]> {
+    return this.db.query<{ id: string; kind: string }>(
+      `UPDATE jobs SET state = 'queued', heartbeat_at = NULL, error = $2
+       WHERE state = 'running' AND heartbeat_at < now() - make_interval(secs => $1) RETURNING id, kind`,
+      [staleMs / 1000, error],
+    );
+  }
+
+  /** Cancels a queued job at once, or asks a running one to stop; the job's state after. */
+  async requestCancel(id: string): Promise<JobState | undefined> {
+    const rows = await this.db.query<{ state: JobState }>(
+      `UPDATE jobs SET
+         cancel_requested = state IN ('queued', 'running'),
+         state = CASE WHEN state = 'queued' THEN 'cancelled' ELSE state END,
+         finished_at = CASE WHEN state = 'queued' THEN now() ELSE finished_at END
+       WHERE id = $1 RETURNING state`,
+      [id],
+    );
+    return rows[0]?.state;
+  }
+
+  /** How many of the person's jobs ended since they last looked. */
+  async unseen(userId: number): Promise<number> {
+    const rows = await this.db.query<{ count: number }>(
+      `SELECT count(*) AS count FROM jobs j LEFT JOIN jobs_seen s ON s.user_id = j.user_id
+       WHERE j.user_id = $1 AND j.finished_at IS NOT NULL AND j.finished_at > coalesce(s.seen_at, '-infinity')`,
+      [userId],
+    );
+    return rows[0]?.count ?? 0;
+  }
+
+  async markSeen(userId: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO jobs_seen (user_id, seen_at) VALUES ($1, now())
+       ON CONFLICT (user_id) DO UPDATE SET seen_at = now()`,
+      [userId],
+    );
+  }
+}

@@ -1,0 +1,94 @@
+import { ERROR_STATUS, type ErrorCode, type Job, type JobKind, type JobsList } from '@guardian/contract';
+import { AppError } from '../../app-error';
+import type { JobQueue } from './job-queue';
+import type { JobRecord } from './jobs.repository';
+
+const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
+
+export function toJobDto(job: JobRecord): Job {
+  return {
+    id: job.id,
+    kind: job.kind as JobKind,
+    started_by: job.userEmail,
+    account_name: job.accountName,
+    target: job.target,
+    state: job.state,
+    done: job.progressDone,
+    total: job.progressTotal,
+    attempts: job.attempts,
+    error: job.error,
+    result: job.state === 'succeeded' ? (job.result ?? null) : null,
+    cancel_requested: job.cancelRequested && (job.state === 'queued' || job.state === 'running'),
+    created_at: new Date(job.createdAt).toISOString(),
+    started_at: iso(job.startedAt),
+    finished_at: iso(job.finishedAt),
+  };
+}
+
+const jobNotFound = () => new AppError('NOT_FOUND', 'Job not found.');
+
+export interface Person {
+  id: number;
+  level: number;
+}
+
+/** What people do with jobs: see theirs (administrators everyone's), cancel theirs, start and wait. */
+export class JobsService {
+  constructor(
+    readonly queue: JobQueue,
+    private readonly listMax = 100,
+  ) {}
+
+  async list(person: Person, scope: 'mine' | 'all' = 'mine'): Promise<JobsList> {
+    if (scope === 'all' && person.level !== 0)
+      throw new AppError('FORBIDDEN', "Only administrators can see everyone's jobs.");
+    const [jobs, unseen] = await Promise.all([
+      this.queue.jobs.list(scope === 'all' ? undefined : person.id, this.listMax),
+      this.queue.jobs.unseen(person.id),
+    ]);
+    return { jobs: jobs.map(toJobDto), unseen };
+  }
+
+  async get(person: Person, id: string): Promise<Job> {
+    const job = await this.queue.jobs.find(id);
+    if (!job || (job.userId !== person.id && person.level !== 0)) throw jobNotFound();
+    return toJobDto(job);
+  }
+
+  /** Only the person who started it cancels it (another's is "not found"). */
+  async cancel(person: Person, id: string): Promise<Job> {
+    const job = await this.queue.jobs.find(id);
+    if (!job || job.userId !== person.id) throw jobNotFound();
+    await this.queue.cancel(id);
+    return toJobDto((await this.queue.jobs.find(id))!);
+  }
+
+  seen(userId: number): Promise<void> {
+    return this.queue.jobs.markSeen(userId);
+  }
+
+  /**
+   * Starts a job and waits up to `waitMs` for it: its result when it ended well, its error (the code
+   * and words the API would have answered) when it failed, else the job itself, still going, for the
+   * caller to answer 202 with.
+   */
+  async startAndWait(
+    job: Parameters<JobQueue['enqueue']>[0],
+    waitMs: number,
+  ): Promise<{ result: unknown } | { job: Job }> {
+    const queued = await this.queue.enqueue(job);
+    const now = await this.queue.waitFor(queued.id, waitMs);
+    if (!now) throw jobNotFound();
+    if (now.state === 'succeeded') return { result: now.result };
+    if (now.state === 'failed') {
+      const { code, retryAfterSeconds } =
+        (now.result as { code?: string; retryAfterSeconds?: number } | null) ?? {};
+      throw new AppError(
+        code && code in ERROR_STATUS ? (code as ErrorCode) : 'INTERNAL',
+        now.error ?? 'The operation failed.',
+        typeof retryAfterSeconds === 'number' ? { retryAfterSeconds } : {},
+      );
+    }
+    return { job: toJobDto(now) };
+  }
+}

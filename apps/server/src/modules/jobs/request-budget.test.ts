@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../../db';
+import { createTestContext, type TestContext } from '../../test/context';
+import { DatabaseRequestBudget } from './request-budget';
+
+let ctx: TestContext;
+let other: Db;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  // A second app instance on the same database: its own pool on PostgreSQL (same schema).
+  if (ctx.db.kind === 'postgres') {
+    const [row] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+    other = await createDb(ctx.config, { schema: row!.schema });
+  } else other = ctx.db;
+});
+afterAll(async () => {
+  if (other !== ctx.db) await other.close();
+  await ctx.close();
+});
+
+describe('the per-token request budget in the database', () => {
+  it('is shared by two instances: together they send no more than the budget', async () => {
+    const one = new DatabaseRequestBudget(ctx.db, 'token-a', 10, 60_000);
+    const two = new DatabaseRequestBudget(other, 'token-a', 10, 60_000);
+    const waits = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? one : two).acquire(0)));
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(10);
+    // The others are told how long until the oldest requests leave the window (about a minute).
+    for (const wait of waits.filter((wait) => wait > 0)) {
+      expect(wait).toBeGreaterThan(50_000);
+      expect(wait).toBeLessThanOrEqual(61_000);
+    }
+    // Another token has its own budget.
+    expect(await new DatabaseRequestBudget(other, 'token-b', 10, 60_000).acquire(0)).toBe(0);
+  });
+
+  it("holds every instance off after Cloudflare's 429", async () => {
+    const one = new DatabaseRequestBudget(ctx.db, 'token-c', 100, 60_000);
+    const two = new DatabaseRequestBudget(other, 'token-c', 100, 60_000);
+    expect(await one.acquire(0)).toBe(0);
+    one.blockFor(30_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const wait = await two.acquire(0);
+    expect(wait).toBeGreaterThan(25_000);
+    expect(wait).toBeLessThanOrEqual(30_000);
+  });
+
+  it('frees a slot as the window moves on', async () => {
+    const budget = new DatabaseRequestBudget(ctx.db, 'token-d', 2, 1_000);
+    expect(await budget.acquire(0)).toBe(0);
+    expect(await budget.acquire(0)).toBe(0);
+    const started = Date.now();
+    expect(await budget.acquire(5_000)).toBe(0);
+    expect(Date.now() - started).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import {
+  MAX_SNAPSHOTS_PER_USER,
+  type BanListKind,
+  type Snapshot,
+  type SnapshotKind,
+} from '@guardian/contract';
+import type { Queryable } from '../../db';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A list a `clean-all` or `ban-list` snapshot kept the items of. */
+export interface SnapshotList {
+  accountRef: number;
+  /** Cloudflare's list id when the snapshot was taken (a restored deleted list gets a new one). */
+  listId: string;
+  listName: string;
+  kind: BanListKind;
+  items: number;
+}
+
+/** A deleted DNS record as Cloudflare's create call takes it again. */
+export interface SnapshotDnsRecord {
+  accountRef: number;
+  zoneId: string;
+  recordId: string;
+  /** The create body, without zone_id. */
+  body: Record<string, unknown>;
+}
+
+export type SnapshotTarget = { lists: SnapshotList[] } | { record: SnapshotDnsRecord };
+
+export interface SnapshotRecord {
+  id: string;
+  userId: number;
+  kind: SnapshotKind;
+  summary: string;
+  target: SnapshotTarget;
+  items: number;
+  zoneId: string | null;
+  recordId: string | null;
+  listId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  restoredAt: Date | null;
+}
+
+interface SnapshotRow {
+  id: string;
+  user_id: number;
+  kind: SnapshotKind;
+  summary: string;
+  target: SnapshotTarget;
+  items: number;
+  zone_id: string | null;
+  record_id: string | null;
+  list_id: string | null;
+  created_at: Date;
+  expires_at: Date;
+  restored_at: Date | null;
+}
+
+function toRecord(row: SnapshotRow): SnapshotRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    kind: row.kind,
+    summary: row.summary,
+    target: row.target,
+    items: row.items,
+    zoneId: row.zone_id,
+    recordId: row.record_id,
+    listId: row.list_id,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    restoredAt: row.restored_at,
+  };
+}
+
+export function toSnapshotDto(record: SnapshotRecord): Snapshot {
+  return {
+    id: record.id,
+    kind: record.kind,
+    summary: record.summary,
+    items: record.items,
+    list_id: record.listId,
+    zone_id: record.zoneId,
+    record_id: record.recordId,
+    created_at: record.createdAt.toISOString(),
+    expires_at: record.expiresAt.toISOString(),
+    restored_at: record.restoredAt?.toISOString() ?? null,
+  };
+}
+
+export interface NewSnapshot {
+  userId: number;
+  kind: SnapshotKind;
+  summary: string;
+  target: SnapshotTarget;
+  zoneId?: string;
+  recordId?: string;
+  listId?: string;
+  /** Known up front for a DNS record; list snapshots set it after copying (`setItems`). */
+  items?: number;
+  retentionMs: number;
+}
+
+/** An item a restore adds again. */
+export interface SnapshotItem {
+  id: number;
+  value: string;
+  comment: string;
+}
+
+/** The snapshots table: what destructive actions kept, per person, until it expires. */
+export class SnapshotsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * Records a snapshot and forgets the expired ones and the person's oldest beyond the cap, so the
+   * table stays bounded. Run it in the transaction that also copies the items (`copyListItems`).
+   */
+  async create(snapshot: NewSnapshot): Promise<string> {
+    const id = randomUUID();
+    await this.db.query('DELETE FROM snapshots WHERE expires_at < now()');
+    await this.db.query(
+      `DELETE FROM snapshots WHERE user_id = $1 AND id IN (
+         SELECT id FROM snapshots WHERE user_id = $1 ORDER BY created_at DESC OFFSET $2)`,
+      [snapshot.userId, MAX_SNAPSHOTS_PER_USER - 1],
+    );
+    await this.db.query(
+      `INSERT INTO snapshots (id, user_id, kind, summary, target, zone_id, record_id, list_id, items, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + $10 * interval '1 millisecond')`,
+      [
+        id,
+        snapshot.userId,
+        snapshot.kind,
+        snapshot.summary,
+        JSON.stringify(snapshot.target),
+        snapshot.zoneId ?? null,
+        snapshot.recordId ?? null,
+        snapshot.listId ?? null,
+        snapshot.items ?? 0,
+        snapshot.retentionMs,
+      ],
+    );
+    return id;
+  }
+
+  /** Copies the mirror's items of a list into the snapshot, in the database; answers how many. */
+  async copyListItems(snapshotId: string, listIndex: number, banListRef: number): Promise<number> {
+    const [row] = await this.db.query<{ copied: number }>(
+      `WITH copied AS (
+         INSERT INTO snapshot_items (snapshot_id, list_index, value, comment)
+         SELECT $1, $2, ip, comment FROM ban_list_items WHERE ban_list_ref = $3 ORDER BY id
+         RETURNING 1)
+       SELECT count(*)::int AS copied FROM copied`,
+      [snapshotId, listIndex, banListRef],
+    );
+    return row?.copied ?? 0;
+  }
+
+  /** Records what `copyListItems` copied. */
+  async setItems(snapshotId: string, items: number, target: SnapshotTarget, summary: string): Promise<void> {
+    await this.db.query('UPDATE snapshots SET items = $2, target = $3, summary = $4 WHERE id = $1', [
+      snapshotId,
+      items,
+      JSON.stringify(target),
+      summary,
+    ]);
+  }
+
+  /** The person's snapshots that can still be restored or were restored, newest first. */
+  async listForUser(
+    userId: number,
+    filter: { kinds?: readonly SnapshotKind[]; zoneId?: string },
+  ): Promise<SnapshotRecord[]> {
+    const rows = await this.db.query<SnapshotRow>(
+      `SELECT * FROM snapshots
+       WHERE user_id = $1 AND expires_at > now()
+         AND ($2::text[] IS NULL OR kind = ANY($2::text[]))
+         AND ($3::text IS NULL OR zone_id = $3)
+       ORDER BY created_at DESC LIMIT $4`,
+      [userId, filter.kinds ?? null, filter.zoneId ?? null, MAX_SNAPSHOTS_PER_USER],
+    );
+    return rows.map(toRecord);
+  }
+
+  async findOwned(userId: number, id: string): Promise<SnapshotRecord | undefined> {
+    // Any text up to the bound may be asked for; only a UUID can be one.
+    if (!UUID.test(id)) return undefined;
+    const [row] = await this.db.query<SnapshotRow>(
+      'SELECT * FROM snapshots WHERE user_id = $1 AND id = $2 AND expires_at > now()',
+      [userId, id],
+    );
+    return row && toRecord(row);
+  }
+
+  /**
+   * Marks the snapshot restored if nobody has yet: the one restore that gets `true` does the work, in
+   * any server process. A failed restore gives it back (`release`).
+   */
+  async claim(id: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE snapshots SET restored_at = now() WHERE id = $1 AND restored_at IS NULL AND expires_at > now()
+       RETURNING id`,
+      [id],
+    );
+    return rows.length === 1;
+  }
+
+  async release(id: string): Promise<void> {
+    await this.db.query('UPDATE snapshots SET restored_at = NULL WHERE id = $1', [id]);
+  }
+
+  /** The next batch of a list's kept items after `afterId`. */
+  async itemsAfter(
+    snapshotId: string,
+    listIndex: number,
+    afterId: number,
+    limit: number,
+  ): Promise<SnapshotItem[]> {
+    return this.db.query<SnapshotItem>(
+      `SELECT id, value, comment FROM snapshot_items
+       WHERE snapshot_id = $1 AND list_index = $2 AND id > $3 ORDER BY id LIMIT $4`,
+      [snapshotId, listIndex, afterId, limit],
+    );
+  }
+}

@@ -1,0 +1,29 @@
+import { snapshotEndpoints } from '@guardian/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { route } from '../../endpoint-route';
+import type { SnapshotRestorers, SnapshotsService } from './snapshots.service';
+
+export interface SnapshotRoutesOptions {
+  snapshots: SnapshotsService;
+  /** The ban-list and DNS services' restores, handed in so this module imports neither. */
+  restorers: SnapshotRestorers;
+}
+
+/** What destructive actions kept (/api/snapshots), and restoring it. */
+export const snapshotsRoutes: FastifyPluginAsync<SnapshotRoutesOptions> = async (
+  app,
+  { snapshots, restorers },
+) => {
+  route(app, snapshotEndpoints.list, async (request) =>
+    snapshots.list(request.user.id, { kinds: request.query.kind, zoneId: request.query.zone_id }),
+  );
+
+  // The snapshot is found among the person's own (a miss is 404), and its lists and zone through
+  // their accounts again when it is put back.
+  route(
+    app,
+    snapshotEndpoints.restore,
+    async (request) => snapshots.restore(request.user.id, request.params.id, restorers),
+    { owns: ['id'] },
+  );
+};

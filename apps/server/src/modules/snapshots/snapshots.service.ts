@@ -1,0 +1,141 @@
+import type { Snapshot, SnapshotKind } from '@guardian/contract';
+import type { Db } from '../../db';
+import { AppError } from '../../app-error';
+import {
+  SnapshotsRepository,
+  toSnapshotDto,
+  type SnapshotDnsRecord,
+  type SnapshotItem,
+  type SnapshotList,
+  type SnapshotRecord,
+} from './snapshots.repository';
+
+/** A list whose items a snapshot keeps: Guardian's id of it (its items' partition) and what to record. */
+export interface ListToKeep extends SnapshotList {
+  ref: number;
+}
+
+/** How each kind is put back at Cloudflare; the modules that own lists and records provide them. */
+export interface SnapshotRestorers {
+  /** Adds a kept list's items again (creating the list first when `recreate`), then refreshes its mirror. */
+  banList(
+    userId: number,
+    list: SnapshotList,
+    items: (afterId: number, limit: number) => Promise<SnapshotItem[]>,
+    options: { recreate: boolean },
+  ): Promise<void>;
+  dnsRecord(userId: number, record: SnapshotDnsRecord): Promise<void>;
+}
+
+const formatCount = (count: number) => count.toLocaleString('en-US');
+const plural = (count: number, one: string) => `${formatCount(count)} ${one}${count === 1 ? '' : 's'}`;
+
+const snapshotNotFound = () => new AppError('NOT_FOUND', 'Snapshot not found or expired.');
+
+/**
+ * What destructive actions kept before they removed anything, and putting it back. The snapshot is
+ * taken from Guardian's mirror before Cloudflare is called, so a failed action leaves a snapshot that
+ * restores nothing new (adding items Cloudflare still has only rewrites their comments).
+ */
+export class SnapshotsService {
+  constructor(
+    private readonly db: Db,
+    private readonly retentionMs: number,
+  ) {}
+
+  /** Keeps the mirror's items of `lists` (Clean All: every list; deleting a list: that one). */
+  async keepBanLists(
+    userId: number,
+    kind: Extract<SnapshotKind, 'clean-all' | 'ban-list'>,
+    lists: ListToKeep[],
+  ) {
+    return this.db.transaction(async (tx) => {
+      const snapshots = new SnapshotsRepository(tx);
+      const kept: SnapshotList[] = lists.map(({ ref: _ref, ...list }) => list);
+      const id = await snapshots.create({
+        userId,
+        kind,
+        summary: '',
+        target: { lists: kept },
+        listId: kind === 'ban-list' ? lists[0]?.listId : undefined,
+        retentionMs: this.retentionMs,
+      });
+      let total = 0;
+      for (const [index, list] of lists.entries()) {
+        const copied = await snapshots.copyListItems(id, index, list.ref);
+        kept[index] = { ...kept[index]!, items: copied };
+        total += copied;
+      }
+      const summary =
+        kind === 'clean-all'
+          ? `Clean All: ${plural(lists.length, 'list')}, ${plural(total, 'item')}`
+          : `List "${lists[0]?.listName ?? ''}" (${plural(total, 'item')})`;
+      await snapshots.setItems(id, total, { lists: kept }, summary);
+      return id;
+    });
+  }
+
+  /** Keeps a DNS record about to be deleted. */
+  async keepDnsRecord(userId: number, record: SnapshotDnsRecord, label: string): Promise<string> {
+    return new SnapshotsRepository(this.db).create({
+      userId,
+      kind: 'dns-record',
+      summary: label,
+      target: { record },
+      zoneId: record.zoneId,
+      recordId: record.recordId,
+      items: 1,
+      retentionMs: this.retentionMs,
+    });
+  }
+
+  async list(
+    userId: number,
+    filter: { kinds?: readonly SnapshotKind[]; zoneId?: string },
+  ): Promise<Snapshot[]> {
+    return (await new SnapshotsRepository(this.db).listForUser(userId, filter)).map(toSnapshotDto);
+  }
+
+  /**
+   * Puts back what the snapshot kept. One restore at a time per snapshot, in any server process; a
+   * restore that fails can be tried again (what it already added is added again harmlessly).
+   */
+  async restore(userId: number, id: string, restorers: SnapshotRestorers): Promise<Snapshot> {
+    const repository = new SnapshotsRepository(this.db);
+    const snapshot = await repository.findOwned(userId, id);
+    if (!snapshot) throw snapshotNotFound();
+    if (snapshot.restoredAt) throw new AppError('CONFLICT', 'This snapshot has already been restored.');
+    if (!(await repository.claim(snapshot.id))) {
+      throw new AppError('CONFLICT', 'This snapshot is being restored or has already been restored.');
+    }
+    try {
+      await this.putBack(userId, snapshot, restorers, repository);
+    } catch (err) {
+      await repository.release(snapshot.id);
+      throw err;
+    }
+    const restored = await repository.findOwned(userId, id);
+    if (!restored) throw snapshotNotFound();
+    return toSnapshotDto(restored);
+  }
+
+  private async putBack(
+    userId: number,
+    snapshot: SnapshotRecord,
+    restorers: SnapshotRestorers,
+    repository: SnapshotsRepository,
+  ): Promise<void> {
+    if ('record' in snapshot.target) {
+      await restorers.dnsRecord(userId, snapshot.target.record);
+      return;
+    }
+    for (const [index, list] of snapshot.target.lists.entries()) {
+      await restorers.banList(
+        userId,
+        list,
+        (afterId, limit) => repository.itemsAfter(snapshot.id, index, afterId, limit),
+        { recreate: snapshot.kind === 'ban-list' },
+      );
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import type { ChangePasswordRequest, CurrentUser, OwnSession } from '@guardian/contract';
+import type { LoginRateLimit, PasswordHashing } from '../../config';
+import { AppError } from '../../app-error';
+import { LoginLimiter } from '../auth/login-limiter';
+import type { Sessions } from '../auth/sessions';
+import { hashPassword, verifyPassword } from './password';
+import type { UsersRepository } from './users.repository';
+
+const WRONG_PASSWORD = 'The current password is wrong.';
+const TOO_MANY = 'Too many wrong passwords. Please wait a few minutes and try again.';
+
+/**
+ * What every signed-in person manages about their own sign-in: their password and their sessions.
+ * The current password is checked under the sign-in limit (per person and address), so a stolen
+ * session is no way to guess it.
+ */
+export class OwnAccountService {
+  private readonly limiter: LoginLimiter;
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: Sessions,
+    private readonly hashing: PasswordHashing,
+    limits: LoginRateLimit,
+  ) {
+    this.limiter = new LoginLimiter(limits);
+  }
+
+  /**
+   * Changes the password and ends every session of the person, this one too, then opens a new one
+   * for this browser and answers its token: whoever may have copied a token (the reason people change
+   * a password) is out, and the person carries on without signing in again.
+   */
+  async changePassword(user: CurrentUser, request: ChangePasswordRequest, address: string): Promise<string> {
+    const attempt = await this.limiter.acquire(String(user.id), address);
+    if (attempt.retryAfterSeconds > 0) {
+      throw new AppError('RATE_LIMITED', TOO_MANY, { retryAfterSeconds: attempt.retryAfterSeconds });
+    }
+    let matches: boolean;
+    try {
+      const stored = await this.users.findByIdWithPasswordHash(user.id);
+      matches = stored !== undefined && (await verifyPassword(stored.passwordHash, request.current_password));
+    } catch (err) {
+      attempt.settle('unchecked');
+      throw err;
+    }
+    attempt.settle(matches ? 'success' : 'failure');
+    // A 400, not a 401: the session stays (a 401 would sign the person out).
+    if (!matches) {
+      throw new AppError('BAD_REQUEST', WRONG_PASSWORD, {
+        errors: [{ message: WRONG_PASSWORD, field: 'current_password' }],
+      });
+    }
+    const changed = await this.users.replacePassword(
+      user.id,
+      await hashPassword(request.new_password, this.hashing),
+    );
+    if (!changed)
+      throw new AppError('UNAUTHORIZED', 'Your account is no longer active. Please sign in again.');
+    this.sessions.forgetUser(user.id);
+    return this.sessions.open(changed);
+  }
+
+  async list(userId: number, currentSessionId: string | undefined): Promise<OwnSession[]> {
+    return (await this.users.sessionsOf(userId)).map((session) => ({
+      id: session.id,
+      created_at: session.createdAt.toISOString(),
+      expires_at: session.expiresAt.toISOString(),
+      current: session.id === currentSessionId,
+    }));
+  }
+
+  /** Ends one of the person's sessions (another person's id is simply not found). */
+  async end(userId: number, sessionId: string): Promise<void> {
+    if (!(await this.users.endOwnSession(userId, sessionId))) {
+      throw new AppError('NOT_FOUND', 'Session not found.');
+    }
+    this.sessions.forgetUser(userId);
+  }
+}

@@ -1,0 +1,32 @@
+import type { SyncZonesResponse } from '@guardian/contract';
+import type { JobKind } from '../jobs/job-queue';
+import type { JobsService } from '../jobs/jobs.service';
+import type { ZonesService } from './zones.service';
+
+export const ZONES_SYNC = 'zones-sync';
+
+/**
+ * Zone sync ("Update List") as a job (modules/jobs/): the call waits for a short one and answers as
+ * before; a longer one answers 202 with its job, whose progress is the zones pages read of all.
+ */
+export class ZonesSyncJobs {
+  constructor(
+    private readonly zones: ZonesService,
+    private readonly jobs: JobsService,
+    /** How long the call waits before it answers with the job instead. */
+    private readonly waitMs: number,
+  ) {}
+
+  readonly kind: JobKind = {
+    run: ({ job, signal, progress }) => this.zones.sync(job.userId, { signal, progress }),
+  };
+
+  /** Starts the sync; its answer when it ended within the wait, else the job. */
+  async sync(userId: number) {
+    const outcome = await this.jobs.startAndWait(
+      { kind: ZONES_SYNC, userId, target: 'All zones', data: { maxAttempts: 1 } },
+      this.waitMs,
+    );
+    return 'job' in outcome ? outcome : { synced: outcome.result as SyncZonesResponse };
+  }
+}

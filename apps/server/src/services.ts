@@ -1,0 +1,108 @@
+import { CLOUDFLARE_DEFAULTS } from './cloudflare';
+import type { Config } from './config';
+import { Leases } from './db/leases';
+import type { AppDeps } from './deps';
+import { AccountsRepository } from './modules/accounts/accounts.repository';
+import { AccountsService } from './modules/accounts/accounts.service';
+import { ApiKeysService } from './modules/api-keys/api-keys.service';
+import { AuthService } from './modules/auth/auth.service';
+import { Sessions } from './modules/auth/sessions';
+import { BanListAccess } from './modules/banlists/ban-list-access';
+import { BanListItemsService } from './modules/banlists/ban-list-items.service';
+import { BanListsService } from './modules/banlists/banlists.service';
+import { BAN_LIST_SYNC, BanListSyncJobs } from './modules/banlists/ban-list-sync-job';
+import { BAN_LISTS_CLEAN, BAN_LISTS_UPDATE, BanListsJobs } from './modules/banlists/ban-lists-jobs';
+import { ListWriteBudget } from './modules/jobs/list-write-budget';
+import { ZONES_SYNC, ZonesSyncJobs } from './modules/zones/zones-sync-job';
+import { JobQueue } from './modules/jobs/job-queue';
+import { JobsService } from './modules/jobs/jobs.service';
+import { KeyedLock } from './modules/banlists/keyed-lock';
+import { DnsService } from './modules/dns/dns.service';
+import { FirewallService } from './modules/firewall/firewall.service';
+import { PageRulesService } from './modules/pagerules/pagerules.service';
+import { RulesOverviewService } from './modules/rules-overview/rules-overview.service';
+import type { SnapshotRestorers } from './modules/snapshots/snapshots.service';
+import { SnapshotsService } from './modules/snapshots/snapshots.service';
+import { TwoFactorRepository } from './modules/two-factor/two-factor.repository';
+import { TwoFactorService } from './modules/two-factor/two-factor.service';
+import { OwnAccountService } from './modules/users/own-account.service';
+import { PasswordLinksService } from './modules/users/password-links.service';
+import { UsersRepository } from './modules/users/users.repository';
+import { UsersService } from './modules/users/users.service';
+import { ZoneSettingsService } from './modules/zones/zone-settings.service';
+import { ZonesService } from './modules/zones/zones.service';
+
+/** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
+const SYNC_WAIT_MS = 5_000;
+
+/**
+ * Every service of the app, built once from its config and dependencies (their caches, locks and
+ * sessions are per app); buildApp hands each route plugin the ones it uses.
+ */
+export function createServices(config: Config, deps: AppDeps) {
+  const users = new UsersRepository(deps.db);
+  const sessions = new Sessions(users, config);
+  // A change that ends someone's sessions makes this process forget what it kept of them.
+  const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
+  const twoFactor = new TwoFactorService(new TwoFactorRepository(deps.db), deps.tokenCipher, config);
+  const snapshots = new SnapshotsService(deps.db, config.snapshotRetentionMs);
+  // Both ban-list services share the list write turns (one KeyedLock) and the accounts' leases.
+  const banListAccess = new BanListAccess(
+    deps,
+    new KeyedLock(),
+    new Leases(deps.db),
+    config.cloudflare.deadlineMs ?? CLOUDFLARE_DEFAULTS.deadlineMs,
+    // Cloudflare's Lists write budget per account, counted in the database for every process.
+    new ListWriteBudget(deps.db, config.jobs?.listWriteLimits),
+  );
+  const banLists = new BanListsService(banListAccess, snapshots);
+  // Long operations run as jobs on the database's queue; the app starts and stops its worker.
+  const jobQueue = new JobQueue(deps.db, { logger: deps.logger });
+  const jobs = new JobsService(jobQueue);
+  const jobWaitMs = config.jobs?.waitMs ?? SYNC_WAIT_MS;
+  const banListSyncJobs = new BanListSyncJobs(banListAccess, jobs, jobWaitMs);
+  jobQueue.define(BAN_LIST_SYNC, banListSyncJobs.kind);
+  const banListsJobs = new BanListsJobs(banLists, jobs, jobWaitMs);
+  jobQueue.define(BAN_LISTS_UPDATE, banListsJobs.updateKind);
+  jobQueue.define(BAN_LISTS_CLEAN, banListsJobs.cleanKind);
+  const zones = new ZonesService(deps);
+  const zonesSyncJobs = new ZonesSyncJobs(zones, jobs, jobWaitMs);
+  jobQueue.define(ZONES_SYNC, zonesSyncJobs.kind);
+  const dns = new DnsService(deps, snapshots);
+  // Snapshots put things back through the modules that own them, without importing them.
+  const restorers: SnapshotRestorers = {
+    banList: (userId, list, items, options) => banLists.restore(userId, list, items, options),
+    dnsRecord: (userId, record) => dns.restore(userId, record),
+  };
+  return {
+    users,
+    sessions,
+    userAdmin: new UsersService(users, config.passwordHashing, sessionsEnded),
+    passwordLinks: new PasswordLinksService(
+      users,
+      config.passwordHashing,
+      config.loginRateLimit,
+      sessionsEnded,
+    ),
+    ownAccount: new OwnAccountService(users, sessions, config.passwordHashing, config.loginRateLimit),
+    auth: new AuthService(users, sessions, twoFactor, config),
+    twoFactor,
+    accounts: new AccountsService(new AccountsRepository(deps.db), deps.cloudflare, deps.tokenCipher),
+    banLists,
+    banListItems: new BanListItemsService(banListAccess),
+    banListSyncJobs,
+    banListsJobs,
+    jobQueue,
+    jobs,
+    zones,
+    zonesSyncJobs,
+    zoneSettings: new ZoneSettingsService(deps),
+    dns,
+    firewall: new FirewallService(deps),
+    pageRules: new PageRulesService(deps),
+    rulesOverview: new RulesOverviewService(deps),
+    snapshots,
+    restorers,
+    apiKeys: new ApiKeysService(deps.db),
+  };
+}
