@@ -4,6 +4,7 @@ import {
   Cloud,
   CreditCard,
   Headphones,
+  History,
   LayoutDashboard,
   LifeBuoy,
   Mail,
@@ -110,6 +111,7 @@ export const USER_MENU: MenuGroup[] = [
 export const ADMIN_MENU: AdminMenuItem[] = [
   { label: 'Dashboard', to: '/dashboard', icon: LayoutDashboard },
   { label: 'Users', to: '/admin/users', icon: Users },
+  { label: 'Activity', to: '/admin/activity', icon: History },
   { label: 'Plans', to: '/admin/plans', icon: CreditCard },
   { label: 'System Setting', to: '/admin/settings', icon: Settings },
   { label: 'Helpdesk', to: '/admin/helpdesk', icon: Headphones },

@@ -1,5 +1,5 @@
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { setUnauthorizedHandler } from '../lib/api';
+import { setTwoFactorSetupHandler, setUnauthorizedHandler } from '../lib/api';
 import { loginRedirect } from '../lib/login-redirect';
 import { queryClient } from './providers';
 import { routes } from './routes';
@@ -12,6 +12,13 @@ setUnauthorizedHandler(() => {
   const { location } = router.state;
   if (location.pathname === '/login') return;
   void router.navigate('/login', { replace: true, state: loginRedirect(location, true) });
+});
+
+// An administrator requires two-factor and this person has not turned it on: only enrolment is open.
+setTwoFactorSetupHandler(() => {
+  const { location } = router.state;
+  if (location.pathname === '/two-factor/setup') return;
+  void router.navigate('/two-factor/setup', { replace: true, state: loginRedirect(location, false) });
 });
 
 export function AppRouter() {

@@ -86,7 +86,6 @@ describe('routing rules (spec section 2)', () => {
     ['/dashboard/alerts', 'Alerts'],
     ['/mail-protection/filtering', 'Filtering'],
     ['/support/ticket', 'Ticket'],
-    ['/cloudflare/rules', 'Rules'],
     ['/admin/settings', 'System Setting'],
   ])('renders a titled placeholder at %s', async (path, title) => {
     setToken(sessionToken({ level: 1 }));
@@ -102,6 +101,7 @@ describe('routing rules (spec section 2)', () => {
     ['/cloudflare/zones', 'Zones'],
     ['/cloudflare/zones/z1/dns', 'DNS Records'],
     ['/cloudflare/zones/z1/rules', 'Rules for Zone ID: z1'],
+    ['/cloudflare/rules', 'Rules'],
   ])('lazy-loads the screen at %s', async (path, title) => {
     setToken(sessionToken({ level: 1 }));
     renderApp(path);

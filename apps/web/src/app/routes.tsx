@@ -15,9 +15,18 @@ const Overview = lazy(() => import('../features/overview'));
 const Accounts = lazy(() => import('../features/accounts'));
 const BanLists = lazy(() => import('../features/banlists'));
 const BanListItems = lazy(() => import('../features/banlist-items'));
+const IpSearch = lazy(() => import('../features/ip-search'));
 const Zones = lazy(() => import('../features/zones'));
 const DnsRecords = lazy(() => import('../features/dns'));
 const ZoneRules = lazy(() => import('../features/zone-rules'));
+const RulesOverview = lazy(() => import('../features/rules-overview'));
+const Activity = lazy(() => import('../features/activity'));
+const Jobs = lazy(() => import('../features/jobs'));
+const AdminActivity = lazy(() => import('../features/activity/admin'));
+const AdminUsers = lazy(() => import('../features/admin-users'));
+const Profile = lazy(() => import('../features/profile'));
+const TwoFactorSetup = lazy(() => import('../features/two-factor'));
+const SetPassword = lazy(() => import('../features/set-password'));
 
 /** Screens with their own feature folder; every other menu route shows a placeholder. */
 const screens: Record<string, ComponentType> = {
@@ -25,9 +34,17 @@ const screens: Record<string, ComponentType> = {
   'cloudflare/accounts': Accounts,
   'cloudflare/banlists': BanLists,
   'cloudflare/banlists/:listId/items': BanListItems,
+  'cloudflare/ips': IpSearch,
   'cloudflare/zones': Zones,
   'cloudflare/zones/:zoneId/dns': DnsRecords,
   'cloudflare/zones/:zoneId/rules': ZoneRules,
+  'cloudflare/rules': RulesOverview,
+  'dashboard/activity': Activity,
+  // Opened from the top bar's bell.
+  'dashboard/jobs': Jobs,
+  'admin/activity': AdminActivity,
+  'admin/users': AdminUsers,
+  profile: Profile,
 };
 
 const placeholders: { path: string; title: string; section: string }[] = [
@@ -42,6 +59,15 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     children: [
       { index: true, element: <Navigate to="/dashboard" replace /> },
+      {
+        // A one-time set-password link (/set-password#<token>): for whoever holds it, signed in or not.
+        path: 'set-password',
+        element: (
+          <Suspense fallback={<PageSpinner />}>
+            <SetPassword />
+          </Suspense>
+        ),
+      },
       {
         element: <VisitorOnly />,
         children: [
@@ -58,6 +84,15 @@ export const routes: RouteObject[] = [
       {
         element: <RequireSignedIn />,
         children: [
+          {
+            // Outside the shell: while two-factor is required and not on, the rest is refused.
+            path: 'two-factor/setup',
+            element: (
+              <Suspense fallback={<PageSpinner />}>
+                <TwoFactorSetup />
+              </Suspense>
+            ),
+          },
           {
             element: (
               <Suspense fallback={<PageSpinner />}>

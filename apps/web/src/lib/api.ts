@@ -1,9 +1,11 @@
-import type { ErrorBody } from '@guardian/contract';
+import type { z } from 'zod';
+import { pathOf, TWO_FACTOR_SETUP_REQUIRED, type Endpoint, type ErrorBody } from '@guardian/contract';
 import { clearToken, getToken } from './auth-token';
 
 const API_BASE = '/api';
-/** The one call made without a token; its 401 means wrong credentials, not an expired session. */
+/** The calls made without a token (sign-in and its second step); a 401 means wrong credentials, not an expired session. */
 const LOGIN_PATH = '/login';
+const isSignInPath = (path: string) => path === LOGIN_PATH || path.startsWith(`${LOGIN_PATH}/`);
 
 /** Any failed call: `status` 0 means no response arrived (network down, server unreachable). */
 export class ApiError extends Error {
@@ -64,6 +66,13 @@ let onUnauthorized: () => void = () => window.location.assign('/login');
 /** The router registers how to go to /login without a full page load. */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
+}
+
+let onTwoFactorSetupRequired: () => void = () => window.location.assign('/two-factor/setup');
+
+/** The router registers how to send a person whom an administrator requires to turn on two-factor. */
+export function setTwoFactorSetupHandler(handler: () => void): void {
+  onTwoFactorSetupRequired = handler;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -132,7 +141,7 @@ async function request<T>(
   options: RequestOptions = {},
 ): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const isLogin = path === LOGIN_PATH;
+  const isLogin = isSignInPath(path);
   const token = isLogin ? null : getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -158,6 +167,9 @@ async function request<T>(
     clearToken();
     onUnauthorized();
   }
+  if (response.status === 403 && isErrorBody(data) && data.errors[0]?.code === TWO_FACTOR_SETUP_REQUIRED) {
+    onTwoFactorSetupRequired();
+  }
   throw new ApiError(
     response.status,
     isErrorBody(data) ? data : null,
@@ -178,3 +190,60 @@ export const api = {
   put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, body, options),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
 };
+
+/** A field of a declared params or query schema as it goes into a URL (a coerced number accepts anything). */
+type UrlFields<T, V> = { [K in keyof T]: unknown extends T[K] ? V : T[K] };
+type ParamsOf<E> = E extends { params: z.ZodType } ? UrlFields<z.input<E['params']>, string | number> : never;
+type QueryOf<E> = E extends { query: z.ZodType } ? UrlFields<z.input<E['query']>, QueryValue> : never;
+type BodyOf<E> = E extends { body: z.ZodType } ? z.input<E['body']> : never;
+
+/** What calling `E` takes: its params when its path has some, its query and body as declared, a signal. */
+export type EndpointCall<E extends Endpoint> = ([ParamsOf<E>] extends [never]
+  ? { params?: never }
+  : { params: ParamsOf<E> }) &
+  ([QueryOf<E>] extends [never]
+    ? { query?: never }
+    : Partial<QueryOf<E>> extends QueryOf<E>
+      ? { query?: QueryOf<E> }
+      : { query: QueryOf<E> }) &
+  ([BodyOf<E>] extends [never]
+    ? { body?: never }
+    : undefined extends BodyOf<E>
+      ? { body?: BodyOf<E> }
+      : { body: BodyOf<E> }) & { signal?: AbortSignal };
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+/** What `E` answers on success: the output of its 2xx response schema (`undefined` for a 204). */
+export type EndpointAnswer<E extends Endpoint> = E extends Endpoint
+  ? {
+      [S in keyof E['responses']]: S extends SuccessStatus ? z.output<E['responses'][S]> : never;
+    }[keyof E['responses']]
+  : never;
+
+/**
+ * Calls a declared endpoint (`packages/contract/src/endpoints`): its method, its path with each param
+ * filled in and encoded, the query and body its schemas take, an answer of its success response's
+ * type. The answer is not parsed in the browser (zod stays out of the login page); the server checks
+ * it against the same schema on the way out. Errors as for `api`: an ApiError, a 401 ends the session.
+ *
+ * `callEndpoint(banListItemEndpoints.sync, { params: { list_id } })`
+ *
+ * The login page, whose budget has no room for zod, passes the declaration as a type and its zod-free
+ * method and path, which must match it: `callEndpoint<typeof authEndpoints.login>(signInRoutes.login, ...)`.
+ */
+export function callEndpoint<E extends Endpoint>(
+  endpoint: E | Pick<NoInfer<E>, 'method' | 'path'>,
+  ...[call]: Partial<EndpointCall<E>> extends EndpointCall<E>
+    ? [call?: EndpointCall<E>]
+    : [call: EndpointCall<E>]
+): Promise<EndpointAnswer<E>> {
+  const { params, query, body, signal } = (call ?? {}) as {
+    params?: Record<string, string | number>;
+    query?: Record<string, QueryValue>;
+    body?: unknown;
+    signal?: AbortSignal;
+  };
+  const path = pathOf(endpoint, params);
+  if (!path.startsWith(`${API_BASE}/`)) throw new Error(`${endpoint.path} is not under ${API_BASE}.`);
+  return request<EndpointAnswer<E>>(endpoint.method, path.slice(API_BASE.length), body, { query, signal });
+}

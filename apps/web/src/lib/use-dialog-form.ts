@@ -2,14 +2,17 @@ import { useEffect, useRef } from 'react';
 import {
   useForm,
   type DefaultValues,
+  type FieldPath,
   type FieldValues,
   type Resolver,
   type SubmitHandler,
 } from 'react-hook-form';
+import { ApiError } from './api';
 
 /** The part of a TanStack mutation the form needs: whether its last save failed, and how to forget that. */
 interface Save {
   isError: boolean;
+  error: unknown;
   reset: () => void;
 }
 
@@ -19,6 +22,11 @@ interface DialogFormOptions<Values extends FieldValues, Output> {
   defaultValues: DefaultValues<NoInfer<Values>>;
   /** The mutations the dialog saves with: their error is shown until the person edits or submits again. */
   saves: readonly Save[];
+  /**
+   * The form field a field of the request is shown on, for a dialog whose fields are not the request's
+   * (e.g. a page rule's `targets.0.constraint.value` is its URL pattern); by default the same path.
+   */
+  fieldOf?: (requestField: string) => string;
 }
 
 /**
@@ -32,6 +40,7 @@ export function useDialogForm<Values extends FieldValues, Output = Values>({
   resolver,
   defaultValues,
   saves,
+  fieldOf = (requestField) => requestField,
 }: DialogFormOptions<Values, Output>) {
   const form = useForm<Values, unknown, Output>({
     resolver,
@@ -41,8 +50,10 @@ export function useDialogForm<Values extends FieldValues, Output = Values>({
   });
   // Read by the change subscription and the submit handler, which outlive the render they were made in.
   const latestSaves = useRef(saves);
+  const latestFieldOf = useRef(fieldOf);
   useEffect(() => {
     latestSaves.current = saves;
+    latestFieldOf.current = fieldOf;
   });
 
   const forgetFailedSave = () => {
@@ -55,6 +66,19 @@ export function useDialogForm<Values extends FieldValues, Output = Values>({
   );
 
   /** For `<Dialog onSubmit>`: forgets a failed save, checks the fields, and calls `onValid` with the request. */
+  // A refusal by the server marks the fields it names (`errors[].field`), beside the dialog's banner.
+  const refusal = saves.find((save) => save.isError)?.error;
+  useEffect(() => {
+    if (!(refusal instanceof ApiError)) return;
+    const values = form.getValues() as Record<string, unknown>;
+    for (const { field: requestField, message } of refusal.body?.errors ?? []) {
+      const field = requestField ? latestFieldOf.current(requestField) : undefined;
+      if (field && field.split('.')[0]! in values) {
+        form.setError(field as FieldPath<Values>, { type: 'server', message });
+      }
+    }
+  }, [refusal, form]);
+
   const submitWith = (onValid: SubmitHandler<Output>) => (event?: { preventDefault(): void }) => {
     forgetFailedSave();
     return form.handleSubmit(onValid)(event as Parameters<ReturnType<typeof form.handleSubmit>>[0]);

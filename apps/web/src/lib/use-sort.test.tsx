@@ -1,7 +1,7 @@
 import { act, render, renderHook, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { Table, TableHead, TableRow, SortableHeaderCell } from '../components/ui/table';
+import { Table, TableHead, SortableHeaderCell } from '../components/ui/table';
 import { compareValues, nextSort, sortRows, useSort } from './use-sort';
 
 interface Zone {
@@ -76,14 +76,12 @@ describe('SortableHeaderCell', () => {
     return (
       <Table>
         <TableHead>
-          <TableRow>
-            <SortableHeaderCell column="id" sort={sort} onSort={toggleSort}>
-              No
-            </SortableHeaderCell>
-            <SortableHeaderCell column="domain" sort={sort} onSort={toggleSort}>
-              Domain
-            </SortableHeaderCell>
-          </TableRow>
+          <SortableHeaderCell column="id" sort={sort} onSort={toggleSort}>
+            No
+          </SortableHeaderCell>
+          <SortableHeaderCell column="domain" sort={sort} onSort={toggleSort}>
+            Domain
+          </SortableHeaderCell>
         </TableHead>
       </Table>
     );

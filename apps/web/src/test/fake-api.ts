@@ -41,6 +41,17 @@ export interface FakeApi {
  * answer rejects with "Unexpected call: METHOD /path", and fails the test when it ends even if the screen
  * swallowed the error.
  */
+/**
+ * The top bar's bell asks for the person's jobs on every screen of the shell: a test that does not
+ * answer this key gets none (nothing ended unseen), and those calls stay out of `calls`.
+ */
+const BELL_KEY = 'GET /api/jobs';
+const noJobs = () =>
+  new Response(JSON.stringify({ jobs: [], unseen: 0 }), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
 export function fakeApi(answers: Record<string, Answer> = {}): FakeApi {
   const table = new Map(Object.entries(answers));
   /** Per held key, how to resume each waiting call: with an answer, or undefined for the key's own. */
@@ -65,8 +76,9 @@ export function fakeApi(answers: Record<string, Answer> = {}): FakeApi {
       params: url.searchParams,
       body: init?.body ? JSON.parse(String(init.body)) : undefined,
     };
-    calls.push(call);
     const key = keyOf(call);
+    if (key === BELL_KEY && !table.has(key)) return noJobs();
+    calls.push(call);
     const waiting = holds.get(key);
     if (!waiting) return respond(key, call);
     const answer = await new Promise<Answer | undefined>((resume) => waiting.push(resume));

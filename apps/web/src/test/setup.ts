@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { expectTableLabelsMatchHeaders } from './table-labels';
 
 // jsdom has no matchMedia; the layout asks it whether the screen is wide.
 if (!window.matchMedia) {
@@ -18,9 +19,13 @@ if (!window.matchMedia) {
 }
 
 afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
+  try {
+    expectTableLabelsMatchHeaders();
+  } finally {
+    cleanup();
+    localStorage.clear();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  }
 });

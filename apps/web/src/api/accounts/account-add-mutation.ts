@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddAccountRequest, CloudflareAccount } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { accountKeys, accountsPath } from './keys';
+import { accountEndpoints, type AddAccountRequest, type CloudflareAccount } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { accountKeys } from './keys';
 
-export function addAccount(request: AddAccountRequest): Promise<CloudflareAccount> {
-  return api.post<CloudflareAccount>(accountsPath, request);
+export function addAccount(request: AddAccountRequest) {
+  return callEndpoint(accountEndpoints.add, { body: request });
 }
 
 export function useAddAccountMutation() {

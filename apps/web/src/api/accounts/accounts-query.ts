@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CloudflareAccount } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { accountKeys, accountsPath } from './keys';
+import { accountEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { accountKeys } from './keys';
 
-export function fetchAccounts(signal?: AbortSignal): Promise<CloudflareAccount[]> {
-  return api.get<CloudflareAccount[]>(accountsPath, { signal });
+export function fetchAccounts(signal?: AbortSignal) {
+  return callEndpoint(accountEndpoints.list, { signal });
 }
 
 export const accountsQueryOptions = () =>

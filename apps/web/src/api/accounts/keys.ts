@@ -3,5 +3,3 @@ export const accountKeys = {
   all: ['accounts'] as const,
   list: () => [...accountKeys.all, 'list'] as const,
 };
-
-export const accountsPath = '/cloudflare/accounts';

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddBanListItemRequest, BanListItem } from '@guardian/contract';
-import { api } from '../../lib/api';
+import { banListItemEndpoints, type AddBanListItemRequest } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
 import { banListKeys } from '../ban-lists/keys';
-import { banListItemKeys, banListItemsPath } from './keys';
+import { banListItemKeys } from './keys';
 
-export function addBanListItem(listId: string, request: AddBanListItemRequest): Promise<BanListItem> {
-  return api.post<BanListItem>(banListItemsPath(listId), request);
+export function addBanListItem(listId: string, request: AddBanListItemRequest) {
+  return callEndpoint(banListItemEndpoints.add, { params: { list_id: listId }, body: request });
 }
 
 export function useAddBanListItemMutation(listId: string) {

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
+import { banListItemEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
 import { banListKeys } from '../ban-lists/keys';
-import { banListItemKeys, banListItemsPath } from './keys';
+import { banListItemKeys } from './keys';
 
-export function deleteBanListItem(listId: string, itemId: number): Promise<void> {
-  return api.delete<void>(`${banListItemsPath(listId)}/${itemId}`);
+export function deleteBanListItem(listId: string, itemId: number) {
+  return callEndpoint(banListItemEndpoints.remove, { params: { list_id: listId, item_id: itemId } });
 }
 
 export function useDeleteBanListItemMutation(listId: string) {

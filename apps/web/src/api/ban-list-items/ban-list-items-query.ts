@@ -1,14 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { PAGE_SIZE, type BanListItemsPage } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { banListItemKeys, banListItemsPath, type BanListItemsPageQuery } from './keys';
+import { banListItemEndpoints, PAGE_SIZE } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { banListItemKeys, type BanListItemsPageQuery } from './keys';
 
-export function fetchBanListItems(
-  listId: string,
-  query: BanListItemsPageQuery,
-  signal?: AbortSignal,
-): Promise<BanListItemsPage> {
-  return api.get<BanListItemsPage>(banListItemsPath(listId), {
+export function fetchBanListItems(listId: string, query: BanListItemsPageQuery, signal?: AbortSignal) {
+  return callEndpoint(banListItemEndpoints.page, {
+    params: { list_id: listId },
     query: { ...query, search: query.search || undefined, per_page: PAGE_SIZE.banListItems },
     signal,
   });

@@ -14,7 +14,6 @@ export const banListItemKeys = {
   /** Every cached page of one list. */
   list: (listId: string) => [...banListItemKeys.all, listId] as const,
   page: (listId: string, query: BanListItemsPageQuery) => [...banListItemKeys.list(listId), query] as const,
+  /** The exact number of a search's matches (under `list`, so every change of the list refreshes it). */
+  count: (listId: string, search: string) => [...banListItemKeys.list(listId), 'count', search] as const,
 };
-
-export const banListItemsPath = (listId: string) =>
-  `/cloudflare/banlists/${encodeURIComponent(listId)}/items`;

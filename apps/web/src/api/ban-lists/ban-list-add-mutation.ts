@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddBanListRequest, BanList } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { banListKeys, banListsPath } from './keys';
+import { banListEndpoints, type AddBanListRequest, type BanList } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { banListKeys } from './keys';
 
-export function addBanList(request: AddBanListRequest): Promise<BanList> {
-  return api.post<BanList>(banListsPath, request);
+export function addBanList(request: AddBanListRequest) {
+  return callEndpoint(banListEndpoints.add, { body: request });
 }
 
 export function useAddBanListMutation() {

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BanList } from '@guardian/contract';
-import { api } from '../../lib/api';
+import { banListEndpoints, type BanList } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
 import { banListItemKeys } from '../ban-list-items/keys';
-import { banListKeys, banListsPath } from './keys';
+import { snapshotKeys } from '../snapshots/keys';
+import { banListKeys } from './keys';
 
 /** Deletes by Guardian's id of the list (not Cloudflare's list id). */
-export function deleteBanList(banList: BanList): Promise<void> {
-  return api.delete<void>(`${banListsPath}/${banList.id}`);
+export function deleteBanList(banList: BanList) {
+  return callEndpoint(banListEndpoints.remove, { params: { id: banList.id } });
 }
 
 export function useDeleteBanListMutation() {
@@ -15,7 +16,11 @@ export function useDeleteBanListMutation() {
     mutationFn: deleteBanList,
     onSuccess: (_, banList) => {
       queryClient.removeQueries({ queryKey: banListItemKeys.list(banList.list_id) });
-      return queryClient.invalidateQueries({ queryKey: banListKeys.list() });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: banListKeys.list() }),
+        // The delete kept a snapshot of the list first.
+        queryClient.invalidateQueries({ queryKey: snapshotKeys.all }),
+      ]);
     },
   });
 }

@@ -1,12 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BanList } from '@guardian/contract';
-import { api } from '../../lib/api';
+import { banListEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { untilEnded } from '../jobs/job-end';
 import { banListItemKeys } from '../ban-list-items/keys';
-import { banListKeys, banListsPath } from './keys';
+import { snapshotKeys } from '../snapshots/keys';
+import { banListKeys } from './keys';
 
 /** Empties every list of every account, at Cloudflare and locally. */
-export function cleanBanLists(): Promise<BanList[]> {
-  return api.post<BanList[]>(`${banListsPath}/clean`);
+export async function cleanBanLists() {
+  // A long one answers 202 with its job: followed until it ends, so the button stays busy until then.
+  return untilEnded(await callEndpoint(banListEndpoints.clean));
 }
 
 export function useCleanBanListsMutation() {
@@ -18,6 +21,8 @@ export function useCleanBanListsMutation() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: banListKeys.list() }),
         queryClient.invalidateQueries({ queryKey: banListItemKeys.all }),
+        // Clean All kept a snapshot of the lists first.
+        queryClient.invalidateQueries({ queryKey: snapshotKeys.all }),
       ]),
   });
 }

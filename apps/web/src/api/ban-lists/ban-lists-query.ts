@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { BanList } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { banListKeys, banListsPath } from './keys';
+import { banListEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { banListKeys } from './keys';
 
-export function fetchBanLists(signal?: AbortSignal): Promise<BanList[]> {
-  return api.get<BanList[]>(banListsPath, { signal });
+export function fetchBanLists(signal?: AbortSignal) {
+  return callEndpoint(banListEndpoints.list, { signal });
 }
 
 export const banListsQueryOptions = () =>

@@ -1,14 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BanList } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { banListKeys, banListsPath } from './keys';
+import { banListEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { untilEnded } from '../jobs/job-end';
+import { banListKeys } from './keys';
 
 /**
  * Pulls the lists of every account from Cloudflare: new lists appear, renamed ones are renamed,
  * vanished ones go. Items are not touched (each list's own sync brings them).
  */
-export function updateBanLists(): Promise<BanList[]> {
-  return api.post<BanList[]>(`${banListsPath}/update`);
+export async function updateBanLists() {
+  // A long one answers 202 with its job: followed until it ends, so the button stays busy until then.
+  return untilEnded(await callEndpoint(banListEndpoints.update));
 }
 
 export function useUpdateBanListsMutation() {

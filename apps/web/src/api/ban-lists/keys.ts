@@ -4,5 +4,3 @@ export const banListKeys = {
   /** GET /cloudflare/banlists. */
   list: () => [...banListKeys.all, 'list'] as const,
 };
-
-export const banListsPath = '/cloudflare/banlists';

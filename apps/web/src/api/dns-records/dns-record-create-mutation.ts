@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DnsRecord, DnsRecordInput } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { dnsRecordKeys, dnsRecordsPath } from './keys';
+import { dnsRecordEndpoints, type DnsRecordInput } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { dnsRecordKeys } from './keys';
 
-export function createDnsRecord(zoneId: string, record: DnsRecordInput): Promise<DnsRecord> {
-  return api.post<DnsRecord>(dnsRecordsPath(zoneId), record);
+export function createDnsRecord(zoneId: string, record: DnsRecordInput) {
+  return callEndpoint(dnsRecordEndpoints.add, { params: { zone_id: zoneId }, body: record });
 }
 
 export function useCreateDnsRecordMutation(zoneId: string) {

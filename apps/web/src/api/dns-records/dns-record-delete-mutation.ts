@@ -1,15 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
-import { dnsRecordKeys, dnsRecordsPath } from './keys';
+import { dnsRecordEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { snapshotKeys } from '../snapshots/keys';
+import { dnsRecordKeys } from './keys';
 
-export function deleteDnsRecord(zoneId: string, recordId: string): Promise<void> {
-  return api.delete<void>(`${dnsRecordsPath(zoneId)}/${encodeURIComponent(recordId)}`);
+export function deleteDnsRecord(zoneId: string, recordId: string) {
+  return callEndpoint(dnsRecordEndpoints.remove, { params: { zone_id: zoneId, record_id: recordId } });
 }
 
 export function useDeleteDnsRecordMutation(zoneId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (recordId: string) => deleteDnsRecord(zoneId, recordId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: dnsRecordKeys.list(zoneId) }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: dnsRecordKeys.list(zoneId) }),
+        // The delete kept a snapshot of the record.
+        queryClient.invalidateQueries({ queryKey: snapshotKeys.all }),
+      ]),
   });
 }

@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DnsRecord, DnsRecordInput } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { dnsRecordKeys, dnsRecordsPath } from './keys';
+import { dnsRecordEndpoints, type DnsRecordInput } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { dnsRecordKeys } from './keys';
 
-export function updateDnsRecord(
-  zoneId: string,
-  recordId: string,
-  record: DnsRecordInput,
-): Promise<DnsRecord> {
-  return api.put<DnsRecord>(`${dnsRecordsPath(zoneId)}/${encodeURIComponent(recordId)}`, record);
+export function updateDnsRecord(zoneId: string, recordId: string, record: DnsRecordInput) {
+  return callEndpoint(dnsRecordEndpoints.update, {
+    params: { zone_id: zoneId, record_id: recordId },
+    body: record,
+  });
 }
 
 /** A type change replaces the record at Cloudflare (new id); the re-fetched list shows it. */

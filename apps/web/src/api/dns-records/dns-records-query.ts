@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DnsRecord } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { dnsRecordKeys, dnsRecordsPath } from './keys';
+import { dnsRecordEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { dnsRecordKeys } from './keys';
 
-export function fetchDnsRecords(zoneId: string, signal?: AbortSignal): Promise<DnsRecord[]> {
-  return api.get<DnsRecord[]>(dnsRecordsPath(zoneId), { signal });
+export function fetchDnsRecords(zoneId: string, signal?: AbortSignal) {
+  return callEndpoint(dnsRecordEndpoints.list, { params: { zone_id: zoneId }, signal });
 }
 
 export const dnsRecordsQueryOptions = (zoneId: string) =>

@@ -3,5 +3,3 @@ export const dnsRecordKeys = {
   all: ['dns-records'] as const,
   list: (zoneId: string) => [...dnsRecordKeys.all, zoneId] as const,
 };
-
-export const dnsRecordsPath = (zoneId: string) => `/cloudflare/zones/${encodeURIComponent(zoneId)}/dns`;

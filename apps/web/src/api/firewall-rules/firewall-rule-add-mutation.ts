@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FirewallRuleAction, FirewallRulesResult } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { firewallRuleKeys, firewallRulesPath } from './keys';
+import { firewallRuleEndpoints, type FirewallRuleAction } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { firewallRuleKeys } from './keys';
 
 export interface NewFirewallRule {
   description: string;
@@ -10,15 +10,18 @@ export interface NewFirewallRule {
 }
 
 /** The spec's payload: a list holding the one new rule, not paused. */
-export function addFirewallRule(zoneId: string, rule: NewFirewallRule): Promise<FirewallRulesResult> {
-  return api.post<FirewallRulesResult>(firewallRulesPath(zoneId), [
-    {
-      description: rule.description,
-      action: rule.action,
-      paused: false,
-      filter: { expression: rule.expression, paused: false },
-    },
-  ]);
+export function addFirewallRule(zoneId: string, rule: NewFirewallRule) {
+  return callEndpoint(firewallRuleEndpoints.add, {
+    params: { zone_id: zoneId },
+    body: [
+      {
+        description: rule.description,
+        action: rule.action,
+        paused: false,
+        filter: { expression: rule.expression, paused: false },
+      },
+    ],
+  });
 }
 
 /** The answer is the zone's whole updated list: it replaces the cached one without a reload. */

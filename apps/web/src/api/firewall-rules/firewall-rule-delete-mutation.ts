@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FirewallRule } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { firewallRuleKeys, firewallRulesPath } from './keys';
+import { firewallRuleEndpoints, type FirewallRule } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { firewallRuleKeys } from './keys';
 
-export function deleteFirewallRule(zoneId: string, rule: FirewallRule): Promise<void> {
-  return api.delete<void>(`${firewallRulesPath(zoneId)}/${encodeURIComponent(rule.id)}`, {
+export function deleteFirewallRule(zoneId: string, rule: FirewallRule) {
+  return callEndpoint(firewallRuleEndpoints.remove, {
+    params: { zone_id: zoneId, rule_id: rule.id },
     query: { filter_id: rule.filter.id },
   });
 }

@@ -1,11 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FirewallRule } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { firewallRuleKeys, firewallRulesPath } from './keys';
+import { firewallRuleEndpoints, type FirewallRule } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { firewallRuleKeys } from './keys';
 
 /** Sends the full rule: an edit, or the same rule with `paused` flipped. */
-export function updateFirewallRule(zoneId: string, rule: FirewallRule): Promise<FirewallRule> {
-  return api.put<FirewallRule>(`${firewallRulesPath(zoneId)}/${encodeURIComponent(rule.id)}`, rule);
+export function updateFirewallRule(zoneId: string, rule: FirewallRule) {
+  return callEndpoint(firewallRuleEndpoints.update, {
+    params: { zone_id: zoneId, rule_id: rule.id },
+    body: rule,
+  });
 }
 
 export function useUpdateFirewallRuleMutation(zoneId: string) {

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FirewallRule } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { firewallRuleKeys, firewallRulesPath } from './keys';
+import { firewallRuleEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { firewallRuleKeys } from './keys';
 
-export function getFirewallRules(zoneId: string, signal?: AbortSignal): Promise<FirewallRule[]> {
-  return api.get<FirewallRule[]>(firewallRulesPath(zoneId), { signal });
+export function getFirewallRules(zoneId: string, signal?: AbortSignal) {
+  return callEndpoint(firewallRuleEndpoints.list, { params: { zone_id: zoneId }, signal });
 }
 
 export function useFirewallRulesQuery(zoneId: string) {

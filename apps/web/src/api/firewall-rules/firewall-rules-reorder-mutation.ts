@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FirewallRule, FirewallRulesResult } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { firewallRuleKeys, firewallRulesPath } from './keys';
+import { firewallRuleEndpoints, type FirewallRule } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { firewallRuleKeys } from './keys';
 
 /** Saves the whole list in its new order, priorities already renumbered from 1. */
-export function reorderFirewallRules(zoneId: string, rules: FirewallRule[]): Promise<FirewallRulesResult> {
-  return api.put<FirewallRulesResult>(firewallRulesPath(zoneId), rules);
+export function reorderFirewallRules(zoneId: string, rules: FirewallRule[]) {
+  return callEndpoint(firewallRuleEndpoints.reorder, { params: { zone_id: zoneId }, body: rules });
 }
 
 /**

@@ -3,6 +3,3 @@ export const firewallRuleKeys = {
   all: ['firewall-rules'] as const,
   list: (zoneId: string) => [...firewallRuleKeys.all, zoneId] as const,
 };
-
-export const firewallRulesPath = (zoneId: string) =>
-  `/cloudflare/zones/${encodeURIComponent(zoneId)}/firewall-rules`;

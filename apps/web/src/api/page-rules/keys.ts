@@ -3,5 +3,3 @@ export const pageRuleKeys = {
   all: ['page-rules'] as const,
   list: (zoneId: string) => [...pageRuleKeys.all, zoneId] as const,
 };
-
-export const pageRulesPath = (zoneId: string) => `/cloudflare/zones/${encodeURIComponent(zoneId)}/pagerules`;

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PageRule } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { pageRuleKeys, pageRulesPath } from './keys';
+import { pageRuleEndpoints, type PageRule } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { pageRuleKeys } from './keys';
 
-export function deletePageRule(zoneId: string, rule: PageRule): Promise<void> {
-  return api.delete<void>(`${pageRulesPath(zoneId)}/${encodeURIComponent(rule.id)}`);
+export function deletePageRule(zoneId: string, rule: PageRule) {
+  return callEndpoint(pageRuleEndpoints.remove, { params: { zone_id: zoneId, pagerule_id: rule.id } });
 }
 
 /** Cloudflare renumbers the remaining priorities, so the list is reloaded. */

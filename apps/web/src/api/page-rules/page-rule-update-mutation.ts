@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PageRule, UpdatePageRuleRequest } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { pageRuleKeys, pageRulesPath } from './keys';
+import { pageRuleEndpoints, type PageRule, type UpdatePageRuleRequest } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { pageRuleKeys } from './keys';
 
 /** Sends the whole rule, its priority and status kept (or the status flipped by a toggle). */
-export function updatePageRule(zoneId: string, rule: PageRule): Promise<PageRule> {
+export function updatePageRule(zoneId: string, rule: PageRule) {
   const body: UpdatePageRuleRequest = {
     id: rule.id,
     targets: rule.targets,
@@ -12,7 +12,7 @@ export function updatePageRule(zoneId: string, rule: PageRule): Promise<PageRule
     priority: rule.priority,
     status: rule.status,
   };
-  return api.put<PageRule>(`${pageRulesPath(zoneId)}/${encodeURIComponent(rule.id)}`, body);
+  return callEndpoint(pageRuleEndpoints.update, { params: { zone_id: zoneId, pagerule_id: rule.id }, body });
 }
 
 /** Only this rule changed, so its row is replaced with the answer instead of reloading the list. */

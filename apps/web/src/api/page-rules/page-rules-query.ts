@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PageRule } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { pageRuleKeys, pageRulesPath } from './keys';
+import { pageRuleEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { pageRuleKeys } from './keys';
 
-export function getPageRules(zoneId: string, signal?: AbortSignal): Promise<PageRule[]> {
-  return api.get<PageRule[]>(pageRulesPath(zoneId), { signal });
+export function getPageRules(zoneId: string, signal?: AbortSignal) {
+  return callEndpoint(pageRuleEndpoints.list, { params: { zone_id: zoneId }, signal });
 }
 
 /** By ascending priority (spec section 2). */

@@ -3,5 +3,3 @@ export const zoneKeys = {
   all: ['zones'] as const,
   list: () => [...zoneKeys.all, 'list'] as const,
 };
-
-export const zonesPath = '/cloudflare/zones';

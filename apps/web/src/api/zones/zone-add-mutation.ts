@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddZoneRequest, AddZoneResponse } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { zoneKeys, zonesPath } from './keys';
+import { zoneEndpoints, type AddZoneRequest } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { zoneKeys } from './keys';
 
-export function addZone(request: AddZoneRequest): Promise<AddZoneResponse> {
-  return api.post<AddZoneResponse>(zonesPath, request);
+export function addZone(request: AddZoneRequest) {
+  return callEndpoint(zoneEndpoints.add, { body: request });
 }
 
 export function useAddZoneMutation() {

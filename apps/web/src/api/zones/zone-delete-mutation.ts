@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../lib/api';
-import { zoneKeys, zonesPath } from './keys';
+import { zoneEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { zoneKeys } from './keys';
 
-export function deleteZone(zoneId: string): Promise<void> {
-  return api.delete<void>(`${zonesPath}/${encodeURIComponent(zoneId)}`);
+export function deleteZone(zoneId: string) {
+  return callEndpoint(zoneEndpoints.remove, { params: { zone_id: zoneId } });
 }
 
 export function useDeleteZoneMutation() {

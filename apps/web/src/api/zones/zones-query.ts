@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Zone } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { zoneKeys, zonesPath } from './keys';
+import { zoneEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { zoneKeys } from './keys';
 
-export function fetchZones(signal?: AbortSignal): Promise<Zone[]> {
-  return api.get<Zone[]>(zonesPath, { signal });
+export function fetchZones(signal?: AbortSignal) {
+  return callEndpoint(zoneEndpoints.list, { signal });
 }
 
 export const zonesQueryOptions = () =>

@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SyncZonesResponse } from '@guardian/contract';
-import { api } from '../../lib/api';
-import { zoneKeys, zonesPath } from './keys';
+import { zoneEndpoints } from '@guardian/contract';
+import { callEndpoint } from '../../lib/api';
+import { untilEnded } from '../jobs/job-end';
+import { zoneKeys } from './keys';
 
-export function syncZones(): Promise<SyncZonesResponse> {
-  return api.post<SyncZonesResponse>(`${zonesPath}/sync`);
+export async function syncZones() {
+  // A long one answers 202 with its job: followed until it ends, so the button stays busy until then.
+  return untilEnded(await callEndpoint(zoneEndpoints.sync));
 }
 
 export function useSyncZonesMutation() {

@@ -5,6 +5,7 @@ import { getToken, setToken } from '../../lib/auth-token';
 import { renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 import { ADMIN_MENU, groupForPath, USER_MENU } from '../menus';
+import { SIDEBAR_STORAGE_KEY } from './sidebar-preference';
 
 /** The sidebar that is always shown from lg up (jsdom applies no media queries, so both exist). */
 async function sidebar(name: string) {
@@ -116,22 +117,28 @@ describe('layout shell', () => {
     const user = userEvent.setup();
     const token = sessionToken({ level: 1, email: 'ayse@example.com' });
     setToken(token);
-    const fetchMock = vi.fn<typeof fetch>(async () => {
+    const fetchMock = vi.fn<typeof fetch>(async (url) => {
+      // The bell asks for the person's operations.
+      if (url === '/api/jobs?scope=mine') return Response.json({ jobs: [], unseen: 0 });
       // The browser still holds the token while the server ends its session.
       expect(getToken()).toBe(token);
       return new Response(null, { status: 204 });
     });
     vi.stubGlobal('fetch', fetchMock);
     const { router } = renderApp('/dashboard');
-    expect(await screen.findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Operations' })).toHaveAttribute(
+      'href',
+      '/dashboard/jobs',
+    );
     await user.click(screen.getByRole('button', { name: 'User menu' }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('ayse@example.com')).toBeInTheDocument();
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(getToken()).toBeNull();
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchMock.mock.calls[0]!;
+    const logoutCalls = fetchMock.mock.calls.filter(([url]) => url !== '/api/jobs?scope=mine');
+    expect(logoutCalls).toHaveLength(1);
+    const [url, init] = logoutCalls[0]!;
     expect(url).toBe('/api/auth/logout');
     expect(init?.method).toBe('POST');
     expect(new Headers(init?.headers).get('authorization')).toBe(`Bearer ${token}`);
@@ -174,5 +181,62 @@ describe('layout shell', () => {
     await user.click(within(opened).getByRole('link', { name: 'Accounts' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(router.state.location.pathname).toBe('/cloudflare/accounts');
+  });
+});
+
+describe('the sidebar on a wide screen', () => {
+  /** A screen `width` px wide: matchMedia answers its min-width queries (jsdom has no layout). */
+  function wideScreen(width: number) {
+    vi.stubGlobal('matchMedia', (query: string) => {
+      const minWidth = /\(min-width: ([\d.]+)rem\)/.exec(query)?.[1];
+      return {
+        matches: minWidth !== undefined && width >= Number(minWidth) * 16,
+        media: query,
+        addEventListener: () => {},
+        removeEventListener: () => {},
+      } as unknown as MediaQueryList;
+    });
+  }
+
+  it('starts hidden at 1024 px, and the Menu button shows it and remembers the choice', async () => {
+    const user = userEvent.setup();
+    wideScreen(1024);
+    setToken(sessionToken({ level: 1 }));
+    const first = renderApp('/dashboard');
+    const menu = await screen.findByRole('button', { name: 'Menu' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(menu).toHaveAttribute('aria-controls', 'sidebar');
+    expect(document.getElementById('sidebar')).toContainElement(
+      screen.getAllByRole('navigation', { name: 'Main menu' })[0]!,
+    );
+
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    expect(localStorage.getItem(SIDEBAR_STORAGE_KEY)).toBe('open');
+
+    first.unmount();
+    renderApp('/dashboard');
+    const again = await screen.findByRole('button', { name: 'Menu' });
+    expect(again).toHaveAttribute('aria-expanded', 'true');
+    // The keyboard works it too, and the focus stays on the button.
+    again.focus();
+    await user.keyboard('{Enter}');
+    expect(again).toHaveAttribute('aria-expanded', 'false');
+    expect(again).toHaveFocus();
+    expect(localStorage.getItem(SIDEBAR_STORAGE_KEY)).toBe('closed');
+  });
+
+  it('starts shown from 1280 px up, until the person hides it', async () => {
+    const user = userEvent.setup();
+    wideScreen(1366);
+    setToken(sessionToken({ level: 1 }));
+    const first = renderApp('/dashboard');
+    const menu = await screen.findByRole('button', { name: 'Menu' });
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await user.click(menu);
+
+    first.unmount();
+    renderApp('/dashboard');
+    expect(await screen.findByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
   });
 });

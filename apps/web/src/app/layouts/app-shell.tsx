@@ -1,18 +1,27 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { Dialog as RadixDialog } from 'radix-ui';
-import { Menu, X } from 'lucide-react';
+import { clsx } from 'clsx';
+import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';
 import { ConfirmProvider } from '../../components/ui/confirm-dialog';
 import { PageSpinner } from '../../components/ui/spinner';
 import { Sidebar } from './sidebar';
+import { useSidebarPreference } from './sidebar-preference';
 import { TopBar } from './top-bar';
 
 /** Tailwind's lg breakpoint: from here on the sidebar is always shown and the drawer is not needed. */
 const WIDE_SCREEN = '(min-width: 64rem)';
 
-/** The signed-in layout: sidebar (a drawer below lg), top bar, and the current screen. */
+const menuButtonClassName = '-ml-1 rounded-control p-2 text-ink transition-colors hover:bg-canvas';
+
+/**
+ * The signed-in layout: sidebar, top bar, and the current screen. Below lg the sidebar is a drawer;
+ * from lg up the top bar's Menu button shows or hides it (remembered), so a 1024 px screen can give
+ * the tables its whole width.
+ */
 export default function AppShell() {
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [sidebarOpen, toggleSidebar] = useSidebarPreference();
 
   useEffect(() => {
     const wide = window.matchMedia(WIDE_SCREEN);
@@ -29,8 +38,9 @@ export default function AppShell() {
       >
         Skip to content
       </a>
-      <div className="min-h-dvh lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]">
-        <div className="hidden bg-sidebar lg:block">
+      <div className={clsx('min-h-dvh', sidebarOpen && 'lg:grid lg:grid-cols-[16rem_minmax(0,1fr)]')}>
+        {/* Shown by CSS alone (lg and up, when open), so it never flashes in before a script decides. */}
+        <div id="sidebar" className={clsx('hidden bg-sidebar', sidebarOpen && 'lg:block')}>
           <aside className="sticky top-0 h-dvh">
             <Sidebar />
           </aside>
@@ -38,13 +48,31 @@ export default function AppShell() {
         <RadixDialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
           <div className="flex min-h-dvh min-w-0 flex-col">
             <TopBar
+              sidebarOpen={sidebarOpen}
               menuButton={
-                <RadixDialog.Trigger
-                  aria-label="Open menu"
-                  className="-ml-1 rounded-control p-2 text-ink transition-colors hover:bg-canvas"
-                >
-                  <Menu aria-hidden="true" className="size-5" />
-                </RadixDialog.Trigger>
+                <>
+                  <RadixDialog.Trigger
+                    aria-label="Open menu"
+                    className={clsx(menuButtonClassName, 'lg:hidden')}
+                  >
+                    <Menu aria-hidden="true" className="size-5" />
+                  </RadixDialog.Trigger>
+                  <button
+                    type="button"
+                    aria-label="Menu"
+                    aria-expanded={sidebarOpen}
+                    aria-controls="sidebar"
+                    title={sidebarOpen ? 'Hide the menu' : 'Show the menu'}
+                    onClick={toggleSidebar}
+                    className={clsx(menuButtonClassName, 'hidden lg:block')}
+                  >
+                    {sidebarOpen ? (
+                      <PanelLeftClose aria-hidden="true" className="size-5" />
+                    ) : (
+                      <PanelLeftOpen aria-hidden="true" className="size-5" />
+                    )}
+                  </button>
+                </>
               }
             />
             <main

@@ -1,38 +1,68 @@
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { clsx } from 'clsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { DropdownMenu } from 'radix-ui';
-import { Bell, ChevronDown, LogOut } from 'lucide-react';
+import { Bell, ChevronDown, LogOut, UserRound } from 'lucide-react';
 import { GuardianLogo } from '../../components/guardian-logo';
+import { useJobsQuery } from '../../api/jobs/jobs-query';
 import { signOut } from '../../lib/sign-out';
 import { useSession } from '../../lib/session';
 
-/** The bar above every screen: the drawer button on phones, notifications and the user menu. */
-export function TopBar({ menuButton }: { menuButton: ReactNode }) {
+interface TopBarProps {
+  /** The drawer's button below lg, the sidebar's show/hide button from lg up. */
+  menuButton: ReactNode;
+  /** The sidebar is shown on a wide screen (it has the logo then). */
+  sidebarOpen: boolean;
+}
+
+/** The bar above every screen: the menu button, notifications and the user menu. */
+export function TopBar({ menuButton, sidebarOpen }: TopBarProps) {
   return (
-    <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-3 border-b border-line bg-surface/95 px-4 backdrop-blur sm:px-6 lg:px-8">
-      <div className="flex min-w-0 items-center gap-3 lg:hidden">
+    <header className="sticky top-0 z-30 flex h-(--top-bar-height) shrink-0 items-center gap-3 border-b border-line bg-surface/95 px-4 backdrop-blur sm:px-6 lg:px-8">
+      <div className="flex min-w-0 items-center gap-3">
         {menuButton}
         <GuardianLogo
           showTagline={false}
-          className="[&>span:first-child]:size-8 [&>span:first-child>svg]:size-5"
+          className={clsx(
+            '[&>span:first-child]:size-8 [&>span:first-child>svg]:size-5',
+            sidebarOpen && 'lg:hidden',
+          )}
         />
       </div>
       <div className="ml-auto flex items-center gap-1 sm:gap-2">
-        <button
-          type="button"
-          aria-label="Notifications"
-          className="relative rounded-control p-2 text-ink-muted transition-colors hover:bg-canvas hover:text-ink"
-        >
-          <Bell aria-hidden="true" className="size-5" />
-          <span
-            aria-hidden="true"
-            className="absolute top-1.5 right-1.5 size-2.5 rounded-full bg-danger ring-2 ring-surface"
-          />
-        </button>
+        <JobsBell />
         <UserMenu />
       </div>
     </header>
+  );
+}
+
+/** How often the bell asks whether an operation of the person's ended. */
+export const BELL_POLL_MS = 30_000;
+
+/**
+ * The bell: opens the jobs view; its red dot lights only while some of the person's operations
+ * ended since they last looked there.
+ */
+function JobsBell() {
+  const unseen = useJobsQuery('mine', { refetchInterval: BELL_POLL_MS }).data?.unseen ?? 0;
+  const label = unseen > 0 ? `Operations, ${unseen} ended since you last looked` : 'Operations';
+  return (
+    <Link
+      to="/dashboard/jobs"
+      aria-label={label}
+      title="Operations"
+      className="relative rounded-control p-2 text-ink-muted transition-colors hover:bg-canvas hover:text-ink"
+    >
+      <Bell aria-hidden="true" className="size-5" />
+      {unseen > 0 && (
+        <span
+          aria-hidden="true"
+          className="absolute top-1.5 right-1.5 size-2.5 rounded-full bg-danger ring-2 ring-surface"
+        />
+      )}
+    </Link>
   );
 }
 
@@ -74,6 +104,13 @@ function UserMenu() {
             <p className="text-xs text-ink-muted">{isAdmin ? 'Administrator' : 'User'}</p>
           </div>
           <DropdownMenu.Separator className="my-1 h-px bg-line" />
+          <DropdownMenu.Item
+            onSelect={() => void navigate('/profile')}
+            className="flex cursor-pointer items-center gap-2 rounded-control px-2.5 py-2 text-sm text-ink outline-none data-[highlighted]:bg-canvas"
+          >
+            <UserRound aria-hidden="true" className="size-4" />
+            Profile
+          </DropdownMenu.Item>
           <DropdownMenu.Item
             onSelect={() => void logout()}
             className="flex cursor-pointer items-center gap-2 rounded-control px-2.5 py-2 text-sm text-ink outline-none data-[highlighted]:bg-danger-soft data-[highlighted]:text-danger-hover"

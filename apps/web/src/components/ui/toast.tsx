@@ -7,16 +7,26 @@ import { getToken } from '../../lib/auth-token';
 
 type ToastKind = 'success' | 'error';
 
+/** A button in the toast, e.g. Restore after a destructive action. */
+export interface ToastAction {
+  label: string;
+  onClick: () => void;
+}
+
 interface ToastEntry {
   id: number;
   kind: ToastKind;
   message: string;
+  action?: ToastAction;
 }
 
 export interface ToastApi {
-  success: (message: string) => void;
+  success: (message: string, options?: { action?: ToastAction }) => void;
   error: (message: string) => void;
 }
+
+/** A toast that offers an action stays long enough to reach it, by mouse or by keyboard. */
+export const TOAST_WITH_ACTION_DURATION_MS = 10_000;
 
 const ToastContext = createContext<ToastApi | null>(null);
 
@@ -33,12 +43,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const show = useCallback(
-    (kind: ToastKind, message: string) => {
+    (kind: ToastKind, message: string, action?: ToastAction) => {
       const id = nextId.current++;
-      setToasts((current) => [...current, { id, kind, message }]);
+      setToasts((current) => [...current, { id, kind, message, action }]);
       timers.current.set(
         id,
-        setTimeout(() => dismiss(id), TOAST_DURATION_MS),
+        setTimeout(() => dismiss(id), action ? TOAST_WITH_ACTION_DURATION_MS : TOAST_DURATION_MS),
       );
     },
     [dismiss],
@@ -51,7 +61,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const api = useMemo<ToastApi>(
     () => ({
-      success: (message) => show('success', message),
+      success: (message, options) => show('success', message, options?.action),
       // A call refused because the session ended has already sent the person to /login, which says
       // why: an error toast about the action would only follow them there.
       error: (message) => void (getToken() !== null && show('error', message)),
@@ -82,6 +92,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               <XCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
             )}
             <p className="min-w-0 flex-1 break-words">{toast.message}</p>
+            {toast.action && (
+              <button
+                type="button"
+                onClick={() => {
+                  dismiss(toast.id);
+                  toast.action!.onClick();
+                }}
+                className="-my-1 shrink-0 rounded px-2 py-1 font-semibold underline underline-offset-2 hover:bg-white/15 focus-visible:outline-white"
+              >
+                {toast.action.label}
+              </button>
+            )}
             <button
               type="button"
               onClick={() => dismiss(toast.id)}

@@ -189,6 +189,26 @@ describe('Add Account', SLOW, () => {
     expect(api.callsTo('GET /api/cloudflare/accounts')).toHaveLength(1);
   });
 
+  it("marks the field the server's refusal is about, not only the banner", async () => {
+    api.answer('POST /api/cloudflare/accounts', () =>
+      jsonResponse(409, {
+        code: 'CONFLICT',
+        message: 'You already have an account named "Guardian Demo".',
+        errors: [{ message: 'You already have an account named "Guardian Demo".', field: 'account_name' }],
+      }),
+    );
+    const { user, dialog } = await openAddAccount();
+    await user.type(within(dialog).getByLabelText(/Account Name/), 'Guardian Demo');
+    await user.type(within(dialog).getByLabelText(/API Token/), 'token');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Account' }));
+    const name = within(dialog).getByLabelText(/Account Name/);
+    await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
+    expect(
+      within(dialog).getAllByText('You already have an account named "Guardian Demo".').length,
+    ).toBeGreaterThan(0);
+    expect(within(dialog).getByLabelText(/API Token/)).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('shows the server’s message, or Failed to add account', async () => {
     api.answer('POST /api/cloudflare/accounts', () =>
       jsonResponse(400, {

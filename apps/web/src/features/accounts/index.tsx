@@ -42,7 +42,7 @@ export default function AccountsScreen() {
     return (
       <>
         <PageHeader title="Cloudflare Accounts" />
-        <ErrorMessage>Failed to fetch accounts.</ErrorMessage>
+        <ErrorMessage onRetry={() => void accounts.refetch()}>Failed to fetch accounts.</ErrorMessage>
       </>
     );
   }

@@ -17,6 +17,8 @@ import { formatCreatedOn } from './components/ban-list-items-table';
 const SLOW = { timeout: 20_000 };
 /** `waitFor` with room for a busy machine: a page of 100 rows takes a while to render under jsdom. */
 const eventually = <T,>(assertion: () => T) => waitFor(assertion, { timeout: 5_000 });
+/** A search answers after its 300 ms debounce, then the page, then the count: slow on a busy machine. */
+const WAIT = { timeout: 5_000 };
 
 const LIST_ID = '2c0fc9fa937b11eaa1b71c4d701ab86e';
 const ITEMS_PATH = `/api/cloudflare/banlists/${LIST_ID}/items`;
@@ -129,6 +131,21 @@ describe('ban list items table', SLOW, () => {
     expect(screen.getByPlaceholderText('Search IP or Comment...')).toBeInTheDocument();
   });
 
+  it("names the value column by the list's kind: Hostname in a hostname list", async () => {
+    const api = itemsApi();
+    api.answer('GET /api/cloudflare/banlists', () =>
+      jsonResponse(200, [{ ...BAN_LISTS[0]!, kind: 'hostname' }]),
+    );
+    await openItems();
+    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+      'No',
+      'Hostname',
+      'Comment',
+      'Created On',
+      'Delete',
+    ]);
+  });
+
   it('pages on the server with numbered pages and ellipses, numbering rows across pages', async () => {
     const api = itemsApi(2000);
     const { user } = await openItems(2000);
@@ -230,14 +247,72 @@ describe('ban list items table', SLOW, () => {
     expect(await screen.findByText('No items match your search.')).toBeInTheDocument();
   });
 
-  it('says the search matched more than it counted', async () => {
+  /** Pages of a search counted as the server counts them: at most two pages past the one asked for. */
+  const cappedItemsPage = (call: { params: URLSearchParams }) => {
+    const page = itemsPage(call.params, 1000);
+    if (!call.params.has('search')) return page;
+    const counted = (Number(call.params.get('page')) + 2) * Number(call.params.get('per_page'));
+    return {
+      ...page,
+      totalItems: Math.min(page.totalItems, counted),
+      totalItemsCapped: page.totalItems > counted,
+    };
+  };
+  const COUNT_PATH = `${ITEMS_PATH}/count`;
+  const pageButtons = () =>
+    within(screen.getByRole('navigation', { name: 'Pagination' }))
+      .getAllByRole('button', { name: /^Page / })
+      .map((button) => button.textContent);
+
+  it('shows the exact total and the last page once the count arrives, after the page', async () => {
     const api = itemsApi();
-    api.answer(`GET ${ITEMS_PATH}`, (call) =>
-      jsonResponse(200, { ...itemsPage(call.params, 1000), totalItemsCapped: call.params.has('search') }),
-    );
+    api.answer(`GET ${ITEMS_PATH}`, (call) => jsonResponse(200, cappedItemsPage(call)));
+    api.answer(`GET ${COUNT_PATH}`, () => jsonResponse(200, { totalItems: 1000 }));
+    const counting = api.held(`GET ${COUNT_PATH}`);
     const { user } = await openItems();
     await user.type(screen.getByPlaceholderText('Search IP or Comment...'), 'Reason');
-    expect(await screen.findByText('More than 1,000 matches')).toBeInTheDocument();
+    // The page first, with what it counted: three pages so far.
+    expect(await screen.findByText('More than 300 matches', {}, WAIT)).toBeInTheDocument();
+    expect(pageButtons()).toEqual(['1', '2', '3']);
+    await eventually(() => expect(api.callsTo(`GET ${COUNT_PATH}`)).toHaveLength(1));
+    expect(Object.fromEntries(api.callsTo(`GET ${COUNT_PATH}`)[0]!.params)).toEqual({ search: 'Reason' });
+    expect(api.calls.findIndex((call) => call.path === COUNT_PATH)).toBeGreaterThan(
+      api.calls.findIndex((call) => call.params.get('search') === 'Reason'),
+    );
+
+    counting.release();
+    expect(await screen.findByText('1,000 matches', {}, WAIT)).toBeInTheDocument();
+    expect(screen.queryByText(/More than/)).not.toBeInTheDocument();
+    expect(pageButtons()).toEqual(['1', '2', '3', '10']);
+    await user.click(screen.getByRole('button', { name: 'Page 10' }));
+    await eventually(() => expect(currentPage()).toHaveTextContent('10'));
+    await eventually(() => expect(column(2)[0]).toBe('Reason #100'));
+    expect(pageButtons()).toEqual(['1', '8', '9', '10']);
+    expect(screen.getByText('1,000 matches')).toBeInTheDocument();
+    // Counted once for the search, whatever page is shown.
+    expect(api.callsTo(`GET ${COUNT_PATH}`)).toHaveLength(1);
+  });
+
+  it('pages a search with more matches than it shows up to its first 10,000, and says so', async () => {
+    const api = itemsApi();
+    api.answer(`GET ${ITEMS_PATH}`, (call) => jsonResponse(200, cappedItemsPage(call)));
+    api.answer(`GET ${COUNT_PATH}`, () => jsonResponse(200, { totalItems: 25_000 }));
+    const { user } = await openItems();
+    await user.type(screen.getByPlaceholderText('Search IP or Comment...'), 'Reason');
+    expect(await screen.findByText('25,000 matches (the first 10,000 shown)', {}, WAIT)).toBeInTheDocument();
+    expect(pageButtons()).toEqual(['1', '2', '3', '100']);
+  });
+
+  it('keeps saying "More than" when the count fails', async () => {
+    const api = itemsApi();
+    api.answer(`GET ${ITEMS_PATH}`, (call) => jsonResponse(200, cappedItemsPage(call)));
+    api.answer(`GET ${COUNT_PATH}`, failure(503, 'The database is not answering.'));
+    const { user } = await openItems();
+    await user.type(screen.getByPlaceholderText('Search IP or Comment...'), 'Reason');
+    expect(await screen.findByText('More than 300 matches', {}, WAIT)).toBeInTheDocument();
+    await eventually(() => expect(api.callsTo(`GET ${COUNT_PATH}`).length).toBeGreaterThan(0));
+    expect(screen.getByText('More than 300 matches')).toBeInTheDocument();
+    expect(column(2)).toHaveLength(100);
   });
 
   it('replaces the page with the spec’s message when the items cannot be fetched', async () => {
@@ -329,6 +404,26 @@ describe('Add item', SLOW, () => {
     await eventually(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(column(1)[0]).toBe('203.0.113.0/24');
     expect(screen.getByRole('status')).toHaveTextContent('203.0.113.0/24 added.');
+  });
+
+  it('says what a CIDR covers, and asks before banning a range wider than a /16', async () => {
+    const { user, api, dialog } = await openAdd();
+    const adding = api.held(`POST ${ITEMS_PATH}`);
+    await user.type(within(dialog).getByLabelText(/IP Address \/ CIDR/), '10.1.2.3/8');
+    await user.type(within(dialog).getByLabelText(/Comment/), 'typo?');
+    expect(within(dialog).getByRole('note')).toHaveTextContent(
+      '10.0.0.0/8 covers 10.0.0.0 – 10.255.255.255 (16,777,216 addresses). What you typed is widened to 10.0.0.0/8.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+    expect(await within(dialog).findByText('Confirm the range below to ban all of it.')).toBeInTheDocument();
+    expect(api.calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+
+    await user.click(
+      within(dialog).getByRole('checkbox', { name: /Ban all 16,777,216 addresses of 10.0.0.0\/8/ }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+    await eventually(() => expect(api.calls.filter((call) => call.method === 'POST')).toHaveLength(1));
+    adding.release(jsonResponse(201, item(1001, { ip: '10.0.0.0/8', comment: 'typo?' })));
   });
 
   it('shows the server’s message, or An unknown error occurred.', async () => {

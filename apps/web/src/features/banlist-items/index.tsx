@@ -1,13 +1,15 @@
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, Plus, RefreshCw } from 'lucide-react';
 import {
+  BAN_LIST_ITEM_SEARCH_MATCHES_MAX,
   BAN_LIST_ITEM_SEARCH_MAX,
   ITEM_SEARCH_DEBOUNCE_MS,
   PAGE_SIZE,
   type BanListItem,
   type BanListItemSort,
   type BanListKind,
+  type Job,
 } from '@guardian/contract';
 import { Button, buttonClassName } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
@@ -22,11 +24,15 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { pageCountOf } from '../../lib/use-paged-rows';
 import { nextSort, type SortState } from '../../lib/use-sort';
 import { useDeleteBanListItemMutation } from '../../api/ban-list-items/ban-list-item-delete-mutation';
+import { useBanListItemsCountQuery } from '../../api/ban-list-items/ban-list-items-count-query';
 import { useBanListItemsQuery } from '../../api/ban-list-items/ban-list-items-query';
-import { useSyncBanListMutation } from '../../api/ban-lists/ban-list-sync-mutation';
+import { useBanListSync } from '../../api/ban-lists/ban-list-sync-mutation';
+import { isJob } from '../../api/jobs/job-end';
 import { useBanListQuery } from '../../api/ban-lists/ban-lists-query';
 import { AddBanListItemDialog } from './components/add-ban-list-item-dialog';
 import { BanListItemsTable } from './components/ban-list-items-table';
+import { BanListSyncProgress } from './components/ban-list-sync-progress';
+import { ExportBanListItemsButton } from './components/export-ban-list-items-button';
 
 const KIND_LABELS: Record<BanListKind, string> = {
   ip: 'IP',
@@ -54,10 +60,20 @@ export default function BanListItemsScreen() {
 
 function BanListItemsView({ listId }: { listId: string }) {
   const banList = useBanListQuery(listId);
-  const syncBanList = useSyncBanListMutation(listId);
   const deleteItem = useDeleteBanListItemMutation(listId);
   const confirm = useConfirm();
   const toast = useToast();
+  // A long sync runs as a job: the same words when it ends as a short sync's.
+  const syncEnded = useCallback(
+    (job: Job) => {
+      if (job.state === 'succeeded') toast.success('List synced with Cloudflare.');
+      else if (job.state === 'failed')
+        toast.error(`Failed to sync items. Please try again.${job.error ? ` ${job.error}` : ''}`);
+      else toast.success('Sync cancelled.');
+    },
+    [toast],
+  );
+  const syncBanList = useBanListSync(listId, banList.data, syncEnded);
   const [adding, setAdding] = useState(false);
 
   const [search, setSearch] = useState('');
@@ -88,25 +104,40 @@ function BanListItemsView({ listId }: { listId: string }) {
     order: sort.direction,
   });
   const rows = items.data?.items ?? [];
-  const totalItems = items.data?.totalItems ?? 0;
-  const pageCount = pageCountOf(totalItems, PAGE_SIZE.banListItems);
+  const searching = debouncedSearch !== '';
+  // A broad search's page counts only a few pages ahead; its exact count follows in a call of its own.
+  const pageCapped = items.data?.totalItemsCapped ?? false;
+  const count = useBanListItemsCountQuery(
+    listId,
+    debouncedSearch,
+    searching && pageCapped && !items.isPlaceholderData,
+  );
+  const exactTotal = pageCapped ? count.data?.totalItems : undefined;
+  const totalItems = exactTotal ?? items.data?.totalItems ?? 0;
+  // A search pages through its first matches only (the server refuses the pages past them).
+  const pagedItems = searching ? Math.min(totalItems, BAN_LIST_ITEM_SEARCH_MATCHES_MAX) : totalItems;
+  const pageCount = pageCountOf(pagedItems, PAGE_SIZE.banListItems);
   const firstRowNumber = (page - 1) * PAGE_SIZE.banListItems + 1;
   // A delete or a sync left fewer pages than the one shown: show the new last page, not an empty one.
   if (items.isSuccess && !items.isPlaceholderData && page > pageCount) setPage(pageCount);
 
-  const sync = () =>
-    confirm({
+  const sync = () => {
+    let startedJob = false;
+    return confirm({
       title: 'Update from Cloudflare',
       message:
         'Are you sure you want to sync this list with Cloudflare? This will fetch all items and update the database.',
       confirmLabel: 'Sync',
       busyLabel: 'Syncing...',
       variant: 'primary',
-      action: () => syncBanList.mutateAsync(),
+      action: async () => {
+        startedJob = isJob(await syncBanList.start());
+      },
     }).then(
-      (synced) => synced && toast.success('List synced with Cloudflare.'),
+      (synced) => synced && !startedJob && toast.success('List synced with Cloudflare.'),
       (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to sync items. Please try again.')),
     );
+  };
 
   const remove = (item: BanListItem) =>
     confirm({
@@ -130,7 +161,9 @@ function BanListItemsView({ listId }: { listId: string }) {
     return (
       <>
         <PageHeader title={title} description={description} actions={backToBanLists} />
-        <ErrorMessage>Failed to fetch items for list {listId}.</ErrorMessage>
+        <ErrorMessage onRetry={() => void items.refetch()}>
+          Failed to fetch items for list {listId}.
+        </ErrorMessage>
       </>
     );
   }
@@ -147,17 +180,36 @@ function BanListItemsView({ listId }: { listId: string }) {
             <Button
               variant="secondary"
               icon={<RefreshCw aria-hidden="true" className="size-4" />}
-              loading={syncBanList.isPending}
+              loading={syncBanList.isPending || syncBanList.job !== null}
               onClick={() => void sync()}
             >
-              Update from Cloudflare
+              {syncBanList.job ? 'Syncing...' : 'Update from Cloudflare'}
             </Button>
+            <ExportBanListItemsButton
+              listId={listId}
+              listName={banList.data?.list_name}
+              search={debouncedSearch}
+            />
             <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setAdding(true)}>
               Add
             </Button>
           </>
         }
       />
+      {syncBanList.job && syncBanList.progress && (
+        <BanListSyncProgress
+          job={syncBanList.job}
+          progress={syncBanList.progress}
+          cancelling={syncBanList.isCancelling}
+          onCancel={() =>
+            void syncBanList
+              .cancel()
+              .catch((error: unknown) =>
+                toast.error(actionErrorMessage(error, 'Failed to cancel the sync. Please try again.')),
+              )
+          }
+        />
+      )}
       <div
         ref={listTop}
         className="mb-4 flex scroll-mt-20 flex-wrap items-center justify-between gap-x-4 gap-y-2"
@@ -174,15 +226,16 @@ function BanListItemsView({ listId }: { listId: string }) {
           loading={items.isPending}
           fetching={items.isPlaceholderData || search.trim() !== debouncedSearch}
           totalItems={totalItems}
-          capped={items.data?.totalItemsCapped ?? false}
-          searching={debouncedSearch !== ''}
+          capped={pageCapped && exactTotal === undefined}
+          searching={searching}
         />
       </div>
       <BanListItemsTable
         rows={rows}
+        kind={banList.data?.kind}
         firstRowNumber={firstRowNumber}
         loading={items.isPending}
-        searching={debouncedSearch !== ''}
+        searching={searching}
         sort={sort}
         onSort={changeSort}
         onDelete={(item) => void remove(item)}
@@ -209,7 +262,7 @@ interface ItemsSummaryProps {
   /** A search or another page is on its way: the rows shown are the previous ones. */
   fetching: boolean;
   totalItems: number;
-  /** The server stopped counting matches: more pages follow the last one shown. */
+  /** The page's count stopped short and the exact one is not known (yet): more pages follow the last one shown. */
   capped: boolean;
   searching: boolean;
 }
@@ -225,11 +278,16 @@ function ItemsSummary({ loading, fetching, totalItems, capped, searching }: Item
     : totalItems === 1
       ? 'item'
       : 'items';
+  const shown =
+    searching && !capped && totalItems > BAN_LIST_ITEM_SEARCH_MATCHES_MAX
+      ? ` (the first ${BAN_LIST_ITEM_SEARCH_MATCHES_MAX.toLocaleString()} shown)`
+      : '';
   return (
     <p className="inline-flex items-center gap-2 text-sm text-ink-muted" aria-live="polite">
       {fetching && <Spinner size="sm" label={null} className="text-brand" />}
       <span>
         {count} {noun}
+        {shown}
       </span>
     </p>
   );

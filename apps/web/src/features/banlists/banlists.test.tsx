@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { BanList, CloudflareAccount } from '@guardian/contract';
+import type { BanList, CloudflareAccount, Snapshot } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
+import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
@@ -47,6 +48,7 @@ beforeEach(() => {
   api = fakeApi({
     'GET /api/cloudflare/banlists': () => jsonResponse(200, BAN_LISTS),
     'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS),
+    'GET /api/snapshots': () => jsonResponse(200, []),
   });
 });
 
@@ -129,6 +131,18 @@ describe('ban lists table', SLOW, () => {
       'Failed to fetch ban lists.',
     );
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('offers Retry on that message, which reads the lists again', async () => {
+    api.answer('GET /api/cloudflare/banlists', failure(403, 'x'));
+    const user = userEvent.setup();
+    renderApp('/cloudflare/banlists');
+    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
+      'Failed to fetch ban lists.',
+    );
+    api.answer('GET /api/cloudflare/banlists', () => jsonResponse(200, BAN_LISTS));
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('blocked_ips')).toBeInTheDocument();
   });
 });
 
@@ -310,6 +324,68 @@ describe('Clean All', SLOW, () => {
   });
 });
 
+describe('Restoring what Clean All or a delete removed', SLOW, () => {
+  const cleaned: Snapshot = {
+    id: '6f1c7c3e-8d43-4b7e-9a0e-2f1d7f0c0a11',
+    kind: 'clean-all',
+    summary: 'Clean All: 3 lists, 12 items',
+    items: 12,
+    list_id: null,
+    zone_id: null,
+    record_id: null,
+    created_at: '2026-11-23T10:00:00.000Z',
+    expires_at: '2026-11-30T10:00:00.000Z',
+    restored_at: null,
+  };
+  const restored = { ...cleaned, restored_at: '2026-11-23T10:05:00.000Z' };
+
+  it('offers Restore in the Clean All toast, and restores the snapshot Clean All just kept', async () => {
+    api.answer('POST /api/cloudflare/banlists/clean', () => jsonResponse(200, BAN_LISTS));
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Clean All' }));
+    api.answer('GET /api/snapshots', () => jsonResponse(200, [cleaned]));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Clean All' }));
+
+    const success = await screen.findByRole('status');
+    expect(success).toHaveTextContent('All ban lists cleaned.');
+    api.answer(`POST /api/snapshots/${cleaned.id}/restore`, () => jsonResponse(200, restored));
+    await user.click(within(success).getByRole('button', { name: 'Restore' }));
+
+    await waitFor(() => expect(api.callsTo(`POST /api/snapshots/${cleaned.id}/restore`)).toHaveLength(1));
+    expect(await screen.findByText('Restored: Clean All: 3 lists, 12 items.')).toBeInTheDocument();
+  });
+
+  it('lists what can be restored under the table, each with its own Restore', async () => {
+    api.answer('GET /api/snapshots', (call) => {
+      expect(call.params.get('kind')).toBe('clean-all,ban-list');
+      return jsonResponse(200, [cleaned]);
+    });
+    const { user } = await openBanLists();
+    const panel = await screen.findByRole('region', { name: 'Recently removed' });
+    expect(panel).toHaveTextContent('Clean All: 3 lists, 12 items');
+
+    const restoring = api.held(`POST /api/snapshots/${cleaned.id}/restore`);
+    api.answer(`POST /api/snapshots/${cleaned.id}/restore`, () => jsonResponse(200, restored));
+    await user.click(within(panel).getByRole('button', { name: 'Restore Clean All: 3 lists, 12 items' }));
+    expect(await within(panel).findByRole('button', { name: /Restore Clean All/ })).toHaveTextContent(
+      'Restoring...',
+    );
+    api.answer('GET /api/snapshots', () => jsonResponse(200, [restored]));
+    restoring.release();
+    expect(await within(panel).findByText('Restored')).toBeInTheDocument();
+  });
+
+  it('says why when the restore fails, and keeps Restore', async () => {
+    api.answer('GET /api/snapshots', () => jsonResponse(200, [cleaned]));
+    api.answer(`POST /api/snapshots/${cleaned.id}/restore`, failure(502, 'Could not restore "blocked_ips"'));
+    const { user } = await openBanLists();
+    const panel = await screen.findByRole('region', { name: 'Recently removed' });
+    await user.click(within(panel).getByRole('button', { name: /Restore Clean All/ }));
+    expect(await toast()).toHaveTextContent('Failed to restore. Could not restore "blocked_ips"');
+    expect(within(panel).getByRole('button', { name: /Restore Clean All/ })).toBeEnabled();
+  });
+});
+
 describe('Update', SLOW, () => {
   it('says Syncing... meanwhile, then re-fetches the lists', async () => {
     const syncing = api.held('POST /api/cloudflare/banlists/update');
@@ -323,6 +399,36 @@ describe('Update', SLOW, () => {
     expect(await screen.findByText('spare_list')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Ban lists updated.');
     expect(screen.getByRole('button', { name: 'Update' })).toBeEnabled();
+  });
+
+  it('a long update (202, its job) stays on Syncing... until the job ends, then re-fetches', async () => {
+    const updated = [...BAN_LISTS, banList(4, 'spare_list', { account_name: 'Spare Account' })];
+    const running = jobOf({ kind: 'ban-lists-update', target: 'All lists', account_name: null });
+    api.answer('POST /api/cloudflare/banlists/update', () => jsonResponse(202, running));
+    const polled = api.held(`GET /api/jobs/${running.id}`);
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await screen.findByRole('button', { name: 'Syncing...' })).toBeDisabled();
+    await waitFor(() => expect(api.callsTo(`GET /api/jobs/${running.id}`)).toHaveLength(1));
+    expect(screen.queryByRole('status')).toBeNull();
+
+    api.answer('GET /api/cloudflare/banlists', () => jsonResponse(200, updated));
+    polled.release(jsonResponse(200, { ...running, state: 'succeeded', result: updated }));
+    expect(await screen.findByText('spare_list')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Ban lists updated.');
+  });
+
+  it("a long update whose job fails says the spec's text, then the job's reason", async () => {
+    const running = jobOf({ kind: 'ban-lists-update', target: 'All lists', account_name: null });
+    api.answer('POST /api/cloudflare/banlists/update', () => jsonResponse(202, running));
+    api.answer(`GET /api/jobs/${running.id}`, () =>
+      jsonResponse(200, { ...running, state: 'failed', error: 'Cloudflare is unavailable.' }),
+    );
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await toast()).toHaveTextContent(
+      'Failed to update ban lists. Please try again. Cloudflare is unavailable.',
+    );
   });
 
   it('says Failed to update ban lists. Please try again. when the update fails', async () => {

@@ -7,6 +7,8 @@ import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { useToast } from '../../components/ui/toast';
+import { RecentlyRemoved, useUndoableSuccess } from '../../components/recently-removed';
+import type { SnapshotFilter } from '../../api/snapshots/keys';
 import { actionErrorMessage } from '../../lib/api';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useSort, type SortState } from '../../lib/use-sort';
@@ -19,6 +21,8 @@ import { BanListsTable, type BanListSortKey } from './components/ban-lists-table
 
 const DEFAULT_SORT: SortState<BanListSortKey> = { key: 'id', direction: 'asc' };
 const NO_BAN_LISTS: BanList[] = [];
+/** What this page can put back: Clean All's lists, and deleted lists. */
+const BAN_LIST_SNAPSHOTS: SnapshotFilter = { kinds: ['clean-all', 'ban-list'] };
 
 /** Ban Lists (/cloudflare/banlists): the Cloudflare lists of every account (spec section 2). */
 export default function BanListsScreen() {
@@ -29,6 +33,7 @@ export default function BanListsScreen() {
   const confirm = useConfirm();
   const toast = useToast();
   const [adding, setAdding] = useState(false);
+  const undoableSuccess = useUndoableSuccess(BAN_LIST_SNAPSHOTS);
 
   const { sorted, sort, toggleSort } = useSort<BanList, BanListSortKey>(
     banLists.data ?? NO_BAN_LISTS,
@@ -52,7 +57,8 @@ export default function BanListsScreen() {
       busyLabel: 'Deleting...',
       action: () => cleanBanLists.mutateAsync(),
     }).then(
-      (cleaned) => cleaned && toast.success('All ban lists cleaned.'),
+      (cleaned) =>
+        cleaned && undoableSuccess('All ban lists cleaned.', (snapshot) => snapshot.kind === 'clean-all'),
       (error: unknown) =>
         toast.error(actionErrorMessage(error, 'Failed to clean all ban lists. Please try again.')),
     );
@@ -65,7 +71,12 @@ export default function BanListsScreen() {
       busyLabel: 'Deleting...',
       action: () => deleteBanList.mutateAsync(banList),
     }).then(
-      (deleted) => deleted && toast.success(`Ban list ${banList.list_name} deleted.`),
+      (deleted) =>
+        deleted &&
+        undoableSuccess(
+          `Ban list ${banList.list_name} deleted.`,
+          (snapshot) => snapshot.list_id === banList.list_id,
+        ),
       (error: unknown) =>
         toast.error(actionErrorMessage(error, 'Failed to delete ban list. Please try again.')),
     );
@@ -74,7 +85,7 @@ export default function BanListsScreen() {
     return (
       <>
         <PageHeader title="Ban Lists" />
-        <ErrorMessage>Failed to fetch ban lists.</ErrorMessage>
+        <ErrorMessage onRetry={() => void banLists.refetch()}>Failed to fetch ban lists.</ErrorMessage>
       </>
     );
   }
@@ -117,6 +128,7 @@ export default function BanListsScreen() {
         onDelete={(banList) => void remove(banList)}
       />
       <Pagination className="mt-4" page={page} pageCount={pageCount} onPageChange={setPage} />
+      <RecentlyRemoved filter={BAN_LIST_SNAPSHOTS} title="Recently removed" />
 
       {adding && (
         <AddBanListDialog

@@ -39,6 +39,18 @@ beforeEach(() => {
   api = fakeApi({
     [`GET ${DNS_PATH}`]: () => jsonResponse(200, RECORDS),
     [`POST ${DNS_PATH}`]: () => jsonResponse(201, record({ id: 'r-new' })),
+    'GET /api/snapshots': () => jsonResponse(200, []),
+    'GET /api/cloudflare/zones': () =>
+      jsonResponse(200, [
+        {
+          id: ZONE_ID,
+          domain: 'dns.example.com',
+          accountName: 'Demo',
+          account_id: 'a',
+          status: 'active',
+          name_servers: [],
+        },
+      ]),
   });
 });
 
@@ -59,6 +71,11 @@ async function openAddDialog(user: ReturnType<typeof userEvent.setup>) {
 const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
 
 describe('DNS records table', () => {
+  it("names the zone's domain beside its id", async () => {
+    await openDns();
+    expect(await screen.findByText(`Zone ID: ${ZONE_ID} · dns.example.com`)).toBeInTheDocument();
+  });
+
   it('shows Type, Name, Content, TTL (1 as Auto), Proxied and the actions', async () => {
     await openDns();
     expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
@@ -159,6 +176,8 @@ describe('DNS record dialog', () => {
         comment: '',
       },
     ]);
+    // The answer's record is named in the toast.
+    expect(await screen.findByRole('status')).toHaveTextContent(/^DNS record .+ added\.$/);
   });
 
   it.each([
@@ -193,6 +212,28 @@ describe('DNS record dialog', () => {
     expect(within(dialog).getByText(/IPv4 address/)).toBeInTheDocument();
     expect(api.sent(`POST ${DNS_PATH}`)).toEqual([]);
   });
+
+  it.each([
+    [
+      'CNAME',
+      'A CNAME record points to a host name, not an IP address: use an A or AAAA record for an address.',
+    ],
+    ['MX', "An MX record names the mail server's host name, not an IP address, such as mail.example.com."],
+  ])(
+    'refuses an IP address as the %s target, at the Content field, before sending',
+    async (type, message) => {
+      const { user } = await openDns();
+      const dialog = await openAddDialog(user);
+      await user.selectOptions(within(dialog).getByLabelText(/^Type/), type);
+      await user.type(within(dialog).getByLabelText(/^Name/), 'alias');
+      const content = within(dialog).getByLabelText(/^Content/);
+      await user.type(content, '192.0.2.1');
+      await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+      expect(within(dialog).getByText(message)).toBeInTheDocument();
+      expect(content).toHaveAccessibleDescription(expect.stringContaining(message));
+      expect(api.sent(`POST ${DNS_PATH}`)).toEqual([]);
+    },
+  );
 
   it('says Adding... while saving, and shows the server’s message or Failed to save DNS record.', async () => {
     const saving = api.held(`POST ${DNS_PATH}`);

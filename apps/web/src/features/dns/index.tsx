@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, Plus, RefreshCw } from 'lucide-react';
 import type { DnsRecord } from '@guardian/contract';
@@ -7,8 +7,10 @@ import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
+import { RecentlyRemoved, useUndoableSuccess } from '../../components/recently-removed';
 import { actionErrorMessage } from '../../lib/api';
 import { useDeleteDnsRecordMutation } from '../../api/dns-records/dns-record-delete-mutation';
+import { useZoneDomain } from '../../api/zones/zone-domain';
 import { useDnsRecordsQuery } from '../../api/dns-records/dns-records-query';
 import { DnsRecordDialog } from './components/dns-record-dialog';
 import type { EditableDnsRecord } from './components/dns-record-form';
@@ -32,6 +34,8 @@ export default function DnsRecordsScreen() {
   const confirm = useConfirm();
   const toast = useToast();
   const [editing, setEditing] = useState<Editing>({ mode: 'closed' });
+  const snapshotFilter = useMemo(() => ({ zoneId }), [zoneId]);
+  const undoableSuccess = useUndoableSuccess(snapshotFilter);
 
   const remove = (record: DnsRecord) =>
     confirm({
@@ -40,14 +44,20 @@ export default function DnsRecordsScreen() {
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteRecord.mutateAsync(record.id),
-    }).catch((error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete DNS record.')));
+    }).then(
+      (deleted) =>
+        deleted &&
+        undoableSuccess(`DNS record ${record.name} deleted.`, (snapshot) => snapshot.record_id === record.id),
+      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete DNS record.')),
+    );
 
-  const description = `Zone ID: ${zoneId}`;
+  const domain = useZoneDomain(zoneId);
+  const description = domain ? `Zone ID: ${zoneId} · ${domain}` : `Zone ID: ${zoneId}`;
   if (records.isError) {
     return (
       <>
         <PageHeader title="DNS Records" description={description} actions={backToZones} />
-        <ErrorMessage>Failed to fetch DNS records.</ErrorMessage>
+        <ErrorMessage onRetry={() => void records.refetch()}>Failed to fetch DNS records.</ErrorMessage>
       </>
     );
   }
@@ -83,6 +93,7 @@ export default function DnsRecordsScreen() {
         onEdit={(record) => setEditing({ mode: 'edit', record })}
         onDelete={remove}
       />
+      <RecentlyRemoved filter={snapshotFilter} title="Recently deleted records" />
       {editing.mode !== 'closed' && (
         <DnsRecordDialog
           zoneId={zoneId}

@@ -1,5 +1,8 @@
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { Tabs } from 'radix-ui';
+import { ArrowLeft } from 'lucide-react';
+import { buttonClassName } from '../../components/ui/button';
+import { useZoneDomain } from '../../api/zones/zone-domain';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { FirewallRulesPanel } from './components/firewall-rules-panel';
@@ -12,6 +15,11 @@ const tabClassName =
 export default function ZoneRulesScreen() {
   const { zoneId } = useParams();
   if (!zoneId) return <ErrorMessage>Zone ID not found.</ErrorMessage>;
+  return <ZoneRules zoneId={zoneId} />;
+}
+
+function ZoneRules({ zoneId }: { zoneId: string }) {
+  const domain = useZoneDomain(zoneId);
 
   return (
     <>
@@ -21,7 +29,15 @@ export default function ZoneRulesScreen() {
             Rules for Zone ID: <span className="break-all">{zoneId}</span>
           </>
         }
-        documentTitle="Zone Rules"
+        // The spec's title stays; the domain beside it says which zone the id is.
+        description={domain}
+        documentTitle={domain ? `Rules of ${domain}` : 'Zone Rules'}
+        actions={
+          <Link to="/cloudflare/zones" className={buttonClassName('secondary')}>
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            Back to Zones
+          </Link>
+        }
       />
       <Tabs.Root defaultValue="firewall">
         <Tabs.List aria-label="Rule types" className="mb-5 flex gap-1 overflow-x-auto border-b border-line">

@@ -40,6 +40,17 @@ function rulesApi(state: { firewall: FirewallRule[]; pages: PageRule[] }) {
   const echo: Answer = (call) => jsonResponse(200, call.body);
   const deleted: Answer = () => new Response(null, { status: 204 });
   const answers: Record<string, Answer> = {
+    'GET /api/cloudflare/zones': () =>
+      jsonResponse(200, [
+        {
+          id: ZONE,
+          domain: 'rules.example.com',
+          accountName: 'Demo',
+          account_id: 'a'.repeat(32),
+          status: 'active',
+          name_servers: [],
+        },
+      ]),
     [`GET ${FIREWALL_PATH}`]: () => jsonResponse(200, state.firewall),
     [`GET ${PAGE_RULES_PATH}`]: () => jsonResponse(200, state.pages),
   };
@@ -72,6 +83,13 @@ async function openPageRulesTab(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('zone rules screen', () => {
+  it("keeps the spec's title, names the zone's domain beside it, and leads back to Zones", async () => {
+    rulesApi({ firewall: [], pages: [] });
+    await openScreen();
+    expect(await screen.findByText('rules.example.com')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Zones' })).toHaveAttribute('href', '/cloudflare/zones');
+  });
+
   it('shows the heading and the tabs, Firewall Rules first, switchable by keyboard', async () => {
     rulesApi({ firewall: [], pages: [] });
     const { user } = await openScreen();
@@ -198,31 +216,29 @@ describe('firewall rules tab', () => {
 
   it("shows the server's refusal in red inside the modal", async () => {
     const api = rulesApi({ firewall: [], pages: [] });
-    api.answer(`POST ${FIREWALL_PATH}`, failure(400, 'Unknown field "http.hots" in the expression.'));
+    api.answer(`POST ${FIREWALL_PATH}`, failure(400, 'could not find list $no_such_list'));
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Add Firewall Rule' }));
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText(/Description/), 'x');
-    await user.type(within(dialog).getByLabelText(/Expression/), 'http.hots eq "a"');
+    await user.type(within(dialog).getByLabelText(/Expression/), 'ip.src in $no_such_list');
     await user.selectOptions(within(dialog).getByLabelText('Action'), 'allow');
     await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
-      'Unknown field "http.hots" in the expression.',
-    );
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('could not find list $no_such_list');
     expect(api.calls.find((call) => call.method === 'POST')?.body).toMatchObject([{ action: 'allow' }]);
   });
 
   it('drops the server’s refusal once a field is edited, and a field’s message once the field is valid', async () => {
     const api = rulesApi({ firewall: [], pages: [] });
-    api.answer(`POST ${FIREWALL_PATH}`, failure(400, 'Unknown field "http.hots" in the expression.'));
+    api.answer(`POST ${FIREWALL_PATH}`, failure(400, 'could not find list $no_such_list'));
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Add Firewall Rule' }));
     const dialog = await screen.findByRole('dialog');
     const description = within(dialog).getByLabelText(/Description/);
     await user.type(description, 'x');
-    await user.type(within(dialog).getByLabelText(/Expression/), 'http.hots eq "a"');
+    await user.type(within(dialog).getByLabelText(/Expression/), 'ip.src in $no_such_list');
     await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Unknown field "http.hots"');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('could not find list $no_such_list');
 
     await user.clear(description);
     expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
@@ -233,6 +249,64 @@ describe('firewall rules tab', () => {
     await user.type(description, 'Block the scanner');
     expect(within(dialog).queryByText('Description is required.')).not.toBeInTheDocument();
     expect(api.callsTo(`POST ${FIREWALL_PATH}`)).toHaveLength(1);
+  });
+
+  it.each([
+    ['ip.src eq', "Expected a value after 'eq' at character 10."],
+    ['ip.src ==== 1', "Expected a value after '==' instead of '==' at character 10."],
+  ])(
+    "refuses the expression %j at its field, by the Rules language's grammar, before any request",
+    async (expression, message) => {
+      const api = rulesApi({ firewall: [], pages: [] });
+      const { user } = await openScreen();
+      await user.click(await screen.findByRole('button', { name: 'Add Firewall Rule' }));
+      const dialog = await screen.findByRole('dialog');
+      await user.type(within(dialog).getByLabelText(/Description/), 'x');
+      const field = within(dialog).getByLabelText(/Expression/);
+      await user.type(field, expression);
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(within(dialog).getByText(message)).toBeInTheDocument();
+      expect(field).toHaveAccessibleDescription(expect.stringContaining(message));
+      expect(api.callsTo(`POST ${FIREWALL_PATH}`)).toHaveLength(0);
+
+      await user.clear(field);
+      await user.type(field, 'ip.src eq 192.0.2.1');
+      expect(within(dialog).queryByText(message)).not.toBeInTheDocument();
+    },
+  );
+
+  it("marks the expression field with the server's refusal of it", async () => {
+    const api = rulesApi({ firewall: [], pages: [] });
+    const message = 'could not find list $gone';
+    api.answer(`POST ${FIREWALL_PATH}`, () =>
+      jsonResponse(400, { code: 'BAD_REQUEST', message, errors: [{ message, field: 'filter.expression' }] }),
+    );
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Add Firewall Rule' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/Description/), 'x');
+    await user.type(within(dialog).getByLabelText(/Expression/), 'ip.src in $gone');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText(/Expression/)).toHaveAccessibleDescription(
+        expect.stringContaining(message),
+      ),
+    );
+  });
+
+  it('lets a rule keep the expression Cloudflare holds, even one this console cannot read', async () => {
+    const api = rulesApi({
+      firewall: [
+        firewallRule('a', 1, { filter: { id: 'a', expression: 'cf.new_field eq 1', paused: false } }),
+      ],
+      pages: [],
+    });
+    const { user } = await openScreen();
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Firewall Rule' });
+    await user.type(within(dialog).getByLabelText(/Description/), ' renamed');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(api.callsTo(`PUT ${FIREWALL_PATH}/a`)).toHaveLength(1));
   });
 
   it('edits a rule: the full rule is sent, then the list reloads', async () => {
@@ -252,6 +326,7 @@ describe('firewall rules tab', () => {
       body: { ...firewallRule('a', 1), description: 'Renamed', action: 'managed_challenge' },
     });
     await waitFor(() => expect(api.callsTo(`GET ${FIREWALL_PATH}`).length).toBe(2));
+    expect(await screen.findByRole('status')).toHaveTextContent('Firewall rule updated successfully!');
   });
 
   it('toggles a rule with the full rule, paused flipped, then reloads', async () => {
@@ -263,6 +338,7 @@ describe('firewall rules tab', () => {
       ...firewallRule('a', 1),
       paused: true,
     });
+    expect(await screen.findByRole('status')).toHaveTextContent('Rule status updated successfully!');
   });
 
   it('replaces the view with the error of a failed toggle', async () => {
@@ -287,6 +363,7 @@ describe('firewall rules tab', () => {
     const deleted = api.calls.find((call) => call.method === 'DELETE');
     expect(deleted).toMatchObject({ path: `${FIREWALL_PATH}/a` });
     expect(deleted?.params.toString()).toBe('filter_id=a');
+    expect(await screen.findByRole('status')).toHaveTextContent('Firewall rule deleted successfully!');
   });
 
   it('replaces the view with the error of a failed delete', async () => {
@@ -459,6 +536,24 @@ describe('page rules tab', () => {
       expect(within(dialog).getByText('The destination URL is required.')).toBeInTheDocument();
     });
 
+    it('refuses a destination that is not a full http(s) URL, at its field, before any request', async () => {
+      const { api, user, dialog, picker } = await openEditor();
+      const message =
+        'The destination URL must be a full http:// or https:// address, such as https://www.example.com/$1.';
+      await user.type(within(dialog).getByLabelText(/If the URL matches/), 'example.com/old/*');
+      await user.selectOptions(picker, 'forwarding_url');
+      const destination = within(dialog).getByRole('textbox', { name: /Destination URL/ });
+      await user.type(destination, 'not a url');
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      expect(within(dialog).getByText(message)).toBeInTheDocument();
+      expect(destination).toHaveAccessibleDescription(expect.stringContaining(message));
+      expect(api.callsTo(`POST ${PAGE_RULES_PATH}`)).toHaveLength(0);
+
+      await user.clear(destination);
+      await user.type(destination, 'https://example.com/new/$1');
+      expect(within(dialog).queryByText(message)).not.toBeInTheDocument();
+    });
+
     it('adds the rule with priority 1 and status active, then toasts and reloads', async () => {
       const { api, user, dialog, picker } = await openEditor();
       api.answer(`POST ${PAGE_RULES_PATH}`, () => jsonResponse(201, pageRule('new', 1)));
@@ -478,6 +573,30 @@ describe('page rules tab', () => {
         status: 'active',
       });
       await waitFor(() => expect(api.callsTo(`GET ${PAGE_RULES_PATH}`).length).toBe(2));
+    });
+
+    it("marks the setting and the URL pattern the server's refusal names", async () => {
+      const { api, user, dialog, picker } = await openEditor();
+      const refused = 'Cloudflare refused this destination.';
+      const pattern = 'Cloudflare refused this URL pattern.';
+      api.answer(`POST ${PAGE_RULES_PATH}`, () =>
+        jsonResponse(400, {
+          code: 'BAD_REQUEST',
+          message: refused,
+          errors: [
+            { message: refused, field: 'actions.0.value.url' },
+            { message: pattern, field: 'targets.0.constraint.value' },
+          ],
+        }),
+      );
+      const urlPattern = within(dialog).getByLabelText(/If the URL matches/);
+      await user.type(urlPattern, 'example.com/old/*');
+      await user.selectOptions(picker, 'forwarding_url');
+      const destination = within(dialog).getByRole('textbox', { name: /Destination URL/ });
+      await user.type(destination, 'https://example.com/new/$1');
+      await user.click(within(dialog).getByRole('button', { name: 'Add Rule' }));
+      await waitFor(() => expect(destination).toHaveAccessibleDescription(expect.stringContaining(refused)));
+      expect(urlPattern).toHaveAccessibleDescription(expect.stringContaining(pattern));
     });
 
     it("shows the server's refusal in red inside the modal", async () => {

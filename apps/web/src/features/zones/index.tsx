@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { Plus, RefreshCw } from 'lucide-react';
-import { DEFAULT_ZONE_SETTINGS, PAGE_SIZE, type Zone, type ZoneSettings } from '@guardian/contract';
+import { PAGE_SIZE, type Zone } from '@guardian/contract';
 import { Button } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
@@ -39,8 +39,6 @@ export default function ZonesScreen() {
   const [adding, setAdding] = useState(false);
   const [nameServers, setNameServers] = useState<NameServersView | null>(null);
   const [settingsOf, setSettingsOf] = useState<Zone | null>(null);
-  // Local only (spec section 4): kept per zone while the screen is open, never sent.
-  const [zoneSettings, setZoneSettings] = useState<Record<string, ZoneSettings>>({});
 
   const needle = search.trim().toLowerCase();
   const allZones = zones.data ?? NO_ZONES;
@@ -63,6 +61,7 @@ export default function ZonesScreen() {
 
   const sync = () =>
     syncZones.mutate(undefined, {
+      onSuccess: () => toast.success('Zones updated.'),
       onError: (error) => toast.error(actionErrorMessage(error, 'Failed to sync zones.')),
     });
 
@@ -73,13 +72,16 @@ export default function ZonesScreen() {
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteZone.mutateAsync(zone.id),
-    }).catch((error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete zone.')));
+    }).then(
+      (deleted) => deleted && toast.success(`Zone ${zone.domain} deleted.`),
+      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete zone.')),
+    );
 
   if (zones.isError) {
     return (
       <>
         <PageHeader title="Zones" />
-        <ErrorMessage>Failed to fetch zones.</ErrorMessage>
+        <ErrorMessage onRetry={() => void zones.refetch()}>Failed to fetch zones.</ErrorMessage>
       </>
     );
   }
@@ -140,12 +142,8 @@ export default function ZonesScreen() {
       <NameServersDialog view={nameServers} onClose={() => setNameServers(null)} />
       {settingsOf && (
         <ZoneSettingsDialog
+          zoneId={settingsOf.id}
           domain={settingsOf.domain}
-          settings={zoneSettings[settingsOf.id] ?? DEFAULT_ZONE_SETTINGS}
-          onSave={(settings) => {
-            setZoneSettings((current) => ({ ...current, [settingsOf.id]: settings }));
-            setSettingsOf(null);
-          }}
           onClose={() => setSettingsOf(null)}
         />
       )}

@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
   Table,
+  TableActionsCell,
   TableBody,
   TableCell,
   TableEmptyRow,
@@ -41,20 +42,18 @@ export function AccountsTable({
   return (
     <Table caption="Cloudflare accounts">
       <TableHead>
-        <tr>
-          {/* "No" follows the accounts' order of addition, so it sorts by id. */}
-          <SortableHeaderCell column="id" sort={sort} onSort={onSort}>
-            No
-          </SortableHeaderCell>
-          <SortableHeaderCell column="account_name" sort={sort} onSort={onSort}>
-            Account Name
-          </SortableHeaderCell>
-          <SortableHeaderCell column="account_id" sort={sort} onSort={onSort}>
-            Account ID
-          </SortableHeaderCell>
-          <TableHeaderCell>Token</TableHeaderCell>
-          <TableHeaderCell>Settings</TableHeaderCell>
-        </tr>
+        {/* "No" follows the accounts' order of addition, so it sorts by id. */}
+        <SortableHeaderCell column="id" sort={sort} onSort={onSort}>
+          No
+        </SortableHeaderCell>
+        <SortableHeaderCell column="account_name" sort={sort} onSort={onSort}>
+          Account Name
+        </SortableHeaderCell>
+        <SortableHeaderCell column="account_id" sort={sort} onSort={onSort}>
+          Account ID
+        </SortableHeaderCell>
+        <TableHeaderCell>Token</TableHeaderCell>
+        <TableHeaderCell>Settings</TableHeaderCell>
       </TableHead>
       <TableBody>
         {loading ? (
@@ -66,17 +65,23 @@ export function AccountsTable({
         ) : (
           rows.map((account, index) => (
             <TableRow key={account.id}>
-              <TableCell className="text-ink-muted tabular-nums">{firstRowNumber + index}</TableCell>
-              <TableCell className="font-medium whitespace-nowrap">{account.account_name}</TableCell>
-              <TableCell className="font-mono text-xs whitespace-nowrap">{account.account_id}</TableCell>
-              {/* Masked by the server: the full token never reaches the browser. */}
-              <TableCell className="font-mono text-xs whitespace-nowrap">{account.token}</TableCell>
-              <TableCell>
-                <div className="flex items-center gap-1">
-                  <NotAvailableButton label={`Edit ${account.account_name}`} icon={Pencil} />
-                  <NotAvailableButton label={`Delete ${account.account_name}`} icon={Trash2} />
-                </div>
+              <TableCell label="No" className="text-ink-muted tabular-nums">
+                {firstRowNumber + index}
               </TableCell>
+              <TableCell label="Account Name" className="font-medium whitespace-nowrap">
+                {account.account_name}
+              </TableCell>
+              <TableCell label="Account ID" className="font-mono text-xs whitespace-nowrap">
+                {account.account_id}
+              </TableCell>
+              {/* Masked by the server: the full token never reaches the browser. */}
+              <TableCell label="Token" className="font-mono text-xs whitespace-nowrap">
+                {account.token}
+              </TableCell>
+              <TableActionsCell label="Settings" className="[&>div]:gap-1">
+                <NotAvailableButton label={`Edit ${account.account_name}`} icon={Pencil} />
+                <NotAvailableButton label={`Delete ${account.account_name}`} icon={Trash2} />
+              </TableActionsCell>
             </TableRow>
           ))
         )}

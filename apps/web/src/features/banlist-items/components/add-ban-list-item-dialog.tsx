@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  addBanListItemRequestSchema,
+  addBanListItemFormSchema,
   BAN_LIST_ITEM_COMMENT_MAX,
+  BAN_LIST_VALUE_LABELS,
   type BanListItem,
   type BanListKind,
 } from '@guardian/contract';
@@ -9,11 +10,13 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
+import { useState } from 'react';
 import { useAddBanListItemMutation } from '../../../api/ban-list-items/ban-list-item-add-mutation';
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
+import { cidrRange, describeCidrRange } from '../lib/cidr-range';
 
-/** The value field keeps the spec's label for every kind; its example shows what the list takes. */
+/** The value field's example shows what the list takes; its label is the kind's (the spec's for ip lists). */
 const VALUE_PLACEHOLDERS: Record<BanListKind, string> = {
   ip: '203.0.113.7 or 198.51.100.0/24',
   hostname: 'host.example.com',
@@ -33,11 +36,16 @@ interface AddBanListItemDialogProps {
 export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanListItemDialogProps) {
   const addItem = useAddBanListItemMutation(listId);
   const form = useDialogForm({
-    resolver: zodResolver(addBanListItemRequestSchema),
+    resolver: zodResolver(addBanListItemFormSchema(kind ?? 'ip')),
     defaultValues: { ip: '', comment: '' },
     saves: [addItem],
   });
   const { errors } = form.formState;
+  // A typed CIDR says what it covers; a range wider than a /16 (/48) is confirmed before it is banned,
+  // so a typo cannot ban 16 million addresses unseen.
+  const range = (kind ?? 'ip') === 'ip' ? cidrRange(form.watch('ip')) : undefined;
+  const [wideConfirmed, setWideConfirmed] = useState<string | null>(null);
+  const needsConfirmation = range?.wide === true && wideConfirmed !== range.network;
 
   return (
     <Dialog
@@ -47,7 +55,13 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
       description="The item is added at Cloudflare, then to this list."
       size="sm"
       busy={addItem.isPending}
-      onSubmit={form.submitWith((request) => addItem.mutate(request, { onSuccess: onAdded }))}
+      onSubmit={form.submitWith((request) => {
+        if (needsConfirmation) {
+          form.setError('ip', { type: 'wide', message: 'Confirm the range below to ban all of it.' });
+          return;
+        }
+        addItem.mutate(request, { onSuccess: onAdded });
+      })}
       footer={
         <>
           <Button variant="secondary" disabled={addItem.isPending} onClick={onClose}>
@@ -59,7 +73,7 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
         </>
       }
     >
-      <Field label="IP Address / CIDR" required error={errors.ip?.message}>
+      <Field label={BAN_LIST_VALUE_LABELS[kind ?? 'ip']} required error={errors.ip?.message}>
         {(control) => (
           <Input
             {...control}
@@ -71,6 +85,28 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
           />
         )}
       </Field>
+      {range && (
+        <div
+          role="note"
+          className="space-y-2 rounded-control border border-line bg-canvas px-3 py-2 text-sm text-ink"
+        >
+          <p>
+            {describeCidrRange(range)}
+            {range.widened && ` What you typed is widened to ${range.network}.`}
+          </p>
+          {range.wide && (
+            <label className="flex items-start gap-2 font-medium text-danger-hover">
+              <input
+                type="checkbox"
+                className="mt-0.5"
+                checked={wideConfirmed === range.network}
+                onChange={(event) => setWideConfirmed(event.target.checked ? range.network : null)}
+              />
+              Ban all {range.addresses.toLocaleString('en-US')} addresses of {range.network}
+            </label>
+          )}
+        </div>
+      )}
       <Field label="Comment" required error={errors.comment?.message}>
         {(control) => (
           <Input

@@ -1,8 +1,14 @@
-import type { BanListItem, BanListItemSort } from '@guardian/contract';
+import {
+  BAN_LIST_VALUE_LABELS,
+  type BanListItem,
+  type BanListItemSort,
+  type BanListKind,
+} from '@guardian/contract';
 import { DeleteButton } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
   Table,
+  TableActionsCell,
   TableBody,
   TableCell,
   TableEmptyRow,
@@ -23,8 +29,15 @@ export function formatCreatedOn(isoDateTime: string): string {
   return Number.isNaN(date.getTime()) ? isoDateTime : dateTimeFormat.format(date);
 }
 
+/** The value column's header: the spec's 'IP Address' for ip lists, the kind's own word for the others. */
+export function valueColumnLabel(kind: BanListKind | undefined): string {
+  return kind === undefined || kind === 'ip' ? 'IP Address' : BAN_LIST_VALUE_LABELS[kind];
+}
+
 interface BanListItemsTableProps {
   rows: BanListItem[];
+  /** The list's kind (undefined while it loads): names the value column. */
+  kind: BanListKind | undefined;
   /** The row number of the first row: the "No" column counts across pages. */
   firstRowNumber: number;
   loading: boolean;
@@ -37,6 +50,7 @@ interface BanListItemsTableProps {
 
 export function BanListItemsTable({
   rows,
+  kind,
   firstRowNumber,
   loading,
   searching,
@@ -47,22 +61,20 @@ export function BanListItemsTable({
   return (
     <Table caption="Ban list items">
       <TableHead>
-        <tr>
-          {/* "No" follows the order the items reached the list, so it sorts by id. */}
-          <SortableHeaderCell column="id" sort={sort} onSort={onSort}>
-            No
-          </SortableHeaderCell>
-          <SortableHeaderCell column="ip" sort={sort} onSort={onSort}>
-            IP Address
-          </SortableHeaderCell>
-          <SortableHeaderCell column="comment" sort={sort} onSort={onSort}>
-            Comment
-          </SortableHeaderCell>
-          <SortableHeaderCell column="created_on" sort={sort} onSort={onSort}>
-            Created On
-          </SortableHeaderCell>
-          <TableHeaderCell>Delete</TableHeaderCell>
-        </tr>
+        {/* "No" follows the order the items reached the list, so it sorts by id. */}
+        <SortableHeaderCell column="id" sort={sort} onSort={onSort}>
+          No
+        </SortableHeaderCell>
+        <SortableHeaderCell column="ip" sort={sort} onSort={onSort}>
+          {valueColumnLabel(kind)}
+        </SortableHeaderCell>
+        <SortableHeaderCell column="comment" sort={sort} onSort={onSort}>
+          Comment
+        </SortableHeaderCell>
+        <SortableHeaderCell column="created_on" sort={sort} onSort={onSort}>
+          Created On
+        </SortableHeaderCell>
+        <TableHeaderCell>Delete</TableHeaderCell>
       </TableHead>
       <TableBody>
         {loading ? (
@@ -74,15 +86,21 @@ export function BanListItemsTable({
         ) : (
           rows.map((item, index) => (
             <TableRow key={item.id}>
-              <TableCell className="text-ink-muted tabular-nums">{firstRowNumber + index}</TableCell>
-              <TableCell className="font-mono text-xs whitespace-nowrap">{item.ip}</TableCell>
-              <TableCell className="max-w-md min-w-48 break-words">{item.comment}</TableCell>
-              <TableCell className="whitespace-nowrap text-ink-muted">
+              <TableCell label="No" className="text-ink-muted tabular-nums">
+                {firstRowNumber + index}
+              </TableCell>
+              <TableCell label={valueColumnLabel(kind)} className="font-mono text-xs whitespace-nowrap">
+                {item.ip}
+              </TableCell>
+              <TableCell label="Comment" className="max-w-md min-w-48 break-words">
+                {item.comment}
+              </TableCell>
+              <TableCell label="Created On" className="whitespace-nowrap text-ink-muted">
                 <time dateTime={item.created_on}>{formatCreatedOn(item.created_on)}</time>
               </TableCell>
-              <TableCell className="w-px py-1.5">
+              <TableActionsCell label="Delete" className="w-px py-1.5">
                 <DeleteButton label={`Delete ${item.ip}`} onClick={() => onDelete(item)} />
-              </TableCell>
+              </TableActionsCell>
             </TableRow>
           ))
         )}

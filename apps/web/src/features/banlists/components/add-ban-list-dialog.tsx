@@ -59,7 +59,7 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
       }
     >
       {accounts.isError ? (
-        <ErrorMessage>Could not load accounts.</ErrorMessage>
+        <ErrorMessage onRetry={() => void accounts.refetch()}>Could not load accounts.</ErrorMessage>
       ) : (
         <Field
           label="Account"

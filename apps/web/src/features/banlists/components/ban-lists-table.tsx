@@ -5,6 +5,7 @@ import { DeleteButton } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
   Table,
+  TableActionsCell,
   TableBody,
   TableCell,
   TableEmptyRow,
@@ -42,17 +43,15 @@ export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onD
   return (
     <Table caption="Ban lists">
       <TableHead>
-        <tr>
-          {/* "No" follows the lists' order of addition, so it sorts by id. */}
-          {header('id', 'No')}
-          {header('account_name', 'Account Name')}
-          {header('account_id', 'Account ID')}
-          {header('list_name', 'List Name')}
-          {header('list_id', 'Ban List ID')}
-          {header('kind', 'Kind')}
-          {header('items', 'Items')}
-          <TableHeaderCell>Settings</TableHeaderCell>
-        </tr>
+        {/* "No" follows the lists' order of addition, so it sorts by id. */}
+        {header('id', 'No')}
+        {header('account_name', 'Account Name')}
+        {header('account_id', 'Account ID')}
+        {header('list_name', 'List Name')}
+        {header('list_id', 'Ban List ID')}
+        {header('kind', 'Kind')}
+        {header('items', 'Items')}
+        <TableHeaderCell>Settings</TableHeaderCell>
       </TableHead>
       <TableBody>
         {loading ? (
@@ -64,19 +63,25 @@ export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onD
         ) : (
           rows.map((banList, index) => (
             <TableRow key={banList.id}>
-              <TableCell className="text-ink-muted tabular-nums">{firstRowNumber + index}</TableCell>
-              <TableCell className="whitespace-nowrap">{banList.account_name}</TableCell>
-              <TableCell className="font-mono text-xs">
+              <TableCell label="No" className="text-ink-muted tabular-nums">
+                {firstRowNumber + index}
+              </TableCell>
+              <TableCell label="Account Name" className="whitespace-nowrap">
+                {banList.account_name}
+              </TableCell>
+              <TableCell label="Account ID" className="font-mono text-xs">
                 <span className={idClassName}>{banList.account_id}</span>
               </TableCell>
-              <TableCell className="font-medium whitespace-nowrap">{banList.list_name}</TableCell>
-              <TableCell className="font-mono text-xs">
+              <TableCell label="List Name" className="font-medium whitespace-nowrap">
+                {banList.list_name}
+              </TableCell>
+              <TableCell label="Ban List ID" className="font-mono text-xs">
                 <span className={idClassName}>{banList.list_id}</span>
               </TableCell>
-              <TableCell>
+              <TableCell label="Kind">
                 <Badge tone="grey">{banList.kind}</Badge>
               </TableCell>
-              <TableCell>
+              <TableCell label="Items">
                 <Link
                   to={`/cloudflare/banlists/${encodeURIComponent(banList.list_id)}/items`}
                   className={linkClassName}
@@ -85,9 +90,9 @@ export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onD
                   {banList.items.toLocaleString()}
                 </Link>
               </TableCell>
-              <TableCell>
+              <TableActionsCell label="Settings">
                 <DeleteButton label={`Delete ${banList.list_name}`} onClick={() => onDelete(banList)} />
-              </TableCell>
+              </TableActionsCell>
             </TableRow>
           ))
         )}

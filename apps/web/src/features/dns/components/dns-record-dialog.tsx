@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
+import { useToast } from '../../../components/ui/toast';
 import { Field, Input, Select, Textarea } from '../../../components/ui/input';
 import { useCreateDnsRecordMutation } from '../../../api/dns-records/dns-record-create-mutation';
 import { useUpdateDnsRecordMutation } from '../../../api/dns-records/dns-record-update-mutation';
@@ -43,6 +44,7 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
   const createRecord = useCreateDnsRecordMutation(zoneId);
   const updateRecord = useUpdateDnsRecordMutation(zoneId);
   const save = record ? updateRecord : createRecord;
+  const toast = useToast();
   const form = useDialogForm({
     resolver: dnsRecordResolver,
     defaultValues: record ? formOf(record) : NEW_RECORD_FORM,
@@ -52,9 +54,14 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
   const type = form.watch('type');
 
   const submit = form.submitWith((input) => {
-    const done = { onSuccess: onClose };
-    if (record) updateRecord.mutate({ recordId: record.id, record: input }, done);
-    else createRecord.mutate(input, done);
+    const done = (verb: string) => ({
+      onSuccess: (saved: { name: string }) => {
+        toast.success(`DNS record ${saved.name} ${verb}.`);
+        onClose();
+      },
+    });
+    if (record) updateRecord.mutate({ recordId: record.id, record: input }, done('saved'));
+    else createRecord.mutate(input, done('added'));
   });
 
   const busyLabel = record ? 'Saving...' : 'Adding...';

@@ -4,6 +4,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button, DeleteButton } from '../../../components/ui/button';
 import {
   Table,
+  TableActionsCell,
   TableBody,
   TableCell,
   TableEmptyRow,
@@ -51,14 +52,12 @@ export function DnsRecordsTable({ records, loading, onEdit, onDelete }: DnsRecor
   return (
     <Table caption="DNS records">
       <TableHead>
-        <tr>
-          <TableHeaderCell>Type</TableHeaderCell>
-          <TableHeaderCell>Name</TableHeaderCell>
-          <TableHeaderCell>Content</TableHeaderCell>
-          <TableHeaderCell>TTL</TableHeaderCell>
-          <TableHeaderCell>Proxied</TableHeaderCell>
-          <TableHeaderCell className="text-right">Actions</TableHeaderCell>
-        </tr>
+        <TableHeaderCell>Type</TableHeaderCell>
+        <TableHeaderCell>Name</TableHeaderCell>
+        <TableHeaderCell>Content</TableHeaderCell>
+        <TableHeaderCell>TTL</TableHeaderCell>
+        <TableHeaderCell>Proxied</TableHeaderCell>
+        <TableHeaderCell className="text-right">Actions</TableHeaderCell>
       </TableHead>
       <TableBody>
         {loading ? (
@@ -70,43 +69,47 @@ export function DnsRecordsTable({ records, loading, onEdit, onDelete }: DnsRecor
             const editable = editableRecord(record);
             return (
               <TableRow key={record.id}>
-                <TableCell className="font-semibold">{record.type}</TableCell>
-                <TableCell className="min-w-56 break-all">{record.name}</TableCell>
-                <TableCell className="min-w-56">
+                <TableCell label="Type" className="font-semibold">
+                  {record.type}
+                </TableCell>
+                <TableCell label="Name" className="min-w-56 break-all">
+                  {record.name}
+                </TableCell>
+                <TableCell label="Content" className="min-w-56">
                   <RecordContent record={record} />
                 </TableCell>
-                <TableCell className="whitespace-nowrap tabular-nums">{ttlLabel(record.ttl)}</TableCell>
-                <TableCell>
+                <TableCell label="TTL" className="whitespace-nowrap tabular-nums">
+                  {ttlLabel(record.ttl)}
+                </TableCell>
+                <TableCell label="Proxied">
                   {record.proxied ? <Badge tone="blue">Proxied</Badge> : <Badge tone="grey">DNS only</Badge>}
                 </TableCell>
-                <TableCell>
-                  <div className="flex justify-end gap-1">
-                    {editable ? (
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        aria-label={`Edit ${record.type} record ${record.name}`}
-                        onClick={() => onEdit(editable)}
-                      >
-                        <Pencil aria-hidden="true" className="size-4" />
-                      </Button>
-                    ) : (
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        disabled
-                        aria-label={`${record.type} records cannot be edited here`}
-                        title={`${record.type} records cannot be edited here`}
-                      >
-                        <Pencil aria-hidden="true" className="size-4" />
-                      </Button>
-                    )}
-                    <DeleteButton
-                      label={`Delete ${record.type} record ${record.name}`}
-                      onClick={() => onDelete(record)}
-                    />
-                  </div>
-                </TableCell>
+                <TableActionsCell label="Actions" align="end" className="[&>div]:gap-1">
+                  {editable ? (
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Edit ${record.type} record ${record.name}`}
+                      onClick={() => onEdit(editable)}
+                    >
+                      <Pencil aria-hidden="true" className="size-4" />
+                    </Button>
+                  ) : (
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      disabled
+                      aria-label={`${record.type} records cannot be edited here`}
+                      title={`${record.type} records cannot be edited here`}
+                    >
+                      <Pencil aria-hidden="true" className="size-4" />
+                    </Button>
+                  )}
+                  <DeleteButton
+                    label={`Delete ${record.type} record ${record.name}`}
+                    onClick={() => onDelete(record)}
+                  />
+                </TableActionsCell>
               </TableRow>
             );
           })

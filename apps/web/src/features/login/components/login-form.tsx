@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { EMAIL_PATTERN } from '@guardian/contract';
+import { EMAIL_PATTERN, type TwoFactorChallenge } from '@guardian/contract';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { setToken } from '../../../lib/auth-token';
 import { returnPathOf, sessionEndedBy } from '../../../lib/login-redirect';
@@ -17,7 +17,8 @@ export function loginErrorText(error: unknown): string {
   return errorMessage(error, 'Bir hata oluştu.');
 }
 
-export function LoginForm() {
+/** `onChallenge`: the password was right and two-factor is on: the page asks for the code next. */
+export function LoginForm({ onChallenge }: { onChallenge: (challenge: TwoFactorChallenge) => void }) {
   const navigate = useNavigate();
   const { state } = useLocation();
   const loginMutation = useLoginMutation();
@@ -34,8 +35,15 @@ export function LoginForm() {
       { email: trimmedEmail, password },
       {
         onSuccess: (data) => {
+          if ('challenge_token' in data) return onChallenge(data);
           setToken(data.token);
-          void navigate(returnPathOf(state), { replace: true });
+          const back = returnPathOf(state);
+          // An administrator requires two-factor and it is not on yet: turn it on first, then go back.
+          if (data.two_factor_setup_required) {
+            void navigate('/two-factor/setup', { replace: true, state: { from: back, sessionEnded: false } });
+          } else {
+            void navigate(back, { replace: true });
+          }
         },
       },
     );

@@ -5,7 +5,7 @@ import {
   FIREWALL_ACTION_LABELS,
   FIREWALL_ACTIONS,
   RULES_LANGUAGE_URL,
-  firewallRuleInputSchema,
+  firewallRuleFormSchema,
   type FirewallRule,
   type FirewallRuleAction,
 } from '@guardian/contract';
@@ -37,7 +37,8 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
 
   const save = editing ? updateRule : addRule;
   const form = useDialogForm({
-    resolver: zodResolver(firewallRuleInputSchema),
+    // The grammar is checked here too, so a slip shows at the field before any request.
+    resolver: zodResolver(firewallRuleFormSchema(rule?.filter.expression)),
     defaultValues: {
       description: rule?.description ?? '',
       action: rule?.action ?? DEFAULT_FIREWALL_ACTION,
@@ -57,7 +58,12 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
       const edited = { ...rule, description: fields.description, action: fields.action };
       updateRule.mutate(
         { ...edited, filter: { ...rule.filter, expression: fields.filter.expression } },
-        { onSuccess: () => onOpenChange(false) },
+        {
+          onSuccess: () => {
+            toast.success('Firewall rule updated successfully!');
+            onOpenChange(false);
+          },
+        },
       );
     } else {
       addRule.mutate(

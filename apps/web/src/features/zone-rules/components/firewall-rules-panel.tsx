@@ -32,20 +32,24 @@ export function FirewallRulesPanel({ zoneId }: { zoneId: string }) {
   const toggle = (rule: FirewallRule) =>
     updateRule.mutate(
       { ...rule, paused: !rule.paused },
-      { onError: (error) => setViewError(errorMessage(error, 'Failed to update rule status.')) },
+      {
+        onSuccess: () => toast.success('Rule status updated successfully!'),
+        onError: (error) => setViewError(errorMessage(error, 'Failed to update rule status.')),
+      },
     );
 
   const remove = async (rule: FirewallRule) => {
     // A rule without a filter cannot be deleted by its filter id (spec section 5).
     if (!rule.filter?.id) return;
     try {
-      await confirm({
+      const deleted = await confirm({
         title: 'Delete Firewall Rule',
         message: `Are you sure you want to delete the rule "${rule.description}"? This action cannot be undone.`,
         confirmLabel: 'Delete',
         busyLabel: 'Deleting...',
         action: () => deleteRule.mutateAsync(rule),
       });
+      if (deleted) toast.success('Firewall rule deleted successfully!');
     } catch (error) {
       setViewError(errorMessage(error, 'Failed to delete rule.'));
     }
@@ -59,10 +63,22 @@ export function FirewallRulesPanel({ zoneId }: { zoneId: string }) {
     });
   };
 
-  if (viewError) return <ErrorMessage>{viewError}</ErrorMessage>;
+  // The spec replaces the view with a toggle's or delete's error; Retry brings the rules back, read again.
+  if (viewError) {
+    return (
+      <ErrorMessage
+        onRetry={() => {
+          setViewError(null);
+          void rules.refetch();
+        }}
+      >
+        {viewError}
+      </ErrorMessage>
+    );
+  }
   if (rules.isError) {
     return (
-      <ErrorMessage>
+      <ErrorMessage onRetry={() => void rules.refetch()}>
         Failed to fetch firewall rules: {errorMessage(rules.error, 'An unknown error occurred.')}
       </ErrorMessage>
     );

@@ -15,6 +15,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import {
   Table,
+  TableActionsCell,
   TableBody,
   TableCell,
   TableEmptyRow,
@@ -22,6 +23,7 @@ import {
   TableHeaderCell,
   TableLoadingRow,
   TableRow,
+  tableCellPaddingClassName,
 } from '../../../components/ui/table';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cutExpression } from '../lib/expression-display';
@@ -37,7 +39,7 @@ const ACTION_TONES: Record<FirewallRuleAction, BadgeTone> = {
   log: 'grey',
 };
 
-const COLUMNS = ['Priority', 'Description', 'Action', 'Expression', 'Status', 'Actions'];
+const COLUMNS = ['Priority', 'Description', 'Action', 'Expression', 'Status', 'Actions'] as const;
 
 interface FirewallRulesTableProps {
   /** Undefined while the first load runs. */
@@ -67,13 +69,15 @@ export function FirewallRulesTable({
   onDelete,
 }: FirewallRulesTableProps) {
   // A dragged row leaves the table's layout; its cells keep the widths they had when the drag began.
-  const [columnWidths, setColumnWidths] = useState<number[]>([]);
+  // A card (phone) needs none of this: it is a block that keeps its own layout. Null: no widths to keep.
+  const [columnWidths, setColumnWidths] = useState<number[] | null>(null);
 
   const measureColumns = ({ draggableId }: BeforeCapture) => {
     const row = document.querySelector<HTMLTableRowElement>(
       `tr[data-rfd-draggable-id="${CSS.escape(draggableId)}"]`,
     );
-    setColumnWidths(row ? Array.from(row.cells, (cell) => cell.getBoundingClientRect().width) : []);
+    const asTable = row && getComputedStyle(row).display === 'table-row';
+    setColumnWidths(asTable ? Array.from(row.cells, (cell) => cell.getBoundingClientRect().width) : null);
   };
 
   const handleDragEnd = ({ source, destination }: DropResult) => {
@@ -85,16 +89,14 @@ export function FirewallRulesTable({
     <DragDropContext onBeforeCapture={measureColumns} onDragEnd={handleDragEnd}>
       <Table caption="Firewall rules" busy={saving}>
         <TableHead>
-          <tr>
-            {COLUMNS.map((column, index) => (
-              <TableHeaderCell
-                key={column}
-                className={clsx(index === 0 && 'w-24', index === COLUMNS.length - 1 && 'text-right')}
-              >
-                {column}
-              </TableHeaderCell>
-            ))}
-          </tr>
+          {COLUMNS.map((column, index) => (
+            <TableHeaderCell
+              key={column}
+              className={clsx(index === 0 && 'w-24', index === COLUMNS.length - 1 && 'text-right')}
+            >
+              {column}
+            </TableHeaderCell>
+          ))}
         </TableHead>
         <Droppable droppableId="firewall-rules">
           {(droppable) => (
@@ -111,7 +113,7 @@ export function FirewallRulesTable({
                         ref={draggable.innerRef}
                         {...draggable.draggableProps}
                         style={
-                          snapshot.isDragging
+                          snapshot.isDragging && columnWidths
                             ? { ...draggable.draggableProps.style, display: 'table', tableLayout: 'fixed' }
                             : draggable.draggableProps.style
                         }
@@ -163,12 +165,16 @@ function FirewallRuleCells({
   const widthOf = (column: number): CSSProperties | undefined =>
     columnWidths?.[column] ? { width: columnWidths[column] } : undefined;
   const cut = cutExpression(rule.filter.expression);
-  const handleClassName = 'block cursor-grab px-4 py-3 select-none active:cursor-grabbing';
+  // On a card the cell carries the padding, beside the label.
+  const handleClassName = clsx(
+    'block cursor-grab select-none active:cursor-grabbing cards:p-0',
+    tableCellPaddingClassName,
+  );
 
   return (
     <>
-      {/* p-0!: the handle itself carries the cell's padding, so all of the cell grabs the row. */}
-      <TableCell className="p-0!" style={widthOf(0)}>
+      {/* flush: the handle itself carries the cell's padding, so all of the cell grabs the row. */}
+      <TableCell label={COLUMNS[0]} flush style={widthOf(0)}>
         <div
           {...handleProps}
           aria-label={`Priority ${rule.priority}: ${rule.description}. Drag to reorder`}
@@ -178,22 +184,22 @@ function FirewallRuleCells({
           {rule.priority}
         </div>
       </TableCell>
-      <TableCell className="p-0!" style={widthOf(1)}>
+      <TableCell label={COLUMNS[1]} flush style={widthOf(1)}>
         {/* A second place to grab the row with the mouse or a finger; the keyboard uses the priority. */}
         <div
           {...handleProps}
           role={undefined}
           tabIndex={-1}
           aria-describedby={undefined}
-          className={clsx(handleClassName, 'min-w-40 font-medium')}
+          className={clsx(handleClassName, 'min-w-36 font-medium')}
         >
           {rule.description}
         </div>
       </TableCell>
-      <TableCell style={widthOf(2)}>
+      <TableCell label={COLUMNS[2]} style={widthOf(2)}>
         <Badge tone={ACTION_TONES[rule.action]}>{FIREWALL_ACTION_LABELS[rule.action]}</Badge>
       </TableCell>
-      <TableCell className="min-w-48" style={widthOf(3)}>
+      <TableCell label={COLUMNS[3]} className="min-w-40" style={widthOf(3)}>
         {cut === rule.filter.expression ? (
           <code className="font-mono text-xs break-words text-ink-muted">{cut}</code>
         ) : (
@@ -204,22 +210,20 @@ function FirewallRuleCells({
           </Tooltip>
         )}
       </TableCell>
-      <TableCell style={widthOf(4)}>
+      <TableCell label={COLUMNS[4]} style={widthOf(4)}>
         <Badge tone={rule.paused ? 'grey' : 'green'}>{rule.paused ? 'Paused' : 'Active'}</Badge>
       </TableCell>
-      <TableCell style={widthOf(5)}>
-        <div className="flex justify-end gap-2">
-          <Button size="sm" variant="secondary" loading={toggling} onClick={() => onToggle(rule)}>
-            Toggle Status
-          </Button>
-          <Button size="sm" variant="secondary" onClick={() => onEdit(rule)}>
-            Edit
-          </Button>
-          <Button size="sm" variant="danger" onClick={() => onDelete(rule)}>
-            Delete
-          </Button>
-        </div>
-      </TableCell>
+      <TableActionsCell label={COLUMNS[5]} align="end" style={widthOf(5)}>
+        <Button size="sm" variant="secondary" loading={toggling} onClick={() => onToggle(rule)}>
+          Toggle Status
+        </Button>
+        <Button size="sm" variant="secondary" onClick={() => onEdit(rule)}>
+          Edit
+        </Button>
+        <Button size="sm" variant="danger" onClick={() => onDelete(rule)}>
+          Delete
+        </Button>
+      </TableActionsCell>
     </>
   );
 }

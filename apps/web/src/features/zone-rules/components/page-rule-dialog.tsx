@@ -85,6 +85,9 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
     resolver: pageRuleResolver(rule?.targets[0]?.constraint.operator ?? 'matches'),
     defaultValues: { urlPattern: rule ? pageRuleUrlPattern(rule) : '', actions: rule?.actions ?? [] },
     saves: [addRule, updateRule],
+    // The server names the request's fields: the URL pattern is its target; a setting's message
+    // (`actions.0.value.url`) shows under the setting.
+    fieldOf: (field) => (field.startsWith('targets') ? 'urlPattern' : field.split('.').slice(0, 2).join('.')),
   });
   const { errors, isSubmitted } = form.formState;
   const actions = form.watch('actions');

@@ -50,7 +50,7 @@ export function PageRulesPanel({ zoneId }: { zoneId: string }) {
 
   if (rules.isError) {
     return (
-      <ErrorMessage>
+      <ErrorMessage onRetry={() => void rules.refetch()}>
         Failed to fetch page rules: {errorMessage(rules.error, 'An unknown error occurred.')}
       </ErrorMessage>
     );

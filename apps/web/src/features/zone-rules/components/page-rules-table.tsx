@@ -3,6 +3,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import {
   Table,
+  TableActionsCell,
   TableBody,
   TableCell,
   TableEmptyRow,
@@ -30,13 +31,11 @@ export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }
   return (
     <Table caption="Page rules">
       <TableHead>
-        <tr>
-          <TableHeaderCell className="w-24">Priority</TableHeaderCell>
-          <TableHeaderCell>URL Pattern</TableHeaderCell>
-          <TableHeaderCell>Actions</TableHeaderCell>
-          <TableHeaderCell>Status</TableHeaderCell>
-          <TableHeaderCell className="text-right">Actions</TableHeaderCell>
-        </tr>
+        <TableHeaderCell className="w-24">Priority</TableHeaderCell>
+        <TableHeaderCell>URL Pattern</TableHeaderCell>
+        <TableHeaderCell>Actions</TableHeaderCell>
+        <TableHeaderCell>Status</TableHeaderCell>
+        <TableHeaderCell className="text-right">Actions</TableHeaderCell>
       </TableHead>
       <TableBody>
         {rules === undefined ? (
@@ -46,9 +45,13 @@ export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }
         ) : (
           rules.map((rule) => (
             <TableRow key={rule.id}>
-              <TableCell className="font-medium tabular-nums">{rule.priority}</TableCell>
-              <TableCell className="min-w-56 font-medium break-words">{pageRuleUrlPattern(rule)}</TableCell>
-              <TableCell className="min-w-64">
+              <TableCell label="Priority" className="font-medium tabular-nums">
+                {rule.priority}
+              </TableCell>
+              <TableCell label="URL Pattern" className="min-w-56 font-medium break-words">
+                {pageRuleUrlPattern(rule)}
+              </TableCell>
+              <TableCell label="Actions" className="min-w-64">
                 <ul className="space-y-0.5 text-ink-muted">
                   {rule.actions.map((action) => (
                     <li key={action.id} className="break-words">
@@ -57,29 +60,27 @@ export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }
                   ))}
                 </ul>
               </TableCell>
-              <TableCell>
+              <TableCell label="Status">
                 <Badge tone={rule.status === 'active' ? 'green' : 'grey'}>
                   {rule.status === 'active' ? 'Active' : 'Disabled'}
                 </Badge>
               </TableCell>
-              <TableCell>
-                <div className="flex justify-end gap-2">
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    loading={togglingId === rule.id}
-                    onClick={() => onToggle(rule)}
-                  >
-                    Toggle Status
-                  </Button>
-                  <Button size="sm" variant="secondary" onClick={() => onEdit(rule)}>
-                    Edit
-                  </Button>
-                  <Button size="sm" variant="danger" onClick={() => onDelete(rule)}>
-                    Delete
-                  </Button>
-                </div>
-              </TableCell>
+              <TableActionsCell label="Actions" align="end">
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  loading={togglingId === rule.id}
+                  onClick={() => onToggle(rule)}
+                >
+                  Toggle Status
+                </Button>
+                <Button size="sm" variant="secondary" onClick={() => onEdit(rule)}>
+                  Edit
+                </Button>
+                <Button size="sm" variant="danger" onClick={() => onDelete(rule)}>
+                  Delete
+                </Button>
+              </TableActionsCell>
             </TableRow>
           ))
         )}

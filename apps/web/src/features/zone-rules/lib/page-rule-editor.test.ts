@@ -56,13 +56,17 @@ describe('defaultSettingValue', () => {
 });
 
 describe('describePageRuleAction', () => {
-  it('spells out forwarding and names other actions by id', () => {
+  it('spells out forwarding and names other actions by id, with their value', () => {
     expect(
       describePageRuleAction({
         id: 'forwarding_url',
         value: { status_code: 302, url: 'https://example.com/$1' },
       }),
     ).toBe('Forwarding URL (302) to https://example.com/$1');
-    expect(describePageRuleAction({ id: 'browser_cache_ttl', value: 14400 })).toBe('browser_cache_ttl');
+    expect(describePageRuleAction({ id: 'browser_cache_ttl', value: 14400 })).toBe(
+      'browser_cache_ttl: 14400',
+    );
+    expect(describePageRuleAction({ id: 'cache_level', value: 'bypass' })).toBe('cache_level: bypass');
+    expect(describePageRuleAction({ id: 'always_use_https' })).toBe('always_use_https');
   });
 });

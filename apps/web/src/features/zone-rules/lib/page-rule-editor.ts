@@ -37,10 +37,15 @@ export function defaultSettingValue(setting: PageRuleSetting): PageRuleActionVal
   }
 }
 
-/** How the table shows an action: forwarding spelled out, any other by its id. */
+/**
+ * How the table shows an action: forwarding spelled out (spec), any other by its id and, when it has
+ * one, its value (`cache_level: bypass`), so two rules with the same settings but other values differ.
+ */
 export function describePageRuleAction(action: PageRuleAction): string {
   if (action.id === 'forwarding_url' && isForwardingUrlValue(action.value)) {
     return `Forwarding URL (${action.value.status_code}) to ${action.value.url}`;
   }
-  return action.id;
+  const value = action.value;
+  if (value === undefined || value === null || value === '') return action.id;
+  return `${action.id}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`;
 }

@@ -53,7 +53,7 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
       }
     >
       {accounts.isError ? (
-        <ErrorMessage>Failed to fetch accounts.</ErrorMessage>
+        <ErrorMessage onRetry={() => void accounts.refetch()}>Failed to fetch accounts.</ErrorMessage>
       ) : (
         <Field label="Account" required error={errors.account_id?.message}>
           {(control) => (

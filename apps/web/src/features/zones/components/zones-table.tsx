@@ -5,6 +5,7 @@ import { Button, DeleteButton } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
   Table,
+  TableActionsCell,
   TableBody,
   TableCell,
   TableEmptyRow,
@@ -49,23 +50,21 @@ export function ZonesTable({
   return (
     <Table caption="Zones">
       <TableHead>
-        <tr>
-          <TableHeaderCell>No</TableHeaderCell>
-          <SortableHeaderCell column="domain" sort={sort} onSort={onSort}>
-            Domain
-          </SortableHeaderCell>
-          <SortableHeaderCell column="accountName" sort={sort} onSort={onSort}>
-            Account Name
-          </SortableHeaderCell>
-          <SortableHeaderCell column="status" sort={sort} onSort={onSort}>
-            Status
-          </SortableHeaderCell>
-          <TableHeaderCell>Unique Visitors</TableHeaderCell>
-          <TableHeaderCell>DNS</TableHeaderCell>
-          <TableHeaderCell>Rules</TableHeaderCell>
-          <TableHeaderCell>Settings</TableHeaderCell>
-          <TableHeaderCell>Delete</TableHeaderCell>
-        </tr>
+        <TableHeaderCell>No</TableHeaderCell>
+        <SortableHeaderCell column="domain" sort={sort} onSort={onSort}>
+          Domain
+        </SortableHeaderCell>
+        <SortableHeaderCell column="accountName" sort={sort} onSort={onSort}>
+          Account Name
+        </SortableHeaderCell>
+        <SortableHeaderCell column="status" sort={sort} onSort={onSort}>
+          Status
+        </SortableHeaderCell>
+        <TableHeaderCell>Unique Visitors</TableHeaderCell>
+        <TableHeaderCell>DNS</TableHeaderCell>
+        <TableHeaderCell>Rules</TableHeaderCell>
+        <TableHeaderCell>Settings</TableHeaderCell>
+        <TableHeaderCell>Delete</TableHeaderCell>
       </TableHead>
       <TableBody>
         {loading ? (
@@ -77,10 +76,16 @@ export function ZonesTable({
         ) : (
           rows.map((zone, index) => (
             <TableRow key={zone.id}>
-              <TableCell className="text-ink-muted tabular-nums">{firstRowNumber + index}</TableCell>
-              <TableCell className="font-medium whitespace-nowrap">{zone.domain}</TableCell>
-              <TableCell className="whitespace-nowrap">{zone.accountName}</TableCell>
-              <TableCell>
+              <TableCell label="No" className="text-ink-muted tabular-nums">
+                {firstRowNumber + index}
+              </TableCell>
+              <TableCell label="Domain" className="font-medium whitespace-nowrap">
+                {zone.domain}
+              </TableCell>
+              <TableCell label="Account Name" className="whitespace-nowrap">
+                {zone.accountName}
+              </TableCell>
+              <TableCell label="Status">
                 <ZoneStatus
                   domain={zone.domain}
                   status={zone.status}
@@ -88,8 +93,10 @@ export function ZonesTable({
                 />
               </TableCell>
               {/* Cloudflare's analytics are not part of this console (spec: always N/A). */}
-              <TableCell className="text-ink-muted">N/A</TableCell>
-              <TableCell>
+              <TableCell label="Unique Visitors" className="text-ink-muted">
+                N/A
+              </TableCell>
+              <TableActionsCell label="DNS">
                 <Link
                   to={`/cloudflare/zones/${zone.id}/dns`}
                   className={linkClassName}
@@ -97,8 +104,8 @@ export function ZonesTable({
                 >
                   DNS
                 </Link>
-              </TableCell>
-              <TableCell>
+              </TableActionsCell>
+              <TableActionsCell label="Rules">
                 <Link
                   to={`/cloudflare/zones/${zone.id}/rules`}
                   className={linkClassName}
@@ -106,8 +113,8 @@ export function ZonesTable({
                 >
                   Rules
                 </Link>
-              </TableCell>
-              <TableCell>
+              </TableActionsCell>
+              <TableActionsCell label="Settings">
                 <Button
                   variant="ghost"
                   size="icon"
@@ -116,10 +123,10 @@ export function ZonesTable({
                 >
                   <Settings aria-hidden="true" className="size-4" />
                 </Button>
-              </TableCell>
-              <TableCell>
+              </TableActionsCell>
+              <TableActionsCell label="Delete">
                 <DeleteButton label={`Delete ${zone.domain}`} onClick={() => onDelete(zone)} />
-              </TableCell>
+              </TableActionsCell>
             </TableRow>
           ))
         )}

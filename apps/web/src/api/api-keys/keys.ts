@@ -1,0 +1,5 @@
+/** Query keys of the person's API keys. */
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  list: () => [...apiKeyKeys.all, 'list'] as const,
+};

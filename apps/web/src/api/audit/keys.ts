@@ -1,0 +1,44 @@
+import { auditEndpoints, type AuditOutcome, type AuditQuery } from '@guardian/contract';
+
+/** What the Activity pages filter the trail by (empty strings mean no filter). */
+export interface AuditFilters {
+  actor: string;
+  account_id: string;
+  action: string;
+  outcome: AuditOutcome | '';
+  /** Dates as the date inputs give them: YYYY-MM-DD, from the start of `from` to the end of `to`. */
+  from: string;
+  to: string;
+}
+
+/** Whose trail: one's own (/api/audit) or everyone's (/api/admin/audit, administrators). */
+export type AuditScope = 'mine' | 'everyone';
+
+export const auditKeys = {
+  all: ['audit'] as const,
+  list: (scope: AuditScope, filters: AuditFilters) => [...auditKeys.all, scope, filters] as const,
+};
+
+/** The trail's endpoints of `scope`: a page of it, and its CSV export. */
+export const auditEndpointsOf = (scope: AuditScope) =>
+  scope === 'mine'
+    ? { page: auditEndpoints.mine, csv: auditEndpoints.mineCsv }
+    : { page: auditEndpoints.everyone, csv: auditEndpoints.everyoneCsv };
+
+/** The filters as the API's query: dates as whole days in the person's time zone. */
+export function auditQuery(filters: AuditFilters): Omit<AuditQuery, 'before' | 'limit'> {
+  const day = (date: string, plusDays = 0) => {
+    if (!date) return undefined;
+    const start = new Date(`${date}T00:00:00`);
+    start.setDate(start.getDate() + plusDays);
+    return Number.isNaN(start.getTime()) ? undefined : start.toISOString();
+  };
+  return {
+    actor: filters.actor.trim() || undefined,
+    account_id: filters.account_id.trim() || undefined,
+    action: filters.action || undefined,
+    outcome: filters.outcome || undefined,
+    from: day(filters.from),
+    to: day(filters.to, 1),
+  };
+}

@@ -1,0 +1,14 @@
+import type { SnapshotKind } from '@guardian/contract';
+
+/** What a page lists of its own snapshots: the ban lists page its lists', the DNS page its zone's. */
+export interface SnapshotFilter {
+  kinds?: readonly SnapshotKind[];
+  zoneId?: string;
+}
+
+/** Query keys of the snapshots (what Clean All and deletes kept); every restore changes them all. */
+export const snapshotKeys = {
+  all: ['snapshots'] as const,
+  list: (filter: SnapshotFilter) =>
+    [...snapshotKeys.all, filter.kinds?.join(',') ?? '', filter.zoneId ?? ''] as const,
+};

@@ -1,0 +1,62 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { JobsList } from '@guardian/contract';
+import { setToken } from '../../lib/auth-token';
+import { fakeApi } from '../../test/fake-api';
+import { jsonResponse, renderApp } from '../../test/render-app';
+import { sessionToken } from '../../test/token';
+
+const jobsList = (unseen: number): JobsList => ({ jobs: [], unseen });
+
+/** The bell's red dot: drawn inside the bell's link, hidden from assistive technology (its name says it). */
+const dotOf = (bell: HTMLElement) => bell.querySelector('.bg-danger');
+
+beforeEach(() => {
+  setToken(sessionToken({ level: 1 }));
+});
+
+/** The shell is a lazy chunk, and the machines running the suites are shared and often busy. */
+const SLOW = { timeout: 20_000 };
+const WAIT = { timeout: 5_000 };
+
+describe('the bell', SLOW, () => {
+  it('lights its red dot and says how many operations ended since the person last looked', async () => {
+    const api = fakeApi({ 'GET /api/jobs': () => jsonResponse(200, jobsList(2)) });
+    renderApp('/dashboard');
+    const bell = await screen.findByRole('link', { name: 'Operations, 2 ended since you last looked' }, WAIT);
+    expect(bell).toHaveAttribute('href', '/dashboard/jobs');
+    expect(dotOf(bell)).not.toBeNull();
+    expect(api.callsTo('GET /api/jobs')[0]?.params.get('scope')).toBe('mine');
+  });
+
+  it('shows no dot when nothing ended unseen', async () => {
+    fakeApi({ 'GET /api/jobs': () => jsonResponse(200, jobsList(0)) });
+    renderApp('/dashboard');
+    const bell = await screen.findByRole('link', { name: 'Operations' }, WAIT);
+    expect(dotOf(bell)).toBeNull();
+  });
+
+  it('opens the operations view, which tells the server they were seen: the dot goes out', async () => {
+    const user = userEvent.setup();
+    // As the server: one ended unseen until the person says they have looked.
+    let seen = false;
+    const api = fakeApi({
+      'GET /api/jobs': () => jsonResponse(200, jobsList(seen ? 0 : 1)),
+      'POST /api/jobs/seen': () => {
+        seen = true;
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp('/dashboard');
+    await user.click(
+      await screen.findByRole('link', { name: 'Operations, 1 ended since you last looked' }, WAIT),
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Operations' }, { timeout: 5_000 }),
+    ).toBeVisible();
+    await waitFor(() => expect(api.callsTo('POST /api/jobs/seen').length).toBeGreaterThan(0));
+    const bell = await screen.findByRole('link', { name: 'Operations' }, WAIT);
+    expect(dotOf(bell)).toBeNull();
+  });
+});

@@ -1,0 +1,109 @@
+import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { History, RotateCcw } from 'lucide-react';
+import type { Snapshot } from '@guardian/contract';
+import type { SnapshotFilter } from '../api/snapshots/keys';
+import { useRestoreSnapshotMutation } from '../api/snapshots/snapshot-restore-mutation';
+import { refetchSnapshots, useSnapshotsQuery } from '../api/snapshots/snapshots-query';
+import { actionErrorMessage } from '../lib/api';
+import { Badge } from './ui/badge';
+import { Button } from './ui/button';
+import { useToast } from './ui/toast';
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Restores a snapshot with the toasts every restore shows. */
+function useRestore() {
+  const restore = useRestoreSnapshotMutation();
+  const toast = useToast();
+  return {
+    restoring: restore.isPending ? restore.variables : undefined,
+    run: (snapshot: Snapshot) =>
+      restore.mutate(snapshot, {
+        onSuccess: () => toast.success(`Restored: ${snapshot.summary}.`),
+        onError: (error) => toast.error(actionErrorMessage(error, 'Failed to restore.')),
+      }),
+  };
+}
+
+/**
+ * The success toast of a destructive action, with a Restore button: it finds the snapshot the action
+ * just took (`match`) and puts it back. `filter` is the page's own snapshot list.
+ */
+export function useUndoableSuccess(filter: SnapshotFilter) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const restore = useRestore();
+  return useCallback(
+    (message: string, match: (snapshot: Snapshot) => boolean) => {
+      toast.success(message, {
+        action: {
+          label: 'Restore',
+          onClick: () =>
+            void refetchSnapshots(queryClient, filter).then(
+              (snapshots) => {
+                const snapshot = snapshots.find((each) => each.restored_at === null && match(each));
+                if (snapshot) restore.run(snapshot);
+                else toast.error('Nothing to restore: it was restored already or has expired.');
+              },
+              (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to restore.')),
+            ),
+        },
+      });
+    },
+    [filter, queryClient, restore, toast],
+  );
+}
+
+/**
+ * What Clean All or a delete removed on this page and can still be put back, newest first, each with
+ * Restore. Shown only when there is something; the server forgets a snapshot when it expires.
+ */
+export function RecentlyRemoved({ filter, title }: { filter: SnapshotFilter; title: string }) {
+  const snapshots = useSnapshotsQuery(filter);
+  const restore = useRestore();
+  const shown = snapshots.data ?? [];
+  if (shown.length === 0) return null;
+
+  return (
+    <section
+      aria-labelledby="recently-removed-title"
+      className="mt-8 rounded-card border border-line bg-surface p-4 shadow-xs"
+    >
+      <h2 id="recently-removed-title" className="flex items-center gap-2 text-sm font-semibold text-ink">
+        <History aria-hidden="true" className="size-4 text-ink-muted" />
+        {title}
+      </h2>
+      <ul className="mt-3 divide-y divide-line">
+        {shown.map((snapshot) => (
+          <li key={snapshot.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-2.5">
+            <div className="min-w-0 flex-1">
+              <p className="break-words text-sm font-medium text-ink">{snapshot.summary}</p>
+              <p className="text-xs text-ink-muted">
+                Removed {dateTime.format(new Date(snapshot.created_at))}
+                {snapshot.restored_at
+                  ? ''
+                  : ` · can be restored until ${dateTime.format(new Date(snapshot.expires_at))}`}
+              </p>
+            </div>
+            {snapshot.restored_at ? (
+              <Badge tone="green">Restored</Badge>
+            ) : (
+              <Button
+                variant="secondary"
+                size="sm"
+                icon={<RotateCcw aria-hidden="true" className="size-4" />}
+                loading={restore.restoring?.id === snapshot.id}
+                disabled={restore.restoring !== undefined}
+                onClick={() => restore.run(snapshot)}
+                aria-label={`Restore ${snapshot.summary}`}
+              >
+                {restore.restoring?.id === snapshot.id ? 'Restoring...' : 'Restore'}
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

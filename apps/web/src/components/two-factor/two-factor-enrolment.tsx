@@ -1,0 +1,160 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { QRCodeSVG } from 'qrcode.react';
+import { Copy } from 'lucide-react';
+import { TOTP_DIGITS, type TwoFactorSetup } from '@guardian/contract';
+import { useTwoFactorEnableMutation } from '../../api/two-factor/two-factor-enable-mutation';
+import { useTwoFactorSetupMutation } from '../../api/two-factor/two-factor-setup-mutation';
+import { actionErrorMessage } from '../../lib/api';
+import { Button } from '../ui/button';
+import { ErrorMessage } from '../ui/error-message';
+import { Field, Input } from '../ui/input';
+import { useToast } from '../ui/toast';
+import { RecoveryCodes } from './recovery-codes';
+
+/** The secret in groups of four, as people type it into an app. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+interface TwoFactorEnrolmentProps {
+  email: string | null;
+  /** After the person has the recovery codes and says so. */
+  onDone: () => void;
+  /** Shown as a Cancel button before two-factor is on. */
+  onCancel?: () => void;
+}
+
+/**
+ * Turning two-factor on: a new secret as a QR code and as text, confirmed with the app's first code;
+ * then the ten recovery codes, shown this once. Used by the profile page and the enrolment page.
+ */
+export function TwoFactorEnrolment({ email, onDone, onCancel }: TwoFactorEnrolmentProps) {
+  const setup = useTwoFactorSetupMutation();
+  const enable = useTwoFactorEnableMutation();
+  const toast = useToast();
+  const [code, setCode] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const { mutate: startSetup } = setup;
+  const started = useRef(false);
+  const codesIntro = useRef<HTMLParagraphElement>(null);
+
+  // Once the codes show, focus moves to them: the form and its focused button are gone.
+  useEffect(() => {
+    if (enable.data) codesIntro.current?.focus();
+  }, [enable.data]);
+
+  // Once per enrolment (StrictMode runs effects twice): each setup replaces the secret on the server.
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    startSetup();
+  }, [startSetup]);
+
+  if (enable.data) {
+    return (
+      <div className="grid gap-4">
+        <p ref={codesIntro} tabIndex={-1} className="text-sm text-ink outline-none">
+          Two-factor sign-in is on. Keep these recovery codes somewhere safe: each one signs you in once if
+          you lose your phone. <strong>They are shown only now.</strong>
+        </p>
+        <RecoveryCodes codes={enable.data.recovery_codes} email={email} />
+        <div>
+          <Button onClick={onDone}>I have saved my recovery codes</Button>
+        </div>
+      </div>
+    );
+  }
+
+  if (setup.isError) {
+    return (
+      <ErrorMessage>
+        {actionErrorMessage(setup.error, 'Failed to start two-factor setup.')}{' '}
+        <button type="button" className="font-semibold underline" onClick={() => startSetup()}>
+          Retry
+        </button>
+      </ErrorMessage>
+    );
+  }
+  if (!setup.data) return <p className="text-sm text-ink-muted">Preparing a new secret...</p>;
+  const secret: TwoFactorSetup = setup.data;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const typed = code.replace(/\s/g, '');
+    if (!new RegExp(`^[0-9]{${TOTP_DIGITS}}$`).test(typed))
+      return setMessage(`Enter the ${TOTP_DIGITS}-digit code your app shows.`);
+    setMessage(null);
+    enable.mutate(typed, {
+      onError: (error) => setMessage(actionErrorMessage(error, 'Failed to turn on two-factor sign-in.')),
+    });
+  };
+  const copySecret = () =>
+    navigator.clipboard.writeText(secret.secret).then(
+      () => toast.success('Secret copied.'),
+      () => toast.error('Could not copy: select the secret and copy it.'),
+    );
+
+  return (
+    <form noValidate onSubmit={submit} className="grid gap-4">
+      <ol className="grid list-decimal gap-4 pl-5 text-sm text-ink">
+        <li>
+          Scan this QR code with an authenticator app (1Password, Google Authenticator, Microsoft
+          Authenticator, Aegis...).
+          <div className="mt-3 w-fit rounded-control bg-white p-3 ring-1 ring-line">
+            <QRCodeSVG
+              value={secret.otpauth_url}
+              size={176}
+              marginSize={0}
+              title="QR code for your authenticator app"
+            />
+          </div>
+        </li>
+        <li>
+          Or type this secret into the app:
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <code
+              aria-label="Secret"
+              className="rounded-control bg-canvas px-3 py-2 font-mono text-sm break-all"
+            >
+              {grouped(secret.secret)}
+            </code>
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Copy aria-hidden="true" className="size-4" />}
+              onClick={() => void copySecret()}
+            >
+              Copy
+            </Button>
+          </div>
+        </li>
+        <li>
+          Enter the {TOTP_DIGITS}-digit code the app shows:
+          <Field label="Code from the app" className="mt-2 max-w-56">
+            {(control) => (
+              <Input
+                {...control}
+                name="code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                maxLength={TOTP_DIGITS + 2}
+                value={code}
+                invalid={message !== null}
+                onChange={(event) => setCode(event.target.value)}
+              />
+            )}
+          </Field>
+        </li>
+      </ol>
+      {message && <ErrorMessage>{message}</ErrorMessage>}
+      <div className="flex flex-wrap gap-2">
+        {onCancel && (
+          <Button variant="secondary" onClick={onCancel} disabled={enable.isPending}>
+            Cancel
+          </Button>
+        )}
+        <Button type="submit" loading={enable.isPending}>
+          {enable.isPending ? 'Turning on...' : 'Turn On'}
+        </Button>
+      </div>
+    </form>
+  );
+}

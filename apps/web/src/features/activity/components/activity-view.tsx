@@ -1,0 +1,239 @@
+import { useState } from 'react';
+import { Download, RotateCw } from 'lucide-react';
+import type { AuditEvent, AuditOutcome } from '@guardian/contract';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Input } from '../../../components/ui/input';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { useToast } from '../../../components/ui/toast';
+import { actionErrorMessage } from '../../../lib/api';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { exportAudit } from '../../../api/audit/audit-export';
+import { useAuditQuery } from '../../../api/audit/audit-query';
+import type { AuditFilters, AuditScope } from '../../../api/audit/keys';
+
+const NO_FILTERS: AuditFilters = { actor: '', account_id: '', action: '', outcome: '', from: '', to: '' };
+
+/** The kinds of change people filter by: the start of the endpoint names the trail records. */
+const ACTION_KINDS: { label: string; value: string }[] = [
+  { label: 'Every kind', value: '' },
+  { label: 'Sign-ins', value: 'auth.' },
+  { label: 'Accounts', value: 'accounts.' },
+  { label: 'Ban lists', value: 'banLists.' },
+  { label: 'Ban list items', value: 'banListItems.' },
+  { label: 'Zones', value: 'zones.' },
+  { label: 'Zone settings', value: 'zoneSettings.' },
+  { label: 'DNS records', value: 'dnsRecords.' },
+  { label: 'Firewall rules', value: 'firewallRules.' },
+  { label: 'Page rules', value: 'pageRules.' },
+  { label: 'Restores', value: 'snapshots.' },
+  { label: 'Users', value: 'users.' },
+];
+
+const OUTCOMES: Record<AuditOutcome, { label: string; tone: BadgeTone }> = {
+  success: { label: 'Done', tone: 'green' },
+  refused: { label: 'Refused', tone: 'yellow' },
+  failed: { label: 'Failed', tone: 'red' },
+};
+
+const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** The target's fields as one short line: `list_id=…, ip=192.0.2.1`. */
+function targetLine(target: AuditEvent['target']): string {
+  return Object.entries(target)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+}
+
+const selectClass =
+  'h-10 w-full rounded-control border border-line-strong bg-surface px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand';
+
+/**
+ * The audit trail as a page: filters, the events newest first with Load more, and a CSV export of what
+ * the filters select. `everyone` is the administrators' view, with the person filter and column.
+ */
+export function ActivityView({ scope }: { scope: AuditScope }) {
+  const everyone = scope === 'everyone';
+  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  // Typed filters wait for a pause; the selects and dates apply at once.
+  const actor = useDebouncedValue(filters.actor, 300);
+  const accountId = useDebouncedValue(filters.account_id, 300);
+  const applied = { ...filters, actor, account_id: accountId };
+  const trail = useAuditQuery(scope, applied);
+  const toast = useToast();
+  const [exporting, setExporting] = useState(false);
+  const set = (key: keyof AuditFilters) => (value: string) => setFilters((old) => ({ ...old, [key]: value }));
+
+  const download = async () => {
+    setExporting(true);
+    try {
+      const csv = await exportAudit(scope, applied);
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = 'guardian-activity.csv';
+      link.click();
+      URL.revokeObjectURL(url);
+    } catch (error) {
+      toast.error(actionErrorMessage(error, 'Failed to export activity.'));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const events = trail.data?.pages.flatMap((page) => page.events) ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title={everyone ? 'Activity of everyone' : 'Activity'}
+        description={
+          everyone
+            ? 'Every change made through Guardian by anyone, newest first.'
+            : 'Every change you made through Guardian, and every sign-in to your account, newest first.'
+        }
+        actions={
+          <Button
+            variant="secondary"
+            icon={<Download aria-hidden="true" className="size-4" />}
+            loading={exporting}
+            onClick={() => void download()}
+          >
+            {exporting ? 'Exporting...' : 'Export CSV'}
+          </Button>
+        }
+      />
+
+      <form
+        aria-label="Filter activity"
+        className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-6"
+        onSubmit={(event) => event.preventDefault()}
+      >
+        {everyone && (
+          <label className="grid gap-1 text-sm font-medium text-ink">
+            Person
+            <Input
+              value={filters.actor}
+              maxLength={254}
+              placeholder="E-mail contains..."
+              onChange={(event) => set('actor')(event.target.value)}
+            />
+          </label>
+        )}
+        <label className="grid gap-1 text-sm font-medium text-ink">
+          Account ID
+          <Input
+            value={filters.account_id}
+            maxLength={64}
+            placeholder="Cloudflare account id"
+            onChange={(event) => set('account_id')(event.target.value)}
+          />
+        </label>
+        <label className="grid gap-1 text-sm font-medium text-ink">
+          Kind
+          <select
+            className={selectClass}
+            value={filters.action}
+            onChange={(event) => set('action')(event.target.value)}
+          >
+            {ACTION_KINDS.map((kind) => (
+              <option key={kind.value} value={kind.value}>
+                {kind.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm font-medium text-ink">
+          Outcome
+          <select
+            className={selectClass}
+            value={filters.outcome}
+            onChange={(event) => set('outcome')(event.target.value)}
+          >
+            <option value="">Any outcome</option>
+            {Object.entries(OUTCOMES).map(([value, outcome]) => (
+              <option key={value} value={value}>
+                {outcome.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm font-medium text-ink">
+          From
+          <Input type="date" value={filters.from} onChange={(event) => set('from')(event.target.value)} />
+        </label>
+        <label className="grid gap-1 text-sm font-medium text-ink">
+          To
+          <Input type="date" value={filters.to} onChange={(event) => set('to')(event.target.value)} />
+        </label>
+      </form>
+
+      {trail.isError ? (
+        <ErrorMessage>
+          <p>{actionErrorMessage(trail.error, 'Failed to fetch activity.')}</p>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="mt-2"
+            icon={<RotateCw aria-hidden="true" className="size-4" />}
+            onClick={() => void trail.refetch()}
+          >
+            Retry
+          </Button>
+        </ErrorMessage>
+      ) : trail.isPending ? (
+        <div className="flex justify-center py-12">
+          <Spinner label="Loading activity..." />
+        </div>
+      ) : events.length === 0 ? (
+        <p className="rounded-card border border-line bg-surface px-4 py-10 text-center text-sm text-ink-muted">
+          No activity found.
+        </p>
+      ) : (
+        <ol
+          aria-label="Activity"
+          className="divide-y divide-line rounded-card border border-line bg-surface shadow-xs"
+        >
+          {events.map((event) => (
+            <li key={event.id} className="grid gap-1 px-4 py-3 sm:grid-cols-[12rem_1fr_auto] sm:gap-4">
+              <time dateTime={event.at} className="text-sm text-ink-muted">
+                {when.format(new Date(event.at))}
+              </time>
+              <div className="min-w-0 text-sm">
+                <p className="font-medium break-words text-ink">
+                  {everyone && <span className="text-ink-muted">{event.actor} · </span>}
+                  {event.request}
+                </p>
+                <p className="font-mono text-xs break-all text-ink-muted">
+                  {targetLine(event.target) || '—'}
+                  {event.account_id && ` · account ${event.account_id}`}
+                  {` · from ${event.address}`}
+                </p>
+                {event.message && (
+                  <p className="mt-1 text-xs break-words text-danger-hover">{event.message}</p>
+                )}
+              </div>
+              <div className="sm:text-right">
+                <Badge tone={OUTCOMES[event.outcome].tone}>{OUTCOMES[event.outcome].label}</Badge>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+
+      {trail.hasNextPage && (
+        <div className="mt-4 flex justify-center">
+          <Button
+            variant="secondary"
+            loading={trail.isFetchingNextPage}
+            onClick={() => void trail.fetchNextPage()}
+          >
+            {trail.isFetchingNextPage ? 'Loading...' : 'Load more'}
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}

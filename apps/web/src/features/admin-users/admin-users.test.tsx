@@ -1,0 +1,348 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PasswordSetupResult, User, UsersPage } from '@guardian/contract';
+import { setToken } from '../../lib/auth-token';
+import { fakeApi, type FakeApi } from '../../test/fake-api';
+import { jsonResponse, renderApp } from '../../test/render-app';
+import { sessionToken } from '../../test/token';
+
+const ADMIN = 'admin@example.com';
+const LAST_ADMIN =
+  'This is the last active administrator: make another administrator first, so someone can still manage Guardian.';
+
+/** The machine may be busy: a debounced search and its answer can take longer than findBy's second. */
+const LATER = { timeout: 5_000 };
+
+let api: FakeApi;
+let nextId = 100;
+
+const user = (id: number, overrides: Partial<User> = {}): User => ({
+  id,
+  email: `person${id}@example.com`,
+  level: 1,
+  disabled: false,
+  two_factor: false,
+  last_sign_in_at: null,
+  created_at: '2026-11-02T09:30:00.000Z',
+  ...overrides,
+});
+
+const admin = user(1, {
+  email: ADMIN,
+  level: 0,
+  two_factor: true,
+  last_sign_in_at: '2026-11-25T14:05:00.000Z',
+});
+const people: User[] = [
+  admin,
+  user(2, { email: 'ayse@example.com', disabled: true }),
+  ...Array.from({ length: 43 }, (_, i) => user(3 + i)),
+];
+
+/** The server's paging and e-mail search over `people`. */
+function usersPage(params: URLSearchParams): UsersPage {
+  const search = (params.get('search') ?? '').toLowerCase();
+  const page = Number(params.get('page') ?? 1);
+  const perPage = Number(params.get('per_page') ?? 20);
+  const found = people.filter((person) => person.email.includes(search));
+  return { users: found.slice((page - 1) * perPage, page * perPage), totalItems: found.length };
+}
+
+const conflict = (message: string) =>
+  jsonResponse(409, { code: 'CONFLICT', message, errors: [{ code: 'CONFLICT', message }] });
+
+beforeEach(() => {
+  // The row actions' tooltips are placed by Radix, which observes sizes; jsdom has no ResizeObserver.
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  setToken(sessionToken({ level: 0, email: ADMIN }));
+  api = fakeApi({
+    'GET /api/admin/users': (call) => jsonResponse(200, usersPage(call.params)),
+    'GET /api/admin/two-factor/required': () => jsonResponse(200, { required: false }),
+  });
+});
+
+async function openUsers() {
+  const person = userEvent.setup();
+  renderApp('/admin/users');
+  await screen.findByRole('heading', { level: 1, name: 'Users' }, { timeout: 5_000 });
+  const table = await screen.findByRole('table', { name: 'Users' });
+  await within(table).findByText(ADMIN);
+  return { person, table };
+}
+
+const rowOf = (table: HTMLElement, email: string) => {
+  const row = within(table).getByText(email).closest('tr');
+  if (!row) throw new Error(`no row for ${email}`);
+  return row;
+};
+
+describe('Users (administrators)', { timeout: 30_000 }, () => {
+  it('lists users a page at a time with level, state, two-factor, last sign-in and created', async () => {
+    const { person, table } = await openUsers();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['E-mail', 'Level', 'State', 'Two-Factor', 'Last Sign-In', 'Created', 'Actions']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(20);
+    expect(screen.getByText('45 users')).toBeInTheDocument();
+
+    const own = rowOf(table, ADMIN);
+    expect(own).toHaveTextContent('(you)');
+    expect(own).toHaveTextContent('Administrator');
+    expect(own).toHaveTextContent('Active');
+    expect(own).toHaveTextContent('On');
+    expect(own).toHaveTextContent('25 Nov 2026');
+    // Two-factor is on: the administrator can reset it; for the others it is off, and no reset.
+    expect(
+      within(own).getByRole('button', { name: `Reset two-factor sign-in for ${ADMIN}` }),
+    ).toBeInTheDocument();
+
+    const disabled = rowOf(table, 'ayse@example.com');
+    expect(disabled).toHaveTextContent('User (level 1)');
+    expect(disabled).toHaveTextContent('Disabled');
+    expect(disabled).toHaveTextContent('Off');
+    expect(disabled).toHaveTextContent('Never');
+    expect(disabled).toHaveTextContent('2 Nov 2026');
+    expect(within(disabled).getByRole('button', { name: 'Enable ayse@example.com' })).toBeInTheDocument();
+    expect(within(disabled).queryByRole('button', { name: /Reset two-factor/ })).not.toBeInTheDocument();
+
+    // The switch that requires two-factor of everyone is on the page.
+    expect(
+      screen.getByRole('switch', { name: 'Require two-factor sign-in for everyone' }),
+    ).toBeInTheDocument();
+
+    await person.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(await within(table).findByText('person45@example.com')).toBeInTheDocument();
+    expect(within(table).getAllByRole('row').slice(1)).toHaveLength(5);
+    expect(api.callsTo('GET /api/admin/users').at(-1)!.params.get('page')).toBe('3');
+  });
+
+  it('searches by e-mail on the server, from page 1', async () => {
+    const { person, table } = await openUsers();
+    await person.click(screen.getByRole('button', { name: 'Page 2' }));
+    await within(table).findByText('person21@example.com');
+
+    await person.type(screen.getByRole('searchbox', { name: 'Search users' }), 'person4');
+    // person4 and person40 to person45.
+    expect(await screen.findByText('7 matches', {}, LATER)).toBeInTheDocument();
+    const last = api.callsTo('GET /api/admin/users').at(-1)!;
+    expect(last.params.get('search')).toBe('person4');
+    expect(last.params.get('page')).toBe('1');
+    expect(within(table).getAllByRole('row').slice(1)).toHaveLength(7);
+
+    await person.clear(screen.getByRole('searchbox', { name: 'Search users' }));
+    await person.type(screen.getByRole('searchbox', { name: 'Search users' }), 'nobody');
+    expect(await within(table).findByText('No users match your search.', {}, LATER)).toBeInTheDocument();
+  });
+
+  it('adds a user with a one-time set-password link, shown once', async () => {
+    const { person } = await openUsers();
+    api.answer('POST /api/admin/users', (call) => {
+      const body = call.body as { email: string; level: number };
+      const result: PasswordSetupResult = {
+        user: user(nextId++, { email: body.email, level: body.level }),
+        password_link: { token: 'tok-3f9a', expires_at: '2026-11-28T12:00:00.000Z' },
+      };
+      return jsonResponse(201, result);
+    });
+
+    await person.click(screen.getByRole('button', { name: 'Add User' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    // Checked with the contract's own rules before anything is sent.
+    await person.click(within(dialog).getByRole('button', { name: 'Add User' }));
+    expect(await within(dialog).findByText('E-mail must look like name@example.com.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Password must be at least 8 characters.')).toBeInTheDocument();
+
+    await person.type(within(dialog).getByLabelText(/E-mail/), 'new.person@example.com');
+    await person.click(within(dialog).getByRole('radio', { name: /one-time set-password link/ }));
+    expect(within(dialog).queryByLabelText(/First password/)).not.toBeInTheDocument();
+    await person.click(within(dialog).getByRole('button', { name: 'Add User' }));
+
+    dialog = await screen.findByRole('dialog', { name: 'User Added' });
+    expect(api.sent('POST /api/admin/users')).toEqual([
+      { email: 'new.person@example.com', level: 1, password_setup: { method: 'link' } },
+    ]);
+    const link = `${window.location.origin}/set-password#tok-3f9a`;
+    expect(within(dialog).getByLabelText('Set-password link')).toHaveTextContent(link);
+    expect(dialog).toHaveTextContent('It works once, until 28 Nov 2026');
+    // The form's button is gone: the focus is on what comes next.
+    expect(within(dialog).getByRole('button', { name: 'Copy set-password link' })).toHaveFocus();
+    expect(await screen.findByText('User new.person@example.com added.')).toBeInTheDocument();
+
+    await person.click(within(dialog).getByRole('button', { name: 'Copy set-password link' }));
+    expect(await within(dialog).findByText('Copied.')).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(link);
+
+    await person.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // Shown once: nothing of it is left on the page, and the next Add User starts afresh.
+    expect(document.body).not.toHaveTextContent('tok-3f9a');
+    await person.click(screen.getByRole('button', { name: 'Add User' }));
+    dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    expect(within(dialog).getByLabelText(/E-mail/)).toHaveValue('');
+  });
+
+  it('adds a user with a first password, generated or typed, and shows it once', async () => {
+    const { person } = await openUsers();
+    api.answer('POST /api/admin/users', (call) => {
+      const body = call.body as { email: string; level: number };
+      return jsonResponse(201, {
+        user: user(nextId++, { email: body.email, level: body.level }),
+        password_link: null,
+      });
+    });
+    await person.click(screen.getByRole('button', { name: 'Add User' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    await person.type(within(dialog).getByLabelText(/E-mail/), 'second.admin@example.com');
+    await person.clear(within(dialog).getByLabelText(/Level/));
+    await person.type(within(dialog).getByLabelText(/Level/), '0');
+    await person.click(within(dialog).getByRole('button', { name: 'Generate' }));
+    const generated = (within(dialog).getByLabelText(/First password/) as HTMLInputElement).value;
+    expect(generated).toMatch(/^[A-Za-z2-9]{16}$/);
+    await person.click(within(dialog).getByRole('button', { name: 'Add User' }));
+
+    dialog = await screen.findByRole('dialog', { name: 'User Added' });
+    expect(api.sent('POST /api/admin/users')).toEqual([
+      {
+        email: 'second.admin@example.com',
+        level: 0,
+        password_setup: { method: 'password', password: generated },
+      },
+    ]);
+    expect(within(dialog).getByLabelText('Password')).toHaveTextContent(generated);
+  });
+
+  it("says the server's refusal in the dialog: a taken e-mail", async () => {
+    const { person } = await openUsers();
+    api.answer('POST /api/admin/users', () =>
+      conflict('A user with the e-mail ayse@example.com already exists.'),
+    );
+    await person.click(screen.getByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    await person.type(within(dialog).getByLabelText(/E-mail/), 'ayse@example.com');
+    await person.type(within(dialog).getByLabelText(/First password/), 'a-good-password');
+    await person.click(within(dialog).getByRole('button', { name: 'Add User' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Failed to add the user. A user with the e-mail ayse@example.com already exists.',
+    );
+  });
+
+  it('refuses to disable or demote the last administrator, in words and without a toast', async () => {
+    const { person, table } = await openUsers();
+    api.answer('POST /api/admin/users/1/disable', () => conflict(LAST_ADMIN));
+    api.answer('PUT /api/admin/users/1/level', () => conflict(LAST_ADMIN));
+
+    await person.click(within(rowOf(table, ADMIN)).getByRole('button', { name: `Disable ${ADMIN}` }));
+    let dialog = await screen.findByRole('dialog', { name: 'Disable User' });
+    expect(dialog).toHaveTextContent('(that is you)');
+    await person.click(within(dialog).getByRole('button', { name: 'Disable' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      `Failed to disable the user. ${LAST_ADMIN}`,
+    );
+    await person.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    await person.click(within(rowOf(table, ADMIN)).getByRole('button', { name: `Change level of ${ADMIN}` }));
+    dialog = await screen.findByRole('dialog', { name: 'Change Level' });
+    await person.clear(within(dialog).getByLabelText(/Level/));
+    await person.type(within(dialog).getByLabelText(/Level/), '1');
+    await person.click(within(dialog).getByRole('button', { name: 'Save Level' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      `Failed to change the level. ${LAST_ADMIN}`,
+    );
+    expect(api.sent('PUT /api/admin/users/1/level')).toEqual([{ level: 1 }]);
+    // No toast at all: the page shows toasts only for what succeeded.
+    expect(document.querySelector('[aria-relevant="additions"]')?.childElementCount).toBe(0);
+  });
+
+  it('changes a level, disables and enables, resets a password with a link and deletes after asking', async () => {
+    const { person, table } = await openUsers();
+    const target = 'person3@example.com';
+    api.answer('PUT /api/admin/users/3/level', () => jsonResponse(200, user(3, { level: 0 })));
+    api.answer('POST /api/admin/users/3/disable', () => jsonResponse(200, user(3, { disabled: true })));
+    api.answer('POST /api/admin/users/2/enable', () =>
+      jsonResponse(200, user(2, { email: 'ayse@example.com' })),
+    );
+    api.answer('POST /api/admin/users/3/password', () =>
+      jsonResponse(200, {
+        user: user(3),
+        password_link: { token: 'reset-tok', expires_at: '2026-11-28T12:00:00.000Z' },
+      }),
+    );
+    api.answer('DELETE /api/admin/users/3', () => new Response(null, { status: 204 }));
+
+    await person.click(
+      within(rowOf(table, target)).getByRole('button', { name: `Change level of ${target}` }),
+    );
+    let dialog = await screen.findByRole('dialog', { name: 'Change Level' });
+    await person.clear(within(dialog).getByLabelText(/Level/));
+    await person.type(within(dialog).getByLabelText(/Level/), '0');
+    await person.click(within(dialog).getByRole('button', { name: 'Save Level' }));
+    expect(await screen.findByText(`Level of ${target} changed to 0.`)).toBeInTheDocument();
+
+    await person.click(within(rowOf(table, target)).getByRole('button', { name: `Disable ${target}` }));
+    dialog = await screen.findByRole('dialog', { name: 'Disable User' });
+    await person.click(within(dialog).getByRole('button', { name: 'Disable' }));
+    expect(await screen.findByText(`${target} disabled.`)).toBeInTheDocument();
+
+    await person.click(
+      within(rowOf(table, 'ayse@example.com')).getByRole('button', { name: 'Enable ayse@example.com' }),
+    );
+    expect(await screen.findByText('ayse@example.com enabled.')).toBeInTheDocument();
+
+    await person.click(
+      within(rowOf(table, target)).getByRole('button', { name: `Reset password of ${target}` }),
+    );
+    dialog = await screen.findByRole('dialog', { name: 'Reset Password' });
+    // A link is the default: the person chooses their own password.
+    await person.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
+    dialog = await screen.findByRole('dialog', { name: 'Password Reset' });
+    expect(within(dialog).getByLabelText('Set-password link')).toHaveTextContent(
+      `${window.location.origin}/set-password#reset-tok`,
+    );
+    expect(api.sent('POST /api/admin/users/3/password')).toEqual([{ method: 'link' }]);
+    await person.click(within(dialog).getByRole('button', { name: 'Done' }));
+
+    await person.click(within(rowOf(table, target)).getByRole('button', { name: `Delete ${target}` }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete User' });
+    expect(dialog).toHaveTextContent(`Delete ${target}?`);
+    await person.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText(`User ${target} deleted.`)).toBeInTheDocument();
+    expect(api.callsTo('DELETE /api/admin/users/3')).toHaveLength(1);
+  });
+
+  it('says why when the users cannot be read, with Retry', async () => {
+    api.answer('GET /api/admin/users', () =>
+      jsonResponse(400, { code: 'BAD_REQUEST', message: 'The search is too long.', errors: [] }),
+    );
+    const person = userEvent.setup();
+    renderApp('/admin/users');
+    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
+      'Failed to fetch users. The search is too long.',
+    );
+    api.answer('GET /api/admin/users', (call) => jsonResponse(200, usersPage(call.params)));
+    await person.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table', { name: 'Users' })).toBeInTheDocument();
+  });
+
+  it('is not for level 1: no admin menu, and the page asks the server nothing', async () => {
+    setToken(sessionToken({ level: 1 }));
+    renderApp('/admin/users');
+    expect(
+      await screen.findByText('Only administrators manage users.', {}, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Admin menu' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('navigation', { name: 'Main menu' }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('link', { name: 'Users' })).not.toBeInTheDocument();
+    expect(api.callsTo('GET /api/admin/users')).toHaveLength(0);
+  });
+});

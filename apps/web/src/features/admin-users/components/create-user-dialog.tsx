@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { EMAIL_MAX_LENGTH, USER_LEVEL_MAX } from '@guardian/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Field, Input } from '../../../components/ui/input';
+import { useToast } from '../../../components/ui/toast';
+import { useCreateUserMutation } from '../../../api/users/user-create-mutation';
+import { actionErrorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
+import { createUserResolver, NEW_USER_FORM } from '../lib/user-forms';
+import { outcomeOf, PasswordResult, type PasswordOutcome } from './password-result';
+import { PasswordSetupFields } from './password-setup-fields';
+
+/**
+ * Add User: e-mail, level, and a first password or a one-time set-password link. After saving, the
+ * same dialog shows the password or link once. Mount it only while open.
+ */
+export function CreateUserDialog({ onClose }: { onClose: () => void }) {
+  const createUser = useCreateUserMutation();
+  const toast = useToast();
+  const [outcome, setOutcome] = useState<PasswordOutcome | null>(null);
+  const form = useDialogForm({
+    resolver: createUserResolver,
+    defaultValues: NEW_USER_FORM,
+    saves: [createUser],
+  });
+  const { errors } = form.formState;
+  const method = form.watch('password_setup.method');
+
+  if (outcome) {
+    return (
+      <Dialog
+        open
+        onOpenChange={(open) => !open && onClose()}
+        title="User Added"
+        size="sm"
+        footer={<Button onClick={onClose}>Done</Button>}
+      >
+        <PasswordResult outcome={outcome} />
+      </Dialog>
+    );
+  }
+
+  const submit = form.submitWith((request) =>
+    createUser.mutate(request, {
+      onSuccess: (result) => {
+        toast.success(`User ${result.user.email} added.`);
+        const setup = request.password_setup;
+        setOutcome(
+          outcomeOf(
+            result.user.email,
+            result.password_link,
+            setup.method === 'password' ? setup.password : undefined,
+          ),
+        );
+      },
+    }),
+  );
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Add User"
+      description="A person who can sign in to Guardian."
+      size="sm"
+      busy={createUser.isPending}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button variant="secondary" disabled={createUser.isPending} onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={createUser.isPending}>
+            {createUser.isPending ? 'Adding...' : 'Add User'}
+          </Button>
+        </>
+      }
+    >
+      <Field label="E-mail" required error={errors.email?.message}>
+        {(control) => (
+          <Input
+            {...control}
+            {...form.register('email')}
+            type="email"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={EMAIL_MAX_LENGTH}
+            placeholder="name@example.com"
+          />
+        )}
+      </Field>
+      <Field
+        label="Level"
+        required
+        error={errors.level?.message}
+        hint="0 is an administrator; any other level is a user."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            {...form.register('level')}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={USER_LEVEL_MAX}
+            step={1}
+            className="max-w-32"
+          />
+        )}
+      </Field>
+      <PasswordSetupFields
+        passwordChoice="Set a first password"
+        legend="First sign-in"
+        method={method}
+        methodField={form.register('password_setup.method')}
+        passwordField={form.register('password_setup.password')}
+        passwordLabel="First password"
+        passwordError={errors.password_setup?.password?.message}
+        onGenerate={(password) =>
+          form.setValue('password_setup.password', password, {
+            shouldValidate: form.formState.isSubmitted,
+          })
+        }
+      />
+      {createUser.isError && (
+        <ErrorMessage>{actionErrorMessage(createUser.error, 'Failed to add the user.')}</ErrorMessage>
+      )}
+    </Dialog>
+  );
+}

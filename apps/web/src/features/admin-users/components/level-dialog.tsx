@@ -1,0 +1,93 @@
+import type { User } from '@guardian/contract';
+import { USER_LEVEL_MAX } from '@guardian/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Field, Input } from '../../../components/ui/input';
+import { useToast } from '../../../components/ui/toast';
+import { useSetUserLevelMutation } from '../../../api/users/user-level-mutation';
+import { actionErrorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
+import { levelLabel, levelResolver } from '../lib/user-forms';
+
+interface LevelDialogProps {
+  user: User;
+  /** The signed-in administrator themselves: a change signs them out. */
+  isSelf: boolean;
+  onClose: () => void;
+}
+
+/** Change a user's level. Their sessions end; the last active administrator is refused in words. */
+export function LevelDialog({ user, isSelf, onClose }: LevelDialogProps) {
+  const setLevel = useSetUserLevelMutation();
+  const toast = useToast();
+  const form = useDialogForm({
+    resolver: levelResolver,
+    defaultValues: { level: String(user.level) },
+    saves: [setLevel],
+  });
+  const { errors } = form.formState;
+
+  const submit = form.submitWith(({ level }) => {
+    if (level === user.level) return onClose();
+    setLevel.mutate(
+      { id: user.id, level },
+      {
+        onSuccess: (saved) => {
+          toast.success(`Level of ${saved.email} changed to ${saved.level}.`);
+          onClose();
+        },
+      },
+    );
+  });
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Change Level"
+      description={
+        <>
+          <span className="break-all">{user.email}</span> is {levelLabel(user.level).toLowerCase()}. A change
+          signs them out everywhere{isSelf ? ': that is you, so you sign in again' : ''}.
+        </>
+      }
+      size="sm"
+      busy={setLevel.isPending}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button variant="secondary" disabled={setLevel.isPending} onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={setLevel.isPending}>
+            {setLevel.isPending ? 'Saving...' : 'Save Level'}
+          </Button>
+        </>
+      }
+    >
+      <Field
+        label="Level"
+        required
+        error={errors.level?.message}
+        hint="0 is an administrator; any other level is a user."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            {...form.register('level')}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={USER_LEVEL_MAX}
+            step={1}
+            className="max-w-32"
+          />
+        )}
+      </Field>
+      {setLevel.isError && (
+        <ErrorMessage>{actionErrorMessage(setLevel.error, 'Failed to change the level.')}</ErrorMessage>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,100 @@
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { Wand2 } from 'lucide-react';
+import { PASSWORD_LINK_TTL_HOURS, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@guardian/contract';
+import { Button } from '../../../components/ui/button';
+import { Field, Input } from '../../../components/ui/input';
+import { generatePassword } from '../lib/generate-password';
+import type { PasswordMethod } from '../lib/user-forms';
+
+interface PasswordSetupFieldsProps {
+  legend: string;
+  /** The password choice's words: 'Set a first password' for a new user, 'Set a new password' for a reset. */
+  passwordChoice: string;
+  method: PasswordMethod;
+  methodField: UseFormRegisterReturn;
+  passwordField: UseFormRegisterReturn;
+  passwordLabel: string;
+  passwordError?: string;
+  /** Fills the password with a generated one. */
+  onGenerate: (password: string) => void;
+}
+
+const choices = (passwordChoice: string): { value: PasswordMethod; label: string; hint: string }[] => [
+  {
+    value: 'password',
+    label: passwordChoice,
+    hint: 'You pass it on; it is shown once more after saving.',
+  },
+  {
+    value: 'link',
+    label: 'Create a one-time set-password link',
+    hint: `The person chooses their own password with it. It works once, for ${PASSWORD_LINK_TTL_HOURS} hours, and is shown once.`,
+  },
+];
+
+/** How a person gets a password: one the administrator types (or generates), or a one-time link. */
+export function PasswordSetupFields({
+  legend,
+  passwordChoice,
+  method,
+  methodField,
+  passwordField,
+  passwordLabel,
+  passwordError,
+  onGenerate,
+}: PasswordSetupFieldsProps) {
+  return (
+    <>
+      <fieldset className="space-y-2">
+        <legend className="mb-1.5 text-sm font-medium text-ink">{legend}</legend>
+        {choices(passwordChoice).map((choice) => (
+          <label
+            key={choice.value}
+            className="flex cursor-pointer items-start gap-3 rounded-control border border-line px-3 py-2.5 has-checked:border-brand has-checked:bg-brand-soft"
+          >
+            <input
+              type="radio"
+              value={choice.value}
+              className="mt-0.5 size-4 accent-brand"
+              {...methodField}
+            />
+            <span className="min-w-0">
+              <span className="block text-sm font-medium text-ink">{choice.label}</span>
+              <span className="block text-xs text-ink-muted">{choice.hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {method === 'password' && (
+        <Field
+          label={passwordLabel}
+          required
+          error={passwordError}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        >
+          {(control) => (
+            <div className="flex gap-2">
+              <Input
+                {...control}
+                {...passwordField}
+                type="text"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                maxLength={PASSWORD_MAX_LENGTH}
+                className="font-mono"
+              />
+              <Button
+                variant="secondary"
+                icon={<Wand2 aria-hidden="true" className="size-4" />}
+                onClick={() => onGenerate(generatePassword())}
+              >
+                Generate
+              </Button>
+            </div>
+          )}
+        </Field>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import type { User } from '@guardian/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { useToast } from '../../../components/ui/toast';
+import { useResetUserPasswordMutation } from '../../../api/users/user-password-reset-mutation';
+import { actionErrorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
+import { NEW_PASSWORD_FORM, resetPasswordResolver } from '../lib/user-forms';
+import { outcomeOf, PasswordResult, type PasswordOutcome } from './password-result';
+import { PasswordSetupFields } from './password-setup-fields';
+
+interface ResetPasswordDialogProps {
+  user: User;
+  isSelf: boolean;
+  onClose: () => void;
+}
+
+/**
+ * Reset Password: a new password or a one-time set-password link, then shown once in the same dialog.
+ * The old password stops working and the person's sessions end.
+ */
+export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDialogProps) {
+  const reset = useResetUserPasswordMutation();
+  const toast = useToast();
+  const [outcome, setOutcome] = useState<PasswordOutcome | null>(null);
+  const form = useDialogForm({
+    resolver: resetPasswordResolver,
+    defaultValues: NEW_PASSWORD_FORM,
+    saves: [reset],
+  });
+  const { errors } = form.formState;
+  const method = form.watch('password_setup.method');
+
+  if (outcome) {
+    return (
+      <Dialog
+        open
+        onOpenChange={(open) => !open && onClose()}
+        title="Password Reset"
+        size="sm"
+        footer={<Button onClick={onClose}>Done</Button>}
+      >
+        <PasswordResult outcome={outcome} />
+      </Dialog>
+    );
+  }
+
+  const submit = form.submitWith(({ password_setup: setup }) =>
+    reset.mutate(
+      { id: user.id, setup },
+      {
+        onSuccess: (result) => {
+          toast.success(`Password of ${result.user.email} reset.`);
+          setOutcome(
+            outcomeOf(
+              result.user.email,
+              result.password_link,
+              setup.method === 'password' ? setup.password : undefined,
+            ),
+          );
+        },
+      },
+    ),
+  );
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Reset Password"
+      description={
+        <>
+          For <span className="break-all">{user.email}</span>: the old password stops working and they are
+          signed out everywhere{isSelf ? ' (that is you)' : ''}.
+        </>
+      }
+      size="sm"
+      busy={reset.isPending}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button variant="secondary" disabled={reset.isPending} onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={reset.isPending}>
+            {reset.isPending ? 'Resetting...' : 'Reset Password'}
+          </Button>
+        </>
+      }
+    >
+      <PasswordSetupFields
+        passwordChoice="Set a new password"
+        legend="New password"
+        method={method}
+        methodField={form.register('password_setup.method')}
+        passwordField={form.register('password_setup.password')}
+        passwordLabel="New password"
+        passwordError={errors.password_setup?.password?.message}
+        onGenerate={(password) =>
+          form.setValue('password_setup.password', password, {
+            shouldValidate: form.formState.isSubmitted,
+          })
+        }
+      />
+      {reset.isError && (
+        <ErrorMessage>{actionErrorMessage(reset.error, 'Failed to reset the password.')}</ErrorMessage>
+      )}
+    </Dialog>
+  );
+}

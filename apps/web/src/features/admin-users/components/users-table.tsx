@@ -1,0 +1,192 @@
+import type { ReactNode } from 'react';
+import { KeyRound, UserCheck, UserCog, UserX } from 'lucide-react';
+import type { User } from '@guardian/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Button, DeleteButton } from '../../../components/ui/button';
+import {
+  Table,
+  TableActionsCell,
+  TableBody,
+  TableCell,
+  TableEmptyRow,
+  TableHead,
+  TableHeaderCell,
+  TableLoadingRow,
+  TableRow,
+} from '../../../components/ui/table';
+import { Tooltip } from '../../../components/ui/tooltip';
+import { ResetTwoFactorAction } from '../../../components/two-factor/reset-two-factor-action';
+import { levelLabel } from '../lib/user-forms';
+
+const COLUMN_COUNT = 7;
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+
+export type UserAction = 'level' | 'disable' | 'enable' | 'password' | 'delete';
+
+interface UsersTableProps {
+  rows: User[];
+  loading: boolean;
+  /** True while a search finds nobody, to say so instead of "no users". */
+  searching: boolean;
+  /** The signed-in administrator's e-mail, to mark their own row. */
+  ownEmail: string;
+  onAction: (action: UserAction, user: User) => void;
+  /** After a person's two-factor was reset: the page reads the rows again. */
+  onTwoFactorReset: () => void;
+}
+
+/** Administrators' users table: e-mail, level, state, two-factor, last sign-in, created, actions. */
+export function UsersTable({
+  rows,
+  loading,
+  searching,
+  ownEmail,
+  onAction,
+  onTwoFactorReset,
+}: UsersTableProps) {
+  return (
+    <Table caption="Users">
+      <TableHead>
+        <TableHeaderCell>E-mail</TableHeaderCell>
+        <TableHeaderCell>Level</TableHeaderCell>
+        <TableHeaderCell>State</TableHeaderCell>
+        <TableHeaderCell>Two-Factor</TableHeaderCell>
+        <TableHeaderCell>Last Sign-In</TableHeaderCell>
+        <TableHeaderCell>Created</TableHeaderCell>
+        <TableHeaderCell>Actions</TableHeaderCell>
+      </TableHead>
+      <TableBody>
+        {loading ? (
+          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading users...</TableLoadingRow>
+        ) : rows.length === 0 ? (
+          <TableEmptyRow colSpan={COLUMN_COUNT}>
+            {searching ? 'No users match your search.' : 'No users yet.'}
+          </TableEmptyRow>
+        ) : (
+          rows.map((user) => (
+            <TableRow key={user.id}>
+              <TableCell label="E-mail" className="font-medium break-words">
+                {/* One element: a card's value column takes one item. */}
+                <span>
+                  <EmailText email={user.email} />
+                  {user.email.toLowerCase() === ownEmail.toLowerCase() && (
+                    <span className="ml-1.5 font-normal whitespace-nowrap text-ink-muted">(you)</span>
+                  )}
+                </span>
+              </TableCell>
+              <TableCell label="Level" className="whitespace-nowrap">
+                {user.level === 0 ? (
+                  <Badge tone="blue">{levelLabel(user.level)}</Badge>
+                ) : (
+                  levelLabel(user.level)
+                )}
+              </TableCell>
+              <TableCell label="State">
+                <Badge tone={user.disabled ? 'grey' : 'green'}>{user.disabled ? 'Disabled' : 'Active'}</Badge>
+              </TableCell>
+              <TableCell label="Two-Factor">
+                <Badge tone={user.two_factor ? 'green' : 'grey'}>{user.two_factor ? 'On' : 'Off'}</Badge>
+              </TableCell>
+              <TableCell label="Last Sign-In" className="text-ink-muted">
+                {user.last_sign_in_at ? (
+                  <time dateTime={user.last_sign_in_at}>
+                    {dateTime.format(new Date(user.last_sign_in_at))}
+                  </time>
+                ) : (
+                  'Never'
+                )}
+              </TableCell>
+              <TableCell label="Created" className="whitespace-nowrap text-ink-muted">
+                <time dateTime={user.created_at}>{date.format(new Date(user.created_at))}</time>
+              </TableCell>
+              <TableActionsCell
+                label="Actions"
+                className="cards:max-w-full [&>div]:gap-1 cards:[&>div]:flex-wrap"
+              >
+                <IconAction
+                  label={`Change level of ${user.email}`}
+                  tip="Change level"
+                  icon={<UserCog aria-hidden="true" className="size-4" />}
+                  onClick={() => onAction('level', user)}
+                />
+                {user.disabled ? (
+                  <IconAction
+                    label={`Enable ${user.email}`}
+                    tip="Enable"
+                    icon={<UserCheck aria-hidden="true" className="size-4" />}
+                    onClick={() => onAction('enable', user)}
+                  />
+                ) : (
+                  <IconAction
+                    label={`Disable ${user.email}`}
+                    tip="Disable"
+                    icon={<UserX aria-hidden="true" className="size-4" />}
+                    onClick={() => onAction('disable', user)}
+                  />
+                )}
+                <IconAction
+                  label={`Reset password of ${user.email}`}
+                  tip="Reset password"
+                  icon={<KeyRound aria-hidden="true" className="size-4" />}
+                  onClick={() => onAction('password', user)}
+                />
+                {user.two_factor && (
+                  <ResetTwoFactorAction userId={user.id} email={user.email} onReset={onTwoFactorReset} />
+                )}
+                <DeleteButton label={`Delete ${user.email}`} onClick={() => onAction('delete', user)} />
+              </TableActionsCell>
+            </TableRow>
+          ))
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** An e-mail that may break after its @ when the column is narrow, never inside a name. */
+function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return email;
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
+  );
+}
+
+/**
+ * A row action as an icon, named for screen readers (its name starts with the words shown) and
+ * explained by a tooltip on hover and focus.
+ */
+function IconAction({
+  label,
+  tip,
+  icon,
+  onClick,
+}: {
+  label: string;
+  tip: string;
+  icon: ReactNode;
+  onClick: () => void;
+}) {
+  return (
+    <Tooltip content={tip}>
+      {/* On a card (a phone: no hover) the words show beside the icon. */}
+      <Button
+        variant="ghost"
+        size="icon"
+        className="cards:w-auto cards:gap-1.5 cards:px-2 cards:text-sm"
+        aria-label={label}
+        onClick={onClick}
+      >
+        {icon}
+        <span aria-hidden="true" className="hidden cards:inline">
+          {tip}
+        </span>
+      </Button>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,175 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { Search } from 'lucide-react';
+import { IP_SEARCH_MATCHES_MAX, IP_SEARCH_QUERY_MAX, type IpSearchAnswer } from '@guardian/contract';
+import { Button } from '../../components/ui/button';
+import { ErrorMessage } from '../../components/ui/error-message';
+import { SearchInput } from '../../components/ui/input';
+import { PageHeader } from '../../components/ui/page-header';
+import { ApiError } from '../../lib/api';
+import { useIpSearchQuery } from '../../api/ip-search/ip-search-query';
+import { IpSearchResultsTable } from './components/ip-search-results-table';
+
+const INPUT_ID = 'ip-search-q';
+const HINT_ID = 'ip-search-hint';
+const ERROR_ID = 'ip-search-error';
+
+/** "Where is this address?": the sidebar's IP Lists page (/cloudflare/ips). */
+export default function IpSearchScreen() {
+  // The search lives in the address (?q=): a result can be linked to, and Back returns to the last one.
+  const [params, setParams] = useSearchParams();
+  const submitted = (params.get('q') ?? '').trim().slice(0, IP_SEARCH_QUERY_MAX);
+  const [text, setText] = useState(submitted);
+  const [textOf, setTextOf] = useState(submitted);
+  // Back and Forward change the search: the box follows.
+  if (textOf !== submitted) {
+    setTextOf(submitted);
+    setText(submitted);
+  }
+  const search = useIpSearchQuery(submitted);
+  // A search the server refuses (400) is the person's to fix: said under the box, with no Retry.
+  const refusal =
+    search.error instanceof ApiError && search.error.status === 400
+      ? (search.error.serverMessage ?? search.error.message)
+      : null;
+  const refused = refusal !== null;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const q = text.trim();
+    if (q === '') return;
+    if (q === submitted) void search.refetch();
+    else setParams({ q });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="IP Lists"
+        description="Where is this address? Search every list of your Cloudflare accounts at once."
+      />
+      <form
+        role="search"
+        aria-label="Search your lists"
+        onSubmit={submit}
+        className="mb-6 max-w-2xl space-y-2"
+      >
+        <label htmlFor={INPUT_ID} className="block text-sm font-medium text-ink">
+          IP address, CIDR, hostname or AS number
+        </label>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <SearchInput
+            id={INPUT_ID}
+            className="w-full sm:flex-1"
+            placeholder="203.0.113.7, 2001:db8::/32, host.example.com, AS13335"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={IP_SEARCH_QUERY_MAX}
+            value={text}
+            invalid={refused}
+            aria-describedby={refused ? `${ERROR_ID} ${HINT_ID}` : HINT_ID}
+            onChange={(event) => setText(event.target.value)}
+          />
+          <Button
+            type="submit"
+            icon={<Search aria-hidden="true" className="size-4" />}
+            loading={search.isFetching}
+            disabled={text.trim() === ''}
+          >
+            Search
+          </Button>
+        </div>
+        {refused && (
+          <p id={ERROR_ID} role="alert" className="text-sm text-danger-hover">
+            {refusal}
+          </p>
+        )}
+        <p id={HINT_ID} className="text-sm text-ink-muted">
+          An address finds the items holding it, exactly or inside a CIDR; a CIDR finds the items inside it
+          and the CIDRs holding it. Hostnames and AS numbers are found where they are listed.
+        </p>
+      </form>
+      {submitted !== '' && !refused && <Answer q={submitted} search={search} />}
+    </>
+  );
+}
+
+interface AnswerProps {
+  q: string;
+  search: ReturnType<typeof useIpSearchQuery>;
+}
+
+function Answer({ q, search }: AnswerProps) {
+  if (search.isError) {
+    return (
+      <ErrorMessage onRetry={() => void search.refetch()}>
+        {search.error instanceof ApiError && search.error.serverMessage
+          ? `Failed to search your lists. ${search.error.serverMessage}`
+          : 'Failed to search your lists.'}
+      </ErrorMessage>
+    );
+  }
+  const answer = search.data;
+  return (
+    <section aria-labelledby="ip-search-answer" className="space-y-3">
+      <h2 id="ip-search-answer" className="sr-only">
+        Lists holding {q}
+      </h2>
+      {answer && <Summary answer={answer} />}
+      <IpSearchResultsTable
+        matches={answer?.matches ?? []}
+        loading={search.isPending}
+        empty={answer ? emptyText(answer) : ''}
+      />
+    </section>
+  );
+}
+
+const KIND_WORDS: Record<IpSearchAnswer['query']['kind'], string> = {
+  address: 'IP',
+  cidr: 'IP',
+  hostname: 'hostname',
+  asn: 'ASN',
+};
+
+const plural = (count: number, one: string, many: string) =>
+  `${count.toLocaleString()} ${count === 1 ? one : many}`;
+
+function listsSearched(answer: IpSearchAnswer) {
+  return plural(
+    answer.lists_searched,
+    `${KIND_WORDS[answer.query.kind]} list`,
+    `${KIND_WORDS[answer.query.kind]} lists`,
+  );
+}
+
+function emptyText(answer: IpSearchAnswer) {
+  if (answer.lists_searched === 0)
+    return `You have no ${KIND_WORDS[answer.query.kind]} lists to search. Lists show here once they are in Ban Lists.`;
+  return `${answer.query.value} is in none of your ${listsSearched(answer)}.`;
+}
+
+/** How many matches, in how many lists, and whether the answer stops short. */
+function Summary({ answer }: { answer: IpSearchAnswer }) {
+  if (answer.matches.length === 0) return null;
+  const lists = new Set(answer.matches.map((match) => match.list_id)).size;
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-ink-muted" aria-live="polite">
+        {answer.truncated ? 'More than ' : ''}
+        {plural(answer.matches.length, 'match', 'matches')} for{' '}
+        <span className="font-mono text-ink">{answer.query.value}</span> in {plural(lists, 'list', 'lists')} (
+        {listsSearched(answer)} searched).
+      </p>
+      {answer.truncated && (
+        <p
+          role="status"
+          className="rounded-control border border-warning/30 bg-warning-soft px-4 py-2 text-sm text-warning"
+        >
+          Showing the first {IP_SEARCH_MATCHES_MAX.toLocaleString()} matches. Narrow the search (a longer
+          prefix) to see the others.
+        </p>
+      )}
+    </div>
+  );
+}

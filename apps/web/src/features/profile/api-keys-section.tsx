@@ -1,0 +1,245 @@
+import { useState, type FormEvent } from 'react';
+import { Copy, KeyRound, Plus } from 'lucide-react';
+import type { ApiKeyAccess, CreatedApiKey } from '@guardian/contract';
+import { Badge } from '../../components/ui/badge';
+import { Button, DeleteButton } from '../../components/ui/button';
+import { useConfirm } from '../../components/ui/confirm-dialog';
+import { Dialog } from '../../components/ui/dialog';
+import { ErrorMessage } from '../../components/ui/error-message';
+import { Input } from '../../components/ui/input';
+import { useToast } from '../../components/ui/toast';
+import { actionErrorMessage } from '../../lib/api';
+import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
+import { useCreateApiKeyMutation } from '../../api/api-keys/api-key-create-mutation';
+import { useApiKeysQuery } from '../../api/api-keys/api-keys-query';
+import { useRevokeApiKeyMutation } from '../../api/api-keys/api-key-revoke-mutation';
+
+const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+const ACCESS_LABEL: Record<ApiKeyAccess, string> = { read: 'Read only', ban: 'Ban' };
+
+/** The create form: a name, what the key may do, the lists it is limited to, an optional expiry. */
+function CreateKeyDialog({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (key: CreatedApiKey) => void;
+}) {
+  const create = useCreateApiKeyMutation();
+  const banLists = useBanListsQuery();
+  const [name, setName] = useState('');
+  const [access, setAccess] = useState<ApiKeyAccess>('ban');
+  const [listIds, setListIds] = useState<string[]>([]);
+  const [expires, setExpires] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return setMessage('Name is required.');
+    setMessage(null);
+    create.mutate(
+      {
+        name,
+        access,
+        list_ids: listIds,
+        expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
+      },
+      {
+        onSuccess: onCreated,
+        onError: (error) => setMessage(actionErrorMessage(error, 'Failed to create the API key.')),
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Create API Key"
+      description="For scripts such as Fail2Ban or CrowdSec. The key is shown once."
+      onSubmit={submit}
+      busy={create.isPending}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            {create.isPending ? 'Creating...' : 'Create Key'}
+          </Button>
+        </>
+      }
+    >
+      <label className="grid gap-1 text-sm font-medium text-ink">
+        Name
+        <Input
+          value={name}
+          maxLength={60}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="fail2ban on web-1"
+        />
+      </label>
+      <fieldset className="grid gap-2 text-sm">
+        <legend className="mb-1 font-medium text-ink">Access</legend>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="access" checked={access === 'ban'} onChange={() => setAccess('ban')} />
+          Ban: read, and add or remove ban-list items
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="access" checked={access === 'read'} onChange={() => setAccess('read')} />
+          Read only
+        </label>
+      </fieldset>
+      <label className="grid gap-1 text-sm font-medium text-ink">
+        Limit to lists (none: every list of your accounts)
+        <select
+          multiple
+          className="min-h-24 rounded-control border border-line-strong bg-surface px-2 py-1 text-sm"
+          value={listIds}
+          onChange={(event) => setListIds([...event.target.selectedOptions].map((option) => option.value))}
+        >
+          {(banLists.data ?? []).map((list) => (
+            <option key={list.list_id} value={list.list_id}>
+              {list.list_name} ({list.account_name})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="grid gap-1 text-sm font-medium text-ink">
+        Expires (optional)
+        <Input type="date" value={expires} onChange={(event) => setExpires(event.target.value)} />
+      </label>
+      {message && <ErrorMessage>{message}</ErrorMessage>}
+    </Dialog>
+  );
+}
+
+/** The key just created, shown once, with Copy. */
+function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
+  const toast = useToast();
+  const copy = () =>
+    navigator.clipboard.writeText(created.key).then(
+      () => toast.success('API key copied.'),
+      () => toast.error('Could not copy: select the key and copy it.'),
+    );
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`API key "${created.name}"`}
+      description="Copy this key now: it will not be shown again."
+      footer={<Button onClick={onClose}>Done</Button>}
+    >
+      <div className="flex items-center gap-2">
+        <code
+          aria-label="New API key"
+          className="min-w-0 flex-1 rounded-control bg-canvas px-3 py-2 font-mono text-xs break-all"
+        >
+          {created.key}
+        </code>
+        <Button
+          variant="secondary"
+          size="sm"
+          icon={<Copy aria-hidden="true" className="size-4" />}
+          onClick={() => void copy()}
+        >
+          Copy
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The profile page's API keys: list, create (shown once), revoke. */
+export function ApiKeysSection() {
+  const keys = useApiKeysQuery();
+  const revoke = useRevokeApiKeyMutation();
+  const confirm = useConfirm();
+  const toast = useToast();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+
+  const remove = (id: number, name: string) =>
+    confirm({
+      title: 'Revoke API Key',
+      message: `Revoke the key "${name}"? Scripts using it are refused from now on.`,
+      confirmLabel: 'Revoke',
+      busyLabel: 'Revoking...',
+      action: () => revoke.mutateAsync(id),
+    }).then(
+      (revoked) => revoked && toast.success(`API key ${name} revoked.`),
+      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to revoke the API key.')),
+    );
+
+  return (
+    <section
+      aria-labelledby="api-keys-title"
+      className="rounded-card border border-line bg-surface p-5 shadow-xs"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="api-keys-title" className="flex items-center gap-2 text-base font-semibold text-ink">
+            <KeyRound aria-hidden="true" className="size-4 text-ink-muted" />
+            API keys
+          </h2>
+          <p className="text-sm text-ink-muted">
+            Scripts send a key as <code className="font-mono">Authorization: Bearer</code>. See /api/docs.
+          </p>
+        </div>
+        <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setCreating(true)}>
+          Create Key
+        </Button>
+      </div>
+
+      {keys.isError ? (
+        <ErrorMessage className="mt-4">
+          {actionErrorMessage(keys.error, 'Failed to fetch API keys.')}{' '}
+          <button type="button" className="font-semibold underline" onClick={() => void keys.refetch()}>
+            Retry
+          </button>
+        </ErrorMessage>
+      ) : keys.isPending ? (
+        <p className="mt-4 text-sm text-ink-muted">Loading API keys...</p>
+      ) : keys.data.length === 0 ? (
+        <p className="mt-4 text-sm text-ink-muted">No API keys yet.</p>
+      ) : (
+        <ul aria-label="API keys" className="mt-4 divide-y divide-line">
+          {keys.data.map((key) => (
+            <li key={key.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
+              <div className="min-w-0 flex-1">
+                <p className="font-medium break-words text-ink">
+                  {key.name} <span className="font-mono text-xs text-ink-muted">…{key.last_four}</span>
+                </p>
+                <p className="text-xs text-ink-muted">
+                  Created {day.format(new Date(key.created_at))}
+                  {key.expires_at ? ` · expires ${day.format(new Date(key.expires_at))}` : ' · never expires'}
+                  {key.last_used_at
+                    ? ` · last used ${day.format(new Date(key.last_used_at))}`
+                    : ' · never used'}
+                  {key.list_ids.length > 0 &&
+                    ` · ${key.list_ids.length} list${key.list_ids.length === 1 ? '' : 's'} only`}
+                </p>
+              </div>
+              <Badge tone={key.access === 'ban' ? 'blue' : 'grey'}>{ACCESS_LABEL[key.access]}</Badge>
+              <DeleteButton
+                label={`Revoke API key ${key.name}`}
+                onClick={() => void remove(key.id, key.name)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {creating && (
+        <CreateKeyDialog
+          onClose={() => setCreating(false)}
+          onCreated={(key) => {
+            setCreating(false);
+            setCreated(key);
+          }}
+        />
+      )}
+      {created && <NewKeyDialog created={created} onClose={() => setCreated(null)} />}
+    </section>
+  );
+}

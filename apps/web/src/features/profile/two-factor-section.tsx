@@ -1,0 +1,233 @@
+import { useState, type FormEvent } from 'react';
+import { ShieldCheck } from 'lucide-react';
+import type { RecoveryCodes as RecoveryCodesAnswer, TwoFactorConfirmRequest } from '@guardian/contract';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Dialog } from '../../components/ui/dialog';
+import { ErrorMessage } from '../../components/ui/error-message';
+import { Field, Input } from '../../components/ui/input';
+import { useToast } from '../../components/ui/toast';
+import { RecoveryCodes } from '../../components/two-factor/recovery-codes';
+import { TwoFactorEnrolment } from '../../components/two-factor/two-factor-enrolment';
+import { actionErrorMessage } from '../../lib/api';
+import { useSession } from '../../lib/session';
+import { useRecoveryCodesMutation } from '../../api/two-factor/recovery-codes-mutation';
+import { useTwoFactorDisableMutation } from '../../api/two-factor/two-factor-disable-mutation';
+import { useTwoFactorStatusQuery } from '../../api/two-factor/two-factor-status-query';
+
+const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+
+type Confirming = 'disable' | 'codes';
+
+/** Turning off and new recovery codes: confirmed with the password, or a code from the app. */
+function ConfirmDialog({
+  action,
+  onClose,
+  onCodes,
+}: {
+  action: Confirming;
+  onClose: () => void;
+  onCodes: (answer: RecoveryCodesAnswer) => void;
+}) {
+  const disable = useTwoFactorDisableMutation();
+  const regenerate = useRecoveryCodesMutation();
+  const toast = useToast();
+  const [using, setUsing] = useState<'password' | 'code'>('password');
+  const [value, setValue] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const busy = disable.isPending || regenerate.isPending;
+  const turningOff = action === 'disable';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!value.trim()) return setMessage(using === 'password' ? 'Enter your password.' : 'Enter a code.');
+    setMessage(null);
+    const confirmation: TwoFactorConfirmRequest =
+      using === 'password' ? { password: value } : { code: value };
+    const onError = (error: unknown) =>
+      setMessage(
+        actionErrorMessage(
+          error,
+          turningOff ? 'Failed to turn off two-factor sign-in.' : 'Failed to make new recovery codes.',
+        ),
+      );
+    if (turningOff) {
+      disable.mutate(confirmation, {
+        onSuccess: () => {
+          toast.success('Two-factor sign-in is off.');
+          onClose();
+        },
+        onError,
+      });
+    } else {
+      regenerate.mutate(confirmation, { onSuccess: onCodes, onError });
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={turningOff ? 'Turn Off Two-Factor Sign-In' : 'New Recovery Codes'}
+      description={
+        turningOff
+          ? 'Signing in will take your password alone. Confirm with your password or a code.'
+          : 'Your current recovery codes stop working. Confirm with your password or a code.'
+      }
+      size="sm"
+      onSubmit={submit}
+      busy={busy}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" variant={turningOff ? 'danger' : 'primary'} loading={busy}>
+            {turningOff ? (busy ? 'Turning off...' : 'Turn Off') : busy ? 'Creating...' : 'Create New Codes'}
+          </Button>
+        </>
+      }
+    >
+      <fieldset className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-ink">
+        <legend className="sr-only">Confirm with</legend>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="confirm-with"
+            checked={using === 'password'}
+            onChange={() => {
+              setUsing('password');
+              setValue('');
+            }}
+          />
+          With my password
+        </label>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="confirm-with"
+            checked={using === 'code'}
+            onChange={() => {
+              setUsing('code');
+              setValue('');
+            }}
+          />
+          With a code (from the app, or a recovery code)
+        </label>
+      </fieldset>
+      <Field label={using === 'password' ? 'Password' : 'Code'}>
+        {(control) => (
+          <Input
+            {...control}
+            type={using === 'password' ? 'password' : 'text'}
+            autoComplete={using === 'password' ? 'current-password' : 'one-time-code'}
+            value={value}
+            invalid={message !== null}
+            onChange={(event) => setValue(event.target.value)}
+          />
+        )}
+      </Field>
+      {message && <ErrorMessage>{message}</ErrorMessage>}
+    </Dialog>
+  );
+}
+
+/** The profile page's two-factor sign-in: turn on (QR code, then recovery codes), turn off, new codes. */
+export function TwoFactorSection() {
+  const { email } = useSession();
+  const status = useTwoFactorStatusQuery();
+  const [enrolling, setEnrolling] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
+  const [newCodes, setNewCodes] = useState<string[] | null>(null);
+
+  return (
+    <section
+      aria-labelledby="two-factor-title"
+      className="rounded-card border border-line bg-surface p-5 shadow-xs"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id="two-factor-title" className="flex items-center gap-2 text-base font-semibold text-ink">
+            <ShieldCheck aria-hidden="true" className="size-4 text-ink-muted" />
+            Two-factor sign-in
+            {status.data && (
+              <Badge tone={status.data.enabled ? 'green' : 'grey'}>
+                {status.data.enabled ? 'On' : 'Off'}
+              </Badge>
+            )}
+          </h2>
+          <p className="text-sm text-ink-muted">
+            A code from an authenticator app on your phone, asked after your password.
+          </p>
+        </div>
+        {status.data && !status.data.enabled && <Button onClick={() => setEnrolling(true)}>Turn On</Button>}
+      </div>
+
+      {status.isError ? (
+        <ErrorMessage className="mt-4" onRetry={() => void status.refetch()}>
+          {actionErrorMessage(status.error, 'Failed to fetch the two-factor state.')}
+        </ErrorMessage>
+      ) : status.isPending ? (
+        <p className="mt-4 text-sm text-ink-muted">Loading two-factor sign-in...</p>
+      ) : status.data.enabled ? (
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+          <p className="text-sm text-ink">
+            On since {day.format(new Date(status.data.enabled_at!))} · {status.data.recovery_codes_left} of 10
+            recovery codes left
+            {status.data.required && ' · required by your administrator'}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="secondary" onClick={() => setConfirming('codes')}>
+              New Recovery Codes
+            </Button>
+            {!status.data.required && (
+              <Button variant="danger" onClick={() => setConfirming('disable')}>
+                Turn Off
+              </Button>
+            )}
+          </div>
+        </div>
+      ) : (
+        status.data.required && (
+          <p className="mt-4 text-sm text-ink">Your administrator requires two-factor sign-in: turn it on.</p>
+        )
+      )}
+
+      {enrolling && (
+        <Dialog
+          open
+          onOpenChange={(open) => !open && setEnrolling(false)}
+          title="Turn On Two-Factor Sign-In"
+          size="lg"
+        >
+          <TwoFactorEnrolment
+            email={email}
+            onDone={() => setEnrolling(false)}
+            onCancel={() => setEnrolling(false)}
+          />
+        </Dialog>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          action={confirming}
+          onClose={() => setConfirming(null)}
+          onCodes={(answer) => {
+            setConfirming(null);
+            setNewCodes(answer.recovery_codes);
+          }}
+        />
+      )}
+      {newCodes && (
+        <Dialog
+          open
+          onOpenChange={(open) => !open && setNewCodes(null)}
+          title="New Recovery Codes"
+          description="Save them now: they are shown only once. Each one signs you in once."
+          footer={<Button onClick={() => setNewCodes(null)}>I have saved my recovery codes</Button>}
+        >
+          <RecoveryCodes codes={newCodes} email={email} />
+        </Dialog>
+      )}
+    </section>
+  );
+}
