@@ -70,3 +70,30 @@ test('Clean All asks with the spec’s words, says a failure, then empties every
   await expect(page.getByText('This list has no items.')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Pagination' })).toHaveCount(0);
 });
+
+test('what Clean All removed is restored from the Ban Lists page, every item back', async ({ page }) => {
+  await signIn(page, DEMO_USER);
+  await page.goto('/cloudflare/banlists');
+  const panel = page.getByRole('region', { name: 'Recently removed' });
+  const snapshot = panel
+    .getByRole('listitem')
+    .filter({ hasText: /^Clean All: \d+ lists?, [\d,]+ items/ })
+    .first();
+  await expect(snapshot).toContainText('can be restored until');
+  await page.screenshot({ path: 'test-results/restore-clean-all-before.png', fullPage: true });
+
+  await snapshot.getByRole('button', { name: /^Restore Clean All/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Restored: Clean All/ })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(snapshot.getByText('Restored', { exact: true })).toBeVisible();
+  const blocked = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: 'blocked_ips', exact: true }) });
+  await expect(blocked.getByRole('link', { name: '10,000 items in blocked_ips' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/restore-clean-all-after.png', fullPage: true });
+
+  await blocked.getByRole('link', { name: '10,000 items in blocked_ips' }).click();
+  await expect(page.getByRole('heading', { name: 'blocked_ips' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Pagination' })).toBeVisible();
+});

@@ -184,6 +184,8 @@ test('every screen and dialog runs under the Content-Security-Policy without a v
     ['/cloudflare/accounts', ['Add Account']],
     ['/cloudflare/banlists', ['Add']],
     ['/cloudflare/zones', ['Add Zone']],
+    // The two-factor dialog's QR code is inline SVG (img-src allows 'self' and data: only).
+    ['/profile', ['Turn On']],
     ...(seeded.seededListId
       ? [[`/cloudflare/banlists/${seeded.seededListId}/items`, ['Add']] as [string, string[]]]
       : []),

@@ -22,6 +22,9 @@ async function openRulesOf(page: Page, domain: string): Promise<string> {
   await expect(page).toHaveURL(/\/cloudflare\/zones\/[0-9a-f]{32}\/rules$/);
   const zoneId = page.url().split('/').at(-2)!;
   await expect(page.getByRole('heading', { name: `Rules for Zone ID: ${zoneId}` })).toBeVisible();
+  // The domain beside the opaque id, and the way back.
+  await expect(page.locator('main').getByText(domain, { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to Zones' })).toBeVisible();
   return zoneId;
 }
 
@@ -36,6 +39,7 @@ async function expectToast(page: Page, text: string) {
   await expect(page.getByRole('status').filter({ hasText: text }).last()).toBeVisible();
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const firewallTable = (page: Page) => page.getByRole('table', { name: 'Firewall rules' });
 const pageRulesTable = (page: Page) => page.getByRole('table', { name: 'Page rules' });
 const rowOf = (table: Locator, text: string) => table.getByRole('row').filter({ hasText: text });
@@ -98,7 +102,8 @@ test('shows the seeded rules of guardian-demo.com in both tabs', async ({ page }
     'Forwarding URL (301) to https://guardian-demo.com/blog/$1',
   );
   await expect(rowOf(pages, 'guardian-demo.com/static/*')).toContainText('Disabled');
-  await expect(rowOf(pages, 'guardian-demo.com/static/*')).toContainText('cache_level');
+  // Other actions show their value too.
+  await expect(rowOf(pages, 'guardian-demo.com/static/*')).toContainText(/cache_level: \w+/);
 });
 
 test('adds, edits, pauses, resumes and deletes a firewall rule', async ({ page }) => {
@@ -113,13 +118,20 @@ test('adds, edits, pauses, resumes and deletes a firewall rule', async ({ page }
   await expect(help).toHaveAttribute('target', '_blank');
   await expect(help).toHaveAttribute('rel', 'noopener');
 
-  // The server names an unknown field; Cloudflare's own parser judges the rest.
+  // The Rules language's grammar is checked at the field (issue 18: these were saved as Active rules);
+  // Cloudflare's own parser judges the rest.
   await dialog.getByRole('textbox', { name: 'Description' }).fill('E2E login probes');
-  await dialog.getByRole('textbox', { name: 'Expression' }).fill('http.request.uri.pth contains "/wp-login"');
-  await dialog.getByRole('button', { name: 'Add Rule' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText(
-    'Unknown field "http.request.uri.pth" in the expression.',
-  );
+  const expression = dialog.getByRole('textbox', { name: 'Expression' });
+  for (const [typed, message] of [
+    ['ip.src eq', "Expected a value after 'eq' at character 10."],
+    ['ip.src ==== 1', "Expected a value after '==' instead of '==' at character 10."],
+    ['http.request.uri.pth contains "/wp-login"', "Unknown field 'http.request.uri.pth' at character 1."],
+  ]) {
+    await expression.fill(typed!);
+    await dialog.getByRole('button', { name: 'Add Rule' }).click();
+    await expect(expression).toHaveAccessibleDescription(new RegExp(escapeRegExp(message!)));
+    await expect(dialog.getByText(message!)).toBeVisible();
+  }
   await dialog.getByRole('textbox', { name: 'Expression' }).fill('ip.src in $no_such_list');
   await dialog.getByRole('button', { name: 'Add Rule' }).click();
   await expect(dialog.getByRole('alert')).toContainText('could not find list $no_such_list');
@@ -275,6 +287,16 @@ test('adds, edits, toggles and deletes page rules of several groups', async ({ p
   await expect(picker).toBeDisabled();
   await dialog.getByRole('button', { name: 'Add Rule' }).click();
   await expect(dialog.getByText('The destination URL is required.')).toBeVisible();
+  // Issue 18: a destination that is no URL was saved.
+  const destination = dialog.getByRole('textbox', { name: 'Destination URL' });
+  await destination.fill('not a url');
+  await dialog.getByRole('button', { name: 'Add Rule' }).click();
+  await expect(destination).toHaveAccessibleDescription(/must be a full http:\/\/ or https:\/\/ address/);
+  await expect(
+    dialog.getByText(
+      'The destination URL must be a full http:// or https:// address, such as https://www.example.com/$1.',
+    ),
+  ).toBeVisible();
   await dialog.getByRole('combobox', { name: 'Status code', exact: true }).selectOption('302');
   await dialog.getByRole('textbox', { name: 'Destination URL' }).fill('https://demo-site-51.net/new/$1');
   await dialog.getByRole('button', { name: 'Add Rule' }).click();

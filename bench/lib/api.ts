@@ -16,9 +16,16 @@ export class ApiError extends Error {
   }
 }
 
+/** How often a 202's job is asked about: often, so that a wall time includes little waiting. */
+const JOB_POLL_MS = 50;
+
 export interface Api {
   origin: string;
   token: string;
+  /**
+   * The answer of a call that succeeded. A long operation answers 202 with its job: that is followed
+   * until it ends, and its result is the answer (a failed or cancelled job is an ApiError).
+   */
   request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   /** The raw answer: status, headers, body text and how long it took (ms). */
   raw(
@@ -51,7 +58,19 @@ export function api(origin: string, token: string): Api {
     async request<T>(method: string, path: string, body?: unknown): Promise<T> {
       const { status, text } = await raw(method, path, body);
       if (status >= 300) throw new ApiError(status, method, path, text);
-      return (text === '' ? undefined : JSON.parse(text)) as T;
+      const answer: unknown = text === '' ? undefined : JSON.parse(text);
+      if (status !== 202) return answer as T;
+      let job = answer as { id: string; state: string; result: unknown; error: string | null };
+      while (job.state === 'queued' || job.state === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+        const polled = await raw('GET', `/api/jobs/${encodeURIComponent(job.id)}`);
+        if (polled.status !== 200)
+          throw new ApiError(polled.status, 'GET', `/api/jobs/${job.id}`, polled.text);
+        job = JSON.parse(polled.text) as typeof job;
+      }
+      if (job.state !== 'succeeded')
+        throw new ApiError(status, method, path, `job ${job.state}: ${job.error}`);
+      return job.result as T;
     },
   };
 }

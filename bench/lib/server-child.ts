@@ -164,7 +164,11 @@ async function main(): Promise<void> {
             send({
               type: 'reply',
               id: message.id,
-              value: { id: user.id, token: await openSession(new UsersRepository(db), user, config) },
+              value: {
+                id: user.id,
+                email: user.email,
+                token: await openSession(new UsersRepository(db), user, config),
+              },
             });
             break;
           }

@@ -69,7 +69,7 @@ export interface ServerChild {
   pid: number;
   database: 'pglite' | 'postgres';
   schema: string | null;
-  createUser(level?: number): Promise<{ id: number; token: string }>;
+  createUser(level?: number): Promise<{ id: number; email: string; token: string }>;
   resetQueries(): Promise<void>;
   queries(): Promise<QueryCounts>;
   routes(): Promise<string>;
