@@ -94,7 +94,13 @@ let ctx: CloudflareTestContext;
 
 beforeAll(async () => {
   ctx = await createCloudflareTestContext({
-    config: { cloudflare: { timeoutMs: TIMEOUT_MS, maxRetries: 2, fetch: network } as never },
+    config: {
+      cloudflare: { timeoutMs: TIMEOUT_MS, maxRetries: 2, fetch: network } as never,
+      // Each case judges one operation under its fault, which is cleared when the call answers: a job
+      // that went on in the background (202 after the default 5 s, on a busy machine) would run
+      // without it. The calls wait for their jobs here; the 202 path has its own tests (modules/jobs).
+      jobs: { waitMs: 30_000 },
+    },
   });
 }, 60_000);
 afterAll(() => ctx?.close());

@@ -198,6 +198,21 @@ export async function call(
   return response;
 }
 
+/**
+ * Calls an endpoint as a user and, when it answers with a job (202), waits for the job and insists that
+ * it succeeded: the seeding that follows reads what the job wrote (a zone sync's zones, for one).
+ */
+async function callToEnd(
+  ctx: CloudflareTestContext,
+  user: TestUser,
+  endpoint: Pick<Endpoint, 'method' | 'path'>,
+  input: EndpointInput = {},
+): Promise<void> {
+  const job = await untilJobEnds(ctx, user, await call(ctx, user, endpoint, input));
+  if (job && job.state !== 'succeeded')
+    throw new Error(`${endpoint.method} ${endpoint.path}: its job ended ${job.state}: ${job.error}`);
+}
+
 /** A job as GET /api/jobs/:id answers it, as far as the suites read it. */
 export interface EndedJob {
   state: string;
@@ -354,11 +369,11 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
 export async function syncMirrors(ctx: CloudflareTestContext, estate: Estate): Promise<void> {
   const { app, db } = ctx;
   const { user } = estate;
-  if (hasRoute(app, banListEndpoints.update)) await call(ctx, user, banListEndpoints.update);
+  if (hasRoute(app, banListEndpoints.update)) await callToEnd(ctx, user, banListEndpoints.update);
   if (hasRoute(app, banListItemEndpoints.sync)) {
-    await call(ctx, user, banListItemEndpoints.sync, { params: { list_id: estate.list.listId } });
+    await callToEnd(ctx, user, banListItemEndpoints.sync, { params: { list_id: estate.list.listId } });
   }
-  if (hasRoute(app, zoneEndpoints.sync)) await call(ctx, user, zoneEndpoints.sync);
+  if (hasRoute(app, zoneEndpoints.sync)) await callToEnd(ctx, user, zoneEndpoints.sync);
   if (await tableExists(db, 'ban_lists')) {
     const [list] = await db.query<{ id: number }>(
       'SELECT id FROM ban_lists WHERE account_ref = $1 AND list_id = $2',
