@@ -44,6 +44,43 @@ describe('the per-token request budget in the database', () => {
     expect(wait).toBeLessThanOrEqual(30_000);
   });
 
+  it("takes a busy token's requests in batches: few database round trips, nothing counted twice", async () => {
+    let asks = 0;
+    const counting = {
+      query: <T>(sql: string, params?: readonly unknown[]) => {
+        if (sql.includes('cloudflare_budget_take')) asks += 1;
+        return ctx.db.query<T>(sql, params);
+      },
+      exec: (sql: string) => ctx.db.exec(sql),
+    };
+    const budget = new DatabaseRequestBudget(counting, 'token-e', 1_200, 300_000);
+    for (let sent = 0; sent < 200; sent++) expect(await budget.acquire(0)).toBe(0);
+    // 1 + 2 + 4 + 8 + 16 + 16 + ...: 17 asks for 200 calls instead of 200.
+    expect(asks).toBeLessThanOrEqual(20);
+    const counted = async () => {
+      const [row] = await ctx.db.query<{ requests: number }>(
+        "SELECT coalesce(sum(requests), 0)::int AS requests FROM cloudflare_budget_seconds WHERE token_key = 'token-e'",
+      );
+      return row!.requests;
+    };
+    // Counted: what was sent, and at most what is left of the last batch.
+    expect(await counted()).toBeGreaterThanOrEqual(200);
+    expect(await counted()).toBeLessThan(200 + 16);
+    // After a pause the token is taken one request at a time again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const before = await counted();
+    expect(await budget.acquire(0)).toBe(0);
+    expect((await counted()) - before).toBe(1);
+  });
+
+  it('never grants past the budget in a batch', async () => {
+    const budget = new DatabaseRequestBudget(ctx.db, 'token-f', 5, 60_000);
+    const waits: number[] = [];
+    for (let call = 0; call < 8; call++) waits.push(await budget.acquire(0));
+    expect(waits.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    for (const wait of waits.slice(5)) expect(wait).toBeGreaterThan(50_000);
+  });
+
   it('frees a slot as the window moves on', async () => {
     const budget = new DatabaseRequestBudget(ctx.db, 'token-d', 2, 1_000);
     expect(await budget.acquire(0)).toBe(0);
