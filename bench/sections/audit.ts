@@ -6,10 +6,10 @@
  * load test) and its p99 judged against the budget.
  */
 import { auditEndpoints } from '@guardian/contract';
-import { api, ApiError, type Api } from './api';
-import { load, warm } from './load';
-import { fmt, type Report } from './report';
-import type { ServerChild } from './stack';
+import { api, ApiError, type Api } from '../lib/api';
+import { load, warm } from '../lib/load';
+import { fmt, type Report } from '../lib/report';
+import type { ServerChild } from '../lib/stack';
 
 export const AUDIT_BUDGET_P99_MS = 50;
 const PEOPLE = 40;

@@ -8,10 +8,10 @@
  * server's RSS growth while it streams.
  */
 import { banListItemEndpoints, ipSearchEndpoints, pathOf } from '@guardian/contract';
-import { ApiError } from './api';
-import { load, warm } from './load';
-import { fmt, type Report } from './report';
-import type { ServerChild } from './stack';
+import { ApiError } from '../lib/api';
+import { load, warm } from '../lib/load';
+import { fmt, type Report } from '../lib/report';
+import type { ServerChild } from '../lib/stack';
 
 export const IP_SEARCH_BUDGET_P99_MS = 50;
 export const EXPORT_BUDGET_ITEMS_PER_S = 200_000;

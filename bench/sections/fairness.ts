@@ -10,9 +10,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { accountEndpoints, banListEndpoints, banListItemEndpoints, pathOf } from '@guardian/contract';
-import { api, ApiError, type Api } from './api';
-import { fmt, type Report } from './report';
-import { startServer, type ServerChild, type TimedSandbox } from './stack';
+import { api, ApiError, type Api } from '../lib/api';
+import { fmt, type Report } from '../lib/report';
+import { startServer, type ServerChild, type TimedSandbox } from '../lib/stack';
 
 export const FAIRNESS_BUDGET_P99_MS = 300;
 const FLOODS = [6, 16] as const;
@@ -59,7 +59,7 @@ function costlyPaths(key: string, itemCount: number, pageSize: number): { kind: 
   const items = (query: Record<string, string>) =>
     `${pathOf(banListItemEndpoints.page, { list_id: key })}?${new URLSearchParams({ per_page: String(pageSize), ...query })}`;
   const pages = Math.ceil(itemCount / pageSize);
-  // One item in five matches `scanner` (run.ts's data set): its last page is the deepest.
+  // One item in five matches `scanner` (dataset.ts): its last page is the deepest.
   const broadPages = Math.max(1, Math.ceil(itemCount / 5 / pageSize));
   // The deepest pages the server serves of a search and of the comment order (10,000 rows deep).
   const deepest = Math.max(1, Math.floor(10_000 / pageSize));

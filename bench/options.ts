@@ -1,0 +1,100 @@
+/**
+ * The benchmark's options (`node --import tsx bench/run.ts --help`), its budgets and the section names,
+ * read once from the command line. Every section reads its sizes and budgets from here.
+ */
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from './lib/stack';
+
+/** The sections in the order they run; each has its module in sections/ (sections/index.ts). */
+export const SECTIONS = ['sync', 'reads', 'zones', 'writes', 'web', 'fairness', 'audit', 'ipsearch'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    items: { type: 'string', default: '500000' },
+    zones: { type: 'string', default: '1000' },
+    'audit-rows': { type: 'string', default: '2000000' },
+    'ipsearch-items': { type: 'string', default: '1000000' },
+    'export-items': { type: 'string', default: '500000' },
+    only: { type: 'string' },
+    skip: { type: 'string' },
+    repeat: { type: 'string', default: '5' },
+    'no-write': { type: 'boolean', default: false },
+    'web-dist': { type: 'string' },
+    results: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (args.help) {
+  console.log(`npm run bench [-- options]     (or: node --import tsx bench/run.ts [options] after a build)
+
+  --duration=S      seconds of load per read figure (default 5; each also gets a 2 s warm-up)
+  --connections=N   concurrent connections of the read load (default 50)
+  --items=N         items of the big ban list (default 500000; smaller for a quick check)
+  --zones=N         zones of the zones user (default 1000)
+  --audit-rows=N    events in the audit trail (default 2000000)
+  --ipsearch-items=N  items over the 200 lists "Where is this address?" searches (default 1000000)
+  --export-items=N  items of the list the export streams (default 500000)
+                    quick check: --only=ipsearch --items=2000 --ipsearch-items=100000 --export-items=50000 --duration=2
+  --repeat=N        times each write is repeated (default 5; the median is reported)
+  --only=a,b        run only these sections: ${SECTIONS.join(', ')}
+  --skip=a,b        skip these sections
+  --no-write        print the table but write nothing under bench/results/
+  --web-dist=DIR    the built web app to serve (default apps/web/dist, which npm run bench builds)
+  --results=DIR     where the JSON goes (default bench/results)
+  DATABASE_URL=postgres://...  runs on PostgreSQL (own schema, dropped at the end); else PGlite in a temp folder
+  CHROMIUM_PATH=...            Chromium to drive (default /usr/bin/chromium)`);
+  process.exit(0);
+}
+
+const positive = (name: string, text: string | undefined): number => {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`--${name} must be a positive number, not ${text}`);
+  return value;
+};
+
+export const DURATION_S = positive('duration', args.duration);
+export const CONNECTIONS = positive('connections', args.connections);
+export const BIG_LIST_ITEMS = Math.floor(positive('items', args.items));
+export const SMALL_LIST_ITEMS = Math.min(10_000, BIG_LIST_ITEMS);
+export const ZONE_COUNT = Math.floor(positive('zones', args.zones));
+export const REPEAT = Math.floor(positive('repeat', args.repeat));
+export const AUDIT_ROWS = Math.floor(positive('audit-rows', args['audit-rows']));
+export const IPSEARCH_ITEMS = Math.floor(positive('ipsearch-items', args['ipsearch-items']));
+export const EXPORT_ITEMS = Math.floor(positive('export-items', args['export-items']));
+const picked = (list: string | undefined) => new Set(list ? list.split(',').map((s) => s.trim()) : []);
+const only = picked(args.only);
+const skipped = picked(args.skip);
+for (const name of [...only, ...skipped]) {
+  if (!SECTIONS.includes(name as Section))
+    throw new Error(`Unknown section "${name}": use ${SECTIONS.join(', ')}`);
+}
+export const runs = (section: Section) => (only.size === 0 || only.has(section)) && !skipped.has(section);
+
+/** Cloudflare's largest page of list items: the fewest calls a cursor walk of n items can make. */
+export const CLOUDFLARE_ITEMS_PAGE = 500;
+export const PAGE_SIZE = 100;
+export const SEARCH_DEBOUNCE_MS = 300;
+
+export const BUDGET = {
+  readP99Ms: 50,
+  readBaselineShare: 0.5,
+  zonesP99Ms: 50,
+  zonesQueriesPerRequest: 1,
+  syncItemsPerSecond: 50_000,
+  syncCallsRatio: 1,
+  syncRssBytes: 300 * 1024 * 1024,
+  loginGzipBytes: 150 * 1024,
+  firstPageMs: 1000,
+  searchAfterDebounceMs: 300,
+};
+
+export const RESULTS_DIR = args.results ? resolve(args.results) : join(ROOT, 'bench', 'results');
+export const WEB_DIST = args['web-dist'] ? resolve(args['web-dist']) : join(ROOT, 'apps', 'web', 'dist');
+
+export const writeResults = !args['no-write'];
