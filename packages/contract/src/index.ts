@@ -18,5 +18,6 @@ export * from './api-keys';
 export * from './two-factor';
 export * from './jobs';
 export * from './ip-search';
+export * from './list-capacity';
 export * from './ban-list-export';
 export * from './endpoints';

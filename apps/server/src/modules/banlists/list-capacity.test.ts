@@ -1,0 +1,72 @@
+import { LIST_PLAN_QUOTAS, capacityWarning } from '@guardian/contract';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../app-error';
+import { capacityOf, requireRoom, type AccountUsage } from './list-capacity';
+
+const usage = (over: Partial<AccountUsage> = {}): AccountUsage => ({
+  accountName: 'Acme',
+  accountId: 'a'.repeat(32),
+  plan: null,
+  lists: 1,
+  items: 100,
+  enterpriseOnlyKinds: false,
+  ...over,
+});
+
+describe('capacityOf', () => {
+  it('reads the quotas of the plan the person set', () => {
+    for (const plan of ['free', 'pro', 'business', 'enterprise'] as const) {
+      const capacity = capacityOf(usage({ plan }));
+      expect(capacity.plan).toBe(plan);
+      expect(capacity.plan_source).toBe('setting');
+      expect(capacity.lists).toEqual({ used: 1, limit: LIST_PLAN_QUOTAS[plan].lists });
+      expect(capacity.items).toEqual({ used: 100, limit: LIST_PLAN_QUOTAS[plan].items });
+    }
+    expect(capacityOf(usage({ plan: 'pro' })).lists.limit).toBe(10);
+    expect(capacityOf(usage({ plan: 'enterprise' })).items.limit).toBe(500_000);
+  });
+
+  it('infers Enterprise from what only Enterprise allows, else assumes Free', () => {
+    expect(capacityOf(usage())).toMatchObject({ plan: 'free', plan_source: 'assumed' });
+    expect(capacityOf(usage({ enterpriseOnlyKinds: true }))).toMatchObject({
+      plan: 'enterprise',
+      plan_source: 'inferred',
+    });
+    expect(capacityOf(usage({ lists: 11 }))).toMatchObject({ plan: 'enterprise', plan_source: 'inferred' });
+    expect(capacityOf(usage({ items: 10_001 }))).toMatchObject({
+      plan: 'enterprise',
+      plan_source: 'inferred',
+    });
+    // At the standard plans' limits exactly: still nothing only Enterprise allows.
+    expect(capacityOf(usage({ lists: 10, items: 10_000 }))).toMatchObject({
+      plan: 'free',
+      plan_source: 'assumed',
+    });
+    // A setting wins over the inference.
+    expect(capacityOf(usage({ plan: 'pro', lists: 11 }))).toMatchObject({
+      plan: 'pro',
+      plan_source: 'setting',
+    });
+  });
+
+  it('warns, and requireRoom refuses, an action past a quota, with the numbers', () => {
+    const pro = capacityOf(usage({ plan: 'pro', lists: 10, items: 9_990 }));
+    expect(capacityWarning(pro, { items: 10 })).toBeUndefined();
+    expect(() => requireRoom(pro, { items: 10 })).not.toThrow();
+    expect(capacityWarning(pro, { items: 11 })).toBe(
+      '"Acme" has 9,990 of 10,000 list items (Pro plan): 11 more would pass it (10 left).',
+    );
+    expect(capacityWarning(pro, { lists: 1 })).toBe(
+      '"Acme" has 10 of 10 lists (Pro plan): Cloudflare will refuse another.',
+    );
+    let refused: unknown;
+    try {
+      requireRoom(pro, { items: 50 });
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('BAD_REQUEST');
+    expect((refused as AppError).message).toContain('50 more would pass it (10 left). Nothing was sent.');
+  });
+});
