@@ -18,6 +18,7 @@ import { sql as listWriteBudget } from './018_list_write_budget';
 import { sql as accountListPlan } from './021_account_list_plan';
 import { sql as requestBudgetBatches } from './022_request_budget_batches';
 import { sql as itemProvenance } from './019_item_provenance';
+import { sql as banListImports } from './020_ban_list_imports';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -47,4 +48,5 @@ export const migrations: readonly Migration[] = [
   { name: '021_account_list_plan', sql: accountListPlan },
   { name: '022_request_budget_batches', sql: requestBudgetBatches },
   { name: '019_item_provenance', sql: itemProvenance },
+  { name: '020_ban_list_imports', sql: banListImports },
 ];
