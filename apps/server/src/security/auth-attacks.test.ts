@@ -15,7 +15,7 @@ import {
   urlsFor,
   worldFingerprint,
   type Estate,
-} from './support';
+} from '../test/security';
 
 /**
  * Every way of presenting a bad or missing credential, against every /api route of the route table

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgliteDb } from '../db/pglite';
 import { requestTo } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
-import { call, seedEstate, type Estate } from './support';
+import { call, seedEstate, type Estate } from '../test/security';
 
 /**
  * The server survives PostgreSQL going away and coming back. The test's own database connections go

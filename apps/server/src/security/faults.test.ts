@@ -11,7 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestTo, type EndpointInput } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
-import { hasRoute, isErrorBody, jsonOf, seedEstate, syncMirrors, type Estate } from './support';
+import { hasRoute, isErrorBody, jsonOf, seedEstate, syncMirrors, type Estate } from '../test/security';
 
 /**
  * Cloudflare misbehaving during every write and sync the console makes: a 429 with a short

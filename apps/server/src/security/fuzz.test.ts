@@ -32,7 +32,7 @@ import {
   worldFingerprint,
   type Estate,
   type WorldFingerprint,
-} from './support';
+} from '../test/security';
 
 /**
  * Property-based bad input over every /api route of the route table (a route added later is fuzzed

@@ -14,7 +14,7 @@ import {
   seedEstate,
   urlsFor,
   type Estate,
-} from './support';
+} from '../test/security';
 
 /**
  * The security headers on every answer of every /api route (success, 401, 403, 404, 400) and of the

@@ -12,7 +12,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestTo } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
-import { isErrorBody, jsonOf, seedEstate, untilJobEnds, type Estate } from './support';
+import { isErrorBody, jsonOf, seedEstate, untilJobEnds, type Estate } from '../test/security';
 
 /**
  * The server against a hostile Cloudflare (the sandbox's hostile answers): oversized, endless,

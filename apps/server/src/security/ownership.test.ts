@@ -23,7 +23,7 @@ import {
   urlsFor,
   worldFingerprint,
   type Estate,
-} from './support';
+} from '../test/security';
 
 /**
  * Cross-user authorisation over the whole route table. Alice and Mallory each have an estate (an
@@ -33,7 +33,7 @@ import {
  * not Cloudflare, and not a single call made with Alice's token. Mixed paths (Mallory's own list with
  * Alice's item) are tried too. A positive control then proves each route was really exercised: Alice
  * herself, with the same URLs, succeeds. A route added later is walked the same way; if
- * support.ts cannot build its request, the test fails until it is taught.
+ * test/security.ts cannot build its request, the test fails until it is taught.
  */
 
 let ctx: CloudflareTestContext;

@@ -18,7 +18,7 @@ import { createLogger, redactUrl } from '../logger';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import { signTestToken } from '../test/context';
 import { requestTo, type EndpointInput } from '../test/request';
-import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor, type Estate } from './support';
+import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor, type Estate } from '../test/security';
 
 /**
  * Secrets stay secret. Cloudflare API tokens are stored encrypted (AES-256-GCM, read from the row),

@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditPage, BanList } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuditRepository } from './audit.repository';
-import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor } from '../../security/support';
+import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor } from '../../test/security';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 

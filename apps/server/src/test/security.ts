@@ -28,9 +28,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { Queryable } from '../db';
 import { isApiPath, pathParams, type RouteEntry } from '../route-table';
 import { signChallenge } from '../modules/two-factor/challenge-token';
-import type { CloudflareTestContext } from '../test/cloudflare-context';
-import type { TestUser } from '../test/context';
-import { requestTo, type EndpointInput } from '../test/request';
+import type { CloudflareTestContext } from './cloudflare-context';
+import type { TestUser } from './context';
+import { requestTo, type EndpointInput } from './request';
 
 /**
  * Shared ground of the security suites: a user's "estate" (a Cloudflare account with a list, items, a
@@ -80,7 +80,7 @@ export function paramKind(url: string, param: string): ResourceKind {
   const kind = index > 0 ? KIND_AFTER_SEGMENT[segments[index - 1]!] : undefined;
   if (!kind) {
     throw new Error(
-      `security/support.ts cannot tell what :${param} of ${url} names; add its path segment to KIND_AFTER_SEGMENT`,
+      `test/security.ts cannot tell what :${param} of ${url} names; add its path segment to KIND_AFTER_SEGMENT`,
     );
   }
   return kind;
@@ -592,7 +592,7 @@ export async function sampleRequest(
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.
       if (endpoint ? endpoint.body === undefined : /\/selftest-[a-z]+$/.test(route.url)) return {};
       throw new Error(
-        `security/support.ts has no sample request for ${route.method} ${routeShape(route.url)}; add one to sampleRequest`,
+        `test/security.ts has no sample request for ${route.method} ${routeShape(route.url)}; add one to sampleRequest`,
       );
   }
 }
