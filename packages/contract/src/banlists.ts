@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_NAME_MAX } from './accounts';
+import { banListItemProvenanceSchema, itemExpirySchema } from './ban-list-items';
 import {
   BAN_LIST_KINDS,
   BAN_LIST_NAME_MAX,
@@ -85,6 +86,7 @@ export const banListItemSchema = z.object({
   comment: z.string(),
   /** When Cloudflare created the item (ISO 8601). */
   created_on: z.string(),
+  ...banListItemProvenanceSchema.shape,
 });
 export type BanListItem = z.infer<typeof banListItemSchema>;
 
@@ -175,6 +177,8 @@ export const addBanListItemRequestSchema = z.object({
     .trim()
     .min(1, 'Comment is required.')
     .max(BAN_LIST_ITEM_COMMENT_MAX, `Comment must be at most ${BAN_LIST_ITEM_COMMENT_MAX} characters.`),
+  /** How long the item stays (Guardian removes it then): Never when left out. */
+  expires: itemExpirySchema.optional(),
 });
 export type AddBanListItemRequest = z.infer<typeof addBanListItemRequestSchema>;
 

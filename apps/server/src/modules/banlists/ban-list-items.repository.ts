@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BanListItemSort, SortOrder } from '@guardian/contract';
+import type { BanListItemSort, ItemAddedVia, SortOrder } from '@guardian/contract';
 import type { Queryable } from '../../db';
 
 export interface BanListItemRecord {
@@ -10,6 +10,23 @@ export interface BanListItemRecord {
   ip: string;
   comment: string;
   createdOn: Date;
+  addedVia: ItemAddedVia;
+  /** Who added it, as named then ('' for an item added at Cloudflare). */
+  addedBy: string;
+  addedByUser: number | null;
+  expiresAt: Date | null;
+}
+
+/**
+ * Who added an item through Guardian, how, and until when it stays (migration 019). Every insert
+ * carries one: the Add dialog ('console'), an import ('import'), an API key's call ('api').
+ */
+export interface ItemProvenance {
+  /** The person, and how they are named in the Added by column (their e-mail, with the API key's name for an API call). */
+  addedBy: { userId: number; name: string };
+  addedVia: Exclude<ItemAddedVia, 'cloudflare'>;
+  /** When Guardian removes it (at Cloudflare and here), or null for never. */
+  expiresAt: Date | null;
 }
 
 interface ItemRow {
@@ -18,10 +35,24 @@ interface ItemRow {
   ip: string;
   comment: string;
   created_on: Date;
+  added_via: ItemAddedVia;
+  added_by: string;
+  added_by_user: number | null;
+  expires_at: Date | null;
 }
 
 function toItem(row: ItemRow): BanListItemRecord {
-  return { id: row.id, itemId: row.item_id, ip: row.ip, comment: row.comment, createdOn: row.created_on };
+  return {
+    id: row.id,
+    itemId: row.item_id,
+    ip: row.ip,
+    comment: row.comment,
+    createdOn: row.created_on,
+    addedVia: row.added_via,
+    addedBy: row.added_by,
+    addedByUser: row.added_by_user,
+    expiresAt: row.expires_at,
+  };
 }
 
 /** An item as a sync writes it into the mirror. */
@@ -96,9 +127,11 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 // Values are stored lower-case (IPv6, hostnames), and a case-sensitive LIKE can use the btree.
 const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
 
-const ITEM_COLUMNS = 'id, item_id, ip, comment, created_on';
+const ITEM_COLUMNS = 'id, item_id, ip, comment, created_on, added_via, added_by, added_by_user, expires_at';
 /** A filter's subquery also carries the address order's key, for the page to sort by. */
 const MATCH_COLUMNS = `${ITEM_COLUMNS}, ip_sort`;
+/** What a sync carries over from the mirror by Cloudflare's item id (see `keepProvenance`). */
+const PROVENANCE_COLUMNS = 'added_via, added_by, added_by_user, expires_at';
 
 /** The condition on comments; `param` adds a parameter and answers its placeholder. */
 function commentCondition(text: string, comments: CommentMatch, param: (value: string) => string): string {
@@ -205,7 +238,7 @@ export class BanListItemsRepository {
 
   async findById(ref: number, id: number): Promise<BanListItemRecord | undefined> {
     const [row] = await this.db.query<ItemRow>(
-      'SELECT id, item_id, ip, comment, created_on FROM ban_list_items WHERE ban_list_ref = $1 AND id = $2',
+      `SELECT ${ITEM_COLUMNS} FROM ban_list_items WHERE ban_list_ref = $1 AND id = $2`,
       [ref, id],
     );
     return row && toItem(row);
@@ -220,15 +253,34 @@ export class BanListItemsRepository {
     return rows.map((row) => row.ip);
   }
 
-  async insert(ref: number, id: number, item: MirrorItem): Promise<BanListItemRecord> {
+  /** Records an item Guardian added at Cloudflare, with who added it, how, and its expiry. */
+  async insert(
+    ref: number,
+    id: number,
+    item: MirrorItem,
+    provenance: ItemProvenance,
+  ): Promise<BanListItemRecord> {
     await this.db.exec(
       `CREATE TABLE IF NOT EXISTS ${partitionOf(ref)} PARTITION OF ban_list_items FOR VALUES IN (${ref})`,
     );
     const [row] = await this.db.query<ItemRow>(
-      `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::inet)
-       RETURNING id, item_id, ip, comment, created_on`,
-      [ref, id, item.itemId, item.ip, item.comment, item.createdOn, item.ipSort],
+      `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort,
+                                   added_via, added_by, added_by_user, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::inet, $8, $9, $10, $11)
+       RETURNING ${ITEM_COLUMNS}`,
+      [
+        ref,
+        id,
+        item.itemId,
+        item.ip,
+        item.comment,
+        item.createdOn,
+        item.ipSort,
+        provenance.addedVia,
+        provenance.addedBy.name,
+        provenance.addedBy.userId,
+        provenance.expiresAt,
+      ],
     );
     return toItem(row!);
   }
@@ -267,7 +319,7 @@ export class BanListItemsRepository {
     await this.db.exec(`
       DROP TABLE IF EXISTS ${table};
       CREATE TABLE ${table} (
-        LIKE ban_list_items INCLUDING DEFAULTS,
+        LIKE ban_list_items INCLUDING DEFAULTS INCLUDING CONSTRAINTS,
         CONSTRAINT ${table}_ref CHECK (ban_list_ref = ${ref})
       );
     `);
@@ -327,8 +379,9 @@ export class BanListItemsRepository {
   /** Copies `count` items of the mirror from id `fromId` on into the load table, renumbered from `firstId`. */
   async loadFromMirror(ref: number, fromId: number, count: number, firstId: number): Promise<void> {
     await this.db.query(
-      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
-       SELECT ban_list_ref, id - $2::bigint + $4::bigint, item_id, ip, comment, created_on, ip_sort FROM ban_list_items
+      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort, ${PROVENANCE_COLUMNS})
+       SELECT ban_list_ref, id - $2::bigint + $4::bigint, item_id, ip, comment, created_on, ip_sort, ${PROVENANCE_COLUMNS}
+       FROM ban_list_items
        WHERE ban_list_ref = $1 AND id >= $2::bigint AND id < $2::bigint + $3::bigint ORDER BY id`,
       [ref, fromId, count, firstId],
     );
@@ -340,14 +393,36 @@ export class BanListItemsRepository {
    */
   async indexLoad(ref: number): Promise<void> {
     const table = loadTableOf(ref);
+    await this.keepProvenance(ref);
     await this.db.exec(`ALTER TABLE ${table} ADD PRIMARY KEY (ban_list_ref, id)`);
     await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip)`);
     await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip_sort, id)`);
     await this.db.exec(`CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`);
     // Containment search across lists (migration 017, modules/ip-search/).
     await this.db.exec(`CREATE INDEX ON ${table} USING gist (ip_sort inet_ops)`);
+    // The Expires and Added by orders, and the expiry sweep (migration 019).
+    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, expires_at, id)`);
+    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, added_by, id)`);
+    await this.db.exec(`CREATE INDEX ON ${table} (expires_at) WHERE expires_at IS NOT NULL`);
     // VACUUM refuses to run inside a transaction block, which a multi-statement exec is.
     await this.db.exec(`VACUUM (ANALYZE) ${table}`);
+  }
+
+  /**
+   * Gives the loaded items that Guardian added (still at Cloudflare under the same item id) their
+   * provenance and expiry from the mirror: Cloudflare keeps neither. Reads only the mirror's items
+   * that Guardian added; the items found at Cloudflare keep the load's defaults.
+   */
+  async keepProvenance(ref: number): Promise<void> {
+    await this.db.query(
+      `UPDATE ${loadTableOf(ref)} AS item
+       SET added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
+           expires_at = kept.expires_at
+       FROM (SELECT item_id, ${PROVENANCE_COLUMNS} FROM ban_list_items
+             WHERE ban_list_ref = $1 AND added_via <> 'cloudflare') AS kept
+       WHERE item.item_id = kept.item_id AND item.added_via = 'cloudflare'`,
+      [ref],
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import {
   BAN_LIST_ITEM_SEARCH_MATCHES_MAX as SEARCH_MATCHES_MAX,
   BAN_LIST_ITEM_SEARCH_PAGES_AHEAD,
+  expiresAtOf,
   type AddBanListItemRequest,
   type BanList,
   type BanListItem,
@@ -31,6 +32,7 @@ import {
 } from './list-item-value';
 import { LruCache } from './lru-cache';
 import { syncMirror, toMirrorItem } from './mirror-sync';
+import { ItemHistoryRepository, type ItemActor } from './item-history';
 
 type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
 
@@ -89,8 +91,16 @@ interface ExactCount {
 const orderOf = (list: BanListRecord, sort: BanListItemSort): ItemOrder =>
   sort === 'ip' && list.kind === 'ip' ? 'address' : sort;
 
-function toItemDto(item: BanListItemRecord): BanListItem {
-  return { id: item.id, ip: item.ip, comment: item.comment, created_on: item.createdOn.toISOString() };
+export function toItemDto(item: BanListItemRecord): BanListItem {
+  return {
+    id: item.id,
+    ip: item.ip,
+    comment: item.comment,
+    created_on: item.createdOn.toISOString(),
+    added_via: item.addedVia,
+    added_by: item.addedBy,
+    expires_at: item.expiresAt?.toISOString() ?? null,
+  };
 }
 
 const duplicate = (value: string, where = '') =>
@@ -339,7 +349,10 @@ export class BanListItemsService {
    * Adds an item: refused when the mirror or Cloudflare already has it (Cloudflare would silently
    * overwrite its comment), written at Cloudflare and awaited, then recorded with Cloudflare's id.
    */
-  async add(userId: number, listId: string, request: AddBanListItemRequest): Promise<BanListItem> {
+  async add(actor: ItemActor, listId: string, request: AddBanListItemRequest): Promise<BanListItem> {
+    const userId = actor.userId;
+    // Counted from when the request came, not from when Cloudflare is done.
+    const expiresAt = expiresAtOf(request.expires ?? 'never');
     const list = await this.access.requireList(userId, listId);
     const value = parseItemValue(list.kind, request.ip);
     if (typeof value === 'string') throw new AppError('BAD_REQUEST', value);
@@ -373,7 +386,19 @@ export class BanListItemsService {
           list.ref,
           locked.nextItemId,
           toMirrorItem(created),
+          { addedBy: { userId, name: actor.name }, addedVia: actor.via, expiresAt },
         );
+        await new ItemHistoryRepository(tx).record(list.ref, [
+          {
+            itemId: inserted.itemId,
+            value: inserted.ip,
+            event: 'added',
+            userId,
+            actor: actor.name,
+            addedVia: actor.via,
+            expiresAt,
+          },
+        ]);
         await lists.recordAdded(list.ref, locked.nextItemId);
         return inserted;
       });

@@ -244,6 +244,10 @@ describe('ban list items', () => {
         ip: expect.any(String),
         comment: expect.any(String),
         created_on: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        // Found by the sync: nobody added it through Guardian.
+        added_via: 'cloudflare',
+        added_by: '',
+        expires_at: null,
       });
       expect(all.map((item) => item.id)).toEqual([...all.map((item) => item.id)].sort((a, b) => b - a));
     });
@@ -573,6 +577,9 @@ describe('ban list items', () => {
         ip: '203.0.113.7',
         comment: 'Abuse report',
         created_on: expect.any(String),
+        added_via: 'console',
+        added_by: alice.email,
+        expires_at: null,
       });
       expect(cloudflareItems(listId)).toContainEqual(
         expect.objectContaining({ ip: '203.0.113.7', comment: 'Abuse report' }),

@@ -6,6 +6,7 @@ import type { BanListsService } from './banlists.service';
 import type { BanListSyncJobs } from './ban-list-sync-job';
 import type { BanListsJobs } from './ban-lists-jobs';
 import { sendBanListExport } from './ban-list-export';
+import { itemActorOf } from './item-history';
 
 export interface BanListRoutesOptions {
   banLists: BanListsService;
@@ -77,7 +78,7 @@ export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     app,
     banListItemEndpoints.add,
     async (request, reply) => {
-      const item = await items.add(request.user.id, request.params.list_id, request.body);
+      const item = await items.add(itemActorOf(request), request.params.list_id, request.body);
       return reply.code(201).send(item);
     },
     { owns: ['list_id'] },

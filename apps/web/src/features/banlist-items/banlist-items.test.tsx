@@ -41,6 +41,9 @@ const item = (id: number, overrides: Partial<BanListItem> = {}): BanListItem => 
   ip: `10.0.${id >> 8}.${id & 255}`,
   comment: `Reason #${id}`,
   created_on: CREATED_ON,
+  added_via: 'cloudflare',
+  added_by: '',
+  expires_at: null,
   ...overrides,
 });
 

@@ -24,7 +24,17 @@ const LISTS: BanList[] = [
   },
 ];
 const PAGE: BanListItemsPage = {
-  items: [{ id: 1, ip: '10.0.0.1', comment: 'a, b', created_on: '2025-03-04T05:06:07Z' }],
+  items: [
+    {
+      id: 1,
+      ip: '10.0.0.1',
+      comment: 'a, b',
+      created_on: '2025-03-04T05:06:07Z',
+      added_via: 'cloudflare',
+      added_by: '',
+      expires_at: null,
+    },
+  ],
   totalItems: 1,
   totalItemsCapped: false,
 };
