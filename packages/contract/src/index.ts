@@ -5,6 +5,7 @@ export * from './auth';
 export * from './users';
 export * from './accounts';
 export * from './banlists';
+export * from './ban-list-items';
 export * from './zones';
 export * from './zone-settings';
 export * from './rules-overview';
