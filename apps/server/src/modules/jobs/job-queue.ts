@@ -44,6 +44,9 @@ export interface JobQueueOptions {
   logger?: { warn(details: object, message: string): void; error(details: object, message: string): void };
 }
 
+/** How many times rarer a worker with a run in flight asks the queue for another job. */
+const BUSY_POLL_FACTOR = 5;
+
 export const JOB_QUEUE_DEFAULTS: JobQueueOptions = {
   concurrency: 2,
   pollMs: 1_000,
@@ -51,7 +54,7 @@ export const JOB_QUEUE_DEFAULTS: JobQueueOptions = {
   staleMs: 30_000,
   maxAttempts: 3,
   retryDelaySeconds: 2,
-  progressEveryMs: 250,
+  progressEveryMs: 500,
 };
 
 /** Thrown into a run whose job was cancelled. */
@@ -302,8 +305,12 @@ export class JobQueue {
         continue;
       }
       if (this.wakeRequested || this.stopping) continue;
+      // A worker with a run in flight asks less often: each ask is a statement per kind, and on
+      // PGlite's one connection they wait in line with the run's own (a sync's pages slowed by half).
+      // Jobs sent from this process still wake it at once.
+      const pollMs = this.running.size > 0 ? this.options.pollMs * BUSY_POLL_FACTOR : this.options.pollMs;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.options.pollMs);
+        const timer = setTimeout(resolve, pollMs);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
