@@ -15,6 +15,7 @@ import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { banlistsRoutes } from './modules/banlists/banlists.routes';
+import { listImportRoutes } from './modules/banlists/list-import.routes';
 import { dnsRoutes } from './modules/dns/dns.routes';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes';
 import { registerAuditTrail } from './modules/audit/audit-trail';
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     banListSyncJobs: services.banListSyncJobs,
     banListsJobs: services.banListsJobs,
   });
+  await app.register(listImportRoutes, { listImport: services.listImport });
   await app.register(jobsRoutes, { jobs: services.jobs });
   // The job worker runs while the app does: started when it is ready, stopped (its runs given back
   // to the queue) when it closes, after the requests in flight and before the database closes.

@@ -60,6 +60,8 @@ type ParamName<E extends Endpoint> =
 export interface EndpointRouteOptions<E extends Endpoint> {
   /** The path params whose ownership the route checks (see FastifyContextConfig.owns). */
   owns?: readonly ParamName<E>[];
+  /** The largest body this route takes, in bytes, when it differs from the app's (an import's text). */
+  bodyLimit?: number;
 }
 
 /**
@@ -101,6 +103,7 @@ export function route<E extends Declared>(
       ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }] }),
     },
     ...(endpoint.preSerialized ? { serializerCompiler: preSerializedAnswers } : {}),
+    ...(routeOptions.bodyLimit === undefined ? {} : { bodyLimit: routeOptions.bodyLimit }),
     config: { access: endpoint.access, owns: routeOptions.owns, costly: endpoint.costly },
     handler: handler as RouteHandlerMethod,
   };

@@ -12,6 +12,7 @@ import { BanListItemsService } from './modules/banlists/ban-list-items.service';
 import { BanListsService } from './modules/banlists/banlists.service';
 import { BAN_LIST_SYNC, BanListSyncJobs } from './modules/banlists/ban-list-sync-job';
 import { BAN_LISTS_CLEAN, BAN_LISTS_UPDATE, BanListsJobs } from './modules/banlists/ban-lists-jobs';
+import { BAN_LIST_IMPORT, ListImportService } from './modules/banlists/list-import.service';
 import { ListWriteBudget } from './modules/jobs/list-write-budget';
 import { ZONES_SYNC, ZonesSyncJobs } from './modules/zones/zones-sync-job';
 import { JobQueue } from './modules/jobs/job-queue';
@@ -65,6 +66,8 @@ export function createServices(config: Config, deps: AppDeps) {
   const banListsJobs = new BanListsJobs(banLists, jobs, jobWaitMs);
   jobQueue.define(BAN_LISTS_UPDATE, banListsJobs.updateKind);
   jobQueue.define(BAN_LISTS_CLEAN, banListsJobs.cleanKind);
+  const listImport = new ListImportService(banListAccess, jobs, jobWaitMs);
+  jobQueue.define(BAN_LIST_IMPORT, listImport.kind);
   const zones = new ZonesService(deps);
   const zonesSyncJobs = new ZonesSyncJobs(zones, jobs, jobWaitMs);
   jobQueue.define(ZONES_SYNC, zonesSyncJobs.kind);
@@ -92,6 +95,7 @@ export function createServices(config: Config, deps: AppDeps) {
     banListItems: new BanListItemsService(banListAccess),
     banListSyncJobs,
     banListsJobs,
+    listImport,
     jobQueue,
     jobs,
     zones,

@@ -21,4 +21,5 @@ export * from './jobs';
 export * from './ip-search';
 export * from './list-capacity';
 export * from './ban-list-export';
+export * from './ban-list-items-import';
 export * from './endpoints';

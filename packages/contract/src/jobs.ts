@@ -4,7 +4,13 @@ import { z } from 'zod';
  * Background operations (server: apps/server/src/modules/jobs/). A long Cloudflare operation answers
  * 202 with its job; the screen polls `GET /api/jobs/:id` until it has ended.
  */
-export const JOB_KINDS = ['ban-list-sync', 'ban-lists-update', 'ban-lists-clean', 'zones-sync'] as const;
+export const JOB_KINDS = [
+  'ban-list-sync',
+  'ban-lists-update',
+  'ban-lists-clean',
+  'zones-sync',
+  'ban-list-import',
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -16,6 +22,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'ban-lists-update': 'Update',
   'ban-lists-clean': 'Clean All',
   'zones-sync': 'Update List',
+  'ban-list-import': 'Import',
 };
 
 /** The most jobs one list answer holds (newest first). */

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { banListExportQuerySchema } from '../ban-list-export';
+import { errorBodySchema } from '../errors';
 import { jobSchema } from '../jobs';
+import {
+  banListImportApplyRequestSchema,
+  banListImportParamsSchema,
+  banListImportPreviewRequestSchema,
+  banListImportPreviewSchema,
+  banListImportResultSchema,
+} from '../ban-list-items-import';
 import {
   addBanListItemRequestSchema,
   banListItemParamsSchema,
@@ -59,6 +67,27 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     query: banListExportQuerySchema,
     responses: { 200: z.string().describe('text/csv or text/plain'), ...signedInErrors('NOT_FOUND') },
     preSerialized: true,
+    costly: true,
+  },
+  importPreview: {
+    method: 'POST',
+    path: '/api/cloudflare/banlists/:list_id/items/import/preview',
+    summary:
+      'Read an import (one value a line, or CSV value,comment[,expires]) and answer what it would add, what the list already has, what repeats and every invalid line. Nothing is sent to Cloudflare.',
+    params: banListParamsSchema,
+    body: banListImportPreviewRequestSchema,
+    responses: { 200: banListImportPreviewSchema, ...signedInErrors('NOT_FOUND'), 413: errorBodySchema },
+    costly: true,
+  },
+  importApply: {
+    method: 'POST',
+    path: '/api/cloudflare/banlists/:list_id/items/import/:import_id',
+    summary:
+      "Apply a previewed import: only its new items are sent to Cloudflare, as a job (refused before anything is sent when it would pass the account's quota).",
+    params: banListImportParamsSchema,
+    body: banListImportApplyRequestSchema,
+    // A long import answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
+    responses: { 200: banListImportResultSchema, 202: jobSchema, ...cloudflareErrors() },
     costly: true,
   },
   sync: {

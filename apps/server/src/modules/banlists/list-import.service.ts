@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BAN_LIST_IMPORT_LINES_MAX,
+  BAN_LIST_IMPORT_PREVIEW_MINUTES,
+  LIST_PLAN_NAMES,
+  capacityWarning,
+  type BanList,
+  type BanListImportPreview,
+  type BanListImportPreviewRequest,
+  type BanListImportResult,
+} from '@guardian/contract';
+import type Cloudflare from 'cloudflare';
+import { waitForBulkOperation } from '../../cloudflare';
+import { AppError } from '../../app-error';
+import type { JobKind } from '../jobs/job-queue';
+import type { JobsService } from '../jobs/jobs.service';
+import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
+import { BanListsRepository, type BanListRecord } from './banlists.repository';
+import { ListCapacity, requireRoom } from './list-capacity';
+import { countLines, parseImport } from './list-import';
+import { ListImportRepository, type StoredImportItem } from './list-import.repository';
+import { parseItemValue } from './list-item-value';
+import { syncMirror } from './mirror-sync';
+
+export const BAN_LIST_IMPORT = 'ban-list-import';
+
+type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][number];
+
+/**
+ * The most items one Cloudflare write (POST .../items) takes. Cloudflare documents no maximum per
+ * request: the OpenAPI schema's body is an array without maxItems, and the Lists API page names only
+ * the account's quota (at most 500,000 items) and the write budget (1,000,000 item changes and 30,000
+ * requests per 12 hours). So an import (at most BAN_LIST_IMPORT_LINES_MAX lines) is one write; should
+ * Cloudflare document a maximum, it goes here and the import is sent in ceil(n / max) writes.
+ */
+export const CLOUDFLARE_ITEMS_PER_WRITE = Number.POSITIVE_INFINITY;
+
+const PRESET_MS: Record<string, number> = {
+  '1h': 3_600_000,
+  '1d': 86_400_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+};
+
+/** When an item with the import's expiry choice expires (null: never), counted from `now`. */
+export function expiryOfChoice(choice: string, now = new Date()): Date | null {
+  if (choice === 'never') return null;
+  const preset = PRESET_MS[choice];
+  if (preset !== undefined) return new Date(now.getTime() + preset);
+  const at = Date.parse(choice);
+  if (!Number.isFinite(at) || at <= now.getTime())
+    throw new AppError('BAD_REQUEST', 'The expiry date must be in the future.');
+  return new Date(at);
+}
+
+/** The writes an import of `count` items takes (the fewest Cloudflare's per-request maximum allows). */
+export function writesFor(count: number, perWrite = CLOUDFLARE_ITEMS_PER_WRITE): number {
+  return count === 0 ? 0 : Math.max(1, Math.ceil(count / perWrite));
+}
+
+const previewGone = () =>
+  new AppError(
+    'NOT_FOUND',
+    `This import's preview is not there any more (a preview lasts ${BAN_LIST_IMPORT_PREVIEW_MINUTES} minutes and is applied once). Please preview the import again.`,
+  );
+
+export interface ImportActor {
+  userId: number;
+  /** How the Added by column names them (their e-mail, with the API key's name for an API call). */
+  name: string;
+}
+
+/**
+ * Import into a list (issue 15): a preview reads and checks every line and keeps what it would add
+ * (migration 020) without calling Cloudflare; applying it is a job that sends only the items the list
+ * does not have, in one write per CLOUDFLARE_ITEMS_PER_WRITE, within the account's write turn and
+ * budget, then reads the list back from Cloudflare so the mirror is Cloudflare's, even after a fault.
+ */
+export class ListImportService {
+  private readonly imports: ListImportRepository;
+
+  constructor(
+    private readonly access: BanListAccess,
+    private readonly jobs: JobsService,
+    /** How long the call waits before it answers with the job instead. */
+    private readonly waitMs: number,
+  ) {
+    this.imports = new ListImportRepository(access.deps.db);
+  }
+
+  async preview(
+    userId: number,
+    listId: string,
+    request: Required<BanListImportPreviewRequest>,
+  ): Promise<BanListImportPreview> {
+    const list = await this.access.requireList(userId, listId);
+    const lines = countLines(request.text);
+    if (lines > BAN_LIST_IMPORT_LINES_MAX) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `The import has ${lines.toLocaleString('en-US')} lines; at most ${BAN_LIST_IMPORT_LINES_MAX.toLocaleString('en-US')} are taken at once. Please split it.`,
+      );
+    }
+    const parsed = parseImport(list.kind, request.text, request.format);
+    const listed = await this.imports.existingKeys(
+      list.ref,
+      list.kind,
+      parsed.items.map((entry) => entry.item.key),
+    );
+    const fresh = parsed.items.filter((entry) => !listed.has(entry.item.key));
+    const capacity = await new ListCapacity(this.access.deps.db).ofAccount(userId, list.accountId);
+    const refused = capacityWarning(capacity, { items: fresh.length });
+    const id = randomUUID();
+    const expiresAt = new Date(Date.now() + BAN_LIST_IMPORT_PREVIEW_MINUTES * 60_000);
+    await this.imports.store(
+      id,
+      userId,
+      list.ref,
+      fresh.map(({ item, comment, expiresAt: at }): StoredImportItem => [
+        item.value,
+        comment,
+        at === undefined ? '' : at === null ? null : at.toISOString(),
+      ]),
+      expiresAt,
+    );
+    return {
+      id,
+      expires_at: expiresAt.toISOString(),
+      format: parsed.format,
+      lines: parsed.lines,
+      to_add: fresh.length,
+      already_listed: parsed.items.length - fresh.length,
+      repeated: parsed.repeated,
+      invalid_count: parsed.invalidCount,
+      invalid: parsed.invalid,
+      capacity: {
+        used: capacity.items.used,
+        limit: capacity.items.limit,
+        plan: LIST_PLAN_NAMES[capacity.plan],
+      },
+      refused: refused ? `${refused} Nothing will be sent.` : null,
+    };
+  }
+
+  /**
+   * Confirms a preview: refused at once (nothing sent) when it would pass the account's quota, else
+   * started as a job; its result when it ended within the wait, else the job.
+   */
+  async apply(actor: ImportActor, listId: string, importId: string, expires: string) {
+    const list = await this.access.requireList(actor.userId, listId);
+    // Checked before the preview is used up: a wrong date is the person's to correct.
+    expiryOfChoice(expires);
+    const count = await this.imports.claim(importId, actor.userId, list.ref);
+    if (count === undefined) throw previewGone();
+    try {
+      requireRoom(await new ListCapacity(this.access.deps.db).ofAccount(actor.userId, list.accountId), {
+        items: count,
+      });
+    } catch (err) {
+      await this.imports.remove(importId);
+      throw err;
+    }
+    const outcome = await this.jobs.startAndWait(
+      {
+        kind: BAN_LIST_IMPORT,
+        userId: actor.userId,
+        accountId: list.accountRef,
+        target: list.listName,
+        // Started by a person who waits: a failure is answered, not tried again behind their back.
+        data: { listId, importId, expires, by: actor.name, maxAttempts: 1 },
+      },
+      this.waitMs,
+    );
+    return 'job' in outcome ? outcome : { result: outcome.result as BanListImportResult };
+  }
+
+  /** The job: sends the new items, reads the list back, marks what the import added. */
+  readonly kind: JobKind = {
+    run: async ({ job, signal, progress }) => {
+      const data = job.data as { listId: string; importId: string; expires: string; by: string };
+      const list = await this.access.requireList(job.userId, data.listId);
+      const cf = await this.access.clientOf(job.userId, list);
+      const defaultExpiry = expiryOfChoice(data.expires, new Date(job.createdAt));
+      return this.access.writing(list.ref, async () => {
+        const stored = await this.imports.items(data.importId, job.userId, list.ref);
+        if (!stored) throw previewGone();
+        const current = await this.access.lists.findOwned(job.userId, list.ref);
+        if (!current) throw banListNotFound();
+        const result = await this.send(cf, current, stored, defaultExpiry, {
+          by: { userId: job.userId, name: data.by },
+          signal,
+          progress,
+        });
+        await this.imports.remove(data.importId);
+        return result;
+      });
+    },
+  };
+
+  private async send(
+    cf: Cloudflare,
+    list: BanListRecord,
+    stored: StoredImportItem[],
+    defaultExpiry: Date | null,
+    options: {
+      by: ImportActor;
+      signal: AbortSignal;
+      progress: (done: number, total?: number | null) => void;
+    },
+  ): Promise<BanListImportResult> {
+    // The list may have gained some of the items since the preview: only what it still lacks is sent.
+    const entries = stored.flatMap(([value, comment, at]) => {
+      const item = parseItemValue(list.kind, value);
+      return typeof item === 'string' ? [] : [{ item, comment, at }];
+    });
+    const listed = await this.imports.existingKeys(
+      list.ref,
+      list.kind,
+      entries.map((entry) => entry.item.key),
+    );
+    const fresh = entries.filter((entry) => !listed.has(entry.item.key));
+    requireRoom(await new ListCapacity(this.access.deps.db).ofAccount(options.by.userId, list.accountId), {
+      items: fresh.length,
+    });
+    // Progress: the items sent, then the list read back from Cloudflare (its count after the import).
+    const readBack = list.itemsCount + fresh.length;
+    const total = fresh.length + readBack;
+    options.progress(0, total);
+    let writeCalls = 0;
+    let sent = 0;
+    let failure: unknown;
+    try {
+      for (let start = 0; start < fresh.length; start += Math.min(fresh.length, CLOUDFLARE_ITEMS_PER_WRITE)) {
+        options.signal.throwIfAborted();
+        const batch = fresh.slice(start, start + Math.min(fresh.length, CLOUDFLARE_ITEMS_PER_WRITE));
+        const body = batch.map(({ item, comment }): CloudflareItemInput =>
+          comment ? { ...item.input, comment } : item.input,
+        );
+        await this.access.atCloudflare(list, batch.length, async () => {
+          writeCalls++;
+          const { operation_id } = await cf.rules.lists.items.create(list.listId, {
+            account_id: list.accountId,
+            body,
+          });
+          await waitForBulkOperation(cf, list.accountId, operation_id);
+        });
+        sent += batch.length;
+        options.progress(sent, total);
+      }
+    } catch (err) {
+      failure = err;
+    }
+    // After a write (or a fault in the middle), the mirror is read again from Cloudflare: it then holds
+    // exactly what Cloudflare has, whatever part of the import reached it.
+    let synced: BanListRecord = list;
+    if (writeCalls > 0) {
+      synced = await syncMirror(this.access.deps.db, cf, list, {
+        onProgress: (done) => options.progress(sent + done, total),
+      });
+      await this.mark(list, fresh, defaultExpiry, options.by);
+    }
+    if (failure !== undefined) throw failure;
+    options.progress(total, total);
+    return {
+      added: sent,
+      already_listed: entries.length - fresh.length,
+      write_calls: writeCalls,
+      list: toBanListDto(synced) satisfies BanList,
+    };
+  }
+
+  /** Records who imported the items now in the mirror, and their expiry. */
+  private async mark(
+    list: BanListRecord,
+    fresh: { item: { value: string }; at: string | null }[],
+    defaultExpiry: Date | null,
+    by: ImportActor,
+  ): Promise<void> {
+    const fallback = defaultExpiry ? defaultExpiry.toISOString() : null;
+    await this.access.deps.db.transaction(async (tx) => {
+      const marked = await new ListImportRepository(tx).markImported(
+        list.ref,
+        fresh.map((entry) => entry.item.value),
+        fresh.map((entry) => (entry.at === '' ? fallback : entry.at)),
+        by,
+      );
+      if (marked > 0) await new BanListsRepository(tx).recordUpdated(list.ref);
+    });
+    this.access.changed();
+  }
+}

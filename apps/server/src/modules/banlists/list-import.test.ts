@@ -1,0 +1,386 @@
+import type { BanList, BanListImportPreview, BanListImportResult, Job } from '@guardian/contract';
+import type { FastifyInstance } from 'fastify';
+import { parse } from 'csv-parse/sync';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, createAppDeps } from '../../app';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { TestUser } from '../../test/context';
+import { csvRows, parseExpiryCell, parseImport } from './list-import';
+import { parseItemValue } from './list-item-value';
+import { writesFor } from './list-import.service';
+
+const NOW = new Date('2026-11-26T12:00:00Z');
+
+describe('import parsing', () => {
+  it('reads one value a line, normalised as the Add dialog does, with # comments and blank lines', () => {
+    const parsed = parseImport(
+      'ip',
+      '# blocked today\n1.2.3.4\n\n2001:DB8:0:0::1 # a comment\n10.1.2.3/8\n  198.51.100.7  \n',
+    );
+    expect(parsed.format).toBe('text');
+    expect(parsed.lines).toBe(4);
+    expect(parsed.items.map((entry) => [entry.line, entry.item.value])).toEqual([
+      [2, '1.2.3.4'],
+      [4, '2001:db8::1'],
+      [5, '10.0.0.0/8'],
+      [6, '198.51.100.7'],
+    ]);
+    expect(parsed.invalid).toEqual([]);
+  });
+
+  it('lists every invalid line by number with the reason, for each list kind', () => {
+    const ip = parseImport('ip', '1.2.3.4\nnot-an-ip\n10.0.0.0/4\n2001:db8::/100\n300.1.1.1\n');
+    expect(ip.invalid).toEqual([
+      { line: 2, text: 'not-an-ip', reason: '"not-an-ip" is not a valid IPv4 or IPv6 address or CIDR.' },
+      { line: 3, text: '10.0.0.0/4', reason: 'IPv4 CIDR prefixes must be between /8 and /32.' },
+      { line: 4, text: '2001:db8::/100', reason: 'IPv6 CIDR prefixes must be between /12 and /64.' },
+      { line: 5, text: '300.1.1.1', reason: '"300.1.1.1" is not a valid IPv4 or IPv6 address or CIDR.' },
+    ]);
+    expect(ip.invalidCount).toBe(4);
+
+    const hostnames = parseImport('hostname', 'Example.COM\n*.example.org\n1.2.3.4\nbad_host!\n');
+    expect(hostnames.items.map((entry) => entry.item.value)).toEqual(['example.com', '*.example.org']);
+    expect(hostnames.invalid.map((line) => line.line)).toEqual([3, 4]);
+
+    const asns = parseImport('asn', 'AS13335\n15169\nAS-x\n99999999999\n');
+    expect(asns.items.map((entry) => entry.item.value)).toEqual(['13335', '15169']);
+    expect(asns.invalid.map((line) => line.line)).toEqual([3, 4]);
+
+    const redirects = parseImport('redirect', 'example.com/a -> https://example.com/b\nexample.com/c\n');
+    expect(redirects.items.map((entry) => entry.item.value)).toEqual([
+      'example.com/a -> https://example.com/b',
+    ]);
+    expect(redirects.invalid.map((line) => line.line)).toEqual([2]);
+  });
+
+  it('counts repeats in the file once (by the item, not the text: 2001:db8::1 and 2001:DB8::0:1 are one)', () => {
+    const parsed = parseImport('ip', '2001:db8::1\n1.1.1.1\n2001:DB8::0:1\n1.1.1.1\n');
+    expect(parsed.items.map((entry) => entry.item.value)).toEqual(['2001:db8::1', '1.1.1.1']);
+    expect(parsed.repeated).toBe(2);
+    expect(parsed.lines).toBe(4);
+  });
+
+  it('reads CSV value,comment[,expires] with or without a header, quoted fields and per-line expiry', () => {
+    const parsed = parseImport(
+      'ip',
+      'ip,comment,expires\n1.2.3.4,scanner,\n"5.6.7.8","says ""hi"", twice",1d\n9.9.9.9,,never\n8.8.8.8,x,2027-01-31\n',
+      'auto',
+      NOW,
+    );
+    expect(parsed.format).toBe('csv');
+    expect(parsed.lines).toBe(4);
+    expect(
+      parsed.items.map((entry) => [entry.line, entry.item.value, entry.comment, entry.expiresAt]),
+    ).toEqual([
+      [2, '1.2.3.4', 'scanner', undefined],
+      [3, '5.6.7.8', 'says "hi", twice', new Date('2026-11-27T12:00:00Z')],
+      [4, '9.9.9.9', '', null],
+      [5, '8.8.8.8', 'x', new Date('2027-01-31T00:00:00Z')],
+    ]);
+    const headless = parseImport('ip', '1.2.3.4,first\n1.2.3.5,second\n');
+    expect(headless.items.map((entry) => entry.comment)).toEqual(['first', 'second']);
+  });
+
+  it('refuses CSV lines with a bad expiry, too many columns, a comment too long or a broken quote', () => {
+    const parsed = parseImport(
+      'ip',
+      `1.2.3.4,a,yesterday\n1.2.3.5,b,2020-01-01\n1.2.3.6,c,,extra\n1.2.3.7,${'x'.repeat(501)}\n1.2.3.8,"open\n`,
+      'csv',
+      NOW,
+    );
+    expect(parsed.items).toEqual([]);
+    expect(parsed.invalid.map((line) => [line.line, line.reason.slice(0, 40)])).toEqual([
+      [1, '"yesterday" is not an expiry: use never,'],
+      [2, 'The expiry 2020-01-01 has already passed'],
+      [3, 'A CSV line has at most three columns: va'],
+      [4, 'The comment is longer than 500 character'],
+      [5, 'This line is not valid CSV: Quote Not Cl'],
+    ]);
+  });
+
+  it('reads expiry cells as presets, dates and dates with times, within five years', () => {
+    expect(parseExpiryCell('', NOW)).toBeUndefined();
+    expect(parseExpiryCell('NEVER', NOW)).toBeNull();
+    expect(parseExpiryCell('1h', NOW)).toEqual(new Date('2026-11-26T13:00:00Z'));
+    expect(parseExpiryCell('30d', NOW)).toEqual(new Date('2026-12-26T12:00:00Z'));
+    expect(parseExpiryCell('2027-01-01T10:00:00+02:00', NOW)).toEqual(new Date('2027-01-01T08:00:00Z'));
+    expect(parseExpiryCell('2040-01-01', NOW)).toBe('The expiry 2040-01-01 is more than 5 years ahead.');
+  });
+
+  it('reads quote-free CSV exactly as csv-parse does', () => {
+    const text = '1.2.3.4,a,1d\n\n# note\n5.6.7.8,b c , never\n9.9.9.9\n,,\n';
+    const direct = csvRows(text, () => undefined).map((row) => row.cells.map((cell) => cell.trim()));
+    const library = (
+      parse(text, { comment: '#', relax_column_count: true, skip_empty_lines: true }) as string[][]
+    ).map((cells) => cells.map((cell) => cell.trim()));
+    expect(direct).toEqual(library);
+    expect(csvRows('1.2.3.4,a\r\n5.6.7.8,b\r\n', () => undefined).map((row) => row.cells)).toEqual([
+      ['1.2.3.4', 'a'],
+      ['5.6.7.8', 'b'],
+    ]);
+  });
+
+  it("reads plain IPv4 addresses quickly to the Add dialog's text", () => {
+    const values = ['0.0.0.0', '255.255.255.255', '10.0.0.1', '1.2.3.4', '192.168.1.100'];
+    for (const value of values) {
+      expect(parseImport('ip', value).items[0]!.item).toEqual(parseItemValue('ip', value));
+    }
+    // Not plain: leading zeros are refused as the Add dialog refuses them.
+    expect(parseImport('ip', '010.0.0.1').invalid[0]!.reason).toBe(
+      parseItemValue('ip', '010.0.0.1') as string,
+    );
+  });
+
+  it('reads 100,000 lines in well under the preview budget', () => {
+    const lines = Array.from({ length: 100_000 }, (_, i) =>
+      i % 100 === 0 ? `bad-${i},x` : `${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}.9,item ${i}`,
+    );
+    const started = performance.now();
+    const parsed = parseImport('ip', lines.join('\n'));
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(parsed.items).toHaveLength(99_000);
+    expect(parsed.invalidCount).toBe(1_000);
+  });
+
+  it('needs one Cloudflare write per documented per-request maximum (none is documented)', () => {
+    expect(writesFor(0)).toBe(0);
+    expect(writesFor(90_000)).toBe(1);
+    expect(writesFor(2_500, 1_000)).toBe(3);
+  });
+});
+
+describe('import into a list', () => {
+  let ctx: CloudflareTestContext;
+  let alice: TestUser;
+  let bob: TestUser;
+  let account: Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
+  /** A second app on the same database whose calls wait only 200 ms for their jobs. */
+  let impatient: FastifyInstance;
+
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext({ sandbox: { operationDelayMs: 5 } });
+    alice = await ctx.createUser();
+    bob = await ctx.createUser();
+    account = await ctx.addAccount(alice, { name: 'Import Co', plan: 'enterprise' });
+    await ctx.db.query("UPDATE cloudflare_accounts SET list_plan = 'enterprise' WHERE account_id = $1", [
+      account.account_id,
+    ]);
+    const config = { ...ctx.config, jobs: { waitMs: 200 } };
+    impatient = await buildApp(config, createAppDeps(config, ctx.db));
+    await impatient.ready();
+  });
+  afterAll(async () => {
+    await impatient.close();
+    await ctx.close();
+  });
+  afterEach(() => ctx.sandbox.control.clearFaults());
+
+  const call = (
+    user: TestUser,
+    url: string,
+    payload?: object,
+    app: FastifyInstance = ctx.app,
+    method: 'POST' | 'GET' = 'POST',
+  ) => app.inject({ method, url, headers: user.headers, payload });
+
+  let lists = 0;
+  async function syncedList(items: Record<string, unknown>[], owner = account, user = alice) {
+    lists += 1;
+    const list = ctx.sandbox.control.addList(owner.account_id, { name: `import_${lists}`, kind: 'ip' });
+    if (items.length > 0) ctx.sandbox.control.seedListItems(owner.account_id, list.id, items);
+    expect((await call(user, '/api/cloudflare/banlists/update')).statusCode).toBe(200);
+    const sync = await call(user, `/api/cloudflare/banlists/${list.id}/sync`);
+    expect(sync.statusCode).toBe(200);
+    return { listId: list.id, ref: sync.json<BanList>().id };
+  }
+  const preview = async (listId: string, text: string, user = alice) => {
+    const answer = await call(user, `/api/cloudflare/banlists/${listId}/items/import/preview`, { text });
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.json<BanListImportPreview>();
+  };
+  const writes = () =>
+    ctx.sandbox.control.callLog({ path: /\/items$/ }).filter((entry) => entry.method !== 'GET').length;
+  const cloudflareValues = (listId: string) =>
+    ctx.sandbox.control
+      .getListItems(account.account_id, listId)
+      .map((item) => item.ip as string)
+      .sort();
+  const mirrorRows = (ref: number) =>
+    ctx.db.query<{
+      ip: string;
+      comment: string;
+      added_via: string;
+      added_by: string;
+      expires_at: Date | null;
+    }>(
+      'SELECT ip, comment, added_via, added_by, expires_at FROM ban_list_items WHERE ban_list_ref = $1 ORDER BY ip',
+      [ref],
+    );
+  async function ended(id: string): Promise<Job> {
+    for (let i = 0; i < 400; i++) {
+      const job = (await call(alice, `/api/jobs/${id}`, undefined, ctx.app, 'GET')).json<Job>();
+      if (['succeeded', 'failed', 'cancelled'].includes(job.state)) return job;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`job ${id} did not end`);
+  }
+
+  it('previews without calling Cloudflare: new, already listed, repeated and invalid lines', async () => {
+    const { listId } = await syncedList([{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }]);
+    const before = writes();
+    const calls = ctx.sandbox.control.callLog({}).length;
+    const answer = await preview(listId, '10.0.0.1\n10.0.0.3\n10.0.0.3\nnope\n10.0.0.4\n');
+    expect(answer).toMatchObject({
+      format: 'text',
+      lines: 5,
+      to_add: 2,
+      already_listed: 1,
+      repeated: 1,
+      invalid_count: 1,
+      invalid: [{ line: 4, text: 'nope', reason: '"nope" is not a valid IPv4 or IPv6 address or CIDR.' }],
+      capacity: { used: expect.any(Number), limit: 500_000, plan: 'Enterprise' },
+      refused: null,
+    });
+    expect(writes()).toBe(before);
+    expect(ctx.sandbox.control.callLog({}).length).toBe(calls);
+  });
+
+  it('applies only the new items, in one Cloudflare write, with their provenance and expiry', async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.1.0.1', comment: 'old' }]);
+    const shown = await preview(
+      listId,
+      'ip,comment,expires\n10.1.0.1,again,\n10.1.0.2,scanner,\n10.1.0.3,brute force,never\n10.1.0.0/24,net,1d\n',
+    );
+    expect(shown.to_add).toBe(3);
+    const before = writes();
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {
+      expires: '7d',
+    });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const result = applied.json<BanListImportResult>();
+    expect(result).toMatchObject({ added: 3, already_listed: 0, write_calls: 1, list: { items: 4 } });
+    expect(writes() - before).toBe(1);
+    expect(cloudflareValues(listId)).toEqual(['10.1.0.0/24', '10.1.0.1', '10.1.0.2', '10.1.0.3']);
+    const rows = await mirrorRows(ref);
+    expect(rows.map((row) => [row.ip, row.comment, row.added_via])).toEqual([
+      ['10.1.0.0/24', 'net', 'import'],
+      ['10.1.0.1', 'old', 'cloudflare'],
+      ['10.1.0.2', 'scanner', 'import'],
+      ['10.1.0.3', 'brute force', 'import'],
+    ]);
+    expect(rows[2]!.added_by).toBe(alice.email);
+    const day = 86_400_000;
+    expect(rows[0]!.expires_at!.getTime() - Date.now()).toBeGreaterThan(day - 60_000);
+    expect(rows[2]!.expires_at!.getTime() - Date.now()).toBeGreaterThan(7 * day - 60_000);
+    expect(rows[3]!.expires_at).toBeNull();
+
+    // A preview is applied once.
+    const again = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('sends a 50,000-item import in one write and runs it as a job with progress', async () => {
+    const { listId, ref } = await syncedList([]);
+    const text = Array.from(
+      { length: 50_000 },
+      (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    ).join('\n');
+    const shown = await preview(listId, text);
+    expect(shown.to_add).toBe(50_000);
+    const before = writes();
+    const started = await call(
+      alice,
+      `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`,
+      {},
+      impatient,
+    );
+    expect(started.statusCode, started.body).toBe(202);
+    const job = started.json<Job>();
+    expect(job).toMatchObject({ kind: 'ban-list-import', target: expect.stringMatching(/^import_/) });
+    const done = await ended(job.id);
+    expect(done.state, done.error ?? '').toBe('succeeded');
+    expect(done.done).toBe(done.total);
+    expect(done.total).toBe(100_000);
+    expect((done.result as BanListImportResult).added).toBe(50_000);
+    expect(writes() - before).toBe(1);
+    expect(cloudflareValues(listId)).toHaveLength(50_000);
+    const [count] = await ctx.db.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM ban_list_items WHERE ban_list_ref = $1 AND added_via = 'import'",
+      [ref],
+    );
+    expect(count!.count).toBe(50_000);
+  });
+
+  it("refuses an import that would pass the account's quota before sending anything, with the numbers", async () => {
+    const small = await ctx.addAccount(alice, { name: 'Small Co', plan: 'free' });
+    const { listId } = await syncedList(
+      Array.from({ length: 9_995 }, (_, i) => ({ ip: `10.2.${i >> 8}.${i & 255}` })),
+      small,
+    );
+    const shown = await preview(listId, Array.from({ length: 10 }, (_, i) => `10.3.0.${i}`).join('\n'));
+    expect(shown.refused).toBe(
+      '"Small Co" has 9,995 of 10,000 list items (Free plan): 10 more would pass it (5 left). Nothing will be sent.',
+    );
+    const before = writes();
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    expect(applied.statusCode).toBe(400);
+    expect(applied.json<{ message: string }>().message).toBe(
+      '"Small Co" has 9,995 of 10,000 list items (Free plan): 10 more would pass it (5 left). Nothing was sent.',
+    );
+    expect(writes()).toBe(before);
+  });
+
+  it('leaves the mirror equal to Cloudflare when the write fails in the middle', async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.4.0.1' }]);
+    const shown = await preview(listId, '10.4.0.2\n10.4.0.3\n');
+    // Cloudflare takes the write, then its operation cannot be followed: the import fails...
+    ctx.sandbox.control.injectFault({ method: 'GET', path: /bulk_operations/, status: 500 });
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    expect(applied.statusCode).toBeGreaterThanOrEqual(500);
+    ctx.sandbox.control.clearFaults();
+    // ...and the mirror holds what Cloudflare holds.
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(cloudflareValues(listId));
+  });
+
+  it('leaves the mirror as it was when Cloudflare refuses the write', async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.5.0.1' }]);
+    const shown = await preview(listId, '10.5.0.2\n');
+    ctx.sandbox.control.injectFault({ method: 'POST', path: /\/items$/, status: 503 });
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    expect(applied.statusCode).toBe(502);
+    ctx.sandbox.control.clearFaults();
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(['10.5.0.1']);
+    expect(cloudflareValues(listId)).toEqual(['10.5.0.1']);
+  });
+
+  it("keeps another person's lists and previews out of reach (not found)", async () => {
+    const { listId } = await syncedList([]);
+    const shown = await preview(listId, '10.6.0.1\n');
+    const peek = await call(bob, `/api/cloudflare/banlists/${listId}/items/import/preview`, {
+      text: '1.1.1.1',
+    });
+    expect(peek.statusCode).toBe(404);
+    const apply = await call(bob, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    expect(apply.statusCode).toBe(404);
+    // Bob's own list does not reach Alice's preview either.
+    const bobs = await ctx.addAccount(bob, { name: 'Bob Co' });
+    const bobList = await syncedList([], bobs, bob);
+    const cross = await call(bob, `/api/cloudflare/banlists/${bobList.listId}/items/import/${shown.id}`, {});
+    expect(cross.statusCode).toBe(404);
+  });
+
+  it('refuses more than 100,000 lines in words, and a body past its limit with 413', async () => {
+    const { listId } = await syncedList([]);
+    const many = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/preview`, {
+      text: '1.1.1.1\n'.repeat(100_001),
+    });
+    expect(many.statusCode).toBe(400);
+    expect(many.json<{ message: string }>().message).toBe(
+      'The import has 100,001 lines; at most 100,000 are taken at once. Please split it.',
+    );
+    const huge = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/preview`, {
+      text: 'x'.repeat(17_000_000),
+    });
+    expect(huge.statusCode).toBe(413);
+  });
+});

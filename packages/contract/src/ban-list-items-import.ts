@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { banListSchema } from './banlists';
+
+/**
+ * Import into a ban list (issue 15): the text is previewed first (nothing is sent to Cloudflare), then
+ * the person confirms the preview by its id and the new items are added as a job.
+ */
+
+/** The most lines one import takes: past it the text is refused (400) before it is read. */
+export const BAN_LIST_IMPORT_LINES_MAX = 100_000;
+/** The most characters of an import's text (100,000 lines of CSV with comments); the body limit follows it. */
+export const BAN_LIST_IMPORT_TEXT_MAX = 8_000_000;
+/** How long a preview can be confirmed. */
+export const BAN_LIST_IMPORT_PREVIEW_MINUTES = 30;
+/** The most invalid lines a preview lists one by one (all of them are counted). */
+export const BAN_LIST_IMPORT_INVALID_LISTED_MAX = 10_000;
+
+export const BAN_LIST_IMPORT_FORMATS = ['auto', 'text', 'csv'] as const;
+export type BanListImportFormat = (typeof BAN_LIST_IMPORT_FORMATS)[number];
+
+/** POST /api/cloudflare/banlists/{list_id}/items/import/preview. */
+export const banListImportPreviewRequestSchema = z.object({
+  /** One value a line (`#` comments), or CSV `value,comment[,expires]` with an optional header. */
+  text: z
+    .string({ error: 'The text to import is required.' })
+    .min(1, 'The text to import is empty.')
+    .max(
+      BAN_LIST_IMPORT_TEXT_MAX,
+      `The text to import is longer than ${BAN_LIST_IMPORT_TEXT_MAX.toLocaleString('en-US')} characters: split it.`,
+    ),
+  /** `auto`: CSV when one of the first lines holds a comma. */
+  format: z
+    .enum(BAN_LIST_IMPORT_FORMATS, {
+      error: `The format must be one of ${BAN_LIST_IMPORT_FORMATS.join(', ')}.`,
+    })
+    .default('auto'),
+});
+export type BanListImportPreviewRequest = z.input<typeof banListImportPreviewRequestSchema>;
+
+export const banListImportInvalidLineSchema = z.object({
+  /** The line's number in the text, from 1. */
+  line: z.number().int().positive(),
+  /** The line as written (cut to 120 characters). */
+  text: z.string(),
+  reason: z.string(),
+});
+export type BanListImportInvalidLine = z.infer<typeof banListImportInvalidLineSchema>;
+
+export const banListImportPreviewSchema = z.object({
+  /** Confirm with POST .../items/import/{id}. */
+  id: z.string(),
+  /** Until when it can be confirmed (ISO 8601). */
+  expires_at: z.string(),
+  format: z.enum(['text', 'csv']),
+  /** Lines that are neither blank nor comments (nor the CSV header). */
+  lines: z.number().int().nonnegative(),
+  /** New items: what the import would add. */
+  to_add: z.number().int().nonnegative(),
+  /** Items the list already has (in the mirror). */
+  already_listed: z.number().int().nonnegative(),
+  /** Lines whose item an earlier line of the text already has. */
+  repeated: z.number().int().nonnegative(),
+  invalid_count: z.number().int().nonnegative(),
+  /** Every invalid line, by number (at most BAN_LIST_IMPORT_INVALID_LISTED_MAX). */
+  invalid: z.array(banListImportInvalidLineSchema),
+  /** The account's items used and its plan's limit, before the import. */
+  capacity: z.object({ used: z.number().int(), limit: z.number().int(), plan: z.string() }),
+  /** Why the import cannot be applied (it would pass the account's quota), or null. */
+  refused: z.string().nullable(),
+});
+export type BanListImportPreview = z.infer<typeof banListImportPreviewSchema>;
+
+export const banListImportParamsSchema = z.object({
+  list_id: z.string().trim().min(1, 'The list id is required.').max(64, 'The list id is too long.'),
+  import_id: z.uuid({ error: 'The import id is not valid.' }),
+});
+
+/**
+ * POST /api/cloudflare/banlists/{list_id}/items/import/{import_id}: apply the preview. `expires` is the
+ * expiry of the items whose CSV line gives none: never, 1h, 1d, 7d, 30d, or a date and time (ISO 8601).
+ */
+export const banListImportApplyRequestSchema = z.object({
+  expires: z
+    .string()
+    .max(40, 'The expiry is too long.')
+    .refine(
+      (text) =>
+        ['never', '1h', '1d', '7d', '30d'].includes(text) ||
+        z.iso.datetime({ offset: true }).safeParse(text).success,
+      'The expiry must be never, 1h, 1d, 7d, 30d, or a date and time (ISO 8601).',
+    )
+    .default('never'),
+});
+export type BanListImportApplyRequest = z.input<typeof banListImportApplyRequestSchema>;
+
+/** What an applied import answers (or its job's result). */
+export const banListImportResultSchema = z.object({
+  /** Items sent to Cloudflare and now in the list. */
+  added: z.number().int().nonnegative(),
+  /** Items of the preview the list had by the time it was applied (added meanwhile). */
+  already_listed: z.number().int().nonnegative(),
+  /** Cloudflare write calls made. */
+  write_calls: z.number().int().nonnegative(),
+  list: banListSchema,
+});
+export type BanListImportResult = z.infer<typeof banListImportResultSchema>;
