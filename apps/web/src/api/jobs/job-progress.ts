@@ -20,6 +20,8 @@ export const JOB_PROGRESS_UNITS: Record<JobKind, [string, string]> = {
   'ban-lists-update': ['account', 'accounts'],
   'ban-lists-clean': ['list', 'lists'],
   'zones-sync': ['page', 'pages'],
+  // An import counts the items it sends, then the list's items read back from Cloudflare.
+  'ban-list-import': ['item', 'items'],
 };
 
 /** "1 item", "10,000 items". */
