@@ -15,6 +15,7 @@ import { BAN_LISTS_CLEAN, BAN_LISTS_UPDATE, BanListsJobs } from './modules/banli
 import { BAN_LIST_IMPORT, ListImportService } from './modules/banlists/list-import.service';
 import { ListWriteBudget } from './modules/jobs/list-write-budget';
 import { ZONES_SYNC, ZonesSyncJobs } from './modules/zones/zones-sync-job';
+import { BAN_EVERYWHERE, IP_SEARCH_REMOVE, IpSearchActions } from './modules/ip-search/ip-search-actions';
 import { JobQueue } from './modules/jobs/job-queue';
 import { JobsService } from './modules/jobs/jobs.service';
 import { KeyedLock } from './modules/banlists/keyed-lock';
@@ -68,6 +69,11 @@ export function createServices(config: Config, deps: AppDeps) {
   jobQueue.define(BAN_LISTS_CLEAN, banListsJobs.cleanKind);
   const listImport = new ListImportService(banListAccess, jobs, jobWaitMs);
   jobQueue.define(BAN_LIST_IMPORT, listImport.kind);
+  const banListItems = new BanListItemsService(banListAccess);
+  // The IP search's Ban everywhere and Remove from lists: a job per account, through the items service.
+  const ipSearchActions = new IpSearchActions(banListAccess, banListItems, jobs, jobWaitMs);
+  jobQueue.define(BAN_EVERYWHERE, ipSearchActions.banKind);
+  jobQueue.define(IP_SEARCH_REMOVE, ipSearchActions.removeKind);
   const zones = new ZonesService(deps);
   const zonesSyncJobs = new ZonesSyncJobs(zones, jobs, jobWaitMs);
   jobQueue.define(ZONES_SYNC, zonesSyncJobs.kind);
@@ -92,7 +98,8 @@ export function createServices(config: Config, deps: AppDeps) {
     twoFactor,
     accounts: new AccountsService(new AccountsRepository(deps.db), deps.cloudflare, deps.tokenCipher),
     banLists,
-    banListItems: new BanListItemsService(banListAccess),
+    banListItems,
+    ipSearchActions,
     banListSyncJobs,
     banListsJobs,
     listImport,

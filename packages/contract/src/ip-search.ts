@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { BAN_LIST_KINDS } from './constants';
+import { itemAddedViaSchema, itemExpirySchema } from './ban-list-items';
+import { jobSchema } from './jobs';
 
 /** The longest search: a hostname is at most 253 characters. */
 export const IP_SEARCH_QUERY_MAX = 255;
@@ -48,6 +50,12 @@ export const ipSearchMatchSchema = z.object({
   /** When Cloudflare created the item (ISO 8601). */
   created_on: z.string(),
   relation: z.enum(IP_SEARCH_RELATIONS),
+  /** How the item reached the list: the console, an import, the API, or at Cloudflare (found by a sync). */
+  added_via: itemAddedViaSchema,
+  /** Who added it through Guardian (their e-mail; an API key's name too); empty for Cloudflare's. */
+  added_by: z.string(),
+  /** When Guardian removes it (ISO 8601); null: never. */
+  expires_at: z.string().nullable(),
 });
 export type IpSearchMatch = z.infer<typeof ipSearchMatchSchema>;
 
@@ -65,3 +73,84 @@ export const ipSearchAnswerSchema = z.object({
   truncated: z.boolean(),
 });
 export type IpSearchAnswer = z.infer<typeof ipSearchAnswerSchema>;
+
+/** At most this many lists in one "Ban everywhere" or "Remove from lists". */
+export const IP_SEARCH_ACTION_LISTS_MAX = 200;
+
+const listIdSchema = z
+  .string({ error: 'A list id is required.' })
+  .trim()
+  .min(1, 'A list id is required.')
+  .max(64, 'A list id is too long.');
+
+/**
+ * POST /api/cloudflare/ip-search/ban: "Ban everywhere": add one value (an address, CIDR, hostname or
+ * AS number, as each list's kind takes it) to the chosen lists of the person's accounts, each account's
+ * part a job.
+ */
+export const banEverywhereRequestSchema = z.object({
+  value: z
+    .string({ error: 'Enter the IP address or CIDR to ban.' })
+    .trim()
+    .min(1, 'Enter the IP address or CIDR to ban.')
+    .max(IP_SEARCH_QUERY_MAX, `The value must be at most ${IP_SEARCH_QUERY_MAX} characters.`),
+  comment: z
+    .string({ error: 'Comment is required.' })
+    .trim()
+    .min(1, 'Comment is required.')
+    .max(500, 'Comment must be at most 500 characters.'),
+  list_ids: z
+    .array(listIdSchema, { error: 'Choose at least one list.' })
+    .min(1, 'Choose at least one list.')
+    .max(IP_SEARCH_ACTION_LISTS_MAX, `Choose at most ${IP_SEARCH_ACTION_LISTS_MAX} lists.`),
+  /** Never by default; a preset counts from when the server receives the request. */
+  expires: itemExpirySchema.optional(),
+});
+export type BanEverywhereRequest = z.infer<typeof banEverywhereRequestSchema>;
+
+/** POST /api/cloudflare/ip-search/remove: remove the chosen matches (list and item) from their lists. */
+export const removeMatchesRequestSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        list_id: listIdSchema,
+        item_id: z
+          .number({ error: 'The item id must be a number.' })
+          .int('The item id must be a whole number.')
+          .positive('The item id must be positive.')
+          .max(Number.MAX_SAFE_INTEGER),
+      }),
+      { error: 'Choose at least one list.' },
+    )
+    .min(1, 'Choose at least one list.')
+    .max(IP_SEARCH_ACTION_LISTS_MAX, `Choose at most ${IP_SEARCH_ACTION_LISTS_MAX} items.`),
+});
+export type RemoveMatchesRequest = z.infer<typeof removeMatchesRequestSchema>;
+
+/** What one list's part of an account's job came to (the job's result). */
+export const IP_SEARCH_LIST_OUTCOMES = ['added', 'already', 'removed', 'gone'] as const;
+export type IpSearchListOutcome = (typeof IP_SEARCH_LIST_OUTCOMES)[number];
+
+export const ipSearchJobResultSchema = z.object({
+  lists: z.array(
+    z.object({
+      list_id: z.string(),
+      list_name: z.string(),
+      outcome: z.enum(IP_SEARCH_LIST_OUTCOMES),
+    }),
+  ),
+});
+export type IpSearchJobResult = z.infer<typeof ipSearchJobResultSchema>;
+
+/** The answer of Ban everywhere and Remove: each account's part and its job (poll each until it ends). */
+export const ipSearchActionAnswerSchema = z.object({
+  parts: z.array(
+    z.object({
+      account_name: z.string(),
+      account_id: z.string(),
+      lists: z.array(z.object({ list_id: z.string(), list_name: z.string() })),
+      job: jobSchema,
+    }),
+  ),
+});
+export type IpSearchActionAnswer = z.infer<typeof ipSearchActionAnswerSchema>;

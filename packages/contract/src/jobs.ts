@@ -9,6 +9,8 @@ export const JOB_KINDS = [
   'ban-lists-update',
   'ban-lists-clean',
   'zones-sync',
+  'ban-everywhere',
+  'ip-search-remove',
   'ban-list-import',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -22,6 +24,8 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'ban-lists-update': 'Update',
   'ban-lists-clean': 'Clean All',
   'zones-sync': 'Update List',
+  'ban-everywhere': 'Ban everywhere',
+  'ip-search-remove': 'Remove from lists',
   'ban-list-import': 'Import',
 };
 

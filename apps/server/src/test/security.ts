@@ -8,6 +8,8 @@ import {
   banListItemEndpoints,
   dnsRecordEndpoints,
   firewallRuleEndpoints,
+  ipSearchEndpoints,
+  listCapacityEndpoints,
   pageRuleEndpoints,
   pathOf,
   apiKeyEndpoints,
@@ -72,6 +74,7 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   'api-keys': 'apiKey',
   sessions: 'session',
   jobs: 'job',
+  capacity: 'account',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -585,6 +588,18 @@ export async function sampleRequest(
       // A wrong current password (a 400): the right one would end the caller's sessions, and every
       // later route of a walk would then be refused.
       return { payload: { current_password: `not ${estate.user.password}`, new_password: 'a new password' } };
+    case ipSearchEndpoints.ban:
+      return {
+        payload: {
+          value: `198.18.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}`,
+          comment: 'sample ban',
+          list_ids: [estate.list.listId],
+        },
+      };
+    case ipSearchEndpoints.remove:
+      return { payload: { items: [{ list_id: estate.list.listId, item_id: estate.item.id ?? 1 }] } };
+    case listCapacityEndpoints.setPlan:
+      return { payload: { plan: 'enterprise' } };
     case apiKeyEndpoints.create:
       return { payload: { name: `Sample ${sampleCounter}`, access: 'ban', list_ids: [estate.list.listId] } };
     default:

@@ -17,7 +17,7 @@ import { zoneEndpoints } from './zones';
 import { zoneSettingEndpoints } from './zone-settings';
 import { rulesOverviewEndpoints } from './rules-overview';
 import { jobEndpoints } from './jobs';
-import { ipSearchEndpoints } from './ip-search';
+import { ipSearchEndpoints, listCapacityEndpoints } from './ip-search';
 
 export * from './endpoint';
 export * from './accounts';
@@ -63,6 +63,7 @@ export const endpoints = {
   apiReference: apiReferenceEndpoints,
   jobs: jobEndpoints,
   ipSearch: ipSearchEndpoints,
+  listCapacity: listCapacityEndpoints,
 } as const;
 
 /** The table as one list. */

@@ -1,4 +1,16 @@
-import { ipSearchAnswerSchema, ipSearchQuerySchema } from '../ip-search';
+import {
+  banEverywhereRequestSchema,
+  ipSearchActionAnswerSchema,
+  ipSearchAnswerSchema,
+  ipSearchQuerySchema,
+  removeMatchesRequestSchema,
+} from '../ip-search';
+import {
+  capacityAccountParamsSchema,
+  capacityAnswerSchema,
+  accountCapacitySchema,
+  setListPlanRequestSchema,
+} from '../list-capacity';
 import { endpointGroup, signedInErrors } from './endpoint';
 
 export const ipSearchEndpoints = endpointGroup('IP search', {
@@ -10,5 +22,48 @@ export const ipSearchEndpoints = endpointGroup('IP search', {
     query: ipSearchQuerySchema,
     responses: { 200: ipSearchAnswerSchema, ...signedInErrors() },
     costly: true,
+  },
+  ban: {
+    method: 'POST',
+    path: '/api/cloudflare/ip-search/ban',
+    summary:
+      "Ban everywhere: add one value with a comment to the chosen lists of the person's accounts, each account's part a job (200 when all ended within the wait, else 202; poll each job).",
+    body: banEverywhereRequestSchema,
+    responses: {
+      200: ipSearchActionAnswerSchema,
+      202: ipSearchActionAnswerSchema,
+      ...signedInErrors('NOT_FOUND'),
+    },
+  },
+  remove: {
+    method: 'POST',
+    path: '/api/cloudflare/ip-search/remove',
+    summary:
+      "Remove the chosen matches of a search from their lists, each account's part a job (200 when all ended within the wait, else 202; poll each job).",
+    body: removeMatchesRequestSchema,
+    responses: {
+      200: ipSearchActionAnswerSchema,
+      202: ipSearchActionAnswerSchema,
+      ...signedInErrors('NOT_FOUND'),
+    },
+  },
+});
+
+export const listCapacityEndpoints = endpointGroup('List capacity', {
+  list: {
+    method: 'GET',
+    path: '/api/cloudflare/capacity',
+    summary:
+      "Each of the person's Cloudflare accounts' Lists quotas: lists and items used (the mirror) of the plan's limits.",
+    responses: { 200: capacityAnswerSchema, ...signedInErrors() },
+  },
+  setPlan: {
+    method: 'PUT',
+    path: '/api/cloudflare/capacity/:account_id/plan',
+    summary:
+      "The account's Cloudflare plan for its Lists quotas (Cloudflare's API does not say it); null goes back to what Guardian infers.",
+    params: capacityAccountParamsSchema,
+    body: setListPlanRequestSchema,
+    responses: { 200: accountCapacitySchema, ...signedInErrors('NOT_FOUND') },
   },
 });

@@ -92,6 +92,9 @@ const toUsage = (row: UsageRow): AccountUsage => ({
   enterpriseOnlyKinds: row.enterprise_only,
 });
 
+/** `$2` names the account: Cloudflare's account id, or Guardian's id of the row. */
+const SAME_ACCOUNT = `(a.account_id = $2 OR a.id::text = $2)`;
+
 const accountNotFound = () => new AppError('NOT_FOUND', 'Cloudflare account not found.');
 
 /**
@@ -109,10 +112,13 @@ export class ListCapacity {
     return rows.map((row) => capacityOf(toUsage(row)));
   }
 
-  /** One of the person's accounts by Cloudflare's account id; another person's is "not found". */
+  /**
+   * One of the person's accounts, by Cloudflare's account id (or Guardian's id of it, as the accounts
+   * routes take); another person's is "not found".
+   */
   async ofAccount(userId: number, accountId: string): Promise<AccountCapacity> {
     const [row] = await this.db.query<UsageRow>(
-      `${USAGE} WHERE a.user_id = $1 AND a.account_id = $2 GROUP BY a.id`,
+      `${USAGE} WHERE a.user_id = $1 AND ${SAME_ACCOUNT} GROUP BY a.id`,
       [userId, accountId],
     );
     if (!row) throw accountNotFound();
@@ -121,11 +127,12 @@ export class ListCapacity {
 
   /** Sets (or, with null, clears) the plan the account's quotas are read from. */
   async setPlan(userId: number, accountId: string, plan: ListPlan | null): Promise<AccountCapacity> {
-    const updated = await this.db.query<{ id: number }>(
-      `UPDATE cloudflare_accounts SET list_plan = $3 WHERE user_id = $1 AND account_id = $2 RETURNING id`,
+    const updated = await this.db.query<{ account_id: string }>(
+      `UPDATE cloudflare_accounts a SET list_plan = $3 WHERE a.user_id = $1 AND ${SAME_ACCOUNT}
+       RETURNING a.account_id`,
       [userId, accountId, plan],
     );
-    if (updated.length === 0) throw accountNotFound();
-    return this.ofAccount(userId, accountId);
+    if (!updated[0]) throw accountNotFound();
+    return this.ofAccount(userId, updated[0].account_id);
   }
 }

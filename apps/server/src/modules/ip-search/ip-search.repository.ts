@@ -1,4 +1,4 @@
-import type { BanListKind, IpSearchRelation } from '@guardian/contract';
+import type { BanListKind, IpSearchRelation, ItemAddedVia } from '@guardian/contract';
 import type { Queryable } from '../../db';
 
 /** A list of the person's, as a match shows it. */
@@ -18,6 +18,9 @@ export interface FoundItem {
   comment: string;
   createdOn: Date;
   relation: IpSearchRelation;
+  addedVia: ItemAddedVia;
+  addedBy: string;
+  expiresAt: Date | null;
 }
 
 interface ListRow {
@@ -36,6 +39,9 @@ interface ItemRow {
   comment: string;
   created_on: Date;
   relation: IpSearchRelation;
+  added_via: ItemAddedVia;
+  added_by: string;
+  expires_at: Date | null;
 }
 
 const toItem = (row: ItemRow): FoundItem => ({
@@ -45,9 +51,12 @@ const toItem = (row: ItemRow): FoundItem => ({
   comment: row.comment,
   createdOn: row.created_on,
   relation: row.relation,
+  addedVia: row.added_via,
+  addedBy: row.added_by,
+  expiresAt: row.expires_at,
 });
 
-const ITEM_COLUMNS = 'ban_list_ref, id, ip, comment, created_on';
+const ITEM_COLUMNS = 'ban_list_ref, id, ip, comment, created_on, added_via, added_by, expires_at';
 
 /**
  * The SQL of "Where is this address?": the person's lists of a kind (found through their own accounts,

@@ -1,11 +1,39 @@
-import { ipSearchEndpoints } from '@guardian/contract';
+import { ipSearchEndpoints, listCapacityEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db';
 import { route } from '../../endpoint-route';
+import { itemActorOf } from '../banlists/item-history';
+import { ListCapacity } from '../banlists/list-capacity';
+import type { IpSearchActions } from './ip-search-actions';
 import { IpSearchService } from './ip-search.service';
 
-/** GET /api/cloudflare/ip-search: "Where is this address?" across the person's lists. */
-export const ipSearchRoutes: FastifyPluginAsync<{ db: Db }> = async (app, { db }) => {
+/**
+ * "Where is this address?" across the person's lists, its actions (Ban everywhere, Remove from lists:
+ * jobs per account) and the accounts' Lists capacity.
+ */
+export const ipSearchRoutes: FastifyPluginAsync<{ db: Db; actions: IpSearchActions }> = async (
+  app,
+  { db, actions },
+) => {
   const ipSearch = new IpSearchService(db);
+  const capacity = new ListCapacity(db);
   route(app, ipSearchEndpoints.search, async (request) => ipSearch.search(request.user.id, request.query.q));
+  // The lists are named in the body: each is found through the person's accounts (another's: 404).
+  route(app, ipSearchEndpoints.ban, async (request, reply) => {
+    const { ended, ...answer } = await actions.ban(itemActorOf(request), request.body);
+    return reply.code(ended ? 200 : 202).send(answer);
+  });
+  route(app, ipSearchEndpoints.remove, async (request, reply) => {
+    const { ended, ...answer } = await actions.remove(request.user.id, request.body);
+    return reply.code(ended ? 200 : 202).send(answer);
+  });
+  route(app, listCapacityEndpoints.list, async (request) => ({
+    accounts: await capacity.forUser(request.user.id),
+  }));
+  route(
+    app,
+    listCapacityEndpoints.setPlan,
+    async (request) => capacity.setPlan(request.user.id, request.params.account_id, request.body.plan),
+    { owns: ['account_id'] },
+  );
 };

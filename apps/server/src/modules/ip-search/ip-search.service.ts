@@ -92,5 +92,8 @@ function toMatch(list: SearchedList, item: FoundItem): IpSearchMatch {
     comment: item.comment,
     created_on: item.createdOn.toISOString(),
     relation: item.relation,
+    added_via: item.addedVia,
+    added_by: item.addedBy,
+    expires_at: item.expiresAt ? new Date(item.expiresAt).toISOString() : null,
   };
 }

@@ -20,6 +20,9 @@ export const JOB_PROGRESS_UNITS: Record<JobKind, [string, string]> = {
   'ban-lists-update': ['account', 'accounts'],
   'ban-lists-clean': ['list', 'lists'],
   'zones-sync': ['page', 'pages'],
+  // Ban everywhere and Remove from lists count the lists of the account done.
+  'ban-everywhere': ['list', 'lists'],
+  'ip-search-remove': ['list', 'lists'],
   // An import counts the items it sends, then the list's items read back from Cloudflare.
   'ban-list-import': ['item', 'items'],
 };

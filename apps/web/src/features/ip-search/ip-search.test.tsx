@@ -21,6 +21,9 @@ const match = (overrides: Partial<IpSearchMatch> = {}): IpSearchMatch => ({
   comment: 'ssh brute force',
   created_on: '2025-03-04T05:06:07Z',
   relation: 'exact',
+  added_via: 'cloudflare',
+  added_by: '',
+  expires_at: null,
   ...overrides,
 });
 
