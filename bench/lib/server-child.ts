@@ -65,58 +65,12 @@ function countingDb(db: Db): Db {
 }
 
 /**
- * The server's answer caches, which the benchmark can turn off to measure reads with the database
- * answering every request: the ban-list items' pages and search counts (kept per list version) and
- * the zones lists (kept per mirror version). A cache this version of the server lacks is skipped.
+ * The server's answer caches, which the benchmark turns off to measure reads with the database
+ * answering every request: the ban-list items' pages and search counts (kept per list version), the
+ * lists a read looked up, and the zones lists (kept per mirror version). They read the app's switch
+ * (`AppDeps.answerCaches`, from GUARDIAN_ANSWER_CACHES) on every lookup.
  */
-const CACHES: {
-  name: string;
-  load: () => Promise<Record<string, unknown>>;
-  exportName: string;
-  /** The methods that answer from memory; each answers undefined while the caches are off. */
-  lookups: string[];
-}[] = [
-  {
-    name: 'ban list items',
-    load: () => import('../../apps/server/src/modules/banlists/lru-cache'),
-    exportName: 'LruCache',
-    lookups: ['get'],
-  },
-  {
-    name: 'zones list',
-    load: () => import('../../apps/server/src/modules/zones/zone-list-cache'),
-    exportName: 'ZoneListCache',
-    lookups: ['get', 'fresh'],
-  },
-];
-let cachesOff = false;
-let patched: string[] | null = null;
-
-/** Turns the answer caches off or on; answers the names of the caches it controls. */
-async function setCaches(enabled: boolean): Promise<string[]> {
-  cachesOff = !enabled;
-  if (patched) return patched;
-  patched = [];
-  for (const cache of CACHES) {
-    try {
-      const exported = (await cache.load())[cache.exportName] as
-        { prototype: Record<string, unknown> } | undefined;
-      const prototype = exported?.prototype;
-      if (!prototype) continue;
-      for (const name of cache.lookups) {
-        const lookup = prototype[name];
-        if (typeof lookup !== 'function') continue;
-        prototype[name] = function (this: unknown, ...args: unknown[]) {
-          return cachesOff ? undefined : (lookup as (...a: unknown[]) => unknown).apply(this, args);
-        };
-      }
-      patched.push(cache.name);
-    } catch {
-      // Not in this version of the server.
-    }
-  }
-  return patched;
-}
+const CACHES = ['ban list items', 'looked-up lists', 'zones list'];
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -139,7 +93,8 @@ async function main(): Promise<void> {
     await db.close();
     process.exit(0);
   }
-  const app = await buildApp(config, createAppDeps(config, countingDb(db)));
+  const deps = createAppDeps(config, countingDb(db));
+  const app = await buildApp(config, deps);
   await app.listen({ port: config.port, host: config.host });
   const users = new UsersService(new UsersRepository(db), config.passwordHashing);
   let userCounter = 0;
@@ -200,7 +155,8 @@ async function main(): Promise<void> {
             break;
           }
           case 'caches':
-            send({ type: 'reply', id: message.id, value: await setCaches(message.enabled) });
+            deps.answerCaches.enabled = message.enabled;
+            send({ type: 'reply', id: message.id, value: CACHES });
             break;
           case 'explain': {
             // EXPLAIN ANALYZE of the statements run since the last reset (not the auth lookup), with

@@ -50,6 +50,7 @@ export function createAppDeps(config: Config, db: Db, overrides: Partial<Omit<Ap
         new DatabaseRequestBudget(db, tokenKey, requests, windowMs),
     }),
     tokenCipher: new TokenCipher(config.encryptionKey),
+    answerCaches: { enabled: config.answerCaches },
     ...overrides,
   };
 }

@@ -116,6 +116,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps answer caches unless GUARDIAN_ANSWER_CACHES=off', () => {
+    const base = { GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 };
+    expect(loadConfig(base).answerCaches).toBe(true);
+    expect(loadConfig({ ...base, GUARDIAN_ANSWER_CACHES: 'on' }).answerCaches).toBe(true);
+    expect(loadConfig({ ...base, GUARDIAN_ANSWER_CACHES: 'off' }).answerCaches).toBe(false);
+    expect(problemsOf({ ...base, GUARDIAN_ANSWER_CACHES: 'no' })).toEqual([
+      expect.stringMatching(/^GUARDIAN_ANSWER_CACHES: /),
+    ]);
+  });
+
   it('refuses GUARDIAN_TRUST_PROXY=true, which believes what the client writes, and names the way out', () => {
     const base = { GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 };
     const [problem] = problemsOf({ ...base, GUARDIAN_TRUST_PROXY: 'true' });

@@ -4,6 +4,14 @@ import type { TokenCipher } from './crypto/token-cipher';
 import type { Db } from './db';
 
 /**
+ * The switch of the app's answer caches, from `config.answerCaches` (GUARDIAN_ANSWER_CACHES): each
+ * cache reads it on every lookup, so the benchmark can turn them off and on in a running server.
+ */
+export interface AnswerCaches {
+  enabled: boolean;
+}
+
+/**
  * What the app is built from (app.ts's `createAppDeps` builds it; tests and benchmarks may swap
  * some). Services take what they need from it; route plugins get services, never this bag.
  */
@@ -13,6 +21,8 @@ export interface AppDeps {
   cloudflare: CloudflareGateway;
   /** Encrypts and decrypts stored Cloudflare API tokens. */
   tokenCipher: TokenCipher;
+  /** Off: every read asks the database (item pages and counts, looked-up lists, zones lists). */
+  answerCaches: AnswerCaches;
   /** The process's pino logger; without it the app logs at `config.logLevel` on its own. */
   logger?: FastifyBaseLogger;
 }

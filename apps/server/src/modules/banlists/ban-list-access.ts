@@ -8,7 +8,7 @@ import { AccountsRepository, type AccountRecord } from '../accounts/accounts.rep
 import type { ListWriteBudget } from '../jobs/list-write-budget';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { KeyedLock } from './keyed-lock';
-import { LruCache } from './lru-cache';
+import { AnswerCache } from './answer-cache';
 
 /** How long a read may reuse a list it looked up: another server process's changes show within this. */
 const LIST_LOOKUP_TTL_MS = 1_000;
@@ -51,7 +51,7 @@ export async function about<T>(subject: string, work: () => Promise<T>): Promise
 export class BanListAccess {
   readonly lists: BanListsRepository;
   readonly accounts: AccountsRepository;
-  private readonly lookedUp = new LruCache<{ list: BanListRecord; at: number }>(LOOKED_UP_LISTS);
+  private readonly lookedUp: AnswerCache<BanListRecord>;
 
   constructor(
     readonly deps: AppDeps,
@@ -66,6 +66,7 @@ export class BanListAccess {
   ) {
     this.lists = new BanListsRepository(deps.db);
     this.accounts = new AccountsRepository(deps.db);
+    this.lookedUp = new AnswerCache(deps.answerCaches, { max: LOOKED_UP_LISTS, ttl: LIST_LOOKUP_TTL_MS });
   }
 
   /** The person's list with Cloudflare's id `listId`; another person's list is "not found". */
@@ -83,9 +84,9 @@ export class BanListAccess {
   async requireListForRead(userId: number, listId: string): Promise<BanListRecord> {
     const key = `${userId}\u0000${listId}`;
     const recent = this.lookedUp.get(key);
-    if (recent && Date.now() - recent.at < LIST_LOOKUP_TTL_MS) return recent.list;
+    if (recent) return recent;
     const list = await this.requireList(userId, listId);
-    this.lookedUp.set(key, { list, at: Date.now() });
+    this.lookedUp.set(key, list);
     return list;
   }
 

@@ -30,7 +30,7 @@ import {
   parseItemValue,
   type ItemValue,
 } from './list-item-value';
-import { LruCache } from './lru-cache';
+import { AnswerCache } from './answer-cache';
 import { syncMirror, toMirrorItem } from './mirror-sync';
 import { ItemHistoryRepository, type ItemActor } from './item-history';
 
@@ -153,18 +153,22 @@ export class BanListItemsService {
    * Answered pages as JSON bytes (encoded once, not for every answer), keyed by the list's items
    * version: people page back and forth a lot.
    */
-  private readonly pages = new LruCache<Buffer>(CACHED_PAGES);
-  private readonly counts = new LruCache<number>(CACHED_COUNTS);
+  private readonly pages: AnswerCache<Buffer>;
+  private readonly counts: AnswerCache<number>;
   /**
    * Exact counts of searches, keyed by the list's items version and the search: counted once per
    * version (a change bumps the version, so its counts are never asked for again and age out).
    */
-  private readonly exactCounts = new LruCache<ExactCount>(CACHED_EXACT_COUNTS);
+  private readonly exactCounts: AnswerCache<ExactCount>;
 
   private readonly items: BanListItemsRepository;
 
   constructor(readonly access: BanListAccess) {
     this.items = new BanListItemsRepository(access.deps.db);
+    const caching = access.deps.answerCaches;
+    this.pages = new AnswerCache(caching, { max: CACHED_PAGES });
+    this.counts = new AnswerCache(caching, { max: CACHED_COUNTS });
+    this.exactCounts = new AnswerCache(caching, { max: CACHED_EXACT_COUNTS });
   }
 
   /** One page of the mirror as the JSON of `BanListItemsPage`, serialised once per version of the list. */

@@ -28,6 +28,18 @@ describe('ZoneListCache', () => {
     expect(cache.get(2, 'v1')?.toString()).toBe('[2]');
   });
 
+  it('answers nothing while the answer caches are off (GUARDIAN_ANSWER_CACHES=off)', () => {
+    const caching = { enabled: true };
+    const cache = new ZoneListCache(caching);
+    const json = Buffer.from('[]');
+    cache.set(1, 'v1', json);
+    caching.enabled = false;
+    expect(cache.fresh(1)).toBeUndefined();
+    expect(cache.get(1, 'v1')).toBeUndefined();
+    caching.enabled = true;
+    expect(cache.get(1, 'v1')).toBe(json);
+  });
+
   it('keeps at most 64 MB of lists, dropping the least recently stored', () => {
     const cache = new ZoneListCache();
     const big = () => Buffer.allocUnsafe(33 * 1024 * 1024);

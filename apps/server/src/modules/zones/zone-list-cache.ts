@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { AnswerCaches } from '../../deps';
 
 /** Users whose zones list is kept, and their lists' bytes at most (about 150 KB for 1,000 zones; a larger list is not kept). */
 const MAX_USERS = 200;
@@ -29,8 +30,11 @@ export class ZoneListCache {
   });
   private changedAt = -Infinity;
 
+  constructor(private readonly caching: AnswerCaches = { enabled: true }) {}
+
   /** The list, when its version was confirmed less than ZONE_LIST_RECHECK_MS ago and nothing changed since. */
   fresh(userId: number): Buffer | undefined {
+    if (!this.caching.enabled) return undefined;
     const entry = this.entries.peek(userId);
     if (!entry || entry.checkedAt < this.changedAt) return undefined;
     return performance.now() - entry.checkedAt < ZONE_LIST_RECHECK_MS ? entry.json : undefined;
@@ -38,6 +42,7 @@ export class ZoneListCache {
 
   /** The list when it was stored at `version`, which the database has just confirmed. */
   get(userId: number, version: string): Buffer | undefined {
+    if (!this.caching.enabled) return undefined;
     const entry = this.entries.peek(userId);
     if (entry?.version !== version) return undefined;
     entry.checkedAt = performance.now();

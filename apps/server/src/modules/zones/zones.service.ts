@@ -51,9 +51,10 @@ function mirrorFields(zone: CloudflareZone): CloudflareZoneFields {
 export class ZonesService {
   private readonly zones: ZonesRepository;
   private readonly accounts: AccountsRepository;
-  private readonly listCache = new ZoneListCache();
+  private readonly listCache: ZoneListCache;
 
   constructor(private readonly deps: AppDeps) {
+    this.listCache = new ZoneListCache(deps.answerCaches);
     this.zones = new ZonesRepository(deps.db);
     this.accounts = new AccountsRepository(deps.db);
   }
