@@ -1,0 +1,373 @@
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  BAN_LIST_IMPORT_LINES_MAX,
+  BAN_LIST_IMPORT_PREVIEW_MINUTES,
+  BAN_LIST_IMPORT_TEXT_MAX,
+  BAN_LIST_VALUE_LABELS,
+  ITEM_EXPIRY_LABELS,
+  ITEM_EXPIRY_PRESETS,
+  type BanListImportPreview,
+  type BanListImportResult,
+  type BanListKind,
+} from '@guardian/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Field, Input, Select, Textarea } from '../../../components/ui/input';
+import {
+  refetchImported,
+  useApplyImportMutation,
+  usePreviewImportMutation,
+} from '../../../api/ban-list-items/ban-list-items-import';
+import { isJob } from '../../../api/jobs/job-end';
+import { describeJobProgress, useJobProgress } from '../../../api/jobs/job-progress';
+import { useJobQuery } from '../../../api/jobs/job-query';
+import { hasEnded } from '../../../api/jobs/keys';
+import { errorMessage } from '../../../lib/api';
+
+/** What a line of the text holds, by list kind (the import's one-value-a-line form). */
+const LINE_EXAMPLES: Record<BanListKind, string> = {
+  ip: '203.0.113.7\n198.51.100.0/24\n2001:db8::/48',
+  hostname: 'host.example.com\n*.example.org',
+  asn: 'AS13335\n15169',
+  redirect: 'example.com/old -> https://example.com/new',
+};
+
+/** The expiry choices: the presets, or a date. */
+type ExpiryChoice = (typeof ITEM_EXPIRY_PRESETS)[number] | 'date';
+
+/** The largest file read (the text's own bound: a larger one would be refused anyway). */
+const FILE_BYTES_MAX = BAN_LIST_IMPORT_TEXT_MAX;
+
+/** A file's text (FileReader: what every browser, and jsdom, reads a File with). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
+    reader.readAsText(file);
+  });
+}
+
+interface ImportBanListItemsDialogProps {
+  listId: string;
+  kind: BanListKind | undefined;
+  onClose: () => void;
+  onImported: (result: BanListImportResult) => void;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Import items: paste or upload text (one value a line) or CSV (value,comment[,expires]); the server's
+ * preview says what would be added, what the list has, what repeats, and every invalid line; nothing
+ * is sent to Cloudflare until Import is pressed. Then the import runs as a job, its progress shown
+ * here. Mount it only while open.
+ */
+export function ImportBanListItemsDialog({
+  listId,
+  kind,
+  onClose,
+  onImported,
+}: ImportBanListItemsDialogProps) {
+  const queryClient = useQueryClient();
+  const previewMutation = usePreviewImportMutation(listId);
+  const applyMutation = useApplyImportMutation(listId);
+  const [text, setText] = useState('');
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<BanListImportPreview | null>(null);
+  const [expiry, setExpiry] = useState<ExpiryChoice>('never');
+  const [expiryDate, setExpiryDate] = useState('');
+  const [expiryError, setExpiryError] = useState<string | null>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const jobQuery = useJobQuery(jobId);
+  const job = jobQuery.data;
+  const progress = useJobProgress(job, jobQuery.dataUpdatedAt);
+  // The job this dialog started, once it has ended: a success closes the dialog, a failure says why.
+  const ended = job && job.id === jobId && hasEnded(job) ? job : null;
+  const running = jobId !== null && ended === null;
+  const jobError =
+    ended && ended.state !== 'succeeded'
+      ? ended.state === 'cancelled'
+        ? 'The import was cancelled.'
+        : (ended.error ?? 'The import failed.')
+      : null;
+  const busy = previewMutation.isPending || applyMutation.isPending || running;
+  const announced = useRef<string | null>(null);
+  useEffect(() => {
+    if (!ended || announced.current === ended.id) return;
+    announced.current = ended.id;
+    void refetchImported(queryClient, listId);
+    if (ended.state === 'succeeded') onImported(ended.result as BanListImportResult);
+  }, [ended, listId, onImported, queryClient]);
+
+  const readFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    setFileError(null);
+    if (!file) return;
+    if (file.size > FILE_BYTES_MAX) {
+      setFileError(`The file is larger than ${count(FILE_BYTES_MAX / 1_000_000)} MB: split it.`);
+      return;
+    }
+    setFileName(file.name);
+    setText(await readText(file));
+    setPreview(null);
+  };
+
+  const runPreview = () => {
+    setPreview(null);
+    previewMutation.mutate({ text, format: 'auto' }, { onSuccess: setPreview });
+  };
+
+  const expiresValue = (): string | null => {
+    if (expiry !== 'date') return expiry;
+    const at = Date.parse(expiryDate);
+    if (!expiryDate || Number.isNaN(at)) return null;
+    return new Date(at).toISOString();
+  };
+
+  const apply = () => {
+    if (!preview) return;
+    const expires = expiresValue();
+    if (expires === null) {
+      setExpiryError('Choose the date and time the items expire.');
+      return;
+    }
+    setExpiryError(null);
+    applyMutation.mutate(
+      { importId: preview.id, expires },
+      {
+        onSuccess: (answer) => {
+          if (isJob(answer)) {
+            setJobId(answer.id);
+            return;
+          }
+          void refetchImported(queryClient, listId);
+          onImported(answer);
+        },
+      },
+    );
+  };
+
+  const label = BAN_LIST_VALUE_LABELS[kind ?? 'ip'];
+  const canApply = preview !== null && preview.refused === null && preview.to_add > 0 && jobError === null;
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Import Items"
+      description={
+        preview
+          ? 'Check what the import adds; nothing is sent to Cloudflare until you press Import.'
+          : `Paste or upload one ${label.toLowerCase()} a line (# starts a comment), or CSV: value,comment,expires (a header line is optional).`
+      }
+      size="lg"
+      busy={busy}
+      footer={
+        preview ? (
+          <>
+            <Button variant="secondary" disabled={busy} onClick={() => setPreview(null)}>
+              Back
+            </Button>
+            <Button loading={applyMutation.isPending || running} disabled={!canApply} onClick={apply}>
+              {running || applyMutation.isPending ? 'Importing...' : `Import ${count(preview.to_add)} items`}
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button variant="secondary" disabled={busy} onClick={onClose}>
+              Cancel
+            </Button>
+            <Button loading={previewMutation.isPending} disabled={text.trim() === ''} onClick={runPreview}>
+              {previewMutation.isPending ? 'Reading...' : 'Preview'}
+            </Button>
+          </>
+        )
+      }
+    >
+      {!preview && (
+        <>
+          <Field label="Items" hint={`At most ${count(BAN_LIST_IMPORT_LINES_MAX)} lines.`} error={fileError}>
+            {(control) => (
+              <Textarea
+                {...control}
+                className="min-h-48 font-mono text-xs"
+                value={text}
+                placeholder={LINE_EXAMPLES[kind ?? 'ip']}
+                spellCheck={false}
+                autoCapitalize="none"
+                onChange={(event) => {
+                  setText(event.target.value);
+                  setFileName(null);
+                }}
+              />
+            )}
+          </Field>
+          <Field label="Or upload a file (.txt or .csv)" hint={fileName ? `Read: ${fileName}` : undefined}>
+            {({ invalid: _invalid, ...control }) => (
+              <input
+                {...control}
+                type="file"
+                accept=".txt,.csv,text/plain,text/csv"
+                className="block w-full text-sm text-ink file:mr-3 file:rounded-control file:border file:border-line-strong file:bg-surface file:px-3 file:py-1.5 file:text-sm file:text-ink"
+                onChange={(event) => void readFile(event)}
+              />
+            )}
+          </Field>
+          {previewMutation.isError && (
+            <ErrorMessage>{errorMessage(previewMutation.error, 'Failed to read the import.')}</ErrorMessage>
+          )}
+        </>
+      )}
+      {preview && (
+        <>
+          <dl aria-label="Import preview" className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+            <Figure label="Will be added" value={preview.to_add} strong />
+            <Figure label="Already in the list" value={preview.already_listed} />
+            <Figure label="Repeated in the file" value={preview.repeated} />
+            <Figure label="Invalid lines" value={preview.invalid_count} danger={preview.invalid_count > 0} />
+          </dl>
+          <p className="text-xs text-ink-muted">
+            {count(preview.lines)} lines read as {preview.format === 'csv' ? 'CSV' : 'text'}. The account uses{' '}
+            {count(preview.capacity.used)} of {count(preview.capacity.limit)} list items (
+            {preview.capacity.plan} plan). This preview can be imported for {BAN_LIST_IMPORT_PREVIEW_MINUTES}{' '}
+            minutes.
+          </p>
+          {preview.refused && <ErrorMessage>{preview.refused}</ErrorMessage>}
+          {preview.invalid.length > 0 && (
+            <div className="max-h-56 overflow-y-auto rounded-control border border-line">
+              <table className="w-full text-left text-xs">
+                <caption className="sr-only">Invalid lines</caption>
+                <thead className="sticky top-0 bg-canvas text-ink-muted">
+                  <tr>
+                    <th scope="col" className="px-2 py-1.5 font-medium">
+                      Line
+                    </th>
+                    <th scope="col" className="px-2 py-1.5 font-medium">
+                      Text
+                    </th>
+                    <th scope="col" className="px-2 py-1.5 font-medium">
+                      Reason
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {preview.invalid.map((line) => (
+                    <tr key={line.line} className="border-t border-line align-top">
+                      <td data-label="Line" className="px-2 py-1.5 tabular-nums">
+                        {line.line}
+                      </td>
+                      <td data-label="Text" className="px-2 py-1.5 font-mono break-all">
+                        {line.text}
+                      </td>
+                      <td data-label="Reason" className="px-2 py-1.5 text-danger">
+                        {line.reason}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {preview.invalid.length < preview.invalid_count && (
+                <p className="border-t border-line px-2 py-1.5 text-xs text-ink-muted">
+                  The first {count(preview.invalid.length)} of {count(preview.invalid_count)} invalid lines
+                  are listed.
+                </p>
+              )}
+            </div>
+          )}
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field label="Expires" hint="For items whose CSV line gives no expiry.">
+              {(control) => (
+                <Select
+                  {...control}
+                  value={expiry}
+                  disabled={busy}
+                  onChange={(event) => setExpiry(event.target.value as ExpiryChoice)}
+                >
+                  {ITEM_EXPIRY_PRESETS.map((preset) => (
+                    <option key={preset} value={preset}>
+                      {ITEM_EXPIRY_LABELS[preset]}
+                    </option>
+                  ))}
+                  <option value="date">A date</option>
+                </Select>
+              )}
+            </Field>
+            {expiry === 'date' && (
+              <Field label="Expiry date" required error={expiryError}>
+                {(control) => (
+                  <Input
+                    {...control}
+                    type="datetime-local"
+                    value={expiryDate}
+                    disabled={busy}
+                    onChange={(event) => setExpiryDate(event.target.value)}
+                  />
+                )}
+              </Field>
+            )}
+          </div>
+          {running && (
+            <div
+              role="progressbar"
+              aria-label="Import progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={progress?.percent ?? undefined}
+              aria-valuetext={progress ? describeJobProgress(progress) : 'Waiting for its turn'}
+              className="space-y-1.5"
+            >
+              <p className="text-sm text-ink-muted tabular-nums">
+                {!job || !progress || job.state === 'queued'
+                  ? 'Waiting for its turn'
+                  : describeJobProgress(progress)}
+              </p>
+              <div className="h-1.5 overflow-hidden rounded-full bg-line">
+                <div
+                  className="h-full bg-brand transition-[width]"
+                  style={{ width: `${progress?.percent ?? 0}%` }}
+                />
+              </div>
+            </div>
+          )}
+          {applyMutation.isError && (
+            <ErrorMessage>{errorMessage(applyMutation.error, 'Failed to import the items.')}</ErrorMessage>
+          )}
+          {jobError && <ErrorMessage>{jobError}</ErrorMessage>}
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+function Figure({
+  label,
+  value,
+  strong,
+  danger,
+}: {
+  label: string;
+  value: number;
+  strong?: boolean;
+  danger?: boolean;
+}) {
+  return (
+    <div className="rounded-control border border-line px-3 py-2">
+      <dt className="text-xs text-ink-muted">{label}</dt>
+      <dd
+        className={
+          danger
+            ? 'text-lg font-semibold text-danger'
+            : strong
+              ? 'text-lg font-semibold text-ink'
+              : 'text-lg text-ink'
+        }
+      >
+        {count(value)}
+      </dd>
+    </div>
+  );
+}
