@@ -69,7 +69,8 @@ function column(index: number): string[] {
     .map((row) => within(row).getAllByRole('cell')[index]!.textContent ?? '');
 }
 
-const toast = () => screen.findByRole('alert');
+// A long operation's job is polled every second: its outcome shows a second or more after the click.
+const toast = () => screen.findByRole('alert', {}, { timeout: 5_000 });
 
 describe('ban lists table', SLOW, () => {
   it('lists the ban lists by id with every column of the spec and links the item counts', async () => {
@@ -416,6 +417,32 @@ describe('Update', SLOW, () => {
     polled.release(jsonResponse(200, { ...running, state: 'succeeded', result: updated }));
     expect(await screen.findByText('spare_list')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Ban lists updated.');
+  });
+
+  it('a running update shows how far it is (also after a reload), and can be cancelled', async () => {
+    const running = jobOf({
+      kind: 'ban-lists-update',
+      target: 'All lists',
+      account_name: null,
+      done: 1,
+      total: 3,
+    });
+    api.answer('GET /api/jobs', () => jsonResponse(200, { jobs: [running], unseen: 0 }));
+    api.answer(`GET /api/jobs/${running.id}`, () => jsonResponse(200, running));
+    api.answer(`POST /api/jobs/${running.id}/cancel`, () =>
+      jsonResponse(200, { ...running, cancel_requested: true }),
+    );
+    const { user } = await openBanLists();
+    const strip = await screen.findByRole('region', { name: 'Update from Cloudflare' });
+    expect(strip).toHaveTextContent('Updating ban lists... 1 of 3 accounts (33%)');
+    expect(within(strip).getByRole('progressbar', { name: 'Update progress' })).toHaveAttribute(
+      'aria-valuenow',
+      '33',
+    );
+    // Not Clean All's: only the kind that runs has a strip.
+    expect(screen.queryByRole('region', { name: 'Clean All' })).toBeNull();
+    await user.click(within(strip).getByRole('button', { name: 'Cancel update' }));
+    await waitFor(() => expect(api.callsTo(`POST /api/jobs/${running.id}/cancel`)).toHaveLength(1));
   });
 
   it("a long update whose job fails says the spec's text, then the job's reason", async () => {

@@ -7,6 +7,7 @@ import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { useToast } from '../../components/ui/toast';
+import { RunningJobStrip } from '../../components/job-progress-strip';
 import { RecentlyRemoved, useUndoableSuccess } from '../../components/recently-removed';
 import type { SnapshotFilter } from '../../api/snapshots/keys';
 import { actionErrorMessage } from '../../lib/api';
@@ -48,6 +49,9 @@ export default function BanListsScreen() {
       onError: (error) =>
         toast.error(actionErrorMessage(error, 'Failed to update ban lists. Please try again.')),
     });
+
+  const cancelFailed = (error: unknown) =>
+    toast.error(actionErrorMessage(error, 'Failed to cancel. Please try again.'));
 
   const cleanAll = () =>
     confirm({
@@ -118,6 +122,24 @@ export default function BanListsScreen() {
             </Button>
           </>
         }
+      />
+      <RunningJobStrip
+        kind="ban-lists-update"
+        label="Update from Cloudflare"
+        title="Updating ban lists..."
+        progressLabel="Update progress"
+        unit="accounts"
+        cancelLabel="Cancel update"
+        onCancelFailed={cancelFailed}
+      />
+      <RunningJobStrip
+        kind="ban-lists-clean"
+        label="Clean All"
+        title="Cleaning all ban lists..."
+        progressLabel="Clean All progress"
+        unit="lists"
+        cancelLabel="Stop cleaning"
+        onCancelFailed={cancelFailed}
       />
       <BanListsTable
         rows={pageRows}

@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { Plus, RefreshCw } from 'lucide-react';
 import { PAGE_SIZE, type Zone } from '@guardian/contract';
+import { RunningJobStrip } from '../../components/job-progress-strip';
 import { Button } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
@@ -105,6 +106,17 @@ export default function ZonesScreen() {
               Add Zone
             </Button>
           </>
+        }
+      />
+      <RunningJobStrip
+        kind="zones-sync"
+        label="Update List"
+        title="Updating zones..."
+        progressLabel="Update List progress"
+        unit="pages"
+        cancelLabel="Cancel update"
+        onCancelFailed={(error) =>
+          toast.error(actionErrorMessage(error, 'Failed to cancel. Please try again.'))
         }
       />
       <div className="mb-4 max-w-sm">

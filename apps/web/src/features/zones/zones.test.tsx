@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { CloudflareAccount, Zone } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi, UPSTREAM_REASON, upstreamFailure } from '../../test/fake-api';
+import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
@@ -182,6 +183,36 @@ describe('Update List', () => {
     expect(await screen.findByText('new-one.com')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Update List' })).toBeEnabled();
     // Every successful write says so (apps/web/README.md, success feedback).
+    expect(await screen.findByRole('status')).toHaveTextContent('Zones updated.');
+  });
+
+  it('a long sync (202, its job) shows the pages read of all until it ends, then re-fetches', async () => {
+    const running = jobOf({
+      kind: 'zones-sync',
+      target: 'All zones',
+      account_name: null,
+      done: 4,
+      total: 20,
+    });
+    api.answer('POST /api/cloudflare/zones/sync', () => jsonResponse(202, running));
+    const polled = api.held(`GET /api/jobs/${running.id}`);
+    const { user } = await openZones();
+    await screen.findByText('alpha.com');
+    api.answer('GET /api/jobs', () => jsonResponse(200, { jobs: [running], unseen: 0 }));
+    await user.click(screen.getByRole('button', { name: 'Update List' }));
+    await waitFor(() => expect(api.callsTo(`GET /api/jobs/${running.id}`).length).toBeGreaterThan(0));
+    polled.release(jsonResponse(200, running));
+    const strip = await screen.findByRole('region', { name: 'Update List' });
+    expect(strip).toHaveTextContent('Updating zones... 4 of 20 pages (20%)');
+    expect(screen.getByRole('button', { name: 'Syncing...' })).toBeDisabled();
+
+    api.answer('GET /api/jobs', () => jsonResponse(200, { jobs: [], unseen: 0 }));
+    api.answer(`GET /api/jobs/${running.id}`, () =>
+      jsonResponse(200, { ...running, state: 'succeeded', done: 20, result: { zones: 5 } }),
+    );
+    api.answer('GET /api/cloudflare/zones', () => jsonResponse(200, [...ZONES, zone('new-one.com')]));
+    expect(await screen.findByText('new-one.com', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Update List' })).toBeNull();
     expect(await screen.findByRole('status')).toHaveTextContent('Zones updated.');
   });
 
