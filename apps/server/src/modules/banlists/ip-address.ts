@@ -49,14 +49,29 @@ function networkOf<A extends ipaddr.IPv4 | ipaddr.IPv6>(address: A, prefix: numb
   ) as A;
 }
 
+const invalidIp = (text: string) => ({ error: `"${text}" is not a valid IPv4 or IPv6 address or CIDR.` });
+
+/**
+ * The address of `input` (trimmed) and its prefix as written (`/` and one to three digits, or none),
+ * or the message for text that is neither an address nor an address/prefix.
+ */
+function readAddress(
+  input: string,
+): { text: string; address: ipaddr.IPv4 | ipaddr.IPv6; prefixText: string | undefined } | { error: string } {
+  const text = input.trim();
+  const [addressText = '', prefixText, extra] = text.split('/');
+  if (extra !== undefined || (prefixText !== undefined && !/^[0-9]{1,3}$/.test(prefixText)))
+    return invalidIp(text);
+  const address = parseAddress(addressText);
+  return address ? { text, address, prefixText } : invalidIp(text);
+}
+
 /** The canonical text of an IP list item, or the reason it is not one. */
 export function normalizeIpItem(input: string): { value: string } | { error: string } {
-  const text = input.trim();
-  const invalid = { error: `"${text}" is not a valid IPv4 or IPv6 address or CIDR.` };
-  const [addressText = '', prefixText, extra] = text.split('/');
-  if (extra !== undefined || (prefixText !== undefined && !/^[0-9]{1,3}$/.test(prefixText))) return invalid;
-  const address = parseAddress(addressText);
-  if (!address) return invalid;
+  const read = readAddress(input);
+  if ('error' in read) return read;
+  const { text, address, prefixText } = read;
+  const invalid = invalidIp(text);
 
   if (address instanceof ipaddr.IPv4) {
     const prefix = prefixText === undefined ? 32 : Number(prefixText);
@@ -85,16 +100,13 @@ export function normalizeIpItem(input: string): { value: string } | { error: str
 export function parseIpSearch(
   input: string,
 ): { value: string; family: 4 | 6; prefix: number | undefined } | { error: string } {
-  const text = input.trim();
-  const invalid = { error: `"${text}" is not a valid IPv4 or IPv6 address or CIDR.` };
-  const [addressText = '', prefixText, extra] = text.split('/');
-  if (extra !== undefined || (prefixText !== undefined && !/^[0-9]{1,3}$/.test(prefixText))) return invalid;
-  const address = parseAddress(addressText);
-  if (!address) return invalid;
+  const read = readAddress(input);
+  if ('error' in read) return read;
+  const { text, address, prefixText } = read;
   const family = address instanceof ipaddr.IPv4 ? 4 : 6;
   const bits = family === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? bits : Number(prefixText);
-  if (prefix > bits) return invalid;
+  if (prefix > bits) return invalidIp(text);
   const network = networkOf(address, prefix);
   const canonical = network instanceof ipaddr.IPv6 ? network.toRFC5952String() : network.toString();
   return prefix === bits
