@@ -198,24 +198,27 @@ describe.each(ANSWERS)('a hostile Cloudflare answering $answer', ({ answer, spec
 
 describe('bounded listings', () => {
   const listSync = () => requestTo(banListItemEndpoints.sync, { params: { list_id: estate.list.listId } });
-
-  it('a ban list sync stops on a repeated cursor after two pages', async () => {
+  /** `request` answered while Cloudflare answers the list's item reads with `answer`; calls counted from zero. */
+  async function underItemsFault(answer: HostileAnswer, request: InjectOptions) {
     ctx.sandbox.control.clearFaults();
     ctx.sandbox.control.resetCalls();
-    ctx.sandbox.control.injectFault({ path: /\/items$/, method: 'GET', answer: 'repeating' });
-    const response = await ctx.app.inject({ ...listSync(), headers: estate.user.headers });
-    ctx.sandbox.control.clearFaults();
+    ctx.sandbox.control.injectFault({ path: /\/items$/, method: 'GET', answer });
+    try {
+      return await ctx.app.inject({ ...request, headers: estate.user.headers });
+    } finally {
+      ctx.sandbox.control.clearFaults();
+    }
+  }
+
+  it('a ban list sync stops on a repeated cursor after two pages', async () => {
+    const response = await underItemsFault('repeating', listSync());
     expect(response.statusCode).toBe(502);
     expect(response.json().message).toMatch(/the same page cursor twice/);
     expect(ctx.sandbox.control.callCount({ path: /\/items$/ })).toBe(2);
   });
 
   it('a ban list sync follows no more pages than its num_items fills (plus 3)', async () => {
-    ctx.sandbox.control.clearFaults();
-    ctx.sandbox.control.resetCalls();
-    ctx.sandbox.control.injectFault({ path: /\/items$/, method: 'GET', answer: 'endless' });
-    const response = await ctx.app.inject({ ...listSync(), headers: estate.user.headers });
-    ctx.sandbox.control.clearFaults();
+    const response = await underItemsFault('endless', listSync());
     expect(response.statusCode).toBe(502);
     expect(response.json().message).toMatch(/more pages than its 1,203 items fill/);
     // 1,203 items: 3 pages of 500, and 3 more for items added meanwhile.
@@ -229,17 +232,13 @@ describe('bounded listings', () => {
       estate.list.listId,
       Array.from({ length: 10 }, (_, i) => ({ ip: `203.0.113.1${i}` })),
     );
-    ctx.sandbox.control.clearFaults();
-    ctx.sandbox.control.resetCalls();
-    ctx.sandbox.control.injectFault({ path: /\/items$/, method: 'GET', answer: 'endless' });
-    const response = await ctx.app.inject({
-      ...requestTo(banListItemEndpoints.add, {
+    const response = await underItemsFault(
+      'endless',
+      requestTo(banListItemEndpoints.add, {
         params: { list_id: estate.list.listId },
         payload: { ip: '203.0.113.1', comment: 'hostile search' },
       }),
-      headers: estate.user.headers,
-    });
-    ctx.sandbox.control.clearFaults();
+    );
     expectUsableRefusal(response, 'item add under an endless search');
     expect(response.statusCode).toBe(502);
     expect(ctx.sandbox.control.callCount({ path: /\/items$/, method: 'GET' })).toBeLessThanOrEqual(4);
