@@ -37,6 +37,33 @@ async function queueOf(define: (queue: JobQueue) => void, options = {}): Promise
 }
 
 describe('job queue', () => {
+  it('sends one heartbeat at a time: on a slow database they do not pile up behind each other', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow = Object.create(ctx.db) as typeof ctx.db;
+    slow.query = async <T>(sql: string, params?: readonly unknown[]) => {
+      if (!sql.startsWith('UPDATE jobs SET heartbeat_at')) return ctx.db.query<T>(sql, params);
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        await sleep(450);
+        return await ctx.db.query<T>(sql, params);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const queue = new JobQueue(slow, { ...FAST, heartbeatMs: 100 });
+    queue.define('test-steps', stepping([], 60));
+    await queue.start();
+    try {
+      const job = await queue.enqueue({ kind: 'test-steps', userId: user.id, target: 'slow', data: {} });
+      expect(await queue.waitFor(job.id, 20_000)).toMatchObject({ state: 'succeeded' });
+      expect(most).toBe(1);
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('runs a job and keeps its result and progress', async () => {
     const runs: string[] = [];
     const queue = await queueOf((q) => q.define('test-steps', stepping(runs, 5)));

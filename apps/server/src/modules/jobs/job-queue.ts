@@ -138,8 +138,18 @@ export class JobQueue {
     this.boss = boss;
     this.stopping = false;
     this.loop = this.takeJobs();
+    // A tick whose previous run has not ended is skipped: on a busy database (PGlite answers one
+    // statement at a time) heartbeats would otherwise pile up behind a sync's long statements.
     const every = (ms: number, work: () => Promise<void>) => {
-      const timer = setInterval(() => void work().catch((err: unknown) => this.report(err)), ms);
+      let busy = false;
+      const tick = () => {
+        if (busy) return;
+        busy = true;
+        void work()
+          .catch((err: unknown) => this.report(err))
+          .finally(() => (busy = false));
+      };
+      const timer = setInterval(tick, ms);
       timer.unref();
       this.timers.push(timer);
     };
@@ -233,7 +243,8 @@ export class JobQueue {
         );
         this.ended.once(id, done);
       });
-      pause = Math.min(pause * 2, 250);
+      // A run in this process ends the wait at once; the polls are for one in another process.
+      pause = Math.min(pause * 2, this.running.has(id) ? 1_000 : 250);
     }
   }
 
