@@ -15,6 +15,8 @@ export interface CloudflareTestContext extends TestContext {
   ): Promise<CloudflareAccount & { tokenValue: string }>;
 }
 
+export type CloudflareTestContextOptions = TestContextOptions & { sandbox?: SandboxOptions };
+
 let accountCounter = 0;
 
 /**
@@ -51,7 +53,7 @@ function watchForTokenLeaks(sandbox: Sandbox) {
  * fetch), with short timeouts and retries so fault tests run fast.
  */
 export async function createCloudflareTestContext(
-  options: TestContextOptions & { sandbox?: SandboxOptions } = {},
+  options: CloudflareTestContextOptions = {},
 ): Promise<CloudflareTestContext> {
   const sandbox = await createSandbox({ rateLimit: false, ...options.sandbox });
   const baseUrl = await sandbox.listen(0, '127.0.0.1');

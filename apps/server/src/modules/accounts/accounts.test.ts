@@ -1,19 +1,11 @@
 import { refusalOf } from '../../test/request';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import { describe, expect, it } from 'vitest';
 import type { TestUser } from '../../test/context';
+import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 
 describe('Cloudflare accounts', () => {
-  let ctx: CloudflareTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
-    alice = await ctx.createUser();
-    bob = await ctx.createUser();
-  });
-  afterAll(() => ctx.close());
+  let { ctx, alice, bob } = {} as TwoPeople;
+  twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite));
 
   const add = (user: TestUser, payload: unknown) =>
     ctx.app.inject({

@@ -1,21 +1,12 @@
 import { refusalOf } from '../../test/request';
 import type { BanList } from '@guardian/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import { describe, expect, it } from 'vitest';
 import type { TestUser } from '../../test/context';
+import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 
 describe('ban lists', () => {
-  let ctx: CloudflareTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
-    alice = await ctx.createUser();
-    bob = await ctx.createUser();
-  });
-  afterAll(() => ctx.close());
-  afterEach(() => ctx.sandbox.control.clearFaults());
+  let { ctx, alice, bob } = {} as TwoPeople;
+  twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite));
 
   const call = (user: TestUser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     ctx.app.inject({ method, url: `/api/cloudflare/banlists${url}`, headers: user.headers, payload });

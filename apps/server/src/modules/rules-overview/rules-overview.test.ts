@@ -1,23 +1,15 @@
 import { rulesOverviewEndpoints, type RulesOverviewResponse } from '@guardian/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import { describe, expect, it } from 'vitest';
 import type { TestUser } from '../../test/context';
+import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 import { requestTo } from '../../test/request';
 import { addOwnedZone } from '../../test/zone';
 import { mapWithConcurrency } from './concurrency';
 import { ZONE_READS_AT_ONCE } from './rules-overview.service';
 
 describe('rules overview', () => {
-  let ctx: CloudflareTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
-    alice = await ctx.createUser();
-    bob = await ctx.createUser();
-  });
-  afterAll(() => ctx.close());
+  let { ctx, alice, bob } = {} as TwoPeople;
+  twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite));
 
   const overview = (user: TestUser, query: Record<string, string>) =>
     ctx.app.inject({ ...requestTo(rulesOverviewEndpoints.get, { query }), headers: user.headers });

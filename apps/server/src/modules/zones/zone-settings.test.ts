@@ -4,23 +4,15 @@ import {
   type UpdateZoneSettingsResponse,
   type ZoneSettingsState,
 } from '@guardian/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import { describe, expect, it } from 'vitest';
 import type { TestUser } from '../../test/context';
+import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 import { requestTo } from '../../test/request';
 import { addOwnedZone } from '../../test/zone';
 
 describe('zone settings', () => {
-  let ctx: CloudflareTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
-    alice = await ctx.createUser();
-    bob = await ctx.createUser();
-  });
-  afterAll(() => ctx.close());
+  let { ctx, alice, bob } = {} as TwoPeople;
+  twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite));
 
   const read = (user: TestUser, zoneId: string) =>
     ctx.app.inject({
