@@ -55,6 +55,7 @@ function itemsApi(total = 1000) {
   const api = fakeApi({
     'GET /api/cloudflare/banlists': () => jsonResponse(200, BAN_LISTS),
     [`GET ${ITEMS_PATH}`]: (call) => jsonResponse(200, itemsPage(call.params, total)),
+    'GET /api/cloudflare/capacity': () => jsonResponse(200, { accounts: [] }),
   });
   return {
     ...api,
@@ -123,6 +124,8 @@ describe('ban list items table', SLOW, () => {
       'IP Address',
       'Comment',
       'Created On',
+      'Expires',
+      'Added by',
       'Delete',
     ]);
     expect(column(0).slice(0, 3)).toEqual(['1', '2', '3']);
@@ -145,6 +148,8 @@ describe('ban list items table', SLOW, () => {
       'Hostname',
       'Comment',
       'Created On',
+      'Expires',
+      'Added by',
       'Delete',
     ]);
   });
@@ -378,6 +383,30 @@ describe('Add item', SLOW, () => {
     return { ...view, api, dialog };
   }
 
+  it("warns when one more item would pass the quota of the list's account", async () => {
+    const api = itemsApi();
+    api.answer('GET /api/cloudflare/capacity', () =>
+      jsonResponse(200, {
+        accounts: [
+          {
+            account_name: 'Guardian Demo',
+            account_id: 'acc-guardian',
+            plan: 'free',
+            plan_source: 'assumed',
+            lists: { used: 1, limit: 1 },
+            items: { used: 10_000, limit: 10_000 },
+          },
+        ],
+      }),
+    );
+    const { user } = await openItems();
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Item' });
+    expect(await within(dialog).findByRole('note')).toHaveTextContent(
+      '"Guardian Demo" has 10,000 of 10,000 list items (Free plan): 1 more would pass it (0 left).',
+    );
+  });
+
   it('requires the IP address or CIDR and the comment', async () => {
     const { user, api, dialog } = await openAdd();
     await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
@@ -397,7 +426,11 @@ describe('Add item', SLOW, () => {
     await user.type(within(dialog).getByLabelText(/Comment/), 'Botnet range');
     await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
     expect(await within(dialog).findByRole('button', { name: 'Adding...' })).toBeDisabled();
-    expect(api.calls.at(-1)?.body).toEqual({ ip: '203.0.113.0/24', comment: 'Botnet range' });
+    expect(api.calls.at(-1)?.body).toEqual({
+      ip: '203.0.113.0/24',
+      comment: 'Botnet range',
+      expires: 'never',
+    });
 
     const added = item(1001, { ip: '203.0.113.0/24', comment: 'Botnet range' });
     api.answer(`GET ${ITEMS_PATH}`, (call) =>

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { BanList, CloudflareAccount, Snapshot } from '@guardian/contract';
+import type { AccountCapacity, BanList, CloudflareAccount, Snapshot } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
@@ -40,6 +40,25 @@ const ACCOUNTS: CloudflareAccount[] = [
   { id: 2, account_name: 'Acme Security', account_id: 'acc-acme', token: '****efgh' },
 ];
 
+const CAPACITY: AccountCapacity[] = [
+  {
+    account_name: 'Guardian Demo',
+    account_id: 'acc-demo',
+    plan: 'enterprise',
+    plan_source: 'inferred',
+    lists: { used: 2, limit: 1_000 },
+    items: { used: 10_003, limit: 500_000 },
+  },
+  {
+    account_name: 'Acme Security',
+    account_id: 'acc-acme',
+    plan: 'free',
+    plan_source: 'assumed',
+    lists: { used: 1, limit: 1 },
+    items: { used: 42, limit: 10_000 },
+  },
+];
+
 const failure = (status: number, message: string) => () =>
   jsonResponse(status, { code: 'UPSTREAM', message, errors: [{ message }] });
 
@@ -49,6 +68,7 @@ beforeEach(() => {
     'GET /api/cloudflare/banlists': () => jsonResponse(200, BAN_LISTS),
     'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS),
     'GET /api/snapshots': () => jsonResponse(200, []),
+    'GET /api/cloudflare/capacity': () => jsonResponse(200, { accounts: CAPACITY }),
   });
 });
 
@@ -463,5 +483,30 @@ describe('Update', SLOW, () => {
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Update' }));
     expect(await toast()).toHaveTextContent(/^Failed to update ban lists\. Please try again\./);
+  });
+});
+
+describe('capacity', () => {
+  it("shows each account's lists and items used of its plan's limits, and saves the plan chosen", async () => {
+    const { user } = await openBanLists();
+    const acme = await screen.findByRole('listitem', { name: 'Acme Security' });
+    expect(within(acme).getByText('1 of 1')).toBeInTheDocument();
+    expect(within(acme).getByText('42 of 10,000')).toBeInTheDocument();
+    const demo = screen.getByRole('listitem', { name: 'Guardian Demo' });
+    expect(within(demo).getByText('10,003 of 500,000')).toBeInTheDocument();
+    const plan = within(acme).getByRole('combobox', { name: 'Plan of Acme Security' });
+    expect(plan).toHaveDisplayValue('Free (assumed: choose the plan)');
+    api.answer('PUT /api/cloudflare/capacity/acc-acme/plan', () =>
+      jsonResponse(200, {
+        ...CAPACITY[1],
+        plan: 'pro',
+        plan_source: 'setting',
+        lists: { used: 1, limit: 10 },
+      }),
+    );
+    await user.selectOptions(plan, 'Pro');
+    await waitFor(() =>
+      expect(api.sent('PUT /api/cloudflare/capacity/acc-acme/plan')).toEqual([{ plan: 'pro' }]),
+    );
   });
 });

@@ -19,6 +19,7 @@ import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
 import { useUpdateBanListsMutation } from '../../api/ban-lists/ban-lists-update-mutation';
 import { AddBanListDialog } from './components/add-ban-list-dialog';
 import { BanListsTable, type BanListSortKey } from './components/ban-lists-table';
+import { ListCapacity } from './components/list-capacity';
 
 const DEFAULT_SORT: SortState<BanListSortKey> = { key: 'id', direction: 'asc' };
 const NO_BAN_LISTS: BanList[] = [];
@@ -150,6 +151,7 @@ export default function BanListsScreen() {
         onDelete={(banList) => void remove(banList)}
       />
       <Pagination className="mt-4" page={page} pageCount={pageCount} onPageChange={setPage} />
+      <ListCapacity />
       <RecentlyRemoved filter={BAN_LIST_SNAPSHOTS} title="Recently removed" />
 
       {adding && (

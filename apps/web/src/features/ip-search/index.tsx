@@ -1,14 +1,25 @@
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { Search } from 'lucide-react';
-import { IP_SEARCH_MATCHES_MAX, IP_SEARCH_QUERY_MAX, type IpSearchAnswer } from '@guardian/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Ban, Search, Trash2 } from 'lucide-react';
+import {
+  IP_SEARCH_MATCHES_MAX,
+  IP_SEARCH_QUERY_MAX,
+  type IpSearchActionAnswer,
+  type IpSearchAnswer,
+  type IpSearchMatch,
+} from '@guardian/contract';
 import { Button } from '../../components/ui/button';
+import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { useIpSearchQuery } from '../../api/ip-search/ip-search-query';
-import { IpSearchResultsTable } from './components/ip-search-results-table';
+import { followParts, removeMatches } from '../../api/ip-search/ip-search-actions';
+import { IpSearchResultsTable, matchKey } from './components/ip-search-results-table';
+import { ActionProgress, type ActionRun } from './components/action-progress';
+import { BanEverywhereDialog } from './components/ban-everywhere-dialog';
 
 const INPUT_ID = 'ip-search-q';
 const HINT_ID = 'ip-search-hint';
@@ -100,6 +111,63 @@ interface AnswerProps {
 }
 
 function Answer({ q, search }: AnswerProps) {
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [selectedFor, setSelectedFor] = useState(q);
+  const [banning, setBanning] = useState(false);
+  const [run, setRun] = useState<ActionRun | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  // Another search starts with nothing chosen.
+  if (selectedFor !== q) {
+    setSelectedFor(q);
+    setSelected(new Set());
+  }
+
+  /** Shows each account's part on the page as its job goes. */
+  const follow = (title: string, started: IpSearchActionAnswer) => {
+    setRun({ title, parts: started.parts });
+    void followParts(
+      started,
+      (index, job) =>
+        setRun((current) =>
+          current && current.parts[index]
+            ? { ...current, parts: current.parts.map((part, i) => (i === index ? { ...part, job } : part)) }
+            : current,
+        ),
+      queryClient,
+    );
+  };
+
+  const removeChosen = async (chosen: IpSearchMatch[]) => {
+    setFailure(null);
+    const where = chosen.map((match) => `${match.list_name} (${match.account_name})`);
+    const ok = await confirm({
+      title: 'Remove from lists',
+      message: (
+        <>
+          Remove these items from their lists at Cloudflare?
+          {chosen.map((match, index) => (
+            <span key={matchKey(match)} className="mt-1 block break-all">
+              <span className="font-mono">{match.ip}</span> from {where[index]}
+            </span>
+          ))}
+        </>
+      ),
+      confirmLabel: 'Remove',
+    });
+    if (!ok) return;
+    try {
+      const started = await removeMatches({
+        items: chosen.map((match) => ({ list_id: match.list_id, item_id: match.item_id })),
+      });
+      setSelected(new Set());
+      follow(`Remove ${q} from ${chosen.length === 1 ? '1 list' : `${chosen.length} lists`}`, started);
+    } catch (err) {
+      setFailure(errorMessage(err, 'Failed to remove the items.'));
+    }
+  };
+
   if (search.isError) {
     return (
       <ErrorMessage onRetry={() => void search.refetch()}>
@@ -116,11 +184,40 @@ function Answer({ q, search }: AnswerProps) {
         Lists holding {q}
       </h2>
       {answer && <Summary answer={answer} />}
+      {answer && (
+        <div className="flex flex-wrap gap-2">
+          <Button icon={<Ban aria-hidden="true" className="size-4" />} onClick={() => setBanning(true)}>
+            Ban everywhere
+          </Button>
+          <Button
+            variant="secondary"
+            icon={<Trash2 aria-hidden="true" className="size-4" />}
+            disabled={selected.size === 0}
+            onClick={() => void removeChosen(answer.matches.filter((match) => selected.has(matchKey(match))))}
+          >
+            {selected.size > 0 ? `Remove from ${selected.size} chosen` : 'Remove from lists'}
+          </Button>
+        </div>
+      )}
+      {failure && <ErrorMessage>{failure}</ErrorMessage>}
+      {run && <ActionProgress run={run} onDismiss={() => setRun(null)} />}
       <IpSearchResultsTable
         matches={answer?.matches ?? []}
         loading={search.isPending}
         empty={answer ? emptyText(answer) : ''}
+        selected={selected}
+        onSelectedChange={setSelected}
       />
+      {banning && answer && (
+        <BanEverywhereDialog
+          answer={answer}
+          onClose={() => setBanning(false)}
+          onStarted={(started, value) => {
+            setBanning(false);
+            follow(`Ban ${value} everywhere`, started);
+          }}
+        />
+      )}
     </section>
   );
 }

@@ -1,9 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { IpSearchAnswer, IpSearchMatch } from '@guardian/contract';
+import type {
+  AccountCapacity,
+  BanList,
+  IpSearchActionAnswer,
+  IpSearchAnswer,
+  IpSearchMatch,
+} from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi } from '../../test/fake-api';
+import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
@@ -163,5 +170,215 @@ describe('IP Lists: where is this address?', () => {
         'You have no hostname lists to search. Lists show here once they are in Ban Lists.',
       ),
     ).toBeInTheDocument();
+  });
+});
+
+const BAN = 'POST /api/cloudflare/ip-search/ban';
+const REMOVE = 'POST /api/cloudflare/ip-search/remove';
+const JOB_ONE = '11111111-1111-4111-8111-111111111111';
+const JOB_TWO = '22222222-2222-4222-8222-222222222222';
+
+const LISTS: BanList[] = [
+  {
+    id: 1,
+    account_name: 'Guardian Demo',
+    account_id: 'acc-demo',
+    list_name: 'blocked_ips',
+    list_id: 'list-one',
+    kind: 'ip',
+    items: 3,
+  },
+  {
+    id: 2,
+    account_name: 'Guardian Demo',
+    account_id: 'acc-demo',
+    list_name: 'bad_hosts',
+    list_id: 'list-host',
+    kind: 'hostname',
+    items: 1,
+  },
+  {
+    id: 3,
+    account_name: 'Guardian Demo',
+    account_id: 'acc-demo',
+    list_name: 'spare_ips',
+    list_id: 'list-three',
+    kind: 'ip',
+    items: 0,
+  },
+  {
+    id: 4,
+    account_name: 'Second Co',
+    account_id: 'acc-two',
+    list_name: 'scanners',
+    list_id: 'list-two',
+    kind: 'ip',
+    items: 10_000,
+  },
+];
+
+const CAPACITY: AccountCapacity[] = [
+  {
+    account_name: 'Guardian Demo',
+    account_id: 'acc-demo',
+    plan: 'enterprise',
+    plan_source: 'setting',
+    lists: { used: 3, limit: 1_000 },
+    items: { used: 4, limit: 500_000 },
+  },
+  {
+    account_name: 'Second Co',
+    account_id: 'acc-two',
+    plan: 'pro',
+    plan_source: 'setting',
+    lists: { used: 1, limit: 10 },
+    items: { used: 10_000, limit: 10_000 },
+  },
+];
+
+describe('IP Lists: Ban everywhere and Remove from lists', () => {
+  it(
+    'bans the address in the chosen lists, grouped by account, the lists holding it marked, and shows each account finish or fail',
+    SLOW,
+    async () => {
+      const api = fakeApi({
+        [SEARCH]: () => jsonResponse(200, answer()),
+        'GET /api/cloudflare/banlists': () => jsonResponse(200, LISTS),
+        'GET /api/cloudflare/capacity': () => jsonResponse(200, { accounts: CAPACITY }),
+        [BAN]: () =>
+          jsonResponse(202, {
+            parts: [
+              {
+                account_name: 'Guardian Demo',
+                account_id: 'acc-demo',
+                lists: [{ list_id: 'list-three', list_name: 'spare_ips' }],
+                job: jobOf({ id: JOB_ONE, kind: 'ban-everywhere', state: 'queued' }),
+              },
+              {
+                account_name: 'Second Co',
+                account_id: 'acc-two',
+                lists: [{ list_id: 'list-two', list_name: 'scanners' }],
+                job: jobOf({
+                  id: JOB_TWO,
+                  kind: 'ban-everywhere',
+                  account_name: 'Second Co',
+                  state: 'queued',
+                }),
+              },
+            ],
+          } satisfies IpSearchActionAnswer),
+        [`GET /api/jobs/${JOB_ONE}`]: () =>
+          jsonResponse(
+            200,
+            jobOf({
+              id: JOB_ONE,
+              kind: 'ban-everywhere',
+              state: 'succeeded',
+              done: 1,
+              total: 1,
+              result: { lists: [{ list_id: 'list-three', list_name: 'spare_ips', outcome: 'added' }] },
+            }),
+          ),
+        [`GET /api/jobs/${JOB_TWO}`]: () =>
+          jsonResponse(
+            200,
+            jobOf({
+              id: JOB_TWO,
+              kind: 'ban-everywhere',
+              account_name: 'Second Co',
+              state: 'failed',
+              error: 'The list "scanners": Cloudflare refused the API token.',
+            }),
+          ),
+      });
+      const { user } = await openPage('/cloudflare/ips?q=203.0.113.7');
+      await user.click(await screen.findByRole('button', { name: 'Ban everywhere' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Ban everywhere' });
+      // IP lists only, by account; the list holding the address exactly is marked and cannot be chosen.
+      const demo = await within(dialog).findByRole('group', { name: 'Guardian Demo' });
+      expect(within(demo).getByRole('checkbox', { name: /blocked_ips/ })).toBeDisabled();
+      expect(within(demo).getByText('(already holds it)')).toBeInTheDocument();
+      expect(within(dialog).queryByText('bad_hosts')).not.toBeInTheDocument();
+      await user.click(within(demo).getByRole('checkbox', { name: 'spare_ips' }));
+      const second = within(dialog).getByRole('group', { name: 'Second Co' });
+      // "scanners" holds the /24, not the address: it can be chosen; Second Co is full.
+      await user.click(within(second).getByRole('checkbox', { name: 'scanners' }));
+      expect(within(dialog).getByRole('note')).toHaveTextContent(
+        '"Second Co" has 10,000 of 10,000 list items (Pro plan): 1 more would pass it (0 left).',
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Ban in 2 lists' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Comment is required.');
+      expect(api.callsTo(BAN)).toHaveLength(0);
+      await user.type(within(dialog).getByLabelText(/Comment/), 'credential stuffing');
+      await user.selectOptions(within(dialog).getByLabelText('Expires'), '7d');
+      await user.click(within(dialog).getByRole('button', { name: 'Ban in 2 lists' }));
+      await waitFor(() =>
+        expect(api.sent(BAN)).toEqual([
+          {
+            value: '203.0.113.7',
+            comment: 'credential stuffing',
+            list_ids: ['list-three', 'list-two'],
+            expires: '7d',
+          },
+        ]),
+      );
+      const progress = await screen.findByRole('region', { name: 'Ban 203.0.113.7 everywhere' });
+      const demoPart = within(progress).getByRole('listitem', { name: 'Guardian Demo' });
+      const secondPart = within(progress).getByRole('listitem', { name: 'Second Co' });
+      expect(
+        await within(demoPart).findByText('spare_ips: added', {}, { timeout: 5_000 }),
+      ).toBeInTheDocument();
+      expect(await within(secondPart).findByText('Failed', {}, { timeout: 5_000 })).toBeInTheDocument();
+      expect(
+        within(secondPart).getByText('The list "scanners": Cloudflare refused the API token.'),
+      ).toBeInTheDocument();
+      expect(within(progress).getByRole('status')).toHaveTextContent(
+        '1 of 2 accounts failed; the others are done.',
+      );
+    },
+  );
+
+  it('removes the chosen matches after a confirmation naming their lists', SLOW, async () => {
+    const api = fakeApi({
+      [SEARCH]: () => jsonResponse(200, answer()),
+      [REMOVE]: () =>
+        jsonResponse(200, {
+          parts: [
+            {
+              account_name: 'Second Co',
+              account_id: 'acc-two',
+              lists: [{ list_id: 'list-two', list_name: 'scanners' }],
+              job: jobOf({
+                id: JOB_TWO,
+                kind: 'ip-search-remove',
+                state: 'succeeded',
+                result: { lists: [{ list_id: 'list-two', list_name: 'scanners', outcome: 'removed' }] },
+              }),
+            },
+          ],
+        } satisfies IpSearchActionAnswer),
+    });
+    const { user } = await openPage('/cloudflare/ips?q=203.0.113.7');
+    const removeButton = await screen.findByRole('button', { name: 'Remove from lists' });
+    expect(removeButton).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Choose 203.0.113.0/24 in scanners (Second Co)' }));
+    await user.click(screen.getByRole('button', { name: 'Remove from 1 chosen' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove from lists' });
+    expect(confirm).toHaveTextContent('203.0.113.0/24 from scanners (Second Co)');
+    expect(confirm).not.toHaveTextContent('blocked_ips');
+    await user.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(api.sent(REMOVE)).toEqual([{ items: [{ list_id: 'list-two', item_id: 3 }] }]));
+    const progress = await screen.findByRole('region', { name: 'Remove 203.0.113.7 from 1 list' });
+    expect(within(progress).getByText('scanners: removed')).toBeInTheDocument();
+  });
+
+  it('sends nothing when the person cancels the removal', SLOW, async () => {
+    const api = fakeApi({ [SEARCH]: () => jsonResponse(200, answer()) });
+    const { user } = await openPage('/cloudflare/ips?q=203.0.113.7');
+    await user.click(await screen.findByRole('checkbox', { name: 'Choose every match' }));
+    await user.click(screen.getByRole('button', { name: 'Remove from 2 chosen' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove from lists' });
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(api.callsTo(REMOVE)).toHaveLength(0);
   });
 });

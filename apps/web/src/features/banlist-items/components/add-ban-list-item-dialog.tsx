@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   addBanListItemFormSchema,
   BAN_LIST_ITEM_COMMENT_MAX,
+  capacityWarning,
   BAN_LIST_VALUE_LABELS,
   type BanListItem,
   type BanListKind,
@@ -12,6 +13,8 @@ import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
 import { useState } from 'react';
 import { useAddBanListItemMutation } from '../../../api/ban-list-items/ban-list-item-add-mutation';
+import { useBanListQuery } from '../../../api/ban-lists/ban-lists-query';
+import { useListCapacityQuery } from '../../../api/ip-search/list-capacity-query';
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
 import { cidrRange, describeCidrRange } from '../lib/cidr-range';
@@ -46,6 +49,7 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
   const range = (kind ?? 'ip') === 'ip' ? cidrRange(form.watch('ip')) : undefined;
   const [wideConfirmed, setWideConfirmed] = useState<string | null>(null);
   const needsConfirmation = range?.wide === true && wideConfirmed !== range.network;
+  const full = useCapacityWarning(listId);
 
   return (
     <Dialog
@@ -107,6 +111,14 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
           )}
         </div>
       )}
+      {full && (
+        <p
+          role="note"
+          className="rounded-control border border-warning/30 bg-warning-soft px-3 py-2 text-sm text-warning"
+        >
+          {full}
+        </p>
+      )}
       <Field label="Comment" required error={errors.comment?.message}>
         {(control) => (
           <Input
@@ -123,4 +135,13 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
       )}
     </Dialog>
   );
+}
+
+/** The warning when one more item would pass the quota of the list's account (see list-capacity). */
+function useCapacityWarning(listId: string): string | undefined {
+  const list = useBanListQuery(listId).data;
+  const capacity = useListCapacityQuery().data?.accounts.find(
+    (account) => account.account_id === list?.account_id,
+  );
+  return capacity && capacityWarning(capacity, { items: 1 });
 }

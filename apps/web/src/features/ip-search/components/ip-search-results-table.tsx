@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { IpSearchMatch, IpSearchRelation } from '@guardian/contract';
+import { ADDED_AT_CLOUDFLARE, type IpSearchMatch, type IpSearchRelation } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import {
   Table,
@@ -12,9 +12,20 @@ import {
   TableRow,
 } from '../../../components/ui/table';
 
-const COLUMN_COUNT = 5;
+const COLUMN_COUNT = 8;
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The key of a match: its list and its item. */
+export const matchKey = (match: Pick<IpSearchMatch, 'list_id' | 'item_id'>) =>
+  `${match.list_id}:${match.item_id}`;
+
+const ADDED_VIA: Record<IpSearchMatch['added_via'], string> = {
+  console: 'console',
+  import: 'import',
+  api: 'API',
+  cloudflare: 'Cloudflare',
+};
 
 function formatCreatedOn(isoDateTime: string): string {
   const date = new Date(isoDateTime);
@@ -32,18 +43,49 @@ interface IpSearchResultsTableProps {
   loading: boolean;
   /** What the empty answer says. */
   empty: string;
+  /** The matches chosen for Remove from lists (by matchKey). */
+  selected: ReadonlySet<string>;
+  onSelectedChange: (selected: Set<string>) => void;
 }
 
 /** The items that hold (or lie inside) the searched value, with their account and list. */
-export function IpSearchResultsTable({ matches, loading, empty }: IpSearchResultsTableProps) {
+export function IpSearchResultsTable({
+  matches,
+  loading,
+  empty,
+  selected,
+  onSelectedChange,
+}: IpSearchResultsTableProps) {
+  const allSelected = matches.length > 0 && matches.every((match) => selected.has(matchKey(match)));
+  const toggle = (key: string, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(key);
+    else next.delete(key);
+    onSelectedChange(next);
+  };
   return (
     <Table caption="Lists holding the search">
       <TableHead>
+        <TableHeaderCell className="w-10">
+          <span className="sr-only">Choose</span>
+          <input
+            type="checkbox"
+            aria-label="Choose every match"
+            className="size-4 accent-brand"
+            checked={allSelected}
+            disabled={matches.length === 0}
+            onChange={(event) =>
+              onSelectedChange(event.target.checked ? new Set(matches.map(matchKey)) : new Set())
+            }
+          />
+        </TableHeaderCell>
         <TableHeaderCell>Account Name</TableHeaderCell>
         <TableHeaderCell>List Name</TableHeaderCell>
         <TableHeaderCell>Item</TableHeaderCell>
         <TableHeaderCell>Comment</TableHeaderCell>
         <TableHeaderCell>Created On</TableHeaderCell>
+        <TableHeaderCell>Added By</TableHeaderCell>
+        <TableHeaderCell>Expires</TableHeaderCell>
       </TableHead>
       <TableBody>
         {loading ? (
@@ -54,7 +96,16 @@ export function IpSearchResultsTable({ matches, loading, empty }: IpSearchResult
           matches.map((match) => {
             const relation = RELATIONS[match.relation];
             return (
-              <TableRow key={`${match.list_id}:${match.item_id}`}>
+              <TableRow key={matchKey(match)}>
+                <TableCell label="Choose">
+                  <input
+                    type="checkbox"
+                    aria-label={`Choose ${match.ip} in ${match.list_name} (${match.account_name})`}
+                    className="size-4 accent-brand"
+                    checked={selected.has(matchKey(match))}
+                    onChange={(event) => toggle(matchKey(match), event.target.checked)}
+                  />
+                </TableCell>
                 <TableCell label="Account Name" className="break-words">
                   {match.account_name}
                 </TableCell>
@@ -77,6 +128,23 @@ export function IpSearchResultsTable({ matches, loading, empty }: IpSearchResult
                 </TableCell>
                 <TableCell label="Created On" className="whitespace-nowrap text-ink-muted">
                   <time dateTime={match.created_on}>{formatCreatedOn(match.created_on)}</time>
+                </TableCell>
+                <TableCell label="Added By" className="break-all">
+                  {match.added_via === 'cloudflare' ? (
+                    <span className="text-ink-muted">{ADDED_AT_CLOUDFLARE}</span>
+                  ) : (
+                    <>
+                      {match.added_by}
+                      <span className="text-ink-muted"> ({ADDED_VIA[match.added_via]})</span>
+                    </>
+                  )}
+                </TableCell>
+                <TableCell label="Expires" className="whitespace-nowrap text-ink-muted">
+                  {match.expires_at ? (
+                    <time dateTime={match.expires_at}>{formatCreatedOn(match.expires_at)}</time>
+                  ) : (
+                    'Never'
+                  )}
                 </TableCell>
               </TableRow>
             );
