@@ -133,6 +133,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // to the queue) when it closes, after the requests in flight and before the database closes.
   app.addHook('onReady', async () => services.jobQueue.startInBackground());
   app.addHook('onClose', () => services.jobQueue.stop());
+  // The expiry sweep queues its jobs on that queue: it stops first.
+  app.addHook('onReady', async () => services.itemExpiry.start());
+  app.addHook('onClose', () => services.itemExpiry.stop());
   await app.register(zonesRoutes, { zones: services.zones, zonesSyncJobs: services.zonesSyncJobs });
   await app.register(zoneSettingsRoutes, { zoneSettings: services.zoneSettings });
   await app.register(rulesOverviewRoutes, { rulesOverview: services.rulesOverview });

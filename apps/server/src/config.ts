@@ -84,6 +84,8 @@ export interface Config {
   snapshotRetentionMs: number;
   /** How long the audit trail keeps an event. */
   auditRetentionMs: number;
+  /** How often each process looks for expired ban list items to remove (banlists/item-expiry.ts). */
+  itemExpirySweepMs: number;
   /**
    * Keep answers in memory (item pages and search counts per list version, looked-up lists, zones
    * lists per mirror version). Off, every read asks the database: the benchmark's cold reads.
@@ -195,6 +197,7 @@ const envSchema = z.object({
   GUARDIAN_RATE_LIMIT_QUEUED: z.coerce.number().int().min(0).optional(),
   GUARDIAN_SNAPSHOT_RETENTION_HOURS: z.coerce.number().int().min(1).max(8_760).default(168),
   GUARDIAN_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
+  GUARDIAN_EXPIRY_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   GUARDIAN_ANSWER_CACHES: z.enum(['on', 'off']).default('on'),
 });
 
@@ -316,6 +319,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: 1024 * 1024,
     snapshotRetentionMs: vars.GUARDIAN_SNAPSHOT_RETENTION_HOURS * 3_600_000,
     auditRetentionMs: vars.GUARDIAN_AUDIT_RETENTION_DAYS * 86_400_000,
+    itemExpirySweepMs: vars.GUARDIAN_EXPIRY_SWEEP_SECONDS * 1000,
     answerCaches: vars.GUARDIAN_ANSWER_CACHES === 'on',
   };
 }

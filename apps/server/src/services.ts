@@ -9,6 +9,7 @@ import { AuthService } from './modules/auth/auth.service';
 import { Sessions } from './modules/auth/sessions';
 import { BanListAccess } from './modules/banlists/ban-list-access';
 import { BanListItemsService } from './modules/banlists/ban-list-items.service';
+import { ITEM_EXPIRY, ItemExpiry } from './modules/banlists/item-expiry';
 import { BanListsService } from './modules/banlists/banlists.service';
 import { BAN_LIST_SYNC, BanListSyncJobs } from './modules/banlists/ban-list-sync-job';
 import { BAN_LISTS_CLEAN, BAN_LISTS_UPDATE, BanListsJobs } from './modules/banlists/ban-lists-jobs';
@@ -67,9 +68,14 @@ export function createServices(config: Config, deps: AppDeps) {
   const banListsJobs = new BanListsJobs(banLists, jobs, jobWaitMs);
   jobQueue.define(BAN_LISTS_UPDATE, banListsJobs.updateKind);
   jobQueue.define(BAN_LISTS_CLEAN, banListsJobs.cleanKind);
+  const banListItems = new BanListItemsService(banListAccess);
+  // Expired items are removed by a job per account, queued by each process's periodic sweep.
+  const itemExpiry = new ItemExpiry(banListAccess, jobQueue, config.itemExpirySweepMs, (err) =>
+    deps.logger?.error({ err }, 'could not look for expired ban list items'),
+  );
+  jobQueue.define(ITEM_EXPIRY, itemExpiry.kind);
   const listImport = new ListImportService(banListAccess, jobs, jobWaitMs);
   jobQueue.define(BAN_LIST_IMPORT, listImport.kind);
-  const banListItems = new BanListItemsService(banListAccess);
   // The IP search's Ban everywhere and Remove from lists: a job per account, through the items service.
   const ipSearchActions = new IpSearchActions(banListAccess, banListItems, jobs, jobWaitMs);
   jobQueue.define(BAN_EVERYWHERE, ipSearchActions.banKind);
@@ -99,6 +105,7 @@ export function createServices(config: Config, deps: AppDeps) {
     accounts: new AccountsService(new AccountsRepository(deps.db), deps.cloudflare, deps.tokenCipher),
     banLists,
     banListItems,
+    itemExpiry,
     ipSearchActions,
     banListSyncJobs,
     banListsJobs,

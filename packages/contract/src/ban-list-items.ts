@@ -66,7 +66,7 @@ export const banListItemProvenanceSchema = z.object({
   expires_at: z.string().nullable(),
 });
 
-/** PATCH /api/cloudflare/banlists/{list_id}/items/{item_id}: change the item's expiry. */
+/** PUT /api/cloudflare/banlists/{list_id}/items/{item_id}/expiry: change the item's expiry. */
 export const changeBanListItemExpiryRequestSchema = z.object({ expires: itemExpirySchema });
 export type ChangeBanListItemExpiryRequest = z.infer<typeof changeBanListItemExpiryRequestSchema>;
 

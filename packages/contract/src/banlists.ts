@@ -90,7 +90,7 @@ export const banListItemSchema = z.object({
 });
 export type BanListItem = z.infer<typeof banListItemSchema>;
 
-export const BAN_LIST_ITEM_SORTS = ['id', 'ip', 'comment', 'created_on'] as const;
+export const BAN_LIST_ITEM_SORTS = ['id', 'ip', 'comment', 'created_on', 'expires_at', 'added_by'] as const;
 export type BanListItemSort = (typeof BAN_LIST_ITEM_SORTS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];

@@ -12,6 +12,7 @@ export const JOB_KINDS = [
   'ban-everywhere',
   'ip-search-remove',
   'ban-list-import',
+  'ban-list-expiry',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -27,6 +28,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'ban-everywhere': 'Ban everywhere',
   'ip-search-remove': 'Remove from lists',
   'ban-list-import': 'Import',
+  'ban-list-expiry': 'Remove expired items',
 };
 
 /** The most jobs one list answer holds (newest first). */
@@ -40,6 +42,8 @@ export const jobSchema = z.object({
   account_name: z.string().nullable(),
   /** What it works on, for people: the list's name... */
   target: z.string(),
+  /** Cloudflare's id of the list it works on (a list's sync); null for a job about many. */
+  list_id: z.string().nullable(),
   state: z.enum(JOB_STATES),
   /** Items (lists, or zones pages) done, of `total` when known. */
   done: z.number().int().nonnegative(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { banListExportQuerySchema } from '../ban-list-export';
 import { errorBodySchema } from '../errors';
 import { jobSchema } from '../jobs';
+import { banListItemHistorySchema, changeBanListItemExpiryRequestSchema } from '../ban-list-items';
 import {
   banListImportApplyRequestSchema,
   banListImportParamsSchema,
@@ -57,6 +58,23 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     summary: 'Remove an item from a list at Cloudflare.',
     params: banListItemParamsSchema,
     responses: { 204: noContentSchema, ...cloudflareErrors() },
+  },
+  history: {
+    method: 'GET',
+    path: '/api/cloudflare/banlists/:list_id/items/:item_id/history',
+    summary:
+      "An item's history: who added it and how, its expiry changes, its removal (by a person or by its expiry).",
+    params: banListItemParamsSchema,
+    responses: { 200: banListItemHistorySchema, ...signedInErrors('NOT_FOUND') },
+  },
+  changeExpiry: {
+    method: 'PUT',
+    path: '/api/cloudflare/banlists/:list_id/items/:item_id/expiry',
+    summary:
+      "Change an item's expiry (Never, 1h, 1d, 7d, 30d from now, or a date): Guardian removes it at Cloudflare then.",
+    params: banListItemParamsSchema,
+    body: changeBanListItemExpiryRequestSchema,
+    responses: { 200: banListItemSchema, ...signedInErrors('NOT_FOUND', 'BAD_REQUEST') },
   },
   export: {
     method: 'GET',

@@ -14,9 +14,10 @@ export const sql = `
     -- Cloudflare has no expiry: Guardian deletes the item there and here once this has passed.
     ADD COLUMN expires_at timestamptz;
 
-  -- The Expires and Added by columns' orders, for a page at any depth of a 500,000-item list.
+  -- The Expires and Added by columns' orders, for a page at any depth of a 500,000-item list; Added by
+  -- sorts case-insensitively, and the same index finds the items whose adder starts with a search.
   CREATE INDEX ban_list_items_expires_idx ON ban_list_items (ban_list_ref, expires_at, id);
-  CREATE INDEX ban_list_items_added_by_idx ON ban_list_items (ban_list_ref, added_by, id);
+  CREATE INDEX ban_list_items_added_by_idx ON ban_list_items (ban_list_ref, lower(added_by), id);
   -- The expiry sweep's look for due items across every list: only items with an expiry are indexed.
   CREATE INDEX ban_list_items_due_idx ON ban_list_items (expires_at) WHERE expires_at IS NOT NULL;
 

@@ -133,12 +133,16 @@ const MATCH_COLUMNS = `${ITEM_COLUMNS}, ip_sort`;
 /** What a sync carries over from the mirror by Cloudflare's item id (see `keepProvenance`). */
 const PROVENANCE_COLUMNS = 'added_via, added_by, added_by_user, expires_at';
 
-/** The condition on comments; `param` adds a parameter and answers its placeholder. */
+/**
+ * The condition on comments, and on who added the item (starting with the text, through the Added by
+ * index); `param` adds a parameter and answers its placeholder.
+ */
 function commentCondition(text: string, comments: CommentMatch, param: (value: string) => string): string {
   const escaped = escapeLike(text);
-  if (comments === 'containing') return `comment ILIKE ${param(`%${escaped}%`)}`;
+  const addedBy = `lower(added_by) LIKE ${param(startingWith(text))}`;
+  if (comments === 'containing') return `(comment ILIKE ${param(`%${escaped}%`)} OR ${addedBy})`;
   // A word starts the comment or follows a space.
-  return `(comment ILIKE ${param(`${escaped}%`)} OR comment ILIKE ${param(`% ${escaped}%`)})`;
+  return `(comment ILIKE ${param(`${escaped}%`)} OR comment ILIKE ${param(`% ${escaped}%`)} OR ${addedBy})`;
 }
 
 /**
@@ -180,6 +184,9 @@ const SORT_COLUMNS: Record<ItemOrder, string> = {
   address: 'ip_sort',
   comment: 'comment',
   created_on: 'created_on',
+  expires_at: 'expires_at',
+  // Case-insensitive, as the index keeps it (migration 019): the same index serves the search.
+  added_by: 'lower(added_by)',
 };
 
 /**
@@ -283,6 +290,45 @@ export class BanListItemsRepository {
       ],
     );
     return toItem(row!);
+  }
+
+  /** Changes an item's expiry (null: never); the item as it is now, or undefined when it is gone. */
+  async setExpiry(ref: number, id: number, expiresAt: Date | null): Promise<BanListItemRecord | undefined> {
+    const [row] = await this.db.query<ItemRow>(
+      `UPDATE ban_list_items SET expires_at = $3 WHERE ban_list_ref = $1 AND id = $2 RETURNING ${ITEM_COLUMNS}`,
+      [ref, id, expiresAt],
+    );
+    return row && toItem(row);
+  }
+
+  /** Up to `limit` items of the list whose expiry has passed at `now`, soonest first (the due index). */
+  async due(ref: number, now: Date, limit: number): Promise<BanListItemRecord[]> {
+    const rows = await this.db.query<ItemRow>(
+      `SELECT ${ITEM_COLUMNS} FROM ban_list_items
+       WHERE ban_list_ref = $1 AND expires_at IS NOT NULL AND expires_at <= $2
+       ORDER BY expires_at, id LIMIT $3`,
+      [ref, now, limit],
+    );
+    return rows.map(toItem);
+  }
+
+  /**
+   * Deletes the items with these ids (those still there) and records their ids as holes, in two
+   * statements whatever their number; answers the deleted items.
+   */
+  async deleteMany(ref: number, ids: readonly number[]): Promise<BanListItemRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<ItemRow>(
+      `DELETE FROM ban_list_items WHERE ban_list_ref = $1 AND id = ANY($2::bigint[]) RETURNING ${ITEM_COLUMNS}`,
+      [ref, ids],
+    );
+    if (rows.length > 0) {
+      await this.db.query(
+        'INSERT INTO ban_list_item_holes (ban_list_ref, id) SELECT $1, unnest($2::bigint[])',
+        [ref, rows.map((row) => row.id)],
+      );
+    }
+    return rows.map(toItem);
   }
 
   /** Deletes an item and records its id as a hole in the list's id range. */
@@ -402,7 +448,7 @@ export class BanListItemsRepository {
     await this.db.exec(`CREATE INDEX ON ${table} USING gist (ip_sort inet_ops)`);
     // The Expires and Added by orders, and the expiry sweep (migration 019).
     await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, expires_at, id)`);
-    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, added_by, id)`);
+    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, lower(added_by), id)`);
     await this.db.exec(`CREATE INDEX ON ${table} (expires_at) WHERE expires_at IS NOT NULL`);
     // VACUUM refuses to run inside a transaction block, which a multi-statement exec is.
     await this.db.exec(`VACUUM (ANALYZE) ${table}`);

@@ -7,7 +7,9 @@ import {
   type BanListItem,
   type BanListItemsCount,
   type BanListItemsPage,
+  type BanListItemHistory,
   type BanListItemSort,
+  type ItemExpiry,
   type SortOrder,
 } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
@@ -410,8 +412,12 @@ export class BanListItemsService {
     });
   }
 
-  /** Deletes an item at Cloudflare (awaiting the operation), then from the mirror. */
-  async delete(userId: number, listId: string, id: number): Promise<void> {
+  /**
+   * Deletes an item at Cloudflare (awaiting the operation), then from the mirror, recording who in its
+   * history (`by`: the actor, or the person's id when a job of theirs removes it).
+   */
+  async delete(by: ItemActor | number, listId: string, id: number): Promise<void> {
+    const userId = typeof by === 'number' ? by : by.userId;
     const list = await this.access.requireList(userId, listId);
     const cf = await this.access.clientOf(userId, list);
     await this.access.writing(list.ref, async () => {
@@ -424,13 +430,72 @@ export class BanListItemsService {
         });
         await waitForBulkOperation(cf, list.accountId, operation_id);
       });
+      const actor = typeof by === 'number' ? await this.nameOf(by) : by.name;
       await this.access.deps.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);
         if (!(await lists.lock(list.ref))) throw banListNotFound();
-        if (await new BanListItemsRepository(tx).deleteById(list.ref, id))
+        if (await new BanListItemsRepository(tx).deleteById(list.ref, id)) {
           await lists.recordDeleted(list.ref);
+          await new ItemHistoryRepository(tx).record(list.ref, [
+            { itemId: item.itemId, value: item.ip, event: 'removed', userId, actor },
+          ]);
+        }
       });
     });
+  }
+
+  /** The person's e-mail, as the history names them. */
+  private async nameOf(userId: number): Promise<string> {
+    const [row] = await this.access.deps.db.query<{ email: string }>(
+      'SELECT email FROM users WHERE id = $1',
+      [userId],
+    );
+    return row?.email ?? `user ${userId}`;
+  }
+
+  /** The item's history (see ItemHistoryRepository.forItem). */
+  async history(userId: number, listId: string, id: number): Promise<BanListItemHistory> {
+    const list = await this.access.requireListForRead(userId, listId);
+    const item = await this.items.findById(list.ref, id);
+    if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
+    return {
+      value: item.ip,
+      events: await new ItemHistoryRepository(this.access.deps.db).forItem(list.ref, item.itemId),
+    };
+  }
+
+  /**
+   * Changes an item's expiry (Guardian's own: Cloudflare has none, so nothing is sent there), in its
+   * turn with the list's other writes, and records it in the item's history.
+   */
+  async changeExpiry(
+    actor: ItemActor,
+    listId: string,
+    id: number,
+    expires: ItemExpiry,
+  ): Promise<BanListItem> {
+    const expiresAt = expiresAtOf(expires);
+    const list = await this.access.requireList(actor.userId, listId);
+    return this.access.writing(list.ref, () =>
+      this.access.deps.db.transaction(async (tx) => {
+        const lists = new BanListsRepository(tx);
+        if (!(await lists.lock(list.ref))) throw banListNotFound();
+        const item = await new BanListItemsRepository(tx).setExpiry(list.ref, id, expiresAt);
+        if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
+        await new ItemHistoryRepository(tx).record(list.ref, [
+          {
+            itemId: item.itemId,
+            value: item.ip,
+            event: 'expiry_changed',
+            userId: actor.userId,
+            actor: actor.name,
+            expiresAt,
+          },
+        ]);
+        await lists.recordUpdated(list.ref);
+        return toItemDto(item);
+      }),
+    );
   }
 
   /** Makes the list's mirror equal to Cloudflare (see `syncMirror`). */

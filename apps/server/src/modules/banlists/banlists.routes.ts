@@ -88,9 +88,29 @@ export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     app,
     banListItemEndpoints.remove,
     async (request, reply) => {
-      await items.delete(request.user.id, request.params.list_id, request.params.item_id);
+      await items.delete(itemActorOf(request), request.params.list_id, request.params.item_id);
       return reply.code(204).send();
     },
+    { owns: ['list_id', 'item_id'] },
+  );
+
+  route(
+    app,
+    banListItemEndpoints.history,
+    async (request) => items.history(request.user.id, request.params.list_id, request.params.item_id),
+    { owns: ['list_id', 'item_id'] },
+  );
+
+  route(
+    app,
+    banListItemEndpoints.changeExpiry,
+    async (request) =>
+      items.changeExpiry(
+        itemActorOf(request),
+        request.params.list_id,
+        request.params.item_id,
+        request.body.expires,
+      ),
     { owns: ['list_id', 'item_id'] },
   );
 

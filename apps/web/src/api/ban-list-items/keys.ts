@@ -16,4 +16,6 @@ export const banListItemKeys = {
   page: (listId: string, query: BanListItemsPageQuery) => [...banListItemKeys.list(listId), query] as const,
   /** The exact number of a search's matches (under `list`, so every change of the list refreshes it). */
   count: (listId: string, search: string) => [...banListItemKeys.list(listId), 'count', search] as const,
+  /** An item's history (under `list`: a change of the list refreshes it). */
+  history: (listId: string, itemId: number) => [...banListItemKeys.list(listId), 'history', itemId] as const,
 };

@@ -25,6 +25,7 @@ export const JOB_PROGRESS_UNITS: Record<JobKind, [string, string]> = {
   'ip-search-remove': ['list', 'lists'],
   // An import counts the items it sends, then the list's items read back from Cloudflare.
   'ban-list-import': ['item', 'items'],
+  'ban-list-expiry': ['item', 'items'],
 };
 
 /** "1 item", "10,000 items". */

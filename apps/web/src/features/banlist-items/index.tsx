@@ -30,8 +30,9 @@ import { useBanListSync } from '../../api/ban-lists/ban-list-sync-mutation';
 import { isJob } from '../../api/jobs/job-end';
 import { useBanListQuery } from '../../api/ban-lists/ban-lists-query';
 import { AddBanListItemDialog } from './components/add-ban-list-item-dialog';
+import { BanListItemDetailDialog } from './components/ban-list-item-detail-dialog';
 import { ImportBanListItemsDialog } from './components/import-ban-list-items-dialog';
-import { BanListItemsTable } from './components/ban-list-items-table';
+import { BanListItemsTable, valueColumnLabel } from './components/ban-list-items-table';
 import { BanListSyncProgress } from './components/ban-list-sync-progress';
 import { ExportBanListItemsButton } from './components/export-ban-list-items-button';
 
@@ -74,8 +75,10 @@ function BanListItemsView({ listId }: { listId: string }) {
     },
     [toast],
   );
-  const syncBanList = useBanListSync(listId, banList.data, syncEnded);
+  const syncBanList = useBanListSync(listId, syncEnded);
   const [adding, setAdding] = useState(false);
+  // The item whose detail is open (its history and expiry).
+  const [opened, setOpened] = useState<BanListItem | null>(null);
   const [importing, setImporting] = useState(false);
 
   const [search, setSearch] = useState('');
@@ -248,6 +251,7 @@ function BanListItemsView({ listId }: { listId: string }) {
         sort={sort}
         onSort={changeSort}
         onDelete={(item) => void remove(item)}
+        onOpen={setOpened}
       />
       <Pagination className="mt-4" page={page} pageCount={pageCount} onPageChange={changePage} />
 
@@ -259,6 +263,18 @@ function BanListItemsView({ listId }: { listId: string }) {
           onImported={(result) => {
             setImporting(false);
             toast.success(`${result.added.toLocaleString('en-US')} items imported.`);
+          }}
+        />
+      )}
+      {opened && (
+        <BanListItemDetailDialog
+          listId={listId}
+          item={opened}
+          valueLabel={valueColumnLabel(banList.data?.kind)}
+          onClose={() => setOpened(null)}
+          onChanged={(item) => {
+            setOpened(null);
+            toast.success(`The expiry of ${item.ip} was changed.`);
           }}
         />
       )}

@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, expect, it, vi } from 'vitest';
 import { AppProviders, createQueryClient } from '../../../app/providers';
@@ -15,6 +15,9 @@ beforeEach(() => setToken(sessionToken({ level: 1 })));
 
 function openDialog(kind: 'ip' | 'hostname') {
   const api = fakeApi({
+    // The dialog's quota warning reads the lists and their accounts' capacity.
+    'GET /api/cloudflare/banlists': () => jsonResponse(200, []),
+    'GET /api/cloudflare/capacity': () => jsonResponse(200, { accounts: [] }),
     [`POST ${ITEMS_PATH}`]: (call) =>
       jsonResponse(201, { id: 1, ...(call.body as object), created_on: '2026-01-01T00:00:00Z' }),
   });
@@ -55,5 +58,45 @@ it('speaks of hostnames in a hostname list, and refuses an IP address there befo
   expect(api.callsTo(`POST ${ITEMS_PATH}`)[0]?.body).toEqual({
     ip: 'scanner.example.com',
     comment: 'Scanner',
+    expires: 'never',
   });
+});
+
+it('sends the expiry chosen: a preset, or a date once one is picked', { timeout: 20_000 }, async () => {
+  const { api, user, dialog, onAdded } = openDialog('ip');
+  await user.type(within(dialog).getByLabelText(/IP Address \/ CIDR/), '203.0.113.7');
+  await user.type(within(dialog).getByLabelText(/Comment/), 'Brute force');
+  const expires = within(dialog).getByLabelText('Expires');
+  expect(expires).toHaveValue('never');
+  expect(
+    within(dialog)
+      .getAllByRole('option')
+      .map((option) => option.textContent),
+  ).toEqual(['Never', '1 hour', '1 day', '7 days', '30 days', 'On a date...']);
+
+  await user.selectOptions(expires, 'date');
+  await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+  expect(await within(dialog).findByText('Choose the date and time it expires.')).toBeInTheDocument();
+  expect(api.callsTo(`POST ${ITEMS_PATH}`)).toHaveLength(0);
+
+  const date = within(dialog).getByLabelText(/Expiry date and time/);
+  // user-event cannot type into a datetime-local input; the browser sends this change.
+  const soon = new Date(Date.now() + 2 * 86_400_000);
+  const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  fireEvent.change(date, { target: { value: local } });
+  await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+  await waitFor(() => expect(onAdded).toHaveBeenCalled());
+  expect(api.callsTo(`POST ${ITEMS_PATH}`)[0]?.body).toMatchObject({
+    expires: new Date(local).toISOString(),
+  });
+});
+
+it('sends a preset as such', async () => {
+  const { api, user, dialog, onAdded } = openDialog('ip');
+  await user.type(within(dialog).getByLabelText(/IP Address \/ CIDR/), '203.0.113.8');
+  await user.type(within(dialog).getByLabelText(/Comment/), 'Scanner');
+  await user.selectOptions(within(dialog).getByLabelText('Expires'), '1d');
+  await user.click(within(dialog).getByRole('button', { name: 'Add Item' }));
+  await waitFor(() => expect(onAdded).toHaveBeenCalled());
+  expect(api.callsTo(`POST ${ITEMS_PATH}`)[0]?.body).toMatchObject({ expires: '1d' });
 });

@@ -18,8 +18,10 @@ import {
   TableRow,
 } from '../../../components/ui/table';
 import type { SortState } from '../../../lib/use-sort';
+import { addedByText } from '../lib/item-provenance';
+import { formatExpiry } from './item-expiry-field';
 
-const COLUMN_COUNT = 5;
+const COLUMN_COUNT = 7;
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -46,6 +48,8 @@ interface BanListItemsTableProps {
   sort: SortState<BanListItemSort>;
   onSort: (column: BanListItemSort) => void;
   onDelete: (item: BanListItem) => void;
+  /** Opens the item's detail (its history, its expiry). */
+  onOpen: (item: BanListItem) => void;
 }
 
 export function BanListItemsTable({
@@ -57,6 +61,7 @@ export function BanListItemsTable({
   sort,
   onSort,
   onDelete,
+  onOpen,
 }: BanListItemsTableProps) {
   return (
     <Table caption="Ban list items">
@@ -74,6 +79,12 @@ export function BanListItemsTable({
         <SortableHeaderCell column="created_on" sort={sort} onSort={onSort}>
           Created On
         </SortableHeaderCell>
+        <SortableHeaderCell column="expires_at" sort={sort} onSort={onSort}>
+          Expires
+        </SortableHeaderCell>
+        <SortableHeaderCell column="added_by" sort={sort} onSort={onSort}>
+          Added by
+        </SortableHeaderCell>
         <TableHeaderCell>Delete</TableHeaderCell>
       </TableHead>
       <TableBody>
@@ -90,13 +101,33 @@ export function BanListItemsTable({
                 {firstRowNumber + index}
               </TableCell>
               <TableCell label={valueColumnLabel(kind)} className="font-mono text-xs whitespace-nowrap">
-                {item.ip}
+                <button
+                  type="button"
+                  className="text-left text-brand underline-offset-2 hover:underline focus-visible:underline"
+                  aria-label={`Details of ${item.ip}`}
+                  onClick={() => onOpen(item)}
+                >
+                  {item.ip}
+                </button>
               </TableCell>
               <TableCell label="Comment" className="max-w-md min-w-48 break-words">
                 {item.comment}
               </TableCell>
               <TableCell label="Created On" className="whitespace-nowrap text-ink-muted">
                 <time dateTime={item.created_on}>{formatCreatedOn(item.created_on)}</time>
+              </TableCell>
+              <TableCell label="Expires" className="whitespace-nowrap text-ink-muted">
+                {item.expires_at === null ? (
+                  formatExpiry(null)
+                ) : (
+                  <time dateTime={item.expires_at}>{formatExpiry(item.expires_at)}</time>
+                )}
+              </TableCell>
+              <TableCell
+                label="Added by"
+                className={item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56 break-words'}
+              >
+                {addedByText(item)}
               </TableCell>
               <TableActionsCell label="Delete" className="w-px py-1.5">
                 <DeleteButton label={`Delete ${item.ip}`} onClick={() => onDelete(item)} />

@@ -1,0 +1,214 @@
+import { ERROR_STATUS } from '@guardian/contract';
+import type { Db } from '../../db';
+import { cloudflareErrorToAppError, waitForBulkOperation } from '../../cloudflare';
+import { AppError } from '../../app-error';
+import { AuditRepository } from '../audit/audit.repository';
+import type { JobContext, JobKind, JobQueue } from '../jobs/job-queue';
+import { banListNotFound, type BanListAccess } from './ban-list-access';
+import { BanListItemsRepository } from './ban-list-items.repository';
+import { BanListsRepository, type BanListRecord } from './banlists.repository';
+import { GUARDIAN_ACTOR, ItemHistoryRepository } from './item-history';
+
+export const ITEM_EXPIRY = 'ban-list-expiry';
+
+/**
+ * Ids in one DELETE at Cloudflare: n due items of a list go in ceil(n / EXPIRY_BATCH) calls (the
+ * size of a restore's batches, banlists.service.ts), each one change per item of the Lists write budget.
+ */
+export const EXPIRY_BATCH = 10_000;
+/** How often each server process looks for due items (ITEM_EXPIRY_SWEEP_MS); an item goes within this after its expiry. */
+export const EXPIRY_SWEEP_DEFAULT_MS = 60_000;
+/** After an account's expiry job failed (a revoked token...), its next one waits this long. */
+const FAILED_PAUSE_MS = 10 * 60_000;
+/** How many values the audit event of a batch names (its count says how many in all). */
+const AUDITED_VALUES = 20;
+
+interface DueAccount {
+  account_ref: number;
+  user_id: number;
+  account_name: string;
+}
+
+/**
+ * Cloudflare has no expiry: Guardian removes expired items itself (issue 15). Every process looks for
+ * accounts with due items every `sweepMs` and queues one job per account (none while one is queued or
+ * running); the job deletes the account's due items list by list, in batches of EXPIRY_BATCH ids per
+ * DELETE, each in the account's write turn and Lists write budget (BanListAccess.atCloudflare), then
+ * from the mirror, with the items' history and the audit trail naming Guardian as the actor.
+ *
+ * A batch is deleted from the mirror only after Cloudflare completed its operation: a fault leaves that
+ * batch in both (consistent), and the next sweep tries it again (deleting an id Cloudflare no longer
+ * has is harmless, so an operation that completed after its wait timed out is also caught up).
+ */
+export class ItemExpiry {
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+
+  constructor(
+    private readonly access: BanListAccess,
+    private readonly queue: JobQueue,
+    private readonly sweepMs: number,
+    private readonly onError: (err: unknown) => void,
+    /** Ids per DELETE (tests make it small). */
+    private readonly batchSize = EXPIRY_BATCH,
+  ) {}
+
+  private get db(): Db {
+    return this.access.deps.db;
+  }
+
+  /** The job of one account: its due items removed, `done` of `total` counted as they go. */
+  readonly kind: JobKind = {
+    run: async (context) => {
+      if (context.job.accountId === null) return { removed: 0 };
+      return { removed: await this.expireAccount(context.job.accountId, context) };
+    },
+  };
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = this.sweep()
+        .then(() => undefined, this.onError)
+        .finally(() => (this.sweeping = undefined));
+    }, this.sweepMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sweeping;
+  }
+
+  /** Queues a job for each account with due items and no expiry job queued or running; answers their number. */
+  async sweep(now = new Date()): Promise<number> {
+    const due = await this.db.query<DueAccount>(
+      `SELECT a.id AS account_ref, a.user_id, a.account_name FROM cloudflare_accounts a
+       WHERE EXISTS (
+         SELECT 1 FROM ban_lists bl JOIN ban_list_items i ON i.ban_list_ref = bl.id
+         WHERE bl.account_ref = a.id AND i.expires_at IS NOT NULL AND i.expires_at <= $1)
+       AND NOT EXISTS (
+         SELECT 1 FROM jobs j WHERE j.kind = $2 AND j.account_id = a.id
+         AND (j.state IN ('queued', 'running') OR (j.state = 'failed' AND j.finished_at > $3)))`,
+      [now, ITEM_EXPIRY, new Date(now.getTime() - FAILED_PAUSE_MS)],
+    );
+    for (const account of due) {
+      await this.queue.enqueue({
+        kind: ITEM_EXPIRY,
+        userId: account.user_id,
+        accountId: account.account_ref,
+        target: account.account_name,
+        // The next sweep queues it again: a failed run is not retried behind that.
+        data: { maxAttempts: 1 },
+      });
+    }
+    return due.length;
+  }
+
+  /** Removes the account's due items (at Cloudflare, then here); answers how many. */
+  async expireAccount(
+    accountRef: number,
+    context: Pick<JobContext, 'signal' | 'progress'> = {
+      signal: new AbortController().signal,
+      progress: () => {},
+    },
+    now = new Date(),
+  ): Promise<number> {
+    const [owner] = await this.db.query<{ user_id: number }>(
+      'SELECT user_id FROM cloudflare_accounts WHERE id = $1',
+      [accountRef],
+    );
+    if (!owner) return 0;
+    const refs = await this.db.query<{ id: number; due: number }>(
+      `SELECT bl.id, (SELECT count(*)::int FROM ban_list_items i
+                      WHERE i.ban_list_ref = bl.id AND i.expires_at IS NOT NULL AND i.expires_at <= $2) AS due
+       FROM ban_lists bl WHERE bl.account_ref = $1 ORDER BY bl.id`,
+      [accountRef, now],
+    );
+    const total = refs.reduce((sum, row) => sum + row.due, 0);
+    let removed = 0;
+    context.progress(0, total);
+    for (const { id: ref, due } of refs) {
+      if (due === 0) continue;
+      const list = await this.access.lists.findOwned(owner.user_id, ref);
+      if (!list) continue;
+      for (;;) {
+        context.signal.throwIfAborted();
+        const batch = await this.expireBatch(owner.user_id, list, now);
+        removed += batch;
+        context.progress(removed, total);
+        if (batch < this.batchSize) break;
+      }
+    }
+    return removed;
+  }
+
+  /** One DELETE of up to `batchSize` due items of the list, in the list's turn; answers how many. */
+  private async expireBatch(userId: number, list: BanListRecord, now: Date): Promise<number> {
+    const audit = new AuditRepository(this.db);
+    return this.access.writing(list.ref, async () => {
+      const items = new BanListItemsRepository(this.db);
+      const due = await items.due(list.ref, now, this.batchSize);
+      if (due.length === 0) return 0;
+      const auditEvent = (outcome: 'success' | 'failed', status: number, message: string | null) =>
+        audit.append({
+          userId,
+          actor: GUARDIAN_ACTOR,
+          address: '',
+          action: 'banListItems.expire',
+          request: 'expiry of ban list items',
+          accountId: list.accountId,
+          zoneId: null,
+          target: {
+            list_id: list.listId,
+            list_name: list.listName,
+            items: due.length,
+            values: due.slice(0, AUDITED_VALUES).map((item) => item.ip),
+          },
+          outcome,
+          status,
+          message,
+        });
+      try {
+        const cf = await this.access.clientOf(userId, list);
+        await this.access.atCloudflare(list, due.length, async () => {
+          const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
+            account_id: list.accountId,
+            items: due.map((item) => ({ id: item.itemId })),
+          });
+          await waitForBulkOperation(cf, list.accountId, operation_id);
+        });
+      } catch (err) {
+        const appError = err instanceof AppError ? err : cloudflareErrorToAppError(err);
+        const status = appError ? ERROR_STATUS[appError.code] : 500;
+        await auditEvent('failed', status, appError?.message ?? 'Something went wrong.').catch(
+          () => undefined,
+        );
+        throw err;
+      }
+      await this.db.transaction(async (tx) => {
+        const lists = new BanListsRepository(tx);
+        if (!(await lists.lock(list.ref))) throw banListNotFound();
+        const deleted = await new BanListItemsRepository(tx).deleteMany(
+          list.ref,
+          due.map((item) => item.id),
+        );
+        if (deleted.length > 0) await lists.recordDeletedMany(list.ref, deleted.length);
+        await new ItemHistoryRepository(tx).record(
+          list.ref,
+          deleted.map((item) => ({
+            itemId: item.itemId,
+            value: item.ip,
+            event: 'expired' as const,
+            userId: null,
+            actor: GUARDIAN_ACTOR,
+          })),
+        );
+      });
+      await auditEvent('success', 200, null);
+      return due.length;
+    });
+  }
+}
