@@ -503,6 +503,8 @@ export async function sampleRequest(
       return {
         payload: { account_name: estate.accountName, list_name: `sample_${sampleCounter}`, kind: 'ip' },
       };
+    case banListItemEndpoints.changeExpiry:
+      return { payload: { expires: '1d' } };
     case banListItemEndpoints.add:
       return {
         payload: {

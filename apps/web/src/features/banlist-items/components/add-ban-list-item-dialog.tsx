@@ -6,6 +6,7 @@ import {
   BAN_LIST_VALUE_LABELS,
   type BanListItem,
   type BanListKind,
+  type ItemExpiry,
 } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -18,6 +19,7 @@ import { useListCapacityQuery } from '../../../api/ip-search/list-capacity-query
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
 import { cidrRange, describeCidrRange } from '../lib/cidr-range';
+import { ItemExpiryField } from './item-expiry-field';
 
 /** The value field's example shows what the list takes; its label is the kind's (the spec's for ip lists). */
 const VALUE_PLACEHOLDERS: Record<BanListKind, string> = {
@@ -40,7 +42,7 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
   const addItem = useAddBanListItemMutation(listId);
   const form = useDialogForm({
     resolver: zodResolver(addBanListItemFormSchema(kind ?? 'ip')),
-    defaultValues: { ip: '', comment: '' },
+    defaultValues: { ip: '', comment: '', expires: 'never' },
     saves: [addItem],
   });
   const { errors } = form.formState;
@@ -130,6 +132,15 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
           />
         )}
       </Field>
+      <ItemExpiryField
+        value={form.watch('expires') ?? 'never'}
+        onChange={(value) =>
+          // '' (a date not picked yet) fails the form's check, which then says so.
+          form.setValue('expires', value as ItemExpiry, { shouldValidate: form.formState.isSubmitted })
+        }
+        error={errors.expires?.message}
+        disabled={addItem.isPending}
+      />
       {addItem.isError && (
         <ErrorMessage>{errorMessage(addItem.error, 'An unknown error occurred.')}</ErrorMessage>
       )}
