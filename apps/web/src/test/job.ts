@@ -7,6 +7,7 @@ export const jobOf = (overrides: Partial<Job> = {}): Job => ({
   started_by: 'user@example.com',
   account_name: 'Guardian Demo',
   target: 'blocked_ips',
+  list_id: 'list-blocked_ips',
   state: 'running',
   done: 0,
   total: null,

@@ -12,6 +12,7 @@ export function toJobDto(job: JobRecord): Job {
     started_by: job.userEmail,
     account_name: job.accountName,
     target: job.target,
+    list_id: typeof job.data.listId === 'string' ? job.data.listId : null,
     state: job.state,
     done: job.progressDone,
     total: job.progressTotal,

@@ -109,6 +109,21 @@ describe('Update, Clean All and Update List as jobs', () => {
     });
   });
 
+  describe("a list's sync", () => {
+    it('answers 202 when slow with a job that names its list by id; jobs about all lists name none', async () => {
+      const listId = await list(3);
+      ctx.sandbox.control.injectFault({ method: 'GET', path: /\/items$/, latencyMs: 800, times: 1 });
+      const answer = await postLong(`/api/cloudflare/banlists/${listId}/sync`);
+      expect(answer.statusCode).toBe(202);
+      expect(answer.json<Job>()).toMatchObject({ kind: 'ban-list-sync', list_id: listId });
+      expect(await ended(answer.json<Job>().id)).toMatchObject({ state: 'succeeded', list_id: listId });
+      ctx.sandbox.control.injectFault({ method: 'GET', path: /\/rules\/lists$/, latencyMs: 800, times: 1 });
+      const update = await postLong('/api/cloudflare/banlists/update');
+      expect(update.json<Job>()).toMatchObject({ kind: 'ban-lists-update', list_id: null });
+      await ended(update.json<Job>().id);
+    });
+  });
+
   describe('Clean All', () => {
     it('answers the emptied lists when it ends within the wait', async () => {
       const listId = await list(3);

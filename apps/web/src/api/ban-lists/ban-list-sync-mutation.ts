@@ -54,29 +54,18 @@ export function useSyncBanListMutation(listId: string) {
  * When a job this screen saw running ends, a success re-fetches the items and `onEnded` tells the
  * screen (its toast).
  *
- * A job names its list by name and account (`target`, `account_name`), which is how a running one is
- * matched to this list.
+ * A running one is matched to this list by its `list_id`.
  */
-export function useBanListSync(
-  listId: string,
-  list: Pick<BanList, 'list_name' | 'account_name'> | undefined,
-  onEnded: (job: Job) => void,
-) {
+export function useBanListSync(listId: string, onEnded: (job: Job) => void) {
   const queryClient = useQueryClient();
   const mutation = useSyncBanListMutation(listId);
   const cancelMutation = useCancelJobMutation();
   const [startedId, setStartedId] = useState<string | null>(null);
 
   const jobs = useJobsQuery('mine');
-  const running = list
-    ? jobs.data?.jobs.find(
-        (job) =>
-          job.kind === BAN_LIST_SYNC &&
-          !hasEnded(job) &&
-          job.target === list.list_name &&
-          job.account_name === list.account_name,
-      )
-    : undefined;
+  const running = jobs.data?.jobs.find(
+    (job) => job.kind === BAN_LIST_SYNC && !hasEnded(job) && job.list_id === listId,
+  );
   const jobQuery = useJobQuery(startedId ?? running?.id ?? null);
   const job = jobQuery.data;
   const progress = useJobProgress(job, jobQuery.dataUpdatedAt);

@@ -29,7 +29,7 @@ const BAN_LIST: BanList = {
   items: 1,
 };
 
-const job = (overrides: Partial<Job> = {}): Job => jobOf({ id: JOB_ID, ...overrides });
+const job = (overrides: Partial<Job> = {}): Job => jobOf({ id: JOB_ID, list_id: LIST_ID, ...overrides });
 
 const page = (comments: string[]): BanListItemsPage => ({
   items: comments.map((comment, i) => ({
@@ -148,7 +148,14 @@ describe('a long Update from Cloudflare', SLOW, () => {
   it('does not take another list’s running sync for this one', async () => {
     const api = syncApi();
     api.answer('GET /api/jobs', () =>
-      jsonResponse(200, { jobs: [job({ target: 'office_allowlist' })], unseen: 0 }),
+      jsonResponse(200, {
+        jobs: [
+          job({ target: 'office_allowlist', list_id: 'a'.repeat(32) }),
+          // Same name and account, another list (renamed since, or another account of that name).
+          job({ id: '1f8fad5b-d9cb-469f-a165-70867728950f', list_id: 'b'.repeat(32) }),
+        ],
+        unseen: 0,
+      }),
     );
     await openItems();
     await waitFor(() => expect(api.callsTo('GET /api/jobs')).toHaveLength(1));
