@@ -58,7 +58,8 @@ export type ResourceKind =
   | 'snapshot'
   | 'apiKey'
   | 'session'
-  | 'job';
+  | 'job'
+  | 'import';
 
 /** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
 const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
@@ -75,6 +76,7 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   sessions: 'session',
   jobs: 'job',
   capacity: 'account',
+  import: 'import',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -120,6 +122,8 @@ export interface Estate {
   session: { id?: string };
   /** A job of the estate's person (its list's sync), where the job routes exist. */
   job: { id?: string };
+  /** A previewed import into the estate's list (where the import routes exist). */
+  import: { id?: string };
 }
 
 let estateCounter = 0;
@@ -333,6 +337,7 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     apiKey: {},
     session: {},
     job: {},
+    import: {},
   };
   estate.item.ip = String(
     control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
@@ -341,6 +346,13 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
   if (hasRoute(ctx.app, jobEndpoints.list)) {
     const jobs = await call(ctx, user, jobEndpoints.list);
     estate.job.id = jobs.json<{ jobs: { id: string }[] }>().jobs[0]?.id;
+  }
+  if (hasRoute(ctx.app, banListItemEndpoints.importPreview)) {
+    const previewed = await call(ctx, user, banListItemEndpoints.importPreview, {
+      params: { list_id: list.id },
+      payload: { text: '198.51.100.77\n198.51.100.78' },
+    });
+    estate.import.id = previewed.json<{ id: string }>().id;
   }
   if (hasRoute(ctx.app, snapshotEndpoints.list)) {
     const kept = (await cfCall(ctx.sandbox, token, 'POST', `/zones/${zone.id}/dns_records`, {
@@ -433,6 +445,8 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
       return forms(estate.session.id);
     case 'job':
       return forms(estate.job.id);
+    case 'import':
+      return forms(estate.import.id);
   }
 }
 
@@ -503,6 +517,10 @@ export async function sampleRequest(
       return {
         payload: { account_name: estate.accountName, list_name: `sample_${sampleCounter}`, kind: 'ip' },
       };
+    case banListItemEndpoints.importPreview:
+      return { payload: { text: `198.19.${sampleCounter % 250}.77\nnot an address` } };
+    case banListItemEndpoints.importApply:
+      return { payload: { expires: 'never' } };
     case banListItemEndpoints.changeExpiry:
       return { payload: { expires: '1d' } };
     case banListItemEndpoints.add:

@@ -1,5 +1,6 @@
 import type { BanListKind } from '@guardian/contract';
 import type { Queryable } from '../../db';
+import type { MirrorItem } from './ban-list-items.repository';
 
 /** A previewed item as kept until it is applied: value, comment, expiry (ISO, null for never, '' for the import's choice). */
 export type StoredImportItem = [value: string, comment: string, expiresAt: string | null];
@@ -79,30 +80,52 @@ export class ListImportRepository {
   }
 
   /**
-   * Marks the mirror's items with these values as added by this import (provenance, migration 019)
-   * and records each one's 'added' event; answers how many were marked. Only items the sync found
-   * with no provenance of their own ('cloudflare') are marked.
+   * Records the imported items Cloudflare now holds (read back with their Cloudflare ids) in the
+   * mirror, numbered on from the list's next id, with their provenance (migration 019) and an
+   * 'added' event each, and counts them in the list, in the caller's transaction (the list locked).
    */
-  async markImported(
+  async insertImported(
     ref: number,
-    values: readonly string[],
-    expiries: readonly (string | null)[],
+    firstId: number,
+    items: readonly (MirrorItem & { expiresAt: string | null })[],
     by: { userId: number; name: string },
-  ): Promise<number> {
-    const rows = await this.db.query<{ item_id: string }>(
-      `WITH marked AS (
-         UPDATE ban_list_items AS item
-         SET added_via = 'import', added_by = $4, added_by_user = $5, expires_at = imported.expires_at
-         FROM unnest($2::text[], $3::timestamptz[]) AS imported (value, expires_at)
-         WHERE item.ban_list_ref = $1 AND item.ip = imported.value AND item.added_via = 'cloudflare'
-         RETURNING item.item_id, item.ip, item.expires_at
-       ), recorded AS (
-         INSERT INTO ban_list_item_history (ban_list_ref, item_id, value, event, user_id, actor, added_via, expires_at)
-         SELECT $1, item_id, ip, 'added', $5, $4, 'import', expires_at FROM marked
-       )
-       SELECT item_id FROM marked`,
-      [ref, values, expiries, by.name, by.userId],
+  ): Promise<void> {
+    if (items.length === 0) return;
+    // Table names cannot be query parameters; a list id is a database integer, so this is safe to inline.
+    if (!Number.isSafeInteger(ref) || ref <= 0) throw new Error(`Invalid ban list ref ${ref}`);
+    await this.db.exec(
+      `CREATE TABLE IF NOT EXISTS ban_list_items_${ref} PARTITION OF ban_list_items FOR VALUES IN (${ref})`,
     );
-    return rows.length;
+    await this.db.query(
+      `WITH added AS (
+         INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort,
+                                     added_via, added_by, added_by_user, expires_at)
+         SELECT $1, $2::bigint - 1 + ordinality, item_id, ip, comment, created_on, ip_sort::inet,
+                'import', $8, $9, expires_at
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $10::timestamptz[])
+              WITH ORDINALITY AS item (item_id, ip, comment, created_on, ip_sort, expires_at, ordinality)
+         RETURNING item_id, ip, expires_at
+       )
+       INSERT INTO ban_list_item_history (ban_list_ref, item_id, value, event, user_id, actor, added_via, expires_at)
+       SELECT $1, item_id, ip, 'added', $9, $8, 'import', expires_at FROM added`,
+      [
+        ref,
+        firstId,
+        items.map((item) => item.itemId),
+        items.map((item) => item.ip),
+        items.map((item) => item.comment),
+        items.map((item) => item.createdOn),
+        items.map((item) => item.ipSort),
+        by.name,
+        by.userId,
+        items.map((item) => item.expiresAt),
+      ],
+    );
+    await this.db.query(
+      `UPDATE ban_lists SET items_count = items_count + $2::integer, next_item_id = next_item_id + $2::integer,
+              items_version = items_version + 1
+       WHERE id = $1`,
+      [ref, items.length],
+    );
   }
 }

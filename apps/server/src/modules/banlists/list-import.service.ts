@@ -11,6 +11,7 @@ import {
 } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
 import { waitForBulkOperation } from '../../cloudflare';
+import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import { AppError } from '../../app-error';
 import type { JobKind } from '../jobs/job-queue';
 import type { JobsService } from '../jobs/jobs.service';
@@ -19,12 +20,19 @@ import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { ListCapacity, requireRoom } from './list-capacity';
 import { countLines, parseImport } from './list-import';
 import { ListImportRepository, type StoredImportItem } from './list-import.repository';
-import { parseItemValue } from './list-item-value';
-import { syncMirror } from './mirror-sync';
+import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from './list-item-value';
+import { toMirrorItem } from './mirror-sync';
+import type { MirrorItem } from './ban-list-items.repository';
 
 export const BAN_LIST_IMPORT = 'ban-list-import';
 
 type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][number];
+type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
+
+/** Cloudflare's largest page of list items (the read back after the write). */
+const CLOUDFLARE_ITEMS_PER_PAGE = 500;
+/** Pages followed past what the list's count needs (items another write added meanwhile). */
+const EXTRA_PAGES = 3;
 
 /**
  * The most items one Cloudflare write (POST .../items) takes. Cloudflare documents no maximum per
@@ -74,7 +82,8 @@ export interface ImportActor {
  * Import into a list (issue 15): a preview reads and checks every line and keeps what it would add
  * (migration 020) without calling Cloudflare; applying it is a job that sends only the items the list
  * does not have, in one write per CLOUDFLARE_ITEMS_PER_WRITE, within the account's write turn and
- * budget, then reads the list back from Cloudflare so the mirror is Cloudflare's, even after a fault.
+ * budget, then reads the list back from Cloudflare (until every sent item is found) and records what of
+ * the import Cloudflare holds, with Cloudflare's ids, even after a fault in the middle.
  */
 export class ListImportService {
   private readonly imports: ListImportRepository;
@@ -250,42 +259,83 @@ export class ListImportService {
     } catch (err) {
       failure = err;
     }
-    // After a write (or a fault in the middle), the mirror is read again from Cloudflare: it then holds
-    // exactly what Cloudflare has, whatever part of the import reached it.
-    let synced: BanListRecord = list;
+    // After a write (or a fault in the middle), the list is read back from Cloudflare: what of the
+    // import reached it is recorded in the mirror with Cloudflare's ids, what did not is not. The
+    // mirror's other items keep their ids (no reload of the whole list).
+    let recorded = 0;
     if (writeCalls > 0) {
-      synced = await syncMirror(this.access.deps.db, cf, list, {
-        onProgress: (done) => options.progress(sent + done, total),
+      const fallback = defaultExpiry ? defaultExpiry.toISOString() : null;
+      const wanted = new Map(
+        fresh.map((entry) => [entry.item.key, entry.at === '' ? fallback : entry.at] as const),
+      );
+      const found = await this.readBack(cf, list, wanted, (read) => options.progress(sent + read, total));
+      await this.access.deps.db.transaction(async (tx) => {
+        const locked = await new BanListsRepository(tx).lock(list.ref);
+        if (!locked) throw banListNotFound();
+        // Items another write put in the mirror meanwhile are not recorded twice.
+        const present = await new ListImportRepository(tx).existingKeys(
+          list.ref,
+          list.kind,
+          found.map((item) => keyOfMirrorValue(list.kind, item.ip)),
+        );
+        const missing = found.filter((item) => !present.has(keyOfMirrorValue(list.kind, item.ip)));
+        await new ListImportRepository(tx).insertImported(list.ref, locked.nextItemId, missing, options.by);
+        recorded = missing.length;
       });
-      await this.mark(list, fresh, defaultExpiry, options.by);
+      this.access.changed();
     }
     if (failure !== undefined) throw failure;
     options.progress(total, total);
+    const after = await this.access.lists.findOwned(options.by.userId, list.ref);
+    if (!after) throw banListNotFound();
     return {
-      added: sent,
+      added: recorded,
       already_listed: entries.length - fresh.length,
       write_calls: writeCalls,
-      list: toBanListDto(synced) satisfies BanList,
+      list: toBanListDto(after) satisfies BanList,
     };
   }
 
-  /** Records who imported the items now in the mirror, and their expiry. */
-  private async mark(
+  /**
+   * The list's items at Cloudflare whose keys are `wanted` (with their expiry), read with its cursor
+   * (500 a call) until all are found or the list ends; the cursor is not trusted past the pages the
+   * list's count needs, plus a few.
+   */
+  private async readBack(
+    cf: Cloudflare,
     list: BanListRecord,
-    fresh: { item: { value: string }; at: string | null }[],
-    defaultExpiry: Date | null,
-    by: ImportActor,
-  ): Promise<void> {
-    const fallback = defaultExpiry ? defaultExpiry.toISOString() : null;
-    await this.access.deps.db.transaction(async (tx) => {
-      const marked = await new ListImportRepository(tx).markImported(
-        list.ref,
-        fresh.map((entry) => entry.item.value),
-        fresh.map((entry) => (entry.at === '' ? fallback : entry.at)),
-        by,
+    wanted: Map<string, string | null>,
+    onRead: (read: number) => void,
+  ): Promise<(MirrorItem & { expiresAt: string | null })[]> {
+    const what = `the items of the list "${list.listName}"`;
+    const maxPages = Math.ceil((list.itemsCount + wanted.size) / CLOUDFLARE_ITEMS_PER_PAGE) + EXTRA_PAGES;
+    const found: (MirrorItem & { expiresAt: string | null })[] = [];
+    let cursor: string | undefined;
+    let read = 0;
+    for (let pages = 0; pages < maxPages; pages++) {
+      const page = await cf.rules.lists.items.list(list.listId, {
+        account_id: list.accountId,
+        per_page: CLOUDFLARE_ITEMS_PER_PAGE,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      const { result, result_info } = usableAnswer(
+        listItemsPageAnswer,
+        { result: page.result, result_info: page.result_info },
+        what,
       );
-      if (marked > 0) await new BanListsRepository(tx).recordUpdated(list.ref);
-    });
-    this.access.changed();
+      // Checked above: each item holds exactly the one value field the key is read from.
+      for (const item of result as unknown as CloudflareItem[]) {
+        const key = keyOfCloudflareItem(item);
+        if (!wanted.has(key)) continue;
+        found.push({ ...toMirrorItem(item), expiresAt: wanted.get(key) ?? null });
+        wanted.delete(key);
+      }
+      read += result.length;
+      onRead(read);
+      const next = result_info?.cursors?.after ?? undefined;
+      if (wanted.size === 0 || next === undefined || next === cursor) return found;
+      cursor = next;
+    }
+    throw unusableAnswer(what, 'Cloudflare kept announcing more pages than the list holds.');
   }
 }

@@ -252,6 +252,14 @@ describe('import into a list', () => {
       'ip,comment,expires\n10.1.0.1,again,\n10.1.0.2,scanner,\n10.1.0.3,brute force,never\n10.1.0.0/24,net,1d\n',
     );
     expect(shown.to_add).toBe(3);
+    const idOf = async (ip: string) =>
+      (
+        await ctx.db.query<{ id: number; item_id: string }>(
+          'SELECT id, item_id FROM ban_list_items WHERE ban_list_ref = $1 AND ip = $2',
+          [ref, ip],
+        )
+      )[0];
+    const kept = await idOf('10.1.0.1');
     const before = writes();
     const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {
       expires: '7d',
@@ -273,6 +281,10 @@ describe('import into a list', () => {
     expect(rows[0]!.expires_at!.getTime() - Date.now()).toBeGreaterThan(day - 60_000);
     expect(rows[2]!.expires_at!.getTime() - Date.now()).toBeGreaterThan(7 * day - 60_000);
     expect(rows[3]!.expires_at).toBeNull();
+    // The items already listed keep their ids (the list is not loaded anew); the new ones carry Cloudflare's.
+    expect(await idOf('10.1.0.1')).toEqual(kept);
+    const atCloudflare = ctx.sandbox.control.getListItems(account.account_id, listId);
+    expect((await idOf('10.1.0.2'))!.item_id).toBe(atCloudflare.find((item) => item.ip === '10.1.0.2')!.id);
 
     // A preview is applied once.
     const again = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
