@@ -96,27 +96,32 @@ describe('zones', () => {
       await sync(few.user);
       await sync(many.user);
 
+      // Only the statements a zones request makes are counted: the job queue's polls and heartbeats
+      // and the sweeps (audit, expiry) run on the same database at their own times.
       const queries = vi.spyOn(ctx.db, 'query');
+      const ofRequest = () =>
+        queries.mock.calls.filter(([sql]) => /FROM zones|zone_list_versions|FROM users u/.test(sql));
       const zoneReads = () => queries.mock.calls.filter(([sql]) => /FROM zones/.test(sql)).length;
+      const versionChecks = () => queries.mock.calls.filter(([sql]) => /zone_list_versions/.test(sql)).length;
       expect(await listZones(few.user)).toHaveLength(1);
-      const forOne = queries.mock.calls.length;
+      const forOne = ofRequest().length;
       queries.mockClear();
       expect(await listZones(many.user)).toHaveLength(120);
-      expect(queries.mock.calls.length).toBe(forOne);
+      expect(ofRequest().length).toBe(forOne);
       expect(zoneReads()).toBe(1);
 
       // Right after: no database work beyond the auth guard's.
       queries.mockClear();
       expect(await listZones(many.user)).toHaveLength(120);
       expect(zoneReads()).toBe(0);
-      expect(queries.mock.calls.length).toBe(forOne - 2);
+      expect(versionChecks()).toBe(0);
 
       // A second later: one cheap version check, the list itself still from memory.
       await recheckInterval();
       queries.mockClear();
       expect(await listZones(many.user)).toHaveLength(120);
       expect(zoneReads()).toBe(0);
-      expect(queries.mock.calls.length).toBe(forOne - 1);
+      expect(versionChecks()).toBe(1);
     });
 
     it('sees changes written by another server process within a second, and zones gone with a deleted account', async () => {
