@@ -303,7 +303,17 @@ describe('Users (administrators)', { timeout: 30_000 }, () => {
       within(rowOf(table, target)).getByRole('button', { name: `Reset password of ${target}` }),
     );
     dialog = await screen.findByRole('dialog', { name: 'Reset Password' });
-    // A link is the default: the person chooses their own password.
+    // A new password is checked with the contract's rules before anything is sent.
+    await person.click(within(dialog).getByRole('radio', { name: /Set a new password/ }));
+    await person.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
+    expect(await within(dialog).findByText('Password must be at least 8 characters.')).toBeInTheDocument();
+    await person.click(within(dialog).getByRole('button', { name: 'Generate' }));
+    await waitFor(() =>
+      expect(within(dialog).queryByText('Password must be at least 8 characters.')).not.toBeInTheDocument(),
+    );
+    expect(api.sent('POST /api/admin/users/3/password')).toEqual([]);
+    // A link (the default): the person chooses their own password.
+    await person.click(within(dialog).getByRole('radio', { name: /one-time set-password link/ }));
     await person.click(within(dialog).getByRole('button', { name: 'Reset Password' }));
     dialog = await screen.findByRole('dialog', { name: 'Password Reset' });
     expect(within(dialog).getByLabelText('Set-password link')).toHaveTextContent(

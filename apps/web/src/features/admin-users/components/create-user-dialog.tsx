@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { EMAIL_MAX_LENGTH, USER_LEVEL_MAX } from '@guardian/contract';
+import { FormProvider } from 'react-hook-form';
+import { EMAIL_MAX_LENGTH } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
@@ -9,7 +10,8 @@ import { useCreateUserMutation } from '../../../api/users/user-create-mutation';
 import { actionErrorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
 import { createUserResolver, NEW_USER_FORM } from '../lib/user-forms';
-import { outcomeOf, PasswordResult, type PasswordOutcome } from './password-result';
+import { LevelField } from './level-field';
+import { outcomeDialog, savedOutcome, type PasswordOutcome } from './password-result';
 import { PasswordSetupFields } from './password-setup-fields';
 
 /**
@@ -26,34 +28,14 @@ export function CreateUserDialog({ onClose }: { onClose: () => void }) {
     saves: [createUser],
   });
   const { errors } = form.formState;
-  const method = form.watch('password_setup.method');
 
-  if (outcome) {
-    return (
-      <Dialog
-        open
-        onOpenChange={(open) => !open && onClose()}
-        title="User Added"
-        size="sm"
-        footer={<Button onClick={onClose}>Done</Button>}
-      >
-        <PasswordResult outcome={outcome} />
-      </Dialog>
-    );
-  }
+  if (outcome) return outcomeDialog({ title: 'User Added', outcome, onClose });
 
   const submit = form.submitWith((request) =>
     createUser.mutate(request, {
       onSuccess: (result) => {
         toast.success(`User ${result.user.email} added.`);
-        const setup = request.password_setup;
-        setOutcome(
-          outcomeOf(
-            result.user.email,
-            result.password_link,
-            setup.method === 'password' ? setup.password : undefined,
-          ),
-        );
+        setOutcome(savedOutcome(result, request.password_setup));
       },
     }),
   );
@@ -92,39 +74,14 @@ export function CreateUserDialog({ onClose }: { onClose: () => void }) {
           />
         )}
       </Field>
-      <Field
-        label="Level"
-        required
-        error={errors.level?.message}
-        hint="0 is an administrator; any other level is a user."
-      >
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('level')}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={USER_LEVEL_MAX}
-            step={1}
-            className="max-w-32"
-          />
-        )}
-      </Field>
-      <PasswordSetupFields
-        passwordChoice="Set a first password"
-        legend="First sign-in"
-        method={method}
-        methodField={form.register('password_setup.method')}
-        passwordField={form.register('password_setup.password')}
-        passwordLabel="First password"
-        passwordError={errors.password_setup?.password?.message}
-        onGenerate={(password) =>
-          form.setValue('password_setup.password', password, {
-            shouldValidate: form.formState.isSubmitted,
-          })
-        }
-      />
+      <LevelField field={form.register('level')} error={errors.level?.message} />
+      <FormProvider {...form}>
+        <PasswordSetupFields
+          passwordChoice="Set a first password"
+          legend="First sign-in"
+          passwordLabel="First password"
+        />
+      </FormProvider>
       {createUser.isError && (
         <ErrorMessage>{actionErrorMessage(createUser.error, 'Failed to add the user.')}</ErrorMessage>
       )}

@@ -1,14 +1,13 @@
 import type { User } from '@guardian/contract';
-import { USER_LEVEL_MAX } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
-import { Field, Input } from '../../../components/ui/input';
 import { useToast } from '../../../components/ui/toast';
 import { useSetUserLevelMutation } from '../../../api/users/user-level-mutation';
 import { actionErrorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
 import { levelLabel, levelResolver } from '../lib/user-forms';
+import { LevelField } from './level-field';
 
 interface LevelDialogProps {
   user: User;
@@ -66,25 +65,7 @@ export function LevelDialog({ user, isSelf, onClose }: LevelDialogProps) {
         </>
       }
     >
-      <Field
-        label="Level"
-        required
-        error={errors.level?.message}
-        hint="0 is an administrator; any other level is a user."
-      >
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('level')}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={USER_LEVEL_MAX}
-            step={1}
-            className="max-w-32"
-          />
-        )}
-      </Field>
+      <LevelField field={form.register('level')} error={errors.level?.message} />
       {setLevel.isError && (
         <ErrorMessage>{actionErrorMessage(setLevel.error, 'Failed to change the level.')}</ErrorMessage>
       )}

@@ -1,4 +1,6 @@
-import type { PasswordLink } from '@guardian/contract';
+import type { PasswordLink, PasswordSetup } from '@guardian/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
 import { setPasswordUrl } from '../lib/set-password-link';
 import { OneTimeSecret } from './one-time-secret';
 
@@ -41,4 +43,43 @@ export function outcomeOf(
 ): PasswordOutcome | null {
   if (link) return { kind: 'link', email, link };
   return password === undefined ? null : { kind: 'password', email, password };
+}
+
+/** The outcome of a save that sent `setup` and answered the user and the link it made (if any). */
+export function savedOutcome(
+  result: { user: { email: string }; password_link: PasswordLink | null },
+  setup: PasswordSetup,
+): PasswordOutcome | null {
+  return outcomeOf(
+    result.user.email,
+    result.password_link,
+    setup.method === 'password' ? setup.password : undefined,
+  );
+}
+
+/**
+ * The dialog a save turns into: its password or link, shown this once, and Done. Called as a function,
+ * not mounted as a component of its own, so that React keeps the form's open Dialog and only changes
+ * its contents: a new Dialog would take the focus from Copy and lose the button to give it back to.
+ */
+export function outcomeDialog({
+  title,
+  outcome,
+  onClose,
+}: {
+  title: string;
+  outcome: PasswordOutcome;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={title}
+      size="sm"
+      footer={<Button onClick={onClose}>Done</Button>}
+    >
+      <PasswordResult outcome={outcome} />
+    </Dialog>
+  );
 }

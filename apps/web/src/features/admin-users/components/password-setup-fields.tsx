@@ -1,22 +1,16 @@
-import type { UseFormRegisterReturn } from 'react-hook-form';
+import { useFormContext } from 'react-hook-form';
 import { Wand2 } from 'lucide-react';
 import { PASSWORD_LINK_TTL_HOURS, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Field, Input } from '../../../components/ui/input';
 import { generatePassword } from '../lib/generate-password';
-import type { PasswordMethod } from '../lib/user-forms';
+import type { PasswordMethod, PasswordSetupForm } from '../lib/user-forms';
 
 interface PasswordSetupFieldsProps {
   legend: string;
   /** The password choice's words: 'Set a first password' for a new user, 'Set a new password' for a reset. */
   passwordChoice: string;
-  method: PasswordMethod;
-  methodField: UseFormRegisterReturn;
-  passwordField: UseFormRegisterReturn;
   passwordLabel: string;
-  passwordError?: string;
-  /** Fills the password with a generated one. */
-  onGenerate: (password: string) => void;
 }
 
 const choices = (passwordChoice: string): { value: PasswordMethod; label: string; hint: string }[] => [
@@ -32,17 +26,14 @@ const choices = (passwordChoice: string): { value: PasswordMethod; label: string
   },
 ];
 
-/** How a person gets a password: one the administrator types (or generates), or a one-time link. */
-export function PasswordSetupFields({
-  legend,
-  passwordChoice,
-  method,
-  methodField,
-  passwordField,
-  passwordLabel,
-  passwordError,
-  onGenerate,
-}: PasswordSetupFieldsProps) {
+/**
+ * How a person gets a password: one the administrator types (or generates), or a one-time link. The
+ * "password or link" part of the Add User and Reset Password dialogs: the fields `password_setup.*` of
+ * the dialog's form, inside its `<FormProvider>`.
+ */
+export function PasswordSetupFields({ legend, passwordChoice, passwordLabel }: PasswordSetupFieldsProps) {
+  const form = useFormContext<{ password_setup: PasswordSetupForm }>();
+  const method = form.watch('password_setup.method');
   return (
     <>
       <fieldset className="space-y-2">
@@ -56,7 +47,7 @@ export function PasswordSetupFields({
               type="radio"
               value={choice.value}
               className="mt-0.5 size-4 accent-brand"
-              {...methodField}
+              {...form.register('password_setup.method')}
             />
             <span className="min-w-0">
               <span className="block text-sm font-medium text-ink">{choice.label}</span>
@@ -69,14 +60,14 @@ export function PasswordSetupFields({
         <Field
           label={passwordLabel}
           required
-          error={passwordError}
+          error={form.formState.errors.password_setup?.password?.message}
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
         >
           {(control) => (
             <div className="flex gap-2">
               <Input
                 {...control}
-                {...passwordField}
+                {...form.register('password_setup.password')}
                 type="text"
                 autoComplete="off"
                 autoCapitalize="none"
@@ -87,7 +78,11 @@ export function PasswordSetupFields({
               <Button
                 variant="secondary"
                 icon={<Wand2 aria-hidden="true" className="size-4" />}
-                onClick={() => onGenerate(generatePassword())}
+                onClick={() =>
+                  form.setValue('password_setup.password', generatePassword(), {
+                    shouldValidate: form.formState.isSubmitted,
+                  })
+                }
               >
                 Generate
               </Button>

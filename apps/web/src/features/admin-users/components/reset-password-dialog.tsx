@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import type { User } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -8,7 +9,7 @@ import { useResetUserPasswordMutation } from '../../../api/users/user-password-r
 import { actionErrorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
 import { NEW_PASSWORD_FORM, resetPasswordResolver } from '../lib/user-forms';
-import { outcomeOf, PasswordResult, type PasswordOutcome } from './password-result';
+import { outcomeDialog, savedOutcome, type PasswordOutcome } from './password-result';
 import { PasswordSetupFields } from './password-setup-fields';
 
 interface ResetPasswordDialogProps {
@@ -30,22 +31,8 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
     defaultValues: NEW_PASSWORD_FORM,
     saves: [reset],
   });
-  const { errors } = form.formState;
-  const method = form.watch('password_setup.method');
 
-  if (outcome) {
-    return (
-      <Dialog
-        open
-        onOpenChange={(open) => !open && onClose()}
-        title="Password Reset"
-        size="sm"
-        footer={<Button onClick={onClose}>Done</Button>}
-      >
-        <PasswordResult outcome={outcome} />
-      </Dialog>
-    );
-  }
+  if (outcome) return outcomeDialog({ title: 'Password Reset', outcome, onClose });
 
   const submit = form.submitWith(({ password_setup: setup }) =>
     reset.mutate(
@@ -53,13 +40,7 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
       {
         onSuccess: (result) => {
           toast.success(`Password of ${result.user.email} reset.`);
-          setOutcome(
-            outcomeOf(
-              result.user.email,
-              result.password_link,
-              setup.method === 'password' ? setup.password : undefined,
-            ),
-          );
+          setOutcome(savedOutcome(result, setup));
         },
       },
     ),
@@ -90,20 +71,13 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
         </>
       }
     >
-      <PasswordSetupFields
-        passwordChoice="Set a new password"
-        legend="New password"
-        method={method}
-        methodField={form.register('password_setup.method')}
-        passwordField={form.register('password_setup.password')}
-        passwordLabel="New password"
-        passwordError={errors.password_setup?.password?.message}
-        onGenerate={(password) =>
-          form.setValue('password_setup.password', password, {
-            shouldValidate: form.formState.isSubmitted,
-          })
-        }
-      />
+      <FormProvider {...form}>
+        <PasswordSetupFields
+          passwordChoice="Set a new password"
+          legend="New password"
+          passwordLabel="New password"
+        />
+      </FormProvider>
       {reset.isError && (
         <ErrorMessage>{actionErrorMessage(reset.error, 'Failed to reset the password.')}</ErrorMessage>
       )}
