@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { banListSchema } from './banlists';
+import { banListParamsSchema, banListSchema } from './banlists';
 
 /**
  * Import into a ban list (issue 15): the text is previewed first (nothing is sent to Cloudflare), then
@@ -70,9 +70,11 @@ export const banListImportPreviewSchema = z.object({
 });
 export type BanListImportPreview = z.infer<typeof banListImportPreviewSchema>;
 
-export const banListImportParamsSchema = z.object({
-  list_id: z.string().trim().min(1, 'The list id is required.').max(64, 'The list id is too long.'),
-  import_id: z.uuid({ error: 'The import id is not valid.' }),
+export const banListImportParamsSchema = banListParamsSchema.extend({
+  import_id: z
+    .string()
+    .max(36, 'The import id is not valid.')
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'The import id is not valid.'),
 });
 
 /**
