@@ -154,6 +154,9 @@ describe.runIf(process.env.TEST_DB === 'postgres')('Db on PostgreSQL', () => {
   });
 });
 
+/** Starting an embedded database (its own process, WebAssembly) takes seconds, far more on a busy machine. */
+const HOSTED_DB_TIMEOUT_MS = 120_000;
+
 describe('the embedded database folder', () => {
   let folder: string;
   beforeAll(() => {
@@ -171,18 +174,22 @@ describe('the embedded database folder', () => {
     lockDataDir(dbFolder)();
   });
 
-  it.runIf(process.env.TEST_DB !== 'postgres')('keeps data across a restart', async () => {
-    const config = { mode: 'production' as const, dataDir: folder, databaseUrl: undefined };
-    const first = await createDb(config);
-    await first.exec("CREATE TABLE kept (value text); INSERT INTO kept VALUES ('still here')");
-    await first.close();
-    const second = await createDb(config);
-    try {
-      expect(await second.query('SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
-    } finally {
-      await second.close();
-    }
-  });
+  it.runIf(process.env.TEST_DB !== 'postgres')(
+    'keeps data across a restart',
+    async () => {
+      const config = { mode: 'production' as const, dataDir: folder, databaseUrl: undefined };
+      const first = await createDb(config);
+      await first.exec("CREATE TABLE kept (value text); INSERT INTO kept VALUES ('still here')");
+      await first.close();
+      const second = await createDb(config);
+      try {
+        expect(await second.query('SELECT value FROM kept')).toEqual([{ value: 'still here' }]);
+      } finally {
+        await second.close();
+      }
+    },
+    HOSTED_DB_TIMEOUT_MS,
+  );
 
   it.runIf(process.env.TEST_DB !== 'postgres')(
     'is hosted by a process of its own, which the server restarts if it dies',
@@ -212,6 +219,7 @@ describe('the embedded database folder', () => {
       }
       expect(isRunning(db.hostPid()!)).toBe(false);
     },
+    HOSTED_DB_TIMEOUT_MS,
   );
 
   it.runIf(process.env.TEST_DB !== 'postgres')(
@@ -233,5 +241,6 @@ describe('the embedded database folder', () => {
       await vi.waitFor(() => expect(isRunning(hostPid)).toBe(false), { timeout: 10_000 });
       expect(existsSync(`${dbFolder}.lock`)).toBe(false);
     },
+    HOSTED_DB_TIMEOUT_MS,
   );
 });

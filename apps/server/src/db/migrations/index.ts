@@ -15,10 +15,10 @@ import { sql as auditOrder } from './015_audit_order';
 import { sql as jobs } from './016_jobs';
 import { sql as itemContainment } from './017_item_containment';
 import { sql as listWriteBudget } from './018_list_write_budget';
-import { sql as accountListPlan } from './021_account_list_plan';
-import { sql as requestBudgetBatches } from './022_request_budget_batches';
 import { sql as itemProvenance } from './019_item_provenance';
 import { sql as banListImports } from './020_ban_list_imports';
+import { sql as accountListPlan } from './021_account_list_plan';
+import { sql as requestBudgetBatches } from './022_request_budget_batches';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -45,8 +45,8 @@ export const migrations: readonly Migration[] = [
   { name: '016_jobs', sql: jobs },
   { name: '017_item_containment', sql: itemContainment },
   { name: '018_list_write_budget', sql: listWriteBudget },
-  { name: '021_account_list_plan', sql: accountListPlan },
-  { name: '022_request_budget_batches', sql: requestBudgetBatches },
   { name: '019_item_provenance', sql: itemProvenance },
   { name: '020_ban_list_imports', sql: banListImports },
+  { name: '021_account_list_plan', sql: accountListPlan },
+  { name: '022_request_budget_batches', sql: requestBudgetBatches },
 ];

@@ -231,5 +231,6 @@ describe('reading a new password', () => {
     expect(onCommandLine.status).toBe(2);
     expect(onCommandLine.stderr).toContain('The password is not taken from the command line');
     expect(onCommandLine.stdout).toBe('');
-  });
+    // Two runs of the command, each starting tsx and an embedded database: slow on a busy machine.
+  }, 150_000);
 });
