@@ -42,6 +42,13 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
-    env: { PORT: String(E2E_PORT), GUARDIAN_DATA_DIR: E2E_DATA_DIR, SANDBOX_PORT: '0', LOG_LEVEL: 'info' },
+    env: {
+      PORT: String(E2E_PORT),
+      GUARDIAN_DATA_DIR: E2E_DATA_DIR,
+      SANDBOX_PORT: '0',
+      LOG_LEVEL: 'info',
+      // Expired ban list items go within 2 seconds (item-expiry.spec.ts), not within the minute.
+      GUARDIAN_EXPIRY_SWEEP_SECONDS: '2',
+    },
   },
 });

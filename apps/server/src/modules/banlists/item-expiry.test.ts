@@ -342,36 +342,45 @@ describe('ban list item provenance and expiry', () => {
 
 describe('the expiry sweep', () => {
   let ctx: CloudflareTestContext;
+  beforeAll(async () => {
+    ctx = await createCloudflareTestContext({ config: { itemExpirySweepMs: 200 } });
+  }, 60_000);
   afterAll(() => ctx?.close());
 
-  it('queues a job per account with due items, which removes them at Cloudflare and in the mirror', async () => {
-    ctx = await createCloudflareTestContext({ config: { itemExpirySweepMs: 200 } });
-    const carol = await ctx.createUser();
-    const account = await ctx.addAccount(carol, { name: 'Sweep Co' });
-    const list = ctx.sandbox.control.addList(account.account_id, { name: 'sweep_list', kind: 'ip' });
-    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      ctx.app.inject({ method, url: `/api/cloudflare/banlists${url}`, headers: carol.headers, payload });
-    expect((await call('POST', '/update')).statusCode).toBe(200);
-    const added = await call('POST', `/${list.id}/items`, {
-      ip: '192.0.2.200',
-      comment: 'short ban',
-      expires: '1h',
-    });
-    expect(added.statusCode, added.body).toBe(201);
-    const item = added.json<BanListItem>();
-    await ctx.db.query(`UPDATE ban_list_items SET expires_at = now() WHERE id = $1`, [item.id]);
-    const deadline = Date.now() + 15_000;
-    while (ctx.sandbox.control.getListItems(account.account_id, list.id).length > 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(ctx.sandbox.control.getListItems(account.account_id, list.id)).toEqual([]);
-    let page: BanListItemsPage | undefined;
-    while (Date.now() < deadline) {
-      page = (await call('GET', `/${list.id}/items`)).json<BanListItemsPage>();
-      if (page.totalItems === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(page?.totalItems).toBe(0);
-    const jobs = await ctx.app.inject({ method: 'GET', url: '/api/jobs', headers: carol.headers });
-    expect(jobs.body).toContain('ban-list-expiry');
-  });
+  it(
+    'queues a job per account with due items, which removes them at Cloudflare and in the mirror',
+    { timeout: 60_000 },
+    async () => {
+      const carol = await ctx.createUser();
+      const account = await ctx.addAccount(carol, { name: 'Sweep Co' });
+      const list = ctx.sandbox.control.addList(account.account_id, { name: 'sweep_list', kind: 'ip' });
+      const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+        ctx.app.inject({ method, url: `/api/cloudflare/banlists${url}`, headers: carol.headers, payload });
+      expect((await call('POST', '/update')).statusCode).toBe(200);
+      const added = await call('POST', `/${list.id}/items`, {
+        ip: '192.0.2.200',
+        comment: 'short ban',
+        expires: '1h',
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      const item = added.json<BanListItem>();
+      await ctx.db.query(`UPDATE ban_list_items SET expires_at = now() WHERE id = $1`, [item.id]);
+      const deadline = Date.now() + 40_000;
+      while (
+        ctx.sandbox.control.getListItems(account.account_id, list.id).length > 0 &&
+        Date.now() < deadline
+      )
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(ctx.sandbox.control.getListItems(account.account_id, list.id)).toEqual([]);
+      let page: BanListItemsPage | undefined;
+      while (Date.now() < deadline) {
+        page = (await call('GET', `/${list.id}/items`)).json<BanListItemsPage>();
+        if (page.totalItems === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(page?.totalItems).toBe(0);
+      const jobs = await ctx.app.inject({ method: 'GET', url: '/api/jobs', headers: carol.headers });
+      expect(jobs.body).toContain('ban-list-expiry');
+    },
+  );
 });
