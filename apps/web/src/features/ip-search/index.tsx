@@ -185,10 +185,23 @@ function Answer({ q, search }: AnswerProps) {
       </h2>
       {answer && <Summary answer={answer} />}
       {answer && (
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <Button icon={<Ban aria-hidden="true" className="size-4" />} onClick={() => setBanning(true)}>
             Ban everywhere
           </Button>
+          {answer.matches.length > 0 && (
+            <label className="flex items-center gap-2 px-1 text-sm text-ink">
+              <input
+                type="checkbox"
+                className="size-4 accent-brand"
+                checked={answer.matches.every((match) => selected.has(matchKey(match)))}
+                onChange={(event) =>
+                  setSelected(event.target.checked ? new Set(answer.matches.map(matchKey)) : new Set())
+                }
+              />
+              Choose every match
+            </label>
+          )}
           <Button
             variant="secondary"
             icon={<Trash2 aria-hidden="true" className="size-4" />}

@@ -12,7 +12,7 @@ import {
   TableRow,
 } from '../../../components/ui/table';
 
-const COLUMN_COUNT = 8;
+const COLUMN_COUNT = 7;
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -56,7 +56,6 @@ export function IpSearchResultsTable({
   selected,
   onSelectedChange,
 }: IpSearchResultsTableProps) {
-  const allSelected = matches.length > 0 && matches.every((match) => selected.has(matchKey(match)));
   const toggle = (key: string, on: boolean) => {
     const next = new Set(selected);
     if (on) next.add(key);
@@ -68,23 +67,12 @@ export function IpSearchResultsTable({
       <TableHead>
         <TableHeaderCell className="w-10">
           <span className="sr-only">Choose</span>
-          <input
-            type="checkbox"
-            aria-label="Choose every match"
-            className="size-4 accent-brand"
-            checked={allSelected}
-            disabled={matches.length === 0}
-            onChange={(event) =>
-              onSelectedChange(event.target.checked ? new Set(matches.map(matchKey)) : new Set())
-            }
-          />
         </TableHeaderCell>
         <TableHeaderCell>Account Name</TableHeaderCell>
         <TableHeaderCell>List Name</TableHeaderCell>
         <TableHeaderCell>Item</TableHeaderCell>
         <TableHeaderCell>Comment</TableHeaderCell>
         <TableHeaderCell>Created On</TableHeaderCell>
-        <TableHeaderCell>Added By</TableHeaderCell>
         <TableHeaderCell>Expires</TableHeaderCell>
       </TableHead>
       <TableBody>
@@ -126,18 +114,17 @@ export function IpSearchResultsTable({
                 <TableCell label="Comment" className="max-w-md min-w-40 break-words">
                   {match.comment}
                 </TableCell>
-                <TableCell label="Created On" className="whitespace-nowrap text-ink-muted">
-                  <time dateTime={match.created_on}>{formatCreatedOn(match.created_on)}</time>
-                </TableCell>
-                <TableCell label="Added By" className="break-all">
-                  {match.added_via === 'cloudflare' ? (
-                    <span className="text-ink-muted">{ADDED_AT_CLOUDFLARE}</span>
-                  ) : (
-                    <>
-                      {match.added_by}
-                      <span className="text-ink-muted"> ({ADDED_VIA[match.added_via]})</span>
-                    </>
-                  )}
+                <TableCell label="Created On" className="text-ink-muted">
+                  <div>
+                    <time dateTime={match.created_on} className="whitespace-nowrap">
+                      {formatCreatedOn(match.created_on)}
+                    </time>
+                    <span className="block text-xs break-words">
+                      {match.added_via === 'cloudflare'
+                        ? ADDED_AT_CLOUDFLARE
+                        : `by ${match.added_by} (${ADDED_VIA[match.added_via]})`}
+                    </span>
+                  </div>
                 </TableCell>
                 <TableCell label="Expires" className="whitespace-nowrap text-ink-muted">
                   {match.expires_at ? (
