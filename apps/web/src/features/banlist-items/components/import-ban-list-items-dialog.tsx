@@ -4,7 +4,6 @@ import {
   BAN_LIST_IMPORT_LINES_MAX,
   BAN_LIST_IMPORT_PREVIEW_MINUTES,
   BAN_LIST_IMPORT_TEXT_MAX,
-  BAN_LIST_VALUE_LABELS,
   ITEM_EXPIRY_LABELS,
   ITEM_EXPIRY_PRESETS,
   type BanListImportPreview,
@@ -32,6 +31,14 @@ const LINE_EXAMPLES: Record<BanListKind, string> = {
   hostname: 'host.example.com\n*.example.org',
   asn: 'AS13335\n15169',
   redirect: 'example.com/old -> https://example.com/new',
+};
+
+/** What one line holds, in the dialog's description. */
+const LINE_NOUNS: Record<BanListKind, string> = {
+  ip: 'IP address or CIDR',
+  hostname: 'hostname',
+  asn: 'AS number',
+  redirect: 'redirect (source -> target)',
 };
 
 /** The expiry choices: the presets, or a date. */
@@ -151,7 +158,6 @@ export function ImportBanListItemsDialog({
     );
   };
 
-  const label = BAN_LIST_VALUE_LABELS[kind ?? 'ip'];
   const canApply = preview !== null && preview.refused === null && preview.to_add > 0 && jobError === null;
 
   return (
@@ -162,7 +168,7 @@ export function ImportBanListItemsDialog({
       description={
         preview
           ? 'Check what the import adds; nothing is sent to Cloudflare until you press Import.'
-          : `Paste or upload one ${label.toLowerCase()} a line (# starts a comment), or CSV: value,comment,expires (a header line is optional).`
+          : `Paste or upload one ${LINE_NOUNS[kind ?? 'ip']} a line (# starts a comment), or CSV: value,comment,expires (a header line is optional).`
       }
       size="lg"
       busy={busy}

@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './support/session';
+import { DEMO_USER } from './support/stack';
+
+// Issue 15: Import beside Add on the ban list items screen. A CSV file with invalid lines, a line the
+// list already has (198.51.100.10, "Istanbul office") and a repeat is previewed (nothing sent), then
+// applied: the new items are at Cloudflare and in the list. office_allowlist of Guardian Demo, with
+// addresses of 100.64.77.0/24 that no seeded list holds.
+const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-h2';
+const FILE = [
+  'ip,comment,expires',
+  '100.64.77.1,e2e import one,',
+  '100.64.77.2,e2e import two,7d',
+  '198.51.100.10,already listed,',
+  'not-an-address,bad line,',
+  '100.64.77.1,repeat of line 2,',
+  '100.64.77.3,bad expiry,yesterday',
+  '100.64.77.0/24,e2e import range,never',
+  '',
+].join('\n');
+
+test.describe.configure({ mode: 'serial' });
+
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  mkdirSync(SHOTS, { recursive: true });
+  page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  await signIn(page, DEMO_USER);
+});
+test.afterAll(() => page.close());
+
+const table = () => page.getByRole('table', { name: 'Ban list items' });
+
+test('imports a file with invalid lines: preview, then apply and see the items', async () => {
+  test.setTimeout(120_000);
+  await page.goto('/cloudflare/banlists');
+  await page.getByRole('link', { name: /items in office_allowlist$/ }).click();
+  await expect(page.getByRole('heading', { name: 'office_allowlist' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import Items' });
+  await dialog
+    .getByLabel(/upload a file/)
+    .setInputFiles({ name: 'bans.csv', mimeType: 'text/csv', buffer: Buffer.from(FILE) });
+  await expect(dialog.getByText('Read: bans.csv')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/import-input-1366.png` });
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+
+  const summary = dialog.getByLabel('Import preview');
+  await expect(summary).toBeVisible();
+  const figure = (label: string) => summary.locator('div').filter({ hasText: label }).locator('dd');
+  await expect(figure('Will be added')).toHaveText('3');
+  await expect(figure('Already in the list')).toHaveText('1');
+  await expect(figure('Repeated in the file')).toHaveText('1');
+  await expect(figure('Invalid lines')).toHaveText('2');
+  const invalid = dialog.getByRole('table', { name: 'Invalid lines' });
+  await expect(invalid.getByRole('row').filter({ hasText: 'not-an-address' })).toContainText(
+    '"not-an-address" is not a valid IPv4 or IPv6 address or CIDR.',
+  );
+  await expect(invalid.getByRole('row').filter({ hasText: 'yesterday' })).toContainText('7');
+  await page.screenshot({ path: `${SHOTS}/import-preview-1366.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/import-preview-390.png` });
+  await page.setViewportSize({ width: 1366, height: 900 });
+
+  await dialog.getByLabel('Expires').selectOption({ label: '30 days' });
+  await dialog.getByRole('button', { name: 'Import 3 items' }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByText('3 items imported.')).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search items' }).fill('100.64.77');
+  await expect(table().getByRole('row').filter({ hasText: '100.64.77.1' })).toContainText('e2e import one');
+  await expect(table().getByRole('row').filter({ hasText: '100.64.77.2' })).toBeVisible();
+  await expect(table().getByRole('row').filter({ hasText: '100.64.77.0/24' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/import-done-1366.png` });
+});
