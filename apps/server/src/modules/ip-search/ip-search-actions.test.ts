@@ -190,6 +190,18 @@ describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
     expect(valuesAt(two, 'two_a')).not.toContain('203.0.113.50');
     expect(valuesAt(one, 'one_b')).toContain('203.0.113.50');
     expect((await search(alice, '203.0.113.50')).matches.map((match) => match.list_name)).toEqual(['one_b']);
+    // Each item's history names who added it and who removed it.
+    const history = await ctx.db.query<{ event: string; actor: string; added_via: string | null }>(
+      `SELECT event, actor, added_via FROM ban_list_item_history WHERE value = '203.0.113.50' ORDER BY id`,
+    );
+    expect(history.filter((row) => row.event === 'added')).toHaveLength(3);
+    expect(history.filter((row) => row.event === 'added').every((row) => row.added_via === 'console')).toBe(
+      true,
+    );
+    expect(history.filter((row) => row.event === 'removed')).toEqual([
+      { event: 'removed', actor: alice.email, added_via: null },
+      { event: 'removed', actor: alice.email, added_via: null },
+    ]);
   });
 
   it("refuses another person's list ids (404) and sends nothing", async () => {

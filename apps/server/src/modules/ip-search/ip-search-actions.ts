@@ -107,7 +107,10 @@ export class IpSearchActions {
 
   readonly removeKind: JobKind = {
     run: async ({ job, signal, progress }) => {
-      const entries = job.data.items as { listId: string; itemId: number }[];
+      const { items: entries, actor } = job.data as {
+        items: { listId: string; itemId: number }[];
+        actor: ItemActor;
+      };
       const lists: ListOutcome[] = [];
       progress(0, entries.length);
       for (const { listId, itemId } of entries) {
@@ -115,7 +118,7 @@ export class IpSearchActions {
         const list = await this.access.requireList(job.userId, listId);
         const outcome = await about(`The list "${list.listName}"`, async () => {
           try {
-            await this.items.delete(job.userId, listId, itemId);
+            await this.items.delete({ ...actor, userId: job.userId }, listId, itemId);
             return 'removed' as const;
           } catch (err) {
             // Removed meanwhile (another tab, a sync): what was asked for is done.
@@ -162,9 +165,10 @@ export class IpSearchActions {
 
   /** Remove from lists: each chosen match (a list of the person's and its item) deleted, one job per account. */
   async remove(
-    userId: number,
+    actor: ItemActor,
     request: RemoveMatchesRequest,
   ): Promise<IpSearchActionAnswer & { ended: boolean }> {
+    const userId = actor.userId;
     const seen = new Set<string>();
     const chosen: { list: BanListRecord; entry: { listId: string; itemId: number } }[] = [];
     for (const { list_id, item_id } of request.items) {
@@ -174,7 +178,10 @@ export class IpSearchActions {
       const list = await this.access.requireList(userId, list_id);
       chosen.push({ list, entry: { listId: list_id, itemId: item_id } });
     }
-    return this.start(userId, IP_SEARCH_REMOVE, byAccount(chosen), (part) => ({ items: part.entries }));
+    return this.start(userId, IP_SEARCH_REMOVE, byAccount(chosen), (part) => ({
+      items: part.entries,
+      actor,
+    }));
   }
 
   private async start<T>(

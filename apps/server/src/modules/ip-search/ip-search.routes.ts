@@ -24,7 +24,7 @@ export const ipSearchRoutes: FastifyPluginAsync<{ db: Db; actions: IpSearchActio
     return reply.code(ended ? 200 : 202).send(answer);
   });
   route(app, ipSearchEndpoints.remove, async (request, reply) => {
-    const { ended, ...answer } = await actions.remove(request.user.id, request.body);
+    const { ended, ...answer } = await actions.remove(itemActorOf(request), request.body);
     return reply.code(ended ? 200 : 202).send(answer);
   });
   route(app, listCapacityEndpoints.list, async (request) => ({
