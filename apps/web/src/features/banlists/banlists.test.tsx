@@ -509,4 +509,17 @@ describe('capacity', () => {
       expect(api.sent('PUT /api/cloudflare/capacity/acc-acme/plan')).toEqual([{ plan: 'pro' }]),
     );
   });
+
+  it("warns in Add when the chosen account's lists are at its plan's limit", async () => {
+    const { user } = await openBanLists();
+    await user.click(screen.getByRole('button', { name: 'Add' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Ban List' });
+    expect(within(dialog).queryByRole('note')).not.toBeInTheDocument();
+    await user.selectOptions(await within(dialog).findByLabelText(/Account/), 'Acme Security');
+    expect(within(dialog).getByRole('note')).toHaveTextContent(
+      '"Acme Security" has 1 of 1 lists (Free plan): Cloudflare will refuse another.',
+    );
+    await user.selectOptions(within(dialog).getByLabelText(/Account/), 'Guardian Demo');
+    expect(within(dialog).queryByRole('note')).not.toBeInTheDocument();
+  });
 });

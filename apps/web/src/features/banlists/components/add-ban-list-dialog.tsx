@@ -4,6 +4,7 @@ import {
   BAN_LIST_KINDS,
   BAN_LIST_NAME_MAX,
   BAN_LIST_NAME_RULE,
+  capacityWarning,
   type BanList,
 } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
@@ -12,6 +13,7 @@ import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { useAccountsQuery } from '../../../api/accounts/accounts-query';
 import { useAddBanListMutation } from '../../../api/ban-lists/ban-list-add-mutation';
+import { useListCapacityQuery } from '../../../api/ip-search/list-capacity-query';
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
 
@@ -37,6 +39,12 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
   };
   const anyMissing = missing.account || missing.listName;
   const listNameError = anyMissing ? undefined : errors.list_name?.message;
+  // The chosen account's list quota: warned about before a list would pass it.
+  const accountName = form.watch('account_name');
+  const capacity = useListCapacityQuery().data?.accounts.find(
+    (account) => account.account_name === accountName,
+  );
+  const full = capacity && capacityWarning(capacity, { lists: 1 });
 
   return (
     <Dialog
@@ -103,6 +111,14 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
           </Select>
         )}
       </Field>
+      {full && (
+        <p
+          role="note"
+          className="rounded-control border border-warning/30 bg-warning-soft px-3 py-2 text-sm text-warning"
+        >
+          {full}
+        </p>
+      )}
       {anyMissing && <ErrorMessage>All fields are required.</ErrorMessage>}
       {addBanList.isError && (
         <ErrorMessage>{errorMessage(addBanList.error, 'Failed to add ban list.')}</ErrorMessage>
