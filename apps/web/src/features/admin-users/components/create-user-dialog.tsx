@@ -76,11 +76,7 @@ export function CreateUserDialog({ onClose }: { onClose: () => void }) {
       </Field>
       <LevelField field={form.register('level')} error={errors.level?.message} />
       <FormProvider {...form}>
-        <PasswordSetupFields
-          passwordChoice="Set a first password"
-          legend="First sign-in"
-          passwordLabel="First password"
-        />
+        <PasswordSetupFields password="first" />
       </FormProvider>
       {createUser.isError && (
         <ErrorMessage>{actionErrorMessage(createUser.error, 'Failed to add the user.')}</ErrorMessage>

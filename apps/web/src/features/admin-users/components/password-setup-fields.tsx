@@ -6,12 +6,11 @@ import { Field, Input } from '../../../components/ui/input';
 import { generatePassword } from '../lib/generate-password';
 import type { PasswordMethod, PasswordSetupForm } from '../lib/user-forms';
 
-interface PasswordSetupFieldsProps {
-  legend: string;
-  /** The password choice's words: 'Set a first password' for a new user, 'Set a new password' for a reset. */
-  passwordChoice: string;
-  passwordLabel: string;
-}
+/** The words of the part: a new user's first password, or a reset's new one. */
+const WORDS = {
+  first: { legend: 'First sign-in', passwordChoice: 'Set a first password', passwordLabel: 'First password' },
+  new: { legend: 'New password', passwordChoice: 'Set a new password', passwordLabel: 'New password' },
+};
 
 const choices = (passwordChoice: string): { value: PasswordMethod; label: string; hint: string }[] => [
   {
@@ -31,7 +30,8 @@ const choices = (passwordChoice: string): { value: PasswordMethod; label: string
  * "password or link" part of the Add User and Reset Password dialogs: the fields `password_setup.*` of
  * the dialog's form, inside its `<FormProvider>`.
  */
-export function PasswordSetupFields({ legend, passwordChoice, passwordLabel }: PasswordSetupFieldsProps) {
+export function PasswordSetupFields({ password }: { password: keyof typeof WORDS }) {
+  const { legend, passwordChoice, passwordLabel } = WORDS[password];
   const form = useFormContext<{ password_setup: PasswordSetupForm }>();
   const method = form.watch('password_setup.method');
   return (

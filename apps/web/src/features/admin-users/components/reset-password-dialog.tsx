@@ -72,11 +72,7 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
       }
     >
       <FormProvider {...form}>
-        <PasswordSetupFields
-          passwordChoice="Set a new password"
-          legend="New password"
-          passwordLabel="New password"
-        />
+        <PasswordSetupFields password="new" />
       </FormProvider>
       {reset.isError && (
         <ErrorMessage>{actionErrorMessage(reset.error, 'Failed to reset the password.')}</ErrorMessage>
