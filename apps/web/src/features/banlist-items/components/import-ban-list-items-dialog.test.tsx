@@ -5,6 +5,7 @@ import type { BanListImportPreview, BanListImportResult, Job } from '@guardian/c
 import { AppProviders, createQueryClient } from '../../../app/providers';
 import { setToken } from '../../../lib/auth-token';
 import { fakeApi } from '../../../test/fake-api';
+import { jobOf } from '../../../test/job';
 import { jsonResponse } from '../../../test/render-app';
 import { sessionToken } from '../../../test/token';
 import { ImportBanListItemsDialog } from './import-ban-list-items-dialog';
@@ -48,24 +49,8 @@ const RESULT: BanListImportResult = {
   },
 };
 
-const job = (overrides: Partial<Job>): Job => ({
-  id: JOB_ID,
-  kind: 'ban-list-import',
-  started_by: 'user@example.com',
-  account_name: 'Demo',
-  target: 'blocked',
-  state: 'running',
-  done: 1,
-  total: 4,
-  attempts: 1,
-  error: null,
-  result: null,
-  cancel_requested: false,
-  created_at: '2030-01-01T00:00:00.000Z',
-  started_at: '2030-01-01T00:00:00.000Z',
-  finished_at: null,
-  ...overrides,
-});
+const job = (overrides: Partial<Job>): Job =>
+  jobOf({ id: JOB_ID, kind: 'ban-list-import', target: 'blocked', done: 1, total: 4, ...overrides });
 
 function openDialog(routes: Parameters<typeof fakeApi>[0]) {
   const api = fakeApi(routes);
