@@ -7,7 +7,17 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './lib/stack';
 
 /** The sections in the order they run; each has its module in sections/ (sections/index.ts). */
-export const SECTIONS = ['sync', 'reads', 'zones', 'writes', 'web', 'fairness', 'audit', 'ipsearch'] as const;
+export const SECTIONS = [
+  'sync',
+  'reads',
+  'zones',
+  'writes',
+  'web',
+  'fairness',
+  'audit',
+  'ipsearch',
+  'expiry',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 const { values: args } = parseArgs({
@@ -98,3 +108,17 @@ export const RESULTS_DIR = args.results ? resolve(args.results) : join(ROOT, 'be
 export const WEB_DIST = args['web-dist'] ? resolve(args['web-dist']) : join(ROOT, 'apps', 'web', 'dist');
 
 export const writeResults = !args['no-write'];
+
+/** The options as the report's JSON keeps them. */
+export const OPTIONS_RECORD = {
+  itemCount: BIG_LIST_ITEMS,
+  smallListItems: SMALL_LIST_ITEMS,
+  zoneCount: ZONE_COUNT,
+  connections: CONNECTIONS,
+  durationS: DURATION_S,
+  repeat: REPEAT,
+  auditRows: AUDIT_ROWS,
+  ipSearchItems: IPSEARCH_ITEMS,
+  exportItems: EXPORT_ITEMS,
+  sections: SECTIONS.filter(runs),
+};

@@ -15,6 +15,7 @@ import {
   type Section,
 } from '../options';
 import { auditSection } from './audit';
+import { expirySection } from './expiry';
 import { ensureMirrored, type Context } from './context';
 import { fairnessSection } from './fairness';
 import { ipSearchSection } from './ip-search';
@@ -53,4 +54,5 @@ export const sections: Record<Section, SectionRun> = {
       connections: CONNECTIONS,
       durationS: DURATION_S,
     }),
+  expiry: expirySection,
 };
