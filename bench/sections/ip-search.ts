@@ -45,7 +45,8 @@ const dotted = (n: string) =>
 
 /**
  * One list's items into a table of its own, then attached as the list's partition: ATTACH builds the
- * mirror's indexes on it in bulk, as a sync's swap does. `valueSql` makes item g's value (g from 0).
+ * mirror's indexes on it in bulk, as a sync's swap does (its CHECK constraints copied: ATTACH requires
+ * them). `valueSql` makes item g's value (g from 0).
  */
 async function seedList(
   server: ServerChild,
@@ -56,7 +57,7 @@ async function seedList(
   extra: string[] = [],
 ): Promise<void> {
   const table = `ban_list_items_${ref}`;
-  await server.sql(`CREATE TABLE ${table} (LIKE ban_list_items INCLUDING DEFAULTS)`);
+  await server.sql(`CREATE TABLE ${table} (LIKE ban_list_items INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
   await server.sql(
     `INSERT INTO ${table} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
      SELECT $1::bigint, g + 1, md5($3 || ':' || g), value,
