@@ -122,17 +122,3 @@ export const OPTIONS_RECORD = {
   exportItems: EXPORT_ITEMS,
   sections: SECTIONS.filter(runs),
 };
-
-/** The options as the report's JSON keeps them. */
-export const OPTIONS_RECORD = {
-  itemCount: BIG_LIST_ITEMS,
-  smallListItems: SMALL_LIST_ITEMS,
-  zoneCount: ZONE_COUNT,
-  connections: CONNECTIONS,
-  durationS: DURATION_S,
-  repeat: REPEAT,
-  auditRows: AUDIT_ROWS,
-  ipSearchItems: IPSEARCH_ITEMS,
-  exportItems: EXPORT_ITEMS,
-  sections: SECTIONS.filter(runs),
-};
