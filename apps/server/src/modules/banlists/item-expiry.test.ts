@@ -6,6 +6,7 @@ import type {
   BanListItemsPage,
   CreatedApiKey,
 } from '@guardian/contract';
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppDeps } from '../../app';
 import { createServices } from '../../services';
@@ -319,6 +320,30 @@ describe('ban list item provenance and expiry', () => {
       expect(failed.map((row) => row.outcome)).toEqual(['success', 'failed']);
       ctx.sandbox.control.clearFaults();
       expect(await run.expireAccount(account.id)).toBe(200);
+      expect(cloudflareIds(listId)).toEqual([]);
+      expect(await mirrorIds(ref)).toEqual([]);
+    });
+
+    it('leaves an account’s due items to its earlier expiry job (two processes’ sweeps at once)', async () => {
+      const { listId, ref } = await syncedList(ips(3, 3));
+      await makeDue(ref, 3);
+      const earlierId = randomUUID();
+      await ctx.db.query(
+        `INSERT INTO jobs (id, kind, user_id, account_id, state, created_at)
+         VALUES ($1, 'ban-list-expiry', $2, $3, 'running', now() - interval '1 second')`,
+        [earlierId, alice.id, account.id],
+      );
+      const run = expiry(100);
+      const context = (id: string, createdAt: Date) =>
+        ({
+          job: { id, accountId: account.id, createdAt },
+          signal: new AbortController().signal,
+          progress: () => {},
+        }) as unknown as Parameters<typeof run.kind.run>[0];
+      expect(await run.kind.run(context(randomUUID(), new Date()))).toEqual({ removed: 0 });
+      expect(cloudflareIds(listId)).toHaveLength(3);
+      await ctx.db.query(`UPDATE jobs SET state = 'succeeded' WHERE id = $1`, [earlierId]);
+      expect(await run.kind.run(context(randomUUID(), new Date()))).toEqual({ removed: 3 });
       expect(cloudflareIds(listId)).toEqual([]);
       expect(await mirrorIds(ref)).toEqual([]);
     });

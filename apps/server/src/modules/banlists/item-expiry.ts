@@ -60,8 +60,17 @@ export class ItemExpiry {
   /** The job of one account: its due items removed, `done` of `total` counted as they go. */
   readonly kind: JobKind = {
     run: async (context) => {
-      if (context.job.accountId === null) return { removed: 0 };
-      return { removed: await this.expireAccount(context.job.accountId, context) };
+      const { job } = context;
+      if (job.accountId === null) return { removed: 0 };
+      // Two processes' sweeps may queue a job each for one account at once: the later one leaves the
+      // work to the earlier (it would only wait for the account's write turn, and fail).
+      const [earlier] = await this.db.query(
+        `SELECT 1 FROM jobs WHERE kind = $1 AND account_id = $2 AND state IN ('queued', 'running')
+         AND (created_at, id) < ($3, $4::uuid)`,
+        [ITEM_EXPIRY, job.accountId, job.createdAt, job.id],
+      );
+      if (earlier) return { removed: 0 };
+      return { removed: await this.expireAccount(job.accountId, context) };
     },
   };
 
