@@ -17,6 +17,7 @@ export const SECTIONS = [
   'audit',
   'ipsearch',
   'expiry',
+  'import',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 

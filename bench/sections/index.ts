@@ -18,6 +18,7 @@ import { auditSection } from './audit';
 import { expirySection } from './expiry';
 import { ensureMirrored, type Context } from './context';
 import { fairnessSection } from './fairness';
+import { importSection } from './import';
 import { ipSearchSection } from './ip-search';
 import { readsSection } from './reads';
 import { syncSection } from './sync';
@@ -55,4 +56,5 @@ export const sections: Record<Section, SectionRun> = {
       durationS: DURATION_S,
     }),
   expiry: expirySection,
+  import: importSection,
 };
