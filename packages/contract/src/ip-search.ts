@@ -74,6 +74,13 @@ export const ipSearchAnswerSchema = z.object({
 });
 export type IpSearchAnswer = z.infer<typeof ipSearchAnswerSchema>;
 
+/**
+ * Text with a lone UTF-16 surrogate (half of a pair) cannot be stored as JSON by PostgreSQL (a job's
+ * data is jsonb): refused as the request's fault. With the `u` flag a well-formed pair is one code
+ * point, so only a lone half matches.
+ */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 /** At most this many lists in one "Ban everywhere" or "Remove from lists". */
 export const IP_SEARCH_ACTION_LISTS_MAX = 200;
 
@@ -93,12 +100,14 @@ export const banEverywhereRequestSchema = z.object({
     .string({ error: 'Enter the IP address or CIDR to ban.' })
     .trim()
     .min(1, 'Enter the IP address or CIDR to ban.')
-    .max(IP_SEARCH_QUERY_MAX, `The value must be at most ${IP_SEARCH_QUERY_MAX} characters.`),
+    .max(IP_SEARCH_QUERY_MAX, `The value must be at most ${IP_SEARCH_QUERY_MAX} characters.`)
+    .refine((text) => !LONE_SURROGATE.test(text), 'The value holds a character that is not valid text.'),
   comment: z
     .string({ error: 'Comment is required.' })
     .trim()
     .min(1, 'Comment is required.')
-    .max(500, 'Comment must be at most 500 characters.'),
+    .max(500, 'Comment must be at most 500 characters.')
+    .refine((text) => !LONE_SURROGATE.test(text), 'Comment holds a character that is not valid text.'),
   list_ids: z
     .array(listIdSchema, { error: 'Choose at least one list.' })
     .min(1, 'Choose at least one list.')

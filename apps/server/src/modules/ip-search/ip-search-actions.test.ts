@@ -231,6 +231,15 @@ describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
       { value: '203.0.113.1', comment: 'x', list_ids: [ids.one_a], expires: 'soon' },
     ])
       expect((await call(alice, ipSearchEndpoints.ban, payload)).statusCode).toBe(400);
+    // Half of a surrogate pair is not text PostgreSQL stores as JSON (a job's data): refused by the
+    // request's check, which names the field, before any job.
+    const lone = await call(alice, ipSearchEndpoints.ban, {
+      value: '203.0.113.1',
+      comment: 'x\ud800',
+      list_ids: [ids.one_a],
+    });
+    expect(lone.statusCode).toBe(400);
+    expect(lone.body).toContain('Comment holds a character that is not valid text.');
     expect((await call(alice, ipSearchEndpoints.remove, { items: [] })).statusCode).toBe(400);
     expect(
       (await call(alice, ipSearchEndpoints.remove, { items: [{ list_id: ids.one_a, item_id: -1 }] }))
