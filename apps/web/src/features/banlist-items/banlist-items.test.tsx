@@ -106,6 +106,13 @@ function column(index: number): string[] {
   );
 }
 
+// Scoped queries: each row holds two buttons (its details and its delete), and a role query over the
+// whole screen names every one of them.
+const pageButton = (name: string) =>
+  within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { name });
+const headerButton = (name: string) =>
+  within(screen.getByRole('table').querySelector('thead')!).getByRole('button', { name });
+
 const currentPage = () =>
   within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { current: 'page' });
 
@@ -163,13 +170,13 @@ describe('ban list items table', SLOW, () => {
         .map((entry) => entry.textContent);
     expect(pages()).toEqual(['1', '2', '3', '…', '20']);
 
-    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    await user.click(pageButton('Page 3'));
     await eventually(() => expect(column(0)[0]).toBe('201'));
     expect(column(2)[0]).toBe('Reason #1800');
     expect(api.itemRequests().at(-1)).toEqual({ page: '3', per_page: '100', sort: 'id', order: 'desc' });
     expect(pages()).toEqual(['1', '2', '3', '4', '5', '…', '20']);
 
-    await user.click(screen.getByRole('button', { name: 'Page 20' }));
+    await user.click(pageButton('Page 20'));
     await eventually(() => expect(column(0).at(-1)).toBe('2000'));
     expect(column(2).at(-1)).toBe('Reason #1');
     expect(screen.getByRole('button', { name: /Next/ })).toBeDisabled();
@@ -179,7 +186,7 @@ describe('ban list items table', SLOW, () => {
     const api = itemsApi();
     const { user } = await openItems();
     const loading = api.held(`GET ${ITEMS_PATH}`);
-    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await user.click(pageButton('Page 2'));
     await eventually(() => expect(api.itemRequests()).toHaveLength(2));
     expect(column(2)[0]).toBe('Reason #1000');
     expect(screen.queryByText('Loading items...')).not.toBeInTheDocument();
@@ -193,10 +200,10 @@ describe('ban list items table', SLOW, () => {
     const api = itemsApi();
     const { user } = await openItems();
     expect(screen.getByRole('columnheader', { name: 'No' })).toHaveAttribute('aria-sort', 'descending');
-    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await user.click(pageButton('Page 2'));
     await eventually(() => expect(column(0)[0]).toBe('101'));
 
-    await user.click(screen.getByRole('button', { name: 'IP Address' }));
+    await user.click(headerButton('IP Address'));
     await eventually(() =>
       expect(api.itemRequests().at(-1)).toEqual({ page: '1', per_page: '100', sort: 'ip', order: 'asc' }),
     );
@@ -204,17 +211,17 @@ describe('ban list items table', SLOW, () => {
       'aria-sort',
       'ascending',
     );
-    await user.click(screen.getByRole('button', { name: 'IP Address' }));
+    await user.click(headerButton('IP Address'));
     await eventually(() => expect(api.itemRequests().at(-1)).toMatchObject({ sort: 'ip', order: 'desc' }));
-    await user.click(screen.getByRole('button', { name: 'Created On' }));
+    await user.click(headerButton('Created On'));
     await eventually(() =>
       expect(api.itemRequests().at(-1)).toMatchObject({ sort: 'created_on', order: 'asc' }),
     );
-    await user.click(screen.getByRole('button', { name: 'Comment' }));
+    await user.click(headerButton('Comment'));
     await eventually(() =>
       expect(api.itemRequests().at(-1)).toMatchObject({ sort: 'comment', order: 'asc' }),
     );
-    await user.click(screen.getByRole('button', { name: 'No' }));
+    await user.click(headerButton('No'));
     await eventually(() => expect(api.itemRequests().at(-1)).toMatchObject({ sort: 'id', order: 'asc' }));
     await eventually(() => expect(column(2)[0]).toBe('Reason #1'));
     expect(currentPage()).toHaveTextContent('1');
@@ -223,7 +230,7 @@ describe('ban list items table', SLOW, () => {
   it('searches 300 ms after the last keystroke and goes back to page 1', async () => {
     const api = itemsApi();
     const { user } = await openItems();
-    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    await user.click(pageButton('Page 3'));
     await eventually(() => expect(column(0)[0]).toBe('201'));
     const requestsBefore = api.itemRequests().length;
 
@@ -292,7 +299,7 @@ describe('ban list items table', SLOW, () => {
     expect(await screen.findByText('1,000 matches', {}, WAIT)).toBeInTheDocument();
     expect(screen.queryByText(/More than/)).not.toBeInTheDocument();
     expect(pageButtons()).toEqual(['1', '2', '3', '10']);
-    await user.click(screen.getByRole('button', { name: 'Page 10' }));
+    await user.click(pageButton('Page 10'));
     await eventually(() => expect(currentPage()).toHaveTextContent('10'));
     await eventually(() => expect(column(2)[0]).toBe('Reason #100'));
     expect(pageButtons()).toEqual(['1', '8', '9', '10']);
@@ -502,7 +509,7 @@ describe('Delete item', SLOW, () => {
   it('shows the page before when the last item of the last page goes', async () => {
     const api = itemsApi(101);
     const { user } = await openItems(101);
-    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await user.click(pageButton('Page 2'));
     await eventually(() => expect(column(0)).toEqual(['101']));
     await user.click(screen.getByRole('button', { name: 'Delete 10.0.0.1' }));
     api.answer(`DELETE ${ITEMS_PATH}/1`, () => new Response(null, { status: 204 }));
