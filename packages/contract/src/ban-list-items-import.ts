@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemExpirySchema } from './ban-list-items';
 import { banListParamsSchema, banListSchema } from './banlists';
 
 /**
@@ -82,16 +83,8 @@ export const banListImportParamsSchema = banListParamsSchema.extend({
  * expiry of the items whose CSV line gives none: never, 1h, 1d, 7d, 30d, or a date and time (ISO 8601).
  */
 export const banListImportApplyRequestSchema = z.object({
-  expires: z
-    .string()
-    .max(40, 'The expiry is too long.')
-    .refine(
-      (text) =>
-        ['never', '1h', '1d', '7d', '30d'].includes(text) ||
-        z.iso.datetime({ offset: true }).safeParse(text).success,
-      'The expiry must be never, 1h, 1d, 7d, 30d, or a date and time (ISO 8601).',
-    )
-    .default('never'),
+  /** The Add dialog's choice (itemExpirySchema): a date in the future, at most 5 years ahead. */
+  expires: itemExpirySchema.default('never'),
 });
 export type BanListImportApplyRequest = z.input<typeof banListImportApplyRequestSchema>;
 
