@@ -4,16 +4,16 @@ import {
   BAN_LIST_IMPORT_LINES_MAX,
   BAN_LIST_IMPORT_PREVIEW_MINUTES,
   BAN_LIST_IMPORT_TEXT_MAX,
-  ITEM_EXPIRY_LABELS,
-  ITEM_EXPIRY_PRESETS,
+  itemExpirySchema,
   type BanListImportPreview,
   type BanListImportResult,
   type BanListKind,
+  type ItemExpiry,
 } from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
-import { Field, Input, Select, Textarea } from '../../../components/ui/input';
+import { Field, Textarea } from '../../../components/ui/input';
 import {
   refetchImported,
   useApplyImportMutation,
@@ -24,6 +24,7 @@ import { describeJobProgress, useJobProgress } from '../../../api/jobs/job-progr
 import { useJobQuery } from '../../../api/jobs/job-query';
 import { hasEnded } from '../../../api/jobs/keys';
 import { errorMessage } from '../../../lib/api';
+import { ItemExpiryField } from './item-expiry-field';
 
 /** What a line of the text holds, by list kind (the import's one-value-a-line form). */
 const LINE_EXAMPLES: Record<BanListKind, string> = {
@@ -40,9 +41,6 @@ const LINE_NOUNS: Record<BanListKind, string> = {
   asn: 'AS number',
   redirect: 'redirect (source -> target)',
 };
-
-/** The expiry choices: the presets, or a date. */
-type ExpiryChoice = (typeof ITEM_EXPIRY_PRESETS)[number] | 'date';
 
 /** The largest file read (the text's own bound: a larger one would be refused anyway). */
 const FILE_BYTES_MAX = BAN_LIST_IMPORT_TEXT_MAX;
@@ -85,9 +83,8 @@ export function ImportBanListItemsDialog({
   const [fileName, setFileName] = useState<string | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [preview, setPreview] = useState<BanListImportPreview | null>(null);
-  const [expiry, setExpiry] = useState<ExpiryChoice>('never');
-  const [expiryDate, setExpiryDate] = useState('');
-  const [expiryError, setExpiryError] = useState<string | null>(null);
+  const [expires, setExpires] = useState<ItemExpiry | ''>('never');
+  const [expiryError, setExpiryError] = useState<string | undefined>(undefined);
   const [jobId, setJobId] = useState<string | null>(null);
   const jobQuery = useJobQuery(jobId);
   const job = jobQuery.data;
@@ -128,23 +125,16 @@ export function ImportBanListItemsDialog({
     previewMutation.mutate({ text, format: 'auto' }, { onSuccess: setPreview });
   };
 
-  const expiresValue = (): string | null => {
-    if (expiry !== 'date') return expiry;
-    const at = Date.parse(expiryDate);
-    if (!expiryDate || Number.isNaN(at)) return null;
-    return new Date(at).toISOString();
-  };
-
   const apply = () => {
     if (!preview) return;
-    const expires = expiresValue();
-    if (expires === null) {
-      setExpiryError('Choose the date and time the items expire.');
+    const checked = itemExpirySchema.safeParse(expires);
+    if (!checked.success) {
+      setExpiryError(checked.error.issues[0]?.message ?? 'Choose when the items expire.');
       return;
     }
-    setExpiryError(null);
+    setExpiryError(undefined);
     applyMutation.mutate(
-      { importId: preview.id, expires },
+      { importId: preview.id, expires: checked.data },
       {
         onSuccess: (answer) => {
           if (isJob(answer)) {
@@ -284,38 +274,16 @@ export function ImportBanListItemsDialog({
               )}
             </div>
           )}
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Field label="Expires" hint="For items whose CSV line gives no expiry.">
-              {(control) => (
-                <Select
-                  {...control}
-                  value={expiry}
-                  disabled={busy}
-                  onChange={(event) => setExpiry(event.target.value as ExpiryChoice)}
-                >
-                  {ITEM_EXPIRY_PRESETS.map((preset) => (
-                    <option key={preset} value={preset}>
-                      {ITEM_EXPIRY_LABELS[preset]}
-                    </option>
-                  ))}
-                  <option value="date">A date</option>
-                </Select>
-              )}
-            </Field>
-            {expiry === 'date' && (
-              <Field label="Expiry date" required error={expiryError}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    type="datetime-local"
-                    value={expiryDate}
-                    disabled={busy}
-                    onChange={(event) => setExpiryDate(event.target.value)}
-                  />
-                )}
-              </Field>
-            )}
-          </div>
+          <ItemExpiryField
+            value={expires}
+            onChange={(value) => {
+              setExpires(value);
+              setExpiryError(undefined);
+            }}
+            error={expiryError}
+            disabled={busy}
+          />
+          <p className="-mt-2 text-xs text-ink-muted">For the items whose CSV line gives no expiry.</p>
           {running && (
             <div
               role="progressbar"
