@@ -2,7 +2,7 @@
  * Expiry (issue 15): 50,000 items of one list due at once, removed by Guardian's expiry job. They are
  * imported with one expiry date (the import's job), then the sandbox's calls are counted from the
  * moment they are due until Cloudflare has none of them: DELETEs against the fewest the batch size
- * allows (ceil(n / 10,000)), every Cloudflare call, and the Lists write budget those writes take
+ * allows (ceil(n / 100,000): one), every Cloudflare call, and the Lists write budget those writes take
  * (1,000,000 item changes and 30,000 writes per 12 hours per account) and the request budget (1,200
  * per 5 minutes per token). The server sweeps every second here (GUARDIAN_EXPIRY_SWEEP_SECONDS, run.ts).
  */
@@ -16,7 +16,7 @@ const FIGURE =
   'Expiry of 50,000 items due at once: removed at Cloudflare in the minimum calls, within the budgets';
 const ITEMS = 50_000;
 /** Ids per DELETE (apps/server/src/modules/banlists/item-expiry.ts EXPIRY_BATCH). */
-const BATCH = 10_000;
+const BATCH = 100_000;
 const LIST_WRITES = { items: 1_000_000, requests: 30_000 };
 const REQUESTS_PER_5_MIN = 1_200;
 const WAIT_MS = 10 * 60_000;

@@ -12,10 +12,12 @@ import { GUARDIAN_ACTOR, ItemHistoryRepository } from './item-history';
 export const ITEM_EXPIRY = 'ban-list-expiry';
 
 /**
- * Ids in one DELETE at Cloudflare: n due items of a list go in ceil(n / EXPIRY_BATCH) calls (the
- * size of a restore's batches, banlists.service.ts), each one change per item of the Lists write budget.
+ * Ids in one DELETE at Cloudflare: n due items of a list go in ceil(n / EXPIRY_BATCH) calls, one
+ * change per item of the Lists write budget. Cloudflare documents no per-request maximum (the sandbox
+ * test of a 100,000-item POST); this is the most an import sends in one write (BAN_LIST_IMPORT_LINES_MAX),
+ * so 50,000 items due at once go in one call.
  */
-export const EXPIRY_BATCH = 10_000;
+export const EXPIRY_BATCH = 100_000;
 /** How often each server process looks for due items (ITEM_EXPIRY_SWEEP_MS); an item goes within this after its expiry. */
 export const EXPIRY_SWEEP_DEFAULT_MS = 60_000;
 /** After an account's expiry job failed (a revoked token...), its next one waits this long. */
