@@ -19,8 +19,13 @@ test.beforeAll(async ({ browser }) => {
 });
 test.afterAll(() => page.close());
 
+/** The row with a cell named `text`, or an item's row whose address (a button opening its details) is `text`. */
 const rowWith = (text: string) =>
-  page.getByRole('row').filter({ has: page.getByRole('cell', { name: text, exact: true }) });
+  page.getByRole('row').filter({
+    has: page
+      .getByRole('cell', { name: text, exact: true })
+      .or(page.getByRole('button', { name: `Details of ${text}`, exact: true })),
+  });
 const cells = (row: Locator) => row.getByRole('cell');
 const currentPage = () =>
   page.getByRole('navigation', { name: 'Pagination' }).locator('[aria-current="page"]');
@@ -257,6 +262,8 @@ test.describe('Update from Cloudflare', () => {
       '198.51.100.200',
       'Example entry',
       /\d/,
+      'Never',
+      'Added at Cloudflare',
       '',
     ]);
     await expect(success('List synced with Cloudflare.')).toBeVisible();
@@ -316,11 +323,14 @@ test.describe('Ban List Items of the new list', () => {
     await expect(page.getByRole('heading', { name: listName })).toBeVisible();
     await expect(page.getByText('IP list of Spare Account')).toBeVisible();
     await expect(page.getByText('This list has no items.')).toBeVisible();
+    // The spec's columns, and what Guardian adds: when an item expires and who added it.
     await expect(page.getByRole('columnheader')).toHaveText([
       'No',
       'IP Address',
       'Comment',
       'Created On',
+      'Expires',
+      'Added by',
       'Delete',
     ]);
   });
@@ -359,6 +369,9 @@ test.describe('Ban List Items of the new list', () => {
       '203.0.113.7',
       'e2e single address',
       /\d/,
+      'Never',
+      // Who added it (the demo user), through the console.
+      /user@guardian\.local/,
       '',
     ]);
 
