@@ -8,7 +8,7 @@ import {
 } from '@guardian/contract';
 import type { FaultSpec } from '@guardian/sandbox';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestTo, type EndpointInput } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import { hasRoute, isErrorBody, jsonOf, seedEstate, syncMirrors, type Estate } from '../test/security';
@@ -28,6 +28,11 @@ import { hasRoute, isErrorBody, jsonOf, seedEstate, syncMirrors, type Estate } f
  * leave them equal at once, and nothing may be duplicated; every other fault must leave the database
  * equal to Cloudflare at once.
  */
+
+// Each case seeds a fresh estate (an account, a list, a zone, their syncs) before its one operation,
+// whose own bound is checked below (15 s); the case as a whole may take longer than the suites' 30 s
+// on a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 const TIMEOUT_MS = 600;
 const SLOW_MS = TIMEOUT_MS + 500;
