@@ -19,6 +19,7 @@ import { sql as itemProvenance } from './019_item_provenance';
 import { sql as banListImports } from './020_ban_list_imports';
 import { sql as accountListPlan } from './021_account_list_plan';
 import { sql as requestBudgetBatches } from './022_request_budget_batches';
+import { sql as ipSearchPlans } from './023_ip_search_plans';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   { name: '020_ban_list_imports', sql: banListImports },
   { name: '021_account_list_plan', sql: accountListPlan },
   { name: '022_request_budget_batches', sql: requestBudgetBatches },
+  { name: '023_ip_search_plans', sql: ipSearchPlans },
 ];

@@ -56,14 +56,12 @@ const toItem = (row: ItemRow): FoundItem => ({
   expiresAt: row.expires_at,
 });
 
-const ITEM_COLUMNS = 'ban_list_ref, id, ip, comment, created_on, added_via, added_by, expires_at';
-
 /**
  * The SQL of "Where is this address?": the person's lists of a kind (found through their own accounts,
  * so no one else's list is ever read), then those lists' items in the mirror. Each list's items are a
- * partition (migration 003): naming the lists prunes every other partition, and in each one the GiST
- * index of migration 017 serves inet's containment operators, the btree (ban_list_ref, ip) the exact
- * values of hostname and asn lists.
+ * partition (migration 003): the lists named are the partitions read (pruned as the statement runs: its
+ * plan is kept, migration 023), and in each one the GiST index of migration 017 serves inet's
+ * containment operators, the btree (ban_list_ref, ip) the exact values of hostname and asn lists.
  */
 export class IpSearchRepository {
   constructor(private readonly db: Queryable) {}
@@ -91,43 +89,31 @@ export class IpSearchRepository {
    * per prefix length in a list. Exact ones first, then the narrowest CIDR.
    */
   async holding(refs: readonly number[], inet: string, limit: number): Promise<FoundItem[]> {
-    if (refs.length === 0) return [];
-    const rows = await this.db.query<ItemRow>(
-      `SELECT ${ITEM_COLUMNS}, CASE WHEN ip_sort = $2::inet THEN 'exact' ELSE 'contains' END AS relation
-       FROM ban_list_items
-       WHERE ban_list_ref = ANY($1::bigint[]) AND ip_sort >>= $2::inet
-       ORDER BY masklen(ip_sort) DESC, ban_list_ref, id
-       LIMIT $3`,
-      [refs, inet, limit],
-    );
-    return rows.map(toItem);
+    return this.found('ip_search_holding($1::bigint[], $2::inet, $3::int)', refs, inet, limit);
   }
 
   /** Items of the lists strictly inside the CIDR `inet` (`<<`), in address order: a wide CIDR holds many. */
   async within(refs: readonly number[], inet: string, limit: number): Promise<FoundItem[]> {
-    if (refs.length === 0) return [];
-    const rows = await this.db.query<ItemRow>(
-      `SELECT ${ITEM_COLUMNS}, 'within' AS relation
-       FROM ban_list_items
-       WHERE ban_list_ref = ANY($1::bigint[]) AND ip_sort << $2::inet
-       ORDER BY ip_sort, ban_list_ref, id
-       LIMIT $3`,
-      [refs, inet, limit],
-    );
-    return rows.map(toItem);
+    return this.found('ip_search_within($1::bigint[], $2::inet, $3::int)', refs, inet, limit);
   }
 
   /** Items of the lists whose value is exactly `value` (hostname and asn lists store them normalised). */
   async exact(refs: readonly number[], value: string, limit: number): Promise<FoundItem[]> {
+    return this.found('ip_search_exact($1::bigint[], $2::text, $3::int)', refs, value, limit);
+  }
+
+  /**
+   * Runs one of the search's statements, kept as functions (migration 023) so that their plans over
+   * every list's partition are made once per database session, not at each search.
+   */
+  private async found(
+    call: string,
+    refs: readonly number[],
+    value: string,
+    limit: number,
+  ): Promise<FoundItem[]> {
     if (refs.length === 0) return [];
-    const rows = await this.db.query<ItemRow>(
-      `SELECT ${ITEM_COLUMNS}, 'exact' AS relation
-       FROM ban_list_items
-       WHERE ban_list_ref = ANY($1::bigint[]) AND ip = $2
-       ORDER BY ban_list_ref, id
-       LIMIT $3`,
-      [refs, value, limit],
-    );
+    const rows = await this.db.query<ItemRow>(`SELECT * FROM ${call}`, [refs, value, limit]);
     return rows.map(toItem);
   }
 }
