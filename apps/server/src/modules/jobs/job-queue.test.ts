@@ -64,6 +64,33 @@ describe('job queue', () => {
     }
   });
 
+  it('an idle worker asks the database once a poll, whatever the number of kinds it takes', async () => {
+    const statements: string[] = [];
+    const counted = Object.create(ctx.db) as typeof ctx.db;
+    counted.query = <T>(sql: string, params?: readonly unknown[]) => {
+      statements.push(sql);
+      return ctx.db.query<T>(sql, params);
+    };
+    const kinds = Array.from({ length: 8 }, (_, i) => `test-idle-${i}`);
+    const runs: string[] = [];
+    const queue = new JobQueue(counted, { ...FAST, pollMs: 100 });
+    for (const kind of kinds) queue.define(kind, stepping(runs, 1));
+    await queue.start();
+    try {
+      await sleep(300);
+      statements.length = 0;
+      await sleep(1_000);
+      // About 10 polls of 100 ms; a statement per kind would be 80.
+      expect(statements.length).toBeGreaterThan(0);
+      expect(statements.length).toBeLessThanOrEqual(12);
+      // The jobs are still found and run, of any kind.
+      const job = await queue.enqueue({ kind: kinds[7]!, userId: user.id, target: 'last kind', data: {} });
+      expect(await queue.waitFor(job.id, 10_000)).toMatchObject({ state: 'succeeded' });
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('runs a job and keeps its result and progress', async () => {
     const runs: string[] = [];
     const queue = await queueOf((q) => q.define('test-steps', stepping(runs, 5)));
