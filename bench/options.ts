@@ -12,6 +12,7 @@ export const SECTIONS = [
   'reads',
   'zones',
   'writes',
+  'jobs',
   'web',
   'fairness',
   'audit',
@@ -91,6 +92,8 @@ export const runs = (section: Section) => (only.size === 0 || only.has(section))
 export const CLOUDFLARE_ITEMS_PAGE = 500;
 export const PAGE_SIZE = 100;
 export const SEARCH_DEBOUNCE_MS = 300;
+/** How often the benchmark asks about a running job, as a screen showing its progress would (~100 ms). */
+export const JOB_PROGRESS_POLL_MS = 100;
 
 export const BUDGET = {
   readP99Ms: 50,
@@ -103,6 +106,12 @@ export const BUDGET = {
   loginGzipBytes: 150 * 1024,
   firstPageMs: 1000,
   searchAfterDebounceMs: 300,
+  /** The progress a job shows (GET /api/jobs/:id) at most this far behind the items Cloudflare served. */
+  jobProgressLagMs: 1000,
+  /** A small job: the caller's time (POST to the end) / the job's own run (started_at..finished_at). */
+  jobOverheadRatio: 1.2,
+  /** Mixed reads over two server processes on one PostgreSQL / all on one. */
+  twoProcessShare: 0.9,
 };
 
 export const RESULTS_DIR = args.results ? resolve(args.results) : join(ROOT, 'bench', 'results');

@@ -25,6 +25,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     timeout?: number;
+    /** Asked in turn by each connection, over `url`'s origin and the top-level headers. */
+    requests?: { method?: string; path?: string }[];
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

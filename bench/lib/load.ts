@@ -17,10 +17,19 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   connections: number;
   durationS: number;
+  /** Mixed reads: each connection asks these paths of `url`'s origin in turn (default: `url` alone). */
+  paths?: string[];
 }
 
-export async function load({ url, headers = {}, connections, durationS }: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({ url, headers, connections, duration: durationS, timeout: 30 });
+export async function load({
+  url,
+  headers = {},
+  connections,
+  durationS,
+  paths,
+}: LoadOptions): Promise<LoadResult> {
+  const requests = paths?.map((path) => ({ method: 'GET', path }));
+  const result = await autocannon({ url, headers, connections, duration: durationS, timeout: 30, requests });
   return {
     requests: result.requests.total,
     requestsPerSecond: result.requests.total / durationS,

@@ -79,9 +79,14 @@ function send(message: ChildMessage): void {
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   // On PostgreSQL the benchmark works in its own schema, dropped at the end, like the test context.
-  const schema = config.databaseUrl ? `bench_${randomBytes(6).toString('hex')}` : undefined;
+  // BENCH_SCHEMA: a second server process on the schema another one created (and drops).
+  const shared = config.databaseUrl ? process.env.BENCH_SCHEMA : undefined;
+  if (shared !== undefined && !/^bench_[0-9a-f]{12}$/.test(shared))
+    throw new Error(`BENCH_SCHEMA must be a benchmark's schema (bench_ and 12 hex digits), not ${shared}`);
+  const schema = config.databaseUrl ? (shared ?? `bench_${randomBytes(6).toString('hex')}`) : undefined;
+  const ownsSchema = schema !== undefined && shared === undefined;
   const db = await createDb(config, { schema });
-  if (schema) {
+  if (ownsSchema) {
     await db.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
       await tx.exec(`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public; CREATE SCHEMA ${schema};`);
@@ -101,7 +106,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     await app.close();
-    if (schema) await db.exec(`DROP SCHEMA ${schema} CASCADE`);
+    if (ownsSchema) await db.exec(`DROP SCHEMA ${schema} CASCADE`);
     await db.close();
   };
 

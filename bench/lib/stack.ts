@@ -24,6 +24,8 @@ export interface TimedCall {
   url: string;
   start: number;
   durationMs: number;
+  /** The HTTP status the sandbox answered (429: a limit Cloudflare would enforce was overrun). */
+  status: number;
 }
 
 export interface TimedSandbox {
@@ -57,6 +59,7 @@ export async function startSandbox(): Promise<TimedSandbox> {
         url: req.url ?? '',
         start,
         durationMs: performance.now() - start,
+        status: res.statusCode,
       });
     });
   });
@@ -69,6 +72,11 @@ export interface ServerChild {
   pid: number;
   database: 'pglite' | 'postgres';
   schema: string | null;
+  /**
+   * The settings it was started with (its secrets included): a second server on the same PostgreSQL
+   * schema (`BENCH_SCHEMA`) needs the same session secret and encryption key to serve the same people.
+   */
+  env: Readonly<Record<string, string>>;
   createUser(level?: number): Promise<{ id: number; email: string; token: string }>;
   resetQueries(): Promise<void>;
   queries(): Promise<QueryCounts>;
@@ -232,6 +240,7 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     pid: child.pid!,
     database: started.database,
     schema: started.schema,
+    env,
     dataDir,
     createUser: (level) => call({ type: 'createUser', level }),
     resetQueries: () => call({ type: 'resetQueries' }),

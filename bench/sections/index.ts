@@ -19,6 +19,7 @@ import { expirySection } from './expiry';
 import { ensureMirrored, type Context } from './context';
 import { fairnessSection } from './fairness';
 import { importSection } from './import';
+import { jobsSection } from './jobs';
 import { ipSearchSection } from './ip-search';
 import { readsSection } from './reads';
 import { syncSection } from './sync';
@@ -33,6 +34,7 @@ export const sections: Record<Section, SectionRun> = {
   reads: readsSection,
   zones: zonesSection,
   writes: writesSection,
+  jobs: jobsSection,
   web: webSection,
   fairness: (c) =>
     fairnessSection({
