@@ -116,6 +116,40 @@ describe('job queue', () => {
     }
   });
 
+  it('writes a report the throttle held back once the throttle allows, while the job still runs', async () => {
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const queue = await queueOf(
+      (q) =>
+        q.define('test-last-steps', {
+          async run({ progress }: JobContext) {
+            progress(1, 10);
+            progress(10, 10);
+            // Then a long last step (a sync's index build) with nothing more to report.
+            await finished;
+            return {};
+          },
+        }),
+      { progressEveryMs: 300 },
+    );
+    try {
+      const job = await queue.enqueue({ kind: 'test-last-steps', userId: user.id, target: 'last', data: {} });
+      const deadline = Date.now() + 5_000;
+      let shown = 0;
+      while (Date.now() < deadline && shown < 10) {
+        await sleep(50);
+        shown = (await queue.jobs.find(job.id))?.progressDone ?? 0;
+      }
+      expect(shown).toBe(10);
+      expect((await queue.jobs.find(job.id))?.state).toBe('running');
+      finish();
+      expect(await queue.waitFor(job.id, 10_000)).toMatchObject({ state: 'succeeded', progressDone: 10 });
+    } finally {
+      finish();
+      await queue.stop();
+    }
+  });
+
   it('fails a job whose error would come again at once, in words', async () => {
     const queue = await queueOf((q) =>
       q.define('test-refused', {

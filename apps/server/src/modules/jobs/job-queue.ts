@@ -398,18 +398,30 @@ export class JobQueue {
         .then(() => this.jobs.progress(id, attempt, done, total))
         .catch(() => undefined);
     };
+    // A report the throttle skipped is written when the throttle allows, not only at the end: a job
+    // that reports its last items and then works on for a while (a sync building its indexes) shows them.
+    let trailing: NodeJS.Timeout | undefined;
+    const writeUnwritten = () => {
+      trailing = undefined;
+      const last = unwritten as { done: number; total: number | null } | null;
+      if (!last) return;
+      lastWrite = Date.now();
+      write(last.done, last.total);
+    };
     const progress = (done: number, total: number | null = null) => {
       const now = Date.now();
-      if (now - lastWrite < this.options.progressEveryMs) {
+      const wait = this.options.progressEveryMs - (now - lastWrite);
+      if (wait > 0) {
         unwritten = { done, total };
+        trailing ??= setTimeout(writeUnwritten, wait);
         return;
       }
       lastWrite = now;
       write(done, total);
     };
     const flushProgress = () => {
-      const last = unwritten as { done: number; total: number | null } | null;
-      if (last) write(last.done, last.total);
+      clearTimeout(trailing);
+      writeUnwritten();
       return pendingWrite;
     };
     try {
@@ -420,6 +432,7 @@ export class JobQueue {
       if (await this.jobs.finish(id, { state: 'succeeded', result: result ?? null }, attempt))
         await boss.complete(queue, id);
     } catch (err) {
+      clearTimeout(trailing);
       await pendingWrite;
       const reason: unknown = signal.aborted ? signal.reason : err;
       // Another worker has it now: its run decides.
