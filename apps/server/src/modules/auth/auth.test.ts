@@ -358,6 +358,27 @@ describe('sessions kept between requests (sessionRecheckMs)', () => {
     }
   });
 
+  it('reads a session, and whether two-factor sign-in is required, once for requests that arrive together', async () => {
+    const user = await kept.createUser();
+    const statements: string[] = [];
+    const counted = Object.create(kept.db) as typeof kept.db;
+    counted.query = <T>(sql: string, params?: readonly unknown[]) => {
+      statements.push(sql);
+      return kept.db.query<T>(sql, params);
+    };
+    const app = await buildApp(kept.config, createAppDeps(kept.config, counted));
+    try {
+      const accounts = () =>
+        app.inject({ method: 'GET', url: '/api/cloudflare/accounts', headers: user.headers });
+      const answers = await Promise.all(Array.from({ length: 20 }, accounts));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(20).fill(200));
+      expect(statements.filter((sql) => /LEFT JOIN sessions/.test(sql))).toHaveLength(1);
+      expect(statements.filter((sql) => /FROM settings/.test(sql))).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('never keeps a refused token, nor a session past its expiry', async () => {
     const user = await kept.createUser();
     const now = Math.floor(Date.now() / 1000);

@@ -32,6 +32,14 @@ export async function openSession(
  */
 export class Sessions {
   private readonly known: LRUCache<string, CurrentUser> | undefined;
+  /**
+   * Reads in flight, by token: the requests of a session that arrive while it is being read (a page
+   * firing its calls at once, or a script's connections each time the kept result runs out) wait for
+   * that one read instead of each sending its own to the database.
+   */
+  private readonly reading = new Map<string, Promise<CurrentUser>>();
+  /** Bumped when sessions end here: a read that started before does not keep its result. */
+  private generation = 0;
 
   constructor(
     private readonly users: UsersRepository,
@@ -49,6 +57,19 @@ export class Sessions {
   async userOf(token: string): Promise<CurrentUser> {
     const known = this.known?.get(token);
     if (known) return known;
+    if (!this.known) return this.read(token);
+    let reading = this.reading.get(token);
+    if (!reading) {
+      const read: Promise<CurrentUser> = this.read(token).finally(() => {
+        if (this.reading.get(token) === read) this.reading.delete(token);
+      });
+      this.reading.set(token, (reading = read));
+    }
+    return reading;
+  }
+
+  private async read(token: string): Promise<CurrentUser> {
+    const generation = this.generation;
     const session = await verifySessionToken(token, this.config);
     // The database, not the token, decides: a disabled or deleted user is out, a changed level applies.
     const found = await this.users.findSession(session.userId, session.sessionId);
@@ -59,7 +80,7 @@ export class Sessions {
     // Frozen: one object answers every request of the session until it is read again.
     const user = Object.freeze(found.user);
     const ttl = Math.min(this.config.sessionRecheckMs, session.expiresAt - Date.now());
-    if (ttl > 0) this.known?.set(token, user, { ttl });
+    if (ttl > 0 && generation === this.generation) this.known?.set(token, user, { ttl });
     return user;
   }
 
@@ -70,6 +91,8 @@ export class Sessions {
    */
   forgetUser(userId: number): void {
     if (!this.known) return;
+    this.generation++;
+    this.reading.clear();
     const tokens = [...this.known.entries()].filter(([, user]) => user.id === userId).map(([token]) => token);
     for (const token of tokens) this.known.delete(token);
   }
@@ -78,6 +101,8 @@ export class Sessions {
   async end(token: string): Promise<void> {
     const session = await verifySessionToken(token, this.config);
     await this.users.endSession(session.userId, session.sessionId);
+    this.generation++;
+    this.reading.delete(token);
     this.known?.delete(token);
   }
 }

@@ -51,6 +51,8 @@ export class TwoFactorService {
   });
   /** What the gate asks on every request, kept for `sessionRecheckMs` (changes made here apply at once). */
   private required: { value: boolean; until: number } | undefined;
+  private readingRequired: Promise<boolean> | undefined;
+  private requiredGeneration = 0;
   private readonly enabled: LRUCache<number, boolean> | undefined;
 
   constructor(
@@ -202,14 +204,29 @@ export class TwoFactorService {
 
   async isRequired(): Promise<boolean> {
     if (this.required && this.required.until > Date.now()) return this.required.value;
-    const value = await this.repository.isRequired();
-    this.required = { value, until: Date.now() + this.config.sessionRecheckMs };
-    return value;
+    // Requests arriving while it is read wait for that one read (not one each, at every expiry).
+    if (!this.readingRequired) {
+      const generation = this.requiredGeneration;
+      const reading: Promise<boolean> = this.repository
+        .isRequired()
+        .then((value) => {
+          if (generation === this.requiredGeneration)
+            this.required = { value, until: Date.now() + this.config.sessionRecheckMs };
+          return value;
+        })
+        .finally(() => {
+          if (this.readingRequired === reading) this.readingRequired = undefined;
+        });
+      this.readingRequired = reading;
+    }
+    return this.readingRequired;
   }
 
   async setRequired(required: boolean): Promise<void> {
     await this.repository.setRequired(required);
+    this.requiredGeneration++;
     this.required = undefined;
+    this.readingRequired = undefined;
   }
 
   /** An administrator's reset (lost phone): off, recovery codes gone, the person's sessions ended. */
