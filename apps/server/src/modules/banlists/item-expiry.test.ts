@@ -348,6 +348,37 @@ describe('ban list item provenance and expiry', () => {
       expect(await mirrorIds(ref)).toEqual([]);
     });
 
+    it('sweeps with one statement, touching neither accounts nor jobs, until an item is due; then queues its account’s job', async () => {
+      const statements: string[] = [];
+      const counted = Object.create(ctx.db) as typeof ctx.db;
+      counted.query = <T>(sql: string, params?: readonly unknown[]) => {
+        statements.push(sql);
+        return ctx.db.query<T>(sql, params);
+      };
+      const { itemExpiry } = createServices(ctx.config, createAppDeps(ctx.config, counted));
+      const access = (itemExpiry as unknown as { access: ConstructorParameters<typeof ItemExpiry>[0] })
+        .access;
+      const queued: { kind: string; accountId?: number | null }[] = [];
+      const queue = { enqueue: async (job: (typeof queued)[number]) => void queued.push(job) };
+      const sweeper = new ItemExpiry(access, queue as never, 60_000, () => {});
+      const { ref } = await syncedList(ips(20, 4));
+      await ctx.db.query(
+        `UPDATE ban_list_items SET expires_at = now() + interval '1 hour'
+         WHERE ban_list_ref = $1 AND id = (SELECT min(id) FROM ban_list_items WHERE ban_list_ref = $1)`,
+        [ref],
+      );
+      statements.length = 0;
+      expect(await sweeper.sweep()).toBe(0);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).not.toMatch(/cloudflare_accounts|jobs/);
+      expect(queued).toEqual([]);
+      // An hour later the item is due: its account gets a job.
+      expect(await sweeper.sweep(new Date(Date.now() + 3_600_000 + 60_000))).toBeGreaterThanOrEqual(1);
+      expect(queued).toContainEqual(
+        expect.objectContaining({ kind: 'ban-list-expiry', accountId: account.id }),
+      );
+    });
+
     it('takes one change per item of the account’s Lists write budget', async () => {
       const { ref } = await syncedList(ips(5, 2));
       await makeDue(ref, 5);
