@@ -13,7 +13,6 @@ import {
   type SortOrder,
 } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
-import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import { waitForBulkOperation } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
@@ -33,13 +32,10 @@ import {
   type ItemValue,
 } from './list-item-value';
 import { AnswerCache } from './answer-cache';
+import { listItemPages, type CloudflareItem } from './list-item-pages';
 import { syncMirror, toMirrorItem } from './mirror-sync';
 import { ItemHistoryRepository, type ItemActor } from './item-history';
 
-type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
-
-/** Cloudflare's largest page of list items. */
-const CLOUDFLARE_ITEMS_PER_PAGE = 500;
 const CACHED_PAGES = 500;
 const CACHED_COUNTS = 500;
 const CACHED_EXACT_COUNTS = 500;
@@ -121,29 +117,18 @@ async function findAtCloudflare(
   list: BanListRecord,
   item: ItemValue,
 ): Promise<CloudflareItem | undefined> {
-  const what = `Cloudflare's search of the list "${list.listName}"`;
-  let cursor: string | undefined;
-  for (let pages = 0; pages < MAX_SEARCH_PAGES; pages++) {
-    const page = await cf.rules.lists.items.list(list.listId, {
-      account_id: list.accountId,
-      search: item.search,
-      per_page: CLOUDFLARE_ITEMS_PER_PAGE,
-      ...(cursor === undefined ? {} : { cursor }),
-    });
-    const { result, result_info } = usableAnswer(
-      listItemsPageAnswer,
-      { result: page.result, result_info: page.result_info },
-      what,
-    );
-    // Checked above: each item holds exactly the one value field the key is read from.
-    const items = result as unknown as CloudflareItem[];
-    const found = items.find((candidate) => keyOfCloudflareItem(candidate) === item.key);
+  const pages = listItemPages(cf, list, {
+    search: item.search,
+    maxPages: MAX_SEARCH_PAGES,
+    what: `Cloudflare's search of the list "${list.listName}"`,
+    tooManyPages: `it went on past ${MAX_SEARCH_PAGES} pages for one value.`,
+  });
+  for await (const page of pages) {
+    const found = page.find((candidate) => keyOfCloudflareItem(candidate) === item.key);
     if (found) return found;
-    const next = result_info?.cursors?.after;
-    if (result.length === 0 || !next || next === cursor) return undefined;
-    cursor = next;
+    if (page.length === 0) return undefined;
   }
-  throw unusableAnswer(what, `it went on past ${MAX_SEARCH_PAGES} pages for one value.`);
+  return undefined;
 }
 
 /**

@@ -11,7 +11,6 @@ import {
 } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
 import { waitForBulkOperation } from '../../cloudflare';
-import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import { AppError } from '../../app-error';
 import type { JobKind } from '../jobs/job-queue';
 import type { JobsService } from '../jobs/jobs.service';
@@ -21,16 +20,13 @@ import { ListCapacity, requireRoom } from './list-capacity';
 import { countLines, parseImport } from './list-import';
 import { ListImportRepository, type StoredImportItem } from './list-import.repository';
 import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from './list-item-value';
+import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from './list-item-pages';
 import { toMirrorItem } from './mirror-sync';
 import type { MirrorItem } from './ban-list-items.repository';
 
 export const BAN_LIST_IMPORT = 'ban-list-import';
 
 type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][number];
-type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
-
-/** Cloudflare's largest page of list items (the read back after the write). */
-const CLOUDFLARE_ITEMS_PER_PAGE = 500;
 /** Pages followed past what the list's count needs (items another write added meanwhile). */
 const EXTRA_PAGES = 3;
 
@@ -307,35 +303,26 @@ export class ListImportService {
     wanted: Map<string, string | null>,
     onRead: (read: number) => void,
   ): Promise<(MirrorItem & { expiresAt: string | null })[]> {
-    const what = `the items of the list "${list.listName}"`;
-    const maxPages = Math.ceil((list.itemsCount + wanted.size) / CLOUDFLARE_ITEMS_PER_PAGE) + EXTRA_PAGES;
     const found: (MirrorItem & { expiresAt: string | null })[] = [];
-    let cursor: string | undefined;
+    const pages = listItemPages(cf, list, {
+      maxPages: Math.ceil((list.itemsCount + wanted.size) / CLOUDFLARE_ITEMS_PER_PAGE) + EXTRA_PAGES,
+      what: `the items of the list "${list.listName}"`,
+      tooManyPages: 'Cloudflare kept announcing more pages than the list holds.',
+      sameCursor:
+        'Cloudflare sent the same page cursor twice. Please update from Cloudflare to see what was imported.',
+    });
     let read = 0;
-    for (let pages = 0; pages < maxPages; pages++) {
-      const page = await cf.rules.lists.items.list(list.listId, {
-        account_id: list.accountId,
-        per_page: CLOUDFLARE_ITEMS_PER_PAGE,
-        ...(cursor === undefined ? {} : { cursor }),
-      });
-      const { result, result_info } = usableAnswer(
-        listItemsPageAnswer,
-        { result: page.result, result_info: page.result_info },
-        what,
-      );
-      // Checked above: each item holds exactly the one value field the key is read from.
-      for (const item of result as unknown as CloudflareItem[]) {
+    for await (const page of pages) {
+      for (const item of page) {
         const key = keyOfCloudflareItem(item);
         if (!wanted.has(key)) continue;
         found.push({ ...toMirrorItem(item), expiresAt: wanted.get(key) ?? null });
         wanted.delete(key);
       }
-      read += result.length;
+      read += page.length;
       onRead(read);
-      const next = result_info?.cursors?.after ?? undefined;
-      if (wanted.size === 0 || next === undefined || next === cursor) return found;
-      cursor = next;
+      if (wanted.size === 0) break;
     }
-    throw unusableAnswer(what, 'Cloudflare kept announcing more pages than the list holds.');
+    return found;
   }
 }

@@ -1,6 +1,5 @@
 import type Cloudflare from 'cloudflare';
-import { z } from 'zod';
-import { listAnswer, listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
+import { listAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
 import { AppError } from '../../app-error';
 import { banListNotFound } from './ban-list-access';
@@ -12,12 +11,9 @@ import {
 } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { isInetText } from './ip-address';
+import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from './list-item-pages';
 import { valueOfCloudflareItem } from './list-item-value';
 
-type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
-
-/** Cloudflare's largest page of list items: a sync reads n items in ceil(n / 500) calls. */
-const CLOUDFLARE_ITEMS_PER_PAGE = 500;
 /** Rows per statement while comparing and loading: fewer, larger statements cost the database less. */
 const BATCH_ROWS = 2_000;
 /** Changed comments kept in memory until the end of the sync; past this many the list is loaded anew. */
@@ -40,66 +36,39 @@ export function toMirrorItem(item: CloudflareItem): MirrorItem {
 
 /**
  * The list's items at Cloudflare in batches, the next page already on its way while one is stored.
- * The cursor is not trusted: a cursor seen before, or more pages than the list's own `num_items`
- * needs (plus a margin for items added meanwhile), ends the sync with a clear 502 instead of
- * spending the account's request budget.
+ * The cursor is not trusted (see listItemPages): a cursor seen before, or more pages than the list's
+ * own `num_items` needs (plus a margin for items added meanwhile), ends the sync with a clear 502
+ * instead of spending the account's request budget.
  */
 async function* cloudflareBatches(
   cf: Cloudflare,
   list: BanListRecord,
   options: SyncOptions,
 ): AsyncGenerator<MirrorItem[]> {
-  const what = `the items of the list "${list.listName}"`;
   const { num_items: count } = usableAnswer(
     listAnswer,
     await cf.rules.lists.get(list.listId, { account_id: list.accountId }),
     `the list "${list.listName}"`,
   );
   options.onTotal?.(count);
-  const maxPages = Math.ceil(count / CLOUDFLARE_ITEMS_PER_PAGE) + EXTRA_PAGES;
-  const seenCursors = new Set<string>();
-  const fetchPage = (cursor?: string) =>
-    cf.rules.lists.items
-      .list(list.listId, {
-        account_id: list.accountId,
-        per_page: CLOUDFLARE_ITEMS_PER_PAGE,
-        ...(cursor === undefined ? {} : { cursor }),
-      })
-      .then((page) =>
-        usableAnswer(listItemsPageAnswer, { result: page.result, result_info: page.result_info }, what),
-      );
-  let next: ReturnType<typeof fetchPage> | null = fetchPage();
-  let pages = 0;
-  let batch: MirrorItem[] = [];
-  while (next) {
-    const page: z.infer<typeof listItemsPageAnswer> = await next;
+  const pages = listItemPages(cf, list, {
+    what: `the items of the list "${list.listName}"`,
+    maxPages: Math.ceil(count / CLOUDFLARE_ITEMS_PER_PAGE) + EXTRA_PAGES,
+    tooManyPages: `Cloudflare keeps announcing more pages than its ${count.toLocaleString('en')} items fill. Please try the sync again later.`,
+    sameCursor: 'Cloudflare sent the same page cursor twice. Please try the sync again later.',
     // Cancelled, or the server stops: the old mirror stays (see syncMirror).
-    options.signal?.throwIfAborted();
-    pages += 1;
-    const cursor = page.result_info?.cursors?.after ?? undefined;
-    if (cursor !== undefined && seenCursors.has(cursor)) {
-      throw unusableAnswer(
-        what,
-        'Cloudflare sent the same page cursor twice. Please try the sync again later.',
-      );
-    }
-    if (cursor !== undefined && pages >= maxPages) {
-      throw unusableAnswer(
-        what,
-        `Cloudflare keeps announcing more pages than its ${count.toLocaleString('en')} items fill. Please try the sync again later.`,
-      );
-    }
-    if (cursor !== undefined) seenCursors.add(cursor);
-    next = cursor === undefined ? null : fetchPage(cursor);
-    // If storing a batch fails, the sync stops and nobody awaits the next page: keep it from going unhandled.
-    next?.catch(() => undefined);
-    // Checked above: each item holds exactly the one value field toMirrorItem reads.
-    for (const item of page.result) batch.push(toMirrorItem(item as unknown as CloudflareItem));
-    if (batch.length >= BATCH_ROWS || !next) {
+    signal: options.signal,
+    prefetch: true,
+  });
+  let batch: MirrorItem[] = [];
+  for await (const page of pages) {
+    for (const item of page) batch.push(toMirrorItem(item));
+    if (batch.length >= BATCH_ROWS) {
       yield batch;
       batch = [];
     }
   }
+  if (batch.length > 0) yield batch;
 }
 
 /**
