@@ -1,9 +1,45 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import { csvCell, EXPORT_BATCH } from './ban-list-export';
+import { csvCell, csvLine, EXPORT_FIRST_BATCH, exportText } from './ban-list-export';
+import { BanListItemsRepository, type BanListItemRecord } from './ban-list-items.repository';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
+
+/** Values, comments and dates (null: the synced one) that a CSV writer gets wrong. */
+const AWKWARD: [string | null, string, string | null][] = [
+  [null, '', null],
+  [null, 'plain', '2024-02-29 23:59:59.999999+00'],
+  [null, 'with, comma', '1969-12-31 23:59:59.9995+00'],
+  [null, 'say "hi"', '1900-01-01 00:00:00+00'],
+  [null, '"', '9999-12-31 23:59:59.999+00'],
+  [null, '""', '12345-06-07 01:02:03.456789+00'],
+  [null, ',', '2020-01-01 00:00:00.0005+00'],
+  [null, 'line\nbreak', '2001-09-09 01:46:40+00'],
+  [null, 'carriage\rreturn', '2024-06-30 12:00:00+05:30'],
+  [null, 'crlf\r\nend\r\n', null],
+  [null, '=1+2', null],
+  [null, '=HYPERLINK("http://evil", "x")', null],
+  [null, '+1', null],
+  [null, '-2', null],
+  [null, '@SUM(A1)', null],
+  [null, '\tTab first', null],
+  [null, '\rCR first', null],
+  [null, '\nLF first', null],
+  [null, ' =space first', null],
+  [null, "'already quoted", null],
+  [null, 'ünïcødé – 日本語 🚫 "q", ok', null],
+  [null, '🚫=not first', null],
+  [null, '\u00a0=nbsp first', null],
+  [null, "back\\slash \\t \\n E'\\r'", null],
+  [null, `${'x'.repeat(480)}","=`, null],
+  ['=1+1', 'value a formula', null],
+  ['-1.2.3.4', '-', null],
+  ['@host', '@', null],
+  ['a,b', '+', null],
+  ['q"uote', '=', null],
+  ['line\nvalue', '\t', null],
+];
 
 describe('ban list export (GET .../items/export)', () => {
   let ctx: CloudflareTestContext;
@@ -13,7 +49,9 @@ describe('ban list export (GET .../items/export)', () => {
   let small: string;
   let big: string;
   let hosts: string;
-  const BIG = EXPORT_BATCH * 2 + 17;
+  let awkward: string;
+  /** Past the first batch and into the next. */
+  const BIG = EXPORT_FIRST_BATCH * 2 + 17;
 
   async function syncedList(name: string, kind: 'ip' | 'hostname', items: Record<string, unknown>[]) {
     const list = ctx.sandbox.control.addList(account.account_id, { name, kind });
@@ -58,8 +96,48 @@ describe('ban list export (GET .../items/export)', () => {
       { hostname: { url_hostname: 'a.example.com' }, comment: 'x' },
       { hostname: { url_hostname: 'b.example.com' }, comment: 'y' },
     ]);
+    awkward = await syncedList(
+      'awkward',
+      'ip',
+      AWKWARD.map((_, i) => ({ ip: `192.0.2.${i}`, comment: `item ${i}` })),
+    );
+    // What Cloudflare would not send as is, written into the mirror: the export writes what it holds.
+    const ref = await refOf(awkward);
+    for (const [i, [ip, comment, createdOn]] of AWKWARD.entries()) {
+      await ctx.db.query(
+        `UPDATE ban_list_items SET ip = coalesce($3, ip), comment = $4, created_on = coalesce($5::timestamptz, created_on)
+         WHERE ban_list_ref = $1 AND id = (SELECT id FROM ban_list_items WHERE ban_list_ref = $1 ORDER BY id OFFSET $2 LIMIT 1)`,
+        [ref, i, ip, comment, createdOn],
+      );
+    }
   });
   afterAll(() => ctx.close());
+
+  async function refOf(listId: string): Promise<number> {
+    const [row] = await ctx.db.query<{ id: number }>('SELECT id FROM ban_lists WHERE list_id = $1', [listId]);
+    return row!.id;
+  }
+
+  /** The list's items as the export read them before the database wrote its lines (row objects, by id). */
+  async function itemsOf(listId: string): Promise<BanListItemRecord[]> {
+    return new BanListItemsRepository(ctx.db).page(await refOf(listId), {
+      filter: { kind: 'all' },
+      sort: 'id',
+      order: 'asc',
+      limit: 1_000_000,
+      start: { fromId: 0 },
+    });
+  }
+
+  /** The export as the JavaScript reference writes it: the header, then csvCell's cells and toISOString. */
+  const referenceCsv = (items: BanListItemRecord[]) =>
+    `ip,comment,created_on\r\n${items.map(csvLine).join('')}`;
+
+  async function textOf(chunks: AsyncIterable<string>): Promise<string[]> {
+    const all: string[] = [];
+    for await (const chunk of chunks) all.push(chunk);
+    return all;
+  }
 
   const exportOf = (listId: string, query: Record<string, string> = {}, user = alice) =>
     ctx.app.inject({
@@ -111,6 +189,44 @@ describe('ban list export (GET .../items/export)', () => {
     for (const row of rows.slice(1)) expect(new Date(row[2]!).toISOString()).toBe(row[2]);
   });
 
+  it('writes every line as the JavaScript reference does: csvCell cells, toISOString dates', async () => {
+    const items = await itemsOf(awkward);
+    expect(items).toHaveLength(AWKWARD.length);
+    expect(items.map((item) => item.comment)).toEqual(AWKWARD.map(([, comment]) => comment));
+    const response = await exportOf(awkward);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(referenceCsv(items));
+    expect(response.body).toContain(',"\'=HYPERLINK(""http://evil"", ""x"")",');
+    expect(response.body).toContain(',+012345-06-07T01:02:03.456Z\r\n');
+
+    const txt = await exportOf(awkward, { format: 'txt' });
+    expect(txt.body).toBe(items.map((item) => `${item.ip}\n`).join(''));
+  });
+
+  it('writes the same text whatever the batches: one item each, a few, or as many as fit in a few characters', async () => {
+    const items = await itemsOf(awkward);
+    const repository = new BanListItemsRepository(ctx.db);
+    const ref = await refOf(awkward);
+    const reference = referenceCsv(items).slice('ip,comment,created_on\r\n'.length);
+    for (const options of [
+      { items: 1 },
+      { items: 2 },
+      { items: 7 },
+      { items: AWKWARD.length },
+      { items: 3, chars: 200 },
+    ]) {
+      const chunks = await textOf(await exportText(repository, ref, { kind: 'all' }, 'csv', options));
+      expect(chunks.join(''), JSON.stringify(options)).toBe(reference);
+      if (options.items) expect(chunks).toHaveLength(Math.ceil(AWKWARD.length / options.items));
+    }
+    // After the first batch, long lines make small batches: the text aimed at, not the items allowed.
+    const bounded = await textOf(
+      await exportText(repository, ref, { kind: 'all' }, 'csv', { items: 5, chars: 150 }),
+    );
+    expect(bounded.length).toBeGreaterThan(Math.ceil(AWKWARD.length / 5));
+    expect(bounded.join('')).toBe(reference);
+  });
+
   it('exports TXT: one value a line', async () => {
     const response = await exportOf(small, { format: 'txt' });
     expect(response.statusCode).toBe(200);
@@ -146,8 +262,16 @@ describe('ban list export (GET .../items/export)', () => {
     expect(lines).toEqual(mirrored.map((row) => row.ip));
   });
 
+  it('exports a list longer than a batch as CSV exactly as the JavaScript reference writes it', async () => {
+    const response = await exportOf(big);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(referenceCsv(await itemsOf(big)));
+  });
+
   it("exports only the search's matches, as the items screen's search finds them", async () => {
     const comments = await exportOf(big, { search: 'scanner' });
+    const scanners = (await itemsOf(big)).filter((item) => item.comment.startsWith('scanner '));
+    expect(comments.body).toBe(referenceCsv(scanners));
     const rows = parseCsv(comments.body).slice(1);
     expect(rows).toHaveLength(Math.ceil(BIG / 10));
     expect(rows.every((row) => row[1]!.startsWith('scanner '))).toBe(true);
