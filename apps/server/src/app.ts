@@ -144,7 +144,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(firewallRoutes, { firewall: services.firewall });
   await app.register(pagerulesRoutes, { pageRules: services.pageRules });
   await app.register(auditRoutes, { db: deps.db });
-  await app.register(ipSearchRoutes, { db: deps.db, actions: services.ipSearchActions });
+  await app.register(ipSearchRoutes, {
+    db: deps.db,
+    search: services.ipSearch,
+    actions: services.ipSearchActions,
+  });
   await app.register(apiKeysRoutes, { apiKeys: services.apiKeys });
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
   await app.register(apiDocsRoutes);

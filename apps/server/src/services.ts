@@ -17,6 +17,7 @@ import { BAN_LIST_IMPORT, ListImportService } from './modules/banlists/list-impo
 import { ListWriteBudget } from './modules/jobs/list-write-budget';
 import { ZONES_SYNC, ZonesSyncJobs } from './modules/zones/zones-sync-job';
 import { BAN_EVERYWHERE, IP_SEARCH_REMOVE, IpSearchActions } from './modules/ip-search/ip-search-actions';
+import { IpSearchService } from './modules/ip-search/ip-search.service';
 import { JobQueue } from './modules/jobs/job-queue';
 import { JobsService } from './modules/jobs/jobs.service';
 import { KeyedLock } from './modules/banlists/keyed-lock';
@@ -80,6 +81,7 @@ export function createServices(config: Config, deps: AppDeps) {
   const ipSearchActions = new IpSearchActions(banListAccess, banListItems, jobs, jobWaitMs);
   jobQueue.define(BAN_EVERYWHERE, ipSearchActions.banKind);
   jobQueue.define(IP_SEARCH_REMOVE, ipSearchActions.removeKind);
+  const ipSearch = new IpSearchService(banListAccess);
   const zones = new ZonesService(deps);
   const zonesSyncJobs = new ZonesSyncJobs(zones, jobs, jobWaitMs);
   jobQueue.define(ZONES_SYNC, zonesSyncJobs.kind);
@@ -106,6 +108,7 @@ export function createServices(config: Config, deps: AppDeps) {
     banLists,
     banListItems,
     itemExpiry,
+    ipSearch,
     ipSearchActions,
     banListSyncJobs,
     banListsJobs,

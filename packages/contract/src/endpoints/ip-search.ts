@@ -22,6 +22,9 @@ export const ipSearchEndpoints = endpointGroup('IP search', {
     query: ipSearchQuerySchema,
     responses: { 200: ipSearchAnswerSchema, ...signedInErrors() },
     costly: true,
+    // The server keeps answers as JSON (a search is often asked again, and 500 matches cost more to
+    // check and serialise than to send).
+    preSerialized: true,
   },
   ban: {
     method: 'POST',

@@ -3,6 +3,8 @@ import {
   API_DOCS_PATH,
   banListItemsPageSchema,
   banListItemSchema,
+  ipSearchAnswerSchema,
+  ipSearchMatchSchema,
   zoneSchema,
 } from '@guardian/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -198,5 +200,21 @@ describe('the pre-serialised answers', () => {
       totalItems: 1,
       totalItemsCapped: false,
     });
+
+    const search = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/cloudflare/ip-search?q=203.0.113.0%2F24',
+      headers: user.headers,
+    });
+    expect(search.headers['content-type']).toBe('application/json; charset=utf-8');
+    const strictSearch = z.strictObject({
+      ...ipSearchAnswerSchema.shape,
+      query: z.strictObject(ipSearchAnswerSchema.shape.query.shape),
+      matches: z.array(z.strictObject(ipSearchMatchSchema.shape)),
+    });
+    const found = strictSearch.parse(search.json());
+    expect(found.matches.map((match) => [match.list_name, match.ip, match.relation])).toEqual([
+      ['docs_list', '203.0.113.7', 'within'],
+    ]);
   });
 });

@@ -90,8 +90,15 @@ export class BanListAccess {
     return list;
   }
 
+  /** How many writes to lists or their items this process has made: reads kept for a moment check it. */
+  get changes(): number {
+    return this.changeCount;
+  }
+  private changeCount = 0;
+
   /** Every write to a list or its items ends with this. */
   changed(): void {
+    this.changeCount += 1;
     this.lookedUp.clear();
   }
 

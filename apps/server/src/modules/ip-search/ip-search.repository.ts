@@ -66,6 +66,21 @@ const toItem = (row: ItemRow): FoundItem => ({
 export class IpSearchRepository {
   constructor(private readonly db: Queryable) {}
 
+  /**
+   * What a search's answer depends on besides the items' values: the person's lists of the kind, their
+   * items' versions (bumped by every change of a list's items) and the names an answer shows.
+   */
+  async versionOf(userId: number, kind: BanListKind): Promise<string> {
+    const [row] = await this.db.query<{ version: string }>(
+      `SELECT md5(coalesce(json_agg(json_build_array(bl.id, bl.items_version, bl.list_id, bl.list_name,
+                                                     a.account_id, a.account_name) ORDER BY bl.id)::text, '')) AS version
+       FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref
+       WHERE a.user_id = $1 AND bl.kind = $2`,
+      [userId, kind],
+    );
+    return row?.version ?? '';
+  }
+
   async listsOf(userId: number, kind: BanListKind): Promise<SearchedList[]> {
     const rows = await this.db.query<ListRow>(
       `SELECT bl.id AS ref, bl.list_id, bl.list_name, bl.kind, a.account_name, a.account_id

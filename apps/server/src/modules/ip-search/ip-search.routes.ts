@@ -5,19 +5,23 @@ import { route } from '../../endpoint-route';
 import { itemActorOf } from '../banlists/item-history';
 import { ListCapacity } from '../banlists/list-capacity';
 import type { IpSearchActions } from './ip-search-actions';
-import { IpSearchService } from './ip-search.service';
+import type { IpSearchService } from './ip-search.service';
 
 /**
  * "Where is this address?" across the person's lists, its actions (Ban everywhere, Remove from lists:
  * jobs per account) and the accounts' Lists capacity.
  */
-export const ipSearchRoutes: FastifyPluginAsync<{ db: Db; actions: IpSearchActions }> = async (
-  app,
-  { db, actions },
-) => {
-  const ipSearch = new IpSearchService(db);
+export const ipSearchRoutes: FastifyPluginAsync<{
+  db: Db;
+  search: IpSearchService;
+  actions: IpSearchActions;
+}> = async (app, { db, search, actions }) => {
   const capacity = new ListCapacity(db);
-  route(app, ipSearchEndpoints.search, async (request) => ipSearch.search(request.user.id, request.query.q));
+  route(app, ipSearchEndpoints.search, async (request, reply) => {
+    // Already JSON: kept as such for the lists' version it was read at (ip-search.service.ts).
+    reply.type('application/json; charset=utf-8');
+    return search.searchJson(request.user.id, request.query.q);
+  });
   // The lists are named in the body: each is found through the person's accounts (another's: 404).
   route(app, ipSearchEndpoints.ban, async (request, reply) => {
     const { ended, ...answer } = await actions.ban(itemActorOf(request), request.body);

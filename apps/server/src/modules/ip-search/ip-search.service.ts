@@ -6,7 +6,8 @@ import {
   type IpSearchMatch,
 } from '@guardian/contract';
 import { AppError } from '../../app-error';
-import type { Queryable } from '../../db';
+import { AnswerCache } from '../banlists/answer-cache';
+import type { BanListAccess } from '../banlists/ban-list-access';
 import { parseIpSearch } from '../banlists/ip-address';
 import { parseItemValue } from '../banlists/list-item-value';
 import { IpSearchRepository, type FoundItem, type SearchedList } from './ip-search.repository';
@@ -47,18 +48,62 @@ const LIST_KIND: Record<IpSearchKind, BanListKind> = {
   asn: 'asn',
 };
 
+/** Characters of JSON kept in all by the answer cache (an answer of 500 matches is about 200,000). */
+const CACHED_ANSWER_CHARS = 16_000_000;
+/** How long a person's lists' version is taken as read (as a page read takes its list: ban-list-access.ts). */
+const VERSION_KEPT_MS = 1_000;
+
 /** "Where is this address?": one search across every list of every account of the person. */
 export class IpSearchService {
   private readonly repository: IpSearchRepository;
+  /**
+   * Answers by person, search and the version of the person's lists of its kind (their items' versions
+   * and names). A change to any of those lists, in any server process, changes the version: a stale
+   * answer is never asked for again and ages out.
+   */
+  private readonly answers: AnswerCache<string>;
+  /**
+   * The version, read at most once a second per person and kind (searches come in bursts) and anew
+   * after any list write of this process; another process's write shows within the second.
+   */
+  private readonly versions: AnswerCache<{ version: string; changes: number }>;
 
-  constructor(db: Queryable) {
-    this.repository = new IpSearchRepository(db);
+  constructor(private readonly access: BanListAccess) {
+    this.repository = new IpSearchRepository(access.deps.db);
+    const caching = access.deps.answerCaches;
+    this.answers = new AnswerCache(caching, {
+      maxSize: CACHED_ANSWER_CHARS,
+      sizeCalculation: (json) => json.length,
+    });
+    this.versions = new AnswerCache(caching, { max: 1_000, ttl: VERSION_KEPT_MS });
   }
 
-  async search(userId: number, text: string): Promise<IpSearchAnswer> {
+  /** The answer as the JSON of `IpSearchAnswer`, serialised once per search and version of the lists. */
+  async searchJson(userId: number, text: string): Promise<string> {
     const parsed = parseSearch(text);
     if (typeof parsed === 'string') throw new AppError('BAD_REQUEST', parsed);
-    const lists = await this.repository.listsOf(userId, LIST_KIND[parsed.kind]);
+    const kind = LIST_KIND[parsed.kind];
+    const version = await this.versionOf(userId, kind);
+    const key = [userId, parsed.kind, parsed.value, version].join('\u0000');
+    const cached = this.answers.get(key);
+    if (cached !== undefined) return cached;
+    const json = JSON.stringify((await this.find(userId, parsed, kind)) satisfies IpSearchAnswer);
+    this.answers.set(key, json);
+    return json;
+  }
+
+  private async versionOf(userId: number, kind: BanListKind): Promise<string> {
+    const key = `${userId}\u0000${kind}`;
+    const changes = this.access.changes;
+    const kept = this.versions.get(key);
+    if (kept && kept.changes === changes) return kept.version;
+    const version = await this.repository.versionOf(userId, kind);
+    this.versions.set(key, { version, changes });
+    return version;
+  }
+
+  private async find(userId: number, parsed: ParsedSearch, kind: BanListKind): Promise<IpSearchAnswer> {
+    const lists = await this.repository.listsOf(userId, kind);
     const refs = lists.map((list) => list.ref);
     // One past the bound tells whether there are more.
     const wanted = IP_SEARCH_MATCHES_MAX + 1;

@@ -2,7 +2,8 @@ import { IP_SEARCH_MATCHES_MAX, type IpSearchAnswer } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import { parseSearch } from './ip-search.service';
+import type { BanListAccess } from '../banlists/ban-list-access';
+import { IpSearchService, parseSearch } from './ip-search.service';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -228,6 +229,53 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
     const response = await search(q);
     expect(response.statusCode).toBe(400);
     expect(response.json<{ message: string }>().message).toContain(message);
+  });
+
+  it('keeps an answer while the person’s lists stay as they were, and answers anew once one changes', async () => {
+    const statements: string[] = [];
+    const counted = Object.create(ctx.db) as typeof ctx.db;
+    counted.query = <T>(sql: string, params?: readonly unknown[]) => {
+      statements.push(sql);
+      return ctx.db.query<T>(sql, params);
+    };
+    const addItem = async (ip: string) => {
+      const added = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/cloudflare/banlists/${listIds.edge}/items`,
+        headers: alice.headers,
+        payload: { ip, comment: 'added later' },
+      });
+      expect(added.statusCode, added.body).toBeLessThan(300);
+    };
+    // This process's list writes, as BanListAccess counts them.
+    const access = { deps: { db: counted, answerCaches: { enabled: true } }, changes: 0 };
+    const service = new IpSearchService(access as unknown as BanListAccess);
+    const searched = async (q: string, by = service) =>
+      JSON.parse(await by.searchJson(alice.id, q)) as IpSearchAnswer;
+    const before = await searched('192.0.2.55');
+    expect(before.matches).toEqual([]);
+    statements.length = 0;
+    expect(await searched('192.0.2.55')).toEqual(before);
+    // Nothing read: neither the lists' version (kept for a second) nor any list's items.
+    expect(statements).toHaveLength(0);
+    // A write of this process: the next search sees it at once.
+    await addItem('192.0.2.55');
+    access.changes += 1;
+    expect(found(await searched('192.0.2.55'))).toEqual(['edge:192.0.2.55:exact']);
+    // A write this process did not count (another server process's): seen once the second has passed.
+    expect((await searched('192.0.2.56')).matches).toEqual([]);
+    await addItem('192.0.2.56');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(found(await searched('192.0.2.56'))).toEqual(['edge:192.0.2.56:exact']);
+    // With the answer caches off every search reads the lists.
+    const uncached = new IpSearchService({
+      ...access,
+      deps: { ...access.deps, answerCaches: { enabled: false } },
+    } as unknown as BanListAccess);
+    await searched('192.0.2.55', uncached);
+    statements.length = 0;
+    await searched('192.0.2.55', uncached);
+    expect(statements.some((sql) => sql.includes('ip_search_holding'))).toBe(true);
   });
 
   it('needs a signed-in person', async () => {
