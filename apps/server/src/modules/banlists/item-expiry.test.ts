@@ -14,6 +14,7 @@ import { createCloudflareTestContext, type CloudflareTestContext } from '../../t
 import type { TestUser } from '../../test/context';
 import { GUARDIAN_ACTOR } from './item-history';
 import { ItemExpiry } from './item-expiry';
+import { countingDb } from '../../test/counting-db';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -349,12 +350,7 @@ describe('ban list item provenance and expiry', () => {
     });
 
     it('sweeps with one statement, touching neither accounts nor jobs, until an item is due; then queues its account’s job', async () => {
-      const statements: string[] = [];
-      const counted = Object.create(ctx.db) as typeof ctx.db;
-      counted.query = <T>(sql: string, params?: readonly unknown[]) => {
-        statements.push(sql);
-        return ctx.db.query<T>(sql, params);
-      };
+      const { db: counted, statements } = countingDb(ctx.db);
       const { itemExpiry } = createServices(ctx.config, createAppDeps(ctx.config, counted));
       const access = (itemExpiry as unknown as { access: ConstructorParameters<typeof ItemExpiry>[0] })
         .access;

@@ -4,6 +4,7 @@ import { createCloudflareTestContext, type CloudflareTestContext } from '../../t
 import type { TestUser } from '../../test/context';
 import type { BanListAccess } from '../banlists/ban-list-access';
 import { IpSearchService, parseSearch } from './ip-search.service';
+import { countingDb } from '../../test/counting-db';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -232,12 +233,7 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
   });
 
   it('keeps an answer while the person’s lists stay as they were, and answers anew once one changes', async () => {
-    const statements: string[] = [];
-    const counted = Object.create(ctx.db) as typeof ctx.db;
-    counted.query = <T>(sql: string, params?: readonly unknown[]) => {
-      statements.push(sql);
-      return ctx.db.query<T>(sql, params);
-    };
+    const { db: counted, statements } = countingDb(ctx.db);
     const addItem = async (ip: string) => {
       const added = await ctx.app.inject({
         method: 'POST',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../app-error';
 import { createTestContext, type TestContext, type TestUser } from '../../test/context';
 import { JobQueue, type JobContext } from './job-queue';
+import { countingDb } from '../../test/counting-db';
 
 let ctx: TestContext;
 let user: TestUser;
@@ -65,12 +66,7 @@ describe('job queue', () => {
   });
 
   it('an idle worker asks the database once a poll, whatever the number of kinds it takes', async () => {
-    const statements: string[] = [];
-    const counted = Object.create(ctx.db) as typeof ctx.db;
-    counted.query = <T>(sql: string, params?: readonly unknown[]) => {
-      statements.push(sql);
-      return ctx.db.query<T>(sql, params);
-    };
+    const { db: counted, statements } = countingDb(ctx.db);
     const kinds = Array.from({ length: 8 }, (_, i) => `test-idle-${i}`);
     const runs: string[] = [];
     const queue = new JobQueue(counted, { ...FAST, pollMs: 100 });
