@@ -65,12 +65,19 @@ export async function expirySection(ctx: Context): Promise<void> {
     const calls = control.callLog();
     const deletes = calls.filter((call) => call.method === 'DELETE' && /\/items$/.test(call.path)).length;
     const writes = calls.filter((call) => call.method !== 'GET').length;
-    // The mirror follows each batch at once: the list's count is 0 as soon as Cloudflare's is.
-    const mirrored = await ctx.lists.request<{ id: number; list_id: string; items: number }[]>(
-      'GET',
-      banListEndpoints.list.path,
-    );
-    const left = mirrored.find((row) => row.list_id === list.id)?.items;
+    // The mirror follows each batch once Cloudflare has applied it: its DELETE of the batch's rows
+    // commits a moment after Cloudflare's count reaches 0 (read at most 10 s, 100 ms apart).
+    const mirrorOf = () =>
+      ctx.lists.request<{ id: number; list_id: string; items: number }[]>('GET', banListEndpoints.list.path);
+    let mirrored = await mirrorOf();
+    let left = mirrored.find((row) => row.list_id === list.id)?.items;
+    const mirrorStarted = performance.now();
+    while (left !== 0 && performance.now() - mirrorStarted < 10_000) {
+      await sleep(100);
+      mirrored = await mirrorOf();
+      left = mirrored.find((row) => row.list_id === list.id)?.items;
+    }
+    const mirrorMs = performance.now() - mirrorStarted;
     const fewest = Math.ceil(ITEMS / BATCH);
     ctx.report.data.expiry = {
       items: ITEMS,
@@ -80,13 +87,15 @@ export async function expirySection(ctx: Context): Promise<void> {
       writes,
       calls: calls.length,
       mirrorLeft: left,
+      mirrorMs,
     };
     ctx.report.budget(
       SECTION,
       FIGURE,
       deletes,
       `${deletes} DELETEs (fewest: ${fewest}), ${calls.length} Cloudflare calls in all, gone ${fmt.ms(goneMs)} after due; ` +
-        `${fmt.int(ITEMS)} of ${fmt.int(LIST_WRITES.items)} item changes, ${writes} of ${fmt.int(LIST_WRITES.requests)} writes; mirror ${left ?? '?'} left`,
+        `${fmt.int(ITEMS)} of ${fmt.int(LIST_WRITES.items)} item changes, ${writes} of ${fmt.int(LIST_WRITES.requests)} writes; ` +
+        `mirror ${left ?? '?'} left ${fmt.ms(mirrorMs)} later`,
       `${fewest} DELETEs, under ${REQUESTS_PER_5_MIN} calls`,
       (value) =>
         value === fewest && writes <= LIST_WRITES.requests && calls.length < REQUESTS_PER_5_MIN && left === 0,
