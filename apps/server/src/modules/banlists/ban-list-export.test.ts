@@ -1,10 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import { csvCell, csvLine, EXPORT_FIRST_BATCH, exportText } from './ban-list-export';
+import { EXPORT_FIRST_BATCH, exportText } from './ban-list-export';
 import { BanListItemsRepository, type BanListItemRecord } from './ban-list-items.repository';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
+
+/**
+ * The reference the export's SQL (BanListItemsRepository.exportBatch) is held to. A spreadsheet runs a
+ * cell that starts with one of these as a formula (CSV injection): such a cell is written with a
+ * leading single quote, which makes it text. Tab and carriage return too (OWASP).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: formula-safe, quoted when it holds a quote, a comma or a line break (RFC 4180). */
+function csvCell(value: string): string {
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** An item's CSV line as the export writes it. */
+const csvLine = (item: BanListItemRecord) =>
+  `${csvCell(item.ip)},${csvCell(item.comment)},${item.createdOn.toISOString()}\r\n`;
 
 /** Values, comments and dates (null: the synced one) that a CSV writer gets wrong. */
 const AWKWARD: [string | null, string, string | null][] = [

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { BanListExportFormat } from '@guardian/contract';
 import { BAN_LIST_EXPORT_CSV_COLUMNS } from '@guardian/contract';
 import type { FastifyReply } from 'fastify';
-import { BanListItemsRepository, type BanListItemRecord, type ItemFilter } from './ban-list-items.repository';
+import { BanListItemsRepository, type ItemFilter } from './ban-list-items.repository';
 import type { BanListItemsService } from './ban-list-items.service';
 
 /**
@@ -18,25 +18,6 @@ export const EXPORT_BATCH = 50_000;
 export const EXPORT_BATCH_CHARS = 2_000_000;
 /** The first batch, read before the reply starts (its size unknown yet). */
 export const EXPORT_FIRST_BATCH = 5_000;
-
-/**
- * A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such a cell is
- * written with a leading single quote, which makes it text. Tab and carriage return too (OWASP).
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One CSV cell: formula-safe, quoted when it holds a quote, a comma or a line break (RFC 4180). */
-export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/**
- * An item's CSV line as the export writes it (the database builds them: `exportBatch` of
- * BanListItemsRepository; this is the reference its tests compare with).
- */
-export const csvLine = (item: BanListItemRecord) =>
-  `${csvCell(item.ip)},${csvCell(item.comment)},${item.createdOn.toISOString()}\r\n`;
 
 /** A file name from the list's name (list names are [a-z0-9_], but a mirror keeps what Cloudflare says). */
 const fileNameOf = (listName: string, format: BanListExportFormat) =>

@@ -493,7 +493,7 @@ export class BanListItemsRepository {
    * id `fromId` on in id order, as the text of their lines, built here in one string: the server
    * moves a few MB of text instead of tens of thousands of row objects (PGlite answers over IPC).
    * CSV: `csvCell(ip),csvCell(comment),createdOn.toISOString()` and CRLF; TXT: the value and LF.
-   * The cells follow csvCell exactly: a leading = + - @ tab or CR gets a single quote (a formula
+   * The cells follow the reference of ban-list-export.test.ts exactly: a leading = + - @ tab or CR gets a single quote (a formula
    * becomes text), then a cell holding a quote, a comma, CR or LF is quoted with its quotes doubled.
    * The date is toISOString's: UTC, milliseconds (truncated, as a JavaScript Date keeps them), and
    * a year past 9999 or before 1 AD as +YYYYYY / -YYYYYY. `count` and `lastId` page on (both 0
