@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Db } from '../../db';
 import { route } from '../../endpoint-route';
 import { AuditRepository, type AuditFilter } from './audit.repository';
+import { spreadsheetSafe } from '../../spreadsheet-safe';
 
 /** Rows read per query while exporting: the export streams, it never holds the whole trail. */
 const EXPORT_BATCH = 1_000;
@@ -73,7 +74,10 @@ function sendCsv(reply: FastifyReply, trail: AuditRepository, filter: AuditFilte
       before = batch[batch.length - 1]!.id;
     }
   }
-  const csv = Readable.from(rows()).pipe(stringify({ header: true, columns: CSV_COLUMNS }));
+  // An actor, a message or a target is partly what a caller typed (a sign-in's e-mail): never a formula.
+  const csv = Readable.from(rows()).pipe(
+    stringify({ header: true, columns: CSV_COLUMNS, cast: { string: spreadsheetSafe } }),
+  );
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', 'attachment; filename="guardian-activity.csv"')

@@ -192,6 +192,20 @@ describe('the audit trail', () => {
     expect(lines[0]).toContain(',banListItems.add,POST /api/cloudflare/banlists/{list_id}/items,');
   });
 
+  it('exports what a caller typed as text, never as a spreadsheet formula', async () => {
+    await ctx.db.query(
+      `INSERT INTO audit_events (user_id, actor, address, action, request, outcome, status, message)
+       VALUES ($1, '=HYPERLINK("http://x.test")', '127.0.0.1', 'test.formula', 'POST /api/x', 'refused', 400, '@SUM(1+1)')`,
+      [alice.id],
+    );
+    const response = await call(alice, 'GET', '/audit/export?action=test.formula');
+    expect(response.statusCode).toBe(200);
+    const [, line] = response.body.trim().split('\n');
+    expect(line).toContain(`,"'=HYPERLINK(""http://x.test"")",`);
+    expect(line).toContain(`,'@SUM(1+1),`);
+    expect(line).not.toMatch(/,=|,"=|,@/);
+  });
+
   it('is append-only: rows cannot be changed or deleted, except by the retention sweep', async () => {
     await expect(ctx.db.query("UPDATE audit_events SET actor = 'someone else'")).rejects.toThrow(
       /append-only/,

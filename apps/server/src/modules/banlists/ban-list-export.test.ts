@@ -1,21 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import { spreadsheetSafe } from '../../spreadsheet-safe';
 import { EXPORT_FIRST_BATCH, exportText } from './ban-list-export';
 import { BanListItemsRepository, type BanListItemRecord } from './ban-list-items.repository';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
 /**
- * The reference the export's SQL (BanListItemsRepository.exportBatch) is held to. A spreadsheet runs a
- * cell that starts with one of these as a formula (CSV injection): such a cell is written with a
- * leading single quote, which makes it text. Tab and carriage return too (OWASP).
+ * The reference the export's SQL (BanListItemsRepository.exportBatch) is held to: one CSV cell,
+ * formula-safe, quoted when it holds a quote, a comma or a line break (RFC 4180).
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One CSV cell: formula-safe, quoted when it holds a quote, a comma or a line break (RFC 4180). */
 function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  const safe = spreadsheetSafe(value);
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
