@@ -7,7 +7,7 @@
  * 500-match bound) and for a hostname; and the export of the big list as CSV: items/s and the
  * server's RSS growth while it streams.
  */
-import { banListItemEndpoints, ipSearchEndpoints, pathOf } from '@guardian/contract';
+import { banListItemEndpoints, ipSearchEndpoints, pathOf, type IpSearchAnswer } from '@guardian/contract';
 import { ApiError } from '../lib/api';
 import { load, warm } from '../lib/load';
 import { fmt, type Report } from '../lib/report';
@@ -215,7 +215,10 @@ export async function ipSearchSection(ctx: IpSearchContext): Promise<void> {
     const first = await fetch(server.origin + path, { headers: { authorization: `Bearer ${person.token}` } });
     const text = await first.text();
     if (first.status !== 200) throw new ApiError(first.status, 'GET', path, text);
-    const answer = JSON.parse(text) as { matches: unknown[]; truncated: boolean; lists_searched: number };
+    const answer = JSON.parse(text) as IpSearchAnswer;
+    const found = answer.lists.reduce((sum, list) => sum + list.matches.length, 0);
+    // What each request sends: the answer is kept as JSON, so its size is most of its cost.
+    const bytes = Buffer.byteLength(text);
     const options = {
       url: server.origin + path,
       headers: { authorization: `Bearer ${person.token}` },
@@ -246,8 +249,10 @@ export async function ipSearchSection(ctx: IpSearchContext): Promise<void> {
         (uncached ? `; no cache p99 ${fmt.ms(uncached.p99)}, ${fmt.rps(uncached.requestsPerSecond)}` : '') +
         '\n',
     );
-    const matches = `${answer.matches.length}${answer.truncated ? '+' : ''} matches in ${answer.lists_searched} lists`;
-    figures[search.name] = { path, matches, load: result, uncached, plans };
+    const matches =
+      `${found}${answer.truncated ? '+' : ''} matches in ${answer.lists.length} of ${answer.lists_searched} lists, ` +
+      `${fmt.int(bytes)} bytes`;
+    figures[search.name] = { path, matches, bytes, load: result, uncached, plans };
     const failed = result.requests === 0 || result.non2xx > 0 || result.errors > 0;
     report.budget(
       'IP search',

@@ -34,14 +34,8 @@ export type IpSearchKind = (typeof IP_SEARCH_KINDS)[number];
 export const IP_SEARCH_RELATIONS = ['exact', 'contains', 'within'] as const;
 export type IpSearchRelation = (typeof IP_SEARCH_RELATIONS)[number];
 
+/** One item a search found, within its list (`IpSearchFoundList.matches`). */
 export const ipSearchMatchSchema = z.object({
-  account_name: z.string(),
-  /** Cloudflare's account id. */
-  account_id: z.string(),
-  /** Cloudflare's list id: the list's items screen is /cloudflare/banlists/{list_id}/items. */
-  list_id: z.string(),
-  list_name: z.string(),
-  kind: z.enum(BAN_LIST_KINDS),
   /** Guardian's id of the item within its list (the items screen's No). */
   item_id: z.number().int(),
   /** The item's value, as the items screen shows it. */
@@ -59,6 +53,20 @@ export const ipSearchMatchSchema = z.object({
 });
 export type IpSearchMatch = z.infer<typeof ipSearchMatchSchema>;
 
+/** A list holding matches, named once for all of them (a /16 can find 500 items of one list). */
+export const ipSearchFoundListSchema = z.object({
+  account_name: z.string(),
+  /** Cloudflare's account id. */
+  account_id: z.string(),
+  /** Cloudflare's list id: the list's items screen is /cloudflare/banlists/{list_id}/items. */
+  list_id: z.string(),
+  list_name: z.string(),
+  kind: z.enum(BAN_LIST_KINDS),
+  /** The list's matches, in the answer's order; at least one. */
+  matches: z.array(ipSearchMatchSchema),
+});
+export type IpSearchFoundList = z.infer<typeof ipSearchFoundListSchema>;
+
 export const ipSearchAnswerSchema = z.object({
   query: z.object({
     kind: z.enum(IP_SEARCH_KINDS),
@@ -67,9 +75,13 @@ export const ipSearchAnswerSchema = z.object({
   }),
   /** How many of the person's lists the search looked in (those of the kind it applies to). */
   lists_searched: z.number().int(),
-  /** Addresses first, in address order; at most IP_SEARCH_MATCHES_MAX. */
-  matches: z.array(ipSearchMatchSchema),
-  /** More items match than `matches` holds: narrow the search down. */
+  /**
+   * The lists holding matches, each with its own. The matches are taken in one order (exact first,
+   * then the CIDRs holding the search, narrowest first, then the items inside it, in address order) and
+   * a list comes where its first match falls; at most IP_SEARCH_MATCHES_MAX matches in all.
+   */
+  lists: z.array(ipSearchFoundListSchema),
+  /** More items match than `lists` holds: narrow the search down. */
   truncated: z.boolean(),
 });
 export type IpSearchAnswer = z.infer<typeof ipSearchAnswerSchema>;

@@ -4,6 +4,7 @@ import {
   banListItemsPageSchema,
   banListItemSchema,
   ipSearchAnswerSchema,
+  ipSearchFoundListSchema,
   ipSearchMatchSchema,
   zoneSchema,
 } from '@guardian/contract';
@@ -210,11 +211,16 @@ describe('the pre-serialised answers', () => {
     const strictSearch = z.strictObject({
       ...ipSearchAnswerSchema.shape,
       query: z.strictObject(ipSearchAnswerSchema.shape.query.shape),
-      matches: z.array(z.strictObject(ipSearchMatchSchema.shape)),
+      lists: z.array(
+        z.strictObject({
+          ...ipSearchFoundListSchema.shape,
+          matches: z.array(z.strictObject(ipSearchMatchSchema.shape)),
+        }),
+      ),
     });
     const found = strictSearch.parse(search.json());
-    expect(found.matches.map((match) => [match.list_name, match.ip, match.relation])).toEqual([
-      ['docs_list', '203.0.113.7', 'within'],
-    ]);
+    expect(
+      found.lists.flatMap((list) => list.matches.map((match) => [list.list_name, match.ip, match.relation])),
+    ).toEqual([['docs_list', '203.0.113.7', 'within']]);
   });
 });

@@ -115,8 +115,8 @@ describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
     expect(valuesAt(two, 'two_a')).toContain('203.0.113.50');
 
     const found = await search(alice, '203.0.113.50');
-    expect(found.matches.map((match) => match.list_name).sort()).toEqual(['one_a', 'one_b', 'two_a']);
-    for (const match of found.matches) {
+    expect(found.lists.map((list) => list.list_name).sort()).toEqual(['one_a', 'one_b', 'two_a']);
+    for (const match of found.lists.flatMap((list) => list.matches)) {
       expect(match.added_via).toBe('console');
       expect(match.added_by).toBe(alice.email);
       const left = Date.parse(match.expires_at!) - Date.now();
@@ -178,9 +178,11 @@ describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
 
   it('removes the address from the chosen lists only', async () => {
     const found = await search(alice, '203.0.113.50');
-    const chosen = found.matches.filter((match) => match.list_name !== 'one_b');
+    const chosen = found.lists.filter((list) => list.list_name !== 'one_b');
     const answer = await call(alice, ipSearchEndpoints.remove, {
-      items: chosen.map((match) => ({ list_id: match.list_id, item_id: match.item_id })),
+      items: chosen.flatMap((list) =>
+        list.matches.map((match) => ({ list_id: list.list_id, item_id: match.item_id })),
+      ),
     });
     expect([200, 202]).toContain(answer.statusCode);
     const parts = await outcome(alice, answer.json<IpSearchActionAnswer>());
@@ -189,7 +191,7 @@ describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
     expect(valuesAt(one, 'one_a')).not.toContain('203.0.113.50');
     expect(valuesAt(two, 'two_a')).not.toContain('203.0.113.50');
     expect(valuesAt(one, 'one_b')).toContain('203.0.113.50');
-    expect((await search(alice, '203.0.113.50')).matches.map((match) => match.list_name)).toEqual(['one_b']);
+    expect((await search(alice, '203.0.113.50')).lists.map((list) => list.list_name)).toEqual(['one_b']);
     // Each item's history names who added it and who removed it.
     const history = await ctx.db.query<{ event: string; actor: string; added_via: string | null }>(
       `SELECT event, actor, added_via FROM ban_list_item_history WHERE value = '203.0.113.50' ORDER BY id`,
@@ -212,9 +214,9 @@ describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
       list_ids: [ids.one_a, ids.bob_a],
     });
     expect(ban.statusCode).toBe(404);
-    const bobsItem = (await search(bob, '192.0.2.9')).matches[0]!;
+    const bobsList = (await search(bob, '192.0.2.9')).lists[0]!;
     const remove = await call(alice, ipSearchEndpoints.remove, {
-      items: [{ list_id: bobsItem.list_id, item_id: bobsItem.item_id }],
+      items: [{ list_id: bobsList.list_id, item_id: bobsList.matches[0]!.item_id }],
     });
     expect(remove.statusCode).toBe(404);
     expect(writesAt()).toBe(before);

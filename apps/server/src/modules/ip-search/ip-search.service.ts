@@ -2,6 +2,7 @@ import {
   IP_SEARCH_MATCHES_MAX,
   type BanListKind,
   type IpSearchAnswer,
+  type IpSearchFoundList,
   type IpSearchKind,
   type IpSearchMatch,
 } from '@guardian/contract';
@@ -48,7 +49,7 @@ const LIST_KIND: Record<IpSearchKind, BanListKind> = {
   asn: 'asn',
 };
 
-/** Characters of JSON kept in all by the answer cache (an answer of 500 matches is about 200,000). */
+/** Characters of JSON kept in all by the answer cache (an answer of 500 matches of one list: about 90,000). */
 const CACHED_ANSWER_CHARS = 16_000_000;
 /** How long a person's lists' version is taken as read (as a page read takes its list: ban-list-access.ts). */
 const VERSION_KEPT_MS = 1_000;
@@ -115,23 +116,43 @@ export class IpSearchService {
       if (parsed.kind === 'cidr' && found.length < wanted)
         found = found.concat(await this.repository.within(refs, parsed.value, wanted - found.length));
     }
-    const byRef = new Map<number, SearchedList>(lists.map((list) => [list.ref, list]));
     return {
       query: parsed,
       lists_searched: lists.length,
-      matches: found.slice(0, IP_SEARCH_MATCHES_MAX).map((item) => toMatch(byRef.get(item.listRef)!, item)),
+      lists: groupByList(lists, found.slice(0, IP_SEARCH_MATCHES_MAX)),
       truncated: found.length > IP_SEARCH_MATCHES_MAX,
     };
   }
 }
 
-function toMatch(list: SearchedList, item: FoundItem): IpSearchMatch {
+/**
+ * The matches under their lists, each list named once: a list comes where its first match falls, and
+ * its matches keep their order.
+ */
+function groupByList(lists: SearchedList[], found: FoundItem[]): IpSearchFoundList[] {
+  const byRef = new Map<number, SearchedList>(lists.map((list) => [list.ref, list]));
+  const grouped = new Map<number, IpSearchFoundList>();
+  for (const item of found) {
+    let group = grouped.get(item.listRef);
+    if (!group) {
+      const list = byRef.get(item.listRef)!;
+      group = {
+        account_name: list.accountName,
+        account_id: list.accountId,
+        list_id: list.listId,
+        list_name: list.listName,
+        kind: list.kind,
+        matches: [],
+      };
+      grouped.set(item.listRef, group);
+    }
+    group.matches.push(toMatch(item));
+  }
+  return [...grouped.values()];
+}
+
+function toMatch(item: FoundItem): IpSearchMatch {
   return {
-    account_name: list.accountName,
-    account_id: list.accountId,
-    list_id: list.listId,
-    list_name: list.listName,
-    kind: list.kind,
     item_id: item.id,
     ip: item.ip,
     comment: item.comment,

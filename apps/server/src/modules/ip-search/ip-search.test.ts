@@ -98,7 +98,10 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
     expect(response.statusCode, response.body).toBe(200);
     return response.json<IpSearchAnswer>();
   };
-  const found = (a: IpSearchAnswer) => a.matches.map((m) => `${m.list_name}:${m.ip}:${m.relation}`);
+  /** Every match as list:value:relation, in the answer's order (its lists', then each list's). */
+  const found = (a: IpSearchAnswer) =>
+    a.lists.flatMap((l) => l.matches.map((m) => `${l.list_name}:${m.ip}:${m.relation}`));
+  const matchCount = (a: IpSearchAnswer) => a.lists.reduce((sum, l) => sum + l.matches.length, 0);
 
   it('an IPv4 address finds the items holding it exactly or in a CIDR, across accounts', async () => {
     const a = await answer('203.0.113.7');
@@ -111,17 +114,19 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
         'edge:203.0.0.0/16:contains',
       ].sort(),
     );
-    // Exact ones first, then the narrowest CIDR holding it.
-    expect(a.matches.slice(2).map((m) => m.ip)).toEqual(['203.0.113.0/24', '203.0.0.0/16']);
-    const second = a.matches.find((m) => m.list_name === 'second')!;
+    // Each list named once, where its first match falls; in a list, the exact item first, then the
+    // narrowest CIDR holding it.
+    expect(a.lists.map((l) => l.list_name)).toEqual(['edge', 'second']);
+    expect(a.lists[0]!.matches.map((m) => m.ip)).toEqual(['203.0.113.7', '203.0.113.0/24', '203.0.0.0/16']);
+    const second = a.lists[1]!;
     expect(second).toMatchObject({
       account_name: 'Alice Two',
       account_id: aliceTwo.account_id,
       list_id: listIds.second,
       kind: 'ip',
-      comment: 'in the second account',
+      matches: [{ ip: '203.0.113.7', comment: 'in the second account', relation: 'exact' }],
     });
-    expect(new Date(second.created_on).toString()).not.toBe('Invalid Date');
+    expect(new Date(second.matches[0]!.created_on).toString()).not.toBe('Invalid Date');
     expect(a.lists_searched).toBe(3);
     expect(a.truncated).toBe(false);
   });
@@ -129,8 +134,8 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
   it('other people’s lists are never found', async () => {
     for (const q of ['203.0.113.7', '2001:db8::1', '0.0.0.0/0', '::/0', 'bad.example.com']) {
       const a = await answer(q);
-      expect(a.matches.some((m) => m.comment.startsWith('bob'))).toBe(false);
-      expect(a.matches.some((m) => m.account_id === bobs.account_id)).toBe(false);
+      expect(a.lists.some((l) => l.matches.some((m) => m.comment.startsWith('bob')))).toBe(false);
+      expect(a.lists.some((l) => l.account_id === bobs.account_id)).toBe(false);
     }
     // Bob sees his own, and only his own.
     const b = await answer('203.0.113.7', bob);
@@ -154,11 +159,14 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
   it('edge prefixes: /0 holds every address of its family, /32 and /128 are single addresses', async () => {
     const v4 = await answer('0.0.0.0/0');
     expect(v4.query).toEqual({ kind: 'cidr', value: '0.0.0.0/0' });
-    expect(v4.matches).toHaveLength(IP_SEARCH_MATCHES_MAX);
+    expect(matchCount(v4)).toBe(IP_SEARCH_MATCHES_MAX);
     expect(v4.truncated).toBe(true);
-    expect(v4.matches.every((m) => !m.ip.includes(':'))).toBe(true);
-    // In address order: 10.0.0.0/8 comes first.
-    expect(v4.matches[0]!.ip).toBe('10.0.0.0/8');
+    expect(v4.lists.every((l) => l.matches.every((m) => !m.ip.includes(':')))).toBe(true);
+    // In address order: 10.0.0.0/8 comes first, so its list does; each list once.
+    expect(v4.lists[0]!.matches[0]!.ip).toBe('10.0.0.0/8');
+    expect(v4.lists[0]!.list_name).toBe('second');
+    const names = v4.lists.map((l) => l.list_name);
+    expect(new Set(names).size).toBe(names.length);
 
     const v6 = await answer('::/0');
     expect(found(v6)).toEqual([
@@ -191,11 +199,17 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
 
   it('bounds the answer at IP_SEARCH_MATCHES_MAX and says there are more', async () => {
     const a = await answer('172.16.0.0/16');
-    expect(a.matches).toHaveLength(IP_SEARCH_MATCHES_MAX);
+    // One list holds them all: named once, its 500 matches in address order.
+    expect(a.lists.map((l) => l.list_name)).toEqual(['many']);
+    expect(matchCount(a)).toBe(IP_SEARCH_MATCHES_MAX);
     expect(a.truncated).toBe(true);
-    expect(a.matches[0]!.ip).toBe('172.16.0.0');
+    expect(a.lists[0]!.matches.slice(0, 3).map((m) => m.ip)).toEqual([
+      '172.16.0.0',
+      '172.16.0.1',
+      '172.16.0.2',
+    ]);
     const narrower = await answer('172.16.1.0/24');
-    expect(narrower.matches).toHaveLength(256);
+    expect(matchCount(narrower)).toBe(256);
     expect(narrower.truncated).toBe(false);
   });
 
@@ -212,7 +226,7 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
 
   it('answers an empty result when nothing matches, with how many lists it looked in', async () => {
     const a = await answer('192.0.2.1');
-    expect(a).toMatchObject({ matches: [], truncated: false, lists_searched: 3 });
+    expect(a).toMatchObject({ lists: [], truncated: false, lists_searched: 3 });
   });
 
   it.each([
@@ -249,7 +263,7 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
     const searched = async (q: string, by = service) =>
       JSON.parse(await by.searchJson(alice.id, q)) as IpSearchAnswer;
     const before = await searched('192.0.2.55');
-    expect(before.matches).toEqual([]);
+    expect(before.lists).toEqual([]);
     statements.length = 0;
     expect(await searched('192.0.2.55')).toEqual(before);
     // Nothing read: neither the lists' version (kept for a second) nor any list's items.
@@ -259,7 +273,7 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
     access.changes += 1;
     expect(found(await searched('192.0.2.55'))).toEqual(['edge:192.0.2.55:exact']);
     // A write this process did not count (another server process's): seen once the second has passed.
-    expect((await searched('192.0.2.56')).matches).toEqual([]);
+    expect((await searched('192.0.2.56')).lists).toEqual([]);
     await addItem('192.0.2.56');
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(found(await searched('192.0.2.56'))).toEqual(['edge:192.0.2.56:exact']);

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Ban, Search, Trash2 } from 'lucide-react';
@@ -7,7 +7,6 @@ import {
   IP_SEARCH_QUERY_MAX,
   type IpSearchActionAnswer,
   type IpSearchAnswer,
-  type IpSearchMatch,
 } from '@guardian/contract';
 import { Button } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
@@ -17,7 +16,12 @@ import { PageHeader } from '../../components/ui/page-header';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useIpSearchQuery } from '../../api/ip-search/ip-search-query';
 import { followParts, removeMatches } from '../../api/ip-search/ip-search-actions';
-import { IpSearchResultsTable, matchKey } from './components/ip-search-results-table';
+import {
+  IpSearchResultsTable,
+  matchKey,
+  matchRows,
+  type MatchRow,
+} from './components/ip-search-results-table';
 import { ActionProgress, type ActionRun } from './components/action-progress';
 import { BanEverywhereDialog } from './components/ban-everywhere-dialog';
 
@@ -118,6 +122,8 @@ function Answer({ q, search }: AnswerProps) {
   const [banning, setBanning] = useState(false);
   const [run, setRun] = useState<ActionRun | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const answer = search.data;
+  const rows = useMemo(() => (answer ? matchRows(answer) : []), [answer]);
   // Another search starts with nothing chosen.
   if (selectedFor !== q) {
     setSelectedFor(q);
@@ -139,7 +145,7 @@ function Answer({ q, search }: AnswerProps) {
     );
   };
 
-  const removeChosen = async (chosen: IpSearchMatch[]) => {
+  const removeChosen = async (chosen: MatchRow[]) => {
     setFailure(null);
     const where = chosen.map((match) => `${match.list_name} (${match.account_name})`);
     const ok = await confirm({
@@ -177,26 +183,25 @@ function Answer({ q, search }: AnswerProps) {
       </ErrorMessage>
     );
   }
-  const answer = search.data;
   return (
     <section aria-labelledby="ip-search-answer" className="space-y-3">
       <h2 id="ip-search-answer" className="sr-only">
         Lists holding {q}
       </h2>
-      {answer && <Summary answer={answer} />}
+      {answer && <Summary answer={answer} matches={rows.length} />}
       {answer && (
         <div className="flex flex-wrap items-center gap-2">
           <Button icon={<Ban aria-hidden="true" className="size-4" />} onClick={() => setBanning(true)}>
             Ban everywhere
           </Button>
-          {answer.matches.length > 0 && (
+          {rows.length > 0 && (
             <label className="flex items-center gap-2 px-1 text-sm text-ink">
               <input
                 type="checkbox"
                 className="size-4 accent-brand"
-                checked={answer.matches.every((match) => selected.has(matchKey(match)))}
+                checked={rows.every((match) => selected.has(matchKey(match)))}
                 onChange={(event) =>
-                  setSelected(event.target.checked ? new Set(answer.matches.map(matchKey)) : new Set())
+                  setSelected(event.target.checked ? new Set(rows.map(matchKey)) : new Set())
                 }
               />
               Choose every match
@@ -206,7 +211,7 @@ function Answer({ q, search }: AnswerProps) {
             variant="secondary"
             icon={<Trash2 aria-hidden="true" className="size-4" />}
             disabled={selected.size === 0}
-            onClick={() => void removeChosen(answer.matches.filter((match) => selected.has(matchKey(match))))}
+            onClick={() => void removeChosen(rows.filter((match) => selected.has(matchKey(match))))}
           >
             {selected.size > 0 ? `Remove from ${selected.size} chosen` : 'Remove from lists'}
           </Button>
@@ -215,7 +220,7 @@ function Answer({ q, search }: AnswerProps) {
       {failure && <ErrorMessage>{failure}</ErrorMessage>}
       {run && <ActionProgress run={run} onDismiss={() => setRun(null)} />}
       <IpSearchResultsTable
-        matches={answer?.matches ?? []}
+        matches={rows}
         loading={search.isPending}
         empty={answer ? emptyText(answer) : ''}
         selected={selected}
@@ -260,16 +265,15 @@ function emptyText(answer: IpSearchAnswer) {
 }
 
 /** How many matches, in how many lists, and whether the answer stops short. */
-function Summary({ answer }: { answer: IpSearchAnswer }) {
-  if (answer.matches.length === 0) return null;
-  const lists = new Set(answer.matches.map((match) => match.list_id)).size;
+function Summary({ answer, matches }: { answer: IpSearchAnswer; matches: number }) {
+  if (matches === 0) return null;
   return (
     <div className="space-y-2">
       <p className="text-sm text-ink-muted" aria-live="polite">
         {answer.truncated ? 'More than ' : ''}
-        {plural(answer.matches.length, 'match', 'matches')} for{' '}
-        <span className="font-mono text-ink">{answer.query.value}</span> in {plural(lists, 'list', 'lists')} (
-        {listsSearched(answer)} searched).
+        {plural(matches, 'match', 'matches')} for{' '}
+        <span className="font-mono text-ink">{answer.query.value}</span> in{' '}
+        {plural(answer.lists.length, 'list', 'lists')} ({listsSearched(answer)} searched).
       </p>
       {answer.truncated && (
         <p

@@ -6,6 +6,7 @@ import type {
   BanList,
   IpSearchActionAnswer,
   IpSearchAnswer,
+  IpSearchFoundList,
   IpSearchMatch,
 } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
@@ -18,11 +19,6 @@ const SEARCH = 'GET /api/cloudflare/ip-search';
 const SLOW = { timeout: 20_000 };
 
 const match = (overrides: Partial<IpSearchMatch> = {}): IpSearchMatch => ({
-  account_name: 'Guardian Demo',
-  account_id: 'acc-demo',
-  list_id: 'list-one',
-  list_name: 'blocked_ips',
-  kind: 'ip',
   item_id: 7,
   ip: '203.0.113.7',
   comment: 'ssh brute force',
@@ -34,19 +30,27 @@ const match = (overrides: Partial<IpSearchMatch> = {}): IpSearchMatch => ({
   ...overrides,
 });
 
+const list = (overrides: Partial<IpSearchFoundList> = {}): IpSearchFoundList => ({
+  account_name: 'Guardian Demo',
+  account_id: 'acc-demo',
+  list_id: 'list-one',
+  list_name: 'blocked_ips',
+  kind: 'ip',
+  matches: [match()],
+  ...overrides,
+});
+
 const answer = (overrides: Partial<IpSearchAnswer> = {}): IpSearchAnswer => ({
   query: { kind: 'address', value: '203.0.113.7' },
   lists_searched: 3,
-  matches: [
-    match(),
-    match({
+  lists: [
+    list(),
+    list({
       account_name: 'Second Co',
+      account_id: 'acc-two',
       list_id: 'list-two',
       list_name: 'scanners',
-      item_id: 3,
-      ip: '203.0.113.0/24',
-      comment: 'whole range',
-      relation: 'contains',
+      matches: [match({ item_id: 3, ip: '203.0.113.0/24', comment: 'whole range', relation: 'contains' })],
     }),
   ],
   truncated: false,
@@ -103,7 +107,7 @@ describe('IP Lists: where is this address?', () => {
   it('runs the search of the address (?q=) and says when nothing holds it', SLOW, async () => {
     const api = fakeApi({
       [SEARCH]: () =>
-        jsonResponse(200, answer({ query: { kind: 'cidr', value: '192.0.2.0/24' }, matches: [] })),
+        jsonResponse(200, answer({ query: { kind: 'cidr', value: '192.0.2.0/24' }, lists: [] })),
     });
     const { box } = await openPage('/cloudflare/ips?q=192.0.2.9%2F24');
     expect(box).toHaveValue('192.0.2.9/24');
@@ -161,7 +165,7 @@ describe('IP Lists: where is this address?', () => {
       [SEARCH]: () =>
         jsonResponse(
           200,
-          answer({ query: { kind: 'hostname', value: 'bad.example.com' }, lists_searched: 0, matches: [] }),
+          answer({ query: { kind: 'hostname', value: 'bad.example.com' }, lists_searched: 0, lists: [] }),
         ),
     });
     await openPage('/cloudflare/ips?q=bad.example.com');
@@ -370,6 +374,58 @@ describe('IP Lists: Ban everywhere and Remove from lists', () => {
     await waitFor(() => expect(api.sent(REMOVE)).toEqual([{ items: [{ list_id: 'list-two', item_id: 3 }] }]));
     const progress = await screen.findByRole('region', { name: 'Remove 203.0.113.7 from 1 list' });
     expect(within(progress).getByText('scanners: removed')).toBeInTheDocument();
+  });
+
+  it('names each list on every row of its matches, and removes them under their list', SLOW, async () => {
+    const grouped = answer({
+      lists: [
+        list({
+          matches: [
+            match(),
+            match({ item_id: 9, ip: '203.0.113.0/24', comment: 'whole range', relation: 'contains' }),
+          ],
+        }),
+        list({
+          account_name: 'Second Co',
+          account_id: 'acc-two',
+          list_id: 'list-two',
+          list_name: 'scanners',
+          matches: [match({ item_id: 3, ip: '203.0.0.0/16', relation: 'contains' })],
+        }),
+      ],
+    });
+    const api = fakeApi({
+      [SEARCH]: () => jsonResponse(200, grouped),
+      [REMOVE]: () => jsonResponse(200, { parts: [] } satisfies IpSearchActionAnswer),
+    });
+    const { user } = await openPage('/cloudflare/ips?q=203.0.113.7');
+    const table = await screen.findByRole('table', { name: 'Lists holding the search' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getByRole('link').textContent)).toEqual([
+      'blocked_ips',
+      'blocked_ips',
+      'scanners',
+    ]);
+    expect(within(rows[1]!).getByRole('cell', { name: 'Guardian Demo' })).toBeInTheDocument();
+    expect(screen.getByText(/3 matches for/)).toHaveTextContent(
+      '3 matches for 203.0.113.7 in 2 lists (3 IP lists searched).',
+    );
+    await user.click(screen.getByRole('checkbox', { name: 'Choose every match' }));
+    await user.click(screen.getByRole('button', { name: 'Remove from 3 chosen' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove from lists' });
+    expect(confirm).toHaveTextContent('203.0.113.0/24 from blocked_ips (Guardian Demo)');
+    await user.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    await waitFor(() =>
+      expect(api.sent(REMOVE)).toEqual([
+        {
+          items: [
+            { list_id: 'list-one', item_id: 7 },
+            { list_id: 'list-one', item_id: 9 },
+            { list_id: 'list-two', item_id: 3 },
+          ],
+        },
+      ]),
+    );
   });
 
   it('sends nothing when the person cancels the removal', SLOW, async () => {

@@ -56,7 +56,12 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
   const lists = useBanListsQuery();
   const capacity = useListCapacityQuery();
   const holding = useMemo(
-    () => new Set(answer.matches.filter((m) => m.relation === 'exact').map((m) => m.list_id)),
+    () =>
+      new Set(
+        answer.lists
+          .filter((list) => list.matches.some((m) => m.relation === 'exact'))
+          .map((list) => list.list_id),
+      ),
     [answer],
   );
   const groups = useMemo(() => {

@@ -1,5 +1,11 @@
 import { Link } from 'react-router';
-import { ADDED_AT_CLOUDFLARE, type IpSearchMatch, type IpSearchRelation } from '@guardian/contract';
+import {
+  ADDED_AT_CLOUDFLARE,
+  type IpSearchAnswer,
+  type IpSearchFoundList,
+  type IpSearchMatch,
+  type IpSearchRelation,
+} from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import {
   Table,
@@ -16,9 +22,15 @@ const COLUMN_COUNT = 7;
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** A row of the table: a match with its list (the answer names each list once, over its matches). */
+export type MatchRow = Omit<IpSearchFoundList, 'matches'> & IpSearchMatch;
+
+/** The answer's matches as rows, in its order: its lists', then each list's. */
+export const matchRows = (answer: IpSearchAnswer): MatchRow[] =>
+  answer.lists.flatMap(({ matches, ...list }) => matches.map((match) => ({ ...list, ...match })));
+
 /** The key of a match: its list and its item. */
-export const matchKey = (match: Pick<IpSearchMatch, 'list_id' | 'item_id'>) =>
-  `${match.list_id}:${match.item_id}`;
+export const matchKey = (match: Pick<MatchRow, 'list_id' | 'item_id'>) => `${match.list_id}:${match.item_id}`;
 
 const ADDED_VIA: Record<IpSearchMatch['added_via'], string> = {
   console: 'console',
@@ -39,7 +51,7 @@ const RELATIONS: Record<IpSearchRelation, { label: string; tone: BadgeTone }> = 
 };
 
 interface IpSearchResultsTableProps {
-  matches: IpSearchMatch[];
+  matches: MatchRow[];
   loading: boolean;
   /** What the empty answer says. */
   empty: string;
