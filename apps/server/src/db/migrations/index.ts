@@ -21,6 +21,7 @@ import { sql as accountListPlan } from './021_account_list_plan';
 import { sql as requestBudgetBatches } from './022_request_budget_batches';
 import { sql as ipSearchPlans } from './023_ip_search_plans';
 import { sql as itemExpiryNextDue } from './024_item_expiry_next_due';
+import { sql as itemContainmentCidrs } from './025_item_containment_cidrs';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -53,4 +54,5 @@ export const migrations: readonly Migration[] = [
   { name: '022_request_budget_batches', sql: requestBudgetBatches },
   { name: '023_ip_search_plans', sql: ipSearchPlans },
   { name: '024_item_expiry_next_due', sql: itemExpiryNextDue },
+  { name: '025_item_containment_cidrs', sql: itemContainmentCidrs },
 ];

@@ -444,8 +444,12 @@ export class BanListItemsRepository {
     await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip)`);
     await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip_sort, id)`);
     await this.db.exec(`CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`);
-    // Containment search across lists (migration 017, modules/ip-search/).
-    await this.db.exec(`CREATE INDEX ON ${table} USING gist (ip_sort inet_ops)`);
+    // Containment search across lists, its CIDR items only (migration 025, modules/ip-search/): most
+    // lists hold addresses only, and this index costs a scan of the table, not a GiST build.
+    await this.db.exec(
+      `CREATE INDEX ON ${table} USING gist (ip_sort inet_ops)
+       WHERE masklen(ip_sort) < CASE WHEN family(ip_sort) = 4 THEN 32 ELSE 128 END`,
+    );
     // The Expires and Added by orders, and the expiry sweep (migration 019).
     await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, expires_at, id)`);
     await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, lower(added_by), id)`);

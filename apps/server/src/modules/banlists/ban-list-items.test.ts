@@ -86,6 +86,24 @@ describe('ban list items', () => {
       expect((await itemsPage(listId)).totalItems).toBe(1234);
     });
 
+    it('swaps in a loaded list whose indexes are the mirror’s own, each attached, none built twice', async () => {
+      const { ref } = await syncedList(ips(50));
+      // An index of the load table that differs from the partitioned one (a predicate written
+      // otherwise) would stay beside a second one that attaching builds inside its transaction.
+      const indexes = await ctx.db.query<{ definition: string; parent: string | null }>(
+        `SELECT pg_get_indexdef(x.indexrelid) AS definition, p.inhparent::regclass::text AS parent
+         FROM pg_index x LEFT JOIN pg_inherits p ON p.inhrelid = x.indexrelid
+         WHERE x.indrelid = $1::regclass`,
+        [`ban_list_items_${ref}`],
+      );
+      const [{ count }] = (await ctx.db.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM pg_index WHERE indrelid = 'ban_list_items'::regclass`,
+      )) as [{ count: number }];
+      expect(indexes).toHaveLength(count);
+      for (const index of indexes) expect(index.parent, index.definition).not.toBeNull();
+      expect(indexes.some((index) => /USING gist .* WHERE/.test(index.definition))).toBe(true);
+    });
+
     it('mirrors an empty list with one call', async () => {
       const calls = itemCalls();
       const { listId, ref } = await syncedList([]);

@@ -59,9 +59,11 @@ const toItem = (row: ItemRow): FoundItem => ({
 /**
  * The SQL of "Where is this address?": the person's lists of a kind (found through their own accounts,
  * so no one else's list is ever read), then those lists' items in the mirror. Each list's items are a
- * partition (migration 003): the lists named are the partitions read (pruned as the statement runs: its
- * plan is kept, migration 023), and in each one the GiST index of migration 017 serves inet's
- * containment operators, the btree (ban_list_ref, ip) the exact values of hostname and asn lists.
+ * partition (migration 003); the statements' plans are kept (migration 023), so each partition's index
+ * is probed with the person's list ids as its condition (an array parameter prunes no partition) and
+ * returns only their items. Containment (migration 025): the CIDR items' GiST index finds the CIDRs
+ * holding a value, the btree (ban_list_ref, ip_sort, id) the equal items and, as a range, the items
+ * inside a CIDR; the btree (ban_list_ref, ip) the exact values of hostname and asn lists.
  */
 export class IpSearchRepository {
   constructor(private readonly db: Queryable) {}
@@ -100,8 +102,8 @@ export class IpSearchRepository {
   }
 
   /**
-   * Items of the lists that are `inet` or a CIDR holding it (`>>=`): few for any address, at most one
-   * per prefix length in a list. Exact ones first, then the narrowest CIDR.
+   * Items of the lists that are `inet` or a CIDR holding it: few for any address, at most one per
+   * prefix length in a list. Exact ones first, then the narrowest CIDR.
    */
   async holding(refs: readonly number[], inet: string, limit: number): Promise<FoundItem[]> {
     return this.found('ip_search_holding($1::bigint[], $2::inet, $3::int)', refs, inet, limit);
