@@ -87,6 +87,92 @@ describe('job queue', () => {
     }
   });
 
+  it('a job sent from this process starts at once: no poll waited for, no probe of the ready queues', async () => {
+    const { db: counted, statements } = countingDb(ctx.db);
+    const queue = new JobQueue(counted, { ...FAST, pollMs: 60_000, heartbeatMs: 60_000 });
+    queue.define('test-now', stepping([], 1));
+    await queue.start();
+    try {
+      // The loop's first poll at start is over: it sleeps for a minute now.
+      await sleep(300);
+      statements.length = 0;
+      const job = await queue.enqueue({ kind: 'test-now', userId: user.id, target: 'now', data: {} });
+      expect(await queue.waitFor(job.id, 5_000, job)).toMatchObject({ state: 'succeeded' });
+      expect(statements.filter((sql) => sql.includes('unnest($1::text[])'))).toEqual([]);
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('enqueue and claim answer the job from their own statement: it is not read again', async () => {
+    const { db: counted, statements } = countingDb(ctx.db);
+    const reads = () => statements.filter((sql) => sql.includes('FROM jobs j JOIN users'));
+    const queue = new JobQueue(counted, { ...FAST, heartbeatMs: 60_000 });
+    let seen: JobContext['job'] | undefined;
+    let readsBeforeRun: string[] | undefined;
+    queue.define('test-rows', {
+      run: async ({ job }: JobContext) => {
+        readsBeforeRun = reads();
+        seen = job;
+        return { ok: true };
+      },
+    });
+    await queue.start();
+    try {
+      await sleep(100);
+      statements.length = 0;
+      const job = await queue.enqueue({ kind: 'test-rows', userId: user.id, target: 'rows', data: { n: 1 } });
+      expect(job).toMatchObject({ state: 'queued', userEmail: user.email, target: 'rows', data: { n: 1 } });
+      expect(job.createdAt).toBeInstanceOf(Date);
+      // No waiter yet: only the run could read the row, and it was given the claimed one.
+      while (!seen) await sleep(5);
+      expect(readsBeforeRun).toEqual([]);
+      expect(seen).toMatchObject({ id: job.id, state: 'running', attempts: 1, userEmail: user.email });
+      expect(seen.startedAt).toBeInstanceOf(Date);
+      expect(await queue.waitFor(job.id, 5_000)).toMatchObject({ state: 'succeeded', result: { ok: true } });
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it("a waiter is answered with the job's ended row at once, not after pg-boss's completion", async () => {
+    let holdCompletion: Promise<void> | undefined;
+    let release!: () => void;
+    let completions = 0;
+    // Reads of the row once it has ended: a waiter told of the end with the row makes none.
+    let rowEnded = false;
+    let readsAfterEnd = 0;
+    const slow = Object.create(ctx.db) as typeof ctx.db;
+    slow.query = async <T>(sql: string, params?: readonly unknown[]) => {
+      if (rowEnded && sql.includes('FROM jobs j JOIN users')) readsAfterEnd += 1;
+      if (holdCompletion && sql.includes("state = 'completed'")) {
+        await holdCompletion;
+        completions += 1;
+      }
+      const rows = await ctx.db.query<T>(sql, params);
+      if (sql.includes('SET state = $2, result = $3')) rowEnded = true;
+      return rows;
+    };
+    const queue = new JobQueue(slow, { ...FAST, heartbeatMs: 60_000 });
+    queue.define('test-quick', { run: async () => 'done' });
+    await queue.start();
+    try {
+      holdCompletion = new Promise<void>((resolve) => (release = resolve));
+      const job = await queue.enqueue({ kind: 'test-quick', userId: user.id, target: '', data: {} });
+      const ended = await queue.waitFor(job.id, 5_000, job);
+      expect(ended).toMatchObject({ state: 'succeeded', result: 'done' });
+      expect(ended?.finishedAt).toBeInstanceOf(Date);
+      expect(completions).toBe(0);
+      expect(readsAfterEnd).toBe(0);
+      release();
+      await sleep(100);
+      expect(completions).toBe(1);
+    } finally {
+      release();
+      await queue.stop();
+    }
+  });
+
   it('runs a job and keeps its result and progress', async () => {
     const runs: string[] = [];
     const queue = await queueOf((q) => q.define('test-steps', stepping(runs, 5)));

@@ -100,6 +100,8 @@ export class JobQueue {
   private wantStarted = false;
   /** A job was sent from this process while the loop was not asleep: look again before sleeping. */
   private wakeRequested = false;
+  /** Queues this process sent a job to since the loop last looked: fetched from at once, without the probe. */
+  private readonly sentTo = new Set<string>();
   private starting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   /** pg-boss's schema, once started: the idle poll reads its waiting jobs (`readyQueues`). */
@@ -214,41 +216,65 @@ export class JobQueue {
     const boss = this.requireBoss();
     if (!this.kinds.has(job.kind)) throw new Error(`No job kind "${job.kind}" is defined.`);
     const id = randomUUID();
-    await this.db.transaction(async (tx) => {
-      await new JobsRepository(tx).insert({ id, accountId: null, ...job });
-      await boss.send(queueOf(job.kind), {}, { id, db: pgBossDb(tx) } as PgBoss.SendOptions);
+    const queue = queueOf(job.kind);
+    const queued = await this.db.transaction(async (tx) => {
+      const row = await new JobsRepository(tx).insert({ id, accountId: null, ...job });
+      await boss.send(queue, {}, { id, db: pgBossDb(tx) } as PgBoss.SendOptions);
+      return row;
     });
+    this.sentTo.add(queue);
     this.wakeRequested = true;
     this.wake?.();
-    return (await this.jobs.find(id))!;
+    return queued;
   }
 
-  /** The job once it has ended, or as it is after `waitMs`. */
-  async waitFor(id: string, waitMs: number): Promise<JobRecord | undefined> {
+  /**
+   * The job once it has ended, or as it is after `waitMs`. `seen` is the job as the caller has it (just
+   * enqueued): the wait then starts without reading it again.
+   */
+  async waitFor(id: string, waitMs: number, seen?: JobRecord): Promise<JobRecord | undefined> {
     const deadline = Date.now() + waitMs;
-    let pause = 25;
-    for (;;) {
-      const job = await this.jobs.find(id);
-      if (!job || ENDED.has(job.state)) return job;
-      const left = deadline - Date.now();
-      if (left <= 0) return job;
-      // A run in this process says when it ends; one in another process is seen by polling.
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(
-          () => {
-            this.ended.off(id, done);
-            resolve();
-          },
-          Math.min(pause, left),
-        );
-        this.ended.once(id, done);
-      });
-      // A run in this process ends the wait at once; the polls are for one in another process.
-      pause = Math.min(pause * 2, this.running.has(id) ? 1_000 : 250);
+    // A run in this process says when it ends (with the ended row); one in another process is seen by
+    // polling. Listened to for the whole wait, so an end told while the row is being read is not missed.
+    let ended: JobRecord | undefined;
+    let told = false;
+    let wakeUp: (() => void) | undefined;
+    const onEnd = (row?: JobRecord) => {
+      told = true;
+      ended ??= row;
+      wakeUp?.();
+    };
+    this.ended.on(id, onEnd);
+    try {
+      let pause = 25;
+      let job = seen;
+      for (;;) {
+        if (ended) return ended;
+        if (!job || told) {
+          told = false;
+          job = await this.jobs.find(id);
+          if (ended) return ended;
+        }
+        if (!job || ENDED.has(job.state)) return job;
+        const left = deadline - Date.now();
+        if (left <= 0) return job;
+        if (!told) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(pause, left));
+            wakeUp = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wakeUp = undefined;
+        }
+        // Read again: after a pause (a run in another process), or when told of a change without the row.
+        job = undefined;
+        // A run in this process ends the wait at once; the polls are for one in another process.
+        pause = Math.min(pause * 2, this.running.has(id) ? 1_000 : 250);
+      }
+    } finally {
+      this.ended.off(id, onEnd);
     }
   }
 
@@ -300,31 +326,44 @@ export class JobQueue {
   }
 
   private async takeJobs(): Promise<void> {
+    // When the probe last found no job ready: the next is due a poll later. A job taken on the probe's
+    // word, or a slot freed, makes it due at once (more may wait); a job sent from this process is
+    // fetched without it.
+    let probedAt = -Infinity;
+    // A worker with a run in flight asks less often: on PGlite's one connection each ask waits in
+    // line with the run's own statements. Jobs sent from this process still wake it at once.
+    const pollMs = () =>
+      this.running.size > 0 ? this.options.pollMs * BUSY_POLL_FACTOR : this.options.pollMs;
     while (!this.stopping) {
       if (this.running.size >= this.options.concurrency) {
         await Promise.race([...this.running.values()].map((run) => run.done));
+        probedAt = -Infinity;
         continue;
       }
       this.wakeRequested = false;
       let job: PgBoss.Job | undefined;
       try {
-        for (const name of await this.readyQueues()) {
-          [job] = await this.boss!.fetch(name);
-          if (job) break;
+        job = await this.fetchSent();
+        if (!job && Date.now() - probedAt >= pollMs()) {
+          for (const name of await this.readyQueues()) {
+            [job] = await this.boss!.fetch(name);
+            if (job) break;
+          }
+          probedAt = job ? -Infinity : Date.now();
         }
       } catch (err) {
         this.report(err);
+        probedAt = Date.now();
       }
       if (job) {
         this.begin(job.id, job.name);
         continue;
       }
       if (this.wakeRequested || this.stopping) continue;
-      // A worker with a run in flight asks less often: on PGlite's one connection each ask waits in
-      // line with the run's own statements. Jobs sent from this process still wake it at once.
-      const pollMs = this.running.size > 0 ? this.options.pollMs * BUSY_POLL_FACTOR : this.options.pollMs;
+      const due = probedAt + pollMs() - Date.now();
+      if (due <= 0) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
+        const timer = setTimeout(resolve, due);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
@@ -332,6 +371,24 @@ export class JobQueue {
       });
       this.wake = undefined;
     }
+  }
+
+  /**
+   * A job from the queues this process sent to since the loop last looked: they hold one (unless
+   * another process took it first), so they are fetched from at once, without asking the probe.
+   */
+  private async fetchSent(): Promise<PgBoss.Job | undefined> {
+    const sent = [...this.sentTo];
+    this.sentTo.clear();
+    for (const [index, name] of sent.entries()) {
+      const [job] = await this.boss!.fetch(name);
+      if (job) {
+        // The others are looked at next time round.
+        for (const later of sent.slice(index + 1)) this.sentTo.add(later);
+        return job;
+      }
+    }
+    return undefined;
   }
 
   /**
@@ -378,15 +435,15 @@ export class JobQueue {
 
   private async run(id: string, queue: string, signal: AbortSignal): Promise<void> {
     const boss = this.boss!;
-    const attempt = await this.jobs.claim(id);
-    if (attempt === undefined) {
+    const job = await this.jobs.claim(id);
+    if (job === undefined) {
       // Cancelled before it started, or ended: nothing to run.
-      const job = await this.jobs.find(id);
-      if (job?.cancelRequested && !ENDED.has(job.state)) await this.jobs.finish(id, { state: 'cancelled' });
-      if (!job || job.cancelRequested || ENDED.has(job.state)) await boss.complete(queue, id);
+      const found = await this.jobs.find(id);
+      if (found?.cancelRequested && !ENDED.has(found.state)) await this.finished(id, { state: 'cancelled' });
+      if (!found || found.cancelRequested || ENDED.has(found.state)) await boss.complete(queue, id);
       return;
     }
-    const job = (await this.jobs.find(id))!;
+    const attempt = job.attempts;
     const kind = this.kinds.get(job.kind);
     let lastWrite = 0;
     let pendingWrite: Promise<void> = Promise.resolve();
@@ -429,7 +486,7 @@ export class JobQueue {
       signal.throwIfAborted();
       const result = await kind.run({ job, signal, progress });
       await flushProgress();
-      if (await this.jobs.finish(id, { state: 'succeeded', result: result ?? null }, attempt))
+      if (await this.finished(id, { state: 'succeeded', result: result ?? null }, attempt))
         await boss.complete(queue, id);
     } catch (err) {
       clearTimeout(trailing);
@@ -438,7 +495,7 @@ export class JobQueue {
       // Another worker has it now: its run decides.
       if (reason instanceof JobLost) return;
       if (reason instanceof JobCancelled) {
-        if (await this.jobs.finish(id, { state: 'cancelled' }, attempt)) await boss.complete(queue, id);
+        if (await this.finished(id, { state: 'cancelled' }, attempt)) await boss.complete(queue, id);
         return;
       }
       const words = reason instanceof WorkerStopping ? reason.message : jobErrorInWords(reason);
@@ -448,7 +505,7 @@ export class JobQueue {
       if (again) {
         if (await this.jobs.requeue(id, attempt, words)) await this.giveBack(boss, queue, id, words);
       } else if (
-        await this.jobs.finish(
+        await this.finished(
           id,
           {
             state: 'failed',
@@ -495,7 +552,23 @@ export class JobQueue {
   private async giveBack(boss: PgBoss, queue: string, id: string, words: string): Promise<void> {
     await boss.fail(queue, id, { message: words });
     const queued = await boss.getJobById(queue, id);
-    if (queued && queued.state === 'failed') await this.jobs.finish(id, { state: 'failed', error: words });
+    if (queued && queued.state === 'failed') await this.finished(id, { state: 'failed', error: words });
+  }
+
+  /**
+   * Ends the job's row (see `JobsRepository.finish`) and tells this process's waiters at once, with the
+   * ended row: it is what they answer with, and pg-boss's own completion that follows changes nothing
+   * they read (were this process to die before it, the job's next taker finds the row ended and
+   * completes it).
+   */
+  private async finished(
+    id: string,
+    outcome: Parameters<JobsRepository['finish']>[1],
+    attempt?: number,
+  ): Promise<JobRecord | undefined> {
+    const ended = await this.jobs.finish(id, outcome, attempt);
+    if (ended) this.ended.emit(id, ended);
+    return ended;
   }
 
   private report(err: unknown): void {

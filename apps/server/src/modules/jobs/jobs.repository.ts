@@ -38,17 +38,25 @@ const COLUMNS = `
   j.progress_total AS "progressTotal", j.attempts, j.result, j.error,
   j.cancel_requested AS "cancelRequested", j.created_at AS "createdAt", j.started_at AS "startedAt",
   j.finished_at AS "finishedAt"`;
-const FROM = `jobs j JOIN users u ON u.id = j.user_id LEFT JOIN cloudflare_accounts a ON a.id = j.account_id`;
+const JOINED = `JOIN users u ON u.id = j.user_id LEFT JOIN cloudflare_accounts a ON a.id = j.account_id`;
+const FROM = `jobs j ${JOINED}`;
+/** A write's rows (`WITH j AS (UPDATE ... RETURNING *)`) as `find` answers them: one statement, not two. */
+const FROM_WRITTEN = `j ${JOINED}`;
 
 /** The `jobs` table (migration 016): what people see of the queue's jobs. */
 export class JobsRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insert(job: NewJob): Promise<void> {
-    await this.db.query(
-      `INSERT INTO jobs (id, kind, user_id, account_id, target, data) VALUES ($1, $2, $3, $4, $5, $6)`,
+  /** Writes the job's row; answers it as `find` would, in the same statement. */
+  async insert(job: NewJob): Promise<JobRecord> {
+    const rows = await this.db.query<JobRecord>(
+      `WITH j AS (
+         INSERT INTO jobs (id, kind, user_id, account_id, target, data) VALUES ($1, $2, $3, $4, $5, $6)
+         RETURNING *)
+       SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
       [job.id, job.kind, job.userId, job.accountId, job.target, JSON.stringify(job.data)],
     );
+    return rows[0]!;
   }
 
   async find(id: string): Promise<JobRecord | undefined> {
@@ -68,18 +76,20 @@ export class JobsRepository {
   }
 
   /**
-   * Claims a queued job for a run: the run's number (its attempt), or undefined when it is not
-   * queued (cancelled, or another run has it). Later writes of the run name it, so a run the sweep
-   * gave away can no longer change the row.
+   * Claims a queued job for a run: the job as it is now (its `attempts` is the run's number), or
+   * undefined when it is not queued (cancelled, or another run has it). Later writes of the run name
+   * the attempt, so a run the sweep gave away can no longer change the row.
    */
-  async claim(id: string): Promise<number | undefined> {
-    const rows = await this.db.query<{ attempts: number }>(
-      `UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
-         attempts = attempts + 1
-       WHERE id = $1 AND state = 'queued' AND NOT cancel_requested RETURNING attempts`,
+  async claim(id: string): Promise<JobRecord | undefined> {
+    const rows = await this.db.query<JobRecord>(
+      `WITH j AS (
+         UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
+           attempts = attempts + 1
+         WHERE id = $1 AND state = 'queued' AND NOT cancel_requested RETURNING *)
+       SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
       [id],
     );
-    return rows[0]?.attempts;
+    return rows[0];
   }
 
   async progress(id: string, attempt: number, done: number, total: number | null): Promise<void> {
@@ -102,16 +112,21 @@ export class JobsRepository {
     );
   }
 
-  /** Ends the job (only run `attempt`'s, or any run's when undefined); false when it was not that run's. */
+  /**
+   * Ends the job (only run `attempt`'s, or any run's when undefined): the ended job, or undefined when
+   * it was not that run's.
+   */
   async finish(
     id: string,
     outcome: { state: 'succeeded' | 'failed' | 'cancelled'; result?: unknown; error?: string | null },
     attempt?: number,
-  ): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = now(), heartbeat_at = NULL
-       WHERE id = $1 AND state IN ('queued', 'running') AND ($5::int IS NULL OR attempts = $5)
-       RETURNING id`,
+  ): Promise<JobRecord | undefined> {
+    const rows = await this.db.query<JobRecord>(
+      `WITH j AS (
+         UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = now(), heartbeat_at = NULL
+         WHERE id = $1 AND state IN ('queued', 'running') AND ($5::int IS NULL OR attempts = $5)
+         RETURNING *)
+       SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
       [
         id,
         outcome.state,
@@ -120,7 +135,7 @@ export class JobsRepository {
         attempt ?? null,
       ],
     );
-    return rows.length > 0;
+    return rows[0];
   }
 
   /** Puts run `attempt` of a job back in the queue (it will be tried again), with why; false when not its. */

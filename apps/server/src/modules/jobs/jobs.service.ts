@@ -78,7 +78,7 @@ export class JobsService {
     waitMs: number,
   ): Promise<{ result: unknown } | { job: Job }> {
     const queued = await this.queue.enqueue(job);
-    const now = await this.queue.waitFor(queued.id, waitMs);
+    const now = await this.queue.waitFor(queued.id, waitMs, queued);
     if (!now) throw jobNotFound();
     if (now.state === 'succeeded') return { result: now.result };
     if (now.state === 'failed') {
