@@ -69,6 +69,9 @@ test('the sidebar IP Lists page finds an address in the seeded lists', async () 
   const office = resultRows().filter({ hasText: 'office_allowlist' });
   await expect(office.nth(0)).toContainText('198.51.100.10');
   await expect(office.nth(1)).toContainText('198.51.100.11');
+  // The answer names each list once, over its matches: a list's rows come together.
+  const listOfRow = await resultRows().getByRole('link').allTextContents();
+  expect(listOfRow.filter((name, i) => name !== listOfRow[i - 1])).toEqual([...new Set(listOfRow)]);
   await page.screenshot({ path: `${SHOTS}/results-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${SHOTS}/results-390.png`, fullPage: true });
