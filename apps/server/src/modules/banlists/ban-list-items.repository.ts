@@ -440,20 +440,38 @@ export class BanListItemsRepository {
   async indexLoad(ref: number): Promise<void> {
     const table = loadTableOf(ref);
     await this.keepProvenance(ref);
+    // Alone: it takes the table's exclusive lock.
     await this.db.exec(`ALTER TABLE ${table} ADD PRIMARY KEY (ban_list_ref, id)`);
-    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip)`);
-    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, ip_sort, id)`);
-    await this.db.exec(`CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`);
-    // Containment search across lists, its CIDR items only (migration 025, modules/ip-search/): most
-    // lists hold addresses only, and this index costs a scan of the table, not a GiST build.
-    await this.db.exec(
-      `CREATE INDEX ON ${table} USING gist (ip_sort inet_ops)
-       WHERE masklen(ip_sort) < CASE WHEN family(ip_sort) = 4 THEN 32 ELSE 128 END`,
+    // The other indexes in two lanes: PostgreSQL builds one of each at once on two connections (a
+    // CREATE INDEX takes a SHARE lock, which another does not wait for), the comment trigrams (the
+    // longest, which PostgreSQL 15 builds on one core) beside the btrees; PGlite's one connection
+    // takes them in turn. The same SQL as the partitioned table's indexes, so attaching finds them.
+    const lanes = [
+      [
+        `CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`,
+        // Containment search across lists, its CIDR items only (migration 025, modules/ip-search/):
+        // most lists hold addresses only, and this index then costs a scan of the table.
+        `CREATE INDEX ON ${table} USING gist (ip_sort inet_ops)
+         WHERE masklen(ip_sort) < CASE WHEN family(ip_sort) = 4 THEN 32 ELSE 128 END`,
+        // The expiry sweep (migration 019).
+        `CREATE INDEX ON ${table} (expires_at) WHERE expires_at IS NOT NULL`,
+      ],
+      [
+        `CREATE INDEX ON ${table} (ban_list_ref, ip)`,
+        `CREATE INDEX ON ${table} (ban_list_ref, ip_sort, id)`,
+        // The Expires and Added by orders (migration 019).
+        `CREATE INDEX ON ${table} (ban_list_ref, expires_at, id)`,
+        `CREATE INDEX ON ${table} (ban_list_ref, lower(added_by), id)`,
+      ],
+    ];
+    const built = await Promise.allSettled(
+      lanes.map(async (lane) => {
+        for (const statement of lane) await this.db.exec(statement);
+      }),
     );
-    // The Expires and Added by orders, and the expiry sweep (migration 019).
-    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, expires_at, id)`);
-    await this.db.exec(`CREATE INDEX ON ${table} (ban_list_ref, lower(added_by), id)`);
-    await this.db.exec(`CREATE INDEX ON ${table} (expires_at) WHERE expires_at IS NOT NULL`);
+    // Both lanes have ended, so a failed sync's cleanup (dropping the table) waits for no build.
+    const failed = built.find((lane) => lane.status === 'rejected');
+    if (failed) throw failed.reason;
     // VACUUM refuses to run inside a transaction block, which a multi-statement exec is.
     await this.db.exec(`VACUUM (ANALYZE) ${table}`);
   }
