@@ -173,6 +173,84 @@ describe('job queue', () => {
     }
   });
 
+  it('a waiter does not poll the row of a job this process runs: the run tells its end', async () => {
+    const { db: counted, statements } = countingDb(ctx.db);
+    const reads = () => statements.filter((sql) => sql.includes('FROM jobs j JOIN users')).length;
+    const queue = new JobQueue(counted, { ...FAST, heartbeatMs: 60_000 });
+    let started = false;
+    queue.define('test-slow', {
+      run: async ({ progress }: JobContext) => {
+        started = true;
+        progress(1, 2);
+        await sleep(700);
+        return 'slow';
+      },
+    });
+    await queue.start();
+    try {
+      const job = await queue.enqueue({ kind: 'test-slow', userId: user.id, target: '', data: {} });
+      while (!started) await sleep(5);
+      const before = reads();
+      expect(await queue.waitFor(job.id, 10_000, job)).toMatchObject({ state: 'succeeded', result: 'slow' });
+      expect(reads() - before).toBe(0);
+      // A wait that runs out answers the row as it is then: read once, at the end.
+      started = false;
+      const again = await queue.enqueue({ kind: 'test-slow', userId: user.id, target: '', data: {} });
+      while (!started) await sleep(5);
+      await sleep(50);
+      const beforeShort = reads();
+      expect(await queue.waitFor(again.id, 300, again)).toMatchObject({ state: 'running', progressDone: 1 });
+      expect(reads() - beforeShort).toBe(1);
+      expect(await queue.waitFor(again.id, 10_000)).toMatchObject({ state: 'succeeded' });
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('writes the last progress the throttle held back with the end, in the same statement', async () => {
+    const { db: counted, statements } = countingDb(ctx.db);
+    const queue = new JobQueue(counted, { ...FAST, heartbeatMs: 60_000, progressEveryMs: 60_000 });
+    queue.define('test-counts', {
+      run: async ({ progress }: JobContext) => {
+        for (let done = 0; done <= 3; done++) progress(done, 3);
+        return 'counted';
+      },
+    });
+    await queue.start();
+    try {
+      statements.length = 0;
+      const job = await queue.enqueue({ kind: 'test-counts', userId: user.id, target: '', data: {} });
+      const ended = await queue.waitFor(job.id, 5_000, job);
+      expect(ended).toMatchObject({ state: 'succeeded', progressDone: 3, progressTotal: 3 });
+      expect(await queue.jobs.find(job.id)).toMatchObject({ progressDone: 3, progressTotal: 3 });
+      // The first report is written at once (a screen shows the count); the last only with the end.
+      expect(statements.filter((sql) => sql.startsWith('UPDATE jobs SET progress_done'))).toHaveLength(1);
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it("lets the waiter's next statement (its answer's audit row) go before pg-boss's completion", async () => {
+    const { db: counted, statements } = countingDb(ctx.db);
+    const queue = new JobQueue(counted, { ...FAST, heartbeatMs: 60_000 });
+    queue.define('test-answer', { run: async () => 'answered' });
+    await queue.start();
+    try {
+      for (let round = 0; round < 5; round++) {
+        const job = await queue.enqueue({ kind: 'test-answer', userId: user.id, target: '', data: {} });
+        statements.length = 0;
+        expect(await queue.waitFor(job.id, 5_000, job)).toMatchObject({ state: 'succeeded' });
+        await counted.query('SELECT 1 AS answer');
+        await sleep(50);
+        const answer = statements.indexOf('SELECT 1 AS answer');
+        const completion = statements.findIndex((sql) => sql.includes("state = 'completed'"));
+        expect(completion).toBeGreaterThan(answer);
+      }
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('runs a job and keeps its result and progress', async () => {
     const runs: string[] = [];
     const queue = await queueOf((q) => q.define('test-steps', stepping(runs, 5)));

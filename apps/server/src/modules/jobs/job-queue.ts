@@ -248,13 +248,15 @@ export class JobQueue {
     try {
       let pause = 25;
       let job = seen;
+      // Whether the job must be read (again) before it is judged or answered.
+      let stale = seen === undefined;
       for (;;) {
-        if (ended) return ended;
-        if (!job || told) {
+        if (stale || told) {
           told = false;
+          stale = false;
           job = await this.jobs.find(id);
-          if (ended) return ended;
         }
+        if (ended) return ended;
         if (!job || ENDED.has(job.state)) return job;
         const left = deadline - Date.now();
         if (left <= 0) return job;
@@ -268,10 +270,11 @@ export class JobQueue {
           });
           wakeUp = undefined;
         }
-        // Read again: after a pause (a run in another process), or when told of a change without the row.
-        job = undefined;
-        // A run in this process ends the wait at once; the polls are for one in another process.
-        pause = Math.min(pause * 2, this.running.has(id) ? 1_000 : 250);
+        if (ended) return ended;
+        // A run in this process tells of its end (with the row, or of a change to read): its row is
+        // not polled, only read once more when the wait is over. One elsewhere is polled.
+        stale = !this.running.has(id) || Date.now() >= deadline;
+        pause = Math.min(pause * 2, 250);
       }
     } finally {
       this.ended.off(id, onEnd);
@@ -476,18 +479,16 @@ export class JobQueue {
       lastWrite = now;
       write(done, total);
     };
-    const flushProgress = () => {
-      clearTimeout(trailing);
-      writeUnwritten();
-      return pendingWrite;
-    };
     try {
       if (!kind) throw new Error(`This server does not know jobs of the kind "${job.kind}".`);
       signal.throwIfAborted();
       const result = await kind.run({ job, signal, progress });
-      await flushProgress();
-      if (await this.finished(id, { state: 'succeeded', result: result ?? null }, attempt))
-        await boss.complete(queue, id);
+      // The last report the throttle held back is written with the end, in the same statement.
+      clearTimeout(trailing);
+      await pendingWrite;
+      const last = unwritten as { done: number; total: number | null } | null;
+      if (await this.finished(id, { state: 'succeeded', result: result ?? null, progress: last }, attempt))
+        await this.complete(boss, queue, id);
     } catch (err) {
       clearTimeout(trailing);
       await pendingWrite;
@@ -495,7 +496,7 @@ export class JobQueue {
       // Another worker has it now: its run decides.
       if (reason instanceof JobLost) return;
       if (reason instanceof JobCancelled) {
-        if (await this.finished(id, { state: 'cancelled' }, attempt)) await boss.complete(queue, id);
+        if (await this.finished(id, { state: 'cancelled' }, attempt)) await this.complete(boss, queue, id);
         return;
       }
       const words = reason instanceof WorkerStopping ? reason.message : jobErrorInWords(reason);
@@ -515,7 +516,7 @@ export class JobQueue {
           attempt,
         )
       ) {
-        await boss.complete(queue, id, { failed: words });
+        await this.complete(boss, queue, id, { failed: words });
       }
     }
   }
@@ -553,6 +554,16 @@ export class JobQueue {
     await boss.fail(queue, id, { message: words });
     const queued = await boss.getJobById(queue, id);
     if (queued && queued.state === 'failed') await this.finished(id, { state: 'failed', error: words });
+  }
+
+  /**
+   * pg-boss's completion of a job whose row has ended, once the waiter's answer has had its turn: on
+   * PGlite's one connection the answer's own statements (its audit row, written before it is sent)
+   * would otherwise wait behind it. Nothing reads it in between.
+   */
+  private async complete(boss: PgBoss, queue: string, id: string, data?: object): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await boss.complete(queue, id, data);
   }
 
   /**

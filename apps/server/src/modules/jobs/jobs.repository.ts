@@ -113,17 +113,24 @@ export class JobsRepository {
   }
 
   /**
-   * Ends the job (only run `attempt`'s, or any run's when undefined): the ended job, or undefined when
-   * it was not that run's.
+   * Ends the job (only run `attempt`'s, or any run's when undefined), with its last progress when
+   * given: the ended job, or undefined when it was not that run's.
    */
   async finish(
     id: string,
-    outcome: { state: 'succeeded' | 'failed' | 'cancelled'; result?: unknown; error?: string | null },
+    outcome: {
+      state: 'succeeded' | 'failed' | 'cancelled';
+      result?: unknown;
+      error?: string | null;
+      progress?: { done: number; total: number | null } | null;
+    },
     attempt?: number,
   ): Promise<JobRecord | undefined> {
     const rows = await this.db.query<JobRecord>(
       `WITH j AS (
-         UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = now(), heartbeat_at = NULL
+         UPDATE jobs SET state = $2, result = $3, error = $4, finished_at = now(), heartbeat_at = NULL,
+           progress_done = coalesce($6::int, progress_done),
+           progress_total = CASE WHEN $6::int IS NULL THEN progress_total ELSE $7::int END
          WHERE id = $1 AND state IN ('queued', 'running') AND ($5::int IS NULL OR attempts = $5)
          RETURNING *)
        SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
@@ -133,6 +140,8 @@ export class JobsRepository {
         outcome.result === undefined ? null : JSON.stringify(outcome.result),
         outcome.error ?? null,
         attempt ?? null,
+        outcome.progress?.done ?? null,
+        outcome.progress?.total ?? null,
       ],
     );
     return rows[0];
