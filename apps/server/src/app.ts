@@ -83,6 +83,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     // Always the redacting logger: secrets never reach a log line, whoever builds the app.
     loggerInstance: deps.logger ?? createLogger(config),
+    // Each request's logger, the app's with the request's id bound as Fastify's own factory makes it,
+    // but with no options object when the route sets no log level or serializers: pino then keeps
+    // the parent's formatters instead of building them again for every request.
+    childLoggerFactory: (logger, bindings, options) =>
+      options.level === undefined && options.serializers === undefined
+        ? logger.child(bindings)
+        : logger.child(bindings, options),
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
     // Fastify's own answer to a URL it cannot decode (`%ZZ`) has no contract body and echoes the URL.
@@ -106,7 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerResponseHeaders(app);
   const services = createServices(config, deps);
   registerAuthGuard(app, services.sessions, services.apiKeys);
-  await registerRequestLimits(app, config.requestLimits);
+  registerRequestLimits(app, config.requestLimits);
   rejectNulCharacters(app);
   registerAuditTrail(app, deps.db, config.auditRetentionMs);
   registerKeyLimits(app, deps.db);

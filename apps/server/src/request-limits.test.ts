@@ -2,6 +2,7 @@ import type { ErrorBody } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from './test/cloudflare-context';
 import { createTestContext, type TestContext, type TestUser } from './test/context';
+import { CostlyRequestQueue } from './request-limits';
 
 describe('requests a minute', () => {
   let ctx: TestContext;
@@ -44,6 +45,62 @@ describe('requests a minute', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json<ErrorBody>().code).toBe('RATE_LIMITED');
     expect((await health('203.0.113.2')).statusCode).toBe(200);
+  });
+});
+
+describe('the requests-a-minute headers', () => {
+  let ctx: TestContext;
+  let alice: TestUser;
+  beforeAll(async () => {
+    ctx = await createTestContext({
+      config: { requestLimits: { perMinute: 3, concurrentCostly: 2, queuedCostly: 8 } },
+    });
+    alice = await ctx.createUser();
+  });
+  afterAll(() => ctx.close());
+
+  const limitHeaders = (headers: Record<string, unknown>) => ({
+    limit: headers['x-ratelimit-limit'],
+    remaining: headers['x-ratelimit-remaining'],
+    reset: headers['x-ratelimit-reset'],
+    retryAfter: headers['retry-after'],
+  });
+
+  it("count each request once (a GET's HEAD too), as @fastify/rate-limit's headers did; none on the web app's files", async () => {
+    const me = (method: 'GET' | 'HEAD') => ctx.app.inject({ method, url: '/api/me', headers: alice.headers });
+    expect(limitHeaders((await me('GET')).headers)).toEqual({
+      limit: '3',
+      remaining: '2',
+      reset: '60',
+      retryAfter: undefined,
+    });
+    const head = await me('HEAD');
+    expect(head.statusCode).toBe(200);
+    expect(limitHeaders(head.headers)).toMatchObject({ limit: '3', remaining: '1' });
+    expect(limitHeaders((await me('GET')).headers)).toMatchObject({ limit: '3', remaining: '0' });
+    const refused = await me('GET');
+    expect(refused.statusCode).toBe(429);
+    const { reset, ...rest } = limitHeaders(refused.headers);
+    expect(rest).toEqual({ limit: '3', remaining: '0', retryAfter: reset });
+    expect(Number(reset)).toBeGreaterThanOrEqual(1);
+    // Not an /api path: not counted, no headers (a 404 here, with no web app built).
+    const page = await ctx.app.inject({ method: 'GET', url: '/zones', headers: alice.headers });
+    expect(page.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('the costly line', () => {
+  it('gives a free place at once, without a promise to wait for; a full place is waited for', async () => {
+    const queue = new CostlyRequestQueue({ concurrentCostly: 1, queuedCostly: 1 });
+    const first = queue.enter('user:1');
+    expect(typeof first).toBe('function');
+    const second = queue.enter('user:1');
+    expect(second).toBeInstanceOf(Promise);
+    expect(() => queue.enter('user:1')).toThrow(/Too many requests at once/);
+    (first as () => void)();
+    const leave = await second;
+    leave();
+    expect(typeof queue.enter('user:1')).toBe('function');
   });
 });
 
