@@ -251,6 +251,74 @@ describe('job queue', () => {
     }
   });
 
+  it("enqueue writes the job's row and pg-boss's in one statement, or neither", async () => {
+    const { db: counted, statements } = countingDb(ctx.db);
+    let transactions = 0;
+    counted.transaction = (fn) => {
+      transactions += 1;
+      return ctx.db.transaction(fn);
+    };
+    const queue = new JobQueue(counted, { ...FAST, heartbeatMs: 60_000 });
+    queue.define('test-one', { run: async () => 'one' });
+    await queue.start();
+    try {
+      await sleep(100);
+      statements.length = 0;
+      const job = await queue.enqueue({ kind: 'test-one', userId: user.id, target: 'one', data: {} });
+      expect(statements.slice(0, 1)).toEqual([expect.stringContaining('INSERT INTO jobs')]);
+      expect(statements[0]).toContain('.job');
+      expect(transactions).toBe(0);
+      const [row] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+      const boss = row!.schema === 'public' ? 'pgboss' : row!.schema;
+      const [queued] = await ctx.db.query<{ name: string }>(`SELECT name FROM ${boss}.job WHERE id = $1`, [
+        job.id,
+      ]);
+      expect(queued).toEqual({ name: 'guardian-test-one' });
+      expect(await queue.waitFor(job.id, 5_000, job)).toMatchObject({ state: 'succeeded', result: 'one' });
+      // A kind whose pg-boss queue was never created: refused, and no row of it is left behind.
+      queue.define('test-no-queue', { run: async () => 'never' });
+      await expect(
+        queue.enqueue({ kind: 'test-no-queue', userId: user.id, target: 'orphan', data: {} }),
+      ).rejects.toThrow(/took no job/);
+      expect(await ctx.db.query(`SELECT id FROM jobs WHERE kind = 'test-no-queue'`)).toEqual([]);
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it("falls back to a transaction when pg-boss's insert cannot be written with the row (a changed pg-boss)", async () => {
+    const { db: counted } = countingDb(ctx.db);
+    let transactions = 0;
+    counted.transaction = (fn) => {
+      transactions += 1;
+      return ctx.db.transaction(fn);
+    };
+    let tried = 0;
+    const refusing = Object.create(counted) as typeof ctx.db;
+    refusing.query = <T>(sql: string, params?: readonly unknown[]) => {
+      if (!sql.startsWith('WITH queued AS')) return counted.query<T>(sql, params);
+      tried += 1;
+      return Promise.reject(Object.assign(new Error('column "x" does not exist'), { code: '42703' }));
+    };
+    const queue = new JobQueue(refusing, { ...FAST, heartbeatMs: 60_000 });
+    queue.define('test-fallback', { run: async () => 'fell back' });
+    await queue.start();
+    try {
+      for (let round = 0; round < 2; round++) {
+        const job = await queue.enqueue({ kind: 'test-fallback', userId: user.id, target: '', data: {} });
+        expect(await queue.waitFor(job.id, 5_000, job)).toMatchObject({
+          state: 'succeeded',
+          result: 'fell back',
+        });
+      }
+      expect(transactions).toBe(2);
+      // Tried once, then not again.
+      expect(tried).toBe(1);
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('runs a job and keeps its result and progress', async () => {
     const runs: string[] = [];
     const queue = await queueOf((q) => q.define('test-steps', stepping(runs, 5)));

@@ -59,6 +59,28 @@ export class JobsRepository {
     return rows[0]!;
   }
 
+  /**
+   * Writes the job's row in the statement `queueing` (pg-boss's own insert of the job, `INSERT ...
+   * RETURNING id`, with its parameters): both rows or neither, in one statement. The row as `find`
+   * answers it, or undefined when pg-boss inserted nothing (then neither is written).
+   */
+  async insertWith(
+    job: NewJob,
+    queueing: { text: string; values: unknown[] },
+  ): Promise<JobRecord | undefined> {
+    const at = (n: number) => `$${queueing.values.length + n}`;
+    const rows = await this.db.query<JobRecord>(
+      `WITH queued AS (${queueing.text}),
+       j AS (
+         INSERT INTO jobs (id, kind, user_id, account_id, target, data)
+         SELECT queued.id, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)} FROM queued WHERE queued.id = ${at(1)}::uuid
+         RETURNING *)
+       SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
+      [...queueing.values, job.id, job.kind, job.userId, job.accountId, job.target, JSON.stringify(job.data)],
+    );
+    return rows[0];
+  }
+
   async find(id: string): Promise<JobRecord | undefined> {
     return (await this.db.query<JobRecord>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = $1`, [id]))[0];
   }
