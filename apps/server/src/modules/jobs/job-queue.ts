@@ -491,7 +491,9 @@ export class JobQueue {
     }
     const attempt = job.attempts;
     const kind = this.kinds.get(job.kind);
-    let lastWrite = 0;
+    // Counted from the claim, which wrote the row: a run shorter than progressEveryMs writes its
+    // progress only with its end, and a longer one its first report a throttle's span in.
+    let lastWrite = Date.now();
     let pendingWrite: Promise<void> = Promise.resolve();
     // The last report, written at the end if the throttle skipped it (a job ends at its full count).
     let unwritten: { done: number; total: number | null } | null = null;
