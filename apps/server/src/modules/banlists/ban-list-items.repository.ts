@@ -437,15 +437,16 @@ export class BanListItemsRepository {
    * Builds the mirror's indexes on the loaded table (once, in bulk: far cheaper than row by row) and
    * gathers its statistics and visibility map, so the planner and index-only scans work at once.
    */
-  async indexLoad(ref: number): Promise<void> {
+  async indexLoad(ref: number, options: { lanes: 1 | 2 }): Promise<void> {
     const table = loadTableOf(ref);
     await this.keepProvenance(ref);
     // Alone: it takes the table's exclusive lock.
     await this.db.exec(`ALTER TABLE ${table} ADD PRIMARY KEY (ban_list_ref, id)`);
-    // The other indexes in two lanes: PostgreSQL builds one of each at once on two connections (a
-    // CREATE INDEX takes a SHARE lock, which another does not wait for), the comment trigrams (the
-    // longest, which PostgreSQL 15 builds on one core) beside the btrees; PGlite's one connection
-    // takes them in turn. The same SQL as the partitioned table's indexes, so attaching finds them.
+    // The other indexes, with two lanes on PostgreSQL: one of each is built at once on two connections
+    // (a CREATE INDEX takes a SHARE lock, which another does not wait for), the comment trigrams (the
+    // longest, which PostgreSQL 15 builds on one core) beside the btrees. PGlite answers one statement
+    // at a time: a second lane would only put a second long build in line before everyone else's
+    // statements. The same SQL as the partitioned table's indexes, so attaching finds them.
     const lanes = [
       [
         `CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`,
@@ -465,7 +466,7 @@ export class BanListItemsRepository {
       ],
     ];
     const built = await Promise.allSettled(
-      lanes.map(async (lane) => {
+      (options.lanes === 2 ? lanes : [lanes.flat()]).map(async (lane) => {
         for (const statement of lane) await this.db.exec(statement);
       }),
     );

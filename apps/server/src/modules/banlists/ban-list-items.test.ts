@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { backfillSql } from '../../db/migrations/014_item_sort_key';
+import type { Queryable } from '../../db';
+import { BanListItemsRepository } from './ban-list-items.repository';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -773,5 +775,32 @@ describe('ban list items', () => {
       expect(await mirror(ref)).toEqual(cloudflareItems(listId));
       expect(await mirror(ref)).toHaveLength(2);
     });
+  });
+});
+
+describe('building a loaded list’s indexes', () => {
+  /** The most index builds the repository had in line at once. */
+  async function mostAtOnce(lanes: 1 | 2): Promise<number> {
+    let inLine = 0;
+    let most = 0;
+    const db: Queryable = {
+      query: async <T>() => [] as T[],
+      exec: async (sql: string) => {
+        if (!sql.startsWith('CREATE INDEX')) return;
+        most = Math.max(most, ++inLine);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inLine--;
+      },
+    };
+    await new BanListItemsRepository(db).indexLoad(1, { lanes });
+    return most;
+  }
+
+  it('sends them one at a time for PGlite, whose one connection would hold the second in line before everyone', async () => {
+    expect(await mostAtOnce(1)).toBe(1);
+  });
+
+  it('sends two at a time for PostgreSQL, which builds them on two connections', async () => {
+    expect(await mostAtOnce(2)).toBe(2);
   });
 });

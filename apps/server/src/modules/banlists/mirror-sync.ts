@@ -169,7 +169,7 @@ export async function syncMirror(
       return { ...list, itemsVersion: list.itemsVersion + 1 };
     }
     if (!loading) await startLoading();
-    await items.indexLoad(list.ref);
+    await items.indexLoad(list.ref, { lanes: db.kind === 'postgres' ? 2 : 1 });
     await db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
       const locked = await lists.lock(list.ref);
