@@ -1,9 +1,10 @@
 import { apiKeyEndpoints, authEndpoints } from '@guardian/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../app-error';
 import type { Db } from '../../db';
 import { endpointNameOf } from '../../endpoint-route';
-import { requestAccountOf } from '../audit/audit-trail';
+import { requestAccountOf, type AuditContext } from '../audit/audit-trail';
+import { isApiPath } from '../../route-table';
 import type { ApiKeyIdentity } from './api-keys.service';
 
 declare module 'fastify' {
@@ -41,26 +42,39 @@ export function checkKeyRoute(request: FastifyRequest, key: ApiKeyIdentity, admi
 
 /**
  * A key limited to some accounts or lists reaches only those: the request's list or zone is looked up
- * (through the person's own accounts) before the handler runs.
+ * (through the person's own accounts) before the handler runs. Attached, as they are registered, to
+ * the routes a key can reach (those of the auth guard); a request without a limited key passes at once.
  */
 export function registerKeyLimits(app: FastifyInstance, db: Db): void {
-  app.addHook('preHandler', async (request) => {
+  function keyLimits(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
     const key = request.apiKey;
-    if (!key || (key.accountIds.length === 0 && key.listIds.length === 0)) return;
+    if (!key || (key.accountIds.length === 0 && key.listIds.length === 0)) return done();
     const params = (request.params ?? {}) as Record<string, unknown>;
     const listId = typeof params.list_id === 'string' ? params.list_id : undefined;
     const zoneId = typeof params.zone_id === 'string' ? params.zone_id : undefined;
     if (!listId && !zoneId) {
-      throw forbidden('This API key is limited to some accounts or lists: ask about one of them by its id.');
+      return done(
+        forbidden('This API key is limited to some accounts or lists: ask about one of them by its id.'),
+      );
     }
     if (key.listIds.length > 0 && (!listId || !key.listIds.includes(listId))) {
-      throw forbidden('This API key is not allowed on this list.');
+      return done(forbidden('This API key is not allowed on this list.'));
     }
-    if (key.accountIds.length > 0) {
-      const { accountId } = request.auditContext ?? (await requestAccountOf(db, request));
-      if (!accountId || !key.accountIds.includes(accountId)) {
-        throw forbidden('This API key is not allowed on this account.');
-      }
-    }
+    if (key.accountIds.length === 0) return done();
+    const allowed = ({ accountId }: AuditContext) =>
+      accountId && key.accountIds.includes(accountId)
+        ? undefined
+        : forbidden('This API key is not allowed on this account.');
+    if (request.auditContext) return done(allowed(request.auditContext));
+    requestAccountOf(db, request).then(
+      (context) => done(allowed(context)),
+      (err: unknown) => done(err as Error),
+    );
+  }
+
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access ?? 'user';
+    if (access === 'public' || !isApiPath(route.url)) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), keyLimits];
   });
 }

@@ -1,5 +1,5 @@
 import type { AuditOutcome } from '@guardian/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
 import { endpointNameOf } from '../../endpoint-route';
 import { AuditRepository } from './audit.repository';
@@ -136,7 +136,9 @@ export async function requestAccountOf(db: Db, request: FastifyRequest): Promise
  * The audit trail: every request that changes something (every declared endpoint but reads) is
  * recorded as it is answered: who, from where, what, about which account and zone, and how it
  * ended. Not recorded: requests refused before anyone is known (401 outside sign-in) and requests
- * refused by the rate limits (429), so a flood cannot turn into a flood of writes.
+ * refused by the rate limits (429), so a flood cannot turn into a flood of writes. Its hooks are
+ * attached to those endpoints' routes as they are registered (registered before any route): reads,
+ * which never enter the trail, do not run them.
  */
 export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: number): void {
   const trail = new AuditRepository(db);
@@ -153,12 +155,12 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
   });
   app.addHook('onClose', async () => clearInterval(sweeper));
 
-  app.addHook('preHandler', async (request) => {
+  async function auditContextOf(request: FastifyRequest) {
     if (auditedAction(request)) request.auditContext = await requestAccountOf(db, request);
-  });
+  }
 
   // Recorded before the answer leaves: once a caller sees it, the trail has it.
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function recordInAuditTrail(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const action = auditedAction(request);
     if (!action) return payload;
     const status = reply.statusCode;
@@ -202,5 +204,13 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
     await Promise.race([recorded, new Promise((resolve) => (timer = setTimeout(resolve, AUDIT_WAIT_MS)))]);
     clearTimeout(timer);
     return payload;
+  }
+
+  app.addHook('onRoute', (route) => {
+    // A route of several methods gets them if any is audited; each request is still asked.
+    const methods = [route.method].flat();
+    if (!methods.some((method) => endpointNameOf(method, route.url) && !READS.has(method))) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), auditContextOf];
+    route.onSend = [...[route.onSend ?? []].flat(), recordInAuditTrail];
   });
 }

@@ -4,8 +4,9 @@ import {
   TWO_FACTOR_SETUP_REQUIRED,
   twoFactorEndpoints,
 } from '@guardian/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../app-error';
+import { isApiPath } from '../../route-table';
 import type { TwoFactorService } from './two-factor.service';
 
 const key = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
@@ -32,18 +33,44 @@ export const SETUP_REQUIRED_MESSAGE =
  * While an administrator requires two-factor sign-in of everyone, a signed-in person without it may
  * only turn it on (and sign out): every other route answers 403 with `errors[0].code`
  * `two_factor_setup_required`, and the web sends them to enrol. API keys are not held to it (a script
- * cannot enrol; the person who made the key could). Runs after the auth guard, before the body is read.
+ * cannot enrol; the person who made the key could). Runs after the auth guard, before the body is read:
+ * attached, as they are registered, to the guard's routes but enrolment's, and it waits only when the
+ * service has no answer kept (the requirement, or whether the person has it on).
  */
 export function registerTwoFactorGate(app: FastifyInstance, twoFactor: TwoFactorService): void {
-  app.addHook('preValidation', async (request) => {
-    const user = request.user as typeof request.user | undefined;
-    if (!user || request.apiKey) return;
-    const route = `${request.method} ${request.routeOptions.url ?? ''}`;
-    if (ENROLMENT_ROUTES.has(route)) return;
-    if (user.level === ADMIN_LEVEL && ADMIN_ENROLMENT_ROUTES.has(route)) return;
-    if (!(await twoFactor.mustEnrol(user.id))) return;
-    throw new AppError('FORBIDDEN', SETUP_REQUIRED_MESSAGE, {
+  const refusal = () =>
+    new AppError('FORBIDDEN', SETUP_REQUIRED_MESSAGE, {
       errors: [{ code: TWO_FACTOR_SETUP_REQUIRED, message: SETUP_REQUIRED_MESSAGE }],
     });
+  const gate = (adminEnrolment: boolean) =>
+    function twoFactorGate(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+      const user = request.user as typeof request.user | undefined;
+      if (!user || request.apiKey) return done();
+      if (adminEnrolment && user.level === ADMIN_LEVEL) return done();
+      const known = twoFactor.mustEnrolKnown(user.id);
+      if (known !== undefined) return done(known ? refusal() : undefined);
+      twoFactor.mustEnrol(user.id).then(
+        (mustEnrol) => done(mustEnrol ? refusal() : undefined),
+        (err: unknown) => done(err as Error),
+      );
+    };
+  const gates = { any: gate(false), adminEnrolment: gate(true) };
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access ?? 'user';
+    if (access === 'public' || !isApiPath(route.url)) return;
+    // By "METHOD /path": a GET's HEAD route is registered on its own, as HEAD, and gated as today.
+    const kinds = new Set(
+      [route.method].flat().map((method) => {
+        const name = `${method} ${route.url}`;
+        return ENROLMENT_ROUTES.has(name) ? 'open' : ADMIN_ENROLMENT_ROUTES.has(name) ? 'admin' : 'gated';
+      }),
+    );
+    if (kinds.size > 1)
+      throw new Error(`${route.url}: register its enrolment methods as routes of their own.`);
+    if (kinds.has('open')) return;
+    route.preValidation = [
+      ...[route.preValidation ?? []].flat(),
+      kinds.has('admin') ? gates.adminEnrolment : gates.any,
+    ];
   });
 }

@@ -202,6 +202,15 @@ export class TwoFactorService {
     return !on;
   }
 
+  /** mustEnrol's answer from what is kept, without waiting: undefined when it has to be read. */
+  mustEnrolKnown(userId: number): boolean | undefined {
+    const required = this.required;
+    if (!required || required.until <= Date.now()) return undefined;
+    if (!required.value) return false;
+    const on = this.enabled?.get(userId);
+    return on === undefined ? undefined : !on;
+  }
+
   async isRequired(): Promise<boolean> {
     if (this.required && this.required.until > Date.now()) return this.required.value;
     // Requests arriving while it is read wait for that one read (not one each, at every expiry).

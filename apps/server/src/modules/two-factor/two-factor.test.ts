@@ -410,6 +410,36 @@ describe('administrators', () => {
     expect((await call(admin, twoFactorEndpoints.policy)).json()).toEqual({ required: false });
   });
 
+  it('keep the gate’s answer between requests: refused again (a HEAD, a change too) until it is lifted, then at once', async () => {
+    const admin = await ctx.createUser({ level: 0 });
+    const user = await ctx.createUser();
+    const head = (who: TestUser) =>
+      ctx.app.inject({ method: 'HEAD', url: apiKeyEndpoints.list.path, headers: who.headers });
+    const create = (who: TestUser) =>
+      call(who, apiKeyEndpoints.create, { payload: { name: 'script', access: 'read' } });
+    expect((await call(user, apiKeyEndpoints.list)).statusCode).toBe(200);
+    expect((await call(admin, twoFactorEndpoints.require)).statusCode).toBe(200);
+    try {
+      // The first asks the database, the next ones take the answer kept: the same refusal.
+      for (let i = 0; i < 3; i++) {
+        const refused = await call(user, apiKeyEndpoints.list);
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toMatchObject({ errors: [{ code: TWO_FACTOR_SETUP_REQUIRED }] });
+      }
+      expect((await head(user)).statusCode).toBe(403);
+      expect((await create(user)).statusCode).toBe(403);
+      expect((await call(user, authEndpoints.me)).statusCode).toBe(200);
+      // An administrator without it is kept to enrolment too, but may see and lift the requirement.
+      expect((await call(admin, apiKeyEndpoints.list)).statusCode).toBe(403);
+      expect((await call(admin, twoFactorEndpoints.policy)).statusCode).toBe(200);
+    } finally {
+      expect((await call(admin, twoFactorEndpoints.unrequire)).statusCode).toBe(200);
+    }
+    expect((await call(user, apiKeyEndpoints.list)).statusCode).toBe(200);
+    expect((await head(user)).statusCode).toBe(200);
+    expect((await create(user)).statusCode).toBe(201);
+  });
+
   it('reset a person’s two-factor, ending their sessions; only administrators, and a 404 for nobody', async () => {
     const admin = await ctx.createUser({ level: 0 });
     const user = await ctx.createUser();

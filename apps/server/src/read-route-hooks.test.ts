@@ -1,0 +1,109 @@
+import { authEndpoints, banListItemEndpoints, twoFactorEndpoints } from '@guardian/contract';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from './test/context';
+
+/**
+ * The hooks of the audit trail, the API keys' limits and the two-factor gate are attached only to the
+ * routes they act on: a cached read (a page of a list's items) runs no audit hook, and the two it does
+ * run pass at once, without a promise, when there is nothing to wait for.
+ */
+
+type Hooks = Record<string, string[]>;
+
+/** Each route's hooks, by "METHOD /full/path", read from Fastify's own tree of routes. */
+function routeHooks(app: FastifyInstance): Map<string, Hooks> {
+  const routes = new Map<string, Hooks>();
+  const stack: { column: number; path: string }[] = [];
+  let current: Hooks | undefined;
+  for (const line of app.printRoutes({ includeHooks: true }).split('\n')) {
+    const hook = /• \((\w+)\) (\[.*\])$/.exec(line);
+    if (hook) {
+      if (current) current[hook[1]!] = JSON.parse(hook[2]!) as string[];
+      continue;
+    }
+    const node = /^([│ ├└─]*)(\S[^ ]*)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!node) continue;
+    const column = node[1]!.length;
+    while (stack.length > 0 && stack.at(-1)!.column >= column) stack.pop();
+    const path = (stack.at(-1)?.path ?? '') + node[2]!;
+    stack.push({ column, path });
+    current = undefined;
+    for (const method of node[3]?.split(', ') ?? []) routes.set(`${method} ${path}`, (current = {}));
+  }
+  return routes;
+}
+
+const AUDIT = ['auditContextOf()', 'recordInAuditTrail()'];
+
+let ctx: TestContext;
+let routes: Map<string, Hooks>;
+/** The hooks of a route of the test's own, as the last onRoute hook sees them. */
+const captured = new Map<string, RouteOptions>();
+
+beforeAll(async () => {
+  ctx = await createTestContext({
+    setup(app) {
+      app.addHook('onRoute', (route) => void captured.set(`${String(route.method)} ${route.url}`, route));
+      app.get('/api/test/lists/:list_id', { config: { owns: ['list_id'] } }, async () => ({}));
+    },
+  });
+  routes = routeHooks(ctx.app);
+});
+afterAll(async () => ctx?.close());
+
+/** A route's hooks; the tree names a param shared by routes of different names `:id|:list_id`. */
+const hooksOf = (method: string, path: string) => {
+  const wanted = path.split('/');
+  for (const [route, hooks] of routes) {
+    const [routeMethod, routePath] = route.split(' ') as [string, string];
+    const segments = routePath.split('/');
+    if (
+      routeMethod === method &&
+      segments.length === wanted.length &&
+      segments.every((segment, i) => segment.split('|').includes(wanted[i]!))
+    )
+      return hooks;
+  }
+  throw new Error(`no route ${method} ${path}`);
+};
+
+describe('hooks attached per route', () => {
+  it('a cached read and its HEAD run no audit hook, one key-limits check and one two-factor gate', () => {
+    for (const method of ['GET', 'HEAD']) {
+      const hooks = hooksOf(method, banListItemEndpoints.page.path);
+      expect(hooks.preHandler).toEqual(['keyLimits()']);
+      expect(hooks.preValidation?.filter((name) => name === 'twoFactorGate()')).toHaveLength(1);
+      expect(hooks.onSend ?? []).toEqual(method === 'HEAD' ? ['headRouteOnSendHandler()'] : []);
+    }
+  });
+
+  it('a change runs the audit hooks, the key limits and the gate; a public sign-in only the audit', () => {
+    const add = hooksOf('POST', banListItemEndpoints.add.path);
+    expect(add.preHandler).toEqual([...AUDIT.slice(0, 1), 'keyLimits()']);
+    expect(add.onSend).toEqual(AUDIT.slice(1));
+    expect(add.preValidation).toContain('twoFactorGate()');
+
+    const login = hooksOf('POST', authEndpoints.login.path);
+    expect(login.preHandler).toEqual(AUDIT.slice(0, 1));
+    expect(login.onSend).toEqual(AUDIT.slice(1));
+    expect(login.preValidation ?? []).not.toContain('twoFactorGate()');
+  });
+
+  it('the gate stays off the enrolment routes, as today by "METHOD /path" (a HEAD of them is gated)', () => {
+    expect(hooksOf('GET', authEndpoints.me.path).preValidation ?? []).not.toContain('twoFactorGate()');
+    expect(hooksOf('HEAD', authEndpoints.me.path).preValidation).toContain('twoFactorGate()');
+    const enable = hooksOf(twoFactorEndpoints.enable.method, twoFactorEndpoints.enable.path);
+    expect(enable.preValidation ?? []).not.toContain('twoFactorGate()');
+    // An administrator's own requirement: gated for others (who cannot reach it anyway).
+    const policy = hooksOf(twoFactorEndpoints.policy.method, twoFactorEndpoints.policy.path);
+    expect(policy.preValidation).toContain('twoFactorGate()');
+  });
+
+  it('the key limits and the gate are callback hooks, not async functions', () => {
+    const route = captured.get('GET /api/test/lists/:list_id');
+    const hooks = [route?.preHandler, route?.preValidation].flat().filter((hook) => hook !== undefined);
+    expect(hooks.map((hook) => hook.name)).toEqual(['keyLimits', 'twoFactorGate']);
+    for (const hook of hooks) expect(hook.constructor.name).toBe('Function');
+  });
+});
