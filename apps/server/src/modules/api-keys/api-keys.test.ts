@@ -1,4 +1,4 @@
-import type { ApiKey, BanList, CreatedApiKey } from '@guardian/contract';
+import type { ApiKey, BanList, CloudflareAccount, CreatedApiKey } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
@@ -8,11 +8,12 @@ describe('API keys', () => {
   let alice: TestUser;
   let blocked: BanList;
   let other: BanList;
+  let keyCo: CloudflareAccount;
 
   beforeAll(async () => {
     ctx = await createCloudflareTestContext();
     alice = await ctx.createUser({ level: 0 });
-    await ctx.addAccount(alice, { name: 'Key Co' });
+    keyCo = await ctx.addAccount(alice, { name: 'Key Co' });
     const add = async (name: string) =>
       (
         await ctx.app.inject({
@@ -37,7 +38,7 @@ describe('API keys', () => {
     expect(response.statusCode, response.body).toBe(201);
     return response.json<CreatedApiKey>();
   };
-  const withKey = (key: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  const withKey = (key: string, method: 'GET' | 'HEAD' | 'POST' | 'DELETE', url: string, payload?: object) =>
     ctx.app.inject({ method, url: `/api${url}`, headers: { authorization: `Bearer ${key}` }, payload });
 
   it('shows a new key once; afterwards only its last four characters, and the database holds only a hash', async () => {
@@ -103,6 +104,18 @@ describe('API keys', () => {
       (await withKey(elsewhereAccount.key, 'GET', `/cloudflare/banlists/${blocked.list_id}/items`))
         .statusCode,
     ).toBe(403);
+  });
+
+  it("lets a key limited to an account reach that account's lists: a read, its HEAD and a change", async () => {
+    const own = await createKey({ name: 'own account', access: 'ban', account_ids: [keyCo.account_id] });
+    const items = `/cloudflare/banlists/${blocked.list_id}/items`;
+    expect((await withKey(own.key, 'GET', items)).statusCode).toBe(200);
+    expect((await withKey(own.key, 'HEAD', items)).statusCode).toBe(200);
+    const added = await withKey(own.key, 'POST', items, { ip: '198.51.100.10', comment: 'own account' });
+    expect(added.statusCode, added.body).toBe(201);
+    const unnamed = await withKey(own.key, 'GET', '/cloudflare/banlists');
+    expect(unnamed.statusCode).toBe(403);
+    expect(unnamed.json().message).toMatch(/ask about one of them by its id/);
   });
 
   it('refuses a revoked or expired key, a made-up one, and a key whose person is disabled', async () => {
