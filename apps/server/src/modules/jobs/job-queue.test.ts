@@ -319,6 +319,81 @@ describe('job queue', () => {
     }
   });
 
+  it('takes a job from pg-boss and claims its row in one statement; a row no longer queued is not run', async () => {
+    const { db: counted, statements } = countingDb(ctx.db);
+    const queue = new JobQueue(counted, { ...FAST, heartbeatMs: 60_000, concurrency: 1 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const runs: string[] = [];
+    let atStart: string[] | undefined;
+    queue.define('test-take', {
+      run: async ({ job }: JobContext) => {
+        atStart ??= [...statements];
+        runs.push(job.id);
+        if (job.target === 'first') await held;
+      },
+    });
+    await queue.start();
+    try {
+      await sleep(100);
+      statements.length = 0;
+      const first = await queue.enqueue({ kind: 'test-take', userId: user.id, target: 'first', data: {} });
+      while (!atStart) await sleep(5);
+      const claims = atStart.filter((sql) => sql.includes("UPDATE jobs SET state = 'running'"));
+      expect(claims).toHaveLength(1);
+      expect(claims[0]).toMatch(/^WITH taken AS/);
+      expect(atStart.filter((sql) => /^\s*WITH next as/i.test(sql))).toEqual([]);
+      // The one slot is busy: a second job waits; its row is cancelled behind pg-boss's back.
+      const second = await queue.enqueue({ kind: 'test-take', userId: user.id, target: 'second', data: {} });
+      await ctx.db.query(
+        `UPDATE jobs SET state = 'cancelled', cancel_requested = true, finished_at = now() WHERE id = $1`,
+        [second.id],
+      );
+      release();
+      expect(await queue.waitFor(first.id, 5_000)).toMatchObject({ state: 'succeeded' });
+      const [row] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
+      const boss = row!.schema === 'public' ? 'pgboss' : row!.schema;
+      const completed = async () =>
+        (await ctx.db.query<{ state: string }>(`SELECT state FROM ${boss}.job WHERE id = $1`, [second.id]))[0]
+          ?.state;
+      const deadline = Date.now() + 5_000;
+      while ((await completed()) !== 'completed' && Date.now() < deadline) await sleep(20);
+      expect(await completed()).toBe('completed');
+      expect(runs).toEqual([first.id]);
+      expect(await queue.jobs.find(second.id)).toMatchObject({ state: 'cancelled', attempts: 0 });
+    } finally {
+      release();
+      await queue.stop();
+    }
+  });
+
+  it("claims the row in a statement of its own when pg-boss's taking cannot be joined (a changed pg-boss)", async () => {
+    let tried = 0;
+    const refusing = Object.create(ctx.db) as typeof ctx.db;
+    refusing.query = <T>(sql: string, params?: readonly unknown[]) => {
+      if (!sql.startsWith('WITH taken AS')) return ctx.db.query<T>(sql, params);
+      tried += 1;
+      return Promise.reject(Object.assign(new Error('column "x" does not exist'), { code: '42703' }));
+    };
+    const queue = new JobQueue(refusing, { ...FAST, heartbeatMs: 60_000 });
+    queue.define('test-take-fallback', { run: async ({ job }: JobContext) => job.attempts });
+    await queue.start();
+    try {
+      for (let round = 0; round < 2; round++) {
+        const job = await queue.enqueue({
+          kind: 'test-take-fallback',
+          userId: user.id,
+          target: '',
+          data: {},
+        });
+        expect(await queue.waitFor(job.id, 5_000, job)).toMatchObject({ state: 'succeeded', result: 1 });
+      }
+      expect(tried).toBe(1);
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('runs a job and keeps its result and progress', async () => {
     const runs: string[] = [];
     const queue = await queueOf((q) => q.define('test-steps', stepping(runs, 5)));

@@ -44,29 +44,58 @@ export interface JobQueueOptions {
   logger?: { warn(details: object, message: string): void; error(details: object, message: string): void };
 }
 
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 /**
- * pg-boss's statement for sending a job (`boss.send`), taken instead of run, to be run inside the
- * statement that writes the job's row: one round trip instead of a transaction of four. Undefined
- * when pg-boss sends it otherwise than as one `INSERT ... RETURNING id` (then the transaction).
+ * The one statement pg-boss would run for `call` (given a `db`), taken instead of run, to be run inside
+ * one of ours: undefined when it runs none or several, or one not shaped as `shape`.
  */
-async function sendStatement(
-  boss: PgBoss,
-  queue: string,
-  id: string,
-): Promise<{ text: string; values: unknown[] } | undefined> {
-  const taken: { text: string; values: unknown[] }[] = [];
-  const db: PgBoss.Db = {
+async function statementOf(
+  call: (db: PgBoss.Db) => Promise<unknown>,
+  rows: unknown[],
+  shape: RegExp,
+): Promise<Statement | undefined> {
+  const taken: Statement[] = [];
+  await call({
     executeSql: async (text, values = []) => {
       taken.push({ text, values });
-      return { rows: [{ id }] };
+      return { rows };
     },
-  };
-  await boss.send(queue, {}, { id, db } as PgBoss.SendOptions);
+  });
   const [statement] = taken;
-  return taken.length === 1 && /^\s*INSERT INTO\b[\s\S]*\bRETURNING id\s*$/i.test(statement!.text)
-    ? statement
-    : undefined;
+  return taken.length === 1 && shape.test(statement!.text) ? statement : undefined;
 }
+
+/**
+ * pg-boss's insert of a job (`boss.send`), to be run inside the statement that writes the job's row:
+ * one round trip instead of a transaction of four.
+ */
+const sendStatement = (boss: PgBoss, queue: string, id: string) =>
+  statementOf(
+    (db) => boss.send(queue, {}, { id, db } as PgBoss.SendOptions),
+    [{ id }],
+    /^\s*INSERT INTO\b[\s\S]*\bRETURNING id\s*$/i,
+  );
+
+/**
+ * pg-boss's taking of the next job of `queue` (`boss.fetch`, `FOR UPDATE SKIP LOCKED`), to be run
+ * inside the statement that claims the job's row: one round trip instead of two.
+ */
+const fetchStatement = (boss: PgBoss, queue: string) =>
+  statementOf((db) => boss.fetch(queue, { db }), [], /^\s*WITH\b[\s\S]*\bRETURNING\b/i);
+
+/** A job taken from pg-boss: `claimed` is its row when claimed in the same statement (null: not claimable). */
+interface Taken {
+  id: string;
+  queue: string;
+  claimed?: JobRecord | null;
+}
+
+/** Whether a database error says a statement is not as the database's tables are (SQLSTATE class 42). */
+const notAsTables = (err: unknown) => String((err as { code?: unknown }).code ?? '').startsWith('42');
 
 /** How many times rarer a worker with a run in flight asks the queue for another job. */
 const BUSY_POLL_FACTOR = 5;
@@ -133,6 +162,8 @@ export class JobQueue {
   private probeWorks = true;
   /** Whether pg-boss's insert of a job is written with the job's row in one statement (`sendStatement`). */
   private sendInOne = true;
+  /** Whether pg-boss's taking of a job claims the job's row in the same statement (`fetchStatement`). */
+  private takeInOne = true;
 
   constructor(
     private readonly db: Db,
@@ -256,7 +287,7 @@ export class JobQueue {
           });
     } catch (err) {
       // pg-boss's insert not as read here (changed in an upgrade): its own way from now on.
-      if (!queueing || !String((err as { code?: unknown }).code ?? '').startsWith('42')) throw err;
+      if (!queueing || !notAsTables(err)) throw err;
       this.sendInOne = false;
       this.options.logger?.warn(
         { err },
@@ -387,12 +418,12 @@ export class JobQueue {
         continue;
       }
       this.wakeRequested = false;
-      let job: PgBoss.Job<unknown> | undefined;
+      let job: Taken | undefined;
       try {
         job = await this.fetchSent();
         if (!job && Date.now() - probedAt >= pollMs()) {
           for (const name of await this.readyQueues()) {
-            [job] = await this.boss!.fetch(name);
+            job = await this.take(name);
             if (job) break;
           }
           probedAt = job ? -Infinity : Date.now();
@@ -402,7 +433,7 @@ export class JobQueue {
         probedAt = Date.now();
       }
       if (job) {
-        this.begin(job.id, job.name);
+        this.begin(job);
         continue;
       }
       if (this.wakeRequested || this.stopping) continue;
@@ -423,11 +454,11 @@ export class JobQueue {
    * A job from the queues this process sent to since the loop last looked: they hold one (unless
    * another process took it first), so they are fetched from at once, without asking the probe.
    */
-  private async fetchSent(): Promise<PgBoss.Job<unknown> | undefined> {
+  private async fetchSent(): Promise<Taken | undefined> {
     const sent = [...this.sentTo];
     this.sentTo.clear();
     for (const [index, name] of sent.entries()) {
-      const [job] = await this.boss!.fetch(name);
+      const job = await this.take(name);
       if (job) {
         // The others are looked at next time round.
         for (const later of sent.slice(index + 1)) this.sentTo.add(later);
@@ -435,6 +466,27 @@ export class JobQueue {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Takes the next job of `queue` from pg-boss, and claims its row in the same statement; should
+   * pg-boss take it otherwise (an upgrade), the row is claimed by the run, as a statement of its own.
+   */
+  private async take(queue: string): Promise<Taken | undefined> {
+    const boss = this.boss!;
+    const taking = this.takeInOne ? await fetchStatement(boss, queue) : undefined;
+    if (taking) {
+      try {
+        const taken = await this.jobs.claimWith(taking);
+        return taken && { id: taken.id, queue, claimed: taken.claimed };
+      } catch (err) {
+        if (!notAsTables(err)) throw err;
+        this.takeInOne = false;
+        this.options.logger?.warn({ err }, 'The job queue cannot take and claim a job in one statement');
+      }
+    }
+    const [job] = await boss.fetch(queue);
+    return job && { id: job.id, queue };
   }
 
   /**
@@ -458,7 +510,7 @@ export class JobQueue {
     } catch (err) {
       // Only a table that is not as expected (SQLSTATE class 42) turns it off; the database being
       // away is reported by the loop, which tries again at its next poll.
-      if (!String((err as { code?: unknown }).code ?? '').startsWith('42')) throw err;
+      if (!notAsTables(err)) throw err;
       this.probeWorks = false;
       this.options.logger?.warn(
         { err },
@@ -468,9 +520,10 @@ export class JobQueue {
     }
   }
 
-  private begin(id: string, queue: string): void {
+  private begin(taken: Taken): void {
+    const { id } = taken;
     const controller = new AbortController();
-    const done = this.run(id, queue, controller.signal)
+    const done = this.run(taken, controller.signal)
       .catch((err: unknown) => this.report(err))
       .finally(() => {
         this.running.delete(id);
@@ -479,9 +532,9 @@ export class JobQueue {
     this.running.set(id, { controller, done });
   }
 
-  private async run(id: string, queue: string, signal: AbortSignal): Promise<void> {
+  private async run({ id, queue, claimed }: Taken, signal: AbortSignal): Promise<void> {
     const boss = this.boss!;
-    const job = await this.jobs.claim(id);
+    const job = claimed === undefined ? await this.jobs.claim(id) : (claimed ?? undefined);
     if (job === undefined) {
       // Cancelled before it started, or ended: nothing to run.
       const found = await this.jobs.find(id);

@@ -42,6 +42,10 @@ const JOINED = `JOIN users u ON u.id = j.user_id LEFT JOIN cloudflare_accounts a
 const FROM = `jobs j ${JOINED}`;
 /** A write's rows (`WITH j AS (UPDATE ... RETURNING *)`) as `find` answers them: one statement, not two. */
 const FROM_WRITTEN = `j ${JOINED}`;
+/** A run's claim of a queued job (see `JobsRepository.claim`). */
+const CLAIM = `UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
+  attempts = attempts + 1`;
+const CLAIMABLE = `state = 'queued' AND NOT cancel_requested`;
 
 /** The `jobs` table (migration 016): what people see of the queue's jobs. */
 export class JobsRepository {
@@ -104,14 +108,31 @@ export class JobsRepository {
    */
   async claim(id: string): Promise<JobRecord | undefined> {
     const rows = await this.db.query<JobRecord>(
-      `WITH j AS (
-         UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
-           attempts = attempts + 1
-         WHERE id = $1 AND state = 'queued' AND NOT cancel_requested RETURNING *)
-       SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
+      `WITH j AS (${CLAIM} WHERE id = $1 AND ${CLAIMABLE} RETURNING *) SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
       [id],
     );
     return rows[0];
+  }
+
+  /**
+   * Takes a job with the statement `taking` (pg-boss's own taking of the next job of a queue, `WITH
+   * ... UPDATE ... RETURNING` the job, with its parameters) and claims its row in the same statement
+   * (see `claim`): the job taken and its claimed row (null when not claimable), or undefined when
+   * pg-boss had none to give.
+   */
+  async claimWith(taking: {
+    text: string;
+    values: unknown[];
+  }): Promise<{ id: string; claimed: JobRecord | null } | undefined> {
+    const [row] = await this.db.query<JobRecord & { takenId: string }>(
+      `WITH taken AS (${taking.text}),
+       j AS (${CLAIM} WHERE id = (SELECT id FROM taken) AND ${CLAIMABLE} RETURNING *)
+       SELECT taken.id AS "takenId", ${COLUMNS} FROM taken LEFT JOIN (j ${JOINED}) ON j.id = taken.id`,
+      taking.values,
+    );
+    if (!row) return undefined;
+    const { takenId, ...claimed } = row;
+    return { id: takenId, claimed: claimed.id ? claimed : null };
   }
 
   async progress(id: string, attempt: number, done: number, total: number | null): Promise<void> {
