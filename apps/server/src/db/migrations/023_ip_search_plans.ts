@@ -7,7 +7,13 @@
  * The statements are those of modules/ip-search/ip-search.repository.ts, which calls these.
  */
 /** One search statement as a function: the person's lists, what they are searched for, the bound (also migration 025's). */
-export const searchFunction = (name: string, argument: string, relation: string, where: string, order: string) => `
+export const searchFunction = (
+  name: string,
+  argument: string,
+  relation: string,
+  where: string,
+  order: string,
+) => `
   CREATE FUNCTION ${name}(refs bigint[], ${argument}, wanted int)
   RETURNS TABLE (ban_list_ref bigint, id bigint, ip text, comment text, created_on timestamptz,
                  added_via text, added_by text, expires_at timestamptz, relation text)
