@@ -459,7 +459,7 @@ export class BanListItemsRepository {
       ],
       [
         `CREATE INDEX ON ${table} (ban_list_ref, ip)`,
-        `CREATE INDEX ON ${table} (ban_list_ref, ip_sort, id)`,
+        `CREATE INDEX ON ${table} (ip_sort, id)`,
         // The Expires and Added by orders (migration 019).
         `CREATE INDEX ON ${table} (ban_list_ref, expires_at, id)`,
         `CREATE INDEX ON ${table} (ban_list_ref, lower(added_by), id)`,

@@ -62,7 +62,7 @@ const toItem = (row: ItemRow): FoundItem => ({
  * partition (migration 003); the statements' plans are kept (migration 023), so each partition's index
  * is probed with the person's list ids as its condition (an array parameter prunes no partition) and
  * returns only their items. Containment (migration 025): the CIDR items' GiST index finds the CIDRs
- * holding a value, the btree (ban_list_ref, ip_sort, id) the equal items and, as a range, the items
+ * holding a value, the btree (ip_sort, id) the equal items and, as a range, the items
  * inside a CIDR; the btree (ban_list_ref, ip) the exact values of hostname and asn lists.
  */
 export class IpSearchRepository {
