@@ -21,7 +21,7 @@ export class BanListSyncJobs {
 
   /** The job's work: the same steps as the in-request sync, with progress and a way to stop. */
   readonly kind: JobKind = {
-    run: async ({ job, signal, progress }) => {
+    run: async ({ job, signal, progress, flushProgress }) => {
       const listId = String(job.data.listId);
       let total: number | null = null;
       const list = await this.access.requireList(job.userId, listId);
@@ -37,6 +37,7 @@ export class BanListSyncJobs {
             progress(0, count);
           },
           onProgress: (done) => progress(done, total),
+          onItemsStored: flushProgress,
         });
         return toBanListDto(synced);
       });

@@ -87,6 +87,12 @@ export interface SyncOptions {
   onTotal?: (total: number) => void;
   /** Items read from Cloudflare so far. */
   onProgress?: (done: number) => void;
+  /**
+   * Every item is read and in the load table; awaited before the indexes are built, which take
+   * seconds and report nothing (a job writes its last count here: on PGlite a write sent later
+   * would wait behind the builds).
+   */
+  onItemsStored?: () => Promise<void>;
 }
 
 export async function syncMirror(
@@ -169,6 +175,7 @@ export async function syncMirror(
       return { ...list, itemsVersion: list.itemsVersion + 1 };
     }
     if (!loading) await startLoading();
+    await options.onItemsStored?.();
     await items.indexLoad(list.ref, { lanes: db.kind === 'postgres' ? 2 : 1 });
     await db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);

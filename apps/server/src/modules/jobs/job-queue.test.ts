@@ -230,6 +230,39 @@ describe('job queue', () => {
     }
   });
 
+  it('writes the held-back report at once when the run flushes it, before a long step that reports nothing', async () => {
+    const queue = new JobQueue(ctx.db, { ...FAST, heartbeatMs: 60_000, progressEveryMs: 60_000 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let flushed = false;
+    queue.define('test-flush', {
+      run: async ({ progress, flushProgress }: JobContext) => {
+        for (let done = 0; done <= 7; done++) progress(done, 7);
+        await flushProgress();
+        flushed = true;
+        // The long step: an index build, say.
+        await held;
+      },
+    });
+    await queue.start();
+    try {
+      const job = await queue.enqueue({ kind: 'test-flush', userId: user.id, target: '', data: {} });
+      const deadline = Date.now() + 5_000;
+      while (!flushed && Date.now() < deadline) await sleep(10);
+      // Still running, and the row already shows the last count (the throttle alone would hold it a minute).
+      expect(await queue.jobs.find(job.id)).toMatchObject({
+        state: 'running',
+        progressDone: 7,
+        progressTotal: 7,
+      });
+      release();
+      expect(await queue.waitFor(job.id, 5_000, job)).toMatchObject({ state: 'succeeded', progressDone: 7 });
+    } finally {
+      release();
+      await queue.stop();
+    }
+  });
+
   it("lets the waiter's next statement (its answer's audit row) go before pg-boss's completion", async () => {
     const { db: counted, statements } = countingDb(ctx.db);
     const queue = new JobQueue(counted, { ...FAST, heartbeatMs: 60_000 });

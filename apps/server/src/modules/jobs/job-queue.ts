@@ -19,6 +19,11 @@ export interface JobContext {
   signal: AbortSignal;
   /** How far it got (items or lists done of total); written at most a few times a second. */
   progress(done: number, total?: number | null): void;
+  /**
+   * Writes the last report now, if the throttle held it back, and waits for it: before a long step
+   * that reports nothing (a sync building its indexes), so the screen shows the count meanwhile.
+   */
+  flushProgress(): Promise<void>;
 }
 
 export interface JobKind {
@@ -577,10 +582,15 @@ export class JobQueue {
       lastWrite = now;
       write(done, total);
     };
+    const flushProgress = () => {
+      clearTimeout(trailing);
+      writeUnwritten();
+      return pendingWrite;
+    };
     try {
       if (!kind) throw new Error(`This server does not know jobs of the kind "${job.kind}".`);
       signal.throwIfAborted();
-      const result = await kind.run({ job, signal, progress });
+      const result = await kind.run({ job, signal, progress, flushProgress });
       // The last report the throttle held back is written with the end, in the same statement.
       clearTimeout(trailing);
       await pendingWrite;
