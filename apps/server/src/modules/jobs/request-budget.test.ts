@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../db';
 import { createTestContext, type TestContext } from '../../test/context';
+import { countingDb } from '../../test/counting-db';
 import { DatabaseRequestBudget } from './request-budget';
 
 let ctx: TestContext;
@@ -45,18 +46,12 @@ describe('the per-token request budget in the database', () => {
   });
 
   it("takes a busy token's requests in batches: few database round trips, nothing counted twice", async () => {
-    let asks = 0;
-    const counting = {
-      query: <T>(sql: string, params?: readonly unknown[]) => {
-        if (sql.includes('cloudflare_budget_take')) asks += 1;
-        return ctx.db.query<T>(sql, params);
-      },
-      exec: (sql: string) => ctx.db.exec(sql),
-    };
+    const { db: counting, statements } = countingDb(ctx.db);
+    const asks = () => statements.filter((sql) => sql.includes('cloudflare_budget_take')).length;
     const budget = new DatabaseRequestBudget(counting, 'token-e', 1_200, 300_000);
     for (let sent = 0; sent < 200; sent++) expect(await budget.acquire(0)).toBe(0);
     // 1 + 4 + 16 + 16 + ...: 15 asks for 200 calls instead of 200 (doubling took 16).
-    expect(asks).toBeLessThanOrEqual(15);
+    expect(asks()).toBeLessThanOrEqual(15);
     const counted = async () => {
       const [row] = await ctx.db.query<{ requests: number }>(
         "SELECT coalesce(sum(requests), 0)::int AS requests FROM cloudflare_budget_seconds WHERE token_key = 'token-e'",
@@ -74,18 +69,12 @@ describe('the per-token request budget in the database', () => {
   });
 
   it("a person's add (4 Cloudflare calls in a row) asks the database twice, and leaves at most one counted unsent", async () => {
-    let asks = 0;
-    const counting = {
-      query: <T>(sql: string, params?: readonly unknown[]) => {
-        if (sql.includes('cloudflare_budget_take')) asks += 1;
-        return ctx.db.query<T>(sql, params);
-      },
-      exec: (sql: string) => ctx.db.exec(sql),
-    };
+    const { db: counting, statements } = countingDb(ctx.db);
+    const asks = () => statements.filter((sql) => sql.includes('cloudflare_budget_take')).length;
     const budget = new DatabaseRequestBudget(counting, 'token-g', 1_200, 300_000);
     // Search, write, the write's operation, search again.
     for (let call = 0; call < 4; call++) expect(await budget.acquire(0)).toBe(0);
-    expect(asks).toBe(2);
+    expect(asks()).toBe(2);
     const [row] = await ctx.db.query<{ requests: number }>(
       "SELECT coalesce(sum(requests), 0)::int AS requests FROM cloudflare_budget_seconds WHERE token_key = 'token-g'",
     );
