@@ -197,7 +197,7 @@ describe('Update, Clean All and Update List as jobs', () => {
       expect(refusedWrites()).toBe(0);
       // The add takes the account's turn before, between or after the cleans: its list ends empty, or
       // holding the added item alone, at Cloudflare and in the mirror alike.
-      expect([ids[0], ids[2]].map(itemsAt)).toEqual([0, 0]);
+      expect([ids[0]!, ids[2]!].map(itemsAt)).toEqual([0, 0]);
       const left = ctx.sandbox.control.getListItems(account.account_id, ids[1]!).map((item) => item.ip);
       expect([[], ['192.0.2.77']]).toContainEqual(left);
       const page = await ctx.app.inject({
