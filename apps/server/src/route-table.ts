@@ -27,6 +27,19 @@ export interface RouteEntry {
   owns: readonly string[] | undefined;
 }
 
+/**
+ * The access the auth guard checks on a route ('user' or 'admin'), or undefined when it guards none:
+ * a public route, or one outside the API. The hooks that act on a signed-in caller (the guard, the
+ * API-key limits, the two-factor gate) are attached to exactly these routes.
+ */
+export function guardedAccess(route: {
+  url: string;
+  config?: { access?: RouteAccess };
+}): Exclude<RouteAccess, 'public'> | undefined {
+  const access = route.config?.access ?? 'user';
+  return access === 'public' || !isApiPath(route.url) ? undefined : access;
+}
+
 /** Starts recording routes; call before any route is registered. */
 export function trackRoutes(app: FastifyInstance): void {
   const routes: RouteEntry[] = [];

@@ -4,7 +4,7 @@ import { AppError } from '../../app-error';
 import type { Db } from '../../db';
 import { endpointNameOf } from '../../endpoint-route';
 import { requestAccountOf, type AuditContext } from '../audit/audit-trail';
-import { isApiPath } from '../../route-table';
+import { guardedAccess } from '../../route-table';
 import type { ApiKeyIdentity } from './api-keys.service';
 
 declare module 'fastify' {
@@ -73,8 +73,7 @@ export function registerKeyLimits(app: FastifyInstance, db: Db): void {
   }
 
   app.addHook('onRoute', (route) => {
-    const access = route.config?.access ?? 'user';
-    if (access === 'public' || !isApiPath(route.url)) return;
+    if (!guardedAccess(route)) return;
     route.preHandler = [...[route.preHandler ?? []].flat(), keyLimits];
   });
 }

@@ -1,7 +1,7 @@
 import { ADMIN_LEVEL, type CurrentUser } from '@guardian/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../app-error';
-import { isApiPath } from '../../route-table';
+import { guardedAccess } from '../../route-table';
 import { checkKeyRoute } from '../api-keys/api-key-scope';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { Sessions } from './sessions';
@@ -56,8 +56,8 @@ export function registerAuthGuard(app: FastifyInstance, sessions: Sessions, apiK
   const guards = { user: guard(false), admin: guard(true) };
   app.decorateRequest('user');
   app.addHook('onRoute', (route) => {
-    const access = route.config?.access ?? 'user';
-    if (access === 'public' || !isApiPath(route.url)) return;
+    const access = guardedAccess(route);
+    if (!access) return;
     route.onRequest = [...[route.onRequest ?? []].flat(), guards[access]];
   });
 }

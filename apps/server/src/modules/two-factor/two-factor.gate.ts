@@ -6,7 +6,7 @@ import {
 } from '@guardian/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../app-error';
-import { isApiPath } from '../../route-table';
+import { guardedAccess } from '../../route-table';
 import type { TwoFactorService } from './two-factor.service';
 
 const key = (endpoint: { method: string; path: string }) => `${endpoint.method} ${endpoint.path}`;
@@ -56,8 +56,7 @@ export function registerTwoFactorGate(app: FastifyInstance, twoFactor: TwoFactor
     };
   const gates = { any: gate(false), adminEnrolment: gate(true) };
   app.addHook('onRoute', (route) => {
-    const access = route.config?.access ?? 'user';
-    if (access === 'public' || !isApiPath(route.url)) return;
+    if (!guardedAccess(route)) return;
     // By "METHOD /path": a GET's HEAD route is registered on its own, as HEAD, and gated as today.
     const kinds = new Set(
       [route.method].flat().map((method) => {
