@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BanListItemSort, ItemAddedVia, SortOrder } from '@guardian/contract';
 import type { Queryable } from '../../db';
+import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
 
 export interface BanListItemRecord {
   id: number;
@@ -292,6 +293,22 @@ export class BanListItemsRepository {
     return toItem(row!);
   }
 
+  /** Gives items recorded under a provisional id Cloudflare's (see item-ids.ts); `id` is the mirror's. */
+  async setItemIds(ref: number, changes: readonly (LearnedItemId & { id: number })[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.db.query(
+      `UPDATE ban_list_items AS item SET item_id = learned.item_id
+       FROM unnest($2::bigint[], $3::text[], $4::text[]) AS learned (id, pending, item_id)
+       WHERE item.ban_list_ref = $1 AND item.id = learned.id AND item.item_id = learned.pending`,
+      [
+        ref,
+        changes.map((change) => change.id),
+        changes.map((change) => change.pending),
+        changes.map((change) => change.itemId),
+      ],
+    );
+  }
+
   /** Changes an item's expiry (null: never); the item as it is now, or undefined when it is gone. */
   async setExpiry(ref: number, id: number, expiresAt: Date | null): Promise<BanListItemRecord | undefined> {
     const [row] = await this.db.query<ItemRow>(
@@ -439,7 +456,6 @@ export class BanListItemsRepository {
    */
   async indexLoad(ref: number, options: { lanes: 1 | 2 }): Promise<void> {
     const table = loadTableOf(ref);
-    await this.keepProvenance(ref);
     // Alone: it takes the table's exclusive lock.
     await this.db.exec(`ALTER TABLE ${table} ADD PRIMARY KEY (ban_list_ref, id)`);
     // The other indexes, with two lanes on PostgreSQL: one of each is built at once on two connections
@@ -478,20 +494,35 @@ export class BanListItemsRepository {
   }
 
   /**
-   * Gives the loaded items that Guardian added (still at Cloudflare under the same item id) their
-   * provenance and expiry from the mirror: Cloudflare keeps neither. Reads only the mirror's items
-   * that Guardian added; the items found at Cloudflare keep the load's defaults.
+   * Gives the loaded items that Guardian added their provenance and expiry from the mirror
+   * (Cloudflare keeps neither): by Cloudflare's item id, or, for an item the mirror holds under a
+   * provisional id (an import's, see item-ids.ts), by its value's key (list-item-value.ts: the value
+   * lower-case, a redirect's source). Reads only the mirror's items that Guardian added; the items
+   * found at Cloudflare keep the load's defaults. Answers the provisional ids learned on the way, for
+   * the items' history (`ItemHistoryRepository.renameItems`, when the load is swapped in).
    */
-  async keepProvenance(ref: number): Promise<void> {
+  async keepProvenance(ref: number): Promise<LearnedItemId[]> {
+    const load = loadTableOf(ref);
+    const assign = `added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
+           expires_at = kept.expires_at`;
     await this.db.query(
-      `UPDATE ${loadTableOf(ref)} AS item
-       SET added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
-           expires_at = kept.expires_at
+      `UPDATE ${load} AS item SET ${assign}
        FROM (SELECT item_id, ${PROVENANCE_COLUMNS} FROM ban_list_items
              WHERE ban_list_ref = $1 AND added_via <> 'cloudflare') AS kept
        WHERE item.item_id = kept.item_id AND item.added_via = 'cloudflare'`,
       [ref],
     );
+    // A value holds ' -> ' only in a redirect list, so this is the key of every kind.
+    const key = (column: string) => `lower(split_part(${column}, ' -> ', 1))`;
+    const learned = await this.db.query<{ pending: string; item_id: string }>(
+      `UPDATE ${load} AS item SET ${assign}
+       FROM (SELECT item_id, ${key('ip')} AS key, ${PROVENANCE_COLUMNS} FROM ban_list_items
+             WHERE ban_list_ref = $1 AND added_via <> 'cloudflare' AND item_id LIKE $2) AS kept
+       WHERE ${key('item.ip')} = kept.key AND item.added_via = 'cloudflare'
+       RETURNING kept.item_id AS pending, item.item_id`,
+      [ref, PENDING_ITEM_ID_LIKE],
+    );
+    return learned.map((row) => ({ pending: row.pending, itemId: row.item_id }));
   }
 
   /**

@@ -12,7 +12,6 @@ import {
   type ItemExpiry,
   type SortOrder,
 } from '@guardian/contract';
-import type Cloudflare from 'cloudflare';
 import { waitForBulkOperation } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
@@ -24,15 +23,9 @@ import {
   type ItemOrder,
 } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
-import {
-  keyOfCloudflareItem,
-  keyOfMirrorValue,
-  mirrorPrefixOf,
-  parseItemValue,
-  type ItemValue,
-} from './list-item-value';
+import { keyOfMirrorValue, mirrorPrefixOf, parseItemValue } from './list-item-value';
 import { AnswerCache } from './answer-cache';
-import { listItemPages, type CloudflareItem } from './list-item-pages';
+import { findAtCloudflare, learnItemIds } from './item-ids';
 import { syncMirror, toMirrorItem } from './mirror-sync';
 import { ItemHistoryRepository, type ItemActor } from './item-history';
 
@@ -103,33 +96,6 @@ export function toItemDto(item: BanListItemRecord): BanListItem {
 
 const duplicate = (value: string, where = '') =>
   new AppError('CONFLICT', `${value} is already in this list${where}.`);
-
-/**
- * Pages of Cloudflare's search followed to find one item. Its search is a prefix: an address's page
- * holds the addresses it starts (10.0.0.1 finds 10.0.0.10-19 and 10.0.0.100-199, 111 at most), so
- * more pages than this mean an answer that does not end.
- */
-const MAX_SEARCH_PAGES = 3;
-
-/** The item with `item`'s key at Cloudflare, found with Cloudflare's own search (its answers checked). */
-async function findAtCloudflare(
-  cf: Cloudflare,
-  list: BanListRecord,
-  item: ItemValue,
-): Promise<CloudflareItem | undefined> {
-  const pages = listItemPages(cf, list, {
-    search: item.search,
-    maxPages: MAX_SEARCH_PAGES,
-    what: `Cloudflare's search of the list "${list.listName}"`,
-    tooManyPages: `it went on past ${MAX_SEARCH_PAGES} pages for one value.`,
-  });
-  for await (const page of pages) {
-    const found = page.find((candidate) => keyOfCloudflareItem(candidate) === item.key);
-    if (found) return found;
-    if (page.length === 0) return undefined;
-  }
-  return undefined;
-}
 
 /**
  * A list's items: paged and searched in the local mirror, written at Cloudflare first (then mirrored),
@@ -399,7 +365,9 @@ export class BanListItemsService {
 
   /**
    * Deletes an item at Cloudflare (awaiting the operation), then from the mirror, recording who in its
-   * history (`by`: the actor, or the person's id when a job of theirs removes it).
+   * history (`by`: the actor, or the person's id when a job of theirs removes it). An imported item's
+   * Cloudflare id is learned first (item-ids.ts); one Cloudflare no longer has is only removed here,
+   * as a DELETE of an id Cloudflare lacks would (it completes without a change).
    */
   async delete(by: ItemActor | number, listId: string, id: number): Promise<void> {
     const userId = typeof by === 'number' ? by : by.userId;
@@ -408,13 +376,16 @@ export class BanListItemsService {
     await this.access.writing(list.ref, async () => {
       const item = await this.items.findById(list.ref, id);
       if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
-      await this.access.atCloudflare(list, 1, async () => {
-        const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
-          account_id: list.accountId,
-          items: [{ id: item.itemId }],
+      const [known] = (await learnItemIds(this.access.deps.db, cf, list, [item])).known;
+      if (known) {
+        await this.access.atCloudflare(list, 1, async () => {
+          const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
+            account_id: list.accountId,
+            items: [{ id: known.itemId }],
+          });
+          await waitForBulkOperation(cf, list.accountId, operation_id);
         });
-        await waitForBulkOperation(cf, list.accountId, operation_id);
-      });
+      }
       const actor = typeof by === 'number' ? await this.nameOf(by) : by.name;
       await this.access.deps.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);
@@ -422,7 +393,7 @@ export class BanListItemsService {
         if (await new BanListItemsRepository(tx).deleteById(list.ref, id)) {
           await lists.recordDeleted(list.ref);
           await new ItemHistoryRepository(tx).record(list.ref, [
-            { itemId: item.itemId, value: item.ip, event: 'removed', userId, actor },
+            { itemId: known?.itemId ?? item.itemId, value: item.ip, event: 'removed', userId, actor },
           ]);
         }
       });

@@ -8,6 +8,7 @@ import { banListNotFound, type BanListAccess } from './ban-list-access';
 import { BanListItemsRepository } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { GUARDIAN_ACTOR, ItemHistoryRepository } from './item-history';
+import { learnItemIds } from './item-ids';
 
 export const ITEM_EXPIRY = 'ban-list-expiry';
 
@@ -36,7 +37,8 @@ interface DueAccount {
  * accounts with due items every `sweepMs` and queues one job per account (none while one is queued or
  * running); the job deletes the account's due items list by list, in batches of EXPIRY_BATCH ids per
  * DELETE, each in the account's write turn and Lists write budget (BanListAccess.atCloudflare), then
- * from the mirror, with the items' history and the audit trail naming Guardian as the actor.
+ * from the mirror, with the items' history and the audit trail naming Guardian as the actor. An
+ * imported item's Cloudflare id is learned first (item-ids.ts: one walk of the list for many).
  *
  * A batch is deleted from the mirror only after Cloudflare completed its operation: a fault leaves that
  * batch in both (consistent), and the next sweep tries it again (deleting an id Cloudflare no longer
@@ -191,13 +193,18 @@ export class ItemExpiry {
         });
       try {
         const cf = await this.access.clientOf(userId, list);
-        await this.access.atCloudflare(list, due.length, async () => {
-          const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
-            account_id: list.accountId,
-            items: due.map((item) => ({ id: item.itemId })),
+        // Imported items' Cloudflare ids are learned first; those Cloudflare no longer has are only
+        // removed here (a DELETE of them would change nothing there).
+        const { known } = await learnItemIds(this.db, cf, list, due);
+        if (known.length > 0) {
+          await this.access.atCloudflare(list, known.length, async () => {
+            const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
+              account_id: list.accountId,
+              items: known.map((item) => ({ id: item.itemId })),
+            });
+            await waitForBulkOperation(cf, list.accountId, operation_id);
           });
-          await waitForBulkOperation(cf, list.accountId, operation_id);
-        });
+        }
       } catch (err) {
         const appError = err instanceof AppError ? err : cloudflareErrorToAppError(err);
         const status = appError ? ERROR_STATUS[appError.code] : 500;

@@ -2,6 +2,7 @@ import type { BanListItemHistoryEvent, ItemAddedVia, ItemHistoryEventKind } from
 import { ITEM_HISTORY_MAX } from '@guardian/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db';
+import type { LearnedItemId } from './pending-item-id';
 
 /**
  * Who changes an item through Guardian, as its provenance and history name them: the person, and how
@@ -64,6 +65,17 @@ export class ItemHistoryRepository {
         events.map((event) => event.addedVia ?? null),
         events.map((event) => event.expiresAt ?? null),
       ],
+    );
+  }
+
+  /** The history of items recorded under a provisional id goes on under Cloudflare's (item-ids.ts). */
+  async renameItems(ref: number, learned: readonly LearnedItemId[]): Promise<void> {
+    if (learned.length === 0) return;
+    await this.db.query(
+      `UPDATE ban_list_item_history AS event SET item_id = learned.item_id
+       FROM unnest($2::text[], $3::text[]) AS learned (pending, item_id)
+       WHERE event.ban_list_ref = $1 AND event.item_id = learned.pending`,
+      [ref, learned.map((change) => change.pending), learned.map((change) => change.itemId)],
     );
   }
 

@@ -23,10 +23,14 @@ import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from './list-it
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from './list-item-pages';
 import { toMirrorItem } from './mirror-sync';
 import type { MirrorItem } from './ban-list-items.repository';
+import { isInetText } from './ip-address';
+import { newPendingItemId } from './pending-item-id';
 
 export const BAN_LIST_IMPORT = 'ban-list-import';
 
 type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][number];
+/** An item of the import that reached Cloudflare, with its expiry (ISO, null for never). */
+type ImportedItem = MirrorItem & { expiresAt: string | null };
 /** Pages followed past what the list's count needs (items another write added meanwhile). */
 const EXTRA_PAGES = 3;
 
@@ -78,8 +82,12 @@ export interface ImportActor {
  * Import into a list (issue 15): a preview reads and checks every line and keeps what it would add
  * (migration 020) without calling Cloudflare; applying it is a job that sends only the items the list
  * does not have, in one write per CLOUDFLARE_ITEMS_PER_WRITE, within the account's write turn and
- * budget, then reads the list back from Cloudflare (until every sent item is found) and records what of
- * the import Cloudflare holds, with Cloudflare's ids, even after a fault in the middle.
+ * budget. Once Cloudflare completed a write, its items are recorded in the mirror at once, as sent,
+ * under provisional ids (Cloudflare's answer is an operation id; reading a 400,000-item list back to
+ * learn its ids took ~1,000 calls): Cloudflare's ids are learned when first needed (item-ids.ts, a
+ * sync by the items' values). Only after a fault in a write or its wait, when what reached Cloudflare
+ * is unknown, is the list read back (until every item of that write is found), and what of it
+ * Cloudflare holds recorded with Cloudflare's ids.
  */
 export class ListImportService {
   private readonly imports: ListImportRepository;
@@ -179,7 +187,7 @@ export class ListImportService {
     return 'job' in outcome ? outcome : { result: outcome.result as BanListImportResult };
   }
 
-  /** The job: sends the new items, reads the list back, marks what the import added. */
+  /** The job: sends the new items and records what Cloudflare took. */
   readonly kind: JobKind = {
     run: async ({ job, signal, progress }) => {
       const data = job.data as { listId: string; importId: string; expires: string; by: string };
@@ -227,44 +235,66 @@ export class ListImportService {
     requireRoom(await new ListCapacity(this.access.deps.db).ofAccount(options.by.userId, list.accountId), {
       items: fresh.length,
     });
-    // Progress: the items sent, then the list read back from Cloudflare (its count after the import).
-    const readBack = list.itemsCount + fresh.length;
-    const total = fresh.length + readBack;
-    options.progress(0, total);
+    options.progress(0, fresh.length);
+    const fallback = defaultExpiry ? defaultExpiry.toISOString() : null;
+    const expiryOf = (entry: (typeof fresh)[number]) => (entry.at === '' ? fallback : entry.at);
+    /** What reached Cloudflare, to record in the mirror. */
+    const reached: ImportedItem[] = [];
     let writeCalls = 0;
-    let sent = 0;
     let failure: unknown;
+    let uncertain: typeof fresh = [];
     try {
-      for (let start = 0; start < fresh.length; start += Math.min(fresh.length, CLOUDFLARE_ITEMS_PER_WRITE)) {
+      const perWrite = Math.min(fresh.length, CLOUDFLARE_ITEMS_PER_WRITE);
+      for (let start = 0; start < fresh.length; start += perWrite) {
         options.signal.throwIfAborted();
-        const batch = fresh.slice(start, start + Math.min(fresh.length, CLOUDFLARE_ITEMS_PER_WRITE));
+        const batch = fresh.slice(start, start + perWrite);
         const body = batch.map(({ item, comment }): CloudflareItemInput =>
           comment ? { ...item.input, comment } : item.input,
         );
         await this.access.atCloudflare(list, batch.length, async () => {
           writeCalls++;
+          uncertain = batch;
           const { operation_id } = await cf.rules.lists.items.create(list.listId, {
             account_id: list.accountId,
             body,
           });
           await waitForBulkOperation(cf, list.accountId, operation_id);
         });
-        sent += batch.length;
-        options.progress(sent, total);
+        uncertain = [];
+        // Cloudflare completed the write: its items are recorded as they were sent, under provisional
+        // ids (its answer names none; item-ids.ts learns them when they are first sent back to it).
+        const createdOn = new Date().toISOString();
+        for (const entry of batch) {
+          const value = entry.item.value;
+          reached.push({
+            itemId: newPendingItemId(),
+            ip: value,
+            comment: entry.comment,
+            createdOn,
+            ipSort: list.kind === 'ip' && isInetText(value) ? value : null,
+            expiresAt: expiryOf(entry),
+          });
+        }
+        options.progress(reached.length, fresh.length);
       }
     } catch (err) {
       failure = err;
     }
-    // After a write (or a fault in the middle), the list is read back from Cloudflare: what of the
-    // import reached it is recorded in the mirror with Cloudflare's ids, what did not is not. The
-    // mirror's other items keep their ids (no reload of the whole list).
+    // After a fault in a write or its wait, what of that write reached Cloudflare is unknown: the list
+    // is read back (until every item of it is found) and what is there is recorded with Cloudflare's ids.
+    if (uncertain.length > 0) {
+      const wanted = new Map(uncertain.map((entry) => [entry.item.key, expiryOf(entry)] as const));
+      const sent = reached.length;
+      const total = sent + list.itemsCount + fresh.length;
+      // Should the read fail too, the writes completed before are still recorded, and the fault told.
+      const found = await this.readBack(cf, list, wanted, (read) =>
+        options.progress(sent + read, total),
+      ).catch(() => []);
+      reached.push(...found);
+    }
+    // The mirror's other items keep their ids (no reload of the whole list).
     let recorded = 0;
-    if (writeCalls > 0) {
-      const fallback = defaultExpiry ? defaultExpiry.toISOString() : null;
-      const wanted = new Map(
-        fresh.map((entry) => [entry.item.key, entry.at === '' ? fallback : entry.at] as const),
-      );
-      const found = await this.readBack(cf, list, wanted, (read) => options.progress(sent + read, total));
+    if (reached.length > 0) {
       await this.access.deps.db.transaction(async (tx) => {
         const locked = await new BanListsRepository(tx).lock(list.ref);
         if (!locked) throw banListNotFound();
@@ -272,16 +302,15 @@ export class ListImportService {
         const present = await new ListImportRepository(tx).existingKeys(
           list.ref,
           list.kind,
-          found.map((item) => keyOfMirrorValue(list.kind, item.ip)),
+          reached.map((item) => keyOfMirrorValue(list.kind, item.ip)),
         );
-        const missing = found.filter((item) => !present.has(keyOfMirrorValue(list.kind, item.ip)));
+        const missing = reached.filter((item) => !present.has(keyOfMirrorValue(list.kind, item.ip)));
         await new ListImportRepository(tx).insertImported(list.ref, locked.nextItemId, missing, options.by);
         recorded = missing.length;
       });
       this.access.changed();
     }
     if (failure !== undefined) throw failure;
-    options.progress(total, total);
     const after = await this.access.lists.findOwned(options.by.userId, list.ref);
     if (!after) throw banListNotFound();
     return {
@@ -302,8 +331,8 @@ export class ListImportService {
     list: BanListRecord,
     wanted: Map<string, string | null>,
     onRead: (read: number) => void,
-  ): Promise<(MirrorItem & { expiresAt: string | null })[]> {
-    const found: (MirrorItem & { expiresAt: string | null })[] = [];
+  ): Promise<ImportedItem[]> {
+    const found: ImportedItem[] = [];
     const pages = listItemPages(cf, list, {
       maxPages: Math.ceil((list.itemsCount + wanted.size) / CLOUDFLARE_ITEMS_PER_PAGE) + EXTRA_PAGES,
       what: `the items of the list "${list.listName}"`,

@@ -1,8 +1,16 @@
-import type { BanList, BanListImportPreview, BanListImportResult, Job } from '@guardian/contract';
+import type {
+  BanList,
+  BanListImportPreview,
+  BanListImportResult,
+  BanListItemHistory,
+  BanListItemsPage,
+  Job,
+} from '@guardian/contract';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createAppDeps } from '../../app';
+import { createServices } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { csvRows, parseExpiryCell, parseImport } from './list-import';
@@ -180,7 +188,7 @@ describe('import into a list', () => {
     url: string,
     payload?: object,
     app: FastifyInstance = ctx.app,
-    method: 'POST' | 'GET' = 'POST',
+    method: 'POST' | 'GET' | 'DELETE' = 'POST',
   ) => app.inject({ method, url, headers: user.headers, payload });
 
   let lists = 0;
@@ -200,6 +208,11 @@ describe('import into a list', () => {
   };
   const writes = () =>
     ctx.sandbox.control.callLog({ path: /\/items$/ }).filter((entry) => entry.method !== 'GET').length;
+  /** Reads of list items at Cloudflare: every one, or only Cloudflare's searches, or only the rest. */
+  const itemReads = (which: 'all' | 'search' | 'walk' = 'all') =>
+    ctx.sandbox.control
+      .callLog({ method: 'GET', path: /\/items$/ })
+      .filter((entry) => which === 'all' || entry.query.includes('search=') === (which === 'search')).length;
   const cloudflareValues = (listId: string) =>
     ctx.sandbox.control
       .getListItems(account.account_id, listId)
@@ -216,6 +229,17 @@ describe('import into a list', () => {
       'SELECT ip, comment, added_via, added_by, expires_at FROM ban_list_items WHERE ban_list_ref = $1 ORDER BY ip',
       [ref],
     );
+  const itemsPage = async (listId: string) => {
+    const answer = await call(
+      alice,
+      `/api/cloudflare/banlists/${listId}/items?per_page=100`,
+      undefined,
+      ctx.app,
+      'GET',
+    );
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.json<BanListItemsPage>();
+  };
   async function ended(id: string): Promise<Job> {
     for (let i = 0; i < 400; i++) {
       const job = (await call(alice, `/api/jobs/${id}`, undefined, ctx.app, 'GET')).json<Job>();
@@ -261,6 +285,7 @@ describe('import into a list', () => {
       )[0];
     const kept = await idOf('10.1.0.1');
     const before = writes();
+    const reads = itemReads();
     const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {
       expires: '7d',
     });
@@ -268,6 +293,8 @@ describe('import into a list', () => {
     const result = applied.json<BanListImportResult>();
     expect(result).toMatchObject({ added: 3, already_listed: 0, write_calls: 1, list: { items: 4 } });
     expect(writes() - before).toBe(1);
+    // The write's completed operation is enough: the list is not read back.
+    expect(itemReads() - reads).toBe(0);
     expect(cloudflareValues(listId)).toEqual(['10.1.0.0/24', '10.1.0.1', '10.1.0.2', '10.1.0.3']);
     const rows = await mirrorRows(ref);
     expect(rows.map((row) => [row.ip, row.comment, row.added_via])).toEqual([
@@ -281,10 +308,16 @@ describe('import into a list', () => {
     expect(rows[0]!.expires_at!.getTime() - Date.now()).toBeGreaterThan(day - 60_000);
     expect(rows[2]!.expires_at!.getTime() - Date.now()).toBeGreaterThan(7 * day - 60_000);
     expect(rows[3]!.expires_at).toBeNull();
-    // The items already listed keep their ids (the list is not loaded anew); the new ones carry Cloudflare's.
+    // The items already listed keep their ids (the list is not loaded anew); the new ones carry
+    // provisional Cloudflare ids until one is needed.
     expect(await idOf('10.1.0.1')).toEqual(kept);
-    const atCloudflare = ctx.sandbox.control.getListItems(account.account_id, listId);
-    expect((await idOf('10.1.0.2'))!.item_id).toBe(atCloudflare.find((item) => item.ip === '10.1.0.2')!.id);
+    expect((await idOf('10.1.0.2'))!.item_id).toMatch(/^pending:[0-9a-f-]{36}$/);
+    expect((await itemsPage(listId)).items.find((item) => item.ip === '10.1.0.2')).toMatchObject({
+      comment: 'scanner',
+      added_via: 'import',
+      added_by: alice.email,
+      expires_at: rows[2]!.expires_at!.toISOString(),
+    });
 
     // A preview is applied once.
     const again = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
@@ -300,6 +333,7 @@ describe('import into a list', () => {
     const shown = await preview(listId, text);
     expect(shown.to_add).toBe(50_000);
     const before = writes();
+    const reads = itemReads();
     const started = await call(
       alice,
       `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`,
@@ -312,9 +346,10 @@ describe('import into a list', () => {
     const done = await ended(job.id);
     expect(done.state, done.error ?? '').toBe('succeeded');
     expect(done.done).toBe(done.total);
-    expect(done.total).toBe(100_000);
+    expect(done.total).toBe(50_000);
     expect((done.result as BanListImportResult).added).toBe(50_000);
     expect(writes() - before).toBe(1);
+    expect(itemReads() - reads).toBe(0);
     expect(cloudflareValues(listId)).toHaveLength(50_000);
     const [count] = await ctx.db.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM ban_list_items WHERE ban_list_ref = $1 AND added_via = 'import'",
@@ -347,11 +382,29 @@ describe('import into a list', () => {
     const shown = await preview(listId, '10.4.0.2\n10.4.0.3\n');
     // Cloudflare takes the write, then its operation cannot be followed: the import fails...
     ctx.sandbox.control.injectFault({ method: 'GET', path: /bulk_operations/, status: 500 });
+    const reads = itemReads();
     const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
     expect(applied.statusCode).toBeGreaterThanOrEqual(500);
     ctx.sandbox.control.clearFaults();
-    // ...and the mirror holds what Cloudflare holds.
+    // ...what reached Cloudflare is unknown, so the list is read back, and the mirror holds what
+    // Cloudflare holds, under Cloudflare's ids, as imported.
+    expect(itemReads() - reads).toBeGreaterThan(0);
+    expect(cloudflareValues(listId)).toEqual(['10.4.0.1', '10.4.0.2', '10.4.0.3']);
     expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(cloudflareValues(listId));
+    const ids = await ctx.db.query<{ ip: string; item_id: string; added_via: string }>(
+      'SELECT ip, item_id, added_via FROM ban_list_items WHERE ban_list_ref = $1 ORDER BY ip',
+      [ref],
+    );
+    const atCloudflare = ctx.sandbox.control.getListItems(account.account_id, listId);
+    expect(ids).toEqual(
+      atCloudflare
+        .map((item) => ({
+          ip: item.ip,
+          item_id: item.id,
+          added_via: item.ip === '10.4.0.1' ? 'cloudflare' : 'import',
+        }))
+        .sort((a, b) => String(a.ip).localeCompare(String(b.ip))),
+    );
   });
 
   it('leaves the mirror as it was when Cloudflare refuses the write', async () => {
@@ -363,6 +416,144 @@ describe('import into a list', () => {
     ctx.sandbox.control.clearFaults();
     expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(['10.5.0.1']);
     expect(cloudflareValues(listId)).toEqual(['10.5.0.1']);
+  });
+
+  describe("an imported item's Cloudflare id", () => {
+    /** Imports `text` into the list (no item read at Cloudflare) and answers the mirror's items by value. */
+    async function imported(listId: string, text: string, expires = 'never') {
+      const shown = await preview(listId, text);
+      const reads = itemReads();
+      const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {
+        expires,
+      });
+      expect(applied.statusCode, applied.body).toBe(200);
+      expect(itemReads() - reads).toBe(0);
+      return new Map((await itemsPage(listId)).items.map((item) => [item.ip, item] as const));
+    }
+    const deletes = () => ctx.sandbox.control.callCount({ method: 'DELETE', path: /\/items$/ });
+    const cloudflareIdOf = (listId: string, ip: string) =>
+      ctx.sandbox.control.getListItems(account.account_id, listId).find((item) => item.ip === ip)?.id;
+    /** The history rows of a value in the list, oldest first. */
+    const historyOf = (ref: number, value: string) =>
+      ctx.db.query<{ item_id: string; event: string }>(
+        'SELECT item_id, event FROM ban_list_item_history WHERE ban_list_ref = $1 AND value = $2 ORDER BY id',
+        [ref, value],
+      );
+
+    it('is found by one search when the item is deleted, which removes it at Cloudflare', async () => {
+      // 10.7.0.100 starts with 10.7.0.10: Cloudflare's search answers both, only the exact one counts.
+      const { listId, ref } = await syncedList([{ ip: '10.7.0.1' }, { ip: '10.7.0.100' }]);
+      const items = await imported(listId, '10.7.0.10,ten\n10.7.0.11,eleven\n', '1d');
+      const ten = items.get('10.7.0.10')!;
+      const cloudflareId = cloudflareIdOf(listId, '10.7.0.10');
+      const [searches, walks, sent] = [itemReads('search'), itemReads('walk'), deletes()];
+      const removed = await call(
+        alice,
+        `/api/cloudflare/banlists/${listId}/items/${ten.id}`,
+        undefined,
+        ctx.app,
+        'DELETE',
+      );
+      expect(removed.statusCode, removed.body).toBe(204);
+      expect(itemReads('search') - searches).toBe(1);
+      expect(itemReads('walk') - walks).toBe(0);
+      expect(deletes() - sent).toBe(1);
+      expect(cloudflareValues(listId)).toEqual(['10.7.0.1', '10.7.0.100', '10.7.0.11']);
+      expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(cloudflareValues(listId));
+      // Its history: added, then removed, under one item (Cloudflare's id).
+      expect(await historyOf(ref, '10.7.0.10')).toEqual([
+        { item_id: cloudflareId, event: 'added' },
+        { item_id: cloudflareId, event: 'removed' },
+      ]);
+    });
+
+    it('is not sent when Cloudflare no longer has the item: it is removed here alone', async () => {
+      const { listId, ref } = await syncedList([{ ip: '10.8.0.1' }]);
+      const items = await imported(listId, '10.8.0.5\n');
+      // Someone removes it at Cloudflare, behind Guardian's back.
+      const gone = await ctx.sandbox.app.inject({
+        method: 'DELETE',
+        url: `/client/v4/accounts/${account.account_id}/rules/lists/${listId}/items`,
+        headers: { authorization: `Bearer ${account.tokenValue}` },
+        payload: { items: [{ id: cloudflareIdOf(listId, '10.8.0.5') }] },
+      });
+      expect(gone.statusCode, gone.body).toBe(200);
+      await ctx.sandbox.control.settle();
+      expect(cloudflareValues(listId)).toEqual(['10.8.0.1']);
+      const sent = deletes();
+      const item = items.get('10.8.0.5')!;
+      const removed = await call(
+        alice,
+        `/api/cloudflare/banlists/${listId}/items/${item.id}`,
+        undefined,
+        ctx.app,
+        'DELETE',
+      );
+      expect(removed.statusCode, removed.body).toBe(204);
+      expect(deletes() - sent).toBe(0);
+      expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(['10.8.0.1']);
+      expect((await historyOf(ref, '10.8.0.5')).map((row) => row.event)).toEqual(['added', 'removed']);
+    });
+
+    it('is learned for many expired items by one walk of the list, which go in one DELETE', async () => {
+      const { listId, ref } = await syncedList(
+        Array.from({ length: 600 }, (_, i) => ({ ip: `10.9.${i >> 8}.${i & 255}` })),
+      );
+      const values = Array.from({ length: 40 }, (_, i) => `10.10.0.${i}`);
+      await imported(listId, values.join('\n'), '1h');
+      await ctx.db.query(
+        `UPDATE ban_list_items SET expires_at = now() - interval '1 minute' WHERE ban_list_ref = $1 AND added_via = 'import'`,
+        [ref],
+      );
+      const cloudflareId = cloudflareIdOf(listId, values[7]!);
+      const [searches, walks, sent] = [itemReads('search'), itemReads('walk'), deletes()];
+      const { itemExpiry } = createServices(ctx.config, createAppDeps(ctx.config, ctx.db));
+      expect(await itemExpiry.expireAccount(account.id)).toBe(40);
+      expect(itemReads('search') - searches).toBe(0);
+      // 640 items at Cloudflare, the imported ones last: the 2 pages of 500 of one walk.
+      expect(itemReads('walk') - walks).toBe(2);
+      expect(deletes() - sent).toBe(1);
+      expect(cloudflareValues(listId)).toHaveLength(600);
+      expect(cloudflareValues(listId).some((ip) => ip.startsWith('10.10.'))).toBe(false);
+      const [left] = await ctx.db.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM ban_list_items WHERE ban_list_ref = $1',
+        [ref],
+      );
+      expect(left!.count).toBe(600);
+      expect(await historyOf(ref, values[7]!)).toEqual([
+        { item_id: cloudflareId, event: 'added' },
+        { item_id: cloudflareId, event: 'expired' },
+      ]);
+    });
+
+    it("is learned by a sync, which keeps the import's provenance, expiry and history", async () => {
+      const { listId, ref } = await syncedList([{ ip: '10.11.0.1' }]);
+      const before = (await imported(listId, '10.11.0.2,two\n', '7d')).get('10.11.0.2')!;
+      const synced = await call(alice, `/api/cloudflare/banlists/${listId}/sync`);
+      expect(synced.statusCode, synced.body).toBe(200);
+      const after = (await itemsPage(listId)).items.find((item) => item.ip === '10.11.0.2')!;
+      expect(after).toMatchObject({
+        comment: 'two',
+        added_via: 'import',
+        added_by: alice.email,
+        expires_at: before.expires_at,
+      });
+      const cloudflareId = cloudflareIdOf(listId, '10.11.0.2');
+      const [row] = await ctx.db.query<{ item_id: string }>(
+        'SELECT item_id FROM ban_list_items WHERE ban_list_ref = $1 AND ip = $2',
+        [ref, '10.11.0.2'],
+      );
+      expect(row!.item_id).toBe(cloudflareId);
+      expect(await historyOf(ref, '10.11.0.2')).toEqual([{ item_id: cloudflareId, event: 'added' }]);
+      const history = await call(
+        alice,
+        `/api/cloudflare/banlists/${listId}/items/${after.id}/history`,
+        undefined,
+        ctx.app,
+        'GET',
+      );
+      expect(history.json<BanListItemHistory>().events.map((event) => event.event)).toEqual(['added']);
+    });
   });
 
   it("keeps another person's lists and previews out of reach (not found)", async () => {

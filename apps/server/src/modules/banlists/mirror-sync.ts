@@ -11,6 +11,7 @@ import {
 } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { isInetText } from './ip-address';
+import { ItemHistoryRepository } from './item-history';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from './list-item-pages';
 import { valueOfCloudflareItem } from './list-item-value';
 
@@ -176,6 +177,7 @@ export async function syncMirror(
     }
     if (!loading) await startLoading();
     await options.onItemsStored?.();
+    const learned = await items.keepProvenance(list.ref);
     await items.indexLoad(list.ref, { lanes: db.kind === 'postgres' ? 2 : 1 });
     await db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
@@ -186,6 +188,8 @@ export async function syncMirror(
         throw new AppError('CONFLICT', 'The list changed while it was being synced. Please sync it again.');
       }
       await new BanListItemsRepository(tx).swapInLoad(list.ref);
+      // Imported items' history goes on under the ids Cloudflare gave them.
+      await new ItemHistoryRepository(tx).renameItems(list.ref, learned);
       await lists.recordReplaced(list.ref, firstId, count);
     });
     return { ...list, itemsCount: count, firstItemId: firstId, nextItemId: firstId + count };
