@@ -1,6 +1,6 @@
 import { authEndpoints, banListItemEndpoints, twoFactorEndpoints } from '@guardian/contract';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from './test/context';
 
 /**
@@ -43,6 +43,8 @@ const captured = new Map<string, RouteOptions>();
 
 beforeAll(async () => {
   ctx = await createTestContext({
+    // Sessions kept as in production (the tests' default reads every one again).
+    config: { sessionRecheckMs: 2_000 },
     setup(app) {
       app.addHook('onRoute', (route) => void captured.set(`${String(route.method)} ${route.url}`, route));
       app.get('/api/test/lists/:list_id', { config: { owns: ['list_id'] } }, async () => ({}));
@@ -105,5 +107,35 @@ describe('hooks attached per route', () => {
     const hooks = [route?.preHandler, route?.preValidation].flat().filter((hook) => hook !== undefined);
     expect(hooks.map((hook) => hook.name)).toEqual(['keyLimits', 'twoFactorGate']);
     for (const hook of hooks) expect(hook.constructor.name).toBe('Function');
+  });
+
+  it("the auth guard passes a kept session at once, without a promise; a new one's after its read", async () => {
+    const route = captured.get('GET /api/test/lists/:list_id');
+    const onRequest = [route?.onRequest].flat().filter((hook) => hook !== undefined);
+    const guard = onRequest.find((hook) => hook.name === 'authGuard');
+    expect(guard?.constructor.name).toBe('Function');
+    const user = await ctx.createUser();
+    const run = (request: { headers: Record<string, string> }) => {
+      let outcome: { error: unknown } | undefined;
+      const returned = (guard as (...args: unknown[]) => unknown)(request, {}, (error: unknown) => {
+        outcome = { error };
+      });
+      return { returned, outcome: () => outcome };
+    };
+    const first = { headers: user.headers } as { headers: Record<string, string>; user?: { id: number } };
+    const read = run(first);
+    expect(read.outcome()).toBeUndefined(); // the session is read from the database first
+    await vi.waitFor(() => expect(read.outcome()).toEqual({ error: undefined }));
+    expect(first.user?.id).toBe(user.id);
+
+    const again = { headers: user.headers } as { headers: Record<string, string>; user?: { id: number } };
+    const kept = run(again);
+    expect(kept.returned).toBeUndefined();
+    expect(kept.outcome()).toEqual({ error: undefined });
+    expect(again.user?.id).toBe(user.id);
+
+    const refused = run({ headers: { authorization: 'Basic abc' } });
+    expect(refused.returned).toBeUndefined();
+    expect(refused.outcome()?.error).toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });

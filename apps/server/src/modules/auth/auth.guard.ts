@@ -1,5 +1,5 @@
 import { ADMIN_LEVEL, type CurrentUser } from '@guardian/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError } from '../../app-error';
 import { guardedAccess } from '../../route-table';
 import { checkKeyRoute } from '../api-keys/api-key-scope';
@@ -34,12 +34,18 @@ export function bearerToken(request: FastifyRequest): string {
  * Guards every /api route before its body is read: `config.access` 'public' skips it, 'admin' also
  * needs level 0. Routes outside /api (the web app's files) are public. The guard is attached to each
  * route as it is registered (Fastify copies a GET's hooks to its HEAD route), so a request does not
- * look its route's options up again.
+ * look its route's options up again. A session kept by `sessions` passes without a promise: most
+ * requests are of a session seen within `sessionRecheckMs`.
  */
 export function registerAuthGuard(app: FastifyInstance, sessions: Sessions, apiKeys: ApiKeysService): void {
   app.decorate('sessions', sessions);
-  const guard = (admin: boolean) => async (request: FastifyRequest) => {
-    const token = bearerToken(request);
+  const signIn = (request: FastifyRequest, user: CurrentUser, admin: boolean) => {
+    request.user = user;
+    if (admin && user.level !== ADMIN_LEVEL) {
+      throw new AppError('FORBIDDEN', 'Only administrators can do this.');
+    }
+  };
+  const signInLater = async (request: FastifyRequest, token: string, admin: boolean) => {
     if (ApiKeysService.isApiKey(token)) {
       // A script's key: its person, within what the key allows.
       const { user, key } = await apiKeys.authenticate(token);
@@ -48,11 +54,20 @@ export function registerAuthGuard(app: FastifyInstance, sessions: Sessions, apiK
       checkKeyRoute(request, key, admin);
       return;
     }
-    request.user = await sessions.userOf(token);
-    if (admin && request.user.level !== ADMIN_LEVEL) {
-      throw new AppError('FORBIDDEN', 'Only administrators can do this.');
-    }
+    signIn(request, await sessions.userOf(token), admin);
   };
+  const guard = (admin: boolean) =>
+    function authGuard(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+      try {
+        const token = bearerToken(request);
+        const known = ApiKeysService.isApiKey(token) ? undefined : sessions.knownUser(token);
+        if (!known) return void signInLater(request, token, admin).then(() => done(), done);
+        signIn(request, known, admin);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
+    };
   const guards = { user: guard(false), admin: guard(true) };
   app.decorateRequest('user');
   app.addHook('onRoute', (route) => {

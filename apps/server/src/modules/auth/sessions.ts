@@ -53,9 +53,14 @@ export class Sessions {
     return openSession(this.users, user, this.config);
   }
 
+  /** The session's user if it is kept (verified and read within `sessionRecheckMs`), without a promise. */
+  knownUser(token: string): CurrentUser | undefined {
+    return this.known?.get(token);
+  }
+
   /** The session's user: as kept, or verified and read anew (a 401 when either fails) and kept. */
   async userOf(token: string): Promise<CurrentUser> {
-    const known = this.known?.get(token);
+    const known = this.knownUser(token);
     if (known) return known;
     if (!this.known) return this.read(token);
     let reading = this.reading.get(token);
