@@ -9,7 +9,7 @@ import type { AppDeps } from './deps';
 import { AppError } from './app-error';
 import { errorBody, registerErrorHandler } from './errors';
 import { registerEndpointCompilers } from './endpoint-route';
-import { createLogger } from './logger';
+import { createLogger, requestLogger } from './logger';
 import { apiDocsRoutes, registerApiDocument } from './modules/api-docs/api-docs.routes';
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -84,11 +84,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // Always the redacting logger: secrets never reach a log line, whoever builds the app.
     loggerInstance: deps.logger ?? createLogger(config),
     // Each request's logger, the app's with the request's id bound as Fastify's own factory makes it,
-    // but with no options object when the route sets no log level or serializers: pino then keeps
-    // the parent's formatters instead of building them again for every request.
+    // but with no options object when the route sets no log level or serializers (pino then keeps
+    // the parent's formatters instead of building them again for every request), and the bindings
+    // worked out only if the request logs (requestLogger).
     childLoggerFactory: (logger, bindings, options) =>
       options.level === undefined && options.serializers === undefined
-        ? logger.child(bindings)
+        ? requestLogger(logger, bindings)
         : logger.child(bindings, options),
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
