@@ -13,19 +13,69 @@ import type {
   RouteOptions,
 } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { LRUCache } from 'lru-cache';
 import type { ZodType } from 'zod';
 
 /**
  * Fastify checks an endpoint's params, query and body with its Zod schemas and hands the handler what
  * they output (defaults filled in, text trimmed). A failure stays Zod's own ZodError, so the error
  * handler words it as it words every validation (describeZodError), issue paths intact.
+ *
+ * Params and queries repeat (a list's page asked again, the same list's id): what their schemas output
+ * is kept by their text (`keptChecks`), so a repeat is not parsed again. So a params or query schema
+ * answers from its input alone (no clock, no setting): a check of the time belongs in a body.
  */
-const validatorCompiler: FastifySchemaCompiler<ZodType> =
-  ({ schema }) =>
-  (data) => {
+const validatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => {
+  const check = (data: unknown) => {
     const result = schema.safeParse(data);
     return result.success ? { value: result.data } : { error: result.error };
   };
+  if (httpPart !== 'params' && httpPart !== 'querystring') return check;
+  const part = `${nextPart++}\u0000`;
+  return (data) => {
+    const text = inputText(data);
+    if (text === undefined) return check(data);
+    const key = part + text;
+    const kept = keptChecks.get(key);
+    // Copies: a handler's change to its request's params or query reaches no other request.
+    if (kept) return { value: { ...kept } };
+    const outcome = check(data);
+    if (isFlat(outcome.value)) keptChecks.set(key, { ...outcome.value });
+    return outcome;
+  };
+};
+
+/** The longest params or query text (names and values) whose checked value is kept. */
+const KEPT_INPUT_MAX = 512;
+/** Checked params and queries, by their route part and text: 10,000, and about 2 MB of keys, at most. */
+const keptChecks = new LRUCache<string, Record<string, unknown>>({
+  max: 10_000,
+  maxSize: 1_000_000,
+  sizeCalculation: (_value, key) => key.length,
+});
+let nextPart = 0;
+
+/** Names and values, each length-prefixed (no two inputs share a text); undefined unless all strings, short. */
+function inputText(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  let text = '';
+  for (const name in data) {
+    const value = (data as Record<string, unknown>)[name];
+    if (typeof value !== 'string') return undefined;
+    text += `${name.length}:${name}${value.length}:${value}`;
+    if (text.length > KEPT_INPUT_MAX) return undefined;
+  }
+  return text;
+}
+
+/** An object of plain values only, whose copy shares nothing with it. */
+function isFlat(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const field of Object.values(value)) {
+    if (typeof field === 'object' ? field !== null : typeof field === 'function') return false;
+  }
+  return true;
+}
 
 /** Zod validation of requests and of answers (fastify-type-provider-zod) for every route with schemas. */
 export function registerEndpointCompilers(app: FastifyInstance): void {
