@@ -407,6 +407,39 @@ describe('import into a list', () => {
     );
   });
 
+  it('records an item once when another process mirrored it while the write was at Cloudflare', async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.6.0.1' }]);
+    const shown = await preview(listId, '10.6.0.2\n10.6.0.3\n');
+    // The write's operation is followed slowly; meanwhile another process (this database, as a sync
+    // of the list there would) mirrors one of the imported values, moving the list's next id.
+    ctx.sandbox.control.injectFault({ method: 'GET', path: /bulk_operations/, latencyMs: 1_000, times: 1 });
+    const before = writes();
+    const applying = call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    for (let i = 0; i < 400 && writes() === before; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(writes()).toBe(before + 1);
+    await ctx.db.transaction(async (tx) => {
+      const [list] = await tx.query<{ next_item_id: number }>(
+        'SELECT next_item_id FROM ban_lists WHERE id = $1 FOR UPDATE',
+        [ref],
+      );
+      await tx.query(
+        `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
+         VALUES ($1, $2, $3, '10.6.0.3', '', now(), '10.6.0.3')`,
+        [ref, list!.next_item_id, 'f'.repeat(32)],
+      );
+      await tx.query(
+        'UPDATE ban_lists SET next_item_id = next_item_id + 1, items_count = items_count + 1 WHERE id = $1',
+        [ref],
+      );
+    });
+    const applied = await applying;
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json<BanListImportResult>().added).toBe(1);
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(['10.6.0.1', '10.6.0.2', '10.6.0.3']);
+    expect((await itemsPage(listId)).totalItems).toBe(3);
+  });
+
   it('leaves the mirror as it was when Cloudflare refuses the write', async () => {
     const { listId, ref } = await syncedList([{ ip: '10.5.0.1' }]);
     const shown = await preview(listId, '10.5.0.2\n');
