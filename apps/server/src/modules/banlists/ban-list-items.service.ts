@@ -25,7 +25,7 @@ import {
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { keyOfMirrorValue, mirrorPrefixOf, parseItemValue } from './list-item-value';
 import { AnswerCache } from './answer-cache';
-import { findAtCloudflare, learnItemIds } from './item-ids';
+import { deleteAtCloudflare, findAtCloudflare } from './item-ids';
 import { syncMirror, toMirrorItem } from './mirror-sync';
 import { ItemHistoryRepository, type ItemActor } from './item-history';
 
@@ -376,16 +376,7 @@ export class BanListItemsService {
     await this.access.writing(list.ref, async () => {
       const item = await this.items.findById(list.ref, id);
       if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
-      const [known] = (await learnItemIds(this.access.deps.db, cf, list, [item])).known;
-      if (known) {
-        await this.access.atCloudflare(list, 1, async () => {
-          const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
-            account_id: list.accountId,
-            items: [{ id: known.itemId }],
-          });
-          await waitForBulkOperation(cf, list.accountId, operation_id);
-        });
-      }
+      const [known] = await deleteAtCloudflare(this.access, cf, list, [item]);
       const actor = typeof by === 'number' ? await this.nameOf(by) : by.name;
       await this.access.deps.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);

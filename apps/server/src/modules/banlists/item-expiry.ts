@@ -1,6 +1,6 @@
 import { ERROR_STATUS } from '@guardian/contract';
 import type { Db } from '../../db';
-import { cloudflareErrorToAppError, waitForBulkOperation } from '../../cloudflare';
+import { cloudflareErrorToAppError } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { AuditRepository } from '../audit/audit.repository';
 import type { JobContext, JobKind, JobQueue } from '../jobs/job-queue';
@@ -8,7 +8,7 @@ import { banListNotFound, type BanListAccess } from './ban-list-access';
 import { BanListItemsRepository } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { GUARDIAN_ACTOR, ItemHistoryRepository } from './item-history';
-import { learnItemIds } from './item-ids';
+import { deleteAtCloudflare } from './item-ids';
 
 export const ITEM_EXPIRY = 'ban-list-expiry';
 
@@ -193,18 +193,8 @@ export class ItemExpiry {
         });
       try {
         const cf = await this.access.clientOf(userId, list);
-        // Imported items' Cloudflare ids are learned first; those Cloudflare no longer has are only
-        // removed here (a DELETE of them would change nothing there).
-        const { known } = await learnItemIds(this.db, cf, list, due);
-        if (known.length > 0) {
-          await this.access.atCloudflare(list, known.length, async () => {
-            const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
-              account_id: list.accountId,
-              items: known.map((item) => ({ id: item.itemId })),
-            });
-            await waitForBulkOperation(cf, list.accountId, operation_id);
-          });
-        }
+        // Those Cloudflare no longer has (imported, removed there) are only removed here.
+        await deleteAtCloudflare(this.access, cf, list, due);
       } catch (err) {
         const appError = err instanceof AppError ? err : cloudflareErrorToAppError(err);
         const status = appError ? ERROR_STATUS[appError.code] : 500;

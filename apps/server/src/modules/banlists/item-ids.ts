@@ -1,7 +1,8 @@
 import type Cloudflare from 'cloudflare';
+import { waitForBulkOperation } from '../../cloudflare';
 import { unusableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
-import { banListNotFound } from './ban-list-access';
+import { banListNotFound, type BanListAccess } from './ban-list-access';
 import { BanListItemsRepository } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { ItemHistoryRepository } from './item-history';
@@ -80,7 +81,7 @@ interface MirroredItem {
  * others' unchanged); `gone`: provisional items Cloudflare no longer has (removed there meanwhile),
  * which are never sent. Callers hold the list's write turn.
  */
-export async function learnItemIds<T extends MirroredItem>(
+async function learnItemIds<T extends MirroredItem>(
   db: Db,
   cf: Cloudflare,
   list: BanListRecord,
@@ -139,4 +140,28 @@ export async function learnItemIds<T extends MirroredItem>(
     }),
     gone,
   };
+}
+
+/**
+ * Deletes mirrored items at Cloudflare by id, in one DELETE in the account's write turn and Lists write
+ * budget, awaiting its bulk operation: imported items' ids are learned first (`learnItemIds`), and those
+ * Cloudflare no longer has are not sent (a DELETE of them would change nothing there). Answers the items
+ * sent, with Cloudflare's ids. Callers hold the list's write turn, and remove the items from the mirror.
+ */
+export async function deleteAtCloudflare<T extends MirroredItem>(
+  access: BanListAccess,
+  cf: Cloudflare,
+  list: BanListRecord,
+  items: readonly T[],
+): Promise<T[]> {
+  const { known } = await learnItemIds(access.deps.db, cf, list, items);
+  if (known.length === 0) return known;
+  await access.atCloudflare(list, known.length, async () => {
+    const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
+      account_id: list.accountId,
+      items: known.map((item) => ({ id: item.itemId })),
+    });
+    await waitForBulkOperation(cf, list.accountId, operation_id);
+  });
+  return known;
 }
