@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BanListItemSort, ItemAddedVia, SortOrder } from '@guardian/contract';
 import type { Queryable } from '../../db';
+import { mirrorKeySql } from './list-item-value';
 import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
 
 export interface BanListItemRecord {
@@ -512,13 +513,11 @@ export class BanListItemsRepository {
        WHERE item.item_id = kept.item_id AND item.added_via = 'cloudflare'`,
       [ref],
     );
-    // A value holds ' -> ' only in a redirect list, so this is the key of every kind.
-    const key = (column: string) => `lower(split_part(${column}, ' -> ', 1))`;
     const learned = await this.db.query<{ pending: string; item_id: string }>(
       `UPDATE ${load} AS item SET ${assign}
-       FROM (SELECT item_id, ${key('ip')} AS key, ${PROVENANCE_COLUMNS} FROM ban_list_items
+       FROM (SELECT item_id, ${mirrorKeySql('ip')} AS key, ${PROVENANCE_COLUMNS} FROM ban_list_items
              WHERE ban_list_ref = $1 AND added_via <> 'cloudflare' AND item_id LIKE $2) AS kept
-       WHERE ${key('item.ip')} = kept.key AND item.added_via = 'cloudflare'
+       WHERE ${mirrorKeySql('item.ip')} = kept.key AND item.added_via = 'cloudflare'
        RETURNING kept.item_id AS pending, item.item_id`,
       [ref, PENDING_ITEM_ID_LIKE],
     );

@@ -1,6 +1,7 @@
 import type { BanListKind } from '@guardian/contract';
 import type { Queryable } from '../../db';
 import type { MirrorItem } from './ban-list-items.repository';
+import { mirrorKeySql } from './list-item-value';
 
 /** A previewed item as kept until it is applied: value, comment, expiry (ISO, null for never, '' for the import's choice). */
 export type StoredImportItem = [value: string, comment: string, expiresAt: string | null];
@@ -23,8 +24,8 @@ export class ListImportRepository {
     const rows =
       kind === 'redirect'
         ? await this.db.query<{ key: string }>(
-            `SELECT lower(split_part(ip, ' -> ', 1)) AS key FROM ban_list_items
-             WHERE ban_list_ref = $1 AND lower(split_part(ip, ' -> ', 1)) = ANY($2::text[])`,
+            `SELECT ${mirrorKeySql('ip')} AS key FROM ban_list_items
+             WHERE ban_list_ref = $1 AND ${mirrorKeySql('ip')} = ANY($2::text[])`,
             [ref, keys],
           )
         : await this.db.query<{ key: string }>(

@@ -92,3 +92,9 @@ export function mirrorPrefixOf(item: ItemValue): string {
 export function keyOfMirrorValue(kind: BanListKind, value: string): string {
   return (kind === 'redirect' ? value.split(REDIRECT_ARROW)[0]! : value).toLowerCase();
 }
+
+/**
+ * `keyOfMirrorValue` in SQL, of a column of mirror values: the same for every kind, as only a
+ * redirect's value holds the arrow.
+ */
+export const mirrorKeySql = (column: string) => `lower(split_part(${column}, '${REDIRECT_ARROW}', 1))`;
