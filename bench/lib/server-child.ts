@@ -47,6 +47,10 @@ function countingQueryable(target: Queryable): Queryable {
       const done = count(sql);
       return target.exec(sql).finally(done);
     },
+    copyIn: (into, rows) => {
+      const done = count(`COPY ${into}`);
+      return target.copyIn(into, rows).finally(done);
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../test/context';
 import { isRunning, lockDataDir, DataDirLockedError } from './data-dir-lock';
-import { createDb, DatabaseUnavailableError, isUniqueViolation, runMigrations } from '.';
+import { copyRows, createDb, DatabaseUnavailableError, isUniqueViolation, runMigrations } from '.';
 import { migrations } from './migrations';
 import { createPgliteDb } from './pglite';
 import { createPostgresDb } from './postgres';
@@ -56,6 +56,40 @@ describe('Db', () => {
     expect(await ctx.db.query('SELECT value FROM tx_probe')).toEqual([{ value: 'kept' }]);
   });
 
+  it('copies rows in with every value as given, in a transaction or not; a bad row copies nothing', async () => {
+    await ctx.db.exec(
+      'CREATE TABLE copy_probe (n int8 NOT NULL, note text, moment timestamptz, address inet)',
+    );
+    const tricky = 'tab\there, new\nline, cr\r, back\\slash \\N, quote " and ’ and 🛡';
+    await ctx.db.copyIn(
+      'copy_probe (n, note, moment, address)',
+      copyRows([
+        [1, tricky, '2024-02-03T04:05:06.789Z', '2001:db8::/32'],
+        [2, '', null, null],
+        [3, null, '2024-02-03T04:05:06Z', '10.0.0.1'],
+      ]),
+    );
+    await ctx.db.transaction((tx) => tx.copyIn('copy_probe (n, note)', copyRows([[4, '\\N']])));
+    await expect(
+      ctx.db.copyIn(
+        'copy_probe (n, note)',
+        copyRows([
+          [5, 'fine'],
+          ['six', 'bad'],
+        ]),
+      ),
+    ).rejects.toThrow(/invalid input syntax for type bigint/);
+    expect(
+      await ctx.db.query(
+        'SELECT n, note, moment, host(address) AS host, masklen(address) AS mask FROM copy_probe ORDER BY n',
+      ),
+    ).toEqual([
+      { n: 1, note: tricky, moment: new Date('2024-02-03T04:05:06.789Z'), host: '2001:db8::', mask: 32 },
+      { n: 2, note: '', moment: null, host: null, mask: null },
+      { n: 3, note: null, moment: new Date('2024-02-03T04:05:06Z'), host: '10.0.0.1', mask: 32 },
+      { n: 4, note: '\\N', moment: null, host: null, mask: null },
+    ]);
+  });
   it('applies each migration once, in order, and records it', async () => {
     expect(await runMigrations(ctx.db)).toEqual([]);
     const recorded = await ctx.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');

@@ -8,6 +8,7 @@ export type { Db, DbLogger, Queryable } from './types';
 export { DatabaseUnavailableError, isUniqueViolation } from './errors';
 export { DataDirLockedError } from './data-dir-lock';
 export { runMigrations } from './migrate';
+export { copyRows, type CopyValue } from './copy-text';
 
 export interface CreateDbOptions {
   logger?: DbLogger;

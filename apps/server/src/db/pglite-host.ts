@@ -123,6 +123,12 @@ async function serve(folder: string | undefined): Promise<void> {
       case 'exec':
         await target(request.tx).exec(request.sql);
         return undefined;
+      case 'copyIn':
+        // PGlite reads COPY's input from a Blob it names /dev/blob.
+        await target(request.tx).query(`COPY ${request.target} FROM '/dev/blob'`, [], {
+          blob: new Blob([request.rows]),
+        });
+        return undefined;
       case 'begin':
         return begin();
       case 'commit':

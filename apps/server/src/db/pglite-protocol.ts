@@ -8,6 +8,7 @@ import { DataDirLockedError } from './data-dir-lock';
 export type HostRequest =
   | { id: number; op: 'query'; sql: string; params: unknown[]; tx?: number }
   | { id: number; op: 'exec'; sql: string; tx?: number }
+  | { id: number; op: 'copyIn'; target: string; rows: string; tx?: number }
   | { id: number; op: 'begin' }
   | { id: number; op: 'commit' | 'rollback'; tx: number }
   | { id: number; op: 'close' };

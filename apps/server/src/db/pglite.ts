@@ -148,13 +148,16 @@ export async function createPgliteDb(
     query: async <T>(sql: string, params: readonly unknown[] = []) =>
       (await target()).call<T[]>({ op: 'query', sql, params: [...params], tx }),
     exec: async (sql: string) => void (await (await target()).call({ op: 'exec', sql, tx })),
+    copyIn: async (into: string, rows: string) =>
+      void (await (await target()).call({ op: 'copyIn', target: into, rows, tx })),
   });
-  const { query, exec } = queryable(host);
+  const { query, exec, copyIn } = queryable(host);
 
   return {
     kind: 'pglite',
     query,
     exec,
+    copyIn,
     async transaction(fn) {
       const owner = await host();
       const tx = await owner.call<number>({ op: 'begin' });

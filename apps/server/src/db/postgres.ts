@@ -1,4 +1,6 @@
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { DatabaseUnavailableError, isConnectionError } from './errors';
 import type { Db, DbLogger, Queryable } from './types';
 
@@ -30,11 +32,31 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** COPY ... FROM STDIN on one connection: node-postgres streams it through pg-copy-streams. */
+async function copyThrough(client: pg.PoolClient, target: string, rows: string): Promise<void> {
+  await pipeline([rows], client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+}
+
 function queryable(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     query: <T>(sql: string, params: readonly unknown[] = []) =>
       guard(async () => (await client.query(sql, [...params])).rows as T[]),
     exec: (sql: string) => guard(async () => void (await client.query(sql))),
+    copyIn: (target: string, rows: string) =>
+      guard(async () => {
+        if (!(client instanceof pg.Pool)) return copyThrough(client, target, rows);
+        const connection = await client.connect();
+        let broken: Error | undefined;
+        try {
+          await copyThrough(connection, target, rows);
+        } catch (err) {
+          // A connection lost midway is destroyed rather than handed back (an SQL error leaves it usable).
+          if (isConnectionError(err)) broken = err as Error;
+          throw err;
+        } finally {
+          connection.release(broken);
+        }
+      }),
   };
 }
 
@@ -65,12 +87,13 @@ export function createPostgresDb(connectionString: string, options: PostgresOpti
   const reportLostConnection = (err: Error) =>
     options.logger?.warn({ err }, 'A database connection was lost; the pool will open a new one.');
   pool.on('error', reportLostConnection);
-  const { query, exec } = queryable(pool);
+  const { query, exec, copyIn: copy } = queryable(pool);
 
   return {
     kind: 'postgres',
     query,
     exec,
+    copyIn: copy,
     async transaction(fn) {
       const client = await guard(() => pool.connect());
       // A checked-out client has no pool listener: without ours a dropped connection would crash the process.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BanListItemSort, ItemAddedVia, SortOrder } from '@guardian/contract';
-import type { Queryable } from '../../db';
+import { copyRows, type Queryable } from '../../db';
 import { mirrorKeySql } from './list-item-value';
 import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
 
@@ -389,22 +389,21 @@ export class BanListItemsRepository {
     `);
   }
 
-  /** Appends items in one multi-row insert, numbered from `firstId` on in the order given. */
+  /** Appends items in one COPY, numbered from `firstId` on in the order given. */
   async load(ref: number, firstId: number, items: readonly MirrorItem[]): Promise<void> {
-    await this.db.query(
-      `INSERT INTO ${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
-       SELECT $1, $2::bigint - 1 + ordinality, item_id, ip, comment, created_on, ip_sort::inet
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[])
-            WITH ORDINALITY AS item (item_id, ip, comment, created_on, ip_sort, ordinality)`,
-      [
-        ref,
-        firstId,
-        items.map((item) => item.itemId),
-        items.map((item) => item.ip),
-        items.map((item) => item.comment),
-        items.map((item) => item.createdOn),
-        items.map((item) => item.ipSort),
-      ],
+    await this.db.copyIn(
+      `${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)`,
+      copyRows(
+        items.map((item, index) => [
+          ref,
+          firstId + index,
+          item.itemId,
+          item.ip,
+          item.comment,
+          item.createdOn,
+          item.ipSort,
+        ]),
+      ),
     );
   }
 

@@ -785,6 +785,7 @@ describe('building a loaded list’s indexes', () => {
     let most = 0;
     const db: Queryable = {
       query: async <T>() => [] as T[],
+      copyIn: async () => undefined,
       exec: async (sql: string) => {
         if (!sql.startsWith('CREATE INDEX')) return;
         most = Math.max(most, ++inLine);
