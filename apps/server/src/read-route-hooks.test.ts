@@ -1,5 +1,6 @@
 import { authEndpoints, banListItemEndpoints, twoFactorEndpoints } from '@guardian/contract';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from './test/context';
 
@@ -137,5 +138,45 @@ describe('hooks attached per route', () => {
     const refused = run({ headers: { authorization: 'Basic abc' } });
     expect(refused.returned).toBeUndefined();
     expect(refused.outcome()?.error).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it("reads each request's own header on a kept-alive connection (the guard keeps its last token)", async () => {
+    const [alice, bob] = [await ctx.createUser(), await ctx.createUser()];
+    const origin = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    let connections = 0;
+    ctx.app.server.on('connection', () => connections++);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const me = (authorization?: string) =>
+      new Promise<{ status: number; id?: number }>((resolve, reject) => {
+        const headers = authorization === undefined ? {} : { authorization };
+        httpRequest(`${origin}${authEndpoints.me.path}`, { agent, headers }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode!, id: JSON.parse(text).id }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      const answers = [];
+      for (const header of [alice.headers, bob.headers, alice.headers].map((h) => h.authorization))
+        answers.push(await me(header));
+      answers.push(
+        await me(`${alice.headers.authorization}!`),
+        await me(),
+        await me(bob.headers.authorization),
+      );
+      expect(answers).toEqual([
+        { status: 200, id: alice.id },
+        { status: 200, id: bob.id },
+        { status: 200, id: alice.id },
+        { status: 401 },
+        { status: 401 },
+        { status: 200, id: bob.id },
+      ]);
+      expect(connections).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 });
