@@ -477,7 +477,7 @@ export class BanListItemsRepository {
         `CREATE INDEX ON ${table} (ban_list_ref, ip)`,
         `CREATE INDEX ON ${table} (ip_sort, id)`,
         // The Comment order (migration 026).
-        `CREATE INDEX ON ${table} (ban_list_ref, comment, id)`,
+        `CREATE INDEX ON ${table} (comment, id)`,
         // The Expires and Added by orders (migration 019).
         `CREATE INDEX ON ${table} (ban_list_ref, expires_at, id)`,
         `CREATE INDEX ON ${table} (ban_list_ref, lower(added_by), id)`,
