@@ -1,8 +1,9 @@
 import type { ErrorBody } from '@guardian/contract';
+import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from './test/cloudflare-context';
 import { createTestContext, type TestContext, type TestUser } from './test/context';
-import { CostlyRequestQueue } from './request-limits';
+import { CostlyRequestQueue, registerRequestLimits } from './request-limits';
 
 describe('requests a minute', () => {
   let ctx: TestContext;
@@ -104,6 +105,41 @@ describe('the costly line', () => {
   });
 });
 
+describe("a costly route's handler", () => {
+  it('leaves its place at once for an answer given without a promise, after an awaited one settles', async () => {
+    const app = Fastify();
+    await registerRequestLimits(app, { perMinute: 1_000, concurrentCostly: 1, queuedCostly: 1 });
+    const routes = new Map<string, RouteOptions>();
+    app.addHook('onRoute', (route) => void routes.set(route.url, route));
+    let finish: (answer: string) => void = () => {};
+    app.get('/api/kept', { config: { costly: true } }, () => 'kept');
+    app.get(
+      '/api/slow',
+      { config: { costly: true } },
+      () => new Promise<string>((resolve) => (finish = resolve)),
+    );
+    app.get('/api/broken', { config: { costly: true } }, () => {
+      throw new Error('broken');
+    });
+    await app.ready();
+    const call = (url: string) =>
+      (routes.get(url)!.handler as (...args: unknown[]) => unknown).call(app, { user: { id: 1 } }, {});
+
+    // One place: the second answer is given at once only if the first one left it.
+    expect(call('/api/kept')).toBe('kept');
+    expect(call('/api/kept')).toBe('kept');
+    expect(() => call('/api/broken')).toThrow('broken');
+    const slow = call('/api/slow');
+    const waiting = call('/api/kept');
+    expect(waiting).toBeInstanceOf(Promise);
+    finish('slow');
+    expect(await slow).toBe('slow');
+    expect(await waiting).toBe('kept');
+    expect(call('/api/kept')).toBe('kept');
+    await app.close();
+  });
+});
+
 describe('costly requests at once', () => {
   let ctx: CloudflareTestContext;
   let alice: TestUser;
@@ -143,6 +179,7 @@ describe('costly requests at once', () => {
     });
 
   it("keeps one person's syncs in their own line: past it a 429, and another person's search goes first", async () => {
+    expect((await search(alice, 'case 9')).statusCode).toBe(200);
     // Each of Alice's syncs reads her list at Cloudflare slowly: the first holds her one place.
     ctx.sandbox.control.injectFault({ path: `/accounts/${accounts.get(alice)}/rules/lists`, latencyMs: 150 });
     const finished: string[] = [];
@@ -168,10 +205,13 @@ describe('costly requests at once', () => {
       url: `/api/cloudflare/banlists/${lists.get(alice)}/items?search=case`,
       headers: alice.headers,
     });
+    // A page answered before (kept) takes its place in the line as much as one read anew.
+    const kept = search(alice, 'case 9');
     const listed = ctx.app.inject({ method: 'GET', url: '/api/cloudflare/banlists', headers: alice.headers });
     const answers = await Promise.all(alices);
     ctx.sandbox.control.clearFaults();
     expect((await head).statusCode).toBe(429);
+    expect((await kept).statusCode).toBe(429);
     expect((await listed).statusCode).toBe(200);
     // One running, two waiting, the fourth refused at once.
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 429]);

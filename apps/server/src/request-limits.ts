@@ -84,14 +84,29 @@ export async function registerRequestLimits(app: FastifyInstance, limits: Reques
   app.addHook('onRoute', (route) => {
     if (!route.config?.costly) return;
     const handler = route.handler as (...args: Parameters<RouteHandlerMethod>) => unknown;
-    route.handler = async function (this: FastifyInstance, request, reply) {
+    route.handler = function (this: FastifyInstance, request, reply) {
+      const answer = handler.bind(this, request, reply);
       const place = queue.enter(requesterOf(request));
-      const leave = typeof place === 'function' ? place : await place;
-      try {
-        return await handler.call(this, request, reply);
-      } finally {
-        leave();
-      }
+      return typeof place === 'function'
+        ? inPlace(place, answer)
+        : place.then((leave) => inPlace(leave, answer));
     };
   });
+}
+
+/**
+ * A handler's answer given in its place, which it leaves once the answer is ready: at once for an
+ * answer given without a promise (a kept page), so that one takes no promise here either.
+ */
+function inPlace(leave: () => void, answer: () => unknown): unknown {
+  let answered: unknown;
+  try {
+    answered = answer();
+  } catch (err) {
+    leave();
+    throw err;
+  }
+  if (answered instanceof Promise) return answered.finally(leave);
+  leave();
+  return answered;
 }

@@ -26,6 +26,8 @@ export function toBanListDto(list: BanListRecord): BanList {
   };
 }
 
+const lookupKey = (userId: number, listId: string) => `${userId}\u0000${listId}`;
+
 export const banListNotFound = () => new AppError('NOT_FOUND', 'Ban list not found.');
 
 /** Cloudflare answered 404: the thing is not there (any more). */
@@ -82,12 +84,16 @@ export class BanListAccess {
    * call `changed()`, so they show at once.
    */
   async requireListForRead(userId: number, listId: string): Promise<BanListRecord> {
-    const key = `${userId}\u0000${listId}`;
-    const recent = this.lookedUp.get(key);
+    const recent = this.keptListForRead(userId, listId);
     if (recent) return recent;
     const list = await this.requireList(userId, listId);
-    this.lookedUp.set(key, list);
+    this.lookedUp.set(lookupKey(userId, listId), list);
     return list;
+  }
+
+  /** The list for a read if it was looked up within the second (see requireListForRead), else undefined. */
+  keptListForRead(userId: number, listId: string): BanListRecord | undefined {
+    return this.lookedUp.get(lookupKey(userId, listId));
   }
 
   /** How many writes to lists or their items this process has made: reads kept for a moment check it. */

@@ -124,16 +124,22 @@ export class BanListItemsService {
     this.exactCounts = new AnswerCache(caching, { max: CACHED_EXACT_COUNTS });
   }
 
+  /**
+   * The page's JSON if this process answered it in the list's version and looked the list up within
+   * the second, without a promise (most reads are repeats); else undefined: `pageJson` answers it.
+   */
+  keptPageJson(userId: number, listId: string, request: ItemsPageRequest): Buffer | undefined {
+    const list = this.access.keptListForRead(userId, listId);
+    return list && this.pages.get(this.pageKey(list, request).key);
+  }
+
   /** One page of the mirror as the JSON of `BanListItemsPage`, serialised once per version of the list. */
   async pageJson(userId: number, listId: string, request: ItemsPageRequest): Promise<Buffer> {
     const list = await this.access.requireListForRead(userId, listId);
-    const order = request.order ?? (request.sort === 'id' ? 'desc' : 'asc');
-    const { page, per_page: perPage, sort, search } = request;
-    // Once a search's exact count is known (GET .../items/count), its pages carry it.
-    const exact = search ? this.exactCounts.get(this.exactCountKey(list, search))?.value : undefined;
-    const key = [list.ref, list.itemsVersion, page, perPage, sort, order, search, exact ?? ''].join('\u0000');
+    const { key, order, exact } = this.pageKey(list, request);
     const cached = this.pages.get(key);
     if (cached !== undefined) return cached;
+    const { page, per_page: perPage, sort, search } = request;
     const by = orderOf(list, sort);
 
     const offset = (page - 1) * perPage;
@@ -226,6 +232,16 @@ export class BanListItemsService {
       entry = counted;
     }
     return { totalItems: await entry.promise };
+  }
+
+  /** The page's key in `pages`: the list's version, the request and the search's exact count if known. */
+  private pageKey(list: BanListRecord, request: ItemsPageRequest) {
+    const order = request.order ?? (request.sort === 'id' ? 'desc' : 'asc');
+    const { page, per_page: perPage, sort, search } = request;
+    // Once a search's exact count is known (GET .../items/count), its pages carry it.
+    const exact = search ? this.exactCounts.get(this.exactCountKey(list, search))?.value : undefined;
+    const key = [list.ref, list.itemsVersion, page, perPage, sort, order, search, exact ?? ''].join('\u0000');
+    return { key, order, exact };
   }
 
   private exactCountKey(list: BanListRecord, search: string): string {

@@ -51,10 +51,14 @@ export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
   route(
     app,
     banListItemEndpoints.page,
-    async (request, reply) => {
-      // Already JSON: the same page is often asked for again, so it is serialised once.
+    (request, reply) => {
+      // Already JSON: the same page is often asked for again, so it is serialised once, and a kept
+      // one is answered without a promise.
       reply.type('application/json; charset=utf-8');
-      return items.pageJson(request.user.id, request.params.list_id, request.query);
+      const { user, params, query } = request;
+      return (
+        items.keptPageJson(user.id, params.list_id, query) ?? items.pageJson(user.id, params.list_id, query)
+      );
     },
     { owns: ['list_id'] },
   );
