@@ -39,8 +39,9 @@ const IP_PREFIX = /^[0-9a-f:./]+$/i;
 /** Up to this many IP matches, a search reads them through the IP index first. */
 const FEW_VALUES = 50_000;
 /**
- * No index keeps the comment and date orders (sorting the whole list is the cost, more with every
- * row skipped): their pages reach this many items from either end.
+ * No index keeps the date order (sorting the whole list is the cost, more with every row skipped),
+ * and the comment order's (migration 026) is walked past every row skipped: their pages reach this
+ * many items from either end.
  */
 const UNINDEXED_SORT_DEPTH = 10_000;
 const UNINDEXED_SORTS: ReadonlySet<BanListItemSort> = new Set(['comment', 'created_on']);
