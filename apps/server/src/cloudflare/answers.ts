@@ -113,16 +113,12 @@ export const listItemAnswer = z
 /** Cloudflare's largest page of list items. */
 const LIST_ITEMS_PER_PAGE = 500;
 
-/** The cursor to a list's next page of items (checked before the items, so the next page is asked for sooner). */
-export const listItemsCursorAnswer = z.looseObject({
+/** One page of a list's items, read by cursor. */
+export const listItemsPageAnswer = z.looseObject({
+  result: z.array(listItemAnswer).max(LIST_ITEMS_PER_PAGE),
   result_info: z
     .looseObject({ cursors: z.looseObject({ after: z.string().max(1_000).nullish() }).nullish() })
     .nullish(),
-});
-
-/** One page of a list's items, read by cursor. */
-export const listItemsPageAnswer = listItemsCursorAnswer.extend({
-  result: z.array(listItemAnswer).max(LIST_ITEMS_PER_PAGE),
 });
 
 /** Cloudflare's answer could not be used: a 502 naming what and where, never the values. */

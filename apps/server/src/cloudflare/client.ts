@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
 import Cloudflare from 'cloudflare';
-import { pipeline, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { request } from 'undici';
 import { SlidingWindowThrottle, type RequestThrottle } from './throttle';
 
 export interface CloudflareOptions {
@@ -19,7 +16,7 @@ export interface CloudflareOptions {
   deadlineMs?: number;
   /** The largest answer read from Cloudflare; a larger one is not used (502). */
   maxAnswerBytes?: number;
-  /** The network underneath (default: undici's request, `undiciNetwork`); tests give a fetch that loses answers. */
+  /** The network underneath (default: the global fetch); tests wrap it to lose answers. */
   fetch?: typeof fetch;
   /**
    * The budget of one token (by its hash), shared by every process on the database in the server
@@ -96,97 +93,33 @@ function parsedResponse(parsed: unknown, init: ResponseInit): Response {
 
 class AnswerTooLarge extends Error {}
 
-/** An answer as the transport reads it: its status and headers at once, then its body's chunks. */
-interface NetworkAnswer {
-  status: number;
-  statusText: string;
-  headers: Headers;
-  /** Leaving a `for await` over it early (a break or a throw) stops reading and closes it. */
-  body: AsyncIterable<Uint8Array>;
-}
-
-type Network = (url: string, init: RequestInit) => Promise<NetworkAnswer>;
-
-const UNPACKERS: Record<string, () => NodeJS.ReadWriteStream> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
-};
-
-/** A compressed body unpacked as it is read (as fetch does); an encoding it cannot unpack is an error. */
-function unpacked(body: Readable, encoding: string | null): AsyncIterable<Uint8Array> {
-  const coding = encoding?.trim().toLowerCase();
-  if (!coding || coding === 'identity') return body;
-  const unpacker = UNPACKERS[coding];
-  if (!unpacker) {
-    body.destroy();
-    throw new TypeError(`Cloudflare answered in an encoding the console does not read: ${coding}.`);
+/** The body, read up to `maxBytes`; past it the stream is cancelled and AnswerTooLarge thrown. */
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer<ArrayBuffer>> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AnswerTooLarge();
   }
-  // A failure on either side ends both, and the reader's loop throws.
-  return pipeline(body, unpacker(), () => undefined) as unknown as AsyncIterable<Uint8Array>;
-}
-
-/**
- * The default network: undici's `request`, which reads an answer in Node's streams. The global fetch
- * (undici's fetch, in web streams) cost 1 ms more a call, measured against the sandbox: 1,000 calls
- * of a 500,000-item sync, made one after another (each page's cursor names the next). Answers are
- * asked for compressed, as fetch asks (a page of 500 items is ~80 KB as JSON); readCapped counts
- * the unpacked bytes.
- */
-const undiciNetwork: Network = async (url, init) => {
-  const sent = init.body;
-  if (sent !== undefined && sent !== null && typeof sent !== 'string' && !(sent instanceof Uint8Array))
-    throw new TypeError('The console sends Cloudflare JSON bodies only.');
-  const headers = new Headers(init.headers);
-  headers.set('accept-encoding', 'gzip, deflate, br');
-  const answer = await request(url, {
-    method: (init.method ?? 'GET') as 'GET',
-    headers: Object.fromEntries(headers),
-    body: sent,
-    signal: init.signal ?? undefined,
-  });
-  const answerHeaders = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
-      answerHeaders.append(name, one);
-  }
-  const body = unpacked(answer.body, answerHeaders.get('content-encoding'));
-  return { status: answer.statusCode, statusText: '', headers: answerHeaders, body };
-};
-
-async function* noBody(): AsyncGenerator<Uint8Array> {}
-
-/** A fetch as the network (tests give one that loses answers). */
-function fetchNetwork(fetcher: typeof fetch): Network {
-  return async (url, init) => {
-    const response = await fetcher(url, init);
-    const { status, statusText, headers } = response;
-    return { status, statusText, headers, body: response.body ?? noBody() };
-  };
-}
-
-const ok = (answer: NetworkAnswer) => answer.status >= 200 && answer.status < 300;
-
-/**
- * The body, read up to `maxBytes` (unpacked); past it, or at its first chunk when the answer says it
- * is longer, reading stops and AnswerTooLarge is thrown.
- */
-async function readCapped(answer: NetworkAnswer, maxBytes: number): Promise<Buffer<ArrayBuffer>> {
-  const declared = Number(answer.headers.get('content-length'));
+  if (!response.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of answer.body) {
-    size += chunk.byteLength;
-    if (size > maxBytes || (Number.isFinite(declared) && declared > maxBytes)) throw new AnswerTooLarge();
-    chunks.push(chunk);
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLarge();
+    }
+    chunks.push(value);
   }
   return Buffer.concat(chunks, size);
 }
 
 interface TransportOptions {
   throttle: RequestThrottle;
-  network: Network;
+  network: typeof fetch;
   timeoutMs: number;
   maxRetries: number;
   maxRetryAfterMs: number;
@@ -226,7 +159,7 @@ function guardedFetch(options: TransportOptions): typeof fetch {
         504,
         `Cloudflare did not answer in time (the console waits at most ${seconds(deadlineMs)} for a call, retries included). Please try again.`,
       );
-    let response: NetworkAnswer;
+    let response: Response;
     try {
       response = await network(url, { ...init, signal });
     } catch {
@@ -246,14 +179,14 @@ function guardedFetch(options: TransportOptions): typeof fetch {
       }
       // The answer broke off (timeout or connection lost) after its status arrived.
       const final = timeout.aborted ? timedOut() : unavailable();
-      return repeatable && ok(response) ? { kind: 'retry', final } : { kind: 'answer', response: final };
+      return repeatable && response.ok ? { kind: 'retry', final } : { kind: 'answer', response: final };
     }
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     headers.delete('content-encoding');
     if (response.status === 204)
       return { kind: 'answer', response: new Response(null, { status: 204, headers }) };
-    if (ok(response)) {
+    if (response.ok) {
       let parsed: unknown;
       try {
         parsed = JSON.parse(body.toString('utf8'));
@@ -344,11 +277,7 @@ export class CloudflareGateway {
         // The transport times every attempt and the deadline; the SDK's own timer is only a backstop.
         timeout: Math.max(deadlineMs, timeoutMs) + 5_000,
         maxRetries: 0,
-        fetch: guardedFetch({
-          ...this.options,
-          throttle,
-          network: this.options.fetch ? fetchNetwork(this.options.fetch) : undiciNetwork,
-        }),
+        fetch: guardedFetch({ ...this.options, throttle, network: this.options.fetch ?? fetch }),
         logLevel: 'off',
       });
       // Rejected tokens (a failed "Add Account") must not pile up for the life of the process.

@@ -49,8 +49,8 @@ function watchForTokenLeaks(sandbox: Sandbox) {
 }
 
 /**
- * A test context whose server talks to an in-process Cloudflare sandbox over real HTTP (the SDK's
- * transport uses undici, cloudflare/client.ts), with short timeouts and retries so fault tests run fast.
+ * A test context whose server talks to an in-process Cloudflare sandbox over real HTTP (the SDK uses
+ * fetch), with short timeouts and retries so fault tests run fast.
  */
 export async function createCloudflareTestContext(
   options: CloudflareTestContextOptions = {},

@@ -1,10 +1,5 @@
 import type Cloudflare from 'cloudflare';
-import {
-  listItemsCursorAnswer,
-  listItemsPageAnswer,
-  unusableAnswer,
-  usableAnswer,
-} from '../../cloudflare/answers';
+import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { BanListRecord } from './banlists.repository';
 
 export type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
@@ -52,15 +47,17 @@ export async function* listItemPages(
         per_page: CLOUDFLARE_ITEMS_PER_PAGE,
         ...(cursor === undefined ? {} : { cursor }),
       })
-      .then((page) => ({ result: page.result as unknown, result_info: page.result_info as unknown }));
+      .then((page) =>
+        usableAnswer(listItemsPageAnswer, { result: page.result, result_info: page.result_info }, what),
+      );
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   let prefetched: ReturnType<typeof fetchPage> | undefined;
   for (let pages = 1; ; pages++) {
-    const answer = await (prefetched ?? fetchPage(cursor));
+    const page = await (prefetched ?? fetchPage(cursor));
     // Cancelled, or the server stops: the consumer's work so far is its own to keep or drop.
     signal?.throwIfAborted();
-    const after = usableAnswer(listItemsCursorAnswer, answer, what).result_info?.cursors?.after ?? undefined;
+    const after = page.result_info?.cursors?.after ?? undefined;
     let refusal: Error | undefined;
     if (after !== undefined && seenCursors.has(after)) {
       refusal = unusableAnswer(what, options.sameCursor ?? SAME_CURSOR);
@@ -71,9 +68,7 @@ export async function* listItemPages(
     prefetched = options.prefetch && after !== undefined && !refusal ? fetchPage(after) : undefined;
     // If the consumer fails or stops first, nobody awaits this page: keep it from going unhandled.
     prefetched?.catch(() => undefined);
-    // Checked while the next page is on its way: each item holds exactly the one value field the
-    // console reads.
-    const page = usableAnswer(listItemsPageAnswer, answer, what);
+    // Checked above: each item holds exactly the one value field the console reads.
     yield page.result as unknown as CloudflareItem[];
     if (refusal) throw refusal;
     if (after === undefined) return;
