@@ -87,13 +87,13 @@ export function createPostgresDb(connectionString: string, options: PostgresOpti
   const reportLostConnection = (err: Error) =>
     options.logger?.warn({ err }, 'A database connection was lost; the pool will open a new one.');
   pool.on('error', reportLostConnection);
-  const { query, exec, copyIn: copy } = queryable(pool);
+  const { query, exec, copyIn } = queryable(pool);
 
   return {
     kind: 'postgres',
     query,
     exec,
-    copyIn: copy,
+    copyIn,
     async transaction(fn) {
       const client = await guard(() => pool.connect());
       // A checked-out client has no pool listener: without ours a dropped connection would crash the process.
