@@ -23,6 +23,7 @@ import { sql as ipSearchPlans } from './023_ip_search_plans';
 import { sql as itemExpiryNextDue } from './024_item_expiry_next_due';
 import { sql as itemContainmentCidrs } from './025_item_containment_cidrs';
 import { sql as itemCommentOrder } from './026_item_comment_order';
+import { sql as itemHistoryCascade } from './027_item_history_cascade';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -57,4 +58,5 @@ export const migrations: readonly Migration[] = [
   { name: '024_item_expiry_next_due', sql: itemExpiryNextDue },
   { name: '025_item_containment_cidrs', sql: itemContainmentCidrs },
   { name: '026_item_comment_order', sql: itemCommentOrder },
+  { name: '027_item_history_cascade', sql: itemHistoryCascade },
 ];

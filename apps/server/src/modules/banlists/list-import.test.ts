@@ -589,6 +589,44 @@ describe('import into a list', () => {
     });
   });
 
+  it("drops a list's item history with the list, and with its account", async () => {
+    const owner = await ctx.addAccount(alice, { name: 'History Co' });
+    const historyCount = async (ref: number) =>
+      (
+        await ctx.db.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM ban_list_item_history WHERE ban_list_ref = $1',
+          [ref],
+        )
+      )[0]!.count;
+    const [kept, deleted, other] = [
+      await syncedList([], owner),
+      await syncedList([], owner),
+      await syncedList([]),
+    ];
+    for (const list of [kept, deleted, other]) {
+      const shown = await preview(list.listId, '10.8.0.1\n10.8.0.2\n');
+      const applied = await call(
+        alice,
+        `/api/cloudflare/banlists/${list.listId}/items/import/${shown.id}`,
+        {},
+      );
+      expect(applied.statusCode, applied.body).toBe(200);
+      expect(await historyCount(list.ref)).toBe(2);
+    }
+    const removed = await call(
+      alice,
+      `/api/cloudflare/banlists/${deleted.ref}`,
+      undefined,
+      ctx.app,
+      'DELETE',
+    );
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect([await historyCount(kept.ref), await historyCount(deleted.ref)]).toEqual([2, 0]);
+    // An account's lists go with it (its ban_lists rows by their key), and their history with them.
+    await ctx.db.query('DELETE FROM cloudflare_accounts WHERE account_id = $1', [owner.account_id]);
+    expect([await historyCount(kept.ref), await historyCount(other.ref)]).toEqual([0, 2]);
+  });
+
   it("keeps another person's lists and previews out of reach (not found)", async () => {
     const { listId } = await syncedList([]);
     const shown = await preview(listId, '10.6.0.1\n');
