@@ -1,11 +1,19 @@
 /**
- * Jobs (issue 14): what running an operation as a background job costs its caller (the time from the
- * call to the job's end against the job's own run, for small syncs), beside an add-one-item's server
- * time; and, on PostgreSQL, two server processes on one schema serving the reads' mixed pages against
+ * Jobs (issue 14): what running an operation as a background job costs its caller: an add of one item
+ * through the queue against the items screen's Add (the issue's budget), and, shown, the time from the
+ * call to a small sync's end against the job's own run; and, on PostgreSQL, two server processes on one schema serving the reads' mixed pages against
  * one process serving them all, while both write to one Cloudflare account (the sandbox's 429s count
  * any list write sent while another of the account was pending).
  */
-import { banListEndpoints, banListItemEndpoints, pathOf, type Job } from '@guardian/contract';
+import { performance } from 'node:perf_hooks';
+import {
+  banListEndpoints,
+  banListItemEndpoints,
+  ipSearchEndpoints,
+  pathOf,
+  type IpSearchActionAnswer,
+  type Job,
+} from '@guardian/contract';
 import { api, type Api } from '../lib/api';
 import { followJobCall } from '../lib/jobs';
 import { load, warm, type LoadResult } from '../lib/load';
@@ -130,11 +138,10 @@ function summary(runs: JobRun[]) {
   };
 }
 
-const OVERHEAD_BUDGET = `job overhead: a ${TINY_LIST_ITEMS}-item list's sync, caller's time / the job's run`;
+const OVERHEAD_FIGURE = `job overhead: a ${TINY_LIST_ITEMS}-item list's sync, caller's time / the job's run`;
 
 async function jobOverhead(ctx: Context): Promise<void> {
   const { report } = ctx;
-  const limit = `<= ${fmt.ratio(BUDGET.jobOverheadRatio)}`;
   let tiny: ReturnType<typeof summary>;
   let small: ReturnType<typeof summary> | null = null;
   try {
@@ -152,22 +159,21 @@ async function jobOverhead(ctx: Context): Promise<void> {
       });
     }
   } catch (err) {
-    report.missing(SECTION, reasonOf(err), [{ name: OVERHEAD_BUDGET, limit }]);
+    report.row({ section: SECTION, figure: OVERHEAD_FIGURE, value: '-', note: reasonOf(err) });
     return;
   }
   const shown = (s: ReturnType<typeof summary>) =>
     `${fmt.ms(s.totalMs)} / ${fmt.ms(s.workMs)} = ${fmt.ratio(s.ratio)} (overhead ${fmt.ms(s.overheadMs)}: ` +
     `enqueue ${fmt.ms(s.enqueueMs)}, queued ${fmt.ms(s.queuedMs)}, end to answer ${fmt.ms(s.afterMs)})`;
   report.data.jobOverhead = { tiny, small };
-  report.budget(
-    SECTION,
-    OVERHEAD_BUDGET,
-    tiny.ratio,
-    shown(tiny),
-    limit,
-    (v) => v <= BUDGET.jobOverheadRatio,
-    `medians of ${REPEAT}; the job's run is its started_at..finished_at (the server's clock, whole ms)`,
-  );
+  // Shown, not judged: the queue's fixed cost against a job of a few statements. The issue's budget
+  // is on an add of one item (addThroughQueue, below).
+  report.row({
+    section: SECTION,
+    figure: OVERHEAD_FIGURE,
+    value: shown(tiny),
+    note: `medians of ${REPEAT}; the job's run is its started_at..finished_at (the server's clock, whole ms)`,
+  });
   if (small) {
     report.row({
       section: SECTION,
@@ -175,20 +181,79 @@ async function jobOverhead(ctx: Context): Promise<void> {
       value: shown(small),
     });
   }
-  // The issue's question: an add-one-item through the queue against today's (an add is not a job: it
-  // runs in its request, under the account's write lease). Today's from the writes section; through the
-  // queue it would pay the tiny job's overhead on top.
-  const add = report.data['write:add one item'] as { wallMs: number; beyondMs: number } | undefined;
-  report.row({
-    section: SECTION,
-    figure: 'add one item (writes section): wall; server beyond the sandbox; + a job overhead',
-    value: add
-      ? `${fmt.ms(add.wallMs)}; ${fmt.ms(add.beyondMs)}; ${fmt.ratio((add.wallMs + tiny.overheadMs) / add.wallMs)} of the wall as a job`
-      : '-',
-    note: add
-      ? "shown, not judged: an add runs in its request, not as a job; 'as a job' adds the tiny sync's overhead"
-      : 'the writes section did not run (--only/--skip)',
-  });
+  await addThroughQueue(ctx);
+}
+
+const ADD_BUDGET = "job overhead: add one item through the queue / the items screen's Add";
+
+/**
+ * The issue's own figure: an add of one item through the queue against today's (the items screen's
+ * Add runs in its request, under the account's write lease). Through the queue it is "Ban everywhere"
+ * with that one list: the call queues the account's job, waits for it and answers it. The two are
+ * sent in turn to the same list (each item removed again), `REPEAT` times each after one uncounted
+ * pair; the caller's times are compared, medians.
+ */
+async function addThroughQueue(ctx: Context): Promise<void> {
+  const { report } = ctx;
+  const limit = `<= ${fmt.ratio(BUDGET.jobOverheadRatio)}`;
+  try {
+    await pullLists(ctx);
+    const key = ctx.listKeys.small!;
+    const removeValue = async (ip: string) => {
+      const found = await ctx.lists.request<ItemsPage>('GET', itemsPath(key, { search: ip, page: 1 }));
+      const item = found.items.find((candidate) => candidate.ip === ip);
+      if (!item?.id) throw new Error(`the added item ${ip} is not in the list's items (search)`);
+      await ctx.lists.request(
+        'DELETE',
+        pathOf(banListItemEndpoints.remove, { list_id: key, item_id: item.id }),
+      );
+    };
+    const timed = async (work: () => Promise<unknown>) => {
+      const started = performance.now();
+      await work();
+      return performance.now() - started;
+    };
+    const direct: number[] = [];
+    const queued: number[] = [];
+    for (let i = 0; i <= REPEAT; i++) {
+      const [ip, banned] = [`198.51.101.${i + 1}`, `198.51.102.${i + 1}`];
+      const addMs = await timed(() =>
+        ctx.lists.request('POST', pathOf(banListItemEndpoints.add, { list_id: key }), {
+          ip,
+          comment: 'bench',
+        }),
+      );
+      const banMs = await timed(async () => {
+        const answer = await ctx.lists.request<IpSearchActionAnswer>('POST', ipSearchEndpoints.ban.path, {
+          value: banned,
+          comment: 'bench',
+          list_ids: [key],
+        });
+        const outcome = answer.parts[0]?.job;
+        if (outcome?.state !== 'succeeded')
+          throw new Error(`Ban everywhere of ${banned} answered its job ${outcome?.state ?? 'missing'}`);
+      });
+      await removeValue(ip);
+      await removeValue(banned);
+      if (i > 0) {
+        direct.push(addMs);
+        queued.push(banMs);
+      }
+    }
+    const [add, ban] = [median(direct), median(queued)];
+    report.data.addThroughQueue = { addMs: add, banMs: ban, direct, queued };
+    report.budget(
+      SECTION,
+      ADD_BUDGET,
+      ban / add,
+      `${fmt.ms(ban)} / ${fmt.ms(add)} = ${fmt.ratio(ban / add)} ("Ban everywhere" with the one list, against Add)`,
+      limit,
+      (v) => v <= BUDGET.jobOverheadRatio,
+      `medians of ${REPEAT}, sent in turn to the ${fmt.int(SMALL_LIST_ITEMS)}-item list`,
+    );
+  } catch (err) {
+    report.missing(SECTION, reasonOf(err), [{ name: ADD_BUDGET, limit }]);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -200,9 +200,12 @@ export class IpSearchActions {
         // Started by a person who watches it: a failure is shown, not tried again behind their back.
         data: { ...dataOf(part), maxAttempts: 1 },
       });
-      queued.push({ part, id: job.id });
+      queued.push({ part, job });
     }
-    const now = await Promise.all(queued.map(({ id }) => this.jobs.queue.waitFor(id, this.waitMs)));
+    // Each wait starts from the row just written (not read again), as startAndWait's does.
+    const now = await Promise.all(
+      queued.map(({ job }) => this.jobs.queue.waitFor(job.id, this.waitMs, job)),
+    );
     const answer = queued.map(({ part }, index) => {
       const job = now[index];
       if (!job) throw new AppError('NOT_FOUND', 'Job not found.');
