@@ -322,12 +322,17 @@ export class BanListItemsService {
   /**
    * Adds an item: refused when the mirror or Cloudflare already has it (Cloudflare would silently
    * overwrite its comment), written at Cloudflare and awaited, then recorded with Cloudflare's id.
+   * `list`: its Cloudflare id, or the person's list as just looked up (a job naming it in its result).
    */
-  async add(actor: ItemActor, listId: string, request: AddBanListItemRequest): Promise<BanListItem> {
+  async add(
+    actor: ItemActor,
+    list: string | BanListRecord,
+    request: AddBanListItemRequest,
+  ): Promise<BanListItem> {
     const userId = actor.userId;
     // Counted from when the request came, not from when Cloudflare is done.
     const expiresAt = expiresAtOf(request.expires ?? 'never');
-    const list = await this.access.requireList(userId, listId);
+    if (typeof list === 'string') list = await this.access.requireList(userId, list);
     const value = parseItemValue(list.kind, request.ip);
     if (typeof value === 'string') throw new AppError('BAD_REQUEST', value);
     const cf = await this.access.clientOf(userId, list);

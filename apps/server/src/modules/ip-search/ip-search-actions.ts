@@ -81,7 +81,7 @@ export class IpSearchActions {
         const list = await this.access.requireList(job.userId, listId);
         const outcome = await about(`The list "${list.listName}"`, async () => {
           try {
-            await this.items.add({ ...actor, userId: job.userId }, listId, {
+            await this.items.add({ ...actor, userId: job.userId }, list, {
               ip: value,
               comment,
               ...(expiresAt ? { expires: expiresAt } : {}),
