@@ -12,6 +12,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './data-dir-lock';
 import { serializeError, type HostMessage, type HostRequest } from './pglite-protocol';
+import { PreparedStatements } from './pglite-statements';
 
 const DATE_OID = 1082;
 
@@ -70,6 +71,7 @@ async function open(folder: string | undefined): Promise<{ pglite: PGlite; unloc
 
 async function serve(folder: string | undefined): Promise<void> {
   const { pglite, unlock } = await open(folder);
+  const statements = new PreparedStatements(pglite);
   const transactions = new Map<number, OpenTransaction>();
   let nextTransaction = 1;
   let closing: Promise<void> | undefined;
@@ -119,9 +121,16 @@ async function serve(folder: string | undefined): Promise<void> {
   const handle = async (request: HostRequest): Promise<unknown> => {
     switch (request.op) {
       case 'query':
-        return (await target(request.tx).query(request.sql, request.params)).rows;
+        // target() checks that the transaction is open.
+        target(request.tx);
+        return statements.query(request.sql, request.params, request.tx !== undefined);
       case 'exec':
-        await target(request.tx).exec(request.sql);
+        try {
+          await target(request.tx).exec(request.sql);
+        } finally {
+          // A script (migrations, partitions) may change the columns cached statements return.
+          statements.clear();
+        }
         return undefined;
       case 'copyIn':
         // PGlite reads COPY's input from a Blob it names /dev/blob.

@@ -1,0 +1,148 @@
+/**
+ * Statements run as named prepared statements, one per SQL text (host side, see pglite-host.ts).
+ * PGlite's own `query` parses, describes and plans every statement anew, in six calls into
+ * WebAssembly; here a statement is prepared once (Parse, Describe) and then each run is one call
+ * (Bind, Execute, Sync), and PostgreSQL may keep its plan. Rows are parsed by PGlite's own
+ * parseResults with the instance's parsers, and parameters serialised as PGlite's `query` does, so
+ * the rows and errors are those of `pglite.query(sql, params).rows`.
+ */
+import { messages, parse, protocol, type PGlite } from '@electric-sql/pglite';
+// lru-cache (used across the server): a bounded map whose evictions tell us what to Close.
+import { LRUCache } from 'lru-cache';
+
+type BackendMessage = messages.BackendMessage;
+const { serialize } = protocol;
+
+interface Statement {
+  name: string;
+  /** The parameters' types, from Describe: how each parameter is serialised. */
+  paramTypes: number[];
+  /** Its RowDescription (absent for a statement without rows): Execute's rows come without one. */
+  description: BackendMessage | undefined;
+}
+
+/** A cached statement whose result columns changed, or that is gone (DEALLOCATE ALL, DISCARD). */
+const STALE_STATEMENT = new Set(['0A000', '26000']);
+/** Statements that may change the result columns of cached statements. */
+const SCHEMA_CHANGES = new Set(['CREATE', 'ALTER', 'DROP']);
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
+}
+
+/** The fields PGlite's `query` adds to the DatabaseError it throws. */
+function asQueryError(err: unknown, sql: string, params: unknown[]): unknown {
+  if (err instanceof messages.DatabaseError) {
+    Object.assign(err, { query: sql, params, queryOptions: undefined });
+  }
+  return err;
+}
+
+export class PreparedStatements {
+  private readonly cache: LRUCache<string, Statement>;
+  /** Evicted statements, closed before the next Parse. */
+  private readonly unused: string[] = [];
+  private nextName = 1;
+
+  constructor(
+    private readonly pglite: PGlite,
+    max = 500,
+  ) {
+    this.cache = new LRUCache({ max, dispose: (statement) => this.unused.push(statement.name) });
+  }
+
+  /** Forgets every statement (after a script that may have changed tables). */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  /**
+   * `pglite.query(sql, params).rows`. `tx`: inside one of PGlite's transactions (whose callback holds
+   * the transaction lock); else this waits for PGlite's transactions like `pglite.query`.
+   */
+  async query(sql: string, params: unknown[], tx: boolean): Promise<unknown[]> {
+    await this.pglite._checkReady();
+    const run = () => this.pglite._runExclusiveQuery(() => this.run(sql, params, tx));
+    return tx ? run() : this.pglite._runExclusiveTransaction(run);
+  }
+
+  private async run(sql: string, params: unknown[], tx: boolean): Promise<unknown[]> {
+    let rows: unknown[];
+    try {
+      rows = await this.execute(sql, params);
+    } catch (err) {
+      // Outside a transaction nothing was aborted: prepare it again, once.
+      if (tx || !(err instanceof messages.DatabaseError) || !STALE_STATEMENT.has(err.code ?? '')) {
+        throw asQueryError(err, sql, params);
+      }
+      this.cache.delete(sql);
+      try {
+        rows = await this.execute(sql, params);
+      } catch (retryErr) {
+        throw asQueryError(retryErr, sql, params);
+      }
+    }
+    // Within a transaction PGlite syncs the files at COMMIT.
+    if (!tx) await this.pglite.syncToFs();
+    return rows;
+  }
+
+  private async execute(sql: string, params: unknown[]): Promise<unknown[]> {
+    const statement = this.cache.get(sql) ?? (await this.prepare(sql));
+    const values = params.map((value, index) => {
+      if (value === null || value === undefined) return null;
+      const serializer = this.pglite.serializers[statement.paramTypes[index]!];
+      return serializer ? serializer(value) : String(value);
+    });
+    let replies: BackendMessage[];
+    try {
+      replies = await this.pglite.execProtocolStream(
+        concat([
+          serialize.bind({ statement: statement.name, values }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
+        { syncToFs: false },
+      );
+    } catch (err) {
+      if (err instanceof messages.DatabaseError && STALE_STATEMENT.has(err.code ?? '')) {
+        this.cache.delete(sql);
+      }
+      throw err;
+    }
+    const [result] = parse.parseResults(
+      statement.description ? [statement.description, ...replies] : replies,
+      this.pglite.parsers,
+    );
+    if (result?.command && SCHEMA_CHANGES.has(result.command)) this.clear();
+    return result?.rows ?? [];
+  }
+
+  /** Parse and Describe in one call (with the Close of evicted statements), Sync always sent. */
+  private async prepare(sql: string): Promise<Statement> {
+    const name = `guardian_${this.nextName++}`;
+    const closes = this.unused.splice(0).map((unused) => serialize.close({ type: 'S', name: unused }));
+    const replies = await this.pglite.execProtocolStream(
+      concat([
+        ...closes,
+        serialize.parse({ name, text: sql }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
+      { syncToFs: false },
+    );
+    const statement: Statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(replies),
+      description: replies.find((reply) => reply.name === 'rowDescription'),
+    };
+    this.cache.set(sql, statement);
+    return statement;
+  }
+}
