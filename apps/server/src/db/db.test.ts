@@ -37,6 +37,16 @@ describe('Db', () => {
     });
   });
 
+  it.runIf(process.env.TEST_DB !== 'postgres')(
+    "plans each run of PGlite's named statements with its values, as an unnamed statement is planned",
+    async () => {
+      const [row] = await ctx.db.query<{ mode: string }>('SELECT current_setting($1) AS mode', [
+        'plan_cache_mode',
+      ]);
+      expect(row!.mode).toBe('force_custom_plan');
+    },
+  );
+
   it('has pg_trgm for trigram search', async () => {
     const [row] = await ctx.db.query<{ similar: boolean }>(`SELECT 'guardian' % 'guardain' AS similar`);
     expect(row!.similar).toBe(true);

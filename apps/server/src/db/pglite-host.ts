@@ -22,6 +22,12 @@ const DATE_OID = 1082;
  * system's page cache anyway, as PostgreSQL expects.
  */
 const MEMORY_SETTINGS = ['-c', 'shared_buffers=32MB', '-c', 'maintenance_work_mem=32MB'];
+/**
+ * Queries run as named statements (pglite-statements.ts), planned for each run with its parameters'
+ * values, as an unnamed statement is (and as node-postgres's are on PostgreSQL): a generic plan
+ * could not use a LIKE prefix or prune a list's partition when it is made.
+ */
+const PLAN_SETTINGS = ['-c', 'plan_cache_mode=force_custom_plan'];
 
 /** Thrown inside a transaction's callback to make PGlite roll it back. */
 const ROLLBACK = Symbol('rollback');
@@ -56,7 +62,7 @@ async function open(folder: string | undefined): Promise<{ pglite: PGlite; unloc
     if (folder) restrictToOwner(folder);
     const pglite = await PGlite.create({
       dataDir: folder,
-      startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
+      startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS, ...PLAN_SETTINGS],
       extensions: { pg_trgm },
       // PGlite already returns int8 as number; dates as text match the PostgreSQL client.
       parsers: { [DATE_OID]: (text: string) => text },
@@ -121,8 +127,9 @@ async function serve(folder: string | undefined): Promise<void> {
   const handle = async (request: HostRequest): Promise<unknown> => {
     switch (request.op) {
       case 'query':
-        // target() checks that the transaction is open.
-        target(request.tx);
+        // As PGlite's tx.query: a transaction being committed or rolled back takes no more queries.
+        if (request.tx !== undefined && (target(request.tx) as Transaction).closed)
+          throw new Error('Transaction is closed');
         return statements.query(request.sql, request.params, request.tx !== undefined);
       case 'exec':
         try {
