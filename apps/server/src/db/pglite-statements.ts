@@ -1,8 +1,8 @@
 /**
  * Statements run as named prepared statements, one per SQL text (host side, see pglite-host.ts).
- * PGlite's own `query` parses, describes and plans every statement anew, in six calls into
- * WebAssembly; here a statement is prepared once (Parse, Describe) and then each run is one call
- * (Bind, Execute, Sync), and PostgreSQL may keep its plan. Rows are parsed by PGlite's own
+ * PGlite's own `query` parses and describes every statement anew, in six calls into WebAssembly; here
+ * a statement is prepared once (Parse, Describe) and each run is one call (Bind, Execute, Sync), still
+ * planned with its values (plan_cache_mode, pglite-host.ts). Rows are parsed by PGlite's own
  * parseResults with the instance's parsers, and parameters serialised as PGlite's `query` does, so
  * the rows and errors are those of `pglite.query(sql, params).rows`.
  */
