@@ -92,3 +92,17 @@ export function itemsPath(listKey: string, query: { search?: string; page: numbe
   });
   return `${pathOf(banListItemEndpoints.page, { list_id: listKey })}?${params}`;
 }
+
+/** The id of the list's item holding `ip`, found by a search for it (an add's answer is not kept). */
+export async function itemIdOf(api: Api, listKey: string, ip: string): Promise<string | number> {
+  const found = await api.request<ItemsPage>('GET', itemsPath(listKey, { search: ip, page: 1 }));
+  const item = found.items.find((candidate) => candidate.ip === ip);
+  if (!item?.id) throw new Error(`the added item ${ip} is not in the list's items (search)`);
+  return item.id;
+}
+
+/** Removes the list's item holding `ip` (an item a section added, so the data stay as seeded). */
+export async function removeItemOf(api: Api, listKey: string, ip: string): Promise<void> {
+  const itemId = await itemIdOf(api, listKey, ip);
+  await api.request('DELETE', pathOf(banListItemEndpoints.remove, { list_id: listKey, item_id: itemId }));
+}

@@ -1,8 +1,8 @@
 /**
  * Jobs (issue 14): what running an operation as a background job costs its caller: an add of one item
  * through the queue against the items screen's Add (the issue's budget), and, shown, the time from the
- * call to a small sync's end against the job's own run; and, on PostgreSQL, two server processes on one schema serving the reads' mixed pages against
- * one process serving them all, while both write to one Cloudflare account (the sandbox's 429s count
+ * call to a small sync's end against the job's own run; and, on PostgreSQL, two server processes on
+ * one schema serving the reads' mixed pages against one process serving them all, while both write to one Cloudflare account (the sandbox's 429s count
  * any list write sent while another of the account was pending).
  */
 import { performance } from 'node:perf_hooks';
@@ -36,6 +36,7 @@ import {
   median,
   pullLists,
   reasonOf,
+  removeItemOf,
   type Context,
   type ItemsPage,
 } from './context';
@@ -199,15 +200,6 @@ async function addThroughQueue(ctx: Context): Promise<void> {
   try {
     await pullLists(ctx);
     const key = ctx.listKeys.small!;
-    const removeValue = async (ip: string) => {
-      const found = await ctx.lists.request<ItemsPage>('GET', itemsPath(key, { search: ip, page: 1 }));
-      const item = found.items.find((candidate) => candidate.ip === ip);
-      if (!item?.id) throw new Error(`the added item ${ip} is not in the list's items (search)`);
-      await ctx.lists.request(
-        'DELETE',
-        pathOf(banListItemEndpoints.remove, { list_id: key, item_id: item.id }),
-      );
-    };
     const timed = async (work: () => Promise<unknown>) => {
       const started = performance.now();
       await work();
@@ -233,8 +225,8 @@ async function addThroughQueue(ctx: Context): Promise<void> {
         if (outcome?.state !== 'succeeded')
           throw new Error(`Ban everywhere of ${banned} answered its job ${outcome?.state ?? 'missing'}`);
       });
-      await removeValue(ip);
-      await removeValue(banned);
+      await removeItemOf(ctx.lists, key, ip);
+      await removeItemOf(ctx.lists, key, banned);
       if (i > 0) {
         direct.push(addMs);
         queued.push(banMs);
@@ -289,13 +281,7 @@ async function writer(
         comment: 'bench: two processes',
       });
       stats.writes++;
-      const found = await client.request<ItemsPage>('GET', itemsPath(key, { search: ip, page: 1 }));
-      const item = found.items.find((candidate) => candidate.ip === ip);
-      if (!item?.id) throw new Error(`the added item ${ip} is not in the list's items`);
-      await client.request(
-        'DELETE',
-        pathOf(banListItemEndpoints.remove, { list_id: key, item_id: String(item.id) }),
-      );
+      await removeItemOf(client, key, ip);
       stats.writes++;
     } catch (err) {
       stats.failures.push(reasonOf(err));

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { banListItemEndpoints, dnsRecordEndpoints, firewallRuleEndpoints, pathOf } from '@guardian/contract';
 import { fmt } from '../lib/report';
 import { REPEAT } from '../options';
-import { itemsPath, median, pullLists, reasonOf, type Context, type ItemsPage } from './context';
+import { itemIdOf, median, pullLists, reasonOf, type Context } from './context';
 
 interface WriteFigure {
   action: string;
@@ -98,10 +98,7 @@ export async function writesSection(ctx: Context): Promise<void> {
           comment: 'bench',
         }),
       );
-      const found = await ctx.lists.request<ItemsPage>('GET', itemsPath(key, { search: ip, page: 1 }));
-      const item = found.items.find((candidate) => candidate.ip === ip);
-      if (!item?.id) throw new Error(`the added item ${ip} is not in the list's items (search)`);
-      const itemId = item.id;
+      const itemId = await itemIdOf(ctx.lists, key, ip);
       const del = await timedWrite(ctx, 'delete item', () =>
         ctx.lists.request('DELETE', pathOf(banListItemEndpoints.remove, { list_id: key, item_id: itemId })),
       );
