@@ -123,6 +123,21 @@ function partitionOf(ref: number): string {
   if (!Number.isSafeInteger(ref) || ref <= 0) throw new Error(`Invalid ban list ref ${ref}`);
   return `ban_list_items_${ref}`;
 }
+
+/**
+ * Creates the list's partition when it has none (a list's first item, or one after Clean All). Asked
+ * first rather than sent as `CREATE TABLE IF NOT EXISTS` with every write: on PGlite a script empties
+ * the cache of prepared statements (db/pglite-statements.ts), and every statement after each add was
+ * prepared again. The caller holds the list's row lock, so two writers do not both create it.
+ */
+export async function ensurePartition(db: Queryable, ref: number): Promise<void> {
+  const table = partitionOf(ref);
+  const [row] = await db.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [
+    table,
+  ]);
+  if (row?.present) return;
+  await db.exec(`CREATE TABLE IF NOT EXISTS ${table} PARTITION OF ban_list_items FOR VALUES IN (${ref})`);
+}
 const loadTableOf = (ref: number) => `${partitionOf(ref)}_next`;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -269,9 +284,7 @@ export class BanListItemsRepository {
     item: MirrorItem,
     provenance: ItemProvenance,
   ): Promise<BanListItemRecord> {
-    await this.db.exec(
-      `CREATE TABLE IF NOT EXISTS ${partitionOf(ref)} PARTITION OF ban_list_items FOR VALUES IN (${ref})`,
-    );
+    await ensurePartition(this.db, ref);
     const [row] = await this.db.query<ItemRow>(
       `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort,
                                    added_via, added_by, added_by_user, expires_at)

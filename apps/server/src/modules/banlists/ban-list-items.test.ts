@@ -644,6 +644,55 @@ describe('ban list items', () => {
       expect(cloudflareItems(listId)).toEqual(before);
     });
 
+    it('adds to a list whose mirror has no table yet, which the add creates', async () => {
+      const empty = await syncedList([]);
+      const partition = `ban_list_items_${empty.ref}`;
+      const exists = async () =>
+        (
+          await ctx.db.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [
+            partition,
+          ])
+        )[0]!.present;
+      expect(await exists()).toBe(false);
+      const response = await call(alice, 'POST', `/${empty.listId}/items`, {
+        ip: '192.0.2.77',
+        comment: 'first',
+      });
+      expect(response.statusCode).toBe(201);
+      expect(await exists()).toBe(true);
+      expect(await mirror(empty.ref)).toEqual(cloudflareItems(empty.listId));
+    });
+
+    // PGlite's host keeps each statement prepared (db/pglite-statements.ts) until a script runs; an add
+    // ran one every time (its table's CREATE ... IF NOT EXISTS), and each statement after it was
+    // prepared again. pg_prepared_statements names what the host holds.
+    it.runIf(process.env.TEST_DB !== 'postgres')(
+      'keeps the database’s prepared statements from one add to the next',
+      async () => {
+        const prepared = async () =>
+          new Map(
+            (
+              await ctx.db.query<{ name: string; statement: string }>(
+                'SELECT name, statement FROM pg_prepared_statements',
+              )
+            ).map((row) => [row.statement, row.name]),
+          );
+        const add = async (ip: string) =>
+          expect((await call(alice, 'POST', `/${listId}/items`, { ip, comment: 'kept' })).statusCode).toBe(
+            201,
+          );
+        await add('192.0.2.101');
+        const before = await prepared();
+        await add('192.0.2.102');
+        const after = await prepared();
+        const insert = [...after.keys()].find((sql) => sql.includes('INSERT INTO ban_list_items'));
+        expect(insert).toBeDefined();
+        expect(after.get(insert!)).toBe(before.get(insert!));
+        const renamed = [...before].filter(([sql, name]) => after.has(sql) && after.get(sql) !== name);
+        expect(renamed).toEqual([]);
+      },
+    );
+
     it('refuses a duplicate, whether the mirror or only Cloudflare has it', async () => {
       const duplicate = await call(alice, 'POST', `/${listId}/items`, {
         ip: '192.0.2.1/32',

@@ -1,6 +1,6 @@
 import type { BanListKind } from '@guardian/contract';
 import type { Queryable } from '../../db';
-import type { MirrorItem } from './ban-list-items.repository';
+import { ensurePartition, type MirrorItem } from './ban-list-items.repository';
 import { mirrorKeySql } from './list-item-value';
 
 /** A previewed item as kept until it is applied: value, comment, expiry (ISO, null for never, '' for the import's choice). */
@@ -92,11 +92,7 @@ export class ListImportRepository {
     by: { userId: number; name: string },
   ): Promise<void> {
     if (items.length === 0) return;
-    // Table names cannot be query parameters; a list id is a database integer, so this is safe to inline.
-    if (!Number.isSafeInteger(ref) || ref <= 0) throw new Error(`Invalid ban list ref ${ref}`);
-    await this.db.exec(
-      `CREATE TABLE IF NOT EXISTS ban_list_items_${ref} PARTITION OF ban_list_items FOR VALUES IN (${ref})`,
-    );
+    await ensurePartition(this.db, ref);
     await this.db.query(
       `WITH added AS (
          INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort,
