@@ -8,6 +8,8 @@ export type StoredImportItem = [value: string, comment: string, expiresAt: strin
 
 export interface StoredImport {
   items: StoredImportItem[];
+  /** The list's next item id when it was previewed (null for a preview kept before migration 028). */
+  listNextItemId: number | null;
 }
 
 /** The SQL of imports: the previews (migration 020) and the mirror lookups and marks an import needs. */
@@ -40,15 +42,15 @@ export class ListImportRepository {
   async store(
     id: string,
     userId: number,
-    ref: number,
+    list: { ref: number; nextItemId: number },
     items: readonly StoredImportItem[],
     expiresAt: Date,
   ): Promise<void> {
     await this.db.query('DELETE FROM ban_list_imports WHERE expires_at < now()');
     await this.db.query(
-      `INSERT INTO ban_list_imports (id, user_id, ban_list_ref, expires_at, items, item_count)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, userId, ref, expiresAt, JSON.stringify(items), items.length],
+      `INSERT INTO ban_list_imports (id, user_id, ban_list_ref, expires_at, items, item_count, list_next_item_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [id, userId, list.ref, expiresAt, JSON.stringify(items), items.length, list.nextItemId],
     );
   }
 
@@ -67,12 +69,18 @@ export class ListImportRepository {
   }
 
   /** A claimed preview's items (for the job applying it). */
-  async items(id: string, userId: number, ref: number): Promise<StoredImportItem[] | undefined> {
-    const [row] = await this.db.query<{ items: string }>(
-      'SELECT items FROM ban_list_imports WHERE id = $1 AND user_id = $2 AND ban_list_ref = $3',
+  async items(id: string, userId: number, ref: number): Promise<StoredImport | undefined> {
+    const [row] = await this.db.query<{ items: string; list_next_item_id: number | null }>(
+      `SELECT items, list_next_item_id FROM ban_list_imports
+       WHERE id = $1 AND user_id = $2 AND ban_list_ref = $3`,
       [id, userId, ref],
     );
-    return row && (JSON.parse(row.items) as StoredImportItem[]);
+    return (
+      row && {
+        items: JSON.parse(row.items) as StoredImportItem[],
+        listNextItemId: row.list_next_item_id,
+      }
+    );
   }
 
   /** The applied preview is no longer needed. */

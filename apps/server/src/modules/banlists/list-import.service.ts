@@ -18,7 +18,7 @@ import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-ac
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { ListCapacity, requireRoom } from './list-capacity';
 import { countLines, parseImport } from './list-import';
-import { ListImportRepository, type StoredImportItem } from './list-import.repository';
+import { ListImportRepository, type StoredImport, type StoredImportItem } from './list-import.repository';
 import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from './list-item-value';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from './list-item-pages';
 import { toMirrorItem } from './mirror-sync';
@@ -128,7 +128,7 @@ export class ListImportService {
     await this.imports.store(
       id,
       userId,
-      list.ref,
+      list,
       fresh.map(({ item, comment, expiresAt: at }): StoredImportItem => [
         item.value,
         comment,
@@ -213,7 +213,7 @@ export class ListImportService {
   private async send(
     cf: Cloudflare,
     list: BanListRecord,
-    stored: StoredImportItem[],
+    stored: StoredImport,
     defaultExpiry: Date | null,
     options: {
       by: ImportActor;
@@ -221,16 +221,20 @@ export class ListImportService {
       progress: (done: number, total?: number | null) => void;
     },
   ): Promise<BanListImportResult> {
-    // The list may have gained some of the items since the preview: only what it still lacks is sent.
-    const entries = stored.flatMap(([value, comment, at]) => {
+    const entries = stored.items.flatMap(([value, comment, at]) => {
       const item = parseItemValue(list.kind, value);
       return typeof item === 'string' ? [] : [{ item, comment, at }];
     });
-    const listed = await this.imports.existingKeys(
-      list.ref,
-      list.kind,
-      entries.map((entry) => entry.item.key),
-    );
+    // The list may have gained some of the items since the preview: only what it still lacks is sent.
+    // Every write that adds to the mirror moves the list's next id: where it has not moved, nothing was.
+    const listed =
+      stored.listNextItemId === list.nextItemId
+        ? new Set<string>()
+        : await this.imports.existingKeys(
+            list.ref,
+            list.kind,
+            entries.map((entry) => entry.item.key),
+          );
     const fresh = entries.filter((entry) => !listed.has(entry.item.key));
     requireRoom(await new ListCapacity(this.access.deps.db).ofAccount(options.by.userId, list.accountId), {
       items: fresh.length,

@@ -8,13 +8,14 @@ import type {
 } from '@guardian/contract';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, createAppDeps } from '../../app';
 import { createServices } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { csvRows, parseExpiryCell, parseImport } from './list-import';
 import { parseItemValue } from './list-item-value';
+import { ListImportRepository } from './list-import.repository';
 import { writesFor } from './list-import.service';
 
 const NOW = new Date('2026-11-26T12:00:00Z');
@@ -322,6 +323,54 @@ describe('import into a list', () => {
     // A preview is applied once.
     const again = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
     expect(again.statusCode).toBe(404);
+  });
+
+  it('sends only what the list still lacks, looking the items up again only when the list gained some since the preview', async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.7.0.1', comment: 'old' }]);
+    const lookups = vi.spyOn(ListImportRepository.prototype, 'existingKeys');
+    const apply = async (shown: BanListImportPreview) => {
+      const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+      expect(applied.statusCode, applied.body).toBe(200);
+      return applied.json<BanListImportResult>();
+    };
+    try {
+      // Untouched since the preview: its items are sent as previewed, without a lookup.
+      const first = await preview(listId, '10.7.0.2,a\n10.7.0.3,b\n');
+      lookups.mockClear();
+      expect(await apply(first)).toMatchObject({ added: 2, already_listed: 0, list: { items: 3 } });
+      expect(lookups).not.toHaveBeenCalled();
+
+      // One of the previewed items is added from the items screen meanwhile: it is not sent again
+      // (Cloudflare would overwrite its comment), the other one is.
+      const second = await preview(listId, '10.7.0.4,import\n10.7.0.5,import\n');
+      const added = await call(alice, `/api/cloudflare/banlists/${listId}/items`, {
+        ip: '10.7.0.4',
+        comment: 'by hand',
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      lookups.mockClear();
+      expect(await apply(second)).toMatchObject({ added: 1, already_listed: 1, list: { items: 5 } });
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
+    }
+    const comments = Object.fromEntries(
+      ctx.sandbox.control.getListItems(account.account_id, listId).map((item) => [item.ip, item.comment]),
+    );
+    expect(comments).toEqual({
+      '10.7.0.1': 'old',
+      '10.7.0.2': 'a',
+      '10.7.0.3': 'b',
+      '10.7.0.4': 'by hand',
+      '10.7.0.5': 'import',
+    });
+    expect((await mirrorRows(ref)).map((row) => [row.ip, row.comment])).toEqual([
+      ['10.7.0.1', 'old'],
+      ['10.7.0.2', 'a'],
+      ['10.7.0.3', 'b'],
+      ['10.7.0.4', 'by hand'],
+      ['10.7.0.5', 'import'],
+    ]);
   });
 
   it('sends a 50,000-item import in one write and runs it as a job with progress', async () => {
