@@ -138,6 +138,7 @@ export async function ensurePartition(db: Queryable, ref: number): Promise<void>
   if (row?.present) return;
   await db.exec(`CREATE TABLE IF NOT EXISTS ${table} PARTITION OF ban_list_items FOR VALUES IN (${ref})`);
 }
+
 const loadTableOf = (ref: number) => `${partitionOf(ref)}_next`;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
