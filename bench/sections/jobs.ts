@@ -2,8 +2,9 @@
  * Jobs (issue 14): what running an operation as a background job costs its caller: an add of one item
  * through the queue against the items screen's Add (the issue's budget), and, shown, the time from the
  * call to a small sync's end against the job's own run; and, on PostgreSQL, two server processes on
- * one schema serving the reads' mixed pages against one process serving them all, while both write to one Cloudflare account (the sandbox's 429s count
- * any list write sent while another of the account was pending).
+ * one schema serving the reads' mixed pages against one process serving them all, while both write to
+ * one Cloudflare account (the sandbox's 429s count any list write sent while another of the account
+ * was pending).
  */
 import { performance } from 'node:perf_hooks';
 import {
