@@ -31,7 +31,7 @@ import { isJob } from '../../api/jobs/job-end';
 import { useBanListQuery } from '../../api/ban-lists/ban-lists-query';
 import { AddBanListItemDialog } from './components/add-ban-list-item-dialog';
 import { BanListItemDetailDialog } from './components/ban-list-item-detail-dialog';
-import { ImportBanListItemsDialog } from './components/import-ban-list-items-dialog';
+import { ImportBanListItemsDialog, itemsCount } from './components/import-ban-list-items-dialog';
 import { BanListItemsTable, valueColumnLabel } from './components/ban-list-items-table';
 import { BanListSyncProgress } from './components/ban-list-sync-progress';
 import { ExportBanListItemsButton } from './components/export-ban-list-items-button';
@@ -262,7 +262,7 @@ function BanListItemsView({ listId }: { listId: string }) {
           onClose={() => setImporting(false)}
           onImported={(result) => {
             setImporting(false);
-            toast.success(`${result.added.toLocaleString('en-US')} items imported.`);
+            toast.success(`${itemsCount(result.added)} imported.`);
           }}
         />
       )}

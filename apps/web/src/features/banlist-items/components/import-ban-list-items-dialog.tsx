@@ -63,6 +63,8 @@ interface ImportBanListItemsDialogProps {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+/** "1 item", "2,000 items": the button's and the screen's words for how many an import adds. */
+export const itemsCount = (n: number) => `${count(n)} ${n === 1 ? 'item' : 'items'}`;
 
 /**
  * Import items: paste or upload text (one value a line) or CSV (value,comment[,expires]); the server's
@@ -169,7 +171,7 @@ export function ImportBanListItemsDialog({
               Back
             </Button>
             <Button loading={applyMutation.isPending || running} disabled={!canApply} onClick={apply}>
-              {running || applyMutation.isPending ? 'Importing...' : `Import ${count(preview.to_add)} items`}
+              {running || applyMutation.isPending ? 'Importing...' : `Import ${itemsCount(preview.to_add)}`}
             </Button>
           </>
         ) : (
