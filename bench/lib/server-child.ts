@@ -11,7 +11,13 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { buildApp, createAppDeps } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
-import { createDb, runMigrations, type Db, type Queryable } from '../../apps/server/src/db';
+import {
+  createDb,
+  runMigrations,
+  type Db,
+  type Queryable,
+  type QueryOptions,
+} from '../../apps/server/src/db';
 import { MIGRATION_LOCK_ID } from '../../apps/server/src/db/migrate';
 import { openSession } from '../../apps/server/src/modules/auth/sessions';
 import { UsersRepository } from '../../apps/server/src/modules/users/users.repository';
@@ -39,9 +45,9 @@ function count(sql: string, params: readonly unknown[] = []): () => void {
 
 function countingQueryable(target: Queryable): Queryable {
   return {
-    query: <T>(sql: string, params?: readonly unknown[]) => {
+    query: <T>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
       const done = count(sql, params);
-      return target.query<T>(sql, params).finally(done);
+      return target.query<T>(sql, params, options).finally(done);
     },
     exec: (sql) => {
       const done = count(sql);

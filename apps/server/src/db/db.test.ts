@@ -8,7 +8,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../test/context';
 import { isRunning, lockDataDir, DataDirLockedError } from './data-dir-lock';
-import { copyRows, createDb, DatabaseUnavailableError, isUniqueViolation, runMigrations } from '.';
+import {
+  copyRows,
+  createDb,
+  DatabaseUnavailableError,
+  isUniqueViolation,
+  runMigrations,
+  type Queryable,
+} from '.';
 import { migrations } from './migrations';
 import { createPgliteDb } from './pglite';
 import { createPostgresDb } from './postgres';
@@ -46,6 +53,40 @@ describe('Db', () => {
       expect(row!.mode).toBe('force_custom_plan');
     },
   );
+
+  it('plans a statement asked to reuse its plan once, and every other with its values', async () => {
+    await ctx.db.exec('CREATE TABLE plan_probe (id int PRIMARY KEY, name text NOT NULL)');
+    const reused = 'SELECT name FROM plan_probe WHERE id = $1';
+    const custom = 'SELECT name FROM plan_probe WHERE id = $1 + 0';
+    const plans = (tx: Queryable, sql: string) =>
+      tx.query<{ generic: number; custom: number }>(
+        `SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement = $1`,
+        [sql],
+      );
+    // One connection (PostgreSQL's prepared statements are its own), the same SQL run eight times each.
+    const [reusedPlans, customPlans] = await ctx.db.transaction(async (tx) => {
+      for (let run = 0; run < 8; run++) {
+        await tx.query(reused, [run], { reusePlan: true });
+        await tx.query(custom, [run]);
+      }
+      return [await plans(tx, reused), await plans(tx, custom)];
+    });
+    expect(reusedPlans[0]!.generic).toBeGreaterThan(0);
+    // PGlite runs each statement prepared, planned per run; node-postgres sends it unnamed (not kept).
+    expect(customPlans.map((row) => row.generic)).toEqual(customPlans.length > 0 ? [0] : []);
+
+    // A statement that fails leaves the database planning the others as before, in or out of a transaction.
+    const mode = async () =>
+      (await ctx.db.query<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode`))[0]!.mode;
+    const before = await mode();
+    const failing = 'SELECT 1 / $1::int AS quotient';
+    await expect(ctx.db.query(failing, [0], { reusePlan: true })).rejects.toThrow(/division by zero/);
+    await expect(ctx.db.transaction((tx) => tx.query(failing, [0], { reusePlan: true }))).rejects.toThrow(
+      /division by zero/,
+    );
+    expect(await ctx.db.query(failing, [2], { reusePlan: true })).toEqual([{ quotient: 0 }]);
+    expect(await mode()).toBe(before);
+  });
 
   it('has pg_trgm for trigram search', async () => {
     const [row] = await ctx.db.query<{ similar: boolean }>(`SELECT 'guardian' % 'guardain' AS similar`);

@@ -4,7 +4,7 @@ import { createPgliteDb } from './pglite';
 import { createPostgresDb } from './postgres';
 import type { Db, DbLogger } from './types';
 
-export type { Db, DbLogger, Queryable } from './types';
+export type { Db, DbLogger, Queryable, QueryOptions } from './types';
 export { DatabaseUnavailableError, isUniqueViolation } from './errors';
 export { DataDirLockedError } from './data-dir-lock';
 export { runMigrations } from './migrate';

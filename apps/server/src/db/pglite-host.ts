@@ -130,7 +130,7 @@ async function serve(folder: string | undefined): Promise<void> {
         // As PGlite's tx.query: a transaction being committed or rolled back takes no more queries.
         if (request.tx !== undefined && (target(request.tx) as Transaction).closed)
           throw new Error('Transaction is closed');
-        return statements.query(request.sql, request.params, request.tx !== undefined);
+        return statements.query(request.sql, request.params, request.tx !== undefined, request.reusePlan);
       case 'exec':
         try {
           await target(request.tx).exec(request.sql);

@@ -6,7 +6,7 @@
 import { DataDirLockedError } from './data-dir-lock';
 
 export type HostRequest =
-  | { id: number; op: 'query'; sql: string; params: unknown[]; tx?: number }
+  | { id: number; op: 'query'; sql: string; params: unknown[]; reusePlan?: boolean; tx?: number }
   | { id: number; op: 'exec'; sql: string; tx?: number }
   | { id: number; op: 'copyIn'; target: string; rows: string; tx?: number }
   | { id: number; op: 'begin' }

@@ -2,7 +2,8 @@
  * Statements run as named prepared statements, one per SQL text (host side, see pglite-host.ts).
  * PGlite's own `query` parses and describes every statement anew, in six calls into WebAssembly; here
  * a statement is prepared once (Parse, Describe) and each run is one call (Bind, Execute, Sync), still
- * planned with its values (plan_cache_mode, pglite-host.ts). Rows are parsed by PGlite's own
+ * planned with its values (plan_cache_mode, pglite-host.ts), unless the caller asks for its plan to be
+ * reused (`reusePlan`). Rows are parsed by PGlite's own
  * parseResults with the instance's parsers, and parameters serialised as PGlite's `query` does, so
  * the rows and errors are those of `pglite.query(sql, params).rows`.
  */
@@ -25,6 +26,14 @@ interface Statement {
 const STALE_STATEMENT = new Set(['0A000', '26000']);
 /** Statements that may change the result columns of cached statements. */
 const SCHEMA_CHANGES = new Set(['CREATE', 'ALTER', 'DROP']);
+/**
+ * Sent around a statement whose plan is reused: PostgreSQL picks a cached plan at Bind by this
+ * setting (a generic plan, made once, against the custom plan made for each run that the host's
+ * setting asks for). The three run as one implicit transaction, so a failure also undoes the first
+ * SET; in an explicit transaction, its rollback does.
+ */
+const GENERIC_PLANS = 'SET plan_cache_mode = force_generic_plan';
+const CUSTOM_PLANS = 'SET plan_cache_mode = force_custom_plan';
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -49,6 +58,7 @@ export class PreparedStatements {
   /** Evicted statements, closed before the next Parse. */
   private readonly unused: string[] = [];
   private nextName = 1;
+  private settings: Promise<{ generic: Statement; custom: Statement }> | undefined;
 
   constructor(
     private readonly pglite: PGlite,
@@ -60,22 +70,23 @@ export class PreparedStatements {
   /** Forgets every statement (after a script that may have changed tables). */
   clear(): void {
     this.cache.clear();
+    this.settings = undefined;
   }
 
   /**
    * `pglite.query(sql, params).rows`. `tx`: inside one of PGlite's transactions (whose callback holds
    * the transaction lock); else this waits for PGlite's transactions like `pglite.query`.
    */
-  async query(sql: string, params: unknown[], tx: boolean): Promise<unknown[]> {
+  async query(sql: string, params: unknown[], tx: boolean, reusePlan = false): Promise<unknown[]> {
     await this.pglite._checkReady();
-    const run = () => this.pglite._runExclusiveQuery(() => this.run(sql, params, tx));
+    const run = () => this.pglite._runExclusiveQuery(() => this.run(sql, params, tx, reusePlan));
     return tx ? run() : this.pglite._runExclusiveTransaction(run);
   }
 
-  private async run(sql: string, params: unknown[], tx: boolean): Promise<unknown[]> {
+  private async run(sql: string, params: unknown[], tx: boolean, reusePlan: boolean): Promise<unknown[]> {
     let rows: unknown[];
     try {
-      rows = await this.execute(sql, params);
+      rows = await this.execute(sql, params, reusePlan);
     } catch (err) {
       // Outside a transaction nothing was aborted: prepare it again, once.
       if (tx || !(err instanceof messages.DatabaseError) || !STALE_STATEMENT.has(err.code ?? '')) {
@@ -83,7 +94,7 @@ export class PreparedStatements {
       }
       this.cache.delete(sql);
       try {
-        rows = await this.execute(sql, params);
+        rows = await this.execute(sql, params, reusePlan);
       } catch (retryErr) {
         throw asQueryError(retryErr, sql, params);
       }
@@ -93,19 +104,25 @@ export class PreparedStatements {
     return rows;
   }
 
-  private async execute(sql: string, params: unknown[]): Promise<unknown[]> {
+  private async execute(sql: string, params: unknown[], reusePlan: boolean): Promise<unknown[]> {
     const statement = this.cache.get(sql) ?? (await this.prepare(sql));
     const values = params.map((value, index) => {
       if (value === null || value === undefined) return null;
       const serializer = this.pglite.serializers[statement.paramTypes[index]!];
       return serializer ? serializer(value) : String(value);
     });
+    const run = (name: string, bindValues: (string | null)[] = []) => [
+      serialize.bind({ statement: name, values: bindValues }),
+      serialize.execute({}),
+    ];
+    const settings = reusePlan ? await this.planSettings() : undefined;
     let replies: BackendMessage[];
     try {
       replies = await this.pglite.execProtocolStream(
         concat([
-          serialize.bind({ statement: statement.name, values }),
-          serialize.execute({}),
+          ...(settings ? run(settings.generic.name) : []),
+          ...run(statement.name, values),
+          ...(settings ? run(settings.custom.name) : []),
           serialize.sync(),
         ]),
         { syncToFs: false },
@@ -113,8 +130,14 @@ export class PreparedStatements {
     } catch (err) {
       if (err instanceof messages.DatabaseError && STALE_STATEMENT.has(err.code ?? '')) {
         this.cache.delete(sql);
+        if (settings) this.settings = undefined;
       }
       throw err;
+    }
+    // The statement's own replies: between the first SET's and the second SET's BindComplete.
+    if (settings) {
+      const binds = replies.flatMap((reply, index) => (reply.name === 'bindComplete' ? [index] : []));
+      replies = replies.slice(binds[1], binds[2]);
     }
     const [result] = parse.parseResults(
       statement.description ? [statement.description, ...replies] : replies,
@@ -124,8 +147,17 @@ export class PreparedStatements {
     return result?.rows ?? [];
   }
 
+  /** The two SETs around a statement whose plan is reused, prepared once and kept apart from the cache. */
+  private planSettings(): Promise<{ generic: Statement; custom: Statement }> {
+    this.settings ??= (async () => ({
+      generic: await this.prepare(GENERIC_PLANS, false),
+      custom: await this.prepare(CUSTOM_PLANS, false),
+    }))();
+    return this.settings;
+  }
+
   /** Parse and Describe in one call (with the Close of evicted statements), Sync always sent. */
-  private async prepare(sql: string): Promise<Statement> {
+  private async prepare(sql: string, cached = true): Promise<Statement> {
     const name = `guardian_${this.nextName++}`;
     const closes = this.unused.splice(0).map((unused) => serialize.close({ type: 'S', name: unused }));
     const replies = await this.pglite.execProtocolStream(
@@ -142,7 +174,7 @@ export class PreparedStatements {
       paramTypes: parse.parseDescribeStatementResults(replies),
       description: replies.find((reply) => reply.name === 'rowDescription'),
     };
-    this.cache.set(sql, statement);
+    if (cached) this.cache.set(sql, statement);
     return statement;
   }
 }

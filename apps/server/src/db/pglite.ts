@@ -5,7 +5,7 @@ import { dirname, extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DatabaseUnavailableError } from './errors';
 import { deserializeError, type HostCall, type HostMessage, type HostRequest } from './pglite-protocol';
-import type { Db, DbLogger, Queryable } from './types';
+import type { Db, DbLogger, Queryable, QueryOptions } from './types';
 
 /**
  * pglite-host.ts beside this module: in the build the server's bundles and the host's sit side by side
@@ -145,8 +145,14 @@ export async function createPgliteDb(
 
   // Inside a transaction every query goes to the process that began it: a restarted one never saw it.
   const queryable = (target: () => Promise<HostProcess>, tx?: number): Queryable => ({
-    query: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await target()).call<T[]>({ op: 'query', sql, params: [...params], tx }),
+    query: async <T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) =>
+      (await target()).call<T[]>({
+        op: 'query',
+        sql,
+        params: [...params],
+        tx,
+        ...(options.reusePlan ? { reusePlan: true } : {}),
+      }),
     exec: async (sql: string) => void (await (await target()).call({ op: 'exec', sql, tx })),
     copyIn: async (into: string, rows: string) =>
       void (await (await target()).call({ op: 'copyIn', target: into, rows, tx })),

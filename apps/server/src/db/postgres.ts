@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DatabaseUnavailableError, isConnectionError } from './errors';
-import type { Db, DbLogger, Queryable } from './types';
+import type { Db, DbLogger, Queryable, QueryOptions } from './types';
 
 const INT8_OID = 20;
 const DATE_OID = 1082;
@@ -37,10 +38,24 @@ async function copyThrough(client: pg.PoolClient, target: string, rows: string):
   await pipeline([rows], client.query(copyFrom(`COPY ${target} FROM STDIN`)));
 }
 
+/**
+ * A statement whose plan may be reused runs as a named prepared statement (node-postgres prepares it
+ * once per connection, by its name: the SQL's digest), which PostgreSQL parses once and, after five
+ * runs, plans once when a generic plan is as good (plan_cache_mode auto). Others are unnamed: parsed
+ * and planned with their values on every run.
+ */
+const statementName = (sql: string) => `guardian_${createHash('sha1').update(sql).digest('hex')}`;
+
 function queryable(client: pg.Pool | pg.PoolClient): Queryable {
   return {
-    query: <T>(sql: string, params: readonly unknown[] = []) =>
-      guard(async () => (await client.query(sql, [...params])).rows as T[]),
+    query: <T>(sql: string, params: readonly unknown[] = [], options: QueryOptions = {}) =>
+      guard(async () => {
+        const values = [...params];
+        const result = options.reusePlan
+          ? await client.query({ name: statementName(sql), text: sql, values })
+          : await client.query(sql, values);
+        return result.rows as T[];
+      }),
     exec: (sql: string) => guard(async () => void (await client.query(sql))),
     copyIn: (target: string, rows: string) =>
       guard(async () => {

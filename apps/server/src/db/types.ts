@@ -3,9 +3,22 @@
  * int8 (bigint ids, count(*)) as number, date as 'YYYY-MM-DD', timestamptz as Date, numeric as string,
  * json/jsonb parsed.
  */
+export interface QueryOptions {
+  /**
+   * The statement's best plan does not depend on its values (no LIKE prefix, no partition to prune
+   * at planning): plan it once and reuse the plan. For statements run on every job (the queue's own):
+   * PGlite spends milliseconds planning each run; the default plans every run with its values.
+   */
+  reusePlan?: boolean;
+}
+
 export interface Queryable {
   /** One statement with $1, $2... parameters. */
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<T[]>;
   /** A script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { Db, QueryOptions } from '../db';
 
 /**
  * `db` with every statement its `query` sends noted in `statements` (in order), for tests that check
@@ -7,9 +7,9 @@ import type { Db } from '../db';
 export function countingDb(db: Db): { db: Db; statements: string[] } {
   const statements: string[] = [];
   const counted = Object.create(db) as Db;
-  counted.query = <T>(sql: string, params?: readonly unknown[]) => {
+  counted.query = <T>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
     statements.push(sql);
-    return db.query<T>(sql, params);
+    return db.query<T>(sql, params, options);
   };
   return { db: counted, statements };
 }

@@ -510,6 +510,7 @@ export class JobQueue {
          WHERE EXISTS (SELECT 1 FROM ${this.bossSchemaName}.job j
                        WHERE j.name = q.name AND j.state < 'active' AND j.start_after < now())`,
         [names],
+        { reusePlan: true },
       );
       return rows.map((row) => row.name);
     } catch (err) {

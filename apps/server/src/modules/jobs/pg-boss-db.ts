@@ -13,7 +13,8 @@ const MULTIPLE_COMMANDS = /multiple commands/i;
 export function pgBossDb(db: Queryable): PgBoss.Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      if (values.length > 0) return { rows: await db.query(text, values) };
+      // pg-boss's statements find jobs by id or queue name: their plans are made once (QueryOptions).
+      if (values.length > 0) return { rows: await db.query(text, values, { reusePlan: true }) };
       try {
         const rows = await db.query(text);
         // pg answers a script with one result per statement; pg-boss reads no rows from scripts.
