@@ -3,9 +3,9 @@
  * PGlite's own `query` parses and describes every statement anew, in six calls into WebAssembly; here
  * a statement is prepared once (Parse, Describe) and each run is one call (Bind, Execute, Sync), still
  * planned with its values (plan_cache_mode, pglite-host.ts), unless the caller asks for its plan to be
- * reused (`reusePlan`). Rows are parsed by PGlite's own
- * parseResults with the instance's parsers, and parameters serialised as PGlite's `query` does, so
- * the rows and errors are those of `pglite.query(sql, params).rows`.
+ * reused (`reusePlan`). Rows are parsed by PGlite's own parseResults with the instance's parsers, and
+ * parameters serialised as PGlite's `query` does, so the rows and errors are those of
+ * `pglite.query(sql, params).rows`.
  */
 import { messages, parse, protocol, type PGlite } from '@electric-sql/pglite';
 // lru-cache (used across the server): a bounded map whose evictions tell us what to Close.
@@ -28,12 +28,12 @@ const STALE_STATEMENT = new Set(['0A000', '26000']);
 const SCHEMA_CHANGES = new Set(['CREATE', 'ALTER', 'DROP']);
 /**
  * Sent around a statement whose plan is reused: PostgreSQL picks a cached plan at Bind by this
- * setting (a generic plan, made once, against the custom plan made for each run that the host's
- * setting asks for). The three run as one implicit transaction, so a failure also undoes the first
- * SET; in an explicit transaction, its rollback does.
+ * setting (a generic plan, made once, instead of the custom plan for each run that the host's start
+ * setting asks for, which RESET restores). The three run as one implicit transaction, so a failure
+ * also undoes the SET; in an explicit transaction, its rollback does.
  */
 const GENERIC_PLANS = 'SET plan_cache_mode = force_generic_plan';
-const CUSTOM_PLANS = 'SET plan_cache_mode = force_custom_plan';
+const CUSTOM_PLANS = 'RESET plan_cache_mode';
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -152,7 +152,10 @@ export class PreparedStatements {
     this.settings ??= (async () => ({
       generic: await this.prepare(GENERIC_PLANS, false),
       custom: await this.prepare(CUSTOM_PLANS, false),
-    }))();
+    }))().catch((err: unknown) => {
+      this.settings = undefined;
+      throw err;
+    });
     return this.settings;
   }
 
