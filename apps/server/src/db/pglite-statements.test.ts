@@ -71,6 +71,26 @@ describe('PreparedStatements', () => {
     expect((row as { count: number }).count).toBeLessThanOrEqual(4);
   });
 
+  it('keeps one pair of plan settings however often its cache is dropped, and prepares them again once gone', async () => {
+    const settings = async () =>
+      (await statements.query(
+        `SELECT count(*) FROM pg_prepared_statements
+         WHERE statement IN ('SET plan_cache_mode = force_generic_plan', 'RESET plan_cache_mode')`,
+        [],
+        false,
+      )) as { count: number }[];
+    for (let i = 0; i < 5; i++) {
+      expect(await statements.query('SELECT $1::int AS v', [i], false, true)).toEqual([{ v: i }]);
+      // What a script run through the host does (pglite-host.ts): tables may have changed.
+      statements.clear();
+    }
+    expect(await settings()).toEqual([{ count: 2 }]);
+    // A script that drops every prepared statement: the next reused plan prepares the settings anew.
+    await pglite.exec('DEALLOCATE ALL');
+    expect(await statements.query('SELECT $1::int AS v', [7], false, true)).toEqual([{ v: 7 }]);
+    expect(await settings()).toEqual([{ count: 2 }]);
+  });
+
   it('follows a table whose columns change', async () => {
     const sql = 'SELECT * FROM kinds WHERE id = $1';
     await statements.query(sql, [1], false);

@@ -70,7 +70,6 @@ export class PreparedStatements {
   /** Forgets every statement (after a script that may have changed tables). */
   clear(): void {
     this.cache.clear();
-    this.settings = undefined;
   }
 
   /**
@@ -130,7 +129,12 @@ export class PreparedStatements {
     } catch (err) {
       if (err instanceof messages.DatabaseError && STALE_STATEMENT.has(err.code ?? '')) {
         this.cache.delete(sql);
-        if (settings) this.settings = undefined;
+        // They may be what is gone (DEALLOCATE ALL): prepared again next time, these closed (a Close
+        // of a statement that no longer exists is no error).
+        if (settings) {
+          this.unused.push(settings.generic.name, settings.custom.name);
+          this.settings = undefined;
+        }
       }
       throw err;
     }
@@ -147,7 +151,10 @@ export class PreparedStatements {
     return result?.rows ?? [];
   }
 
-  /** The two SETs around a statement whose plan is reused, prepared once and kept apart from the cache. */
+  /**
+   * The two SETs around a statement whose plan is reused, prepared once and kept apart from the cache
+   * (they read no table, so a script's `clear` leaves them).
+   */
   private planSettings(): Promise<{ generic: Statement; custom: Statement }> {
     this.settings ??= (async () => ({
       generic: await this.prepare(GENERIC_PLANS, false),
