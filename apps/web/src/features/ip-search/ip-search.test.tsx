@@ -304,6 +304,7 @@ describe('IP Lists: Ban everywhere and Remove from lists', () => {
       expect(within(demo).getByText('(already holds it)')).toBeInTheDocument();
       expect(within(dialog).queryByText('bad_hosts')).not.toBeInTheDocument();
       await user.click(within(demo).getByRole('checkbox', { name: 'spare_ips' }));
+      expect(within(dialog).getByRole('button', { name: 'Ban in 1 list' })).toBeEnabled();
       const second = within(dialog).getByRole('group', { name: 'Second Co' });
       // "scanners" holds the /24, not the address: it can be chosen; Second Co is full.
       await user.click(within(second).getByRole('checkbox', { name: 'scanners' }));

@@ -148,7 +148,11 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
             Cancel
           </Button>
           <Button type="submit" variant="danger" loading={saving}>
-            {saving ? 'Banning...' : chosen.size > 0 ? `Ban in ${chosen.size} lists` : 'Ban'}
+            {saving
+              ? 'Banning...'
+              : chosen.size > 0
+                ? `Ban in ${chosen.size} ${chosen.size === 1 ? 'list' : 'lists'}`
+                : 'Ban'}
           </Button>
         </>
       }
