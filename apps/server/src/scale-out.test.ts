@@ -223,6 +223,36 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL', () => {
     expect(sandbox.control.callLog({ token }).length).toBeLessThanOrEqual(1_100);
   }, 240_000);
 
+  it('an add sent to one server while the other syncs the same list waits its turn: both land, the mirror equals Cloudflare', async () => {
+    const list = sandbox.control.addList(accountId, { name: 'scale_turns', kind: 'ip' });
+    sandbox.control.seedListItems(
+      accountId,
+      list.id,
+      Array.from({ length: 3_000 }, (_, i) => ({ ip: `10.150.${i >> 8}.${i & 255}` })),
+    );
+    await done(a, 'POST', '/api/cloudflare/banlists/update');
+    // Slow pages: A's sync reads for seconds, and B's add arrives while it does.
+    const pages = new RegExp(`/rules/lists/${list.id}/items$`);
+    sandbox.control.injectFault({ method: 'GET', path: pages, latencyMs: 300 });
+    try {
+      const sync = done(a, 'POST', `/api/cloudflare/banlists/${list.id}/sync`);
+      while (sandbox.control.callLog({ method: 'GET', path: pages }).length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const add = call(b, 'POST', `/api/cloudflare/banlists/${list.id}/items`, {
+        ip: '192.0.2.150',
+        comment: 'added during a sync',
+      });
+      const [synced, added] = await Promise.all([sync, add]);
+      expect(added.status, added.text).toBe(201);
+      if ('state' in (synced.body as Job)) expect((synced.body as Job).state).toBe('succeeded');
+    } finally {
+      sandbox.control.clearFaults();
+    }
+    expect(sandbox.control.getListItems(accountId, list.id)).toHaveLength(3_001);
+    expect(await mirrored(list.id)).toEqual(atCloudflare(list.id));
+  }, 120_000);
+
   it('a server killed in the middle of a 100,000-item sync: the other finishes the job, nothing lost or doubled', async () => {
     const big = sandbox.control.addList(accountId, { name: 'scale_big', kind: 'ip' });
     sandbox.control.seedListItems(

@@ -13,6 +13,11 @@ import { AnswerCache } from './answer-cache';
 /** How long a read may reuse a list it looked up: another server process's changes show within this. */
 const LIST_LOOKUP_TTL_MS = 1_000;
 const LOOKED_UP_LISTS = 1_000;
+/**
+ * The longest a write waits for a list's turn held by another server process (a sync of 500,000 items
+ * on PostgreSQL takes ~10 s); within one process writes queue without this bound, as before.
+ */
+const LIST_TURN_WAIT_MS = 60_000;
 
 export function toBanListDto(list: BanListRecord): BanList {
   return {
@@ -59,7 +64,7 @@ export class BanListAccess {
     readonly deps: AppDeps,
     /** One per app: item writes, syncs, emptying and deleting a list take turns. */
     private readonly locks: KeyedLock,
-    /** Where list item writes of one Cloudflare account take turns, across server processes. */
+    /** Where writes to one list, and list item writes of one Cloudflare account, take turns across processes. */
     private readonly leases: Leases,
     /** The longest a person waits for the account's turn (the interactive Cloudflare deadline). */
     private readonly accountWaitMs: number,
@@ -108,10 +113,22 @@ export class BanListAccess {
     this.lookedUp.clear();
   }
 
-  /** Runs a write to the list after the writes queued before it (see KeyedLock); reads see it at once. */
+  /**
+   * Runs a write to the list after the writes queued before it, in this process (see KeyedLock) and in
+   * every other on this database (a lease on the list): a sync's load is swapped in only if no add
+   * landed meanwhile, so without the lease another process's add would make it fail. Reads see the
+   * write at once.
+   */
   async writing<T>(ref: number, work: () => Promise<T>): Promise<T> {
+    const busy = () =>
+      new AppError(
+        'CONFLICT',
+        'Another change to this list (a sync, an import or a removal) is still running. Please try again in a moment.',
+      );
     try {
-      return await this.locks.run(ref, work);
+      return await this.locks.run(ref, () =>
+        this.leases.run(`list-turn:${ref}`, { waitMs: LIST_TURN_WAIT_MS, busy }, work),
+      );
     } finally {
       this.changed();
     }

@@ -1,8 +1,8 @@
 /**
  * Runs work one at a time per key (a ban list): a sync, an item write, an emptying or a deletion of
  * the same list never interleave, so the mirror always matches what Cloudflare answered last. Work on
- * different lists runs side by side. (Within one server process; the database row lock taken by every
- * write transaction keeps the counts right across processes.)
+ * different lists runs side by side. (Within one server process; BanListAccess.writing adds a lease
+ * on the list in the database for the turns across processes.)
  */
 export class KeyedLock {
   private readonly tails = new Map<number, Promise<unknown>>();
