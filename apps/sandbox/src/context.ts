@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { SandboxState } from './state';
-import type { BulkOperationRunner } from './resources/bulk-operations';
+import type { BulkOperationRunner } from './bulk-operation-runner';
 
 /** Options after defaults; see `SandboxOptions` in sandbox.ts for what each one means. */
 export interface ResolvedOptions {

@@ -16,7 +16,8 @@ import {
 import { loadStateFile, StateSaver } from './persistence';
 import { RateLimiter } from './rate-limit';
 import { registerAccountRoutes } from './resources/accounts';
-import { BulkOperationRunner, registerBulkOperationRoutes } from './resources/bulk-operations';
+import { BulkOperationRunner } from './bulk-operation-runner';
+import { registerBulkOperationRoutes } from './resources/bulk-operations';
 import { registerDnsRoutes } from './resources/dns';
 import { registerListRoutes } from './resources/lists';
 import { registerPageRuleRoutes } from './resources/pagerules';

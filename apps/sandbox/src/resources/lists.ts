@@ -15,7 +15,7 @@ import {
 import { authenticate, requireAccount } from './tokens';
 import { queryValue } from './paging';
 import { listReferences } from './rulesets';
-import type { ListChange } from './bulk-operations';
+import type { ListChange } from '../bulk-operation-runner';
 import { isRecord } from '../is-record';
 
 const KINDS: readonly ListKind[] = ['ip', 'redirect', 'hostname', 'asn'];

@@ -1,4 +1,9 @@
-import type { ListWriteLimits } from './list-write-budget';
+/** A Lists write budget per Cloudflare account: item changes and modifying requests per window. */
+export interface ListWriteLimits {
+  items: number;
+  requests: number;
+  windowMs: number;
+}
 
 /** Settings of background operations; every field has a default (tests shorten them). */
 export interface JobsConfig {

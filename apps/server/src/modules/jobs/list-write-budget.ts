@@ -1,16 +1,11 @@
 import { AppError } from '../../app-error';
 import type { Queryable } from '../../db';
+import type { ListWriteLimits } from './jobs-config';
 
 /**
  * Cloudflare's Lists write budget per account (../shared/cloudflare/README.md, Cloudflare docs PR
  * #25671): at most 1,000,000 item changes and 30,000 modifying requests per 12 hours.
  */
-export interface ListWriteLimits {
-  items: number;
-  requests: number;
-  windowMs: number;
-}
-
 export const CLOUDFLARE_LIST_WRITE_LIMITS: ListWriteLimits = {
   items: 1_000_000,
   requests: 30_000,
