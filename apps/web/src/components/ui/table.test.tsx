@@ -1,7 +1,16 @@
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeleteButton } from './button';
-import { Table, TableActionsCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from './table';
+import {
+  Table,
+  TableActionsCell,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeaderCell,
+  TableRow,
+  TableRows,
+} from './table';
 
 /** Makes matchMedia answer as a screen of `width` px would (jsdom has no layout of its own). */
 function screenWidth(width: number) {
@@ -95,5 +104,51 @@ describe('Table', () => {
     layout(940, 958);
     rerender(<Zones domains={['a.com']} />);
     expect(frameOf()).toHaveAttribute('data-layout', 'table');
+  });
+});
+
+describe('TableRows', () => {
+  function Listed({ domains, loading }: { domains: string[] | undefined; loading?: boolean }) {
+    return (
+      <Table caption="Zones">
+        <TableHead>
+          <TableHeaderCell>Domain</TableHeaderCell>
+        </TableHead>
+        <TableBody>
+          <TableRows
+            colSpan={1}
+            loading={loading}
+            loadingText="Loading zones..."
+            rows={domains}
+            empty="No zones found."
+          >
+            {(domain, index) => (
+              <TableRow key={domain}>
+                <TableCell label="Domain">{`${index + 1}. ${domain}`}</TableCell>
+              </TableRow>
+            )}
+          </TableRows>
+        </TableBody>
+      </Table>
+    );
+  }
+
+  it('says the rows are loading, that there are none, or shows each in order', () => {
+    screenWidth(1024);
+    const { rerender } = render(<Listed domains={undefined} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading zones...');
+    rerender(<Listed domains={['alpha.com']} loading />);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading zones...');
+    expect(screen.queryByText('1. alpha.com')).toBeNull();
+
+    rerender(<Listed domains={[]} />);
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByRole('cell')).toHaveTextContent('No zones found.');
+
+    rerender(<Listed domains={['alpha.com', 'bravo.com']} />);
+    expect(screen.getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      '1. alpha.com',
+      '2. bravo.com',
+    ]);
   });
 });

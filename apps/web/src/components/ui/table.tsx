@@ -335,3 +335,25 @@ export function TableLoadingRow({ colSpan, children = 'Loading...' }: TableMessa
 export function TableEmptyRow({ colSpan, children }: TableMessageRowProps) {
   return <TableMessageRow colSpan={colSpan}>{children}</TableMessageRow>;
 }
+
+interface TableRowsProps<T> {
+  /** The table's column count: the loading and empty rows span it. */
+  colSpan: number;
+  /** Whether the rows are loading; rows still undefined count as loading too. */
+  loading?: boolean;
+  /** Said beside the spinner while the rows load ('Loading zones...'). */
+  loadingText: string;
+  rows: readonly T[] | undefined;
+  /** Said when there are no rows ('No zones found.'). */
+  empty: ReactNode;
+  /** One row (a `TableRow` with its key) for each of `rows`. */
+  children: (row: T, index: number) => ReactNode;
+}
+
+/** A table body's rows: the loading row while they load, the empty row when there are none, else each row. */
+export function TableRows<T>({ colSpan, loading, loadingText, rows, empty, children }: TableRowsProps<T>) {
+  if (loading || rows === undefined)
+    return <TableLoadingRow colSpan={colSpan}>{loadingText}</TableLoadingRow>;
+  if (rows.length === 0) return <TableEmptyRow colSpan={colSpan}>{empty}</TableEmptyRow>;
+  return <>{rows.map((row, index) => children(row, index))}</>;
+}

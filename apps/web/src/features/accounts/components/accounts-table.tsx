@@ -7,11 +7,10 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 import type { SortState } from '../../../lib/use-sort';
 
@@ -56,14 +55,14 @@ export function AccountsTable({
         <TableHeaderCell>Settings</TableHeaderCell>
       </TableHead>
       <TableBody>
-        {loading ? (
-          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading accounts...</TableLoadingRow>
-        ) : rows.length === 0 ? (
-          <TableEmptyRow colSpan={COLUMN_COUNT}>
-            {searching ? 'No accounts match your search.' : 'No accounts yet. Add one to get started.'}
-          </TableEmptyRow>
-        ) : (
-          rows.map((account, index) => (
+        <TableRows
+          colSpan={COLUMN_COUNT}
+          loading={loading}
+          loadingText="Loading accounts..."
+          rows={rows}
+          empty={searching ? 'No accounts match your search.' : 'No accounts yet. Add one to get started.'}
+        >
+          {(account, index) => (
             <TableRow key={account.id}>
               <TableCell label="No" className="text-ink-muted tabular-nums">
                 {firstRowNumber + index}
@@ -83,8 +82,8 @@ export function AccountsTable({
                 <NotAvailableButton label={`Delete ${account.account_name}`} icon={Trash2} />
               </TableActionsCell>
             </TableRow>
-          ))
-        )}
+          )}
+        </TableRows>
       </TableBody>
     </Table>
   );

@@ -8,11 +8,10 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { ResetTwoFactorAction } from '../../../components/two-factor/reset-two-factor-action';
@@ -57,14 +56,14 @@ export function UsersTable({
         <TableHeaderCell>Actions</TableHeaderCell>
       </TableHead>
       <TableBody>
-        {loading ? (
-          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading users...</TableLoadingRow>
-        ) : rows.length === 0 ? (
-          <TableEmptyRow colSpan={COLUMN_COUNT}>
-            {searching ? 'No users match your search.' : 'No users yet.'}
-          </TableEmptyRow>
-        ) : (
-          rows.map((user) => (
+        <TableRows
+          colSpan={COLUMN_COUNT}
+          loading={loading}
+          loadingText="Loading users..."
+          rows={rows}
+          empty={searching ? 'No users match your search.' : 'No users yet.'}
+        >
+          {(user) => (
             <TableRow key={user.id}>
               <TableCell label="E-mail" className="font-medium break-words">
                 {/* One element: a card's value column takes one item. */}
@@ -137,8 +136,8 @@ export function UsersTable({
                 <DeleteButton label={`Delete ${user.email}`} onClick={() => onAction('delete', user)} />
               </TableActionsCell>
             </TableRow>
-          ))
-        )}
+          )}
+        </TableRows>
       </TableBody>
     </Table>
   );

@@ -11,11 +11,10 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 import type { SortState } from '../../../lib/use-sort';
 import { addedByText } from '../lib/item-provenance';
@@ -88,14 +87,14 @@ export function BanListItemsTable({
         <TableHeaderCell>Delete</TableHeaderCell>
       </TableHead>
       <TableBody>
-        {loading ? (
-          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading items...</TableLoadingRow>
-        ) : rows.length === 0 ? (
-          <TableEmptyRow colSpan={COLUMN_COUNT}>
-            {searching ? 'No items match your search.' : 'This list has no items.'}
-          </TableEmptyRow>
-        ) : (
-          rows.map((item, index) => (
+        <TableRows
+          colSpan={COLUMN_COUNT}
+          loading={loading}
+          loadingText="Loading items..."
+          rows={rows}
+          empty={searching ? 'No items match your search.' : 'This list has no items.'}
+        >
+          {(item, index) => (
             <TableRow key={item.id}>
               <TableCell label="No" className="text-ink-muted tabular-nums">
                 {firstRowNumber + index}
@@ -133,8 +132,8 @@ export function BanListItemsTable({
                 <DeleteButton label={`Delete ${item.ip}`} onClick={() => onDelete(item)} />
               </TableActionsCell>
             </TableRow>
-          ))
-        )}
+          )}
+        </TableRows>
       </TableBody>
     </Table>
   );

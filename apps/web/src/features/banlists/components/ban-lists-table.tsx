@@ -8,11 +8,10 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 import type { SortState } from '../../../lib/use-sort';
 
@@ -54,14 +53,14 @@ export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onD
         <TableHeaderCell>Settings</TableHeaderCell>
       </TableHead>
       <TableBody>
-        {loading ? (
-          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading ban lists...</TableLoadingRow>
-        ) : rows.length === 0 ? (
-          <TableEmptyRow colSpan={COLUMN_COUNT}>
-            No ban lists found. Add one, or press Update to read your accounts’ lists from Cloudflare.
-          </TableEmptyRow>
-        ) : (
-          rows.map((banList, index) => (
+        <TableRows
+          colSpan={COLUMN_COUNT}
+          loading={loading}
+          loadingText="Loading ban lists..."
+          rows={rows}
+          empty="No ban lists found. Add one, or press Update to read your accounts’ lists from Cloudflare."
+        >
+          {(banList, index) => (
             <TableRow key={banList.id}>
               <TableCell label="No" className="text-ink-muted tabular-nums">
                 {firstRowNumber + index}
@@ -94,8 +93,8 @@ export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onD
                 <DeleteButton label={`Delete ${banList.list_name}`} onClick={() => onDelete(banList)} />
               </TableActionsCell>
             </TableRow>
-          ))
-        )}
+          )}
+        </TableRows>
       </TableBody>
     </Table>
   );

@@ -7,11 +7,10 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { editableRecord, ttlLabel, type EditableDnsRecord } from './dns-record-form';
@@ -60,12 +59,14 @@ export function DnsRecordsTable({ records, loading, onEdit, onDelete }: DnsRecor
         <TableHeaderCell className="text-right">Actions</TableHeaderCell>
       </TableHead>
       <TableBody>
-        {loading ? (
-          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading DNS records...</TableLoadingRow>
-        ) : records.length === 0 ? (
-          <TableEmptyRow colSpan={COLUMN_COUNT}>No DNS records found.</TableEmptyRow>
-        ) : (
-          records.map((record) => {
+        <TableRows
+          colSpan={COLUMN_COUNT}
+          loading={loading}
+          loadingText="Loading DNS records..."
+          rows={records}
+          empty="No DNS records found."
+        >
+          {(record) => {
             const editable = editableRecord(record);
             return (
               <TableRow key={record.id}>
@@ -112,8 +113,8 @@ export function DnsRecordsTable({ records, loading, onEdit, onDelete }: DnsRecor
                 </TableActionsCell>
               </TableRow>
             );
-          })
-        )}
+          }}
+        </TableRows>
       </TableBody>
     </Table>
   );

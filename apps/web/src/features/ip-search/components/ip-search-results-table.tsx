@@ -11,11 +11,10 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 
 const COLUMN_COUNT = 7;
@@ -88,12 +87,14 @@ export function IpSearchResultsTable({
         <TableHeaderCell>Expires</TableHeaderCell>
       </TableHead>
       <TableBody>
-        {loading ? (
-          <TableLoadingRow colSpan={COLUMN_COUNT}>Searching your lists...</TableLoadingRow>
-        ) : matches.length === 0 ? (
-          <TableEmptyRow colSpan={COLUMN_COUNT}>{empty}</TableEmptyRow>
-        ) : (
-          matches.map((match) => {
+        <TableRows
+          colSpan={COLUMN_COUNT}
+          loading={loading}
+          loadingText="Searching your lists..."
+          rows={matches}
+          empty={empty}
+        >
+          {(match) => {
             const relation = RELATIONS[match.relation];
             return (
               <TableRow key={matchKey(match)}>
@@ -147,8 +148,8 @@ export function IpSearchResultsTable({
                 </TableCell>
               </TableRow>
             );
-          })
-        )}
+          }}
+        </TableRows>
       </TableBody>
     </Table>
   );

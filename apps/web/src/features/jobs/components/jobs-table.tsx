@@ -6,11 +6,10 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 import { countOf } from '../../../api/jobs/job-progress';
 import { hasEnded } from '../../../api/jobs/keys';
@@ -111,12 +110,14 @@ export function JobsTable({
         {cancellable && <TableHeaderCell>Actions</TableHeaderCell>}
       </TableHead>
       <TableBody>
-        {loading ? (
-          <TableLoadingRow colSpan={columns}>Loading operations...</TableLoadingRow>
-        ) : jobs.length === 0 ? (
-          <TableEmptyRow colSpan={columns}>No operations yet.</TableEmptyRow>
-        ) : (
-          jobs.map((job) => {
+        <TableRows
+          colSpan={columns}
+          loading={loading}
+          loadingText="Loading operations..."
+          rows={jobs}
+          empty="No operations yet."
+        >
+          {(job) => {
             const state = STATES[job.state];
             const cancelling = cancellingId === job.id || job.cancel_requested;
             return (
@@ -168,8 +169,8 @@ export function JobsTable({
                 )}
               </TableRow>
             );
-          })
-        )}
+          }}
+        </TableRows>
       </TableBody>
     </Table>
   );

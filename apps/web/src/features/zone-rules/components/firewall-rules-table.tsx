@@ -18,12 +18,11 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
   tableCellPaddingClassName,
+  TableRows,
 } from '../../../components/ui/table';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cutExpression } from '../lib/expression-display';
@@ -101,12 +100,13 @@ export function FirewallRulesTable({
         <Droppable droppableId="firewall-rules">
           {(droppable) => (
             <TableBody ref={droppable.innerRef} {...droppable.droppableProps}>
-              {rules === undefined ? (
-                <TableLoadingRow colSpan={COLUMNS.length}>Loading Firewall Rules...</TableLoadingRow>
-              ) : rules.length === 0 ? (
-                <TableEmptyRow colSpan={COLUMNS.length}>No firewall rules found.</TableEmptyRow>
-              ) : (
-                rules.map((rule, index) => (
+              <TableRows
+                colSpan={COLUMNS.length}
+                loadingText="Loading Firewall Rules..."
+                rows={rules}
+                empty="No firewall rules found."
+              >
+                {(rule, index) => (
                   <Draggable key={rule.id} draggableId={rule.id} index={index} isDragDisabled={saving}>
                     {(draggable, snapshot) => (
                       <TableRow
@@ -131,8 +131,8 @@ export function FirewallRulesTable({
                       </TableRow>
                     )}
                   </Draggable>
-                ))
-              )}
+                )}
+              </TableRows>
               {droppable.placeholder}
             </TableBody>
           )}

@@ -6,11 +6,10 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 import { describePageRuleAction } from '../lib/page-rule-editor';
 
@@ -38,12 +37,13 @@ export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }
         <TableHeaderCell className="text-right">Actions</TableHeaderCell>
       </TableHead>
       <TableBody>
-        {rules === undefined ? (
-          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading Page Rules...</TableLoadingRow>
-        ) : rules.length === 0 ? (
-          <TableEmptyRow colSpan={COLUMN_COUNT}>No page rules found.</TableEmptyRow>
-        ) : (
-          rules.map((rule) => (
+        <TableRows
+          colSpan={COLUMN_COUNT}
+          loadingText="Loading Page Rules..."
+          rows={rules}
+          empty="No page rules found."
+        >
+          {(rule) => (
             <TableRow key={rule.id}>
               <TableCell label="Priority" className="font-medium tabular-nums">
                 {rule.priority}
@@ -82,8 +82,8 @@ export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }
                 </Button>
               </TableActionsCell>
             </TableRow>
-          ))
-        )}
+          )}
+        </TableRows>
       </TableBody>
     </Table>
   );

@@ -8,11 +8,10 @@ import {
   TableActionsCell,
   TableBody,
   TableCell,
-  TableEmptyRow,
   TableHead,
   TableHeaderCell,
-  TableLoadingRow,
   TableRow,
+  TableRows,
 } from '../../../components/ui/table';
 import type { SortState } from '../../../lib/use-sort';
 import { ZoneStatus } from './zone-status';
@@ -67,14 +66,14 @@ export function ZonesTable({
         <TableHeaderCell>Delete</TableHeaderCell>
       </TableHead>
       <TableBody>
-        {loading ? (
-          <TableLoadingRow colSpan={COLUMN_COUNT}>Loading zones...</TableLoadingRow>
-        ) : rows.length === 0 ? (
-          <TableEmptyRow colSpan={COLUMN_COUNT}>
-            {searching ? 'No zones match your search.' : 'No zones found.'}
-          </TableEmptyRow>
-        ) : (
-          rows.map((zone, index) => (
+        <TableRows
+          colSpan={COLUMN_COUNT}
+          loading={loading}
+          loadingText="Loading zones..."
+          rows={rows}
+          empty={searching ? 'No zones match your search.' : 'No zones found.'}
+        >
+          {(zone, index) => (
             <TableRow key={zone.id}>
               <TableCell label="No" className="text-ink-muted tabular-nums">
                 {firstRowNumber + index}
@@ -128,8 +127,8 @@ export function ZonesTable({
                 <DeleteButton label={`Delete ${zone.domain}`} onClick={() => onDelete(zone)} />
               </TableActionsCell>
             </TableRow>
-          ))
-        )}
+          )}
+        </TableRows>
       </TableBody>
     </Table>
   );
