@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from './types';
+import type { QueryOptions, Queryable } from './types';
 
 export interface LeaseTiming {
   /** A holder's lease lasts this long unless renewed: the longest a crashed holder keeps others waiting. */
@@ -11,6 +11,8 @@ export interface LeaseTiming {
 const DEFAULT_TIMING: LeaseTiming = { ttlMs: 30_000, renewEveryMs: 10_000 };
 const FIRST_POLL_MS = 20;
 const MAX_POLL_MS = 250;
+/** Taken and released around every list write: their plans do not depend on the names. */
+const PLANNED_ONCE: QueryOptions = { reusePlan: true };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -73,7 +75,7 @@ export class Leases {
         renewal.stop();
         // The database may be gone: then the lease lapses on its own, and the work's outcome stands.
         await this.db
-          .query('DELETE FROM leases WHERE name = $1 AND holder = $2', [name, holder])
+          .query('DELETE FROM leases WHERE name = $1 AND holder = $2', [name, holder], PLANNED_ONCE)
           .catch(() => undefined);
       }
     } finally {
@@ -92,6 +94,7 @@ export class Leases {
          WHERE leases.expires_at <= now()
          RETURNING holder`,
         [name, holder, this.timing.ttlMs / 1000],
+        PLANNED_ONCE,
       );
       if (taken.length > 0) return holder;
       const left = deadline - Date.now();
@@ -108,6 +111,7 @@ export class Leases {
         .query(
           'UPDATE leases SET expires_at = now() + make_interval(secs => $3) WHERE name = $1 AND holder = $2',
           [name, holder, this.timing.ttlMs / 1000],
+          PLANNED_ONCE,
         )
         .catch(() => undefined);
     }, this.timing.renewEveryMs);
