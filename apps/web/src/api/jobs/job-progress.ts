@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Job, JobKind } from '@guardian/contract';
+import { counted } from '../../lib/counted';
 
 /** How far a running job is, in numbers a person reads. */
 export interface JobProgress {
@@ -30,8 +31,7 @@ export const JOB_PROGRESS_UNITS: Record<JobKind, [string, string]> = {
 
 /** "1 item", "10,000 items". */
 export function countOf(n: number, kind: JobKind): string {
-  const [one, many] = JOB_PROGRESS_UNITS[kind];
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return counted(n, ...JOB_PROGRESS_UNITS[kind]);
 }
 
 interface Sample {

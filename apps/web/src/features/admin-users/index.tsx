@@ -21,6 +21,7 @@ import { LevelDialog } from './components/level-dialog';
 import { ResetPasswordDialog } from './components/reset-password-dialog';
 import { UserActionDialog } from './components/user-action-dialog';
 import { UsersTable, type UserAction } from './components/users-table';
+import { counted } from '../../lib/counted';
 
 const TITLE = 'Users';
 const DESCRIPTION = 'The people who can sign in to Guardian. Level 0 is an administrator.';
@@ -132,10 +133,7 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
             {(users.isPlaceholderData || search.trim() !== debouncedSearch) && (
               <Spinner size="sm" label={null} className="text-brand" />
             )}
-            <span>
-              {totalItems.toLocaleString()}{' '}
-              {searching ? (totalItems === 1 ? 'match' : 'matches') : totalItems === 1 ? 'user' : 'users'}
-            </span>
+            <span>{searching ? counted(totalItems, 'match', 'matches') : counted(totalItems, 'user')}</span>
           </p>
         )}
       </div>

@@ -31,7 +31,8 @@ import { isJob } from '../../api/jobs/job-end';
 import { useBanListQuery } from '../../api/ban-lists/ban-lists-query';
 import { AddBanListItemDialog } from './components/add-ban-list-item-dialog';
 import { BanListItemDetailDialog } from './components/ban-list-item-detail-dialog';
-import { ImportBanListItemsDialog, itemsCount } from './components/import-ban-list-items-dialog';
+import { ImportBanListItemsDialog } from './components/import-ban-list-items-dialog';
+import { counted } from '../../lib/counted';
 import { BanListItemsTable, valueColumnLabel } from './components/ban-list-items-table';
 import { BanListSyncProgress } from './components/ban-list-sync-progress';
 import { ExportBanListItemsButton } from './components/export-ban-list-items-button';
@@ -262,7 +263,7 @@ function BanListItemsView({ listId }: { listId: string }) {
           onClose={() => setImporting(false)}
           onImported={(result) => {
             setImporting(false);
-            toast.success(`${itemsCount(result.added)} imported.`);
+            toast.success(`${counted(result.added, 'item')} imported.`);
           }}
         />
       )}

@@ -24,6 +24,7 @@ import {
 } from './components/ip-search-results-table';
 import { ActionProgress, type ActionRun } from './components/action-progress';
 import { BanEverywhereDialog } from './components/ban-everywhere-dialog';
+import { counted } from '../../lib/counted';
 
 const INPUT_ID = 'ip-search-q';
 const HINT_ID = 'ip-search-hint';
@@ -168,7 +169,7 @@ function Answer({ q, search }: AnswerProps) {
         items: chosen.map((match) => ({ list_id: match.list_id, item_id: match.item_id })),
       });
       setSelected(new Set());
-      follow(`Remove ${q} from ${chosen.length === 1 ? '1 list' : `${chosen.length} lists`}`, started);
+      follow(`Remove ${q} from ${counted(chosen.length, 'list')}`, started);
     } catch (err) {
       setFailure(errorMessage(err, 'Failed to remove the items.'));
     }
@@ -247,11 +248,8 @@ const KIND_WORDS: Record<IpSearchAnswer['query']['kind'], string> = {
   asn: 'ASN',
 };
 
-const plural = (count: number, one: string, many: string) =>
-  `${count.toLocaleString()} ${count === 1 ? one : many}`;
-
 function listsSearched(answer: IpSearchAnswer) {
-  return plural(
+  return counted(
     answer.lists_searched,
     `${KIND_WORDS[answer.query.kind]} list`,
     `${KIND_WORDS[answer.query.kind]} lists`,
@@ -271,9 +269,9 @@ function Summary({ answer, matches }: { answer: IpSearchAnswer; matches: number 
     <div className="space-y-2">
       <p className="text-sm text-ink-muted" aria-live="polite">
         {answer.truncated ? 'More than ' : ''}
-        {plural(matches, 'match', 'matches')} for{' '}
+        {counted(matches, 'match', 'matches')} for{' '}
         <span className="font-mono text-ink">{answer.query.value}</span> in{' '}
-        {plural(answer.lists.length, 'list', 'lists')} ({listsSearched(answer)} searched).
+        {counted(answer.lists.length, 'list')} ({listsSearched(answer)} searched).
       </p>
       {answer.truncated && (
         <p

@@ -13,6 +13,7 @@ import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
 import { useCreateApiKeyMutation } from '../../api/api-keys/api-key-create-mutation';
 import { useApiKeysQuery } from '../../api/api-keys/api-keys-query';
 import { useRevokeApiKeyMutation } from '../../api/api-keys/api-key-revoke-mutation';
+import { counted } from '../../lib/counted';
 
 const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 const ACCESS_LABEL: Record<ApiKeyAccess, string> = { read: 'Read only', ban: 'Ban' };
@@ -216,8 +217,7 @@ export function ApiKeysSection() {
                   {key.last_used_at
                     ? ` · last used ${day.format(new Date(key.last_used_at))}`
                     : ' · never used'}
-                  {key.list_ids.length > 0 &&
-                    ` · ${key.list_ids.length} list${key.list_ids.length === 1 ? '' : 's'} only`}
+                  {key.list_ids.length > 0 && ` · ${counted(key.list_ids.length, 'list')} only`}
                 </p>
               </div>
               <Badge tone={key.access === 'ban' ? 'blue' : 'grey'}>{ACCESS_LABEL[key.access]}</Badge>

@@ -12,6 +12,7 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useRulesOverviewBatches } from '../../api/rules-overview/rules-overview-query';
 import { useZonesQuery } from '../../api/zones/zones-query';
 import { ZoneRulesRow, type ZoneRowState } from './components/zone-rules-row';
+import { counted } from '../../lib/counted';
 
 /** Zones per request: small, so the progress moves and a slow zone holds back few others. */
 const ZONES_PER_BATCH = 5;
@@ -138,7 +139,7 @@ export default function RulesOverviewScreen() {
               {reading
                 ? `Reading rules from Cloudflare: ${zonesRead} of ${pageZones.length} zones`
                 : searching
-                  ? `${matches} matching ${matches === 1 ? 'rule' : 'rules'} in the ${pageZones.length} zones of this page`
+                  ? `${counted(matches, 'matching rule')} in the ${pageZones.length} zones of this page`
                   : `Zones ${(currentPage - 1) * RULES_OVERVIEW_PAGE_SIZE + 1}-${(currentPage - 1) * RULES_OVERVIEW_PAGE_SIZE + pageZones.length} of ${allZones.length}`}
             </p>
           </div>

@@ -8,7 +8,7 @@ import { fakeApi } from '../../../test/fake-api';
 import { jobOf } from '../../../test/job';
 import { jsonResponse } from '../../../test/render-app';
 import { sessionToken } from '../../../test/token';
-import { ImportBanListItemsDialog, itemsCount } from './import-ban-list-items-dialog';
+import { ImportBanListItemsDialog } from './import-ban-list-items-dialog';
 
 const LIST_ID = 'f5eafb532aa8469faf23e37001ff9a23';
 const IMPORT_ID = '4f1c1c8e-2f0b-4a57-9a43-0d6f7d8b2a11';
@@ -120,8 +120,6 @@ it('names one item in the singular', SLOW, async () => {
   await user.type(within(dialog).getByLabelText(/^Items/), '10.0.0.1');
   await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
   expect(await within(dialog).findByRole('button', { name: 'Import 1 item' })).toBeEnabled();
-  expect(itemsCount(1)).toBe('1 item');
-  expect(itemsCount(2_000)).toBe('2,000 items');
 });
 
 it("does not offer Import when it would pass the account's quota, and says why", SLOW, async () => {

@@ -25,6 +25,7 @@ import { useJobQuery } from '../../../api/jobs/job-query';
 import { hasEnded } from '../../../api/jobs/keys';
 import { errorMessage } from '../../../lib/api';
 import { ItemExpiryField } from './item-expiry-field';
+import { counted } from '../../../lib/counted';
 
 /** What a line of the text holds, by list kind (the import's one-value-a-line form). */
 const LINE_EXAMPLES: Record<BanListKind, string> = {
@@ -63,8 +64,6 @@ interface ImportBanListItemsDialogProps {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
-/** "1 item", "2,000 items": the button's and the screen's words for how many an import adds. */
-export const itemsCount = (n: number) => `${count(n)} ${n === 1 ? 'item' : 'items'}`;
 
 /**
  * Import items: paste or upload text (one value a line) or CSV (value,comment[,expires]); the server's
@@ -171,7 +170,9 @@ export function ImportBanListItemsDialog({
               Back
             </Button>
             <Button loading={applyMutation.isPending || running} disabled={!canApply} onClick={apply}>
-              {running || applyMutation.isPending ? 'Importing...' : `Import ${itemsCount(preview.to_add)}`}
+              {running || applyMutation.isPending
+                ? 'Importing...'
+                : `Import ${counted(preview.to_add, 'item')}`}
             </Button>
           </>
         ) : (

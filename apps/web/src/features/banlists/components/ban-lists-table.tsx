@@ -14,6 +14,7 @@ import {
   TableRows,
 } from '../../../components/ui/table';
 import type { SortState } from '../../../lib/use-sort';
+import { counted } from '../../../lib/counted';
 
 export type BanListSortKey =
   'id' | 'account_name' | 'account_id' | 'list_name' | 'list_id' | 'kind' | 'items';
@@ -84,7 +85,7 @@ export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onD
                 <Link
                   to={`/cloudflare/banlists/${encodeURIComponent(banList.list_id)}/items`}
                   className={linkClassName}
-                  aria-label={`${banList.items.toLocaleString()} items in ${banList.list_name}`}
+                  aria-label={`${counted(banList.items, 'item')} in ${banList.list_name}`}
                 >
                   {banList.items.toLocaleString()}
                 </Link>

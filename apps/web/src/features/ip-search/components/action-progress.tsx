@@ -1,6 +1,7 @@
 import type { IpSearchActionAnswer, IpSearchJobResult, IpSearchListOutcome, Job } from '@guardian/contract';
 import { CheckCircle2, CircleAlert, LoaderCircle, X } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
+import { counted } from '../../../lib/counted';
 
 /** One account's part of Ban everywhere or Remove from lists, with its job as last seen. */
 export interface ProgressPart {
@@ -46,9 +47,27 @@ function PartState({ job, listCount }: { job: Job; listCount: number }) {
   return (
     <span className="inline-flex items-center gap-1 text-ink-muted">
       <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
-      {job.state === 'queued' ? 'Waiting' : `${job.done} of ${job.total ?? listCount} lists`}
+      {job.state === 'queued' ? 'Waiting' : `${job.done} of ${counted(job.total ?? listCount, 'list')}`}
     </span>
   );
+}
+
+/** "Done in every account.", "1 of 2 accounts failed; the others are done.", "1 of 1 account was cancelled." */
+function outcomeOf(parts: ProgressPart[]): string {
+  const failed = parts.filter((part) => part.job.state === 'failed').length;
+  const cancelled = parts.filter((part) => part.job.state === 'cancelled').length;
+  const notDone = failed + cancelled;
+  if (notDone === 0) return 'Done in every account.';
+  const what =
+    failed === 0
+      ? cancelled === 1
+        ? 'was cancelled'
+        : 'were cancelled'
+      : cancelled === 0
+        ? 'failed'
+        : 'failed or were cancelled';
+  const others = notDone < parts.length ? '; the others are done.' : '.';
+  return `${notDone} of ${counted(parts.length, 'account')} ${what}${others}`;
 }
 
 /**
@@ -58,7 +77,6 @@ function PartState({ job, listCount }: { job: Job; listCount: number }) {
  */
 export function ActionProgress({ run, onDismiss }: { run: ActionRun; onDismiss?: () => void }) {
   const running = run.parts.some((part) => ['queued', 'running'].includes(part.job.state));
-  const failed = run.parts.filter((part) => part.job.state === 'failed').length;
   return (
     <section
       aria-label={run.title}
@@ -69,11 +87,7 @@ export function ActionProgress({ run, onDismiss }: { run: ActionRun; onDismiss?:
         <div>
           <h2 className="text-sm font-semibold text-ink">{run.title}</h2>
           <p className="text-sm text-ink-muted" role="status">
-            {running
-              ? 'Working on each account...'
-              : failed > 0
-                ? `${failed} of ${run.parts.length} accounts failed; the others are done.`
-                : 'Done in every account.'}
+            {running ? 'Working on each account...' : outcomeOf(run.parts)}
           </p>
         </div>
         {!running && onDismiss && (

@@ -20,6 +20,7 @@ import { useBanListsQuery } from '../../../api/ban-lists/ban-lists-query';
 import { banEverywhere } from '../../../api/ip-search/ip-search-actions';
 import { useListCapacityQuery } from '../../../api/ip-search/list-capacity-query';
 import { errorMessage } from '../../../lib/api';
+import { counted } from '../../../lib/counted';
 
 /** The lists a search's value goes in: an address or CIDR in ip lists, the others in their own kind. */
 const LIST_KIND: Record<IpSearchAnswer['query']['kind'], BanListKind> = {
@@ -148,11 +149,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
             Cancel
           </Button>
           <Button type="submit" variant="danger" loading={saving}>
-            {saving
-              ? 'Banning...'
-              : chosen.size > 0
-                ? `Ban in ${chosen.size} ${chosen.size === 1 ? 'list' : 'lists'}`
-                : 'Ban'}
+            {saving ? 'Banning...' : chosen.size > 0 ? `Ban in ${counted(chosen.size, 'list')}` : 'Ban'}
           </Button>
         </>
       }

@@ -9,6 +9,7 @@ import {
 } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Spinner } from '../../../components/ui/spinner';
+import { counted } from '../../../lib/counted';
 
 const cut = (text: string) =>
   text.length > EXPRESSION_DISPLAY_LENGTH ? `${text.slice(0, EXPRESSION_DISPLAY_LENGTH)}...` : text;
@@ -43,10 +44,7 @@ function Count({
     <p className="text-sm text-ink">
       <span className="text-ink-muted">{label}:</span> <span className="font-semibold">{summary.total}</span>
       {searching && (
-        <span className="text-ink-muted">
-          {' '}
-          ({summary.matchCount} {summary.matchCount === 1 ? 'match' : 'matches'})
-        </span>
+        <span className="text-ink-muted"> ({counted(summary.matchCount, 'match', 'matches')})</span>
       )}
     </p>
   );
