@@ -110,7 +110,7 @@ export function IpSearchResultsTable({
                 <TableCell label="Account Name" className="break-words">
                   {match.account_name}
                 </TableCell>
-                <TableCell label="List Name" className="break-all">
+                <TableCell label="List Name" className="break-words">
                   <Link
                     to={`/cloudflare/banlists/${encodeURIComponent(match.list_id)}/items`}
                     className="font-medium text-brand underline-offset-2 hover:underline"
