@@ -17,7 +17,7 @@ const LOOKED_UP_LISTS = 1_000;
  * The longest a write waits for a list's turn held by another server process (a sync of 500,000 items
  * on PostgreSQL takes ~10 s); within one process writes queue without this bound, as before.
  */
-const LIST_TURN_WAIT_MS = 60_000;
+export const LIST_TURN_WAIT_MS = 60_000;
 
 export function toBanListDto(list: BanListRecord): BanList {
   return {
@@ -70,6 +70,8 @@ export class BanListAccess {
     private readonly accountWaitMs: number,
     /** Cloudflare's Lists write budget per account, counted in the database (none: not counted). */
     private readonly writeBudget?: ListWriteBudget,
+    /** The longest a write waits for its list's turn held by another process (tests shorten it). */
+    private readonly listWaitMs = LIST_TURN_WAIT_MS,
   ) {
     this.lists = new BanListsRepository(deps.db);
     this.accounts = new AccountsRepository(deps.db);
@@ -127,7 +129,7 @@ export class BanListAccess {
       );
     try {
       return await this.locks.run(ref, () =>
-        this.leases.run(`list-turn:${ref}`, { waitMs: LIST_TURN_WAIT_MS, busy }, work),
+        this.leases.run(`list-turn:${ref}`, { waitMs: this.listWaitMs, busy }, work),
       );
     } finally {
       this.changed();
