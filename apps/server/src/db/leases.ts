@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { QueryOptions, Queryable } from './types';
+import { PLANNED_ONCE, type Queryable } from './types';
 
 export interface LeaseTiming {
   /** A holder's lease lasts this long unless renewed: the longest a crashed holder keeps others waiting. */
@@ -11,8 +11,6 @@ export interface LeaseTiming {
 const DEFAULT_TIMING: LeaseTiming = { ttlMs: 30_000, renewEveryMs: 10_000 };
 const FIRST_POLL_MS = 20;
 const MAX_POLL_MS = 250;
-/** Taken and released around every list write: their plans do not depend on the names. */
-const PLANNED_ONCE: QueryOptions = { reusePlan: true };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -42,7 +40,8 @@ export interface LeaseWait {
  * on Cloudflare for minutes), so a waiting write never holds a pooled connection, and PGlite, which runs
  * one transaction at a time, is never held up. The holder renews its lease while it works and deletes it
  * when done; if it crashes, its lease lapses after `ttlMs` (30 s). Within one process, waiters for a name
- * queue in memory (first come, first served) and only the first polls the table.
+ * queue in memory (first come, first served) and only the first polls the table. Taken and released
+ * around every list write, its statements are planned once (their plans do not depend on the names).
  */
 export class Leases {
   private readonly queues = new Map<string, Promise<void>>();

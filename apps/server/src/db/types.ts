@@ -12,6 +12,9 @@ export interface QueryOptions {
   reusePlan?: boolean;
 }
 
+/** The options of a statement whose plan does not depend on its values (see `reusePlan`). */
+export const PLANNED_ONCE: QueryOptions = { reusePlan: true };
+
 export interface Queryable {
   /** One statement with $1, $2... parameters. */
   query<T = Record<string, unknown>>(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import PgBoss from 'pg-boss';
 import { AppError } from '../../app-error';
-import type { Db } from '../../db';
+import { PLANNED_ONCE, type Db } from '../../db';
 import { JobsRepository, type JobRecord } from './jobs.repository';
 import { pgBossDb } from './pg-boss-db';
 import { jobErrorCode, jobErrorInWords, jobErrorRetryAfter, isRetryable } from './job-errors';
@@ -510,7 +510,7 @@ export class JobQueue {
          WHERE EXISTS (SELECT 1 FROM ${this.bossSchemaName}.job j
                        WHERE j.name = q.name AND j.state < 'active' AND j.start_after < now())`,
         [names],
-        { reusePlan: true },
+        PLANNED_ONCE,
       );
       return rows.map((row) => row.name);
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db';
+import { PLANNED_ONCE, type Queryable } from '../../db';
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -46,14 +46,12 @@ const FROM_WRITTEN = `j ${JOINED}`;
 const CLAIM = `UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
   attempts = attempts + 1`;
 const CLAIMABLE = `state = 'queued' AND NOT cancel_requested`;
-/**
- * The statements every job runs (its insert, claim, progress, heartbeats and end) look rows up by id:
- * their plans do not depend on the values, so they are made once (on PGlite planning them was most of
- * a short job's cost to its caller).
- */
-const PLANNED_ONCE = { reusePlan: true };
 
-/** The `jobs` table (migration 016): what people see of the queue's jobs. */
+/**
+ * The `jobs` table (migration 016): what people see of the queue's jobs. The statements every job runs
+ * (its insert, claim, progress, heartbeats and end) look rows up by id, so their plans are made once
+ * (PLANNED_ONCE: on PGlite planning them was most of a short job's cost to its caller).
+ */
 export class JobsRepository {
   constructor(private readonly db: Queryable) {}
 

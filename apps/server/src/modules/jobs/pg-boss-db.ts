@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { Queryable } from '../../db';
+import { PLANNED_ONCE, type Queryable } from '../../db';
 
 /** PGlite refuses a script of several statements through the extended protocol that parameters need. */
 const MULTIPLE_COMMANDS = /multiple commands/i;
@@ -14,7 +14,7 @@ export function pgBossDb(db: Queryable): PgBoss.Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
       // pg-boss's statements find jobs by id or queue name: their plans are made once (QueryOptions).
-      if (values.length > 0) return { rows: await db.query(text, values, { reusePlan: true }) };
+      if (values.length > 0) return { rows: await db.query(text, values, PLANNED_ONCE) };
       try {
         const rows = await db.query(text);
         // pg answers a script with one result per statement; pg-boss reads no rows from scripts.
