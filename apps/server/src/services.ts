@@ -20,7 +20,6 @@ import { BAN_EVERYWHERE, IP_SEARCH_REMOVE, IpSearchActions } from './modules/ip-
 import { IpSearchService } from './modules/ip-search/ip-search.service';
 import { JobQueue } from './modules/jobs/job-queue';
 import { JobsService } from './modules/jobs/jobs.service';
-import { KeyedLock } from './modules/banlists/keyed-lock';
 import { DnsService } from './modules/dns/dns.service';
 import { FirewallService } from './modules/firewall/firewall.service';
 import { PageRulesService } from './modules/pagerules/pagerules.service';
@@ -50,10 +49,9 @@ export function createServices(config: Config, deps: AppDeps) {
   const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
   const twoFactor = new TwoFactorService(new TwoFactorRepository(deps.db), deps.tokenCipher, config);
   const snapshots = new SnapshotsService(deps.db, config.snapshotRetentionMs);
-  // Both ban-list services share the list write turns (one KeyedLock) and the accounts' leases.
+  // Both ban-list services share the leases: each list's write turns and each account's.
   const banListAccess = new BanListAccess(
     deps,
-    new KeyedLock(),
     new Leases(deps.db),
     config.cloudflare.deadlineMs ?? CLOUDFLARE_DEFAULTS.deadlineMs,
     // Cloudflare's Lists write budget per account, counted in the database for every process.

@@ -4,7 +4,6 @@ import { createAppDeps } from '../../app';
 import { Leases } from '../../db/leases';
 import { createTestContext, type TestContext } from '../../test/context';
 import { BanListAccess } from './ban-list-access';
-import { KeyedLock } from './keyed-lock';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -12,16 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** What one server process has: its own in-memory turns and leases, on the shared database. */
+/** What one server process has: its own leases (and their queues in memory), on the shared database. */
 const processOn = (listWaitMs: number) =>
-  new BanListAccess(
-    createAppDeps(ctx.config, ctx.db),
-    new KeyedLock(),
-    new Leases(ctx.db),
-    30_000,
-    undefined,
-    listWaitMs,
-  );
+  new BanListAccess(createAppDeps(ctx.config, ctx.db), new Leases(ctx.db), 30_000, undefined, listWaitMs);
 
 /** A write that holds its list's turn until `release` is called; `ended` notes when its work ended. */
 function held(ended: () => void = () => undefined) {
@@ -77,5 +69,42 @@ describe("a list's writes, across server processes", () => {
     await writeA;
     // The turn is free again once the first write ended.
     await expect(b.writing(103, async () => 'after')).resolves.toBe('after');
+  });
+});
+
+describe("a list's writes, in one server process", () => {
+  it('are refused with the same 409, and not run, after the wait runs out; the writes after them keep their order', async () => {
+    const a = processOn(200);
+    const order: string[] = [];
+    const first = held(() => order.push('first'));
+    const writeFirst = a.writing(104, first.work);
+    await first.running;
+    const refused = await a
+      .writing(104, async () => {
+        order.push('refused');
+      })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('CONFLICT');
+    expect((refused as AppError).message).toBe(
+      'Another change to this list (a sync, an import or a removal) is still running. Please try again in a moment.',
+    );
+    // Queued after the refused one: runs once the first ends, within its own wait.
+    const third = a.writing(104, async () => order.push('third'));
+    first.release();
+    await Promise.all([writeFirst, third]);
+    expect(order).toEqual(['first', 'third']);
+  });
+
+  it('wait for the turn as long as it takes less than the wait', async () => {
+    const a = processOn(5_000);
+    const order: string[] = [];
+    const first = held(() => order.push('first'));
+    const writeFirst = a.writing(105, first.work);
+    await first.running;
+    const second = a.writing(105, async () => order.push('second'));
+    setTimeout(first.release, 300);
+    await Promise.all([writeFirst, second]);
+    expect(order).toEqual(['first', 'second']);
   });
 });

@@ -7,15 +7,14 @@ import { AppError } from '../../app-error';
 import { AccountsRepository, type AccountRecord } from '../accounts/accounts.repository';
 import type { ListWriteBudget } from '../jobs/list-write-budget';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
-import { KeyedLock } from './keyed-lock';
 import { AnswerCache } from './answer-cache';
 
 /** How long a read may reuse a list it looked up: another server process's changes show within this. */
 const LIST_LOOKUP_TTL_MS = 1_000;
 const LOOKED_UP_LISTS = 1_000;
 /**
- * The longest a write waits for a list's turn held by another server process (a sync of 500,000 items
- * on PostgreSQL takes ~10 s); within one process writes queue without this bound, as before.
+ * The longest a write waits for its list's turn, held by a write in this or another server process (a
+ * sync of 500,000 items takes ~10 s): then a 409 in words, and the write is not made.
  */
 export const LIST_TURN_WAIT_MS = 60_000;
 
@@ -62,15 +61,16 @@ export class BanListAccess {
 
   constructor(
     readonly deps: AppDeps,
-    /** One per app: item writes, syncs, emptying and deleting a list take turns. */
-    private readonly locks: KeyedLock,
-    /** Where writes to one list, and list item writes of one Cloudflare account, take turns across processes. */
+    /**
+     * One per app: where writes to one list (item writes, syncs, emptying, deleting), and list item
+     * writes of one Cloudflare account, take turns, in this process and across processes.
+     */
     private readonly leases: Leases,
     /** The longest a person waits for the account's turn (the interactive Cloudflare deadline). */
     private readonly accountWaitMs: number,
     /** Cloudflare's Lists write budget per account, counted in the database (none: not counted). */
     private readonly writeBudget?: ListWriteBudget,
-    /** The longest a write waits for its list's turn held by another process (tests shorten it). */
+    /** The longest a write waits for its list's turn (tests shorten it). */
     private readonly listWaitMs = LIST_TURN_WAIT_MS,
   ) {
     this.lists = new BanListsRepository(deps.db);
@@ -116,10 +116,11 @@ export class BanListAccess {
   }
 
   /**
-   * Runs a write to the list after the writes queued before it, in this process (see KeyedLock) and in
-   * every other on this database (a lease on the list): a sync's load is swapped in only if no add
-   * landed meanwhile, so without the lease another process's add would make it fail. Reads see the
-   * write at once.
+   * Runs a write to the list after the writes queued before it, in this process and in every other on
+   * this database (the lease `list-turn:<list>`, whose waiters in one process queue first come, first
+   * served): a sync's load is swapped in only if no add landed meanwhile, so an add running beside it
+   * would make it fail. A turn that does not come within `listWaitMs` is refused with a 409 in words,
+   * whoever holds it. Reads see the write at once.
    */
   async writing<T>(ref: number, work: () => Promise<T>): Promise<T> {
     const busy = () =>
@@ -128,9 +129,7 @@ export class BanListAccess {
         'Another change to this list (a sync, an import or a removal) is still running. Please try again in a moment.',
       );
     try {
-      return await this.locks.run(ref, () =>
-        this.leases.run(`list-turn:${ref}`, { waitMs: this.listWaitMs, busy }, work),
-      );
+      return await this.leases.run(`list-turn:${ref}`, { waitMs: this.listWaitMs, busy }, work);
     } finally {
       this.changed();
     }
