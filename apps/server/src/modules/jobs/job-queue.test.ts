@@ -104,6 +104,34 @@ describe('job queue', () => {
     }
   });
 
+  it('a job sent from this process starts at once also when pg-boss does not hand it out in the millisecond it was sent', async () => {
+    // PGlite's clock counts whole milliseconds, and pg-boss takes a job once `start_after < now()`:
+    // a take in the millisecond of the send finds nothing, as this database's first take does.
+    let missed = 0;
+    const early = Object.create(ctx.db) as typeof ctx.db;
+    early.query = async <T>(...args: Parameters<typeof ctx.db.query>) => {
+      if (missed === 0 && args[0].includes('SKIP LOCKED')) {
+        missed += 1;
+        return [] as T[];
+      }
+      return ctx.db.query<T>(...args);
+    };
+    const queue = new JobQueue(early, { ...FAST, pollMs: 60_000, heartbeatMs: 60_000 });
+    queue.define('test-same-ms', stepping([], 1));
+    await queue.start();
+    try {
+      // The loop's first poll at start is over: it sleeps for a minute now.
+      await sleep(300);
+      const sentAt = Date.now();
+      const job = await queue.enqueue({ kind: 'test-same-ms', userId: user.id, target: 'same ms', data: {} });
+      expect(await queue.waitFor(job.id, 5_000, job)).toMatchObject({ state: 'succeeded' });
+      expect(missed).toBe(1);
+      expect(Date.now() - sentAt).toBeLessThan(1_000);
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('enqueue and claim answer the job from their own statement: it is not read again', async () => {
     const { db: counted, statements } = countingDb(ctx.db);
     const reads = () => statements.filter((sql) => sql.includes('FROM jobs j JOIN users'));

@@ -104,6 +104,12 @@ const notAsTables = (err: unknown) => String((err as { code?: unknown }).code ??
 
 /** How many times rarer a worker with a run in flight asks the queue for another job. */
 const BUSY_POLL_FACTOR = 5;
+/**
+ * pg-boss hands a job out once `start_after < now()`, and PGlite's clock counts whole milliseconds: a
+ * take in the millisecond of the send finds nothing. A queue this process sent to that gave no job is
+ * looked at once more this much later (had another process taken the job, that look costs one take).
+ */
+const SENT_LOOK_AGAIN_MS = 2;
 
 export const JOB_QUEUE_DEFAULTS: JobQueueOptions = {
   concurrency: 2,
@@ -160,6 +166,8 @@ export class JobQueue {
   private wakeRequested = false;
   /** Queues this process sent a job to since the loop last looked: fetched from at once, without the probe. */
   private readonly sentTo = new Set<string>();
+  /** Queues sent to that gave no job at the first look: looked at once more (SENT_LOOK_AGAIN_MS). */
+  private readonly lookAgain = new Set<string>();
   private starting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   /** pg-boss's schema, once started: the idle poll reads its waiting jobs (`readyQueues`). */
@@ -442,7 +450,10 @@ export class JobQueue {
         continue;
       }
       if (this.wakeRequested || this.stopping) continue;
-      const due = probedAt + pollMs() - Date.now();
+      const due = Math.min(
+        probedAt + pollMs() - Date.now(),
+        this.lookAgain.size > 0 ? SENT_LOOK_AGAIN_MS : Infinity,
+      );
       if (due <= 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, due);
@@ -460,15 +471,21 @@ export class JobQueue {
    * another process took it first), so they are fetched from at once, without asking the probe.
    */
   private async fetchSent(): Promise<Taken | undefined> {
-    const sent = [...this.sentTo];
+    const fresh = new Set(this.sentTo);
     this.sentTo.clear();
-    for (const [index, name] of sent.entries()) {
+    // Second looks first (they were sent earlier); a queue sent to again meanwhile has a first look.
+    const again = [...this.lookAgain].filter((name) => !fresh.has(name));
+    this.lookAgain.clear();
+    const names = [...again, ...fresh];
+    for (const [index, name] of names.entries()) {
       const job = await this.take(name);
       if (job) {
-        // The others are looked at next time round.
-        for (const later of sent.slice(index + 1)) this.sentTo.add(later);
+        // The others are looked at next time round, as they were.
+        for (const later of names.slice(index + 1))
+          (fresh.has(later) ? this.sentTo : this.lookAgain).add(later);
         return job;
       }
+      if (fresh.has(name)) this.lookAgain.add(name);
     }
     return undefined;
   }
