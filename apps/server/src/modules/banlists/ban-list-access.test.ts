@@ -33,6 +33,15 @@ function held(ended: () => void = () => undefined) {
   };
 }
 
+/** The 409 a write gets when its list's turn does not come within the wait. */
+function expectListBusy(err: unknown) {
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).code).toBe('CONFLICT');
+  expect((err as AppError).message).toBe(
+    'Another change to this list (a sync, an import or a removal) is still running. Please try again in a moment.',
+  );
+}
+
 describe("a list's writes, across server processes", () => {
   it("wait for the list's turn held by another process, then run", async () => {
     const [a, b] = [processOn(5_000), processOn(5_000)];
@@ -59,11 +68,7 @@ describe("a list's writes, across server processes", () => {
         ran = true;
       })
       .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).code).toBe('CONFLICT');
-    expect((err as AppError).message).toBe(
-      'Another change to this list (a sync, an import or a removal) is still running. Please try again in a moment.',
-    );
+    expectListBusy(err);
     expect(ran).toBe(false);
     first.release();
     await writeA;
@@ -84,11 +89,7 @@ describe("a list's writes, in one server process", () => {
         order.push('refused');
       })
       .catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(AppError);
-    expect((refused as AppError).code).toBe('CONFLICT');
-    expect((refused as AppError).message).toBe(
-      'Another change to this list (a sync, an import or a removal) is still running. Please try again in a moment.',
-    );
+    expectListBusy(refused);
     // Queued after the refused one: runs once the first ends, within its own wait.
     const third = a.writing(104, async () => order.push('third'));
     first.release();
