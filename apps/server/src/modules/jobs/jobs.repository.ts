@@ -92,7 +92,14 @@ export class JobsRepository {
   }
 
   async find(id: string): Promise<JobRecord | undefined> {
-    return (await this.db.query<JobRecord>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = $1`, [id]))[0];
+    // Read by every progress poll of a screen, and by a waiter whose job runs in another process:
+    // on PGlite in process, median of 300, 0.44-0.56 ms planned each time, 0.24-0.28 ms planned once.
+    const rows = await this.db.query<JobRecord>(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = $1`,
+      [id],
+      PLANNED_ONCE,
+    );
+    return rows[0];
   }
 
   /** Newest first; only `userId`'s unless it is undefined (an administrator's view of everyone's). */
