@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import { AppError } from '../../app-error';
 import { PLANNED_ONCE, type Db } from '../../db';
@@ -108,6 +109,8 @@ const BUSY_POLL_FACTOR = 5;
  * pg-boss hands a job out once `start_after < now()`, and PGlite's clock counts whole milliseconds: a
  * take in the millisecond of the send finds nothing. A queue this process sent to that gave no job is
  * looked at once more this much later (had another process taken the job, that look costs one take).
+ * A job ready at once (a negative `startAfter`) would need pg-boss to take an interval it does not
+ * document, or the server's clock to agree with PostgreSQL's.
  */
 const SENT_LOOK_AGAIN_MS = 2;
 
@@ -166,8 +169,6 @@ export class JobQueue {
   private wakeRequested = false;
   /** Queues this process sent a job to since the loop last looked: fetched from at once, without the probe. */
   private readonly sentTo = new Set<string>();
-  /** Queues sent to that gave no job at the first look: looked at once more (SENT_LOOK_AGAIN_MS). */
-  private readonly lookAgain = new Set<string>();
   private starting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   /** pg-boss's schema, once started: the idle poll reads its waiting jobs (`readyQueues`). */
@@ -450,10 +451,7 @@ export class JobQueue {
         continue;
       }
       if (this.wakeRequested || this.stopping) continue;
-      const due = Math.min(
-        probedAt + pollMs() - Date.now(),
-        this.lookAgain.size > 0 ? SENT_LOOK_AGAIN_MS : Infinity,
-      );
+      const due = probedAt + pollMs() - Date.now();
       if (due <= 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, due);
@@ -471,21 +469,15 @@ export class JobQueue {
    * another process took it first), so they are fetched from at once, without asking the probe.
    */
   private async fetchSent(): Promise<Taken | undefined> {
-    const fresh = new Set(this.sentTo);
+    const sent = [...this.sentTo];
     this.sentTo.clear();
-    // Second looks first (they were sent earlier); a queue sent to again meanwhile has a first look.
-    const again = [...this.lookAgain].filter((name) => !fresh.has(name));
-    this.lookAgain.clear();
-    const names = [...again, ...fresh];
-    for (const [index, name] of names.entries()) {
-      const job = await this.take(name);
+    for (const [index, name] of sent.entries()) {
+      const job = (await this.take(name)) ?? (await sleep(SENT_LOOK_AGAIN_MS).then(() => this.take(name)));
       if (job) {
-        // The others are looked at next time round, as they were.
-        for (const later of names.slice(index + 1))
-          (fresh.has(later) ? this.sentTo : this.lookAgain).add(later);
+        // The others are looked at next time round.
+        for (const later of sent.slice(index + 1)) this.sentTo.add(later);
         return job;
       }
-      if (fresh.has(name)) this.lookAgain.add(name);
     }
     return undefined;
   }
