@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PLANNED_ONCE, type Queryable } from './types';
 
 export interface LeaseTiming {
@@ -11,8 +12,6 @@ export interface LeaseTiming {
 const DEFAULT_TIMING: LeaseTiming = { ttlMs: 30_000, renewEveryMs: 10_000 };
 const FIRST_POLL_MS = 20;
 const MAX_POLL_MS = 250;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Whether `promise` settles before `deadline` (ms since the epoch); the timer is cleared either way. */
 async function settlesBefore(promise: Promise<unknown>, deadline: number): Promise<boolean> {

@@ -1,7 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestThrottle } from '../../cloudflare/throttle';
 import type { Queryable } from '../../db';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * How long requests taken from the database ahead of use stay usable here: they are counted in the
