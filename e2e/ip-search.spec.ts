@@ -56,12 +56,15 @@ test('the sidebar IP Lists page finds an address in the seeded lists', async () 
   await expect(resultRows().first()).toContainText('Holds it');
   await expect(resultRows().first()).toContainText('VPN range');
 
-  // A CIDR across the other account's list: every item inside it.
+  // A CIDR across the other account's list: every item inside it, 100 a page.
   await searchFor('192.0.2.0/24');
-  await expect(resultRows()).toHaveCount(150);
+  await expect(page.getByText('150 matches for 192.0.2.0/24 in 1 list')).toBeVisible();
+  await expect(resultRows()).toHaveCount(100);
   await expect(resultRows().first()).toContainText('Acme Security');
   await expect(resultRows().first()).toContainText('acme_bad_actors');
-  await expect(page.getByText('150 matches for 192.0.2.0/24 in 1 list')).toBeVisible();
+  await page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Page 2' }).click();
+  await expect(resultRows()).toHaveCount(50);
+  await expect(resultRows().first()).toContainText('acme_bad_actors');
 
   // Other specs add addresses of this range to lists of their own (and to this one): the seeded two
   // are found, in address order.

@@ -13,6 +13,7 @@ import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
+import { Pagination } from '../../components/ui/pagination';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useIpSearchQuery } from '../../api/ip-search/ip-search-query';
 import { followParts, removeMatches } from '../../api/ip-search/ip-search-actions';
@@ -25,10 +26,13 @@ import {
 import { ActionProgress, type ActionRun } from './components/action-progress';
 import { BanEverywhereDialog } from './components/ban-everywhere-dialog';
 import { counted } from '../../lib/counted';
+import { usePagedRows } from '../../lib/use-paged-rows';
 
 const INPUT_ID = 'ip-search-q';
 const HINT_ID = 'ip-search-hint';
 const ERROR_ID = 'ip-search-error';
+/** Matches a page, as the items screen's pages: a /16 can answer 500 (IP_SEARCH_MATCHES_MAX). */
+const MATCHES_PER_PAGE = 100;
 
 /** "Where is this address?": the sidebar's IP Lists page (/cloudflare/ips). */
 export default function IpSearchScreen() {
@@ -125,10 +129,12 @@ function Answer({ q, search }: AnswerProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const answer = search.data;
   const rows = useMemo(() => (answer ? matchRows(answer) : []), [answer]);
-  // Another search starts with nothing chosen.
+  const { pageRows, page, pageCount, setPage } = usePagedRows(rows, MATCHES_PER_PAGE);
+  // Another search starts on its first page, with nothing chosen.
   if (selectedFor !== q) {
     setSelectedFor(q);
     setSelected(new Set());
+    setPage(1);
   }
 
   /** Shows each account's part on the page as its job goes. */
@@ -221,12 +227,13 @@ function Answer({ q, search }: AnswerProps) {
       {failure && <ErrorMessage>{failure}</ErrorMessage>}
       {run && <ActionProgress run={run} onDismiss={() => setRun(null)} />}
       <IpSearchResultsTable
-        matches={rows}
+        matches={pageRows}
         loading={search.isPending}
         empty={answer ? emptyText(answer) : ''}
         selected={selected}
         onSelectedChange={setSelected}
       />
+      <Pagination className="mt-4" page={page} pageCount={pageCount} onPageChange={setPage} />
       {banning && answer && (
         <BanEverywhereDialog
           answer={answer}

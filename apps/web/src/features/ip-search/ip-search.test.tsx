@@ -129,6 +129,48 @@ describe('IP Lists: where is this address?', () => {
     expect(screen.getByText(/matches for/)).toHaveTextContent('More than 2 matches for 10.0.0.0/8');
   });
 
+  it('shows a long answer 100 matches a page, and Choose every match chooses them all', SLOW, async () => {
+    const many = (value: string, count: number) =>
+      answer({
+        query: { kind: 'cidr', value },
+        lists: [
+          list({
+            matches: Array.from({ length: count }, (_, index) =>
+              match({ item_id: index + 1, ip: `10.0.${index >> 8}.${index & 255}`, relation: 'within' }),
+            ),
+          }),
+        ],
+      });
+    fakeApi({
+      [SEARCH]: (call) =>
+        jsonResponse(
+          200,
+          call.params.get('q') === '10.0.0.0/23' ? many('10.0.0.0/23', 250) : many('10.0.0.0/24', 150),
+        ),
+    });
+    const { user, box } = await openPage('/cloudflare/ips?q=10.0.0.0%2F23');
+    const table = await screen.findByRole('table', { name: 'Lists holding the search' });
+    expect(screen.getByText(/matches for/)).toHaveTextContent('250 matches for 10.0.0.0/23 in 1 list');
+    const rows = () => within(table).getAllByRole('row').slice(1);
+    expect(rows()).toHaveLength(100);
+    expect(within(rows()[0]!).getByText('10.0.0.0')).toBeInTheDocument();
+
+    const pages = screen.getByRole('navigation', { name: 'Pagination' });
+    await user.click(within(pages).getByRole('button', { name: 'Page 3' }));
+    expect(rows()).toHaveLength(50);
+    expect(within(rows()[0]!).getByText('10.0.0.200')).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Choose every match' }));
+    expect(screen.getByRole('button', { name: 'Remove from 250 chosen' })).toBeEnabled();
+
+    // Another search starts on its first page, with nothing chosen.
+    await user.clear(box);
+    await user.type(box, '10.0.0.0/24{Enter}');
+    await waitFor(() => expect(screen.getByText(/matches for/)).toHaveTextContent('150 matches'));
+    expect(rows()).toHaveLength(100);
+    expect(within(rows()[0]!).getByText('10.0.0.0')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Remove from lists' })).toBeDisabled();
+  });
+
   it("shows the server's refusal of a search under the box, without Retry", SLOW, async () => {
     fakeApi({ [SEARCH]: refusal('"10.0.0.256" is not a valid IPv4 or IPv6 address or CIDR.') });
     const { user, box } = await openPage();
