@@ -154,6 +154,33 @@ it('follows a long import as a job, with its progress, until it ends', SLOW, asy
   await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT), { timeout: 10_000 });
 });
 
+it('says when every item is at Cloudflare and Guardian is still recording them', SLOW, async () => {
+  let polls = 0;
+  const { user, dialog, onImported } = openDialog({
+    [PREVIEW]: () => jsonResponse(200, preview()),
+    [APPLY]: () => jsonResponse(202, job({ state: 'queued', done: 0, total: null })),
+    [`GET /api/jobs/${JOB_ID}`]: () => {
+      polls += 1;
+      return jsonResponse(
+        200,
+        polls < 3 ? job({ done: 4, total: 4 }) : job({ state: 'succeeded', done: 4, result: RESULT }),
+      );
+    },
+  });
+  await user.type(within(dialog).getByLabelText(/^Items/), '10.0.0.1');
+  await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+  await user.click(await within(dialog).findByRole('button', { name: 'Import 2 items' }));
+  const progress = await within(dialog).findByRole('progressbar', { name: 'Import progress' });
+  await waitFor(() =>
+    expect(progress).toHaveTextContent('All 4 items are at Cloudflare; recording them in Guardian...'),
+  );
+  expect(progress).toHaveAttribute(
+    'aria-valuetext',
+    'All 4 items are at Cloudflare; recording them in Guardian...',
+  );
+  await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT), { timeout: 10_000 });
+});
+
 it("shows the server's words when the preview is refused", SLOW, async () => {
   const message = 'The import has 100,001 lines; at most 100,000 are taken at once. Please split it.';
   const { user, dialog } = openDialog({

@@ -100,6 +100,16 @@ export function ImportBanListItemsDialog({
         : (ended.error ?? 'The import failed.')
       : null;
   const busy = previewMutation.isPending || applyMutation.isPending || running;
+  const progressText =
+    !job || !progress || job.state === 'queued'
+      ? 'Waiting for its turn'
+      : // Every item sent and taken by Cloudflare: the job is writing them into the mirror (seconds for a
+        // large import), which its count does not show.
+        progress.total !== null && progress.total > 0 && progress.done >= progress.total
+        ? progress.total === 1
+          ? 'The item is at Cloudflare; recording it in Guardian...'
+          : `All ${count(progress.total)} items are at Cloudflare; recording them in Guardian...`
+        : describeJobProgress(progress);
   const announced = useRef<string | null>(null);
   useEffect(() => {
     if (!ended || announced.current === ended.id) return;
@@ -294,14 +304,10 @@ export function ImportBanListItemsDialog({
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={progress?.percent ?? undefined}
-              aria-valuetext={progress ? describeJobProgress(progress) : 'Waiting for its turn'}
+              aria-valuetext={progressText}
               className="space-y-1.5"
             >
-              <p className="text-sm text-ink-muted tabular-nums">
-                {!job || !progress || job.state === 'queued'
-                  ? 'Waiting for its turn'
-                  : describeJobProgress(progress)}
-              </p>
+              <p className="text-sm text-ink-muted tabular-nums">{progressText}</p>
               <div className="h-1.5 overflow-hidden rounded-full bg-line">
                 <div
                   className="h-full bg-brand transition-[width]"
