@@ -134,50 +134,42 @@ it("does not offer Import when it would pass the account's quota, and says why",
   expect(within(dialog).getByRole('button', { name: 'Import 10 items' })).toBeDisabled();
 });
 
-it('follows a long import as a job, with its progress, until it ends', SLOW, async () => {
-  let polls = 0;
-  const { user, dialog, onImported } = openDialog({
+/**
+ * An import whose apply answers 202: its job is polled as `running` (`polls` times) and then ends with
+ * RESULT. Answers the dialog once Import is pressed.
+ */
+async function startLongImport(running: Partial<Job>, polls: number) {
+  let polled = 0;
+  const opened = openDialog({
     [PREVIEW]: () => jsonResponse(200, preview()),
     [APPLY]: () => jsonResponse(202, job({ state: 'queued', done: 0, total: null })),
     [`GET /api/jobs/${JOB_ID}`]: () => {
-      polls += 1;
+      polled += 1;
       return jsonResponse(
         200,
-        polls < 2 ? job({ done: 1, total: 4 }) : job({ state: 'succeeded', done: 4, result: RESULT }),
+        polled <= polls ? job(running) : job({ state: 'succeeded', done: 4, result: RESULT }),
       );
     },
   });
+  const { user, dialog } = opened;
   await user.type(within(dialog).getByLabelText(/^Items/), '10.0.0.1');
   await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
   await user.click(await within(dialog).findByRole('button', { name: 'Import 2 items' }));
+  return opened;
+}
+
+it('follows a long import as a job, with its progress, until it ends', SLOW, async () => {
+  const { dialog, onImported } = await startLongImport({ done: 1, total: 4 }, 1);
   expect(await within(dialog).findByRole('progressbar', { name: 'Import progress' })).toBeInTheDocument();
   await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT), { timeout: 10_000 });
 });
 
 it('says when every item is at Cloudflare and Guardian is still recording them', SLOW, async () => {
-  let polls = 0;
-  const { user, dialog, onImported } = openDialog({
-    [PREVIEW]: () => jsonResponse(200, preview()),
-    [APPLY]: () => jsonResponse(202, job({ state: 'queued', done: 0, total: null })),
-    [`GET /api/jobs/${JOB_ID}`]: () => {
-      polls += 1;
-      return jsonResponse(
-        200,
-        polls < 3 ? job({ done: 4, total: 4 }) : job({ state: 'succeeded', done: 4, result: RESULT }),
-      );
-    },
-  });
-  await user.type(within(dialog).getByLabelText(/^Items/), '10.0.0.1');
-  await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
-  await user.click(await within(dialog).findByRole('button', { name: 'Import 2 items' }));
+  const { dialog, onImported } = await startLongImport({ done: 4, total: 4 }, 2);
   const progress = await within(dialog).findByRole('progressbar', { name: 'Import progress' });
-  await waitFor(() =>
-    expect(progress).toHaveTextContent('All 4 items are at Cloudflare; recording them in Guardian...'),
-  );
-  expect(progress).toHaveAttribute(
-    'aria-valuetext',
-    'All 4 items are at Cloudflare; recording them in Guardian...',
-  );
+  const recording = 'All 4 items are at Cloudflare; recording them in Guardian...';
+  await waitFor(() => expect(progress).toHaveTextContent(recording));
+  expect(progress).toHaveAttribute('aria-valuetext', recording);
   await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT), { timeout: 10_000 });
 });
 
