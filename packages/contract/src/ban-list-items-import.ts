@@ -43,6 +43,7 @@ export const banListImportInvalidLineSchema = z.object({
   line: z.number().int().positive(),
   /** The line as written (cut to 120 characters). */
   text: z.string(),
+  /** Why it is not an item; a value it quotes is cut to 120 characters too. */
   reason: z.string(),
 });
 export type BanListImportInvalidLine = z.infer<typeof banListImportInvalidLineSchema>;

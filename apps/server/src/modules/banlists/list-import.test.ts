@@ -107,6 +107,26 @@ describe('import parsing', () => {
     ]);
   });
 
+  it('cuts every value a reason quotes as the line is cut (issue 33: a 7.9 M-character line gave a 7.9 MB answer)', () => {
+    const long = 'x'.repeat(1_000_000);
+    const reasons = [
+      ...parseImport('ip', `${long}\n1.2.3.${long}\n`).invalid,
+      ...parseImport('hostname', `${long}.example.com\n`).invalid,
+      ...parseImport('asn', `AS${long}\n`).invalid,
+      ...parseImport('redirect', `example.com/a -> ftp://${long}\n`).invalid,
+      ...parseImport(
+        'ip',
+        `1.2.3.4,a,${long}\n1.2.3.5,b,2020-01-01T00:00:00.${'0'.repeat(1_000_000)}Z\n`,
+        'csv',
+        NOW,
+      ).invalid,
+      ...parseImport('ip', `1.2.3.4,a"${long}\n1.2.3.5,"${long}\n`, 'csv', NOW).invalid,
+    ].map((line) => line.reason);
+    expect(reasons).toHaveLength(9);
+    for (const reason of reasons) expect(reason.length).toBeLessThan(400);
+    expect(reasons[0]).toBe(`"${'x'.repeat(120)}…" is not a valid IPv4 or IPv6 address or CIDR.`);
+  });
+
   it('reads expiry cells as presets, dates and dates with times, within five years', () => {
     expect(parseExpiryCell('', NOW)).toBeUndefined();
     expect(parseExpiryCell('NEVER', NOW)).toBeNull();

@@ -80,6 +80,13 @@ const PLAIN_IPV4 =
 const plainIpv4 = (value: string): ItemValue => ({ value, key: value, search: value, input: { ip: value } });
 
 const shown = (text: string) => (text.length > LINE_SHOWN_MAX ? `${text.slice(0, LINE_SHOWN_MAX)}…` : text);
+/**
+ * A reason with the value it quotes cut as the line is: parseItemValue's and csv-parse's reasons quote
+ * the value (or a redirect's target) whole. From the first quote to the last, so a value holding
+ * quotes is cut whole too.
+ */
+const shownReason = (reason: string) =>
+  reason.replace(/"(.*)"/s, (_quote, value: string) => `"${shown(value)}"`);
 
 /**
  * The CSV's third column: empty (the import's choice), `never`, 1h, 1d, 7d, 30d (from now), a date
@@ -96,8 +103,9 @@ export function parseExpiryCell(text: string, now: Date): Date | null | undefine
   else if (DATE_TIME.safeParse(text.trim()).success) at = Date.parse(text.trim());
   else
     return `"${shown(text.trim())}" is not an expiry: use never, 1h, 1d, 7d, 30d, a date (2027-01-31) or a date and time with its offset (2027-01-31T12:00:00Z).`;
-  if (at <= now.getTime()) return `The expiry ${text.trim()} has already passed.`;
-  if (at > now.getTime() + EXPIRY_MAX_MS) return `The expiry ${text.trim()} is more than 5 years ahead.`;
+  if (at <= now.getTime()) return `The expiry ${shown(text.trim())} has already passed.`;
+  if (at > now.getTime() + EXPIRY_MAX_MS)
+    return `The expiry ${shown(text.trim())} is more than 5 years ahead.`;
   return new Date(at);
 }
 
@@ -137,7 +145,7 @@ class Collector {
   reject(line: number, text: string, reason: string): void {
     this.invalidCount++;
     if (this.invalid.length < IMPORT_INVALID_LISTED_MAX)
-      this.invalid.push({ line, text: shown(text), reason });
+      this.invalid.push({ line, text: shown(text), reason: shownReason(reason) });
   }
 
   /** A value line: checked for the list's kind, counted once. */
