@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
-const secret = 'a'.repeat(40);
+const secret = randomBytes(48).toString('base64url');
 const keyBase64 = randomBytes(32).toString('base64');
 const folders: string[] = [];
 const tempFolder = () => {
@@ -69,6 +69,32 @@ describe('loadConfig', () => {
     ]) {
       expect(problems.some((problem) => problem.startsWith(name))).toBe(true);
     }
+  });
+
+  it('refuses secrets with too few distinct characters and keys of one repeated byte, saying how to make good ones', () => {
+    const weakSecret = problemsOf({ GUARDIAN_SECRET: 'a'.repeat(36), GUARDIAN_ENCRYPTION_KEY: keyBase64 });
+    expect(weakSecret).toEqual([
+      expect.stringMatching(/^GUARDIAN_SECRET: .*distinct.*openssl rand -base64 48/),
+    ]);
+    expect(
+      problemsOf({ GUARDIAN_SECRET: 'abab'.repeat(10), GUARDIAN_ENCRYPTION_KEY: keyBase64 }),
+    ).toHaveLength(1);
+    for (const weakKey of [
+      Buffer.alloc(32).toString('base64'),
+      'b'.repeat(64),
+      Buffer.alloc(32, 7).toString('hex'),
+    ]) {
+      expect(problemsOf({ GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: weakKey }), weakKey).toEqual([
+        expect.stringMatching(/^GUARDIAN_ENCRYPTION_KEY: .*openssl rand -base64 32/),
+      ]);
+    }
+    // What `openssl rand -hex 16` makes (32 hex digits) passes, as random keys do.
+    expect(
+      problemsOf({ GUARDIAN_SECRET: randomBytes(16).toString('hex'), GUARDIAN_ENCRYPTION_KEY: keyBase64 }),
+    ).toEqual([]);
+    expect(
+      problemsOf({ GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: randomBytes(32).toString('hex') }),
+    ).toEqual([]);
   });
 
   it('reads the encryption key as hex or base64, and empty variables as unset', () => {

@@ -106,8 +106,13 @@ export class ConfigError extends Error {
 }
 
 const SECRET_MIN_LENGTH = 32;
+/** Fewer distinct characters than this is no random secret ('a' x 36); 32 random hex digits hold about 14. */
+const SECRET_MIN_DISTINCT = 10;
+/** Fewer distinct bytes than this is no random key (all zeros, one byte repeated); 32 random bytes hold about 30. */
+const KEY_MIN_DISTINCT = 8;
 const SECRET_HINT = `at least ${SECRET_MIN_LENGTH} random characters, e.g. \`openssl rand -base64 48\``;
-const KEY_HINT = '32 bytes as base64 or hex, e.g. `openssl rand -base64 32`';
+const KEY_HINT = '32 random bytes as base64 or hex, e.g. `openssl rand -base64 32`';
+const distinct = (values: Iterable<unknown>) => new Set(values).size;
 
 // Both `src/` and the bundle's `dist/` sit one level below apps/server, so this holds for either.
 const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -165,12 +170,25 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
     .optional(),
   GUARDIAN_DATABASE_QUERY_TIMEOUT_SECONDS: positiveInt(60),
-  GUARDIAN_SECRET: z.string().min(SECRET_MIN_LENGTH, `must be ${SECRET_HINT}`).optional(),
+  GUARDIAN_SECRET: z
+    .string()
+    .min(SECRET_MIN_LENGTH, `must be ${SECRET_HINT}`)
+    .refine(
+      (text) => distinct(text) >= SECRET_MIN_DISTINCT,
+      `has fewer than ${SECRET_MIN_DISTINCT} distinct characters, so it is easy to guess: use ${SECRET_HINT}`,
+    )
+    .optional(),
   GUARDIAN_ENCRYPTION_KEY: z
     .string()
     .transform((text, ctx) => {
       const key = parseEncryptionKey(text);
       if (!key) ctx.addIssue({ code: 'custom', message: `must be ${KEY_HINT}` });
+      else if (distinct(key) < KEY_MIN_DISTINCT) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is a known-weak key (fewer than ${KEY_MIN_DISTINCT} distinct bytes, e.g. all zeros): use ${KEY_HINT}`,
+        });
+      }
       return key ?? z.NEVER;
     })
     .optional(),

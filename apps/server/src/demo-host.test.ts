@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +21,8 @@ describe('where the console listens', () => {
 
   it('is every interface in production by default (in a container, the published port decides)', () => {
     const production = loadConfig({
-      GUARDIAN_SECRET: 'a'.repeat(40),
-      GUARDIAN_ENCRYPTION_KEY: 'b'.repeat(64),
+      GUARDIAN_SECRET: randomBytes(48).toString('base64url'),
+      GUARDIAN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     });
     expect(production.host).toBe('0.0.0.0');
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { authEndpoints, healthEndpoints } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
@@ -20,8 +21,8 @@ const LIMITS = { windowSeconds: 900, maxFailuresPerEmail: 5, maxFailuresPerAddre
 beforeAll(async () => {
   // Production's argon2id cost, so timings are those a real attacker would measure.
   const production = loadConfig({
-    GUARDIAN_SECRET: 's'.repeat(40),
-    GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    GUARDIAN_SECRET: randomBytes(48).toString('base64url'),
+    GUARDIAN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   });
   ctx = await createTestContext({
     config: { passwordHashing: production.passwordHashing, loginRateLimit: LIMITS },
@@ -42,8 +43,8 @@ const median = (values: number[]) => {
 describe('password storage', () => {
   it('stores argon2id hashes with at least OWASP’s cost in production, never the password', async () => {
     const production = loadConfig({
-      GUARDIAN_SECRET: 's'.repeat(40),
-      GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      GUARDIAN_SECRET: randomBytes(48).toString('base64url'),
+      GUARDIAN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     });
     expect(production.passwordHashing.memoryCost).toBeGreaterThanOrEqual(19456);
     expect(production.passwordHashing.timeCost).toBeGreaterThanOrEqual(2);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -215,21 +216,21 @@ describe('the keys themselves', () => {
         loadConfig({
           GUARDIAN_MODE: 'production',
           GUARDIAN_DATA_DIR: dataDir,
-          GUARDIAN_SECRET: 's'.repeat(40),
+          GUARDIAN_SECRET: randomBytes(48).toString('base64url'),
         }),
       ).toThrow(/GUARDIAN_ENCRYPTION_KEY is required/);
       expect(() =>
         loadConfig({
           GUARDIAN_MODE: 'production',
           GUARDIAN_DATA_DIR: dataDir,
-          GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+          GUARDIAN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         }),
       ).toThrow(/GUARDIAN_SECRET is required/);
       // A short secret is refused rather than padded.
       expect(() =>
         loadConfig({
           GUARDIAN_SECRET: 'short',
-          GUARDIAN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+          GUARDIAN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         }),
       ).toThrow(/GUARDIAN_SECRET/);
     } finally {
