@@ -29,7 +29,12 @@ export const createApiKeyRequestSchema = z.object({
     .string({ error: 'Name is required.' })
     .trim()
     .min(1, 'Name is required.')
-    .max(60, 'Name must be at most 60 characters.'),
+    .max(60, 'Name must be at most 60 characters.')
+    // The name is the audit trail's actor: no line breaks, control or direction-changing characters.
+    .regex(
+      /^[^\p{C}\p{Zl}\p{Zp}]*$/u,
+      'The name may hold only printable characters (no line breaks or control characters).',
+    ),
   access: z.enum(API_KEY_ACCESS, { error: 'Access must be read or ban.' }),
   /** Cloudflare account ids the key is limited to (none: every account of the person). */
   account_ids: ids('account'),

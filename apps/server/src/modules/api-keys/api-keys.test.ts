@@ -169,6 +169,12 @@ describe('API keys', () => {
     for (const payload of [
       { name: '', access: 'read' },
       { name: 'x'.repeat(61), access: 'read' },
+      // A name is the audit trail's actor: no second line, no control or direction characters.
+      { name: 'script\nroot@example.com', access: 'read' },
+      { name: 'tab\there', access: 'read' },
+      { name: 'evil\u202Egnp.exe', access: 'read' },
+      { name: 'zero\u200Bwidth', access: 'read' },
+      { name: 'bell\u0007', access: 'read' },
       { name: 'x', access: 'write' },
       { name: 'x', access: 'read', list_ids: Array.from({ length: 51 }, (_, i) => `l${i}`) },
       { name: 'x', access: 'read', expires_at: '2020-01-01T00:00:00Z' },
@@ -181,5 +187,14 @@ describe('API keys', () => {
       });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
     }
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/me/api-keys',
+      headers: alice.headers,
+      payload: { name: 'a\nb', access: 'read' },
+    });
+    expect(refused.json().message).toMatch(/name may hold only printable characters/i);
+    // Printable text of any script is a name.
+    expect((await createKey({ name: 'Ünïcødé スクリプト', access: 'read' })).name).toBe('Ünïcødé スクリプト');
   });
 });
