@@ -49,6 +49,41 @@ describe('requests a minute', () => {
   });
 });
 
+describe('requests a minute, on sign-in', () => {
+  let ctx: TestContext;
+  let alice: TestUser;
+  beforeAll(async () => {
+    ctx = await createTestContext({
+      config: { requestLimits: { perMinute: 5, concurrentCostly: 2, queuedCostly: 8 } },
+    });
+    alice = await ctx.createUser();
+  });
+  afterAll(() => ctx.close());
+
+  const login = (email: string, password: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password },
+      remoteAddress: '203.0.113.9',
+    });
+
+  it("keeps the sign-in limiter's promise (issue 33): a flood from an address does not lock out a person already seen from it", async () => {
+    expect((await login(alice.email, alice.password)).statusCode).toBe(200);
+    // Past the address's 5 requests a minute and its sign-in allowance: refused.
+    const flood = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login(`nobody${i}@example.com`, 'guess')),
+    );
+    expect(new Set(flood.map((answer) => answer.statusCode))).toEqual(new Set([401, 429]));
+    expect((await login(alice.email, alice.password)).statusCode).toBe(200);
+    // Her own sign-ins still count a minute's requests: the limit follows the e-mail at the address.
+    for (let i = 0; i < 3; i++) expect((await login(alice.email, alice.password)).statusCode).toBe(200);
+    const refused = await login(alice.email, alice.password);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json<ErrorBody>().message).toMatch(/^Too many requests: at most 5 a minute\./);
+  });
+});
+
 describe('the requests-a-minute headers', () => {
   let ctx: TestContext;
   let alice: TestUser;

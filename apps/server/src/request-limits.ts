@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import { signInRoutes } from '@guardian/contract';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { RequestLimits } from './config';
 import { AppError } from './app-error';
@@ -7,6 +8,18 @@ import { isApiPath } from './route-table';
 /** Who a request counts against: the signed-in person, or before signing in the client's address. */
 function requesterOf(request: FastifyRequest): string {
   return request.user ? `user:${request.user.id}` : `address:${request.ip}`;
+}
+
+const SIGN_IN_PATHS = new Set<string>([signInRoutes.login.path, signInRoutes.loginTwoFactor.path]);
+
+/**
+ * A sign-in counts against the e-mail (or the second step's challenge) at its address, read from the
+ * body: the sign-in limiter lets people already seen from an address sign in whatever else comes
+ * from it, and a flood of other e-mails from there must not use up their minute either.
+ */
+function signInRequesterOf(request: FastifyRequest): string {
+  const body = request.body as { email?: string; challenge_token?: string };
+  return `sign-in:${request.ip} ${body.email?.toLowerCase() ?? body.challenge_token}`;
 }
 
 /**
@@ -64,6 +77,11 @@ export class CostlyRequestQueue {
  * parallel would otherwise queue everyone else behind them. A GET's HEAD route is as costly as it.
  */
 export async function registerRequestLimits(app: FastifyInstance, limits: RequestLimits): Promise<void> {
+  // Before the plugin's own onRoute hook, which reads a route's `rateLimit`: counted once the body is read.
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'POST' && SIGN_IN_PATHS.has(route.url))
+      route.config = { ...route.config, rateLimit: { hook: 'preHandler', keyGenerator: signInRequesterOf } };
+  });
   await app.register(rateLimit, {
     max: limits.perMinute,
     timeWindow: 60_000,
