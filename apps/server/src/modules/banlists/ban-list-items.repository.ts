@@ -516,9 +516,16 @@ export class BanListItemsRepository {
    * lower-case, a redirect's source). Reads only the mirror's items that Guardian added; the items
    * found at Cloudflare keep the load's defaults. Answers the provisional ids learned on the way, for
    * the items' history (`ItemHistoryRepository.renameItems`, when the load is swapped in).
+   *
+   * Run in a transaction of its own. The mirror's statistics do not see an import's rows (PGlite has
+   * no autovacuum; PostgreSQL's may not have run yet): planned as one item to carry over, each join was
+   * a loop over the whole load table per item (minutes for 50,000 imported items). Nested loops are
+   * refused for these two statements, so each is a hash (or merge) join: one pass over each side,
+   * whatever the estimate.
    */
   async keepProvenance(ref: number): Promise<LearnedItemId[]> {
     const load = loadTableOf(ref);
+    await this.db.exec('SET LOCAL enable_nestloop = off');
     const assign = `added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
            expires_at = kept.expires_at`;
     await this.db.query(

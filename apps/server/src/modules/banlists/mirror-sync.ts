@@ -177,7 +177,7 @@ export async function syncMirror(
     }
     if (!loading) await startLoading();
     await options.onItemsStored?.();
-    const learned = await items.keepProvenance(list.ref);
+    const learned = await db.transaction((tx) => new BanListItemsRepository(tx).keepProvenance(list.ref));
     await items.indexLoad(list.ref, { lanes: db.kind === 'postgres' ? 2 : 1 });
     await db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
