@@ -3,9 +3,29 @@ import { AppError } from '../../app-error';
 import { cloudflareErrorToAppError } from '../../cloudflare';
 import { DatabaseUnavailableError } from '../../db';
 
+/**
+ * A statement past its time limit: cancelled by PostgreSQL (`statement_timeout`, SQLSTATE 57014), or
+ * not answered within the query bound (node-postgres' read timeout, the embedded database's wait).
+ * The database answered other statements: a long job step is not an unreachable database.
+ */
+function isStatementPastLimit(err: unknown): boolean {
+  const failure = err instanceof DatabaseUnavailableError ? err.cause : err;
+  if (!(failure instanceof Error)) return false;
+  return (
+    (failure as { code?: unknown }).code === '57014' ||
+    /Query read timeout|did not answer within/.test(failure.message)
+  );
+}
+
 /** The AppError a failure is to a person (Cloudflare's refusals worded as the API words them). */
 function asAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
+  if (isStatementPastLimit(err)) {
+    return new AppError(
+      'UNAVAILABLE',
+      'A database statement took longer than its time limit, so Guardian stopped waiting and this work did not finish. Please try again; if it happens again, tell your administrator.',
+    );
+  }
   if (err instanceof DatabaseUnavailableError)
     return new AppError('UNAVAILABLE', 'The database could not be reached.');
   return cloudflareErrorToAppError(err);
