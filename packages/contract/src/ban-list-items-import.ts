@@ -13,6 +13,12 @@ export const BAN_LIST_IMPORT_LINES_MAX = 100_000;
 export const BAN_LIST_IMPORT_TEXT_MAX = 8_000_000;
 /** How long a preview can be confirmed. */
 export const BAN_LIST_IMPORT_PREVIEW_MINUTES = 30;
+/**
+ * The previews a person keeps to confirm, at most (the newest: a preview drops the oldest past either
+ * bound): this many, of this many bytes in all (two previews of the longest text fit).
+ */
+export const BAN_LIST_IMPORT_PREVIEWS_KEPT_MAX = 3;
+export const BAN_LIST_IMPORT_PREVIEW_BYTES_KEPT_MAX = 32_000_000;
 /** The most invalid lines a preview lists one by one (all of them are counted). */
 export const BAN_LIST_IMPORT_INVALID_LISTED_MAX = 10_000;
 
@@ -49,8 +55,8 @@ export const banListImportInvalidLineSchema = z.object({
 export type BanListImportInvalidLine = z.infer<typeof banListImportInvalidLineSchema>;
 
 export const banListImportPreviewSchema = z.object({
-  /** Confirm with POST .../items/import/{id}. */
-  id: z.string(),
+  /** Confirm with POST .../items/import/{id}; null when there is nothing to confirm (nothing new, or refused). */
+  id: z.string().nullable(),
   /** Until when it can be confirmed (ISO 8601). */
   expires_at: z.string(),
   format: z.enum(['text', 'csv']),
@@ -98,5 +104,7 @@ export const banListImportResultSchema = z.object({
   /** Cloudflare write calls made. */
   write_calls: z.number().int().nonnegative(),
   list: banListSchema,
+  /** What happened when Cloudflare's answer to the write was lost, and what Guardian found out. */
+  outcome: z.string().optional(),
 });
 export type BanListImportResult = z.infer<typeof banListImportResultSchema>;

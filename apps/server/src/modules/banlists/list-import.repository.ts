@@ -1,4 +1,8 @@
-import type { BanListKind } from '@guardian/contract';
+import {
+  BAN_LIST_IMPORT_PREVIEW_BYTES_KEPT_MAX,
+  BAN_LIST_IMPORT_PREVIEWS_KEPT_MAX,
+  type BanListKind,
+} from '@guardian/contract';
 import type { Queryable } from '../../db';
 import { ensurePartition, type MirrorItem } from './ban-list-items.repository';
 import { mirrorKeySql } from './list-item-value';
@@ -38,19 +42,36 @@ export class ListImportRepository {
     return new Set(rows.map((row) => row.key));
   }
 
-  /** Keeps a preview; previews past their time are dropped on the way. */
+  /**
+   * Keeps a preview, and of the person's others not yet confirmed the newest that fit beside it within
+   * `kept` (count and bytes): the older are dropped, as are previews past their time. In the caller's
+   * transaction: the person's row is locked, so previews stored at once cannot pass the bounds together.
+   */
   async store(
     id: string,
     userId: number,
     list: { ref: number; nextItemId: number },
     items: readonly StoredImportItem[],
     expiresAt: Date,
+    kept = { previews: BAN_LIST_IMPORT_PREVIEWS_KEPT_MAX, bytes: BAN_LIST_IMPORT_PREVIEW_BYTES_KEPT_MAX },
   ): Promise<void> {
+    const json = JSON.stringify(items);
+    await this.db.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
     await this.db.query('DELETE FROM ban_list_imports WHERE expires_at < now()');
+    await this.db.query(
+      `DELETE FROM ban_list_imports WHERE id IN (
+         SELECT id FROM (
+           SELECT id, row_number() OVER newest AS place, sum(octet_length(items)) OVER newest AS bytes
+           FROM ban_list_imports WHERE user_id = $1 AND applied_at IS NULL
+           WINDOW newest AS (ORDER BY created_at DESC, id DESC)
+         ) AS older WHERE place >= $2 OR bytes > $3
+       )`,
+      [userId, kept.previews, kept.bytes - Buffer.byteLength(json)],
+    );
     await this.db.query(
       `INSERT INTO ban_list_imports (id, user_id, ban_list_ref, expires_at, items, item_count, list_next_item_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, userId, list.ref, expiresAt, JSON.stringify(items), items.length, list.nextItemId],
+      [id, userId, list.ref, expiresAt, json, items.length, list.nextItemId],
     );
   }
 

@@ -123,19 +123,19 @@ export class ListImportService {
     const fresh = parsed.items.filter((entry) => !listed.has(entry.item.key));
     const capacity = await new ListCapacity(this.access.deps.db).ofAccount(userId, list.accountId);
     const refused = capacityWarning(capacity, { items: fresh.length });
-    const id = randomUUID();
     const expiresAt = new Date(Date.now() + BAN_LIST_IMPORT_PREVIEW_MINUTES * 60_000);
-    await this.imports.store(
-      id,
-      userId,
-      list,
-      fresh.map(({ item, comment, expiresAt: at }): StoredImportItem => [
+    // Kept only when there is something to confirm: a refused or empty preview takes no room.
+    const id = refused || fresh.length === 0 ? null : randomUUID();
+    if (id) {
+      const items = fresh.map(({ item, comment, expiresAt: at }): StoredImportItem => [
         item.value,
         comment,
         at === undefined ? '' : at === null ? null : at.toISOString(),
-      ]),
-      expiresAt,
-    );
+      ]);
+      await this.access.deps.db.transaction((tx) =>
+        new ListImportRepository(tx).store(id, userId, list, items, expiresAt),
+      );
+    }
     return {
       id,
       expires_at: expiresAt.toISOString(),

@@ -433,17 +433,83 @@ describe('import into a list', () => {
       Array.from({ length: 9_995 }, (_, i) => ({ ip: `10.2.${i >> 8}.${i & 255}` })),
       small,
     );
-    const shown = await preview(listId, Array.from({ length: 10 }, (_, i) => `10.3.0.${i}`).join('\n'));
-    expect(shown.refused).toBe(
+    const kept = async () =>
+      (await ctx.db.query('SELECT id FROM ban_list_imports WHERE user_id = $1', [alice.id])).length;
+    const keptBefore = await kept();
+    const refused = await preview(listId, Array.from({ length: 10 }, (_, i) => `10.3.0.${i}`).join('\n'));
+    expect(refused.refused).toBe(
       '"Small Co" has 9,995 of 10,000 list items (Free plan): 10 more would pass it (5 left). Nothing will be sent.',
     );
+    // A refused preview is not kept (issue 33): there is nothing to confirm.
+    expect(refused.id).toBeNull();
+    expect(await kept()).toBe(keptBefore);
+
+    // One that fitted when it was previewed is refused when it no longer does.
+    const shown = await preview(listId, Array.from({ length: 5 }, (_, i) => `10.3.0.${i}`).join('\n'));
+    expect(shown.refused).toBeNull();
+    ctx.sandbox.control.seedListItems(small.account_id, listId, [{ ip: '10.3.1.1' }]);
+    expect((await call(alice, `/api/cloudflare/banlists/${listId}/sync`)).statusCode).toBe(200);
     const before = writes();
     const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
     expect(applied.statusCode).toBe(400);
     expect(applied.json<{ message: string }>().message).toBe(
-      '"Small Co" has 9,995 of 10,000 list items (Free plan): 10 more would pass it (5 left). Nothing was sent.',
+      '"Small Co" has 9,996 of 10,000 list items (Free plan): 5 more would pass it (4 left). Nothing was sent.',
     );
     expect(writes()).toBe(before);
+  });
+
+  it('keeps at most 3 previews a person, the newest: a preview drops the oldest (issue 33)', async () => {
+    const { listId } = await syncedList([]);
+    const shown = [];
+    for (let i = 0; i < 5; i++) shown.push(await preview(listId, `10.7.0.${i}\n10.7.1.${i}\n`));
+    const kept = await ctx.db.query<{ id: string }>(
+      'SELECT id FROM ban_list_imports WHERE user_id = $1 AND applied_at IS NULL ORDER BY created_at',
+      [alice.id],
+    );
+    expect(kept.map((row) => row.id).sort()).toEqual(
+      shown
+        .slice(2)
+        .map((answer) => answer.id!)
+        .sort(),
+    );
+    const dropped = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown[0]!.id}`, {});
+    expect(dropped.statusCode).toBe(404);
+    // A preview with nothing to add is not kept.
+    const nothing = await preview(listId, 'not-an-ip\n');
+    expect(nothing.id).toBeNull();
+    expect(await ctx.db.query('SELECT id FROM ban_list_imports WHERE user_id = $1', [alice.id])).toHaveLength(
+      3,
+    );
+  });
+
+  it("keeps at most the bound's bytes of a person's previews, dropping the oldest", async () => {
+    const { ref } = await syncedList([]);
+    const items = (n: number) =>
+      Array.from({ length: n }, (_, i): [string, string, null] => [
+        `10.8.${i >> 8}.${i & 255}`,
+        'x'.repeat(50),
+        null,
+      ]);
+    const bound = { previews: 3, bytes: 20_000 };
+    const expiresAt = new Date(Date.now() + 60_000);
+    const ids = ['a', 'b', 'c'].map((letter) => `00000000-0000-4000-8000-00000000000${letter}`);
+    const store = (id: string) =>
+      ctx.db.transaction((tx) =>
+        new ListImportRepository(tx).store(id, bob.id, { ref, nextItemId: 1 }, items(100), expiresAt, bound),
+      );
+    await store(ids[0]!);
+    await store(ids[1]!);
+    const size = await ctx.db.query<{ bytes: number }>(
+      'SELECT sum(octet_length(items))::integer AS bytes FROM ban_list_imports WHERE user_id = $1',
+      [bob.id],
+    );
+    expect(size[0]!.bytes).toBeLessThanOrEqual(bound.bytes);
+    expect(size[0]!.bytes).toBeGreaterThan(bound.bytes / 2);
+    await store(ids[2]!);
+    const kept = await ctx.db.query<{ id: string }>('SELECT id FROM ban_list_imports WHERE user_id = $1', [
+      bob.id,
+    ]);
+    expect(kept.map((row) => row.id).sort()).toEqual(ids.slice(1));
   });
 
   it('leaves the mirror equal to Cloudflare when the write fails in the middle', async () => {

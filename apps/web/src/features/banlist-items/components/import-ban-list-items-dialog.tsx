@@ -137,7 +137,7 @@ export function ImportBanListItemsDialog({
   };
 
   const apply = () => {
-    if (!preview) return;
+    if (!preview?.id) return;
     const checked = itemExpirySchema.safeParse(expires);
     if (!checked.success) {
       setExpiryError(checked.error.issues[0]?.message ?? 'Choose when the items expire.');
