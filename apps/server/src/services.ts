@@ -14,6 +14,7 @@ import { BanListsService } from './modules/banlists/banlists.service';
 import { BAN_LIST_SYNC, BanListSyncJobs } from './modules/banlists/ban-list-sync-job';
 import { BAN_LISTS_CLEAN, BAN_LISTS_UPDATE, BanListsJobs } from './modules/banlists/ban-lists-jobs';
 import { BAN_LIST_IMPORT, ListImportService } from './modules/banlists/list-import.service';
+import { ListReconciler } from './modules/banlists/write-outcome';
 import { ListWriteBudget } from './modules/jobs/list-write-budget';
 import { ZONES_SYNC, ZonesSyncJobs } from './modules/zones/zones-sync-job';
 import { BAN_EVERYWHERE, IP_SEARCH_REMOVE, IpSearchActions } from './modules/ip-search/ip-search-actions';
@@ -67,13 +68,15 @@ export function createServices(config: Config, deps: AppDeps) {
   const banListsJobs = new BanListsJobs(banLists, jobs, jobWaitMs);
   jobQueue.define(BAN_LISTS_UPDATE, banListsJobs.updateKind);
   jobQueue.define(BAN_LISTS_CLEAN, banListsJobs.cleanKind);
-  const banListItems = new BanListItemsService(banListAccess);
+  // A list write whose outcome was lost and could not be found out is read back by the list's sync.
+  const listReconciler = new ListReconciler(jobs);
+  const banListItems = new BanListItemsService(banListAccess, listReconciler);
   // Expired items are removed by a job per account, queued by each process's periodic sweep.
   const itemExpiry = new ItemExpiry(banListAccess, jobQueue, config.itemExpirySweepMs, (err) =>
     deps.logger?.error({ err }, 'could not look for expired ban list items'),
   );
   jobQueue.define(ITEM_EXPIRY, itemExpiry.kind);
-  const listImport = new ListImportService(banListAccess, jobs, jobWaitMs);
+  const listImport = new ListImportService(banListAccess, jobs, jobWaitMs, listReconciler);
   jobQueue.define(BAN_LIST_IMPORT, listImport.kind);
   // The IP search's Ban everywhere and Remove from lists: a job per account, through the items service.
   const ipSearchActions = new IpSearchActions(banListAccess, banListItems, jobs, jobWaitMs);

@@ -49,6 +49,18 @@ export function isLocalAnswer(headers: Headers | undefined): boolean {
   return headers !== undefined && localAnswers.has(headers);
 }
 
+/**
+ * Failed answers to writes that Cloudflare may have applied all the same: an attempt was sent and its
+ * answer was lost, timed out, or was a 5xx or 408 (a retry answered 409 or 429 may follow one that
+ * landed). Told by the identity of their headers, as local answers are.
+ */
+const uncertainAnswers = new WeakSet<Headers>();
+
+/** Whether a failed answer to a write leaves its outcome unknown (see uncertainAnswers). */
+export function isUncertainAnswer(headers: Headers | undefined): boolean {
+  return headers !== undefined && uncertainAnswers.has(headers);
+}
+
 function localAnswer(status: number, message: string, extraHeaders: Record<string, string> = {}): Response {
   const body = { success: false, errors: [{ code: 0, message }], messages: [], result: null };
   const response = new Response(JSON.stringify(body), {
@@ -128,6 +140,12 @@ interface TransportOptions {
 }
 
 type Attempt = { kind: 'answer'; response: Response } | { kind: 'retry'; waitMs?: number; final: Response };
+
+/** Whether an attempt's failure leaves open that Cloudflare applied it: no answer, a 5xx or a 408. */
+const mayHaveApplied = (response: Response) =>
+  isLocalAnswer(response.headers)
+    ? response.status >= 502
+    : response.status >= 500 || response.status === 408;
 
 const unavailable = () => localAnswer(502, 'Cloudflare is unavailable right now. Please try again.');
 
@@ -226,13 +244,22 @@ function guardedFetch(options: TransportOptions): typeof fetch {
     const method = (init.method ?? 'GET').toUpperCase();
     const repeatable = isRepeatable(method, url);
     const deadline = Date.now() + deadlineMs;
+    let uncertain = false;
+    /** A write's failed answer, marked when an attempt of it may have been applied. */
+    const answered = (response: Response) => {
+      if (method === 'GET' || response.ok) return response;
+      uncertain ||= mayHaveApplied(response);
+      if (uncertain) uncertainAnswers.add(response.headers);
+      return response;
+    };
     for (let retry = 0; ; retry++) {
       const outcome = await attempt(url, init, deadline, repeatable);
-      if (outcome.kind === 'answer') return outcome.response;
+      if (outcome.kind === 'answer') return answered(outcome.response);
+      if (method !== 'GET') uncertain ||= mayHaveApplied(outcome.final);
       // Exponential backoff as the SDK's own (0.5 s doubling, at most 8 s, up to 25% jitter).
       const backoff = Math.min(500 * 2 ** retry, 8_000) * (1 - Math.random() * 0.25);
       const waitMs = outcome.waitMs ?? backoff;
-      if (retry >= maxRetries || Date.now() + waitMs >= deadline) return outcome.final;
+      if (retry >= maxRetries || Date.now() + waitMs >= deadline) return answered(outcome.final);
       await outcome.final.body?.cancel().catch(() => undefined);
       if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
     }

@@ -12,7 +12,7 @@ import {
   type ItemExpiry,
   type SortOrder,
 } from '@guardian/contract';
-import { waitForBulkOperation } from '../../cloudflare';
+import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
 import {
@@ -28,6 +28,7 @@ import { AnswerCache } from './answer-cache';
 import { deleteAtCloudflare, findAtCloudflare } from './item-ids';
 import { syncMirror, toMirrorItem } from './mirror-sync';
 import { ItemHistoryRepository, type ItemActor } from './item-history';
+import { lookAfterLostWrite, type ListReconciler } from './write-outcome';
 
 const CACHED_PAGES = 500;
 const CACHED_COUNTS = 500;
@@ -117,7 +118,11 @@ export class BanListItemsService {
 
   private readonly items: BanListItemsRepository;
 
-  constructor(readonly access: BanListAccess) {
+  constructor(
+    readonly access: BanListAccess,
+    /** Where a write whose outcome was lost and could not be found out is read back later. */
+    private readonly reconciler: ListReconciler,
+  ) {
     this.items = new BanListItemsRepository(access.deps.db);
     const caching = access.deps.answerCaches;
     this.pages = new AnswerCache(caching, { max: CACHED_PAGES });
@@ -343,14 +348,33 @@ export class BanListItemsService {
       if (await findAtCloudflare(cf, list, value)) {
         throw duplicate(value.value, ' at Cloudflare (use Update from Cloudflare to see it)');
       }
-      await this.access.atCloudflare(list, 1, async () => {
-        const { operation_id } = await cf.rules.lists.items.create(list.listId, {
-          account_id: list.accountId,
-          body: [{ ...value.input, comment: request.comment }],
-        });
-        await waitForBulkOperation(cf, list.accountId, operation_id);
+      // The item as Cloudflare has it, when its write's outcome had to be found out.
+      const recovered = await this.access.atCloudflare(list, 1, async () => {
+        try {
+          await writeListItems(cf, list.accountId, () =>
+            cf.rules.lists.items.create(list.listId, {
+              account_id: list.accountId,
+              body: [{ ...value.input, comment: request.comment }],
+            }),
+          );
+          return undefined;
+        } catch (err) {
+          if (!(err instanceof WriteOutcomeUnknown)) throw err;
+          // Cloudflare may have the item all the same: looked for, in the account's turn.
+          const what = `adding ${value.value}`;
+          let looked;
+          try {
+            looked = await lookAfterLostWrite(cf, list, err, () => findAtCloudflare(cf, list, value));
+          } catch (lookFailure) {
+            throw await this.reconciler.unsettled(userId, list, err, what, lookFailure);
+          }
+          if (looked.end.status === 'failed') throw new AppError('BAD_REQUEST', looked.end.reason);
+          if (looked.found || looked.end.status === 'completed') return looked.found;
+          // Not seen, and its operation may still land: the list is read back later.
+          throw await this.reconciler.unsettled(userId, list, err, what);
+        }
       });
-      const created = await findAtCloudflare(cf, list, value);
+      const created = recovered ?? (await findAtCloudflare(cf, list, value));
       if (!created) {
         throw new AppError(
           'UPSTREAM',
@@ -398,7 +422,10 @@ export class BanListItemsService {
     await this.access.writing(list.ref, async () => {
       const item = await this.items.findById(list.ref, id);
       if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
-      const [known] = await deleteAtCloudflare(this.access, cf, list, [item]);
+      const [known] = await deleteAtCloudflare(this.access, cf, list, [item]).catch(async (err: unknown) => {
+        if (!(err instanceof WriteOutcomeUnknown)) throw err;
+        throw await this.reconciler.unsettled(userId, list, err, `removing ${item.ip}`);
+      });
       const actor = typeof by === 'number' ? await this.nameOf(by) : by.name;
       await this.access.deps.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);

@@ -1,5 +1,6 @@
 import type Cloudflare from 'cloudflare';
-import { waitForBulkOperation } from '../../cloudflare';
+import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
+import { AppError } from '../../app-error';
 import { unusableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
 import { banListNotFound, type BanListAccess } from './ban-list-access';
@@ -9,6 +10,7 @@ import { ItemHistoryRepository } from './item-history';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from './list-item-pages';
 import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue, type ItemValue } from './list-item-value';
 import { isPendingItemId } from './pending-item-id';
+import { lookAfterLostWrite, OUTCOME_WAIT_REQUEST_MS } from './write-outcome';
 
 /**
  * Pages of Cloudflare's search followed to find one item. Its search is a prefix: an address's page
@@ -147,6 +149,9 @@ async function learnItemIds<T extends MirroredItem>(
  * budget, awaiting its bulk operation: imported items' ids are learned first (`learnItemIds`), and those
  * Cloudflare no longer has are not sent (a DELETE of them would change nothing there). Answers the items
  * sent, with Cloudflare's ids. Callers hold the list's write turn, and remove the items from the mirror.
+ * When the DELETE's outcome was lost, its operation is polled again and (up to SEARCHED_ITEMS_MAX
+ * items) the items looked for, within OUTCOME_WAIT_REQUEST_MS: gone from Cloudflare, they are
+ * answered as deleted; else the WriteOutcomeUnknown is thrown for the caller to tell.
  */
 export async function deleteAtCloudflare<T extends MirroredItem>(
   access: BanListAccess,
@@ -157,11 +162,33 @@ export async function deleteAtCloudflare<T extends MirroredItem>(
   const { known } = await learnItemIds(access.deps.db, cf, list, items);
   if (known.length === 0) return known;
   await access.atCloudflare(list, known.length, async () => {
-    const { operation_id } = await cf.rules.lists.items.delete(list.listId, {
-      account_id: list.accountId,
-      items: known.map((item) => ({ id: item.itemId })),
-    });
-    await waitForBulkOperation(cf, list.accountId, operation_id);
+    try {
+      await writeListItems(cf, list.accountId, () =>
+        cf.rules.lists.items.delete(list.listId, {
+          account_id: list.accountId,
+          items: known.map((item) => ({ id: item.itemId })),
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof WriteOutcomeUnknown)) throw err;
+      const values =
+        known.length <= SEARCHED_ITEMS_MAX ? known.map((item) => parseItemValue(list.kind, item.ip)) : [];
+      const allGone = async () => {
+        for (const value of values) {
+          if (typeof value === 'string' || (await searchAtCloudflare(cf, list, value)) !== null)
+            return undefined;
+        }
+        return values.length > 0 ? true : undefined;
+      };
+      // Should the looking fail too, the outcome stays unknown.
+      const { found, end } = await lookAfterLostWrite(cf, list, err, allGone, OUTCOME_WAIT_REQUEST_MS).catch(
+        () => {
+          throw err;
+        },
+      );
+      if (end.status === 'failed') throw new AppError('BAD_REQUEST', end.reason);
+      if (end.status !== 'completed' && !found) throw err;
+    }
   });
   return known;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   BAN_LIST_IMPORT_LINES_MAX,
   BAN_LIST_IMPORT_PREVIEW_MINUTES,
@@ -10,7 +11,7 @@ import {
   type BanListImportResult,
 } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
-import { waitForBulkOperation } from '../../cloudflare';
+import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import type { JobKind } from '../jobs/job-queue';
 import type { JobsService } from '../jobs/jobs.service';
@@ -25,6 +26,7 @@ import { toMirrorItem } from './mirror-sync';
 import type { MirrorItem } from './ban-list-items.repository';
 import { isInetText } from './ip-address';
 import { newPendingItemId } from './pending-item-id';
+import { lostBecause, lostWriteEnd, OUTCOME_WAIT_JOB_MS, type ListReconciler } from './write-outcome';
 
 export const BAN_LIST_IMPORT = 'ban-list-import';
 
@@ -33,6 +35,9 @@ type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][numbe
 type ImportedItem = MirrorItem & { expiresAt: string | null };
 /** Pages followed past what the list's count needs (items another write added meanwhile). */
 const EXTRA_PAGES = 3;
+/** Read-backs of a lost write that found none of it (its operation may still run), and the first pause. */
+const READS_MAX = 3;
+const READ_AGAIN_MS = 1_000;
 
 /**
  * The most items one Cloudflare write (POST .../items) takes. Cloudflare documents no maximum per
@@ -97,6 +102,8 @@ export class ListImportService {
     private readonly jobs: JobsService,
     /** How long the call waits before it answers with the job instead. */
     private readonly waitMs: number,
+    /** Where a write whose outcome could not be found out is read back later. */
+    private readonly reconciler: ListReconciler,
   ) {
     this.imports = new ListImportRepository(access.deps.db);
   }
@@ -244,8 +251,25 @@ export class ListImportService {
     const expiryOf = (entry: (typeof fresh)[number]) => (entry.at === '' ? fallback : entry.at);
     /** What reached Cloudflare, to record in the mirror. */
     const reached: ImportedItem[] = [];
+    /** Items Cloudflare completed a write of: recorded as they were sent, under provisional ids. */
+    const completed = (batch: typeof fresh) => {
+      // Its answer names none; item-ids.ts learns them when they are first sent back to Cloudflare.
+      const createdOn = new Date().toISOString();
+      for (const entry of batch) {
+        const value = entry.item.value;
+        reached.push({
+          itemId: newPendingItemId(),
+          ip: value,
+          comment: entry.comment,
+          createdOn,
+          ipSort: list.kind === 'ip' && isInetText(value) ? value : null,
+          expiresAt: expiryOf(entry),
+        });
+      }
+    };
     let writeCalls = 0;
     let failure: unknown;
+    let lost: WriteOutcomeUnknown | undefined;
     let uncertain: typeof fresh = [];
     try {
       const perWrite = Math.min(fresh.length, CLOUDFLARE_ITEMS_PER_WRITE);
@@ -258,43 +282,74 @@ export class ListImportService {
         await this.access.atCloudflare(list, batch.length, async () => {
           writeCalls++;
           uncertain = batch;
-          const { operation_id } = await cf.rules.lists.items.create(list.listId, {
-            account_id: list.accountId,
-            body,
-          });
-          await waitForBulkOperation(cf, list.accountId, operation_id);
+          try {
+            await writeListItems(cf, list.accountId, () =>
+              cf.rules.lists.items.create(list.listId, { account_id: list.accountId, body }),
+            );
+          } catch (err) {
+            // Refused (a 4xx, a failed operation): nothing of it reached Cloudflare.
+            if (!(err instanceof WriteOutcomeUnknown)) uncertain = [];
+            throw err;
+          }
         });
         uncertain = [];
-        // Cloudflare completed the write: its items are recorded as they were sent, under provisional
-        // ids (its answer names none; item-ids.ts learns them when they are first sent back to it).
-        const createdOn = new Date().toISOString();
-        for (const entry of batch) {
-          const value = entry.item.value;
-          reached.push({
-            itemId: newPendingItemId(),
-            ip: value,
-            comment: entry.comment,
-            createdOn,
-            ipSort: list.kind === 'ip' && isInetText(value) ? value : null,
-            expiresAt: expiryOf(entry),
-          });
-        }
+        completed(batch);
         options.progress(reached.length, fresh.length);
       }
     } catch (err) {
       failure = err;
+      if (err instanceof WriteOutcomeUnknown) lost = err;
     }
-    // After a fault in a write or its wait, what of that write reached Cloudflare is unknown: the list
-    // is read back (until every item of it is found) and what is there is recorded with Cloudflare's ids.
-    if (uncertain.length > 0) {
-      const wanted = new Map(uncertain.map((entry) => [entry.item.key, expiryOf(entry)] as const));
-      const sent = reached.length;
-      const total = sent + list.itemsCount + fresh.length;
-      // Should the read fail too, the writes completed before are still recorded, and the fault told.
-      const found = await this.readBack(cf, list, wanted, (read) =>
-        options.progress(sent + read, total),
-      ).catch(() => []);
-      reached.push(...found);
+    /** What the person is told happened to a write whose outcome was lost. */
+    let outcome: string | undefined;
+    // After a lost outcome, what of that write reached Cloudflare is found out: its operation is
+    // polled again until it ends; if that cannot be told, the list is read back (until every item of
+    // the write is found) and what is there is recorded with Cloudflare's ids.
+    if (lost && uncertain.length > 0) {
+      const batch = uncertain;
+      const why = `Cloudflare's answer to the import was lost (${lostBecause(lost)})`;
+      const end = await lostWriteEnd(cf, list, lost, OUTCOME_WAIT_JOB_MS);
+      if (end.status === 'completed') {
+        completed(batch);
+        failure = undefined;
+        outcome = `${why}; Guardian asked again: Cloudflare completed it, ${batch.length.toLocaleString('en-US')} of ${batch.length.toLocaleString('en-US')} items are at Cloudflare and in the console.`;
+      } else if (end.status === 'failed') {
+        failure = new AppError('BAD_REQUEST', end.reason, { cause: failure });
+      } else {
+        const wanted = new Map(batch.map((entry) => [entry.item.key, expiryOf(entry)] as const));
+        const sent = reached.length;
+        const total = sent + list.itemsCount + fresh.length;
+        try {
+          // Cloudflare applies a write at once when its operation ends: while none of it is found and
+          // the operation may still be running, the list is read again, a few times at most.
+          let found: ImportedItem[] = [];
+          for (
+            let read = 0, pause = READ_AGAIN_MS;
+            found.length === 0 && read < READS_MAX;
+            read++, pause *= 3
+          ) {
+            if (read > 0) await sleep(pause);
+            found = await this.readBack(cf, list, new Map(wanted), (done) =>
+              options.progress(sent + done, total),
+            );
+          }
+          reached.push(...found);
+          const counted = `${found.length.toLocaleString('en-US')} of ${batch.length.toLocaleString('en-US')} items are at Cloudflare and in the console`;
+          let told = `${why}; Guardian read the list back: ${counted}`;
+          told += found.length === 0 ? ', nothing was imported.' : '.';
+          // Some not there may still land (an operation not seen to end): the list is read back later too.
+          if (found.length < batch.length) {
+            await this.reconciler.syncLater(options.by.userId, list);
+            told +=
+              ' Guardian updates the list from Cloudflare again in the background (Jobs: Update from Cloudflare).';
+          }
+          failure = found.length === 0 ? new AppError(lost.code, told, { cause: lost }) : undefined;
+          if (found.length > 0) outcome = told;
+        } catch (readFailure) {
+          // The writes completed before are still recorded below, and the list read back later.
+          failure = await this.reconciler.unsettled(options.by.userId, list, lost, 'the import', readFailure);
+        }
+      }
     }
     // The mirror's other items keep their ids (no reload of the whole list).
     let recorded = 0;
@@ -327,6 +382,7 @@ export class ListImportService {
       already_listed: entries.length - fresh.length,
       write_calls: writeCalls,
       list: toBanListDto(after) satisfies BanList,
+      ...(outcome && { outcome }),
     };
   }
 
