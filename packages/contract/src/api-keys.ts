@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOOKUP_ID_MAX } from './ids';
+import { userParamsSchema } from './users';
 
 /**
  * What a key may do: `read` only reads (GET); `ban` reads and adds or removes ban-list items, nothing
@@ -77,4 +78,9 @@ export const apiKeyParamsSchema = z.object({
     .number({ error: 'The key id must be a number.' })
     .int()
     .positive('The key id must be a number.'),
+});
+
+/** `/api/admin/users/:id/api-keys/:key_id`: one person's key, as an administrator names it. */
+export const userApiKeyParamsSchema = userParamsSchema.extend({
+  key_id: apiKeyParamsSchema.shape.id,
 });

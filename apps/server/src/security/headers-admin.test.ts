@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accountEndpoints, ADMIN_LEVEL, userEndpoints } from '@guardian/contract';
+import { accountEndpoints, ADMIN_LEVEL, apiKeyEndpoints, userEndpoints } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestTo } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
@@ -186,13 +186,19 @@ describe('administrator routes', () => {
     await ctx.db.query('UPDATE users SET level = 5 WHERE id = $1', [demoted.id]);
     const admin = await ctx.createUser({ level: ADMIN_LEVEL });
     // The person the administrator's routes act on (levels, disabling, deleting): not the estate's.
-    const target = { ...estate, user: await ctx.createUser({ level: 1 }) };
-    // Deleting the person last: every other route still finds them.
+    const targetUser = await ctx.createUser({ level: 1 });
+    const targetKey = await ctx.app.inject({
+      ...requestTo(apiKeyEndpoints.create, { payload: { name: 'target', access: 'read' } }),
+      headers: targetUser.headers,
+    });
+    const target = { ...estate, user: targetUser, apiKey: { id: targetKey.json<{ id: number }>().id } };
+    // Revoking the person's key first (a level change or disabling revokes it too), deleting the
+    // person last: every other route still finds them.
+    const order = (url: string) =>
+      url === apiKeyEndpoints.userRevoke.path ? -1 : url === userEndpoints.remove.path ? 1 : 0;
     const adminRoutes = apiRoutes(ctx.app)
       .filter((entry) => entry.access === 'admin')
-      .sort(
-        (a, b) => Number(a.url === userEndpoints.remove.path) - Number(b.url === userEndpoints.remove.path),
-      );
+      .sort((a, b) => order(a.url) - order(b.url));
     for (const route of adminRoutes) {
       const [url] = urlsFor(route, target);
       for (const user of [...regulars, demoted]) {

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../config';
 import { createDb, runMigrations, type Db } from '../db';
 import { MIGRATION_LOCK_ID } from '../db/migrate';
 import { openSession } from '../modules/auth/sessions';
+import { passwordStamp } from '../modules/users/password';
 import { UsersRepository } from '../modules/users/users.repository';
 import { UsersService } from '../modules/users/users.service';
 
@@ -129,7 +130,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       userCounter += 1;
       const user = await users.create({ email: email ?? `user${userCounter}@example.com`, password, level });
       // The session opens before disabling, as the user signed in before they were disabled.
-      const token = await openSession(repository, user, config);
+      const { passwordHash } = (await repository.findByIdWithPasswordHash(user.id))!;
+      const token = await openSession(repository, user, passwordStamp(passwordHash), config);
       if (disabled) await users.setDisabled(user.email, true);
       return {
         id: user.id,

@@ -580,7 +580,7 @@ export async function sampleRequest(
       return { query: { zone_ids: estate.zone.zoneId } };
     case authEndpoints.loginTwoFactor: {
       // A real challenge for the estate's person (who has no two-factor on: refused, and recorded as theirs).
-      const { token } = await signChallenge(estate.user.id, ctx.config);
+      const { token } = await signChallenge(estate.user.id, 'stamp', ctx.config);
       return { payload: { challenge_token: token, code: '000000' } };
     }
     case twoFactorEndpoints.enable:

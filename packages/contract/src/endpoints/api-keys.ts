@@ -4,7 +4,9 @@ import {
   apiKeySchema,
   createApiKeyRequestSchema,
   createdApiKeySchema,
+  userApiKeyParamsSchema,
 } from '../api-keys';
+import { userParamsSchema } from '../users';
 import { endpointGroup, noContentSchema, signedInErrors } from './endpoint';
 
 export const apiKeyEndpoints = endpointGroup('API keys', {
@@ -26,6 +28,22 @@ export const apiKeyEndpoints = endpointGroup('API keys', {
     path: '/api/me/api-keys/:id',
     summary: 'Revoke a key: refused from now on.',
     params: apiKeyParamsSchema,
+    responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
+  },
+  userList: {
+    method: 'GET',
+    path: '/api/admin/users/:id/api-keys',
+    summary: "A person's API keys (their last four characters), to revoke (administrators only).",
+    access: 'admin',
+    params: userParamsSchema,
+    responses: { 200: z.array(apiKeySchema), ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
+  },
+  userRevoke: {
+    method: 'DELETE',
+    path: '/api/admin/users/:id/api-keys/:key_id',
+    summary: "Revoke a person's API key: refused from now on (administrators only).",
+    access: 'admin',
+    params: userApiKeyParamsSchema,
     responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
   },
 });

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../endpoint-route';
 import type { ApiKeysService } from './api-keys.service';
 
-/** The person's API keys (/api/me/api-keys): with a session only, never with a key. */
+/** The person's API keys (/api/me/api-keys): with a session only, never with a key; anyone's for administrators. */
 export const apiKeysRoutes: FastifyPluginAsync<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
   route(app, apiKeyEndpoints.list, async (request) => apiKeys.list(request.user.id));
 
@@ -19,5 +19,19 @@ export const apiKeysRoutes: FastifyPluginAsync<{ apiKeys: ApiKeysService }> = as
       return reply.code(204).send();
     },
     { owns: ['id'] },
+  );
+
+  // Administrators see and revoke anyone's keys (a lost laptop, a person who left).
+  route(app, apiKeyEndpoints.userList, async (request) => apiKeys.listOfUser(request.params.id), {
+    owns: ['id'],
+  });
+  route(
+    app,
+    apiKeyEndpoints.userRevoke,
+    async (request, reply) => {
+      await apiKeys.revoke(request.params.id, request.params.key_id);
+      return reply.code(204).send();
+    },
+    { owns: ['id', 'key_id'] },
   );
 };

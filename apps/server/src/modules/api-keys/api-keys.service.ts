@@ -9,7 +9,7 @@ import {
   type CurrentUser,
 } from '@guardian/contract';
 import { AppError } from '../../app-error';
-import type { Db } from '../../db';
+import type { Db, Queryable } from '../../db';
 
 /** A key that checked out, as a request carries it. */
 export interface ApiKeyIdentity {
@@ -52,7 +52,22 @@ const toApiKey = (row: ApiKeyRow): ApiKey => ({
 const invalidKey = () =>
   new AppError('UNAUTHORIZED', 'This API key is not valid, has expired or was revoked.');
 
-/** API keys: created, listed and revoked by their person; checked on every request that sends one. */
+/**
+ * Revokes every key of the person, in the caller's transaction: what ends their sessions (a password
+ * change or reset, disabling, a level change) ends their keys too. Answers how many were revoked.
+ */
+export async function revokeAllKeys(tx: Queryable, userId: number): Promise<number> {
+  const rows = await tx.query(
+    'UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id',
+    [userId],
+  );
+  return rows.length;
+}
+
+/**
+ * API keys: created, listed and revoked by their person (and by administrators, for anyone); checked
+ * on every request that sends one.
+ */
 export class ApiKeysService {
   constructor(private readonly db: Db) {}
 
@@ -66,6 +81,13 @@ export class ApiKeysService {
       [userId],
     );
     return rows.map(toApiKey);
+  }
+
+  /** An administrator's view of a person's keys: a 404 when no user has this id. */
+  async listOfUser(userId: number): Promise<ApiKey[]> {
+    const [user] = await this.db.query('SELECT id FROM users WHERE id = $1', [userId]);
+    if (!user) throw new AppError('NOT_FOUND', 'User not found.');
+    return this.list(userId);
   }
 
   async create(userId: number, request: CreateApiKeyRequest): Promise<CreatedApiKey> {

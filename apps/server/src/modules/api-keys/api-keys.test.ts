@@ -197,4 +197,121 @@ describe('API keys', () => {
     // Printable text of any script is a name.
     expect((await createKey({ name: 'Ünïcødé スクリプト', access: 'read' })).name).toBe('Ünïcødé スクリプト');
   });
+  /** A read key of a new person, working (200) as it is made. */
+  const personWithKey = async () => {
+    const person = await ctx.createUser();
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/me/api-keys',
+      headers: person.headers,
+      payload: { name: 'script', access: 'read' },
+    });
+    const { key } = created.json<CreatedApiKey>();
+    expect((await withKey(key, 'GET', '/cloudflare/banlists')).statusCode).toBe(200);
+    return { person, key };
+  };
+  const asAdmin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({ method, url: `/api${url}`, headers: alice.headers, payload });
+  const revokedCountOf = async (action: string) => {
+    const [row] = await ctx.db.query<{ target: Record<string, unknown> }>(
+      'SELECT target FROM audit_events WHERE action = $1 ORDER BY id DESC LIMIT 1',
+      [action],
+    );
+    return row?.target.api_keys_revoked;
+  };
+
+  it("ends a person's keys when their password changes or is reset, and when they are disabled or their level changes", async () => {
+    const own = await personWithKey();
+    const changed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/me/password',
+      headers: own.person.headers,
+      payload: { current_password: own.person.password, new_password: 'a brand new password' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await withKey(own.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(401);
+    expect(await revokedCountOf('ownAccount.changePassword')).toBe(1);
+
+    const steps: [string, string, (id: number) => Promise<unknown>][] = [
+      [
+        'a reset to a password',
+        'users.resetPassword',
+        (id) =>
+          asAdmin('POST', `/admin/users/${id}/password`, {
+            method: 'password',
+            password: 'reset by the admin',
+          }),
+      ],
+      [
+        'a reset to a link',
+        'users.resetPassword',
+        (id) => asAdmin('POST', `/admin/users/${id}/password`, { method: 'link' }),
+      ],
+      [
+        'disable, then enable',
+        'users.disable',
+        async (id) => {
+          await asAdmin('POST', `/admin/users/${id}/disable`);
+          await asAdmin('POST', `/admin/users/${id}/enable`);
+        },
+      ],
+      ['a level change', 'users.setLevel', (id) => asAdmin('PUT', `/admin/users/${id}/level`, { level: 2 })],
+    ];
+    for (const [what, action, step] of steps) {
+      const { person, key } = await personWithKey();
+      await step(person.id);
+      expect((await withKey(key, 'GET', '/cloudflare/banlists')).statusCode, what).toBe(401);
+      expect(await revokedCountOf(action), what).toBe(1);
+    }
+  });
+
+  it("lets an administrator list and revoke another person's keys, and nobody else", async () => {
+    const { person, key } = await personWithKey();
+    const listed = await asAdmin('GET', `/admin/users/${person.id}/api-keys`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const [shown] = listed.json<ApiKey[]>();
+    expect(shown).toEqual(
+      expect.objectContaining({ name: 'script', access: 'read', last_four: key.slice(-4) }),
+    );
+    expect(listed.body).not.toContain(key);
+    // Neither the person (level 1) nor any key reaches these routes; another person's key id is not found.
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: `/api/admin/users/${alice.id}/api-keys`,
+          headers: person.headers,
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await withKey(key, 'GET', `/admin/users/${person.id}/api-keys`)).statusCode).toBe(403);
+    const aliceKey = await createKey({ name: 'alice own', access: 'read' });
+    expect((await asAdmin('DELETE', `/admin/users/${person.id}/api-keys/${aliceKey.id}`)).statusCode).toBe(
+      404,
+    );
+    expect((await withKey(aliceKey.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(200);
+    expect((await asAdmin('GET', '/admin/users/999999/api-keys')).statusCode).toBe(404);
+
+    const revoked = await asAdmin('DELETE', `/admin/users/${person.id}/api-keys/${shown!.id}`);
+    expect(revoked.statusCode, revoked.body).toBe(204);
+    expect((await withKey(key, 'GET', '/cloudflare/banlists')).statusCode).toBe(401);
+    expect((await asAdmin('GET', `/admin/users/${person.id}/api-keys`)).json()).toEqual([]);
+  });
+
+  it('holds keys to a required second factor as it holds sessions: refused until the person turns it on', async () => {
+    const ban = await createKey({ name: 'crowdsec 2fa', access: 'ban' });
+    expect((await asAdmin('PUT', '/admin/two-factor/required')).statusCode).toBe(200);
+    try {
+      const added = await withKey(ban.key, 'POST', `/cloudflare/banlists/${blocked.list_id}/items`, {
+        ip: '192.0.2.77',
+        comment: 'while two-factor is required',
+      });
+      expect(added.statusCode).toBe(403);
+      expect(added.json().message).toMatch(/requires two-factor sign-in.*API key/);
+      expect((await withKey(ban.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(403);
+    } finally {
+      expect((await asAdmin('DELETE', '/admin/two-factor/required')).statusCode).toBe(200);
+    }
+    expect((await withKey(ban.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(200);
+  });
 });

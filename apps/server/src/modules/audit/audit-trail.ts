@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** What the trail records of this request beyond the request itself (set before the handler runs). */
     auditContext?: AuditContext;
+    /** What the change did beyond its request, set by the handler (e.g. `api_keys_revoked: 2`). */
+    auditEffects?: Record<string, unknown>;
   }
 }
 
@@ -189,7 +191,7 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
         request: `${request.method} ${(request.routeOptions.url ?? '').replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`,
         accountId: context?.accountId ?? null,
         zoneId: context?.zoneId ?? null,
-        target: targetOf(request),
+        target: { ...targetOf(request), ...request.auditEffects },
         outcome: outcomeOf(status),
         status,
         message: status >= 400 ? messageOf(payload) : null,

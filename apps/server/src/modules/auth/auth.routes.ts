@@ -9,10 +9,10 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app,
   route(app, authEndpoints.login, async (request) => auth.login(request.body, request.ip));
 
   route(app, authEndpoints.loginTwoFactor, async (request) => {
-    const { id, email, level, challengeId } = await auth.challengedUser(request.body.challenge_token);
+    const person = await auth.challengedUser(request.body.challenge_token);
     // Known from here: the audit trail records the attempt, right or wrong, as this person's.
-    request.user = { id, email, level };
-    return auth.loginTwoFactor({ id, email, level, challengeId }, request.body.code, request.ip);
+    request.user = { id: person.id, email: person.email, level: person.level };
+    return auth.loginTwoFactor(person, request.body.code, request.ip);
   });
 
   route(app, authEndpoints.me, async (request) => request.user);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CurrentUser, LoginRequest, LoginResponse, SessionToken } from '@guardian/contract';
 import type { Config } from '../../config';
 import { AppError } from '../../app-error';
-import { hashPassword, verifyPassword } from '../users/password';
+import { hashPassword, passwordStamp, verifyPassword } from '../users/password';
 import type { UsersRepository, UserWithPasswordHash } from '../users/users.repository';
 import type { TwoFactorService } from '../two-factor/two-factor.service';
 import { LoginLimiter } from './login-limiter';
@@ -54,7 +54,8 @@ export class AuthService {
       throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
     }
     attempt.settle('success');
-    const next = await this.twoFactor.signInStep(user.id);
+    const stamp = passwordStamp(user.passwordHash);
+    const next = await this.twoFactor.signInStep(user.id, stamp);
     if (next.kind === 'challenge') {
       return {
         two_factor_required: true,
@@ -62,7 +63,7 @@ export class AuthService {
         expires_at: next.expiresAt.toISOString(),
       };
     }
-    const token = await this.sessions.open(user);
+    const token = await this.sessions.open(user, stamp);
     return next.setupRequired ? { token, two_factor_setup_required: true } : { token };
   }
 
@@ -73,11 +74,11 @@ export class AuthService {
 
   /** The second step: a right code opens the session the password step held back. */
   async loginTwoFactor(
-    person: CurrentUser & { challengeId: string },
+    person: CurrentUser & { challengeId: string; passwordStamp: string },
     code: string,
     address: string,
   ): Promise<SessionToken> {
     await this.twoFactor.verifySignInCode(person, code, address);
-    return { token: await this.sessions.open(person) };
+    return { token: await this.sessions.open(person, person.passwordStamp) };
   }
 }

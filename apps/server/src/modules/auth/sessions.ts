@@ -9,16 +9,28 @@ import { signSessionToken, verifySessionToken } from './session-token';
 /** Sessions people are using at once that stay known; beyond it the least recently used are read again. */
 const MAX_KNOWN_SESSIONS = 10_000;
 
-/** Opens a session for the user (a row in `sessions`, see UsersRepository) and answers its token. */
+export const CHANGED_WHILE_SIGNING_IN =
+  'Your password or account changed while you were signing in. Please sign in again.';
+
+/**
+ * Opens a session for the user (a row in `sessions`, see UsersRepository) and answers its token, as
+ * long as the password the sign-in checked (its `passwordStamp`) and the level are still the user's:
+ * a 401 otherwise, so a sign-in in flight when the password changes opens nothing.
+ */
 export async function openSession(
   users: UsersRepository,
   user: { id: number; email: string; level: number },
+  passwordStamp: string,
   config: Pick<Config, 'jwtSecret' | 'tokenTtlSeconds'>,
 ): Promise<string> {
   const sessionId = randomUUID();
   const issuedAt = Math.floor(Date.now() / 1000);
   const expiresAt = issuedAt + config.tokenTtlSeconds;
-  await users.openSession({ id: sessionId, userId: user.id, expiresAt: new Date(expiresAt * 1000) });
+  const opened = await users.openSession(
+    { id: sessionId, userId: user.id, expiresAt: new Date(expiresAt * 1000) },
+    { passwordStamp, level: user.level },
+  );
+  if (!opened) throw new AppError('UNAUTHORIZED', CHANGED_WHILE_SIGNING_IN);
   return signSessionToken({ user, sessionId, issuedAt, expiresAt }, config);
 }
 
@@ -49,8 +61,9 @@ export class Sessions {
       this.known = new LRUCache({ max: MAX_KNOWN_SESSIONS, ttl: config.sessionRecheckMs });
   }
 
-  open(user: { id: number; email: string; level: number }): Promise<string> {
-    return openSession(this.users, user, this.config);
+  /** See openSession: `passwordStamp` is that of the password the sign-in checked. */
+  open(user: { id: number; email: string; level: number }, passwordStamp: string): Promise<string> {
+    return openSession(this.users, user, passwordStamp, this.config);
   }
 
   /** The session's user if it is kept (verified and read within `sessionRecheckMs`), without a promise. */

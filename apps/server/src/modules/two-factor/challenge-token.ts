@@ -31,17 +31,20 @@ export interface Challenge {
   id: string;
   /** Seconds since the epoch. */
   expiresAt: number;
+  /** The stamp of the password the first step checked: the session opens only while it is the person's. */
+  passwordStamp: string;
 }
 
 /** What the password step answers a person with two-factor on: signed, for them, for a few minutes. */
 export async function signChallenge(
   userId: number,
+  passwordStamp: string,
   config: Pick<Config, 'jwtSecret'>,
   nowMs = Date.now(),
 ): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(nowMs / 1000);
   const expiresAt = issuedAt + TWO_FACTOR_CHALLENGE_TTL_SECONDS;
-  const token = await new SignJWT({ purpose: 'two-factor' })
+  const token = await new SignJWT({ purpose: 'two-factor', pst: passwordStamp })
     .setProtectedHeader({ alg: ALGORITHM, typ: TYPE })
     .setSubject(String(userId))
     .setJti(randomUUID())
@@ -63,8 +66,15 @@ export async function verifyChallenge(token: string, config: Pick<Config, 'jwtSe
       requiredClaims: ['sub', 'jti', 'iat', 'exp'],
     });
     const userId = Number(payload.sub);
-    if (payload.purpose !== 'two-factor' || !Number.isSafeInteger(userId) || userId <= 0) throw new Error();
-    return { userId, id: payload.jti!, expiresAt: payload.exp! };
+    const { pst } = payload;
+    if (
+      payload.purpose !== 'two-factor' ||
+      typeof pst !== 'string' ||
+      !Number.isSafeInteger(userId) ||
+      userId <= 0
+    )
+      throw new Error();
+    return { userId, id: payload.jti!, expiresAt: payload.exp!, passwordStamp: pst };
   } catch (err) {
     if (err instanceof errors.JWTExpired) throw new AppError('UNAUTHORIZED', CHALLENGE_EXPIRED);
     throw new AppError('UNAUTHORIZED', CHALLENGE_INVALID);

@@ -28,24 +28,27 @@ const ADMIN_ENROLMENT_ROUTES = new Set(
 
 export const SETUP_REQUIRED_MESSAGE =
   'Your administrator requires two-factor sign-in. Turn it on in your profile to continue.';
+export const KEY_SETUP_REQUIRED_MESSAGE =
+  'Your administrator requires two-factor sign-in: this API key works again once its person turns it on in their profile.';
 
 /**
  * While an administrator requires two-factor sign-in of everyone, a signed-in person without it may
  * only turn it on (and sign out): every other route answers 403 with `errors[0].code`
- * `two_factor_setup_required`, and the web sends them to enrol. API keys are not held to it (a script
- * cannot enrol; the person who made the key could). Runs after the auth guard, before the body is read:
+ * `two_factor_setup_required`, and the web sends them to enrol. Their API keys are refused with a 403
+ * of their own (a script cannot enrol, its person can), so a key is no way around the requirement.
+ * Runs after the auth guard, before the body is read:
  * attached, as they are registered, to the guard's routes but enrolment's, and it waits only when the
  * service has no answer kept (the requirement, or whether the person has it on).
  */
 export function registerTwoFactorGate(app: FastifyInstance, twoFactor: TwoFactorService): void {
-  const refusal = () =>
-    new AppError('FORBIDDEN', SETUP_REQUIRED_MESSAGE, {
-      errors: [{ code: TWO_FACTOR_SETUP_REQUIRED, message: SETUP_REQUIRED_MESSAGE }],
-    });
+  const refusalOf = (message: string) => () =>
+    new AppError('FORBIDDEN', message, { errors: [{ code: TWO_FACTOR_SETUP_REQUIRED, message }] });
+  const refusals = { session: refusalOf(SETUP_REQUIRED_MESSAGE), key: refusalOf(KEY_SETUP_REQUIRED_MESSAGE) };
   const gate = (adminEnrolment: boolean) =>
     function twoFactorGate(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
       const user = request.user as typeof request.user | undefined;
-      if (!user || request.apiKey) return done();
+      if (!user) return done();
+      const refusal = request.apiKey ? refusals.key : refusals.session;
       if (adminEnrolment && user.level === ADMIN_LEVEL) return done();
       const known = twoFactor.mustEnrolKnown(user.id);
       if (known !== undefined) return done(known ? refusal() : undefined);

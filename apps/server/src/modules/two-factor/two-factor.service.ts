@@ -140,22 +140,30 @@ export class TwoFactorService {
   }
 
   /** After a right password: a session (told whether enrolment is required), or a challenge. */
-  async signInStep(userId: number): Promise<SignInStep> {
+  async signInStep(userId: number, passwordStamp: string): Promise<SignInStep> {
     if (await this.repository.isEnabled(userId)) {
-      const { token, expiresAt } = await signChallenge(userId, this.config);
+      const { token, expiresAt } = await signChallenge(userId, passwordStamp, this.config);
       return { kind: 'challenge', token, expiresAt };
     }
     return { kind: 'session', setupRequired: await this.isRequired() };
   }
 
   /** The person a challenge was made for (a 401 for a challenge that is invalid, expired or used). */
-  async challengedUser(challengeToken: string): Promise<CurrentUser & { challengeId: string }> {
+  async challengedUser(
+    challengeToken: string,
+  ): Promise<CurrentUser & { challengeId: string; passwordStamp: string }> {
     const challenge = await verifyChallenge(challengeToken, this.config);
     if (this.usedChallenges.has(challenge.id)) throw new AppError('UNAUTHORIZED', CHALLENGE_INVALID);
     const record = await this.repository.find(challenge.userId);
     // Disabled or deleted since the password step: start again.
     if (!record || record.disabled) throw new AppError('UNAUTHORIZED', CHALLENGE_INVALID);
-    return { id: record.userId, email: record.email, level: record.level, challengeId: challenge.id };
+    return {
+      id: record.userId,
+      email: record.email,
+      level: record.level,
+      challengeId: challenge.id,
+      passwordStamp: challenge.passwordStamp,
+    };
   }
 
   /**

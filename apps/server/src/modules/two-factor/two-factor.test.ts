@@ -17,7 +17,7 @@ import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { CHALLENGE_EXPIRED, CHALLENGE_INVALID } from './challenge-token';
 import { TwoFactorRepository } from './two-factor.repository';
-import { SETUP_REQUIRED_MESSAGE } from './two-factor.gate';
+import { KEY_SETUP_REQUIRED_MESSAGE, SETUP_REQUIRED_MESSAGE } from './two-factor.gate';
 import { TOO_MANY_CODES, USED_CODE, WRONG_CODE } from './two-factor.service';
 
 let ctx: TestContext;
@@ -392,15 +392,19 @@ describe('administrators', () => {
         required: true,
         enabled: false,
       });
-      // Scripts' keys are not held to it.
-      const byKey = await ctx.app.inject({
-        ...requestTo({ method: 'GET', path: '/api/cloudflare/accounts' }),
-        headers: { authorization: `Bearer ${key}` },
-      });
-      expect(byKey.statusCode).toBe(200);
+      // Nor do their scripts' keys, until they turn it on.
+      const byKey = () =>
+        ctx.app.inject({
+          ...requestTo({ method: 'GET', path: '/api/cloudflare/accounts' }),
+          headers: { authorization: `Bearer ${key}` },
+        });
+      const refusedKey = await byKey();
+      expect(refusedKey.statusCode).toBe(403);
+      expect(refusedKey.json().message).toBe(KEY_SETUP_REQUIRED_MESSAGE);
 
       await enrol(session);
       expect((await call(session, apiKeyEndpoints.list)).statusCode).toBe(200);
+      expect((await byKey()).statusCode).toBe(200);
       // Required: it cannot be turned off.
       const off = await call(session, twoFactorEndpoints.disable, { payload: { password: user.password } });
       expect(off.statusCode).toBe(409);

@@ -3,7 +3,8 @@ import type { LoginRateLimit, PasswordHashing } from '../../config';
 import { AppError } from '../../app-error';
 import { LoginLimiter } from '../auth/login-limiter';
 import type { Sessions } from '../auth/sessions';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, passwordStamp, verifyPassword } from './password';
+import type { KeysRevoked } from './users.service';
 import type { UsersRepository } from './users.repository';
 
 const WRONG_PASSWORD = 'The current password is wrong.';
@@ -27,11 +28,15 @@ export class OwnAccountService {
   }
 
   /**
-   * Changes the password and ends every session of the person, this one too, then opens a new one
-   * for this browser and answers its token: whoever may have copied a token (the reason people change
-   * a password) is out, and the person carries on without signing in again.
+   * Changes the password and ends every session and API key of the person, this session too, then
+   * opens a new one for this browser and answers its token: whoever may have copied a token or a key
+   * (the reason people change a password) is out, and the person carries on without signing in again.
    */
-  async changePassword(user: CurrentUser, request: ChangePasswordRequest, address: string): Promise<string> {
+  async changePassword(
+    user: CurrentUser,
+    request: ChangePasswordRequest,
+    address: string,
+  ): Promise<KeysRevoked<string>> {
     const attempt = await this.limiter.acquire(String(user.id), address);
     if (attempt.retryAfterSeconds > 0) {
       throw new AppError('RATE_LIMITED', TOO_MANY, { retryAfterSeconds: attempt.retryAfterSeconds });
@@ -51,14 +56,15 @@ export class OwnAccountService {
         errors: [{ message: WRONG_PASSWORD, field: 'current_password' }],
       });
     }
-    const changed = await this.users.replacePassword(
-      user.id,
-      await hashPassword(request.new_password, this.hashing),
-    );
+    const passwordHash = await hashPassword(request.new_password, this.hashing);
+    const changed = await this.users.replacePassword(user.id, passwordHash);
     if (!changed)
       throw new AppError('UNAUTHORIZED', 'Your account is no longer active. Please sign in again.');
     this.sessions.forgetUser(user.id);
-    return this.sessions.open(changed);
+    return {
+      value: await this.sessions.open(changed.user, passwordStamp(passwordHash)),
+      apiKeysRevoked: changed.apiKeysRevoked,
+    };
   }
 
   async list(userId: number, currentSessionId: string | undefined): Promise<OwnSession[]> {

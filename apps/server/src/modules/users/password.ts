@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import argon2 from 'argon2';
 import type { PasswordHashing } from '../../config';
 
@@ -12,4 +13,13 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   } catch {
     return false;
   }
+}
+
+/**
+ * A short fingerprint of a stored password hash (each hash has its own salt, so every new password
+ * gets a new stamp). A session opens only while the stamp its sign-in checked is still the person's:
+ * a sign-in in flight when the password changes opens nothing.
+ */
+export function passwordStamp(passwordHash: string): string {
+  return createHash('sha256').update(passwordHash, 'utf8').digest('base64url').slice(0, 22);
 }

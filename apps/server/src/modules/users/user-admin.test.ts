@@ -356,6 +356,52 @@ describe('changes and the sessions they end', () => {
     expect((await login(user.email, 'given by admin')).statusCode).toBe(200);
   });
 
+  it('ends the sessions of sign-ins still in flight with the old password when it changes', async () => {
+    const admin = await ctx.createUser({ level: 0 });
+    const changes: [string, (user: TestUser) => Promise<unknown>][] = [
+      [
+        "an administrator's reset",
+        (user) =>
+          call(admin, userEndpoints.resetPassword, {
+            params: { id: user.id },
+            payload: { method: 'password', password: 'given by admin' },
+          }),
+      ],
+      [
+        "the person's own change",
+        (user) =>
+          call(user, ownAccountEndpoints.changePassword, {
+            payload: { current_password: user.password, new_password: 'chosen by the person' },
+          }),
+      ],
+    ];
+    for (const [what, change] of changes) {
+      for (let round = 0; round < 3; round++) {
+        const user = await ctx.createUser();
+        // Six sign-ins with the old password, each from its own address, until the change is made.
+        let changed = false;
+        const tokens: string[] = [];
+        const signInsWhileChanging = Array.from({ length: 6 }, async (_, thread) => {
+          while (!changed) {
+            const response = await ctx.app.inject({
+              ...requestTo(authEndpoints.login, { payload: { email: user.email, password: user.password } }),
+              remoteAddress: `10.99.${round}.${thread}`,
+            });
+            if (response.statusCode === 200) tokens.push(response.json<{ token: string }>().token);
+          }
+        });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await change(user);
+        changed = true;
+        await Promise.all(signInsWhileChanging);
+        expect(tokens.length, what).toBeGreaterThan(0);
+        const valid = [];
+        for (const token of tokens) if ((await me(bearer(token))).statusCode === 200) valid.push(token);
+        expect(valid, `${what}: ${valid.length} of ${tokens.length} old-password sessions`).toEqual([]);
+      }
+    }
+  });
+
   it('deleting removes the user, their sessions, accounts and list partitions', async () => {
     const admin = await ctx.createUser({ level: 0 });
     const user = await ctx.createUser();

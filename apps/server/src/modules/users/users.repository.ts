@@ -1,6 +1,8 @@
 import type { CurrentUser } from '@guardian/contract';
 import { AppError } from '../../app-error';
 import { isUniqueViolation, type Db, type Queryable } from '../../db';
+import { revokeAllKeys } from '../api-keys/api-keys.service';
+import { passwordStamp } from './password';
 
 export interface UserRecord {
   id: number;
@@ -55,7 +57,7 @@ export type GuardedChange =
 
 /** The outcome of a guarded change: the user as it is now (null once deleted), or why not. */
 export type GuardedOutcome =
-  | { done: true; user: UserRecord | null; sessionsEnded: boolean }
+  | { done: true; user: UserRecord | null; sessionsEnded: boolean; apiKeysRevoked: number }
   | { done: false; reason: 'not_found' | 'last_admin' };
 
 /** A set-password link as found by its token's hash. */
@@ -160,7 +162,7 @@ export class UsersRepository {
    * Safe under concurrent requests: the active administrators' rows are locked first (FOR UPDATE,
    * always in id order), so two changes that each leave "another" administrator take turns, and the
    * second sees the first's outcome. Disabling, deleting and a changed level end the user's sessions
-   * (the token carries the level the web app reads).
+   * (the token carries the level the web app reads) and their API keys.
    */
   async changeGuarded(id: number, change: GuardedChange): Promise<GuardedOutcome> {
     return this.db.transaction(async (tx): Promise<GuardedOutcome> => {
@@ -189,7 +191,7 @@ export class UsersRepository {
             `DROP TABLE IF EXISTS ban_list_items_${list.id}; DROP TABLE IF EXISTS ban_list_items_${list.id}_next;`,
           );
         }
-        return { done: true, user: null, sessionsEnded: true };
+        return { done: true, user: null, sessionsEnded: true, apiKeysRevoked: 0 };
       }
       const endsSessions =
         change.kind === 'disable'
@@ -203,20 +205,24 @@ export class UsersRepository {
           change.kind === 'disable' ? true : change.kind === 'enable' ? false : target.disabled,
         ],
       );
-      if (endsSessions) await tx.query('DELETE FROM sessions WHERE user_id = $1', [id]);
-      return { done: true, user: toUser(row!), sessionsEnded: endsSessions };
+      let apiKeysRevoked = 0;
+      if (endsSessions) {
+        await tx.query('DELETE FROM sessions WHERE user_id = $1', [id]);
+        apiKeysRevoked = await revokeAllKeys(tx, id);
+      }
+      return { done: true, user: toUser(row!), sessionsEnded: endsSessions, apiKeysRevoked };
     });
   }
 
   /**
-   * Replaces a user's password hash, ends their sessions and their earlier set-password links, and
-   * stores `link` when given, in one transaction. Undefined when no user has this id.
+   * Replaces a user's password hash, ends their sessions, API keys and earlier set-password links,
+   * and stores `link` when given, in one transaction. Undefined when no user has this id.
    */
   async replacePassword(
     id: number,
     passwordHash: string,
     link?: NewPasswordLink,
-  ): Promise<UserRecord | undefined> {
+  ): Promise<{ user: UserRecord; apiKeysRevoked: number } | undefined> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.query<UserRow>(
         `UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
@@ -224,9 +230,10 @@ export class UsersRepository {
       );
       if (!row) return undefined;
       await tx.query('DELETE FROM sessions WHERE user_id = $1', [id]);
+      const apiKeysRevoked = await revokeAllKeys(tx, id);
       await tx.query('DELETE FROM password_links WHERE user_id = $1', [id]);
       if (link) await insertLink(tx, id, link);
-      return toUser(row);
+      return { user: toUser(row), apiKeysRevoked };
     });
   }
 
@@ -258,7 +265,7 @@ export class UsersRepository {
   /**
    * Uses a set-password link: claimed by one conditional UPDATE (unused, unexpired, its user
    * enabled), so two requests with the same link cannot both set a password; the password changes and
-   * the user's sessions end in the same transaction. False when the link could not be claimed.
+   * the user's sessions and API keys end in the same transaction. False when the link could not be claimed.
    */
   async usePasswordLink(tokenSha256: Buffer, passwordHash: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
@@ -273,6 +280,7 @@ export class UsersRepository {
       if (!claimed) return false;
       await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [claimed.user_id, passwordHash]);
       await tx.query('DELETE FROM sessions WHERE user_id = $1', [claimed.user_id]);
+      await revokeAllKeys(tx, claimed.user_id);
       return true;
     });
   }
@@ -303,23 +311,44 @@ export class UsersRepository {
 
   /**
    * Records a new session (a sign-in: the user's `last_sign_in_at` is now), and ends the user's expired ones and, beyond `MAX_SESSIONS_PER_USER`,
-   * their oldest, so no user holds more rows than that.
+   * their oldest, so no user holds more rows than that. Only while the user is as the sign-in checked
+   * them (`checked`: their password's stamp and level, and enabled): false, and nothing opened,
+   * otherwise. The user's row is locked first, so a password change, disable or level change either
+   * commits before (and this sees it) or waits until the session is in (and ends it).
    */
-  async openSession(session: { id: string; userId: number; expiresAt: Date }): Promise<void> {
-    // Both statements see the table as it was: the delete keeps the newest MAX - 1 besides the new one.
-    await this.db.query(
-      `WITH opened AS (
-         INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)
-       ), signed_in AS (
-         UPDATE users SET last_sign_in_at = now() WHERE id = $2
-       )
-       DELETE FROM sessions WHERE user_id = $2 AND (
-         expires_at <= now() OR id IN (
-           SELECT id FROM sessions WHERE user_id = $2 ORDER BY created_at DESC, id OFFSET $4
-         )
-       )`,
-      [session.id, session.userId, session.expiresAt, MAX_SESSIONS_PER_USER - 1],
-    );
+  async openSession(
+    session: { id: string; userId: number; expiresAt: Date },
+    checked: { passwordStamp: string; level: number },
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [user] = await tx.query<{ password_hash: string; level: number; disabled: boolean }>(
+        'SELECT password_hash, level, disabled FROM users WHERE id = $1 FOR UPDATE',
+        [session.userId],
+      );
+      if (
+        !user ||
+        user.disabled ||
+        user.level !== checked.level ||
+        passwordStamp(user.password_hash) !== checked.passwordStamp
+      ) {
+        return false;
+      }
+      // Both statements see the table as it was: the delete keeps the newest MAX - 1 besides the new one.
+      await tx.query(
+        `WITH opened AS (
+             INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)
+           ), signed_in AS (
+             UPDATE users SET last_sign_in_at = now() WHERE id = $2
+           )
+           DELETE FROM sessions WHERE user_id = $2 AND (
+             expires_at <= now() OR id IN (
+               SELECT id FROM sessions WHERE user_id = $2 ORDER BY created_at DESC, id OFFSET $4
+             )
+           )`,
+        [session.id, session.userId, session.expiresAt, MAX_SESSIONS_PER_USER - 1],
+      );
+      return true;
+    });
   }
 
   /** The session's user, unless that user is gone or disabled (then undefined). */

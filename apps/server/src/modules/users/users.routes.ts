@@ -6,7 +6,7 @@ import { AppError } from '../../app-error';
 import { bearerToken } from '../auth/auth.guard';
 import type { OwnAccountService } from './own-account.service';
 import type { PasswordLinksService } from './password-links.service';
-import type { UsersService } from './users.service';
+import type { KeysRevoked, UsersService } from './users.service';
 
 /** Sessions are a person's own: an API key (a script) may not see or end them, nor change the password. */
 function sessionOnly(request: FastifyRequest): void {
@@ -17,6 +17,12 @@ function sessionOnly(request: FastifyRequest): void {
 function currentSessionId(request: FastifyRequest): string | undefined {
   const sid = decodeJwt(bearerToken(request)).sid;
   return typeof sid === 'string' ? sid : undefined;
+}
+
+/** The change's answer; the audit trail records how many of the person's API keys it revoked. */
+function keysRevoked<T>(request: FastifyRequest, { value, apiKeysRevoked }: KeysRevoked<T>): T {
+  request.auditEffects = { api_keys_revoked: apiKeysRevoked };
+  return value;
 }
 
 export const usersRoutes: FastifyPluginAsync<{
@@ -32,21 +38,31 @@ export const usersRoutes: FastifyPluginAsync<{
   route(
     app,
     userEndpoints.setLevel,
-    async (request) => users.setLevel(request.params.id, request.body.level),
+    async (request) => keysRevoked(request, await users.setLevel(request.params.id, request.body.level)),
     {
       owns: ['id'],
     },
   );
-  route(app, userEndpoints.disable, async (request) => users.setDisabledById(request.params.id, true), {
-    owns: ['id'],
-  });
-  route(app, userEndpoints.enable, async (request) => users.setDisabledById(request.params.id, false), {
-    owns: ['id'],
-  });
+  route(
+    app,
+    userEndpoints.disable,
+    async (request) => keysRevoked(request, await users.setDisabledById(request.params.id, true)),
+    {
+      owns: ['id'],
+    },
+  );
+  route(
+    app,
+    userEndpoints.enable,
+    async (request) => (await users.setDisabledById(request.params.id, false)).value,
+    {
+      owns: ['id'],
+    },
+  );
   route(
     app,
     userEndpoints.resetPassword,
-    async (request) => users.resetPassword(request.params.id, request.body),
+    async (request) => keysRevoked(request, await users.resetPassword(request.params.id, request.body)),
     { owns: ['id'] },
   );
   route(
@@ -73,7 +89,9 @@ export const usersRoutes: FastifyPluginAsync<{
   // Every signed-in person's own password and sessions.
   route(app, ownAccountEndpoints.changePassword, async (request) => {
     sessionOnly(request);
-    return { token: await ownAccount.changePassword(request.user, request.body, request.ip) };
+    return {
+      token: keysRevoked(request, await ownAccount.changePassword(request.user, request.body, request.ip)),
+    };
   });
   route(app, ownAccountEndpoints.sessions, async (request) => {
     sessionOnly(request);

@@ -31,6 +31,12 @@ export function toUserDto(user: UserRecord): User {
 /** A set-password link's token is 256 random bits, so its SHA-256 is all that needs keeping. */
 export const linkTokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
+/** A change's answer, and how many of the person's API keys it revoked (for the audit trail). */
+export interface KeysRevoked<T> {
+  value: T;
+  apiKeysRevoked: number;
+}
+
 export const LAST_ADMIN =
   'This is the last active administrator: make another administrator first, so someone can still manage Guardian.';
 const userNotFound = () => new AppError('NOT_FOUND', 'User not found.');
@@ -77,25 +83,30 @@ export class UsersService {
     return { user: toUserDto(user), password_link: answer };
   }
 
-  /** The new password (or a link) applies at once; the user's sessions and earlier links end. */
-  async resetPassword(id: number, setup: PasswordSetup): Promise<PasswordSetupResult> {
+  /** The new password (or a link) applies at once; the user's sessions, API keys and earlier links end. */
+  async resetPassword(id: number, setup: PasswordSetup): Promise<KeysRevoked<PasswordSetupResult>> {
     const { passwordHash, link, answer } = await this.prepare(setup);
-    const user = await this.users.replacePassword(id, passwordHash, link);
-    if (!user) throw userNotFound();
+    const changed = await this.users.replacePassword(id, passwordHash, link);
+    if (!changed) throw userNotFound();
     this.sessionsEnded(id);
-    return { user: toUserDto(user), password_link: answer };
+    return {
+      value: { user: toUserDto(changed.user), password_link: answer },
+      apiKeysRevoked: changed.apiKeysRevoked,
+    };
   }
 
-  async setLevel(id: number, level: number): Promise<User> {
-    return toUserDto((await this.change(id, { kind: 'level', level }))!);
+  /** A changed level ends the user's sessions and API keys. */
+  async setLevel(id: number, level: number): Promise<KeysRevoked<User>> {
+    return this.change(id, { kind: 'level', level });
   }
 
-  async setDisabledById(id: number, disabled: boolean): Promise<User> {
-    return toUserDto((await this.change(id, { kind: disabled ? 'disable' : 'enable' }))!);
+  /** Disabling ends the user's sessions and API keys (enabling brings none back). */
+  async setDisabledById(id: number, disabled: boolean): Promise<KeysRevoked<User>> {
+    return this.change(id, { kind: disabled ? 'disable' : 'enable' });
   }
 
   async remove(id: number): Promise<void> {
-    await this.change(id, { kind: 'delete' });
+    await this.changeRecord(id, { kind: 'delete' });
   }
 
   /** The CLI's set-password: the new password applies at once, and the user's open sessions end. */
@@ -117,14 +128,20 @@ export class UsersService {
     return user;
   }
 
-  /** The user as they are after the change (null once deleted). */
-  private async change(id: number, change: GuardedChange): Promise<UserRecord | null> {
+  /** The user as they are after a change that keeps them. */
+  private async change(id: number, change: GuardedChange): Promise<KeysRevoked<User>> {
+    const outcome = await this.changeRecord(id, change);
+    return { value: toUserDto(outcome.user!), apiKeysRevoked: outcome.apiKeysRevoked };
+  }
+
+  /** The change's outcome: the user as they are after it (null once deleted). */
+  private async changeRecord(id: number, change: GuardedChange) {
     const outcome = await this.users.changeGuarded(id, change);
     if (!outcome.done) {
       throw outcome.reason === 'not_found' ? userNotFound() : new AppError('CONFLICT', LAST_ADMIN);
     }
     if (outcome.sessionsEnded) this.sessionsEnded(id);
-    return outcome.user;
+    return outcome;
   }
 
   /**
