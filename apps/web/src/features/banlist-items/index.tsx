@@ -263,7 +263,10 @@ function BanListItemsView({ listId }: { listId: string }) {
           onClose={() => setImporting(false)}
           onImported={(result) => {
             setImporting(false);
-            toast.success(`${counted(result.added, 'item')} imported.`);
+            // A write whose answer was lost says what Guardian found at Cloudflare.
+            toast.success(
+              `${counted(result.added, 'item')} imported.${result.outcome ? ` ${result.outcome}` : ''}`,
+            );
           }}
         />
       )}
