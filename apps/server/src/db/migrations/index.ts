@@ -25,6 +25,7 @@ import { sql as itemContainmentCidrs } from './025_item_containment_cidrs';
 import { sql as itemCommentOrder } from './026_item_comment_order';
 import { sql as itemHistoryCascade } from './027_item_history_cascade';
 import { sql as importListPosition } from './028_import_list_position';
+import { sql as snapshotJob } from './029_snapshot_job';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   { name: '026_item_comment_order', sql: itemCommentOrder },
   { name: '027_item_history_cascade', sql: itemHistoryCascade },
   { name: '028_import_list_position', sql: importListPosition },
+  { name: '029_snapshot_job', sql: snapshotJob },
 ];

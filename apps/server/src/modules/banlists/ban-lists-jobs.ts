@@ -25,7 +25,7 @@ export class BanListsJobs {
   };
 
   readonly cleanKind: JobKind = {
-    run: ({ job, signal, progress }) => this.banLists.clean(job.userId, { signal, progress }),
+    run: ({ job, signal, progress }) => this.banLists.clean(job.userId, { signal, progress, jobId: job.id }),
   };
 
   /** Starts "Update"; the lists when it ended within the wait, else the job. */

@@ -27,6 +27,8 @@ export interface Steps {
   signal?: AbortSignal;
   /** `done` of `total` steps (accounts read, lists emptied). */
   progress?: (done: number, total: number) => void;
+  /** The job doing it: a run of it again keeps to the same snapshot (Clean All). */
+  jobId?: string;
 }
 
 const toListToKeep = (list: BanListRecord) => ({
@@ -142,7 +144,9 @@ export class BanListsService {
    */
   async clean(userId: number, steps: Steps = {}): Promise<BanList[]> {
     const lists = await this.access.lists.listForUser(userId);
-    if (lists.length > 0) await this.snapshots.keepBanLists(userId, 'clean-all', lists.map(toListToKeep));
+    if (lists.length > 0) {
+      await this.snapshots.keepBanLists(userId, 'clean-all', lists.map(toListToKeep), steps.jobId);
+    }
     steps.progress?.(0, lists.length);
     for (const [index, list] of lists.entries()) {
       steps.signal?.throwIfAborted();

@@ -103,6 +103,8 @@ export interface NewSnapshot {
   /** Known up front for a DNS record; list snapshots set it after copying (`setItems`). */
   items?: number;
   retentionMs: number;
+  /** The job that keeps it (Clean All), found again by a run of the same job (`findByJob`). */
+  jobId?: string;
 }
 
 /** An item a restore adds again. */
@@ -129,8 +131,8 @@ export class SnapshotsRepository {
       [snapshot.userId, MAX_SNAPSHOTS_PER_USER - 1],
     );
     await this.db.query(
-      `INSERT INTO snapshots (id, user_id, kind, summary, target, zone_id, record_id, list_id, items, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + $10 * interval '1 millisecond')`,
+      `INSERT INTO snapshots (id, user_id, kind, summary, target, zone_id, record_id, list_id, items, expires_at, job_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + $10 * interval '1 millisecond', $11)`,
       [
         id,
         snapshot.userId,
@@ -142,17 +144,42 @@ export class SnapshotsRepository {
         snapshot.listId ?? null,
         snapshot.items ?? 0,
         snapshot.retentionMs,
+        snapshot.jobId ?? null,
       ],
     );
     return id;
   }
 
-  /** Copies the mirror's items of a list into the snapshot, in the database; answers how many. */
-  async copyListItems(snapshotId: string, listIndex: number, banListRef: number): Promise<number> {
+  /** The snapshot a job kept on an earlier run, locked until the transaction ends. */
+  async findByJob(jobId: string): Promise<SnapshotRecord | undefined> {
+    const [row] = await this.db.query<SnapshotRow>('SELECT * FROM snapshots WHERE job_id = $1 FOR UPDATE', [
+      jobId,
+    ]);
+    return row && toRecord(row);
+  }
+
+  /**
+   * Copies the mirror's items of a list into the snapshot, in the database; answers how many. `added`:
+   * to a snapshot a job's earlier run kept, only the values it does not keep yet for that list, by a
+   * hash anti-join (the statistics do not know the earlier run's rows: a nested loop would read them
+   * all once per item), so in the caller's transaction nested loops are off from here on.
+   */
+  async copyListItems(
+    snapshotId: string,
+    listIndex: number,
+    banListRef: number,
+    added = false,
+  ): Promise<number> {
+    if (added) await this.db.exec('SET LOCAL enable_nestloop = off');
+    const notKept = added
+      ? `AND NOT EXISTS (SELECT 1 FROM snapshot_items AS kept
+           WHERE kept.snapshot_id = $1 AND kept.list_index = $2 AND kept.value = item.ip)`
+      : '';
     const [row] = await this.db.query<{ copied: number }>(
       `WITH copied AS (
          INSERT INTO snapshot_items (snapshot_id, list_index, value, comment)
-         SELECT $1, $2, ip, comment FROM ban_list_items WHERE ban_list_ref = $3 ORDER BY id
+         SELECT $1, $2, ip, comment FROM ban_list_items AS item WHERE ban_list_ref = $3 ${notKept}
+         ORDER BY id
          RETURNING 1)
        SELECT count(*)::int AS copied FROM copied`,
       [snapshotId, listIndex, banListRef],

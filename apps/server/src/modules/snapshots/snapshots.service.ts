@@ -43,33 +43,46 @@ export class SnapshotsService {
     private readonly retentionMs: number,
   ) {}
 
-  /** Keeps the mirror's items of `lists` (Clean All: every list; deleting a list: that one). */
+  /**
+   * Keeps the mirror's items of `lists` (Clean All: every list; deleting a list: that one). With
+   * `jobId`, a run of the same job again (its process died) adds to the snapshot its first run kept
+   * (what that run had not emptied yet is there already; items added since are added): one click,
+   * one snapshot, holding everything the click removed.
+   */
   async keepBanLists(
     userId: number,
     kind: Extract<SnapshotKind, 'clean-all' | 'ban-list'>,
     lists: ListToKeep[],
+    jobId?: string,
   ) {
     return this.db.transaction(async (tx) => {
       const snapshots = new SnapshotsRepository(tx);
-      const kept: SnapshotList[] = lists.map(({ ref: _ref, ...list }) => list);
-      const id = await snapshots.create({
-        userId,
-        kind,
-        summary: '',
-        target: { lists: kept },
-        listId: kind === 'ban-list' ? lists[0]?.listId : undefined,
-        retentionMs: this.retentionMs,
-      });
-      let total = 0;
-      for (const [index, list] of lists.entries()) {
-        const copied = await snapshots.copyListItems(id, index, list.ref);
-        kept[index] = { ...kept[index]!, items: copied };
-        total += copied;
+      const earlier = jobId ? await snapshots.findByJob(jobId) : undefined;
+      const kept: SnapshotList[] = earlier && 'lists' in earlier.target ? earlier.target.lists : [];
+      const id =
+        earlier?.id ??
+        (await snapshots.create({
+          userId,
+          kind,
+          summary: '',
+          target: { lists: [] },
+          listId: kind === 'ban-list' ? lists[0]?.listId : undefined,
+          retentionMs: this.retentionMs,
+          jobId,
+        }));
+      for (const { ref, ...list } of lists) {
+        let index = kept.findIndex(
+          (each) => each.accountRef === list.accountRef && each.listId === list.listId,
+        );
+        if (index < 0) index = kept.push({ ...list, items: 0 }) - 1;
+        const copied = await snapshots.copyListItems(id, index, ref, earlier !== undefined);
+        kept[index] = { ...kept[index]!, items: kept[index]!.items + copied };
       }
+      const total = kept.reduce((sum, list) => sum + list.items, 0);
       const summary =
         kind === 'clean-all'
-          ? `Clean All: ${plural(lists.length, 'list')}, ${plural(total, 'item')}`
-          : `List "${lists[0]?.listName ?? ''}" (${plural(total, 'item')})`;
+          ? `Clean All: ${plural(kept.length, 'list')}, ${plural(total, 'item')}`
+          : `List "${kept[0]?.listName ?? ''}" (${plural(total, 'item')})`;
       await snapshots.setItems(id, total, { lists: kept }, summary);
       return id;
     });

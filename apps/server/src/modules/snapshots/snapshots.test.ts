@@ -1,6 +1,9 @@
 import type { BanList, DnsRecord, Snapshot } from '@guardian/contract';
 import { describe, expect, it } from 'vitest';
+import { createAppDeps } from '../../app';
+import { createServices } from '../../services';
 import type { TestUser } from '../../test/context';
+import { JobsRepository } from '../jobs/jobs.repository';
 import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 import { addOwnedZone } from '../../test/zone';
 
@@ -36,6 +39,53 @@ describe('snapshots: undoing Clean All, a deleted list, a deleted DNS record', (
     expect((await call(alice, 'POST', `/cloudflare/banlists/${list.list_id}/sync`)).statusCode).toBe(200);
     return { account, list };
   }
+
+  it('a Clean All run again (its process died) keeps one snapshot of everything the click removed (issue 33)', async () => {
+    const carol = await ctx.createUser();
+    const account = await ctx.addAccount(carol, { name: 'Retry Co' });
+    const first = ctx.sandbox.control.addList(account.account_id, { name: 'first', kind: 'ip' });
+    const second = ctx.sandbox.control.addList(account.account_id, { name: 'second', kind: 'ip' });
+    ctx.sandbox.control.seedListItems(account.account_id, first.id, [
+      { ip: '192.0.2.1', comment: 'one' },
+      { ip: '192.0.2.2', comment: 'two' },
+    ]);
+    ctx.sandbox.control.seedListItems(account.account_id, second.id, [{ ip: '192.0.2.3', comment: 'three' }]);
+    expect((await call(carol, 'POST', '/cloudflare/banlists/update')).statusCode).toBe(200);
+    for (const list of [first, second])
+      expect((await call(carol, 'POST', `/cloudflare/banlists/${list.id}/sync`)).statusCode).toBe(200);
+    const before = [first, second].map((list) => cloudflareItems(account.account_id, list.id));
+
+    // The first run empties the first list, then stops (as a process that dies would) at the second.
+    ctx.sandbox.control.injectFault({
+      path: `/accounts/${account.account_id}/rules/lists/${second.id}/items`,
+      method: 'PUT',
+      status: 503,
+    });
+    expect((await call(carol, 'POST', '/cloudflare/banlists/clean')).statusCode).toBe(502);
+    ctx.sandbox.control.clearFaults();
+    expect(cloudflareItems(account.account_id, first.id)).toEqual([]);
+
+    // Another process runs the same job again.
+    const [row] = await ctx.db.query<{ id: string }>(
+      "SELECT id FROM jobs WHERE user_id = $1 AND kind = 'ban-lists-clean'",
+      [carol.id],
+    );
+    const job = (await new JobsRepository(ctx.db).find(row!.id))!;
+    const { banListsJobs } = createServices(ctx.config, createAppDeps(ctx.config, ctx.db));
+    await banListsJobs.cleanKind.run({
+      job,
+      signal: new AbortController().signal,
+      progress: () => undefined,
+      flushProgress: async () => undefined,
+    });
+    expect(cloudflareItems(account.account_id, second.id)).toEqual([]);
+
+    const snapshots = await snapshotsOf(carol, '?kind=clean-all');
+    expect(snapshots).toHaveLength(1);
+    expect(snapshots[0]).toMatchObject({ items: 3, summary: 'Clean All: 2 lists, 3 items' });
+    expect((await call(carol, 'POST', `/snapshots/${snapshots[0]!.id}/restore`)).statusCode).toBe(200);
+    expect([first, second].map((list) => cloudflareItems(account.account_id, list.id))).toEqual(before);
+  });
 
   it('Clean All keeps every list it empties; restoring puts the items back at Cloudflare and in the mirror', async () => {
     const { account, list } = await listWithItems('Undo Co', 'scrapers', [
