@@ -101,6 +101,8 @@ export const BUDGET = {
   zonesP99Ms: 50,
   zonesQueriesPerRequest: 1,
   syncItemsPerSecond: 50_000,
+  /** The sync of a list after a large import (its items' provenance carried over) / its plain sync, items/s. */
+  importedSyncShare: 0.8,
   syncCallsRatio: 1,
   syncRssBytes: 300 * 1024 * 1024,
   loginGzipBytes: 150 * 1024,
