@@ -582,6 +582,22 @@ describe('job queue', () => {
     }
   });
 
+  it('a worker that stops hands its job back at once: another takes it without the retry delay', async () => {
+    const runs: string[] = [];
+    // A retry delay far longer than the wait below: only a job handed back at once is taken in it.
+    const slowRetries = { retryDelaySeconds: 120 };
+    const first = await queueOf((q) => q.define('test-steps', stepping(runs, 50)), slowRetries);
+    const job = await first.enqueue({ kind: 'test-steps', userId: user.id, target: '', data: {} });
+    while ((await first.jobs.find(job.id))!.progressDone < 3) await sleep(10);
+    await first.stop();
+    const second = await queueOf((q) => q.define('test-steps', stepping(runs, 5)), slowRetries);
+    try {
+      expect(await second.waitFor(job.id, 20_000)).toMatchObject({ state: 'succeeded', attempts: 2 });
+    } finally {
+      await second.stop();
+    }
+  });
+
   it("gives a silent worker's job (its process killed) to another worker", async () => {
     const runs: string[] = [];
     // The first worker's heartbeat never comes in time: as a process that died mid-job.

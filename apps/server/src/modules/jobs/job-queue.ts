@@ -622,7 +622,8 @@ export class JobQueue {
         typeof job.data.maxAttempts === 'number' ? job.data.maxAttempts : this.options.maxAttempts;
       const again = reason instanceof WorkerStopping || (isRetryable(reason) && attempt < maxAttempts);
       if (again) {
-        if (await this.jobs.requeue(id, attempt, words)) await this.giveBack(boss, queue, id, words);
+        if (await this.jobs.requeue(id, attempt, words))
+          await this.giveBack(boss, queue, id, words, reason instanceof WorkerStopping);
       } else if (
         await this.finished(
           id,
@@ -652,7 +653,7 @@ export class JobQueue {
     }
   }
 
-  /** Gives back the jobs of workers that went silent (a killed process): pg-boss retries them. */
+  /** Gives back the jobs of workers that went silent (a killed process), for any process to take at once. */
   private async sweep(): Promise<void> {
     const boss = this.boss;
     if (!boss) return;
@@ -661,17 +662,30 @@ export class JobQueue {
       'The server working on it stopped; another one carries on.',
     );
     for (const { id, kind } of stale)
-      await this.giveBack(boss, queueOf(kind), id, 'The server working on it stopped.');
+      await this.giveBack(boss, queueOf(kind), id, 'The server working on it stopped.', true);
   }
 
   /**
    * pg-boss puts a failed job back after the retry delay (doubling), for any process to take; past
-   * its retry limit it keeps it failed, and so does the job's row.
+   * its retry limit it keeps it failed, and so does the job's row. A job whose run was only stopped
+   * (its server stopping, or gone silent) did not fail: `atOnce` makes it ready now, not after the delay.
    */
-  private async giveBack(boss: PgBoss, queue: string, id: string, words: string): Promise<void> {
+  private async giveBack(
+    boss: PgBoss,
+    queue: string,
+    id: string,
+    words: string,
+    atOnce = false,
+  ): Promise<void> {
     await boss.fail(queue, id, { message: words });
     const queued = await boss.getJobById(queue, id);
     if (queued && queued.state === 'failed') await this.finished(id, { state: 'failed', error: words });
+    else if (atOnce)
+      await this.db.query(
+        `UPDATE ${this.bossSchemaName!}.job SET start_after = now() WHERE name = $1 AND id = $2 AND state = 'retry'`,
+        [queue, id],
+        PLANNED_ONCE,
+      );
   }
 
   /**
