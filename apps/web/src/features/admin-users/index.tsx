@@ -20,6 +20,7 @@ import { CreateUserDialog } from './components/create-user-dialog';
 import { LevelDialog } from './components/level-dialog';
 import { ResetPasswordDialog } from './components/reset-password-dialog';
 import { UserActionDialog } from './components/user-action-dialog';
+import { UserApiKeysDialog } from './components/user-api-keys-dialog';
 import { UsersTable, type UserAction } from './components/users-table';
 import { counted } from '../../lib/counted';
 
@@ -162,7 +163,7 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
       {acting?.action === 'disable' && (
         <UserActionDialog
           title="Disable User"
-          message={`Disable ${acting.user.email}? They are signed out everywhere and cannot sign in until enabled again${isSelf(acting.user) ? ' (that is you)' : ''}.`}
+          message={`Disable ${acting.user.email}? They are signed out everywhere, their API keys are revoked, and they cannot sign in until enabled again${isSelf(acting.user) ? ' (that is you)' : ''}.`}
           confirmLabel="Disable"
           busyLabel="Disabling..."
           busy={setDisabled.isPending}
@@ -182,6 +183,7 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
           onClose={close}
         />
       )}
+      {acting?.action === 'keys' && <UserApiKeysDialog user={acting.user} onClose={close} />}
       {acting?.action === 'delete' && (
         <UserActionDialog
           title="Delete User"

@@ -34,10 +34,12 @@ beforeEach(() => {
 async function openDialog() {
   const user = userEvent.setup();
   renderApp('/profile');
-  await screen.findByRole('list', { name: 'Sessions' }, { timeout: 5_000 });
-  const section = await screen.findByRole('region', { name: 'Password' }, { timeout: 5_000 });
+  await screen.findByRole('list', { name: 'Sessions' });
+  const section = await screen.findByRole('region', { name: 'Password' });
   await user.click(within(section).getByRole('button', { name: 'Change Password' }));
   const dialog = await screen.findByRole('dialog', { name: 'Change Password' });
+  // Whoever may have copied a key is out too: the dialog says so before the change.
+  expect(dialog).toHaveTextContent('Your API keys are revoked: create new ones for your scripts.');
   return { user, dialog };
 }
 

@@ -46,7 +46,7 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
       open
       onOpenChange={(open) => !open && onClose()}
       title="Change Password"
-      description="Every other browser and device is signed out; this one stays signed in."
+      description="Every other browser and device is signed out; this one stays signed in. Your API keys are revoked: create new ones for your scripts."
       size="sm"
       busy={change.isPending}
       onSubmit={form.submitWith((request) =>

@@ -16,7 +16,7 @@ interface LevelDialogProps {
   onClose: () => void;
 }
 
-/** Change a user's level. Their sessions end; the last active administrator is refused in words. */
+/** Change a user's level. Their sessions and API keys end; the last active administrator is refused in words. */
 export function LevelDialog({ user, isSelf, onClose }: LevelDialogProps) {
   const setLevel = useSetUserLevelMutation();
   const toast = useToast();
@@ -48,7 +48,8 @@ export function LevelDialog({ user, isSelf, onClose }: LevelDialogProps) {
       description={
         <>
           <span className="break-all">{user.email}</span> is {levelLabel(user.level).toLowerCase()}. A change
-          signs them out everywhere{isSelf ? ': that is you, so you sign in again' : ''}.
+          signs them out everywhere{isSelf ? ': that is you, so you sign in again' : ''}, and their API keys
+          are revoked.
         </>
       }
       size="sm"

@@ -20,7 +20,7 @@ interface ResetPasswordDialogProps {
 
 /**
  * Reset Password: a new password or a one-time set-password link, then shown once in the same dialog.
- * The old password stops working and the person's sessions end.
+ * The old password stops working; the person's sessions and API keys end.
  */
 export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDialogProps) {
   const reset = useResetUserPasswordMutation();
@@ -53,8 +53,8 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
       title="Reset Password"
       description={
         <>
-          For <span className="break-all">{user.email}</span>: the old password stops working and they are
-          signed out everywhere{isSelf ? ' (that is you)' : ''}.
+          For <span className="break-all">{user.email}</span>: the old password stops working, they are signed
+          out everywhere{isSelf ? ' (that is you)' : ''} and their API keys are revoked.
         </>
       }
       size="sm"

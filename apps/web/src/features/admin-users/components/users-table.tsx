@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { KeyRound, UserCheck, UserCog, UserX } from 'lucide-react';
+import { KeyRound, KeySquare, UserCheck, UserCog, UserX } from 'lucide-react';
 import type { User } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button, DeleteButton } from '../../../components/ui/button';
@@ -21,7 +21,7 @@ const COLUMN_COUNT = 7;
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 
-export type UserAction = 'level' | 'disable' | 'enable' | 'password' | 'delete';
+export type UserAction = 'level' | 'disable' | 'enable' | 'password' | 'keys' | 'delete';
 
 interface UsersTableProps {
   rows: User[];
@@ -129,6 +129,12 @@ export function UsersTable({
                   tip="Reset password"
                   icon={<KeyRound aria-hidden="true" className="size-4" />}
                   onClick={() => onAction('password', user)}
+                />
+                <IconAction
+                  label={`API keys of ${user.email}`}
+                  tip="API keys"
+                  icon={<KeySquare aria-hidden="true" className="size-4" />}
+                  onClick={() => onAction('keys', user)}
                 />
                 {user.two_factor && (
                   <ResetTwoFactorAction userId={user.id} email={user.email} onReset={onTwoFactorReset} />
