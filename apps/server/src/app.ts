@@ -114,7 +114,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerResponseHeaders(app);
   const services = createServices(config, deps);
   registerAuthGuard(app, services.sessions, services.apiKeys);
-  await registerRequestLimits(app, config.requestLimits);
+  await registerRequestLimits(app, config.requestLimits, config.bodiesInFlight);
   rejectNulCharacters(app);
   registerAuditTrail(app, deps.db, config.auditRetentionMs);
   registerKeyLimits(app, deps.db);

@@ -85,6 +85,11 @@ export interface Config {
   /** How long the audit trail keeps an event. */
   auditRetentionMs: number;
   /** How often each process looks for expired ban list items to remove (banlists/item-expiry.ts). */
+  /**
+   * Request bodies in flight (read, parsed or being answered), in bytes: per person (by address before
+   * signing in) and in all; past either a 429 with Retry-After before the body is read (request-limits.ts).
+   */
+  bodiesInFlight: { perPersonBytes: number; totalBytes: number };
   itemExpirySweepMs: number;
   /**
    * Keep answers in memory (item pages and search counts per list version, looked-up lists, zones
@@ -341,3 +346,6 @@ export function loadConfig(env: Env = process.env): Config {
     answerCaches: vars.GUARDIAN_ANSWER_CACHES === 'on',
   };
 }
+    // One import's body (16 MB) and a few small ones a person; 32 MB of bodies in all: two 14 MB
+    // previews at once peaked at 175 MB of heap, within production's 256 MB (--max-old-space-size).
+    bodiesInFlight: { perPersonBytes: 20_000_000, totalBytes: 32_000_000 },

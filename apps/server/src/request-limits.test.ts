@@ -143,7 +143,11 @@ describe('the costly line', () => {
 describe("a costly route's handler", () => {
   it('leaves its place at once for an answer given without a promise, after an awaited one settles', async () => {
     const app = Fastify();
-    await registerRequestLimits(app, { perMinute: 1_000, concurrentCostly: 1, queuedCostly: 1 });
+    await registerRequestLimits(
+      app,
+      { perMinute: 1_000, concurrentCostly: 1, queuedCostly: 1 },
+      { perPersonBytes: 1_000, totalBytes: 1_000 },
+    );
     const routes = new Map<string, RouteOptions>();
     app.addHook('onRoute', (route) => void routes.set(route.url, route));
     let finish: (answer: string) => void = () => {};

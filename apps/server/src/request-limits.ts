@@ -1,7 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import { signInRoutes } from '@guardian/contract';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { RequestLimits } from './config';
+import { pipeline, Transform } from 'node:stream';
+import type { Config, RequestLimits } from './config';
 import { AppError } from './app-error';
 import { isApiPath } from './route-table';
 
@@ -69,6 +70,87 @@ export class CostlyRequestQueue {
 }
 
 /**
+ * Request bodies in flight, in bytes, per person and in all: a body counts from before it is read
+ * until its answer is sent, as what is parsed from it and the work on it live that long. Past either
+ * bound a 429, so two people sending ten 14 MB imports each at once cannot run the heap out.
+ */
+export class BodiesInFlight {
+  private readonly people = new Map<string, number>();
+  private total = 0;
+
+  constructor(private readonly limits: Config['bodiesInFlight']) {}
+
+  /** Counts `bytes` more of the requester's bodies, or throws a 429 when that would pass a bound. */
+  take(requester: string, bytes: number): void {
+    const held = this.people.get(requester) ?? 0;
+    if (held + bytes > this.limits.perPersonBytes || this.total + bytes > this.limits.totalBytes) {
+      const megabytes = (bytes: number) => `${Math.round(bytes / 1_000_000)} MB`;
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too much being sent at once: at most ${megabytes(this.limits.perPersonBytes)} of requests a person ` +
+          `and ${megabytes(this.limits.totalBytes)} in all are read at a time; please try again in a moment.`,
+        { retryAfterSeconds: 2 },
+      );
+    }
+    this.people.set(requester, held + bytes);
+    this.total += bytes;
+  }
+
+  /** The requester's `bytes` are answered. */
+  give(requester: string, bytes: number): void {
+    if (bytes === 0) return;
+    const held = (this.people.get(requester) ?? 0) - bytes;
+    if (held > 0) this.people.set(requester, held);
+    else this.people.delete(requester);
+    this.total -= bytes;
+  }
+}
+
+/**
+ * Counts each request's body in `bodies` before it is read (before parsing, after the auth guard knows
+ * the person): by its Content-Length, or chunk by chunk as a chunked one arrives. A body past its
+ * route's limit is left to Fastify's 413 without being read. Given back once the answer is sent or the
+ * connection closes.
+ */
+function countBodies(app: FastifyInstance, bodies: BodiesInFlight): void {
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const length = request.headers['content-length'];
+    const chunked = request.headers['transfer-encoding'] !== undefined;
+    if (length === undefined && !chunked) return done(null, payload);
+    const requester = requesterOf(request);
+    let held = 0;
+    const take = (bytes: number) => {
+      bodies.take(requester, bytes);
+      held += bytes;
+    };
+    reply.raw.once('close', () => bodies.give(requester, held));
+    if (!chunked) {
+      const bytes = Number(length);
+      try {
+        if (bytes <= request.routeOptions.bodyLimit) take(bytes);
+      } catch (err) {
+        return done(err as AppError);
+      }
+      return done(null, payload);
+    }
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        try {
+          take(chunk.length);
+          next(null, chunk);
+        } catch (err) {
+          next(err as AppError);
+        }
+      },
+    });
+    done(
+      null,
+      pipeline(payload, counted, () => undefined),
+    );
+  });
+}
+
+/**
  * Per-person limits on the API, after the auth guard (registered before any route, after
  * registerAuthGuard, so its hooks run after the guard's): `perMinute` requests a minute, keyed by the
  * signed-in user (by address on the public routes), answered with the contract's 429 RATE_LIMITED and
@@ -76,7 +158,12 @@ export class CostlyRequestQueue {
  * a CostlyRequestQueue per person: PGlite runs one statement at a time, so one person's searches in
  * parallel would otherwise queue everyone else behind them. A GET's HEAD route is as costly as it.
  */
-export async function registerRequestLimits(app: FastifyInstance, limits: RequestLimits): Promise<void> {
+export async function registerRequestLimits(
+  app: FastifyInstance,
+  limits: RequestLimits,
+  bodiesInFlight: Config['bodiesInFlight'],
+): Promise<void> {
+  countBodies(app, new BodiesInFlight(bodiesInFlight));
   // Before the plugin's own onRoute hook, which reads a route's `rateLimit`: counted once the body is read.
   app.addHook('onRoute', (route) => {
     if (route.method === 'POST' && SIGN_IN_PATHS.has(route.url))
