@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One `vitest run` runs every unit and integration suite. The server suites run on embedded PGlite,
@@ -18,6 +19,11 @@ const serverOnPostgres = process.env.DATABASE_URL
 
 export default defineConfig({
   test: {
+    // A worker per core (Vitest's default leaves one core out: a single worker on a 2-core CI machine).
+    // Much of the suites' time is waiting (PostgreSQL, child processes, the sandbox, jobs polled every
+    // second), which a second worker fills. Every project shares this pool: the server suites on PGlite
+    // and on PostgreSQL run side by side, each test context in its own database or schema.
+    maxWorkers: availableParallelism(),
     projects: [
       './packages/contract/vitest.config.ts',
       './apps/sandbox/vitest.config.ts',
