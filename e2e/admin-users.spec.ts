@@ -118,7 +118,11 @@ test('an administrator adds a user, changes their level, disables and enables th
     await expect(rowOf(page, DEMO_ADMIN.email)).toBeVisible();
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300); // the table decides between rows and cards in the next frame
+      // The table decides between rows and cards in the next frame.
+      await expect(page.getByRole('table', { name: 'Users' }).locator('xpath=..')).toHaveAttribute(
+        'data-layout',
+        width < 640 ? 'cards' : 'table',
+      );
       await page.screenshot({ path: `${SHOTS_DIR}/admin-users-${width}.png`, fullPage: true });
     }
     await page.getByRole('button', { name: 'Add User' }).click();

@@ -34,7 +34,6 @@ test.afterAll(() => page.close());
 const table = () => page.getByRole('table', { name: 'Ban list items' });
 
 test('imports a file with invalid lines: preview, then apply and see the items', async () => {
-  test.setTimeout(120_000);
   await page.goto('/cloudflare/banlists');
   await page.getByRole('link', { name: /items in office_allowlist$/ }).click();
   await expect(page.getByRole('heading', { name: 'office_allowlist' })).toBeVisible();

@@ -12,8 +12,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Bounds for a shared 2-core machine under load (npm run test:busy): a flow signs in, types into real
+  // forms and waits for the server, so one bound for every test; the longest call test.slow() (3x).
+  timeout: 180_000,
+  expect: { timeout: 20_000 },
   reporter: [['list']],
   globalTeardown: './support/teardown.ts',
   use: {

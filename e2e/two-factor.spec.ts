@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
+import { Authenticator } from './support/authenticator';
 import { signIn } from './support/session';
 import { DEMO_ADMIN, DEMO_USER } from './support/stack';
 
@@ -7,21 +7,8 @@ import { DEMO_ADMIN, DEMO_USER } from './support/stack';
 // sign in as the demo user, and afterAll turns it off through the API should a step here fail.
 const PERSON = DEMO_ADMIN;
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
-const STEP_MS = 30_000;
 
-let secret = '';
 let recoveryCodes: string[] = [];
-/** The last 30-second step whose code was used: the server never takes a step twice. */
-let lastStep = -1;
-
-const stepNow = () => Math.floor(Date.now() / STEP_MS);
-
-/** The app's code, as an authenticator shows it; waits for a fresh step when this one was used. */
-async function freshCode(page: Page): Promise<string> {
-  if (stepNow() <= lastStep) await page.waitForTimeout((lastStep + 1) * STEP_MS - Date.now() + 200);
-  lastStep = stepNow();
-  return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() });
-}
 
 async function passwordStep(page: Page) {
   await page.goto('/login');
@@ -71,7 +58,6 @@ test.afterAll(async ({ request }) => {
 test('a person turns on two-factor, signs in with a code from the app, and a recovery code works once', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, PERSON);
   await page.goto('/profile');
@@ -81,17 +67,18 @@ test('a person turns on two-factor, signs in with a code from the app, and a rec
 
   const dialog = page.getByRole('dialog', { name: 'Turn On Two-Factor Sign-In' });
   await expect(dialog.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
-  secret = (await dialog.getByLabel('Secret').textContent())!.replace(/\s/g, '');
+  const secret = (await dialog.getByLabel('Secret').textContent())!.replace(/\s/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await page.waitForTimeout(300); // the dialog's fade-in
-  await page.screenshot({ path: `${SHOTS}/two-factor-enrol-1280.png` });
+  const app = new Authenticator(secret);
+  // The dialog's fade-in, finished rather than waited for.
+  await page.screenshot({ path: `${SHOTS}/two-factor-enrol-1280.png`, animations: 'disabled' });
 
   // A wrong code says so, and two-factor stays off.
   await dialog.getByLabel('Code from the app').fill('000000');
   await dialog.getByRole('button', { name: 'Turn On' }).click();
   await expect(dialog.getByRole('alert')).toContainText('That code is not right');
 
-  await dialog.getByLabel('Code from the app').fill(await freshCode(page));
+  await dialog.getByLabel('Code from the app').fill(app.nextCode());
   await dialog.getByRole('button', { name: 'Turn On' }).click();
   const codes = dialog.getByRole('list', { name: 'Recovery codes' });
   await expect(codes.getByRole('listitem')).toHaveCount(10);
@@ -107,7 +94,7 @@ test('a person turns on two-factor, signs in with a code from the app, and a rec
   await page.getByLabel('Authentication code').fill('000000');
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('alert')).toContainText('That code is not right');
-  await page.getByLabel('Authentication code').fill(await freshCode(page));
+  await page.getByLabel('Authentication code').fill(app.nextCode());
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
@@ -153,8 +140,11 @@ test('a person turns on two-factor, signs in with a code from the app, and a rec
   // The enrolment at a phone's width (closing it leaves an unconfirmed secret: still off).
   await section.getByRole('button', { name: 'Turn On' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: `${SHOTS}/two-factor-enrol-390.png`, fullPage: true });
+  await page.screenshot({
+    path: `${SHOTS}/two-factor-enrol-390.png`,
+    fullPage: true,
+    animations: 'disabled',
+  });
   await page.keyboard.press('Escape');
   await expect(section.getByText('Off', { exact: true })).toBeVisible();
 });
