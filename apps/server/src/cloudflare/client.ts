@@ -131,6 +131,8 @@ async function readCapped(response: Response, maxBytes: number): Promise<Buffer<
 
 interface TransportOptions {
   throttle: RequestThrottle;
+  /** The token's budget the throttle keeps, to name it when it holds a call back. */
+  rateLimit: { requests: number; windowMs: number };
   network: typeof fetch;
   timeoutMs: number;
   maxRetries: number;
@@ -168,7 +170,12 @@ function guardedFetch(options: TransportOptions): typeof fetch {
     // Held back for longer than a person would wait (after a long retry-after, or the whole budget
     // spent): answer as Cloudflare would, at once, instead of hanging every request of this token.
     const wait = await throttle.acquire(Math.min(maxRetryAfterMs, remaining));
-    if (wait > 0) return { kind: 'answer', response: rateLimited(wait) };
+    if (wait > 0) {
+      const response = (await throttle.heldByCloudflare())
+        ? rateLimited(wait)
+        : budgetUsedUp(wait, options.rateLimit);
+      return { kind: 'answer', response };
+    }
     const timeoutMs = Math.min(options.timeoutMs, deadline - Date.now());
     const timeout = AbortSignal.timeout(Math.max(1, timeoutMs));
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
@@ -271,6 +278,29 @@ function rateLimited(waitMs: number): Response {
   return localAnswer(429, 'Rate limited: waiting for the per-token request budget.', {
     'retry-after': String(Math.ceil(Math.min(waitMs, MAX_BLOCK_MS) / 1000)),
   });
+}
+
+/** Answers the throttle made up because Guardian's own per-token budget is used up (not Cloudflare's 429). */
+const budgetRefusals = new WeakSet<Headers>();
+
+export function isBudgetRefusal(headers: Headers | undefined): boolean {
+  return headers !== undefined && budgetRefusals.has(headers);
+}
+
+/** The call was not sent: the token has used Guardian's own budget of calls (Cloudflare refused nothing). */
+function budgetUsedUp(waitMs: number, budget: { requests: number; windowMs: number }): Response {
+  const waitSeconds = Math.ceil(waitMs / 1000);
+  const minutes = budget.windowMs / 60_000;
+  const per =
+    minutes === 1 ? 'minute' : Number.isInteger(minutes) ? `${minutes} minutes` : seconds(budget.windowMs);
+  const when = waitSeconds < 120 ? `${waitSeconds} seconds` : `${Math.ceil(waitSeconds / 60)} minutes`;
+  const response = localAnswer(
+    429,
+    `Guardian's own limit of ${budget.requests.toLocaleString('en-US')} calls to Cloudflare per ${per} for this account's API token is used up (Cloudflare refused nothing); nothing was sent. It frees up in ${when}: please try again then.`,
+    { 'retry-after': String(waitSeconds) },
+  );
+  budgetRefusals.add(response.headers);
+  return response;
 }
 
 /** Tokens whose clients are kept; beyond it the least recently used client is dropped. */

@@ -1,6 +1,6 @@
 import Cloudflare from 'cloudflare';
 import { AppError } from '../app-error';
-import { isLocalAnswer, MAX_BLOCK_MS } from './client';
+import { isBudgetRefusal, isLocalAnswer, MAX_BLOCK_MS } from './client';
 
 interface CloudflareErrorBody {
   errors?: { message?: unknown; error_chain?: { message?: unknown }[] }[];
@@ -74,6 +74,11 @@ export function cloudflareErrorToAppError(err: unknown): AppError | undefined {
     return new AppError('UPSTREAM', 'Cloudflare is unavailable right now. Please try again.');
   }
   const message = cloudflareMessage(err);
+  if (err.status === 429 && isBudgetRefusal(err.headers) && message) {
+    // Guardian's own budget, said as such: its message names the budget and when it frees up.
+    const seconds = Number(err.headers?.get('retry-after'));
+    return new AppError('RATE_LIMITED', message, { retryAfterSeconds: seconds > 0 ? seconds : undefined });
+  }
   if (err.status === 429) {
     // Cloudflare blocks for at most 5 minutes: a longer retry-after is not passed on.
     const asked = Number(err.headers?.get('retry-after'));

@@ -4,6 +4,8 @@ export interface RequestThrottle {
   acquire(maxWaitMs?: number): Promise<number>;
   /** Cloudflare answered 429 anyway: hold every call of the token for `ms`. */
   blockFor(ms: number): void;
+  /** Whether the token is held back now because Cloudflare asked (`blockFor`), not by the budget. */
+  heldByCloudflare(): Promise<boolean>;
 }
 
 /**
@@ -45,5 +47,9 @@ export class SlidingWindowThrottle implements RequestThrottle {
   /** Cloudflare said 429 anyway (another client shares the token): hold every call until it allows. */
   blockFor(ms: number): void {
     this.blockedUntil = Math.max(this.blockedUntil, this.now() + ms);
+  }
+
+  heldByCloudflare(): Promise<boolean> {
+    return Promise.resolve(this.blockedUntil > this.now());
   }
 }

@@ -1,4 +1,6 @@
+import { createSandbox } from '@guardian/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CloudflareGateway, cloudflareErrorToAppError } from '../../cloudflare';
 import { createDb, type Db } from '../../db';
 import { createTestContext, type TestContext } from '../../test/context';
 import { countingDb } from '../../test/counting-db';
@@ -96,5 +98,64 @@ describe('the per-token request budget in the database', () => {
     const started = Date.now();
     expect(await budget.acquire(5_000)).toBe(0);
     expect(Date.now() - started).toBeGreaterThan(0);
+  });
+});
+
+describe('the words when a call is held back (issue 41)', () => {
+  /** A gateway to a fresh sandbox whose token has `requests` a minute in the database budget. */
+  async function heldBack(requests: number) {
+    const sandbox = await createSandbox({ rateLimit: false });
+    const baseUrl = await sandbox.listen(0, '127.0.0.1');
+    const account = sandbox.control.addAccount({ name: 'Held Co', plan: 'enterprise' });
+    const token = `held-token-${Math.random().toString(36).slice(2)}`;
+    sandbox.control.addToken({ value: token, accountIds: [account.id] });
+    const gateway = new CloudflareGateway({
+      baseUrl,
+      timeoutMs: 1_000,
+      maxRetries: 0,
+      rateLimit: { requests, windowMs: 60_000 },
+      maxRetryAfterMs: 1_000,
+      throttleFor: (key, limit) => new DatabaseRequestBudget(ctx.db, key, limit.requests, limit.windowMs),
+    });
+    const client = gateway.client(token);
+    const refusal = () =>
+      client.zones.list().then(
+        () => undefined,
+        (err: unknown) => cloudflareErrorToAppError(err),
+      );
+    return { sandbox, refusal };
+  }
+
+  it("says Guardian's own per-token budget is used up, not that Cloudflare rate limits, and when it frees", async () => {
+    const { sandbox, refusal } = await heldBack(2);
+    try {
+      expect(await refusal()).toBeUndefined();
+      expect(await refusal()).toBeUndefined();
+      const held = (await refusal())!;
+      expect(held.code).toBe('RATE_LIMITED');
+      expect(held.message).toMatch(
+        /^Guardian's own limit of 2 calls to Cloudflare per minute for this account's API token is used up \(Cloudflare refused nothing\); nothing was sent\. It frees up in (5\d|60) seconds: please try again then\.$/,
+      );
+      expect(held.details.retryAfterSeconds).toBeGreaterThan(50);
+      expect(sandbox.control.callCount({ path: /\/zones$/ })).toBe(2);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("still says Cloudflare's when Cloudflare asked to wait", async () => {
+    const { sandbox, refusal } = await heldBack(100);
+    try {
+      sandbox.control.injectFault({ path: /\/zones$/, status: 429, retryAfterSeconds: 120, times: 1 });
+      expect((await refusal())!.message).toBe(
+        'Cloudflare is rate limiting this account. Please try again in 2 minutes.',
+      );
+      // Held back locally now, for Cloudflare's reason (once the hold is written: blockFor does not wait).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await refusal())!.message).toMatch(/^Cloudflare is rate limiting this account\./);
+      expect(sandbox.control.callCount({ path: /\/zones$/ })).toBe(1);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -79,4 +79,12 @@ export class DatabaseRequestBudget implements RequestThrottle {
       )
       .catch(() => undefined);
   }
+
+  async heldByCloudflare(): Promise<boolean> {
+    const [row] = await this.db.query<{ held: boolean }>(
+      'SELECT blocked_until > clock_timestamp() AS held FROM cloudflare_budget WHERE token_key = $1',
+      [this.tokenKey],
+    );
+    return row?.held ?? false;
+  }
 }
