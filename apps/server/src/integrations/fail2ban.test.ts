@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   copyFileSync,
   mkdirSync,
   mkdtempSync,
@@ -24,6 +25,20 @@ if (!hasFail2ban && process.env.GUARDIAN_REQUIRE_FAIL2BAN === '1') {
   throw new Error('GUARDIAN_REQUIRE_FAIL2BAN=1 but fail2ban-client is not installed.');
 }
 const ACTION = resolve(__dirname, '../../../../integrations/fail2ban/guardian.conf');
+const SCRIPT = resolve(__dirname, '../../../../integrations/fail2ban/guardian.py');
+/** Items whose comments hold the address's text: the unban's search finds them too (a full page and more). */
+const LOOKALIKES = 110;
+
+/** Runs guardian.py without blocking this process (the Guardian it calls answers from it). */
+function runScript(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn('python3', [SCRIPT, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolveRun({ status, stderr }));
+  });
+}
 const ADDRESS = '192.0.2.50';
 
 describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () => {
@@ -32,6 +47,9 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
   let fail2ban: ChildProcess | undefined;
   let accountId: string;
   let list: BanList;
+  let url: string;
+  let keyFile: string;
+  let key: CreatedApiKey;
 
   beforeAll(async () => {
     ctx = await createCloudflareTestContext();
@@ -45,7 +63,7 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
         payload: { account_name: 'Fail2Ban Co', list_name: 'fail2ban', kind: 'ip' },
       })
     ).json<BanList>();
-    const key = (
+    key = (
       await ctx.app.inject({
         method: 'POST',
         url: '/api/me/api-keys',
@@ -53,12 +71,25 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
         payload: { name: 'fail2ban', access: 'ban', list_ids: [list.list_id] },
       })
     ).json<CreatedApiKey>();
-    const url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    // Other items that a search for the address finds (their comments hold its text), added before it.
+    for (let i = 0; i < LOOKALIKES; i += 1) {
+      const added = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/cloudflare/banlists/${list.list_id}/items`,
+        headers: user.headers,
+        payload: { ip: `198.51.100.${i}`, comment: `seen with ${ADDRESS}` },
+      });
+      expect(added.statusCode, added.body).toBe(201);
+    }
+    url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 
     dir = mkdtempSync(join(tmpdir(), 'guardian-fail2ban-'));
     mkdirSync(join(dir, 'action.d'));
     mkdirSync(join(dir, 'filter.d'));
     copyFileSync(ACTION, join(dir, 'action.d', 'guardian.conf'));
+    copyFileSync(SCRIPT, join(dir, 'action.d', 'guardian.py'));
+    keyFile = join(dir, 'guardian.key');
+    writeFileSync(keyFile, `${key.key}\n`, { mode: 0o600 });
     writeFileSync(
       join(dir, 'fail2ban.conf'),
       `[Definition]\nloglevel = INFO\nlogtarget = ${dir}/fail2ban.log\nsocket = ${dir}/fail2ban.sock\npidfile = ${dir}/fail2ban.pid\ndbfile = :memory:\n`,
@@ -79,7 +110,7 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
         'maxretry = 2',
         'findtime = 600',
         'bantime = 5',
-        `action = guardian[guardian_url="${url}", guardian_key="${key.key}", guardian_list="${list.list_id}"]`,
+        `action = guardian[guardian_url="${url}", guardian_list="${list.list_id}", guardian_key_file="${keyFile}", guardian_script="${dir}/action.d/guardian.py"]`,
         '',
       ].join('\n'),
     );
@@ -89,7 +120,7 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
       timeout: 20_000,
       interval: 250,
     });
-  }, 40_000);
+  }, 120_000);
 
   afterAll(async () => {
     if (dir) spawnSync('fail2ban-client', ['-c', dir, 'stop']);
@@ -124,4 +155,31 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
       { timeout: 10_000, interval: 100 },
     );
   }, 70_000);
+
+  it('keeps the key off every command line, and reads it only from a file others cannot read', async () => {
+    const actionban = spawnSync(
+      'fail2ban-client',
+      ['-c', dir, 'get', 'guardian-test', 'action', 'guardian', 'actionban'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(actionban.status).toBe(0);
+    expect(actionban.stdout).toContain(keyFile);
+    expect(actionban.stdout).not.toContain('gk_');
+    chmodSync(keyFile, 0o644);
+    try {
+      const refused = await runScript(['ban', url, list.list_id, '192.0.2.51', keyFile]);
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toContain(`chmod 600 ${keyFile}`);
+    } finally {
+      chmodSync(keyFile, 0o600);
+    }
+  });
+
+  it('fails, saying so, when an unban removed nothing', async () => {
+    const unban = await runScript(['unban', url, list.list_id, '203.0.113.99', keyFile]);
+    expect(unban.status).not.toBe(0);
+    expect(unban.stderr).toContain('203.0.113.99 is not in the list: nothing removed');
+  });
 });
