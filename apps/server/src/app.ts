@@ -31,7 +31,7 @@ import { zonesRoutes } from './modules/zones/zones.routes';
 import { rulesOverviewRoutes } from './modules/rules-overview/rules-overview.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { usersRoutes } from './modules/users/users.routes';
-import { registerRequestLimits } from './request-limits';
+import { limitConnectionsPerAddress, registerRequestLimits } from './request-limits';
 import { isApiPath, trackRoutes } from './route-table';
 import { createServices } from './services';
 import { isWebAppRoute, registerWebApp } from './web-app';
@@ -93,6 +93,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         : logger.child(bindings, options),
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: config.bodyLimitBytes,
+    // Slow clients: headers late past their bound close the connection, checked every second.
+    requestTimeout: config.connections.requestMs,
+    http: { headersTimeout: config.connections.headersMs, connectionsCheckingInterval: 1_000 },
     // Fastify's own answer to a URL it cannot decode (`%ZZ`) has no contract body and echoes the URL.
     frameworkErrors: (err, _request, reply) => {
       const message =
@@ -115,6 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const services = createServices(config, deps);
   registerAuthGuard(app, services.sessions, services.apiKeys);
   await registerRequestLimits(app, config.requestLimits, config.bodiesInFlight);
+  if (config.trustProxy === false) limitConnectionsPerAddress(app.server, config.connections.perAddress);
   rejectNulCharacters(app);
   registerAuditTrail(app, deps.db, config.auditRetentionMs);
   registerKeyLimits(app, deps.db);

@@ -90,6 +90,13 @@ export interface Config {
    * signing in) and in all; past either a 429 with Retry-After before the body is read (request-limits.ts).
    */
   bodiesInFlight: { perPersonBytes: number; totalBytes: number };
+  /**
+   * Slow clients (app.ts, request-limits.ts `limitConnectionsPerAddress`): a request's headers must arrive within
+   * `headersMs` and the whole request within `requestMs`, else the connection is closed; an address
+   * holds at most `perAddress` connections open (not counted behind a trusted proxy, whose address
+   * every connection has: the proxy bounds its clients).
+   */
+  connections: { headersMs: number; requestMs: number; perAddress: number };
   itemExpirySweepMs: number;
   /**
    * Keep answers in memory (item pages and search counts per list version, looked-up lists, zones
@@ -349,3 +356,5 @@ export function loadConfig(env: Env = process.env): Config {
     // One import's body (16 MB) and a few small ones a person; 32 MB of bodies in all: two 14 MB
     // previews at once peaked at 175 MB of heap, within production's 256 MB (--max-old-space-size).
     bodiesInFlight: { perPersonBytes: 20_000_000, totalBytes: 32_000_000 },
+    // A browser opens about 6 connections a site: 128 is an office of 20 behind one address.
+    connections: { headersMs: 20_000, requestMs: 120_000, perAddress: 128 },

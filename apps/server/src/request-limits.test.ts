@@ -1,8 +1,10 @@
+import { connect, type AddressInfo } from 'node:net';
 import type { ErrorBody } from '@guardian/contract';
 import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from './test/cloudflare-context';
 import { createTestContext, type TestContext, type TestUser } from './test/context';
+import { loadConfig } from './config';
 import { CostlyRequestQueue, registerRequestLimits } from './request-limits';
 
 describe('requests a minute', () => {
@@ -288,5 +290,67 @@ describe('costly requests at once', () => {
     }
     const answers = await Promise.all(['case 6', 'case 7', 'case 8'].map((text) => search(alice, text)));
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+  });
+});
+
+describe('slow clients, on real sockets (issue 33)', () => {
+  let ctx: TestContext;
+  let port: number;
+  beforeAll(async () => {
+    ctx = await createTestContext({
+      config: { connections: { headersMs: 1_500, requestMs: 5_000, perAddress: 3 } },
+    });
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (ctx.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => ctx.close());
+
+  /** A connection from `from`; `closed` settles once the server closed it, with what it answered. */
+  const open = (from = '127.0.0.1') => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+    let answered = '';
+    socket.on('data', (chunk: Buffer) => (answered += chunk.toString('utf8')));
+    const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(answered)));
+    return { socket, closed, connected: new Promise((resolve) => socket.once('connect', resolve)) };
+  };
+  const health = () => fetch(`http://127.0.0.1:${port}/api/health`).then((answer) => answer.status);
+
+  it('closes a connection still sending its headers past the bound (20 s in production)', async () => {
+    expect(loadConfig({ GUARDIAN_MODE: 'test' }).connections.headersMs).toBe(20_000);
+    const slow = open();
+    await slow.connected;
+    slow.socket.write('GET /api/health HTTP/1.1\r\nHost: guardian\r\n');
+    let lines = 0;
+    const drip = setInterval(
+      () => slow.socket.writable && slow.socket.write(`X-Slow-${lines++}: a\r\n`),
+      300,
+    );
+    const answer = await slow.closed;
+    clearInterval(drip);
+    // Closed while it was still sending (Node answers 408 as it closes), and the server serves on.
+    // Within a few times the 1.5 s bound (300 ms a line), not Node's default 60 s.
+    expect(lines).toBeGreaterThan(2);
+    expect(lines).toBeLessThan(20);
+    expect(answer).toMatch(/^HTTP\/1\.1 408|^$/);
+    expect(await health()).toBe(200);
+  });
+
+  it('keeps at most 3 connections open from one address: a 4th is closed at once, another address is not', async () => {
+    const held = [open(), open(), open()];
+    await Promise.all(held.map((connection) => connection.connected));
+    const fourth = open();
+    expect(await fourth.closed).toBe('');
+    const elsewhere = open('127.0.0.2');
+    await elsewhere.connected;
+    elsewhere.socket.write('GET /api/health HTTP/1.1\r\nHost: guardian\r\nConnection: close\r\n\r\n');
+    expect(await elsewhere.closed).toMatch(/^HTTP\/1\.1 200/);
+    // A closed one frees its place.
+    held[0]!.socket.destroy();
+    await held[0]!.closed;
+    const again = open();
+    await again.connected;
+    again.socket.write('GET /api/health HTTP/1.1\r\nHost: guardian\r\nConnection: close\r\n\r\n');
+    expect(await again.closed).toMatch(/^HTTP\/1\.1 200/);
+    for (const connection of held) connection.socket.destroy();
   });
 });

@@ -1,6 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import { signInRoutes } from '@guardian/contract';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { pipeline, Transform } from 'node:stream';
 import type { Config, RequestLimits } from './config';
 import { AppError } from './app-error';
@@ -67,6 +69,29 @@ export class CostlyRequestQueue {
       else if (--person.running === 0) this.people.delete(requester);
     };
   }
+}
+
+/**
+ * At most `perAddress` connections open from one client address: past it a new one is closed at once,
+ * before anything is read, so one address cannot hold every file descriptor with slow requests.
+ * Counted only while connections are open: the map holds no more entries than open connections.
+ */
+export function limitConnectionsPerAddress(server: Server, perAddress: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > perAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
 }
 
 /**
