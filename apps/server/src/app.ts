@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import { CloudflareGateway } from './cloudflare';
 import type { Config } from './config';
 import { TokenCipher } from './crypto/token-cipher';
-import type { Db } from './db';
+import { runAsRead, type Db } from './db';
 import type { AppDeps } from './deps';
 import { AppError } from './app-error';
 import { errorBody, registerErrorHandler } from './errors';
@@ -111,6 +111,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   trackRoutes(app);
+  // A GET's queries (health's, the guard's...) are reads: they get the short database bound (db/reads.ts).
+  app.addHook('onRequest', (request, _reply, done) =>
+    request.method === 'GET' || request.method === 'HEAD' ? runAsRead(done) : done(),
+  );
   registerEndpointCompilers(app);
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);

@@ -49,11 +49,16 @@ export interface Config {
   /** PostgreSQL connection string; unset means embedded PGlite in `dataDir`. */
   databaseUrl: string | undefined;
   /**
-   * PostgreSQL: a query unanswered this long fails (503) and its connection is replaced, so a database
+   * A query unanswered this long fails (503). On PostgreSQL its connection is replaced, so a database
    * that goes silent (a network partition, no reset) cannot hold the pool's connections for the
-   * kernel's 15 minutes of retransmissions.
+   * kernel's 15 minutes of retransmissions; on PGlite it bounds the wait behind other statements too.
    */
   databaseQueryTimeoutMs: number;
+  /**
+   * The same bound for the queries of reads (GET requests, health included): a locked table or a
+   * stalled embedded database answers a 503 with Retry-After in seconds, while jobs keep the longer one.
+   */
+  databaseReadTimeoutMs: number;
   /** HS256 key of session tokens. */
   jwtSecret: string;
   /** AES-256-GCM key of stored Cloudflare API tokens (32 bytes). */
@@ -182,6 +187,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
     .optional(),
   GUARDIAN_DATABASE_QUERY_TIMEOUT_SECONDS: positiveInt(60),
+  GUARDIAN_DATABASE_READ_TIMEOUT_SECONDS: positiveInt(5),
   GUARDIAN_SECRET: z
     .string()
     .min(SECRET_MIN_LENGTH, `must be ${SECRET_HINT}`)
@@ -307,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
     // tokens and the sandbox it mirrors: another database would mix it with rows it cannot read.
     databaseUrl,
     databaseQueryTimeoutMs: vars.GUARDIAN_DATABASE_QUERY_TIMEOUT_SECONDS * 1000,
+    databaseReadTimeoutMs: vars.GUARDIAN_DATABASE_READ_TIMEOUT_SECONDS * 1000,
     jwtSecret,
     encryptionKey,
     tokenTtlSeconds: vars.GUARDIAN_TOKEN_TTL_SECONDS,

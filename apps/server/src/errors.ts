@@ -118,7 +118,10 @@ function toAppError(err: unknown): AppError | undefined {
     return new AppError('BAD_REQUEST', describeZodError(err), { errors: zodErrorList(err) });
   }
   if (err instanceof DatabaseUnavailableError) {
-    return new AppError('UNAVAILABLE', 'The database is unavailable. Please try again shortly.');
+    // Away, or not answering within its bound (a lock, a stalled embedded database): seconds, usually.
+    return new AppError('UNAVAILABLE', 'The database is unavailable. Please try again shortly.', {
+      retryAfterSeconds: 5,
+    });
   }
   if (isDataException(err)) {
     return new AppError('BAD_REQUEST', 'The request contains a value that cannot be stored or looked up.', {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -256,7 +256,7 @@ describe('the embedded database folder', () => {
     expect(() => lockDataDir(dbFolder)).toThrow(DataDirLockedError);
     // A pid that cannot be running: the lock of a process that died.
     writeFileSync(`${dbFolder}.lock`, '999999999');
-    lockDataDir(dbFolder)();
+    lockDataDir(dbFolder).release();
   });
 
   it.runIf(process.env.TEST_DB !== 'postgres')(
@@ -325,6 +325,80 @@ describe('the embedded database folder', () => {
       expect(hostPid).toBeGreaterThan(0);
       await vi.waitFor(() => expect(isRunning(hostPid)).toBe(false), { timeout: 10_000 });
       expect(existsSync(`${dbFolder}.lock`)).toBe(false);
+    },
+    HOSTED_DB_TIMEOUT_MS,
+  );
+
+  it.runIf(process.env.TEST_DB !== 'postgres')(
+    'a start takes the folder over from the stopped database process of a killed server, and says so',
+    async () => {
+      const dbFolder = join(folder, 'stopped-orphan');
+      // A server whose database process is stopped (SIGSTOP) when the server is killed: the process
+      // stays, holding the lock, and never hears that its server is gone.
+      const script = `
+        const { createPgliteDb } = await import(${JSON.stringify(new URL('./pglite.ts', import.meta.url).href)});
+        const db = await createPgliteDb(${JSON.stringify(dbFolder)});
+        await db.exec("CREATE TABLE kept (value text); INSERT INTO kept VALUES ('before the freeze')");
+        console.log(db.hostPid());
+        process.kill(db.hostPid(), 'SIGSTOP');
+        process.kill(process.pid, 'SIGKILL');`;
+      const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+      // Its output is not waited to end: the stopped process holds it open.
+      const server = spawn(process.execPath, ['--import', tsx, '--input-type=module', '-e', script]);
+      const [orphan] = await Promise.all([
+        new Promise<number>((resolve) => server.stdout.once('data', (line) => resolve(Number(String(line))))),
+        new Promise((resolve) => server.once('exit', resolve)),
+      ]);
+      server.stdout.destroy();
+      server.stderr.destroy();
+      expect(orphan).toBeGreaterThan(0);
+      try {
+        expect(isRunning(orphan)).toBe(true);
+        const warn = vi.fn();
+        const db = await createPgliteDb(dbFolder, { logger: { warn } });
+        try {
+          expect(await db.query('SELECT value FROM kept')).toEqual([{ value: 'before the freeze' }]);
+          expect(isRunning(orphan)).toBe(false);
+          expect(warn).toHaveBeenCalledWith(
+            expect.objectContaining({ previous: expect.objectContaining({ pid: orphan, killed: true }) }),
+            expect.stringMatching(
+              /locked by process \d+, which is not the database of a running server .* taken over/,
+            ),
+          );
+        } finally {
+          await db.close();
+        }
+      } finally {
+        if (isRunning(orphan)) process.kill(orphan, 'SIGKILL');
+      }
+    },
+    HOSTED_DB_TIMEOUT_MS,
+  );
+
+  it.runIf(process.env.TEST_DB !== 'postgres')(
+    'a query waits on a stopped database process at most its bound, and a close ends that process',
+    async () => {
+      const dbFolder = join(folder, 'stalled');
+      const db = await createPgliteDb(dbFolder, { queryTimeoutMs: 1_000 });
+      const host = db.hostPid()!;
+      try {
+        const statement = db.query('SELECT pg_sleep(0.3)');
+        process.kill(host, 'SIGSTOP');
+        await expect(statement).rejects.toBeInstanceOf(DatabaseUnavailableError);
+        // A close that never ended kept the server's stop waiting and the folder locked.
+        const closed = db.close();
+        const verdict = await Promise.race([
+          closed.then(() => 'closed'),
+          new Promise((resolve) => setTimeout(() => resolve('still waiting'), 30_000)),
+        ]);
+        expect(verdict).toBe('closed');
+        expect(isRunning(host)).toBe(false);
+        const again = await createPgliteDb(dbFolder);
+        await expect(again.query('SELECT 1 AS ok')).resolves.toEqual([{ ok: 1 }]);
+        await again.close();
+      } finally {
+        if (isRunning(host)) process.kill(host, 'SIGKILL');
+      }
     },
     HOSTED_DB_TIMEOUT_MS,
   );

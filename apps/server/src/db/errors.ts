@@ -1,4 +1,7 @@
-/** The database cannot be reached (down, restarting, network): the request may succeed shortly. */
+/**
+ * The database cannot be reached (down, restarting, network) or did not answer within its bound (a
+ * locked table, a stalled embedded database): the request may succeed shortly.
+ */
 export class DatabaseUnavailableError extends Error {
   constructor(cause: unknown) {
     super('The database is unavailable.', { cause });
@@ -28,6 +31,11 @@ const CONNECTION_ERROR_MESSAGE =
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** PostgreSQL cancelled the statement at its `statement_timeout` (SQLSTATE 57014): a read's bound. */
+export function isStatementTimeout(err: unknown): boolean {
+  return errorCode(err) === '57014';
 }
 
 export function isConnectionError(err: unknown): boolean {

@@ -9,6 +9,7 @@ export { PLANNED_ONCE } from './types';
 export { DatabaseUnavailableError, isUniqueViolation } from './errors';
 export { DataDirLockedError } from './data-dir-lock';
 export { runMigrations } from './migrate';
+export { runAsRead } from './reads';
 export { copyRows, type CopyValue } from './copy-text';
 
 export interface CreateDbOptions {
@@ -22,14 +23,17 @@ export interface CreateDbOptions {
  * process of its own.
  */
 export async function createDb(
-  config: Pick<Config, 'mode' | 'dataDir' | 'databaseUrl'> & Partial<Pick<Config, 'databaseQueryTimeoutMs'>>,
+  config: Pick<Config, 'mode' | 'dataDir' | 'databaseUrl'> &
+    Partial<Pick<Config, 'databaseQueryTimeoutMs' | 'databaseReadTimeoutMs'>>,
   options: CreateDbOptions = {},
 ): Promise<Db> {
-  if (config.databaseUrl) {
-    return createPostgresDb(config.databaseUrl, {
-      ...options,
-      queryTimeoutMs: config.databaseQueryTimeoutMs,
-    });
-  }
-  return createPgliteDb(config.mode === 'test' ? undefined : join(config.dataDir, 'pglite'), options);
+  const bounds = {
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+    readTimeoutMs: config.databaseReadTimeoutMs,
+  };
+  if (config.databaseUrl) return createPostgresDb(config.databaseUrl, { ...options, ...bounds });
+  return createPgliteDb(config.mode === 'test' ? undefined : join(config.dataDir, 'pglite'), {
+    ...options,
+    ...bounds,
+  });
 }

@@ -10,7 +10,7 @@ import { chmodSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { lockDataDir } from './data-dir-lock';
+import { lockDataDir, type TakenOver } from './data-dir-lock';
 import { serializeError, type HostMessage, type HostRequest } from './pglite-protocol';
 import { PreparedStatements } from './pglite-statements';
 
@@ -56,8 +56,10 @@ function restrictToOwner(path: string): void {
   if (stats.isDirectory()) for (const entry of readdirSync(path)) restrictToOwner(join(path, entry));
 }
 
-async function open(folder: string | undefined): Promise<{ pglite: PGlite; unlock?: () => void }> {
-  const unlock = folder ? lockDataDir(folder) : undefined;
+async function open(
+  folder: string | undefined,
+): Promise<{ pglite: PGlite; unlock?: () => void; tookOver?: TakenOver }> {
+  const { release: unlock, tookOver } = folder ? lockDataDir(folder) : {};
   try {
     if (folder) restrictToOwner(folder);
     const pglite = await PGlite.create({
@@ -68,7 +70,7 @@ async function open(folder: string | undefined): Promise<{ pglite: PGlite; unloc
       parsers: { [DATE_OID]: (text: string) => text },
     });
     if (folder) restrictToOwner(folder);
-    return { pglite, unlock };
+    return { pglite, unlock, tookOver };
   } catch (err) {
     unlock?.();
     throw err;
@@ -76,7 +78,7 @@ async function open(folder: string | undefined): Promise<{ pglite: PGlite; unloc
 }
 
 async function serve(folder: string | undefined): Promise<void> {
-  const { pglite, unlock } = await open(folder);
+  const { pglite, unlock, tookOver } = await open(folder);
   const statements = new PreparedStatements(pglite);
   const transactions = new Map<number, OpenTransaction>();
   let nextTransaction = 1;
@@ -163,7 +165,7 @@ async function serve(folder: string | undefined): Promise<void> {
   });
   // The server is gone (it exited, or crashed): close the database cleanly, then go too.
   process.once('disconnect', () => void close().finally(() => process.exit(0)));
-  send({ type: 'ready' });
+  send({ type: 'ready', tookOver });
 }
 
 // A Ctrl-C in a terminal reaches the whole process group, and a service manager's stop may signal every

@@ -3,7 +3,9 @@
  * Node's IPC channel with the 'advanced' serialization (structured clone), so rows keep their Dates,
  * numbers, parsed JSON and bytes.
  */
-import { DataDirLockedError } from './data-dir-lock';
+import { DataDirLockedError, type TakenOver } from './data-dir-lock';
+
+export type { TakenOver };
 
 export type HostRequest =
   | { id: number; op: 'query'; sql: string; params: unknown[]; reusePlan?: boolean; tx?: number }
@@ -17,7 +19,7 @@ export type HostRequest =
 export type HostCall = HostRequest extends infer R ? (R extends HostRequest ? Omit<R, 'id'> : never) : never;
 
 export type HostMessage =
-  | { type: 'ready' }
+  | { type: 'ready'; tookOver?: TakenOver }
   | { type: 'failed'; error: SerializedError }
   | { type: 'reply'; id: number; value?: unknown; error?: SerializedError };
 

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { DatabaseUnavailableError, isConnectionError } from './errors';
+import { DatabaseUnavailableError, isConnectionError, isStatementTimeout } from './errors';
+import { isRead } from './reads';
 import type { Db, DbLogger, Queryable, QueryOptions } from './types';
 
 const INT8_OID = 20;
@@ -24,12 +25,15 @@ const typeParsers: pg.CustomTypesConfig = {
   },
 };
 
-/** Turns a lost connection into DatabaseUnavailableError (a 503) and leaves SQL errors as they are. */
+/**
+ * Turns a lost connection or a read past its bound into DatabaseUnavailableError (a 503) and leaves SQL
+ * errors as they are.
+ */
 async function guard<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    throw isConnectionError(err) ? new DatabaseUnavailableError(err) : err;
+    throw isConnectionError(err) || isStatementTimeout(err) ? new DatabaseUnavailableError(err) : err;
   }
 }
 
@@ -81,35 +85,53 @@ export interface PostgresOptions {
   logger?: DbLogger;
   /** A query unanswered this long fails as a lost connection, and the connection is dropped. */
   queryTimeoutMs?: number;
+  /** A read's statement (see reads.ts) is cancelled by PostgreSQL past this. */
+  readTimeoutMs?: number;
 }
 
+/** How much longer than a read's statement bound its connection may stay silent before it is dropped. */
+const READ_SILENCE_GRACE_MS = 1_000;
+
 /**
- * A pool that outlives PostgreSQL restarts: a broken idle connection is dropped and replaced, and while
+ * Pools that outlive PostgreSQL restarts: a broken idle connection is dropped and replaced, and while
  * the server is away queries fail fast with DatabaseUnavailableError instead of crashing the process.
+ * Reads (reads.ts) have a pool of their own whose connections carry the reads' `statement_timeout`:
+ * PostgreSQL itself cancels a read held up (by a lock, say) past its bound, and the connection stays.
  */
 export function createPostgresDb(connectionString: string, options: PostgresOptions = {}): Db {
-  const pool = new pg.Pool({
-    connectionString,
-    max: 10,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
-    keepAlive: true,
-    query_timeout: options.queryTimeoutMs,
-    application_name: 'guardian',
-    options: options.schema ? `-c search_path=${options.schema},public` : undefined,
-    types: typeParsers,
-  });
+  const openPool = (queryTimeoutMs: number | undefined, statementTimeoutMs?: number) =>
+    new pg.Pool({
+      connectionString,
+      max: 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      query_timeout: queryTimeoutMs,
+      statement_timeout: statementTimeoutMs,
+      application_name: 'guardian',
+      options: options.schema ? `-c search_path=${options.schema},public` : undefined,
+      types: typeParsers,
+    });
+  const { readTimeoutMs } = options;
+  const main = openPool(options.queryTimeoutMs);
+  const reads = readTimeoutMs ? openPool(readTimeoutMs + READ_SILENCE_GRACE_MS, readTimeoutMs) : main;
+  const pools = [...new Set([main, reads])];
+  const poolNow = () => (isRead() ? reads : main);
   const reportLostConnection = (err: Error) =>
     options.logger?.warn({ err }, 'A database connection was lost; the pool will open a new one.');
-  pool.on('error', reportLostConnection);
-  const { query, exec, copyIn } = queryable(pool);
+  for (const pool of pools) pool.on('error', reportLostConnection);
+  const mainQueries = queryable(main);
+  const readQueries = reads === main ? mainQueries : queryable(reads);
+  const queries = () => (isRead() ? readQueries : mainQueries);
 
   return {
     kind: 'postgres',
-    query,
-    exec,
-    copyIn,
+    query: <T>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) =>
+      queries().query<T>(sql, params, queryOptions),
+    exec: (sql) => queries().exec(sql),
+    copyIn: (target, rows) => queries().copyIn(target, rows),
     async transaction(fn) {
+      const pool = poolNow();
       const client = await guard(() => pool.connect());
       // A checked-out client has no pool listener: without ours a dropped connection would crash the process.
       client.on('error', reportLostConnection);
@@ -128,6 +150,6 @@ export function createPostgresDb(connectionString: string, options: PostgresOpti
         client.release(broken);
       }
     },
-    close: () => pool.end(),
+    close: async () => void (await Promise.all(pools.map((pool) => pool.end()))),
   };
 }

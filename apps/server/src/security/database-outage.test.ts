@@ -5,12 +5,16 @@ import { join } from 'node:path';
 import {
   accountEndpoints,
   authEndpoints,
+  banListItemEndpoints,
   dnsRecordEndpoints,
   healthEndpoints,
   zoneEndpoints,
 } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../config';
+import { isRunning } from '../db/data-dir-lock';
 import type { PgliteDb } from '../db/pglite';
+import { runServer } from '../server';
 import { requestTo } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import { call, seedEstate, type Estate } from '../test/security';
@@ -156,6 +160,7 @@ async function answers(ctx: CloudflareTestContext, estate: Estate) {
         what: `${request.method} ${request.url}`,
         status: response.statusCode,
         body: response.json(),
+        retryAfter: response.headers['retry-after'],
         ms: Date.now() - started,
       };
     }),
@@ -179,6 +184,7 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
       config: {
         databaseUrl: proxied.toString(),
         databaseQueryTimeoutMs: 1_500,
+        databaseReadTimeoutMs: 1_000,
         loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 3, maxFailuresPerAddress: 100 },
       },
     });
@@ -222,6 +228,39 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     },
     60_000,
   );
+
+  it('answers a read held up by a locked table 503 with retry-after at its bound, not when the lock ends', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    // An exclusive lock on the items for 15 s (a migration, a maintenance statement), taken by a
+    // job-like caller (not a read): its own bound is the long one.
+    const lock = ctx.db.transaction(async (tx) => {
+      await tx.query('LOCK TABLE ban_list_items IN ACCESS EXCLUSIVE MODE');
+      locked();
+      await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    });
+    await lockTaken;
+    try {
+      const started = Date.now();
+      const response = await ctx.app.inject({
+        ...requestTo(banListItemEndpoints.page, {
+          params: { list_id: estate.list.listId },
+          query: { search: `locked-${Date.now()}` },
+        }),
+        headers: estate.user.headers,
+      });
+      const waited = Date.now() - started;
+      console.log(`a read behind a locked table waited ${waited} ms`);
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual(unavailable);
+      expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      release();
+      await lock;
+    }
+  }, 60_000);
 
   it('does not count sign-ins the database could not check against the person', async () => {
     proxy.cut('refuse');
@@ -287,7 +326,12 @@ describe.skipIf(onPostgres)("the embedded database's process dying (PGlite)", ()
     folder = mkdtempSync(join(tmpdir(), 'guardian-outage-'));
     ctx = await createCloudflareTestContext({
       // On a folder, as in production (tests otherwise keep PGlite in memory, which a restart empties).
-      config: { mode: 'production', dataDir: folder },
+      config: {
+        mode: 'production',
+        dataDir: folder,
+        databaseQueryTimeoutMs: 6_000,
+        databaseReadTimeoutMs: 3_000,
+      },
       setup: (app) => {
         // A request whose database work lasts long enough to be cut off in the middle.
         app.get('/api/test/slow-query', async () => ctx.db.query('SELECT pg_sleep(2)'));
@@ -315,4 +359,79 @@ describe.skipIf(onPostgres)("the embedded database's process dying (PGlite)", ()
     expect(hostPid()).not.toBe(firstHost);
     expect((await call(ctx, estate.user, zoneEndpoints.list)).json()).toEqual(zonesBefore);
   }, 60_000);
+
+  it('answers 503 with retry-after within its bound while its process is stopped, health included, and recovers', async () => {
+    const host = hostPid();
+    process.kill(host, 'SIGSTOP');
+    // Without a bound every request would wait for this.
+    const resume = setTimeout(() => process.kill(host, 'SIGCONT'), 20_000);
+    try {
+      const stalled = await answers(ctx, estate);
+      console.log(
+        'with the database stopped:',
+        stalled.map((a) => `${a.what} ${a.status} ${a.ms} ms`),
+      );
+      for (const answer of stalled) {
+        expect(answer.status, answer.what).toBe(503);
+        expect(answer.body, answer.what).toEqual(unavailable);
+        expect(Number(answer.retryAfter), answer.what).toBeGreaterThan(0);
+      }
+    } finally {
+      clearTimeout(resume);
+      process.kill(host, 'SIGCONT');
+    }
+    // Running again, it answers what waited, then the same requests.
+    const deadline = Date.now() + 30_000;
+    let last = await answers(ctx, estate);
+    while (last.some((answer) => answer.status >= 300) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      last = await answers(ctx, estate);
+    }
+    for (const answer of last) expect(answer.status, `${answer.what} after`).toBeLessThan(300);
+    expect(hostPid()).toBe(host);
+  }, 90_000);
+});
+
+describe.skipIf(onPostgres)("the server's stop with its embedded database stopped mid-statement", () => {
+  let folder: string;
+  beforeAll(() => (folder = mkdtempSync(join(tmpdir(), 'guardian-stop-'))));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('ends the database process within its bound, and the next start opens the folder', async () => {
+    const base = loadConfig({ GUARDIAN_MODE: 'test' });
+    const config: Config = {
+      ...base,
+      mode: 'production',
+      dataDir: folder,
+      databaseUrl: undefined,
+      databaseQueryTimeoutMs: 2_000,
+      databaseReadTimeoutMs: 1_000,
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+    };
+    const first = await runServer(config, { handleSignals: false });
+    const host = (first.db as PgliteDb).hostPid()!;
+    try {
+      const statement = first.db.query('SELECT pg_sleep(0.5)').catch(() => undefined);
+      process.kill(host, 'SIGSTOP');
+      const started = Date.now();
+      const verdict = await Promise.race([
+        first.stop().then(() => 'stopped'),
+        new Promise((resolve) => setTimeout(() => resolve('still stopping'), 40_000)),
+      ]);
+      console.log(`the stop took ${Date.now() - started} ms`);
+      expect(verdict).toBe('stopped');
+      expect(isRunning(host)).toBe(false);
+      await statement;
+    } finally {
+      if (isRunning(host)) process.kill(host, 'SIGKILL');
+    }
+    const second = await runServer(config, { handleSignals: false });
+    try {
+      expect((await second.app.inject(requestTo(healthEndpoints.check))).statusCode).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  }, 180_000);
 });
