@@ -8,5 +8,8 @@ export default defineProject({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // Room for several of the setup's 30 s waits: these tests render the app and type into real forms,
+    // on machines that are shared and often busy.
+    testTimeout: 120_000,
   },
 });

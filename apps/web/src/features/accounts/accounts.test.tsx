@@ -7,9 +7,6 @@ import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
-/** The machines running the suites are shared and often busy, and these tests type into real forms. */
-const SLOW = { timeout: 20_000 };
-
 let api: FakeApi;
 
 const account = (id: number, name: string, accountId: string, last4: string): CloudflareAccount => ({
@@ -38,8 +35,7 @@ beforeEach(() => {
 async function openAccounts() {
   const user = userEvent.setup();
   const view = renderApp('/cloudflare/accounts');
-  // The screen is a lazy chunk: allow for its first load on a busy machine.
-  await screen.findByRole('heading', { name: 'Cloudflare Accounts' }, { timeout: 5_000 });
+  await screen.findByRole('heading', { name: 'Cloudflare Accounts' });
   return { user, ...view };
 }
 
@@ -51,7 +47,7 @@ function column(index: number): string[] {
     .map((row) => within(row).getAllByRole('cell')[index]!.textContent ?? '');
 }
 
-describe('accounts table', SLOW, () => {
+describe('accounts table', () => {
   it('lists the accounts by id with the masked token and every column of the spec', async () => {
     await openAccounts();
     await screen.findByText('Guardian Demo');
@@ -138,14 +134,12 @@ describe('accounts table', SLOW, () => {
       jsonResponse(503, { code: 'UNAVAILABLE', message: 'x', errors: [] }),
     );
     await openAccounts();
-    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
-      'Failed to fetch accounts.',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch accounts.');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 });
 
-describe('Add Account', SLOW, () => {
+describe('Add Account', () => {
   async function openAddAccount() {
     const view = await openAccounts();
     await screen.findByText('Guardian Demo');

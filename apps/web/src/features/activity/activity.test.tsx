@@ -50,7 +50,7 @@ beforeEach(() => {
 async function openActivity() {
   const user = userEvent.setup();
   renderApp('/dashboard/activity');
-  await screen.findByRole('heading', { name: 'Activity' }, { timeout: 5_000 });
+  await screen.findByRole('heading', { name: 'Activity' });
   return user;
 }
 

@@ -57,8 +57,7 @@ beforeEach(() => {
 async function openDns() {
   const user = userEvent.setup();
   const view = renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
-  // The screen is a lazy chunk: allow for its first load on a busy machine.
-  await screen.findByRole('heading', { name: 'DNS Records' }, { timeout: 5_000 });
+  await screen.findByRole('heading', { name: 'DNS Records' });
   await screen.findByText('mail.example.com');
   return { user, ...view };
 }
@@ -111,9 +110,7 @@ describe('DNS records table', () => {
       jsonResponse(404, { code: 'NOT_FOUND', message: 'Zone not found.', errors: [] }),
     );
     renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
-    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
-      'Failed to fetch DNS records.',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch DNS records.');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
@@ -290,7 +287,7 @@ describe('DNS record dialog', () => {
     );
     const user = userEvent.setup();
     renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
-    await screen.findByText('192.0.2.5', {}, { timeout: 5_000 });
+    await screen.findByText('192.0.2.5');
     await user.click(screen.getByRole('button', { name: 'Edit A record example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit DNS Record' });
     expect(within(dialog).getByLabelText('TTL')).toHaveValue('120');

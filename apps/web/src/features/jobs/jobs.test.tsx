@@ -8,8 +8,6 @@ import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
-const SLOW = { timeout: 40_000 };
-const WAIT = { timeout: 10_000 };
 const ME = 'ayse@example.com';
 
 /** A succeeded sync of list_<id>, started by ME. */
@@ -49,7 +47,7 @@ async function openJobs(level = 1) {
   setToken(sessionToken({ level, email: ME }));
   const user = userEvent.setup();
   renderApp('/dashboard/jobs');
-  const table = await screen.findByRole('table', { name: 'Operations' }, WAIT);
+  const table = await screen.findByRole('table', { name: 'Operations' });
   return { user, table };
 }
 
@@ -58,7 +56,7 @@ const rowOf = (table: HTMLElement, target: string) =>
     .getAllByRole('row')
     .find((row) => row.textContent?.includes(target))!;
 
-describe('the jobs view', SLOW, () => {
+describe('the jobs view', () => {
   it('lists the person’s operations: what, on what, how far, how they ended, and marks them seen', async () => {
     const api = jobsApi(list([RUNNING, FAILED, SUCCEEDED], 2));
     const { table } = await openJobs();
@@ -113,10 +111,7 @@ describe('the jobs view', SLOW, () => {
         list([{ ...RUNNING, state: 'cancelled', finished_at: '2026-11-26T10:01:00.000Z' }, SUCCEEDED]),
       ),
     );
-    await waitFor(
-      () => expect(rowOf(table, 'list_1')).toHaveTextContent('Cancelled after 2,500 items.'),
-      WAIT,
-    );
+    await waitFor(() => expect(rowOf(table, 'list_1')).toHaveTextContent('Cancelled after 2,500 items.'));
     expect(within(table).queryByRole('button')).not.toBeInTheDocument();
   });
 
@@ -145,7 +140,7 @@ describe('the jobs view', SLOW, () => {
   it('offers no Everyone to a person who is not an administrator', async () => {
     jobsApi(list([]));
     const { table } = await openJobs(1);
-    expect(await within(table).findByText('No operations yet.', {}, WAIT)).toBeInTheDocument();
+    expect(await within(table).findByText('No operations yet.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Everyone' })).not.toBeInTheDocument();
   });
 
@@ -156,7 +151,7 @@ describe('the jobs view', SLOW, () => {
       'POST /api/jobs/seen': () => new Response(null, { status: 204 }),
     });
     renderApp('/dashboard/jobs');
-    expect(await screen.findByRole('alert', {}, WAIT)).toHaveTextContent('Failed to fetch operations.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch operations.');
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 });

@@ -72,7 +72,7 @@ beforeEach(() => {
 async function openOverview() {
   const user = userEvent.setup();
   renderApp('/cloudflare/rules');
-  await screen.findByRole('heading', { level: 1, name: 'Rules' }, { timeout: 5_000 });
+  await screen.findByRole('heading', { level: 1, name: 'Rules' });
   return user;
 }
 

@@ -38,9 +38,7 @@ describe('Set password (a one-time link)', () => {
   it('shows whose account it is, sets the password, then sends the person to sign in', async () => {
     api.answer('POST /api/password-links/use', () => new Response(null, { status: 204 }));
     const { router } = renderApp(`/set-password#${TOKEN}`);
-    expect(
-      await screen.findByRole('heading', { name: 'Set your password' }, { timeout: 5_000 }),
-    ).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'Set your password' })).toBeVisible();
     expect(await screen.findByLabelText('E-mail')).toHaveValue('new.person@example.com');
     expect(api.sent('POST /api/password-links/check')).toEqual([{ token: TOKEN }]);
 
@@ -51,11 +49,11 @@ describe('Set password (a one-time link)', () => {
     expect(api.sent('POST /api/password-links/use')).toEqual([{ token: TOKEN, password: 'my-new-password' }]);
     await user.click(screen.getByRole('link', { name: 'Sign in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-  }, 15_000);
+  });
 
   it('checks the password by the server rules, and that both are the same, before sending it', async () => {
     renderApp(`/set-password#${TOKEN}`);
-    await screen.findByLabelText('E-mail', {}, { timeout: 5_000 });
+    await screen.findByLabelText('E-mail');
     await fill('short', 'shorter');
     expect(await screen.findByText('Password must be at least 8 characters.')).toBeInTheDocument();
     expect(screen.getByText('The two passwords differ.')).toBeInTheDocument();
@@ -65,7 +63,7 @@ describe('Set password (a one-time link)', () => {
   it('says an expired link has expired, with no form', async () => {
     api.answer('POST /api/password-links/check', () => refusal(409, EXPIRED));
     renderApp(`/set-password#${TOKEN}`);
-    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(EXPIRED);
+    expect(await screen.findByRole('alert')).toHaveTextContent(EXPIRED);
     expect(screen.queryByLabelText(/^New password/)).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/login');
     expect(api.callsTo('POST /api/password-links/check')).toHaveLength(1);
@@ -74,7 +72,7 @@ describe('Set password (a one-time link)', () => {
   it('says a link used in the meantime has been used', async () => {
     api.answer('POST /api/password-links/use', () => refusal(409, USED));
     renderApp(`/set-password#${TOKEN}`);
-    await screen.findByLabelText('E-mail', {}, { timeout: 5_000 });
+    await screen.findByLabelText('E-mail');
     await fill('my-new-password');
     expect(await screen.findByRole('alert')).toHaveTextContent(USED);
     expect(screen.queryByLabelText(/^New password/)).not.toBeInTheDocument();
@@ -82,7 +80,7 @@ describe('Set password (a one-time link)', () => {
 
   it('says a link without its token is incomplete, without asking the server', async () => {
     renderApp('/set-password');
-    expect(await screen.findByRole('alert', {}, { timeout: 5_000 })).toHaveTextContent(
+    expect(await screen.findByRole('alert')).toHaveTextContent(
       'This set-password link is missing its token.',
     );
     expect(api.calls).toHaveLength(0);

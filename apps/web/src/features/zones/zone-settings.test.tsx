@@ -40,7 +40,7 @@ beforeEach(() => {
 async function openSettings() {
   const user = userEvent.setup();
   renderApp('/cloudflare/zones');
-  await screen.findByText('alpha.com', undefined, { timeout: 5_000 });
+  await screen.findByText('alpha.com');
   await user.click(screen.getByRole('button', { name: 'Settings of alpha.com' }));
   const dialog = await screen.findByRole('dialog', { name: 'Zone Settings' });
   await within(dialog).findByRole('switch', { name: 'Always Use HTTPS' });
@@ -65,7 +65,7 @@ describe('zone settings', () => {
     const held = api.held(SETTINGS_PATH);
     const user = userEvent.setup();
     renderApp('/cloudflare/zones');
-    await screen.findByText('alpha.com', undefined, { timeout: 5_000 });
+    await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Settings of alpha.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Zone Settings' });
     expect(within(dialog).getByText('Loading zone settings...')).toBeInTheDocument();
@@ -151,7 +151,7 @@ describe('zone settings', () => {
     api.answer(SETTINGS_PATH, () => upstreamFailure());
     const user = userEvent.setup();
     renderApp('/cloudflare/zones');
-    await screen.findByText('alpha.com', undefined, { timeout: 5_000 });
+    await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Settings of alpha.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Zone Settings' });
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
