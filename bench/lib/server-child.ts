@@ -20,6 +20,7 @@ import {
 } from '../../apps/server/src/db';
 import { MIGRATION_LOCK_ID } from '../../apps/server/src/db/migrate';
 import { openSession } from '../../apps/server/src/modules/auth/sessions';
+import { passwordStamp } from '../../apps/server/src/modules/users/password';
 import { UsersRepository } from '../../apps/server/src/modules/users/users.repository';
 import { UsersService } from '../../apps/server/src/modules/users/users.service';
 import type { ChildMessage, ParentMessage, QueryCounts } from './protocol';
@@ -131,13 +132,15 @@ async function main(): Promise<void> {
               password: randomBytes(12).toString('base64url'),
               level: message.level ?? 1,
             });
+            const repository = new UsersRepository(db);
+            const { passwordHash } = (await repository.findByIdWithPasswordHash(user.id))!;
             send({
               type: 'reply',
               id: message.id,
               value: {
                 id: user.id,
                 email: user.email,
-                token: await openSession(new UsersRepository(db), user, config),
+                token: await openSession(repository, user, passwordStamp(passwordHash), config),
               },
             });
             break;
