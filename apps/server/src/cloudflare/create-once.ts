@@ -1,5 +1,6 @@
 import Cloudflare from 'cloudflare';
-import { isLocalAnswer } from './client';
+import type { FastifyReply } from 'fastify';
+import { isLocalAnswer, isUncertainAnswer } from './client';
 
 /**
  * Whether a failed write may have been applied all the same: its answer was lost (connection, time
@@ -9,27 +10,61 @@ import { isLocalAnswer } from './client';
 export function outcomeUnknown(err: unknown): boolean {
   if (!(err instanceof Cloudflare.APIError)) return false;
   if (err instanceof Cloudflare.APIConnectionError || err.status === undefined) return true;
+  // A 409 or 429 to a retry of an attempt that may have landed (client.ts's uncertainAnswers).
+  if (isUncertainAnswer(err.headers)) return true;
   return err.status >= 500 || (isLocalAnswer(err.headers) && err.status !== 429);
 }
 
+/** A write's result, and what Guardian found at Cloudflare when the write's answer was lost. */
+export interface Checked<T> {
+  value: T;
+  outcome?: string;
+}
+
+/** The person's words for a lost answer Guardian looked into: `found`, e.g. "the record was created". */
+export const checkedAfterLoss = (found: string) =>
+  `Cloudflare's answer was lost; Guardian checked: ${found}.`;
+
 /**
  * Creates something at Cloudflare, which has no idempotency keys: when the outcome of the create is
- * unknown, Cloudflare is read first (`findCreated`) and the create is sent again only if nothing
- * was made. The transport never repeats a create by itself (client.ts).
+ * unknown, Cloudflare is read first (`findCreated`, one read) and the create is sent again only if
+ * nothing was made. The transport never repeats a create by itself (client.ts). Found, the answer
+ * says so (`found`: "the record was created").
  */
-export async function createOnce<T>(
+export async function createChecked<T>(
   create: () => Promise<T>,
   findCreated: () => Promise<T | undefined>,
-): Promise<T> {
+  found: string,
+): Promise<Checked<T>> {
   try {
-    return await create();
+    return { value: await create() };
   } catch (err) {
     if (!outcomeUnknown(err)) throw err;
     // Unable to read Cloudflare either: creating again could make a second one.
     const created = await findCreated().catch(() => {
       throw err;
     });
-    if (created !== undefined) return created;
-    return create();
+    if (created !== undefined) return { value: created, outcome: checkedAfterLoss(found) };
+    return { value: await create() };
   }
+}
+
+/** createChecked, for a caller that answers no outcome. */
+export async function createOnce<T>(
+  create: () => Promise<T>,
+  findCreated: () => Promise<T | undefined>,
+): Promise<T> {
+  return (await createChecked(create, findCreated, '')).value;
+}
+
+/**
+ * The answer header that tells the person what Guardian found at Cloudflare after a write's answer was
+ * lost (issue 41): the write's own answer (the resource, 201 or 204) says the rest.
+ */
+export const OUTCOME_HEADER = 'guardian-outcome';
+
+/** Sends a checked write's result with its outcome, if any, in OUTCOME_HEADER. */
+export function sendChecked<T>(reply: FastifyReply, status: number, { value, outcome }: Checked<T>) {
+  if (outcome !== undefined) void reply.header(OUTCOME_HEADER, outcome);
+  return reply.code(status).send(value);
 }

@@ -1,5 +1,6 @@
 import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
+import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
 import type { BanListItemsService } from './ban-list-items.service';
 import type { BanListsService } from './banlists.service';
@@ -23,8 +24,7 @@ export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
   route(app, banListEndpoints.list, async (request) => banLists.list(request.user.id));
 
   route(app, banListEndpoints.add, async (request, reply) => {
-    const list = await banLists.create(request.user.id, request.body);
-    return reply.code(201).send(list);
+    return sendChecked(reply, 201, await banLists.create(request.user.id, request.body));
   });
 
   // Jobs: a short one answers the lists as before, a long one 202 with the job to poll.
@@ -42,8 +42,7 @@ export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     app,
     banListEndpoints.remove,
     async (request, reply) => {
-      await banLists.delete(request.user.id, request.params.id);
-      return reply.code(204).send();
+      return sendChecked(reply, 204, await banLists.delete(request.user.id, request.params.id));
     },
     { owns: ['id'] },
   );

@@ -2,6 +2,7 @@ import type { AddBanListRequest, BanList } from '@guardian/contract';
 import { waitForBulkOperation } from '../../cloudflare';
 import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
 import { AppError } from '../../app-error';
+import { checkedAfterLoss, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import {
   about,
   banListNotFound,
@@ -55,19 +56,27 @@ export class BanListsService {
     return (await this.access.lists.listForUser(userId)).map(toBanListDto);
   }
 
-  /** Creates the list at Cloudflare (which checks the name, the kind and the plan's quota), then records it. */
-  async create(userId: number, request: AddBanListRequest): Promise<BanList> {
+  /**
+   * Creates the list at Cloudflare (which checks the name, the kind and the plan's quota), then records
+   * it. When the create's answer was lost, the account's lists are read back (one read, names are
+   * unique in an account): the list found there is recorded and the answer says so.
+   */
+  async create(userId: number, request: AddBanListRequest): Promise<Checked<BanList>> {
     const account = await this.access.accounts.findOwnedByName(userId, request.account_name);
     if (!account) throw new AppError('NOT_FOUND', `Account "${request.account_name}" not found.`);
     const cf = this.access.clientFor(account);
     await this.access.listWrite(account);
-    const created = await cf.rules.lists.create({
-      account_id: account.accountId,
-      name: request.list_name,
-      kind: request.kind,
-    });
+    const { value: created, outcome } = await createChecked(
+      () =>
+        cf.rules.lists.create({ account_id: account.accountId, name: request.list_name, kind: request.kind }),
+      async () =>
+        (await cf.rules.lists.list({ account_id: account.accountId })).result.find(
+          (list) => list.name === request.list_name && list.kind === request.kind,
+        ),
+      'the list was created',
+    );
     const { ref, itemsCount } = await this.access.lists.upsert(account.id, created);
-    return {
+    const value = {
       id: ref,
       account_name: account.accountName,
       account_id: account.accountId,
@@ -76,25 +85,48 @@ export class BanListsService {
       kind: created.kind,
       items: itemsCount,
     };
+    return { value, outcome };
   }
 
-  /** Deletes the list at Cloudflare (already gone there counts as deleted), then its mirror. */
-  async delete(userId: number, ref: number): Promise<void> {
+  /**
+   * Deletes the list at Cloudflare (already gone there counts as deleted), then its mirror. When the
+   * delete's answer was lost, the list is read back (one read): gone, the mirror drops it and the
+   * answer says so; still there, the mirror keeps it and the answer says it was not deleted.
+   */
+  async delete(userId: number, ref: number): Promise<Checked<void>> {
     const list = await this.access.lists.findOwned(userId, ref);
     if (!list) throw banListNotFound();
     const cf = await this.access.clientOf(userId, list);
-    await this.access.writing(list.ref, async () => {
+    return this.access.writing(list.ref, async () => {
       await this.snapshots.keepBanLists(userId, 'ban-list', [toListToKeep(list)]);
       await this.access.listWrite(list);
+      let outcome: string | undefined;
       try {
         await cf.rules.lists.delete(list.listId, { account_id: list.accountId });
       } catch (err) {
-        if (!isCloudflareNotFound(err)) throw err;
+        // Lost (a retry's 404 included): read the list back; unreadable, the failure stands.
+        const lost = outcomeUnknown(err);
+        const gone =
+          isCloudflareNotFound(err) ||
+          (lost &&
+            (await cf.rules.lists.get(list.listId, { account_id: list.accountId }).then(
+              () => false,
+              (readFailure: unknown) => (isCloudflareNotFound(readFailure) ? true : Promise.reject(err)),
+            )));
+        if (!gone) {
+          throw lost
+            ? new AppError('UPSTREAM', `${checkedAfterLoss('the list was not deleted')} Please try again.`, {
+                cause: err,
+              })
+            : err;
+        }
+        if (lost) outcome = checkedAfterLoss('the list was deleted');
       }
       await this.access.deps.db.transaction(async (tx) => {
         await new BanListItemsRepository(tx).dropAll(list.ref);
         await new BanListsRepository(tx).delete(list.ref);
       });
+      return { value: undefined, outcome };
     });
   }
 

@@ -1,5 +1,6 @@
 import { dnsRecordEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
+import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
 import type { DnsService } from './dns.service';
 
@@ -22,8 +23,7 @@ export const dnsRoutes: FastifyPluginAsync<{ dns: DnsService }> = async (app, { 
     app,
     dnsRecordEndpoints.add,
     async (request, reply) => {
-      const record = await dns.create(request.user.id, request.params.zone_id, request.body);
-      return reply.code(201).send(record);
+      return sendChecked(reply, 201, await dns.create(request.user.id, request.params.zone_id, request.body));
     },
     zoneRoute,
   );
@@ -42,8 +42,8 @@ export const dnsRoutes: FastifyPluginAsync<{ dns: DnsService }> = async (app, { 
     app,
     dnsRecordEndpoints.remove,
     async (request, reply) => {
-      await dns.remove(request.user.id, request.params.zone_id, request.params.record_id);
-      return reply.code(204).send();
+      const { zone_id, record_id } = request.params;
+      return sendChecked(reply, 204, await dns.remove(request.user.id, zone_id, record_id));
     },
     recordRoute,
   );

@@ -9,7 +9,7 @@ import Cloudflare from 'cloudflare';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { dnsRecordAnswer, usableAnswer } from '../../cloudflare/answers';
-import { createOnce } from '../../cloudflare/create-once';
+import { checkedAfterLoss, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
 import type { SnapshotDnsRecord } from '../snapshots/snapshots.repository';
 import type { SnapshotsService } from '../snapshots/snapshots.service';
@@ -124,9 +124,13 @@ export class DnsService {
     return records.map(toDnsRecord);
   }
 
-  async create(userId: number, zoneId: string, input: ValidDnsRecordInput): Promise<DnsRecord> {
+  async create(userId: number, zoneId: string, input: ValidDnsRecordInput): Promise<Checked<DnsRecord>> {
     const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
-    return toDnsRecord(await this.createRecord(cf, zone, { zone_id: zone.zoneId, ...recordBody(input, []) }));
+    const { value, outcome } = await this.createRecord(cf, zone, {
+      zone_id: zone.zoneId,
+      ...recordBody(input, []),
+    });
+    return { value: toDnsRecord(value), outcome };
   }
 
   /**
@@ -137,10 +141,10 @@ export class DnsService {
     cf: Cloudflare,
     zone: ZoneRecord,
     body: Cloudflare.DNS.RecordCreateParams,
-  ): Promise<CloudflareRecord> {
+  ): Promise<Checked<CloudflareRecord>> {
     const expected = toDnsRecord(usableAnswer(dnsRecordAnswer, { id: '-', ...body }, 'the record sent'));
     const name = qualifiedName(body.name, zone);
-    const created = await createOnce(
+    return createChecked(
       async () => usableAnswer(dnsRecordAnswer, await cf.dns.records.create(body), 'the new DNS record'),
       async () => {
         const found = await cf.dns.records.list({
@@ -155,8 +159,8 @@ export class DnsService {
             return seen.content === expected.content && seen.priority === expected.priority;
           });
       },
+      'the record was created',
     );
-    return created;
   }
 
   async update(
@@ -176,8 +180,12 @@ export class DnsService {
     return toDnsRecord(usableAnswer(dnsRecordAnswer, updated, 'the saved DNS record'));
   }
 
-  /** Deletes a record, keeping it first (a snapshot) so the person can restore it. */
-  async remove(userId: number, zoneId: string, recordId: string): Promise<void> {
+  /**
+   * Deletes a record, keeping it first (a snapshot) so the person can restore it. When the delete's
+   * answer was lost, the record is read back (one read): gone, the delete is answered done and says
+   * so; still there, the answer says it was not deleted.
+   */
+  async remove(userId: number, zoneId: string, recordId: string): Promise<Checked<void>> {
     const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
     const record = await this.find(cf, zone, recordId);
     await this.snapshots.keepDnsRecord(
@@ -187,8 +195,22 @@ export class DnsService {
     );
     try {
       await cf.dns.records.delete(recordId, { zone_id: zone.zoneId });
+      return { value: undefined };
     } catch (err) {
-      throw err instanceof Cloudflare.NotFoundError ? recordNotFound() : err;
+      if (!outcomeUnknown(err)) throw err instanceof Cloudflare.NotFoundError ? recordNotFound() : err;
+      // Lost (a retry's 404 after an attempt that may have landed included): one read tells; an
+      // unreadable record leaves the failure as it was.
+      const gone =
+        err instanceof Cloudflare.NotFoundError ||
+        (await cf.dns.records.get(recordId, { zone_id: zone.zoneId }).then(
+          () => false,
+          (readFailure: unknown) =>
+            readFailure instanceof Cloudflare.NotFoundError ? true : Promise.reject(err),
+        ));
+      if (gone) return { value: undefined, outcome: checkedAfterLoss('the record was deleted') };
+      throw new AppError('UPSTREAM', `${checkedAfterLoss('the record was not deleted')} Please try again.`, {
+        cause: err,
+      });
     }
   }
 
@@ -232,7 +254,7 @@ export class DnsService {
       (old.type === 'CNAME' || input.type === 'CNAME');
 
     if (!clash) {
-      const created = await this.createRecord(cf, zone, replacement);
+      const { value: created } = await this.createRecord(cf, zone, replacement);
       try {
         await cf.dns.records.delete(old.id, { zone_id });
       } catch (err) {
@@ -250,7 +272,7 @@ export class DnsService {
     const restore = { zone_id, ...bodyOf(old) };
     await cf.dns.records.delete(old.id, { zone_id });
     try {
-      return toDnsRecord(await this.createRecord(cf, zone, replacement));
+      return toDnsRecord((await this.createRecord(cf, zone, replacement)).value);
     } catch (err) {
       await this.createRecord(cf, zone, restore).catch((restoreError: unknown) => {
         const was = toDnsRecord(old);

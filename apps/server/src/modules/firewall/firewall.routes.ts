@@ -1,5 +1,6 @@
 import { firewallRuleEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
+import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
 import type { FirewallService } from './firewall.service';
 
@@ -23,8 +24,8 @@ export const firewallRoutes: FastifyPluginAsync<{ firewall: FirewallService }> =
     firewallRuleEndpoints.add,
     async (request, reply) => {
       const [rule] = request.body;
-      const result = await firewall.add(request.user.id, request.params.zone_id, rule!);
-      return reply.code(201).send({ result });
+      const { value: result, outcome } = await firewall.add(request.user.id, request.params.zone_id, rule!);
+      return sendChecked(reply, 201, { value: { result }, outcome });
     },
     zoneOnly,
   );

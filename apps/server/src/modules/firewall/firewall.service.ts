@@ -8,6 +8,7 @@ import {
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../app-error';
+import { checkedAfterLoss, type Checked } from '../../cloudflare/create-once';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { CustomRules, definitionOf, type CustomRule, type CustomRuleset } from './custom-rules';
 import { editedCustomRule, newCustomRule, toFirewallRule, toFirewallRules } from './firewall-rule-mapping';
@@ -56,19 +57,21 @@ export class FirewallService {
    * Adds the rule last (Cloudflare's default place); the zone's first rule creates its entrypoint.
    * The rule carries a fresh `ref`, unique in the ruleset: when Cloudflare applied the add but its
    * answer was lost, the client's retry is refused as a duplicate ref instead of adding a second
-   * copy, and finding that ref at Cloudflare proves the add happened.
+   * copy, and finding that ref at Cloudflare (one read of the ruleset) proves the add happened; the
+   * answer then says so.
    */
-  async add(userId: number, zoneId: string, fields: FirewallRuleFields): Promise<FirewallRule[]> {
+  async add(userId: number, zoneId: string, fields: FirewallRuleFields): Promise<Checked<FirewallRule[]>> {
     checkExpression(fields.filter.expression);
     const rules = await this.customRules(userId, zoneId);
     const ruleset = await rules.get();
     const rule = { ...newCustomRule(fields), ref: randomBytes(16).toString('hex') };
     try {
       const updated = ruleset ? await rules.append(ruleset.id, rule) : await rules.replaceAll([rule]);
-      return toFirewallRules(updated.rules);
+      return { value: toFirewallRules(updated.rules) };
     } catch (err) {
       const now = await rules.get().catch(() => null);
-      if (now?.rules.some((candidate) => candidate.ref === rule.ref)) return toFirewallRules(now.rules);
+      if (now?.rules.some((candidate) => candidate.ref === rule.ref))
+        return { value: toFirewallRules(now.rules), outcome: checkedAfterLoss('the rule was added') };
       throw err;
     }
   }

@@ -1,5 +1,6 @@
 import { pageRuleEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
+import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
 import type { PageRulesService } from './pagerules.service';
 
@@ -24,8 +25,11 @@ export const pagerulesRoutes: FastifyPluginAsync<{ pageRules: PageRulesService }
     app,
     pageRuleEndpoints.add,
     async (request, reply) => {
-      const rule = await pageRules.add(request.user.id, request.params.zone_id, request.body);
-      return reply.code(201).send(rule);
+      return sendChecked(
+        reply,
+        201,
+        await pageRules.add(request.user.id, request.params.zone_id, request.body),
+      );
     },
     zoneOnly,
   );

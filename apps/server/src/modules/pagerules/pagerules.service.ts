@@ -2,7 +2,7 @@ import type { PageRule, PageRuleFields } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../deps';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
-import { createOnce } from '../../cloudflare/create-once';
+import { createChecked, type Checked } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { toCloudflareActions, toConsoleActions, type CloudflarePageRuleAction } from './page-rule-actions';
@@ -63,22 +63,23 @@ export class PageRulesService {
 
   /**
    * When the create's outcome is unknown (its answer lost, a 5xx), the zone's rules are read again: a
-   * rule with that URL that was not there before is this one; only if none is the create sent again.
+   * rule with that URL that was not there before is this one (and the answer says so); only if none is
+   * the create sent again.
    */
-  async add(userId: number, zoneId: string, fields: PageRuleFields): Promise<PageRule> {
+  async add(userId: number, zoneId: string, fields: PageRuleFields): Promise<Checked<PageRule>> {
     const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
     const existing = new Set((await cf.pageRules.list({ zone_id: zone.zoneId })).map((rule) => rule.id));
     const params = { zone_id: zone.zoneId, ...cloudflareFields(fields) } as CreateParams;
     const pattern = fields.targets[0]?.constraint.value;
-    return toPageRule(
-      await createOnce(
-        () => cf.pageRules.create(params),
-        async () =>
-          (await cf.pageRules.list({ zone_id: zone.zoneId })).find(
-            (rule) => !existing.has(rule.id) && rule.targets[0]?.constraint?.value === pattern,
-          ),
-      ),
+    const { value, outcome } = await createChecked<unknown>(
+      () => cf.pageRules.create(params),
+      async () =>
+        (await cf.pageRules.list({ zone_id: zone.zoneId })).find(
+          (rule) => !existing.has(rule.id) && rule.targets[0]?.constraint?.value === pattern,
+        ),
+      'the rule was created',
     );
+    return { value: toPageRule(value), outcome };
   }
 
   /** Replaces the rule with the fields sent (the browser keeps its priority and status). */
