@@ -71,7 +71,8 @@ describe('the Cloudflare client against the sandbox', () => {
     sandbox.control.injectFault({ path: /\/zones$/, status: 429, times: 1, retryAfterSeconds: 300 });
     const started = Date.now();
     const err = await failure(gateway().client(token).zones.list());
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Answered at once, not after the 300 s asked: a bound far from both, so a busy machine cannot trip it.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(err.code).toBe('RATE_LIMITED');
     expect(sandbox.control.callCount({ path: /\/zones$/ })).toBe(1);
   });
@@ -202,20 +203,24 @@ describe('what the client trusts of a hostile Cloudflare', () => {
   });
 
   it('holds one call to its deadline, retries and waits included, and says so', async () => {
+    // Without the deadline, 21 tries of 600 ms and their backoffs would take minutes; within 1.5 s
+    // there is room for two tries at most (a busy machine only leaves room for fewer).
     sandbox.control.injectFault({ path: /\/zones$/, latencyMs: 700 });
     const started = Date.now();
     const err = await failure(
-      gateway({ timeoutMs: 600, deadlineMs: 1_500, maxRetries: 5 }).client(token).zones.list(),
+      gateway({ timeoutMs: 600, deadlineMs: 1_500, maxRetries: 20 }).client(token).zones.list(),
     );
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(sandbox.control.callCount({ path: /\/zones$/ })).toBeLessThanOrEqual(2);
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(err.code).toBe('UPSTREAM');
     expect(err.message).toMatch(/did not answer in time \(the console waits at most 2 seconds/);
 
+    // An answer whose status came at once but whose body trickles over a minute is cut at the deadline.
     sandbox.control.clearFaults();
-    sandbox.control.injectFault({ path: /\/zones$/, answer: 'slow', trickleMs: 5_000 });
+    sandbox.control.injectFault({ path: /\/zones$/, answer: 'slow', trickleMs: 60_000 });
     const slowStart = Date.now();
     const slow = await failure(gateway({ timeoutMs: 800, deadlineMs: 1_000 }).client(token).zones.list());
-    expect(Date.now() - slowStart).toBeLessThan(1_500);
+    expect(Date.now() - slowStart).toBeLessThan(15_000);
     expect(slow.code).toBe('UPSTREAM');
   });
 
