@@ -85,11 +85,6 @@ export interface Config {
   requestLimits: RequestLimits;
   passwordHashing: PasswordHashing;
   bodyLimitBytes: number;
-  /** How long a snapshot of what Clean All or a delete removed can be restored. */
-  snapshotRetentionMs: number;
-  /** How long the audit trail keeps an event. */
-  auditRetentionMs: number;
-  /** How often each process looks for expired ban list items to remove (banlists/item-expiry.ts). */
   /**
    * Request bodies in flight (read, parsed or being answered), in bytes: per person (by address before
    * signing in) and in all; past either a 429 with Retry-After before the body is read (request-limits.ts).
@@ -102,6 +97,11 @@ export interface Config {
    * every connection has: the proxy bounds its clients).
    */
   connections: { headersMs: number; requestMs: number; perAddress: number };
+  /** How long a snapshot of what Clean All or a delete removed can be restored. */
+  snapshotRetentionMs: number;
+  /** How long the audit trail keeps an event. */
+  auditRetentionMs: number;
+  /** How often each process looks for expired ban list items to remove (banlists/item-expiry.ts). */
   itemExpirySweepMs: number;
   /**
    * Keep answers in memory (item pages and search counts per list version, looked-up lists, zones
@@ -354,14 +354,14 @@ export function loadConfig(env: Env = process.env): Config {
         ? { memoryCost: 1024, timeCost: 1, parallelism: 1 }
         : { memoryCost: 19456, timeCost: 2, parallelism: 1 },
     bodyLimitBytes: 1024 * 1024,
+    // One import's body (16 MB) and a few small ones a person; 32 MB of bodies in all: two 14 MB
+    // previews at once peaked at 175 MB of heap, within production's 256 MB (--max-old-space-size).
+    bodiesInFlight: { perPersonBytes: 20_000_000, totalBytes: 32_000_000 },
+    // A browser opens about 6 connections a site: 128 is an office of 20 behind one address.
+    connections: { headersMs: 20_000, requestMs: 120_000, perAddress: 128 },
     snapshotRetentionMs: vars.GUARDIAN_SNAPSHOT_RETENTION_HOURS * 3_600_000,
     auditRetentionMs: vars.GUARDIAN_AUDIT_RETENTION_DAYS * 86_400_000,
     itemExpirySweepMs: vars.GUARDIAN_EXPIRY_SWEEP_SECONDS * 1000,
     answerCaches: vars.GUARDIAN_ANSWER_CACHES === 'on',
   };
 }
-    // One import's body (16 MB) and a few small ones a person; 32 MB of bodies in all: two 14 MB
-    // previews at once peaked at 175 MB of heap, within production's 256 MB (--max-old-space-size).
-    bodiesInFlight: { perPersonBytes: 20_000_000, totalBytes: 32_000_000 },
-    // A browser opens about 6 connections a site: 128 is an office of 20 behind one address.
-    connections: { headersMs: 20_000, requestMs: 120_000, perAddress: 128 },
