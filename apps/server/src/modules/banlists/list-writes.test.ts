@@ -102,8 +102,9 @@ describe('list writes of one Cloudflare account', () => {
       expect(answer.json().message).toBe(
         'Another change to the lists of "Busy Co" is still running at Cloudflare. Please try again in a moment.',
       );
+      // The 1.5 s deadline, not the minute the other process holds the account for.
       expect(waited).toBeGreaterThanOrEqual(1_400);
-      expect(waited).toBeLessThan(5_000);
+      expect(waited).toBeLessThan(20_000);
       expect(ipsAtCloudflare(listId)).toEqual([]);
     } finally {
       await ctx.db.query(`DELETE FROM leases WHERE holder = 'another process'`);
@@ -122,8 +123,9 @@ describe('list writes of one Cloudflare account', () => {
     );
     const started = Date.now();
     const answer = await call(ctx.app, 'POST', `/${listId}/items`, { ip: '203.0.113.5', comment: 'x' });
+    // A lapsed lease left in place would hold the write to the 30 s deadline, then refuse it with a 409.
     expect(answer.statusCode).toBe(201);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await ctx.db.query('SELECT name FROM leases')).toEqual([]);
   });
 
@@ -133,10 +135,11 @@ describe('list writes of one Cloudflare account', () => {
     const failed = await call(ctx.app, 'POST', `/${listId}/items`, { ip: '203.0.113.9', comment: 'x' });
     ctx.sandbox.control.clearFaults();
     expect(failed.statusCode).toBe(502);
+    // A lease left behind would hold the next write to the 30 s deadline.
     const started = Date.now();
     const next = await call(ctx.app, 'POST', `/${listId}/items`, { ip: '203.0.113.9', comment: 'x' });
     expect(next.statusCode).toBe(201);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await ctx.db.query(`SELECT name FROM leases`)).toEqual([]);
   });
 
