@@ -432,7 +432,8 @@ describe('after a 10-minute 429', () => {
     const callsBefore = ctx.sandbox.control.callCount({ token: limited.token });
     const started = Date.now();
     const next = await dnsOf(limited);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // At once, not after the minutes of the lockout: a bound far from both holds on a busy machine.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(next.statusCode).toBe(429);
     // Cloudflare blocks for at most 5 minutes: a longer retry-after is held to that.
     expect(Number(next.headers['retry-after'])).toBeGreaterThan(250);
