@@ -188,11 +188,13 @@ describe.each(ANSWERS)('a hostile Cloudflare answering $answer', ({ answer, spec
         if (response.statusCode !== 202) expectUsableRefusal(response, label);
       }
       expect(peak).toBeLessThan(HEAP_BOUND);
-      // Slow answers are cut at the deadline, not waited for (a job's own end is bounded above).
-      expect(answeredMs).toBeLessThan(DEADLINE_MS * (read.serialised ? AT_ONCE + 2 : 3));
+      // Slow answers are cut at the deadline (2 s), not waited for (a job's own end is bounded above):
+      // answered well within the minute one answer trickles for, even ten one after another on a busy
+      // machine.
+      expect(answeredMs).toBeLessThan(read.serialised ? 50_000 : 20_000);
       await stillServing();
     },
-    60_000,
+    120_000,
   );
 });
 

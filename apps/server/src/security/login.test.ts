@@ -119,14 +119,13 @@ describe('no user enumeration', () => {
       }
     }
     const known = median(times.wrongPassword);
-    // A generous factor: a missing hash check would make the unknown case 10-100x faster.
+    // Factors generous enough for a busy machine, and far from a missing hash check, which would make
+    // the unknown case 10-100x faster (a ratio of 0.1 or less).
     for (const name of ['unknownEmail', 'disabled'] as const) {
       const ratio = median(times[name]) / known;
-      expect(
-        ratio,
-        `${name}: ${median(times[name]).toFixed(1)} ms vs ${known.toFixed(1)} ms`,
-      ).toBeGreaterThan(0.5);
-      expect(ratio).toBeLessThan(2);
+      const figures = `${name}: ${median(times[name]).toFixed(1)} ms vs ${known.toFixed(1)} ms`;
+      expect(ratio, figures).toBeGreaterThan(0.3);
+      expect(ratio, figures).toBeLessThan(3);
     }
     // And the work is real: production argon2id takes milliseconds, not microseconds.
     expect(known).toBeGreaterThan(5);
