@@ -1,6 +1,6 @@
 import Cloudflare from 'cloudflare';
 import { AppError } from '../app-error';
-import { isUncertainAnswer } from './client';
+import { outcomeUnknown } from './create-once';
 import { cloudflareErrorToAppError } from './errors';
 
 const POLL_START_MS = 25;
@@ -26,14 +26,6 @@ export class WriteOutcomeUnknown extends AppError {
       cause,
     });
   }
-}
-
-/** Whether a failed call to Cloudflare may have been applied there (see client.ts's uncertainAnswers). */
-export function isOutcomeUnknown(err: unknown): boolean {
-  return (
-    err instanceof WriteOutcomeUnknown ||
-    (err instanceof Cloudflare.APIError && isUncertainAnswer(err.headers))
-  );
 }
 
 /** How a bulk operation ended, or 'unknown' when its status could not be read within the time. */
@@ -108,7 +100,7 @@ export async function waitForBulkOperation(
 
 /**
  * Sends a list item write (`send`: the POST or DELETE of items) and waits for its bulk operation. A
- * failed send that may have landed all the same (isOutcomeUnknown) is WriteOutcomeUnknown too.
+ * failed send that may have landed all the same (outcomeUnknown, as for every write) is WriteOutcomeUnknown too.
  */
 export async function writeListItems(
   cf: Cloudflare,
@@ -119,7 +111,7 @@ export async function writeListItems(
   try {
     ({ operation_id: operationId } = await send());
   } catch (err) {
-    throw isOutcomeUnknown(err) ? new WriteOutcomeUnknown(undefined, err) : err;
+    throw outcomeUnknown(err) ? new WriteOutcomeUnknown(undefined, err) : err;
   }
   await waitForBulkOperation(cf, accountId, operationId);
 }

@@ -1,7 +1,6 @@
 export { CloudflareGateway, CLOUDFLARE_DEFAULTS, type CloudflareOptions } from './client';
 export { cloudflareErrorToAppError } from './errors';
 export {
-  isOutcomeUnknown,
   operationEnd,
   waitForBulkOperation,
   writeListItems,
