@@ -58,3 +58,9 @@ export const DRAG = {
   dropAnimationMinS: 0.33,
   dropAnimationMaxS: 0.55,
 } as const;
+
+/**
+ * The answer header in which the server says what it found at Cloudflare after a write's answer was
+ * lost ("Cloudflare's answer was lost; Guardian checked: the record was created."); the web shows it.
+ */
+export const OUTCOME_HEADER = 'guardian-outcome';

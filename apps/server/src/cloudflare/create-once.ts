@@ -1,5 +1,6 @@
 import Cloudflare from 'cloudflare';
 import type { FastifyReply } from 'fastify';
+import { OUTCOME_HEADER } from '@guardian/contract';
 import { isLocalAnswer, isUncertainAnswer } from './client';
 
 /**
@@ -57,13 +58,7 @@ export async function createOnce<T>(
   return (await createChecked(create, findCreated, '')).value;
 }
 
-/**
- * The answer header that tells the person what Guardian found at Cloudflare after a write's answer was
- * lost (issue 41): the write's own answer (the resource, 201 or 204) says the rest.
- */
-export const OUTCOME_HEADER = 'guardian-outcome';
-
-/** Sends a checked write's result with its outcome, if any, in OUTCOME_HEADER. */
+/** Sends a checked write's result (the resource, 201 or 204) with its outcome, if any, in OUTCOME_HEADER. */
 export function sendChecked<T>(reply: FastifyReply, status: number, { value, outcome }: Checked<T>) {
   if (outcome !== undefined) void reply.header(OUTCOME_HEADER, outcome);
   return reply.code(status).send(value);

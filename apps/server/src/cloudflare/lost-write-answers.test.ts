@@ -1,9 +1,14 @@
-import type { BanList, DnsRecord, FirewallRule, PageRule } from '@guardian/contract';
+import {
+  OUTCOME_HEADER,
+  type BanList,
+  type DnsRecord,
+  type FirewallRule,
+  type PageRule,
+} from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import type { TestUser } from '../test/context';
 import { addOwnedZone } from '../test/zone';
-import { OUTCOME_HEADER } from './create-once';
 
 /**
  * Writes Cloudflare took while their answer was lost (issue 41, item 2), for lists, DNS records and

@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import { pathOf, TWO_FACTOR_SETUP_REQUIRED, type Endpoint, type ErrorBody } from '@guardian/contract';
+import {
+  OUTCOME_HEADER,
+  pathOf,
+  TWO_FACTOR_SETUP_REQUIRED,
+  type Endpoint,
+  type ErrorBody,
+} from '@guardian/contract';
 import { clearToken, getToken } from './auth-token';
 
 const API_BASE = '/api';
@@ -73,6 +79,13 @@ let onTwoFactorSetupRequired: () => void = () => window.location.assign('/two-fa
 /** The router registers how to send a person whom an administrator requires to turn on two-factor. */
 export function setTwoFactorSetupHandler(handler: () => void): void {
   onTwoFactorSetupRequired = handler;
+}
+
+let onOutcome: (message: string) => void = () => undefined;
+
+/** The toaster registers how to tell the person a write's outcome that the server had to find out. */
+export function setOutcomeHandler(handler: (message: string) => void): void {
+  onOutcome = handler;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -160,7 +173,11 @@ async function request<T>(
   }
 
   const data = await readBody(response);
-  if (response.ok) return data as T;
+  if (response.ok) {
+    const outcome = response.headers.get(OUTCOME_HEADER);
+    if (outcome) onOutcome(outcome);
+    return data as T;
+  }
 
   const serverMessage = messageOf(data);
   if (response.status === 401 && !isLogin) {

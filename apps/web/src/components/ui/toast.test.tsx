@@ -1,6 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOAST_DURATION_MS } from '@guardian/contract';
+import { OUTCOME_HEADER, TOAST_DURATION_MS } from '@guardian/contract';
+import { api } from '../../lib/api';
 import { clearToken, setToken } from '../../lib/auth-token';
 import { sessionToken } from '../../test/token';
 import { ToastProvider, useToast, type ToastApi } from './toast';
@@ -23,6 +24,23 @@ function renderToaster() {
 describe('toast', () => {
   // Toasts are for signed-in screens.
   beforeEach(() => setToken(sessionToken({ level: 1 })));
+
+  it("tells what the server found out after Cloudflare's answer to a write was lost", async () => {
+    const found = "Cloudflare's answer was lost; Guardian checked: the record was created.";
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>().mockResolvedValue(
+        new Response(JSON.stringify({ id: 'r1' }), {
+          status: 201,
+          headers: { 'Content-Type': 'application/json', [OUTCOME_HEADER]: found },
+        }),
+      ),
+    );
+    renderToaster();
+    await act(() => api.post('/cloudflare/zones/z/dns_records', { type: 'A' }));
+    expect(screen.getByRole('status')).toHaveTextContent(found);
+    vi.unstubAllGlobals();
+  });
 
   it('shows no error toast once the session is gone (the person is on their way to /login)', () => {
     clearToken();

@@ -3,6 +3,7 @@ import { createContext, use, useCallback, useEffect, useMemo, useRef, useState }
 import { clsx } from 'clsx';
 import { CheckCircle2, X, XCircle } from 'lucide-react';
 import { TOAST_DURATION_MS } from '@guardian/contract';
+import { setOutcomeHandler } from '../../lib/api';
 import { getToken } from '../../lib/auth-token';
 
 type ToastKind = 'success' | 'error';
@@ -53,6 +54,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     },
     [dismiss],
   );
+
+  // What the server found out after a write's answer from Cloudflare was lost: the action's own toast
+  // says it worked; this one says how Guardian knows.
+  useEffect(() => {
+    setOutcomeHandler((message) => show('success', message));
+    return () => setOutcomeHandler(() => undefined);
+  }, [show]);
 
   useEffect(() => {
     const pending = timers.current;
