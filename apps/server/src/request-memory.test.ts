@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,6 +12,7 @@ import { loadConfig } from './config';
 import { createDb, runMigrations } from './db';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
+import { freePort } from './test/free-port';
 
 /**
  * Issue 33: two people each sending 10 import previews of 100,000 CSV lines (14 MB of JSON each) at
@@ -23,17 +24,6 @@ const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const TSX = createRequire(import.meta.url).resolve('tsx');
 const PASSWORD = 'correct horse battery';
 const MB = 1024 * 1024;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** 100,000 CSV lines, 78 characters each (a quoted Cyrillic comment): 7.8 M characters, 14.5 MB of JSON. */
 function bigImport(second: number): string {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { BanList, Job } from '@guardian/contract';
@@ -11,6 +11,7 @@ import { createDb, type Db } from './db';
 import { MIGRATION_LOCK_ID } from './db/migrate';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
+import { freePort } from './test/free-port';
 
 /**
  * Issue 14's scale-out, shown with real processes: two Guardian servers (`main.ts`, each its own
@@ -23,17 +24,6 @@ const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const TSX = createRequire(import.meta.url).resolve('tsx');
 const BIG_LIST_ITEMS = 100_000;
 const PASSWORD = 'correct horse battery';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface Server {
   name: string;
