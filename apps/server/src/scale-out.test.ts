@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { BanList, Job } from '@guardian/contract';
