@@ -11,14 +11,21 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BanList, CreatedApiKey } from '@guardian/contract';
+import {
+  BAN_LIST_ITEMS_MAX_PER_PAGE,
+  type BanList,
+  type BanListItemsPage,
+  type CreatedApiKey,
+} from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
+import type { TestUser } from '../test/context';
 
 /**
  * integrations/fail2ban/guardian.conf, run by Debian's own Fail2Ban: a jail reads a log this test
- * writes, bans an address through a running Guardian with an API key, and unbans it when its bantime
- * ends. CI installs fail2ban (.ci/run) and sets GUARDIAN_REQUIRE_FAIL2BAN=1, so there it cannot be skipped.
+ * writes, bans an address through a running Guardian with an API key, and unbans it when told to
+ * (fail2ban-client unbanip). CI installs fail2ban (.ci/run) and sets GUARDIAN_REQUIRE_FAIL2BAN=1, so
+ * there it cannot be skipped.
  */
 const hasFail2ban = spawnSync('fail2ban-client', ['--version']).status === 0;
 if (!hasFail2ban && process.env.GUARDIAN_REQUIRE_FAIL2BAN === '1') {
@@ -26,19 +33,23 @@ if (!hasFail2ban && process.env.GUARDIAN_REQUIRE_FAIL2BAN === '1') {
 }
 const ACTION = resolve(__dirname, '../../../../integrations/fail2ban/guardian.conf');
 const SCRIPT = resolve(__dirname, '../../../../integrations/fail2ban/guardian.py');
-/** Items whose comments hold the address's text: the unban's search finds them too (a full page and more). */
-const LOOKALIKES = 110;
+/**
+ * Items whose comments hold the address's text, added after its ban: the unban's search finds them
+ * too, newest first, so the address's own item is past the first page even at Guardian's largest page.
+ */
+const LOOKALIKES = BAN_LIST_ITEMS_MAX_PER_PAGE + 10;
 
-/** Runs guardian.py without blocking this process (the Guardian it calls answers from it). */
-function runScript(args: string[]): Promise<{ status: number | null; stderr: string }> {
+/** Runs a command without blocking this process (the Guardian that guardian.py calls answers from it). */
+function run(command: string, args: string[]): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn('python3', [SCRIPT, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (status) => resolveRun({ status, stderr }));
   });
 }
+const runScript = (args: string[]) => run('python3', [SCRIPT, ...args]);
 const ADDRESS = '192.0.2.50';
 
 describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () => {
@@ -50,10 +61,12 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
   let url: string;
   let keyFile: string;
   let key: CreatedApiKey;
+  let owner: TestUser;
 
   beforeAll(async () => {
     ctx = await createCloudflareTestContext();
     const user = await ctx.createUser();
+    owner = user;
     accountId = (await ctx.addAccount(user, { name: 'Fail2Ban Co' })).account_id;
     list = (
       await ctx.app.inject({
@@ -71,16 +84,6 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
         payload: { name: 'fail2ban', access: 'ban', list_ids: [list.list_id] },
       })
     ).json<CreatedApiKey>();
-    // Other items that a search for the address finds (their comments hold its text), added before it.
-    for (let i = 0; i < LOOKALIKES; i += 1) {
-      const added = await ctx.app.inject({
-        method: 'POST',
-        url: `/api/cloudflare/banlists/${list.list_id}/items`,
-        headers: user.headers,
-        payload: { ip: `198.51.100.${i}`, comment: `seen with ${ADDRESS}` },
-      });
-      expect(added.statusCode, added.body).toBe(201);
-    }
     url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 
     dir = mkdtempSync(join(tmpdir(), 'guardian-fail2ban-'));
@@ -109,7 +112,8 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
         'backend = polling',
         'maxretry = 2',
         'findtime = 600',
-        'bantime = 5',
+        // Unbanned by the test (fail2ban-client unbanip), once the lookalikes are in.
+        'bantime = 3600',
         `action = guardian[guardian_url="${url}", guardian_list="${list.list_id}", guardian_key_file="${keyFile}", guardian_script="${dir}/action.d/guardian.py"]`,
         '',
       ].join('\n'),
@@ -134,12 +138,40 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
       .getListItems(accountId, list.list_id)
       .some((item) => 'ip' in item && item.ip === ADDRESS);
 
-  it('adds the address to the Cloudflare list after the failures, and removes it when the ban ends', async () => {
+  it('adds the address to the Cloudflare list after the failures, and removes it when unbanned, past a page of lookalikes (issue 33)', async () => {
     for (let i = 0; i < 3; i += 1) appendFileSync(join(dir, 'auth.log'), `Failed login from ${ADDRESS}\n`);
     await vi.waitFor(() => expect(banned()).toBe(true), { timeout: 30_000, interval: 250 });
-    const [item] = ctx.sandbox.control.getListItems(accountId, list.list_id);
+    const item = ctx.sandbox.control
+      .getListItems(accountId, list.list_id)
+      .find((entry) => 'ip' in entry && entry.ip === ADDRESS);
     expect(item?.comment).toMatch(/^fail2ban guardian-test: \d+ failures$/);
 
+    // Lookalikes added after the ban, in one write, and mirrored: the search's first page is theirs.
+    ctx.sandbox.control.seedListItems(
+      accountId,
+      list.list_id,
+      Array.from({ length: LOOKALIKES }, (_, i) => ({
+        ip: `198.51.${100 + Math.floor(i / 256)}.${i % 256}`,
+        comment: `seen with ${ADDRESS}`,
+      })),
+    );
+    const sync = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/cloudflare/banlists/${list.list_id}/sync`,
+      headers: owner.headers,
+    });
+    expect(sync.statusCode, sync.body).toBe(200);
+    const firstPage = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/cloudflare/banlists/${list.list_id}/items?search=${ADDRESS}&per_page=${BAN_LIST_ITEMS_MAX_PER_PAGE}`,
+      headers: owner.headers,
+    });
+    const matches = firstPage.json<BanListItemsPage>().items;
+    expect(matches).toHaveLength(BAN_LIST_ITEMS_MAX_PER_PAGE);
+    expect(matches.map((match) => match.ip)).not.toContain(ADDRESS);
+
+    const unban = await run('fail2ban-client', ['-c', dir, 'set', 'guardian-test', 'unbanip', ADDRESS]);
+    expect(unban.status, unban.stderr).toBe(0);
     await vi.waitFor(() => expect(banned()).toBe(false), { timeout: 30_000, interval: 250 });
     const log = readFileSync(join(dir, 'fail2ban.log'), 'utf8');
     expect(log).not.toMatch(/ERROR/);
