@@ -175,3 +175,48 @@ test('the set-password link the Users page shows opens the set-password page for
   await page.getByRole('dialog', { name: 'Delete User' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No users match your search.')).toBeVisible();
 });
+
+test("an administrator sees a person's API keys and revokes one: the key is refused from then on", async ({
+  page,
+}) => {
+  // The person makes a key for a script, as on their profile.
+  const person = `e2e-keys-${Date.now()}@example.com`;
+  const admin = await page.request.post('/api/login', { data: DEMO_ADMIN });
+  const adminToken = ((await admin.json()) as { token: string }).token;
+  await page.request.post('/api/admin/users', {
+    headers: { authorization: `Bearer ${adminToken}` },
+    data: { email: person, level: 1, password_setup: { method: 'password', password: FIRST_PASSWORD } },
+  });
+  const login = await page.request.post('/api/login', { data: { email: person, password: FIRST_PASSWORD } });
+  const personToken = ((await login.json()) as { token: string }).token;
+  const made = await page.request.post('/api/me/api-keys', {
+    headers: { authorization: `Bearer ${personToken}` },
+    data: { name: 'web-01 fail2ban', access: 'ban' },
+  });
+  expect(made.status()).toBe(201);
+  const { key } = (await made.json()) as { key: string };
+  const withKey = { headers: { authorization: `Bearer ${key}` } };
+  expect((await page.request.get('/api/cloudflare/banlists', withKey)).status()).toBe(200);
+
+  await signIn(page, DEMO_ADMIN);
+  await page.goto('/admin/users');
+  await page.getByRole('searchbox', { name: 'Search users' }).fill(person);
+  await rowOf(page, person)
+    .getByRole('button', { name: `API keys of ${person}` })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'API Keys' });
+  const keys = dialog.getByRole('table', { name: `API keys of ${person}` });
+  const keyRow = keys.getByRole('row').filter({ hasText: 'web-01 fail2ban' });
+  await expect(keyRow).toContainText('Ban');
+  // The header row stands above the key's row in the dialog (a header sticky under the page's top bar
+  // once covered the first row here).
+  const header = (await keys.getByRole('columnheader', { name: 'Name' }).boundingBox())!;
+  const first = (await keyRow.boundingBox())!;
+  expect(header.y + header.height).toBeLessThanOrEqual(first.y + 1);
+
+  await keyRow.getByRole('button', { name: 'Revoke API key web-01 fail2ban' }).click();
+  await page.getByRole('dialog', { name: 'Revoke API Key' }).getByRole('button', { name: 'Revoke' }).click();
+  await toast(page, `API key web-01 fail2ban of ${person} revoked.`);
+  await expect(keys).toContainText(`${person} has no API keys.`);
+  expect((await page.request.get('/api/cloudflare/banlists', withKey)).status()).toBe(401);
+});

@@ -47,8 +47,13 @@ export function Dialog({
   const hasBody = children != null && children !== false;
   const body = (
     <>
-      {/* A confirmation has only a description: no empty padded band above its buttons. */}
-      {hasBody && <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-5 py-4">{children}</div>}
+      {/* A confirmation has only a description: no empty padded band above its buttons. The body
+          scrolls on its own, under no top bar: a table's sticky header sticks to its top. */}
+      {hasBody && (
+        <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-5 py-4 [--top-bar-height:0px]">
+          {children}
+        </div>
+      )}
       {footer && (
         <div
           className={clsx(
