@@ -104,8 +104,10 @@ describe.runIf(onPglite)('import previews in flight, against a 256 MB heap', () 
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: `${name}@example.com`, password: PASSWORD }),
       });
+      const signedIn = (await login.json()) as { token: string };
+      expect(login.status, JSON.stringify(signedIn)).toBe(200);
       const headers = {
-        authorization: `Bearer ${((await login.json()) as { token: string }).token}`,
+        authorization: `Bearer ${signedIn.token}`,
         'content-type': 'application/json',
       };
       const account = sandbox.control.addAccount({ name: `Memory ${name}`, plan: 'enterprise' });

@@ -50,7 +50,7 @@ function commandLineOf(pid: number): string | undefined {
 }
 
 /** Ended, or a zombie (killed, waiting for a parent that may never reap it: its files are closed). */
-function isGone(pid: number): boolean {
+export function isGone(pid: number): boolean {
   if (!isRunning(pid)) return true;
   try {
     return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
