@@ -69,10 +69,12 @@ export class BanListsService {
     const { value: created, outcome } = await createChecked(
       () =>
         cf.rules.lists.create({ account_id: account.accountId, name: request.list_name, kind: request.kind }),
-      async () =>
-        (await cf.rules.lists.list({ account_id: account.accountId })).result.find(
-          (list) => list.name === request.list_name && list.kind === request.kind,
-        ),
+      async () => {
+        const answer = await cf.rules.lists.list({ account_id: account.accountId });
+        // Checked as Update checks it: at most an Enterprise account's lists, each a list.
+        usableAnswer(accountListsAnswer, answer.result, `the lists of "${account.accountName}"`);
+        return answer.result.find((list) => list.name === request.list_name && list.kind === request.kind);
+      },
       'the list was created',
     );
     const { ref, itemsCount } = await this.access.lists.upsert(account.id, created);
