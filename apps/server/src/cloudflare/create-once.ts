@@ -1,6 +1,7 @@
 import Cloudflare from 'cloudflare';
 import type { FastifyReply } from 'fastify';
 import { OUTCOME_HEADER } from '@guardian/contract';
+import { AppError } from '../app-error';
 import { isLocalAnswer, isUncertainAnswer } from './client';
 
 /**
@@ -62,4 +63,38 @@ export async function createOnce<T>(
 export function sendChecked<T>(reply: FastifyReply, status: number, { value, outcome }: Checked<T>) {
   if (outcome !== undefined) void reply.header(OUTCOME_HEADER, outcome);
   return reply.code(status).send(value);
+}
+
+/** The person's words when Guardian could not read Cloudflare back either: `whether`, e.g. "the record was updated". */
+export const uncheckedAfterLoss = (whether: string) =>
+  `Cloudflare's answer was lost, and Guardian could not check whether ${whether}. Reload the page to see what Cloudflare has before trying again.`;
+
+/**
+ * Changes or deletes something at Cloudflare (PUT, PATCH, DELETE: the transport sends them again by
+ * itself, since the same change twice is one change) and, when the outcome is still unknown after
+ * every attempt, reads Cloudflare once (`readBack`: `{value}` when the change is there, undefined
+ * when it is not) instead of answering "try again". Found, the answer says so ("the record was
+ * updated"); not found, a 502 says it was not; unreadable, a 502 says Guardian could not tell. A
+ * person's error from `readBack` (an AppError: the thing is gone) stands as it is.
+ */
+export async function changeChecked<T>(
+  change: () => Promise<T>,
+  readBack: () => Promise<{ value: T } | undefined>,
+  subject: string,
+  done: string,
+): Promise<Checked<T>> {
+  try {
+    return { value: await change() };
+  } catch (err) {
+    if (!outcomeUnknown(err)) throw err;
+    const found = await readBack().catch((readFailure: unknown) => {
+      throw readFailure instanceof AppError
+        ? readFailure
+        : new AppError('UPSTREAM', uncheckedAfterLoss(`${subject} was ${done}`), { cause: err });
+    });
+    if (found) return { value: found.value, outcome: checkedAfterLoss(`${subject} was ${done}`) };
+    throw new AppError('UPSTREAM', `${checkedAfterLoss(`${subject} was not ${done}`)} Please try again.`, {
+      cause: err,
+    });
+  }
 }

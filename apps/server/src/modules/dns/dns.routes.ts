@@ -31,9 +31,9 @@ export const dnsRoutes: FastifyPluginAsync<{ dns: DnsService }> = async (app, { 
   route(
     app,
     dnsRecordEndpoints.update,
-    async (request) => {
+    async (request, reply) => {
       const { zone_id, record_id } = request.params;
-      return dns.update(request.user.id, zone_id, record_id, request.body);
+      return sendChecked(reply, 200, await dns.update(request.user.id, zone_id, record_id, request.body));
     },
     recordRoute,
   );

@@ -9,7 +9,14 @@ import Cloudflare from 'cloudflare';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { dnsRecordAnswer, usableAnswer } from '../../cloudflare/answers';
-import { checkedAfterLoss, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
+import {
+  changeChecked,
+  checkedAfterLoss,
+  createChecked,
+  outcomeUnknown,
+  uncheckedAfterLoss,
+  type Checked,
+} from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
 import type { SnapshotDnsRecord } from '../snapshots/snapshots.repository';
 import type { SnapshotsService } from '../snapshots/snapshots.service';
@@ -95,6 +102,25 @@ function isEditable(record: CloudflareRecord): record is EditableRecord {
   return isEditableDnsType(record.type);
 }
 
+/**
+ * Whether Cloudflare holds the record as sent: same type, name, content (host names and addresses
+ * in any case, as Cloudflare lowers them), priority, proxied and comment; the TTL too unless proxied
+ * (Cloudflare's is then Auto).
+ */
+function holds(seen: DnsRecord, sent: DnsRecord): boolean {
+  const content = (record: DnsRecord) =>
+    record.type === 'TXT' ? record.content : record.content.toLowerCase().replace(/\.$/, '');
+  return (
+    seen.type === sent.type &&
+    seen.name.toLowerCase() === sent.name.toLowerCase() &&
+    content(seen) === content(sent) &&
+    seen.priority === sent.priority &&
+    seen.proxied === sent.proxied &&
+    seen.comment === sent.comment &&
+    (sent.proxied || seen.ttl === sent.ttl)
+  );
+}
+
 /** The full name Cloudflare will store: `@` is the apex, relative names are inside the zone. */
 function qualifiedName(name: string, zone: ZoneRecord): string {
   const lower = name.toLowerCase().replace(/\.$/, '');
@@ -163,12 +189,17 @@ export class DnsService {
     );
   }
 
+  /**
+   * Saves a record in place (a PUT, which the transport repeats: the same content twice is one
+   * change). When its outcome is still unknown, the record is read back once: holding what was sent,
+   * it is answered with the outcome sentence; else a 502 says it was not updated.
+   */
   async update(
     userId: number,
     zoneId: string,
     recordId: string,
     input: ValidDnsRecordInput,
-  ): Promise<DnsRecord> {
+  ): Promise<Checked<DnsRecord>> {
     const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
     const existing = await this.find(cf, zone, recordId);
     if (!isEditable(existing)) {
@@ -176,8 +207,25 @@ export class DnsService {
     }
     if (existing.type !== input.type) return this.changeType(cf, zone, existing, input);
     const body = recordBody(input, existing.tags ?? []);
-    const updated = await cf.dns.records.update(recordId, { zone_id: zone.zoneId, ...body });
-    return toDnsRecord(usableAnswer(dnsRecordAnswer, updated, 'the saved DNS record'));
+    const sent = toDnsRecord(
+      usableAnswer(
+        dnsRecordAnswer,
+        { id: recordId, ...body, name: qualifiedName(body.name, zone) },
+        'the record sent',
+      ),
+    );
+    return changeChecked(
+      async () => {
+        const updated = await cf.dns.records.update(recordId, { zone_id: zone.zoneId, ...body });
+        return toDnsRecord(usableAnswer(dnsRecordAnswer, updated, 'the saved DNS record'));
+      },
+      async () => {
+        const seen = toDnsRecord(await this.find(cf, zone, recordId));
+        return holds(seen, sent) ? { value: seen } : undefined;
+      },
+      'the record',
+      'updated',
+    );
   }
 
   /**
@@ -193,25 +241,30 @@ export class DnsService {
       { accountRef: zone.accountRef, zoneId: zone.zoneId, recordId, body: keptBodyOf(record) },
       `${record.type} ${record.name}`,
     );
+    // Lost (a retry's 404 after an attempt that may have landed included): one read tells.
+    return changeChecked(
+      () => this.deleteRecord(cf, zone, recordId),
+      async () => ((await this.isGone(cf, zone, recordId)) ? { value: undefined } : undefined),
+      'the record',
+      'deleted',
+    );
+  }
+
+  private async deleteRecord(cf: Cloudflare, zone: ZoneRecord, recordId: string): Promise<void> {
     try {
       await cf.dns.records.delete(recordId, { zone_id: zone.zoneId });
-      return { value: undefined };
     } catch (err) {
-      if (!outcomeUnknown(err)) throw err instanceof Cloudflare.NotFoundError ? recordNotFound() : err;
-      // Lost (a retry's 404 after an attempt that may have landed included): one read tells; an
-      // unreadable record leaves the failure as it was.
-      const gone =
-        err instanceof Cloudflare.NotFoundError ||
-        (await cf.dns.records.get(recordId, { zone_id: zone.zoneId }).then(
-          () => false,
-          (readFailure: unknown) =>
-            readFailure instanceof Cloudflare.NotFoundError ? true : Promise.reject(err),
-        ));
-      if (gone) return { value: undefined, outcome: checkedAfterLoss('the record was deleted') };
-      throw new AppError('UPSTREAM', `${checkedAfterLoss('the record was not deleted')} Please try again.`, {
-        cause: err,
-      });
+      throw err instanceof Cloudflare.NotFoundError && !outcomeUnknown(err) ? recordNotFound() : err;
     }
+  }
+
+  /** Whether the record is gone from the zone (one read; its failure is thrown). */
+  private async isGone(cf: Cloudflare, zone: ZoneRecord, recordId: string): Promise<boolean> {
+    return cf.dns.records.get(recordId, { zone_id: zone.zoneId }).then(
+      () => false,
+      (readFailure: unknown) =>
+        readFailure instanceof Cloudflare.NotFoundError ? true : Promise.reject(readFailure),
+    );
   }
 
   /** Creates a kept record again (see `remove`). */
@@ -239,43 +292,84 @@ export class DnsService {
    * Cloudflare no longer changes a record's type in place, so the record is replaced, without ever
    * losing it: the new record is created first and the old one deleted after. Only when the two
    * would clash (a CNAME shares its name with no other record) does the old one go first, and it is
-   * re-created if the new one is refused.
+   * re-created if the new one is refused. A step whose outcome is unknown is read back before the
+   * next (createRecord, `isGone`): a delete that landed is never taken for a failed one, after which
+   * undoing the other step would leave neither record.
    */
   private async changeType(
     cf: Cloudflare,
     zone: ZoneRecord,
     old: EditableRecord,
     input: ValidDnsRecordInput,
-  ): Promise<DnsRecord> {
+  ): Promise<Checked<DnsRecord>> {
     const zone_id = zone.zoneId;
     const replacement = { zone_id, ...recordBody(input, old.tags ?? []) };
+    const was = toDnsRecord(old);
     const clash =
       qualifiedName(input.name, zone) === old.name.toLowerCase() &&
       (old.type === 'CNAME' || input.type === 'CNAME');
+    /** The answer's outcome when a step's answer was lost and Guardian found it done. */
+    const updated = (lost: boolean) => (lost ? checkedAfterLoss('the record was updated') : undefined);
+    const notUpdated = (cause: unknown) =>
+      new AppError('UPSTREAM', `${checkedAfterLoss('the record was not updated')} Please try again.`, {
+        cause,
+      });
 
     if (!clash) {
-      const { value: created } = await this.createRecord(cf, zone, replacement);
-      try {
-        await cf.dns.records.delete(old.id, { zone_id });
-      } catch (err) {
-        await cf.dns.records.delete(created.id, { zone_id }).catch((cleanupError: unknown) => {
+      const created = await this.createRecord(cf, zone, replacement).catch((err: unknown) => {
+        throw outcomeUnknown(err)
+          ? new AppError('UPSTREAM', uncheckedAfterLoss(`the new ${input.type} record was created`), {
+              cause: err,
+            })
+          : err;
+      });
+      const undo = async (err: unknown) => {
+        await cf.dns.records.delete(created.value.id, { zone_id }).catch(async (cleanupError: unknown) => {
+          if (
+            outcomeUnknown(cleanupError) &&
+            (await this.isGone(cf, zone, created.value.id).catch(() => false))
+          )
+            return;
           throw this.stranded(
             `Both the old ${old.type} record and the new ${input.type} record now exist; delete one.`,
             cleanupError,
           );
         });
-        throw err;
+        return err;
+      };
+      try {
+        await cf.dns.records.delete(old.id, { zone_id });
+      } catch (err) {
+        if (!outcomeUnknown(err)) throw await undo(err);
+        const gone = await this.isGone(cf, zone, old.id).catch(() => {
+          throw new AppError(
+            'UPSTREAM',
+            `${uncheckedAfterLoss(`the old ${old.type} record was deleted`)} If both records are there, delete the old one.`,
+            { cause: err },
+          );
+        });
+        if (!gone) throw await undo(notUpdated(err));
+        return { value: toDnsRecord(created.value), outcome: updated(true) };
       }
-      return toDnsRecord(created);
+      return { value: toDnsRecord(created.value), outcome: updated(created.outcome !== undefined) };
     }
 
     const restore = { zone_id, ...bodyOf(old) };
-    await cf.dns.records.delete(old.id, { zone_id });
+    const deleted = await changeChecked(
+      () => cf.dns.records.delete(old.id, { zone_id }),
+      async () => ((await this.isGone(cf, zone, old.id)) ? { value: undefined } : undefined),
+      'the record',
+      'updated',
+    );
     try {
-      return toDnsRecord((await this.createRecord(cf, zone, replacement)).value);
+      const created = await this.createRecord(cf, zone, replacement);
+      return {
+        value: toDnsRecord(created.value),
+        outcome: updated(deleted.outcome !== undefined || created.outcome !== undefined),
+      };
     } catch (err) {
+      // Should the new record exist after all (its outcome unknown), Cloudflare refuses the old one.
       await this.createRecord(cf, zone, restore).catch((restoreError: unknown) => {
-        const was = toDnsRecord(old);
         throw this.stranded(
           `The ${was.type} record ${was.name} was deleted and could not be restored: add it again (content ${was.content}).`,
           restoreError,

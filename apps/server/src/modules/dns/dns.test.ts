@@ -1,8 +1,28 @@
 import { refusalOf } from '../../test/request';
-import type { CloudflareAccount, DnsRecord, ErrorBody } from '@guardian/contract';
+import { OUTCOME_HEADER, type CloudflareAccount, type DnsRecord, type ErrorBody } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
+
+/**
+ * The network under the console's client: while `lose.remaining` > 0, the answer to a write (of
+ * `lose.method`, when set) is lost after Cloudflare applied it; with `failReads`, every read after
+ * the first lost answer fails as well.
+ */
+const lose: { remaining: number; method?: string; failReads?: boolean; lost?: boolean } = { remaining: 0 };
+const network: typeof fetch = async (input, init) => {
+  const method = (init?.method ?? 'GET').toUpperCase();
+  if (method === 'GET' && lose.failReads && lose.lost) throw new TypeError('fetch failed');
+  const response = await fetch(input, init);
+  if (lose.remaining > 0 && method !== 'GET' && (lose.method ?? method) === method) {
+    lose.remaining -= 1;
+    lose.lost = true;
+    await response.arrayBuffer();
+    throw new TypeError('fetch failed', { cause: new Error('read ECONNRESET') });
+  }
+  return response;
+};
 
 describe('DNS records', () => {
   let ctx: CloudflareTestContext;
@@ -11,12 +31,19 @@ describe('DNS records', () => {
   let zoneCounter = 0;
 
   beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
+    // The context fills in the rest of the Cloudflare options around this network.
+    ctx = await createCloudflareTestContext({
+      config: { cloudflare: { fetch: network } as Config['cloudflare'] },
+    });
     user = await ctx.createUser();
     account = await ctx.addAccount(user, { name: 'DNS owner' });
   });
   afterAll(() => ctx.close());
-  afterEach(() => ctx.sandbox.control.clearFaults());
+  afterEach(() => {
+    ctx.sandbox.control.clearFaults();
+    for (const key of Object.keys(lose)) delete lose[key as keyof typeof lose];
+    lose.remaining = 0;
+  });
 
   /** A fresh zone of the user's account, in Cloudflare and in the mirror. */
   async function newZone(): Promise<{ id: string; domain: string }> {
@@ -434,6 +461,93 @@ describe('DNS records', () => {
       const response = await update(zone.id, record.id, { type: 'A', name: 'x', content: 'nope' });
       expect(response.statusCode).toBe(400);
       expect(response.json<ErrorBody>().message).toContain('IPv4');
+    });
+  });
+
+  describe('an update whose answer was lost (issue 41)', () => {
+    const checked = (found: string) => `Cloudflare's answer was lost; Guardian checked: ${found}.`;
+
+    it('answers the record Cloudflare saved when every answer to the save was lost, saying Guardian checked', async () => {
+      const zone = await newZone();
+      const record = await created(zone.id, { type: 'A', name: 'www', content: '192.0.2.1' });
+      // The save and each of the client's repeats of it: Cloudflare applies them, no answer arrives.
+      lose.remaining = 10;
+      const response = await update(zone.id, record.id, { type: 'A', name: 'www', content: '192.0.2.2' });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<DnsRecord>()).toMatchObject({ id: record.id, content: '192.0.2.2' });
+      expect(response.headers[OUTCOME_HEADER]).toBe(checked('the record was updated'));
+      expect(atCloudflare(zone.id)).toEqual([
+        { type: 'A', name: `www.${zone.domain}`, content: '192.0.2.2' },
+      ]);
+    });
+
+    it('says the record was not updated when Cloudflare failed every attempt and still has the old one', async () => {
+      const zone = await newZone();
+      const record = await created(zone.id, { type: 'A', name: 'www', content: '192.0.2.1' });
+      ctx.sandbox.control.injectFault({ method: 'PUT', path: `/zones/${zone.id}/dns_records`, status: 503 });
+      const response = await update(zone.id, record.id, { type: 'A', name: 'www', content: '192.0.2.2' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json<ErrorBody>().message).toBe(
+        `${checked('the record was not updated')} Please try again.`,
+      );
+      expect(atCloudflare(zone.id)).toEqual([
+        { type: 'A', name: `www.${zone.domain}`, content: '192.0.2.1' },
+      ]);
+    });
+
+    it('says Guardian could not check when the record cannot be read back either', async () => {
+      const zone = await newZone();
+      const record = await created(zone.id, { type: 'A', name: 'www', content: '192.0.2.1' });
+      Object.assign(lose, { remaining: 10, failReads: true });
+      const response = await update(zone.id, record.id, { type: 'A', name: 'www', content: '192.0.2.2' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json<ErrorBody>().message).toBe(
+        "Cloudflare's answer was lost, and Guardian could not check whether the record was updated. Reload the page to see what Cloudflare has before trying again.",
+      );
+    });
+
+    it('keeps the new record of a type change whose delete of the old one was applied but its answer lost', async () => {
+      const zone = await newZone();
+      const old = await created(zone.id, { type: 'A', name: 'host', content: '192.0.2.1' });
+      Object.assign(lose, { remaining: 1, method: 'DELETE' });
+      const response = await update(zone.id, old.id, { type: 'AAAA', name: 'host', content: '2001:db8::1' });
+      expect(atCloudflare(zone.id)).toEqual([
+        { type: 'AAAA', name: `host.${zone.domain}`, content: '2001:db8::1' },
+      ]);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<DnsRecord>()).toMatchObject({ type: 'AAAA', content: '2001:db8::1' });
+      expect(response.headers[OUTCOME_HEADER]).toBe(checked('the record was updated'));
+    });
+
+    it('creates the new record of a clashing type change whose delete of the old one was applied but its answer lost', async () => {
+      const zone = await newZone();
+      const old = await created(zone.id, { type: 'CNAME', name: 'shop', content: 'shops.example.net' });
+      Object.assign(lose, { remaining: 1, method: 'DELETE' });
+      const response = await update(zone.id, old.id, { type: 'A', name: 'shop', content: '192.0.2.9' });
+      expect(atCloudflare(zone.id)).toEqual([
+        { type: 'A', name: `shop.${zone.domain}`, content: '192.0.2.9' },
+      ]);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers[OUTCOME_HEADER]).toBe(checked('the record was updated'));
+    });
+
+    it('says the type was not changed when the old record outlived a failed delete, and removes the new one again', async () => {
+      const zone = await newZone();
+      const old = await created(zone.id, { type: 'A', name: 'host', content: '192.0.2.1' });
+      ctx.sandbox.control.injectFault({
+        method: 'DELETE',
+        path: `/zones/${zone.id}/dns_records`,
+        status: 503,
+        times: 4,
+      });
+      const response = await update(zone.id, old.id, { type: 'AAAA', name: 'host', content: '2001:db8::1' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json<ErrorBody>().message).toBe(
+        `${checked('the record was not updated')} Please try again.`,
+      );
+      expect(atCloudflare(zone.id)).toEqual([
+        { type: 'A', name: `host.${zone.domain}`, content: '192.0.2.1' },
+      ]);
     });
   });
 
