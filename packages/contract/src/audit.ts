@@ -16,6 +16,12 @@ export const auditEventSchema = z.object({
   address: z.string(),
   /** What was done: the endpoint's name, e.g. `banListItems.add`, `auth.login`. */
   action: z.string(),
+  /**
+   * The event in words, written when it happened: who did what to which address, list, zone or rule,
+   * and how it ended ("ada@example.com removed 203.0.113.7 from block_list (account Acme)"). Empty for
+   * events recorded before Guardian wrote them.
+   */
+  summary: z.string(),
   /** The request as people read it: `DELETE /api/cloudflare/zones/{zone_id}/dns/{record_id}`. */
   request: z.string(),
   /** Cloudflare's account id and zone id involved, when known. */
@@ -39,7 +45,16 @@ const dateTime = (what: string) =>
     .max(40, `${what} is too long.`)
     .pipe(z.iso.datetime({ offset: true, error: `${what} must be a date and time (ISO 8601).` }));
 
+/** The longest text the trail is searched for. */
+export const AUDIT_SEARCH_MAX = 200;
+
 export const auditQuerySchema = z.object({
+  /** Text the event's words contain (an address, a list name, an e-mail), in any case. */
+  q: z
+    .string()
+    .trim()
+    .max(AUDIT_SEARCH_MAX, `The search is at most ${AUDIT_SEARCH_MAX} characters.`)
+    .optional(),
   /** Part of the person's e-mail. */
   actor: z.string().trim().max(254, 'The person filter is too long.').optional(),
   /** Cloudflare's account id. */

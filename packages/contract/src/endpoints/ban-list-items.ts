@@ -96,6 +96,7 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     body: banListImportPreviewRequestSchema,
     responses: { 200: banListImportPreviewSchema, ...signedInErrors('NOT_FOUND'), 413: errorBodySchema },
     costly: true,
+    changesNothing: true,
   },
   importApply: {
     method: 'POST',

@@ -36,6 +36,8 @@ export interface Endpoint {
    * list or every zone from Cloudflare): the server runs a few of a person's at a time and queues the rest.
    */
   costly?: true;
+  /** A POST that changes nothing (a preview): the audit trail, which records changes, leaves it out. */
+  changesNothing?: true;
 }
 
 /** A resource's endpoints, with the tag the API reference groups them under. */

@@ -1,8 +1,10 @@
-import type { AuditOutcome } from '@guardian/contract';
+import { endpoints, type AuditOutcome } from '@guardian/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
 import { endpointNameOf } from '../../endpoint-route';
 import { AuditRepository } from './audit.repository';
+import { requestSubjectOf } from './audit-subject';
+import { describeEvent, type AuditSubject } from './audit-words';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,14 +18,31 @@ declare module 'fastify' {
 export interface AuditContext {
   accountId: string | null;
   zoneId: string | null;
+  /** What the event's words name (account, list and zone names, item values...). */
+  subject?: AuditSubject;
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The action of a request that changes something, or undefined for reads and unknown routes. */
+/** Endpoints that change nothing though they are not reads (an import's preview): not in the trail. */
+const CHANGES_NOTHING = new Set(
+  Object.entries(endpoints).flatMap(([group, members]) =>
+    Object.entries(members)
+      .filter(([, endpoint]) => 'changesNothing' in endpoint && endpoint.changesNothing)
+      .map(([name]) => `${group}.${name}`),
+  ),
+);
+
+/** The audited action of a method and route: a declared endpoint that changes something. */
+function auditedActionOf(method: string, url: string | undefined): string | undefined {
+  if (READS.has(method)) return undefined;
+  const name = endpointNameOf(method, url);
+  return name && !CHANGES_NOTHING.has(name) ? name : undefined;
+}
+
+/** The action of a request that changes something, or undefined for reads, previews and unknown routes. */
 export function auditedAction(request: FastifyRequest): string | undefined {
-  if (READS.has(request.method)) return undefined;
-  return endpointNameOf(request.method, request.routeOptions.url);
+  return auditedActionOf(request.method, request.routeOptions.url);
 }
 
 /** Field names whose values never enter the trail: passwords, tokens, keys, codes. */
@@ -103,41 +122,57 @@ export async function requestAccountOf(db: Db, request: FastifyRequest): Promise
   const params = (request.params ?? {}) as Record<string, unknown>;
   const body = (request.body ?? {}) as Record<string, unknown>;
   const url = request.routeOptions.url ?? '';
-  const one = async (sql: string, value: unknown) =>
-    (await db.query<{ account_id: string; zone_id?: string }>(sql, [value, userId]))[0];
+  const one = async (sql: string, value: unknown) => (await db.query<Found>(sql, [value, userId]))[0];
 
-  let found: { account_id: string; zone_id?: string } | undefined;
+  let found: Found | undefined;
   if (typeof params.zone_id === 'string') {
     found = await one(
-      `SELECT a.account_id, z.zone_id FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
+      `SELECT a.account_id, a.account_name, z.zone_id, z.domain FROM zones z
+       JOIN cloudflare_accounts a ON a.id = z.account_ref
        WHERE z.zone_id = $1 AND a.user_id = $2`,
       params.zone_id,
     );
   } else if (typeof params.list_id === 'string') {
     found = await one(
-      `SELECT a.account_id FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref
+      `SELECT a.account_id, a.account_name, bl.list_name FROM ban_lists bl
+       JOIN cloudflare_accounts a ON a.id = bl.account_ref
        WHERE bl.list_id = $1 AND a.user_id = $2`,
       params.list_id,
     );
   } else if (url.startsWith('/api/cloudflare/banlists/:id') && typeof params.id === 'number') {
     found = await one(
-      `SELECT a.account_id FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref
+      `SELECT a.account_id, a.account_name, bl.list_name FROM ban_lists bl
+       JOIN cloudflare_accounts a ON a.id = bl.account_ref
        WHERE bl.id = $1 AND a.user_id = $2`,
       params.id,
     );
   } else if (typeof body.account_name === 'string') {
     found = await one(
-      'SELECT account_id FROM cloudflare_accounts WHERE lower(account_name) = lower($1) AND user_id = $2',
+      `SELECT account_id, account_name FROM cloudflare_accounts
+       WHERE lower(account_name) = lower($1) AND user_id = $2`,
       body.account_name,
     );
   }
-  return { accountId: found?.account_id ?? null, zoneId: found?.zone_id ?? null };
+  return {
+    accountId: found?.account_id ?? null,
+    zoneId: found?.zone_id ?? null,
+    subject: { accountName: found?.account_name, listName: found?.list_name, zoneName: found?.domain },
+  };
+}
+
+interface Found {
+  account_id: string;
+  account_name: string;
+  zone_id?: string;
+  domain?: string;
+  list_name?: string;
 }
 
 /**
- * The audit trail: every request that changes something (every declared endpoint but reads) is
- * recorded as it is answered: who, from where, what, about which account and zone, and how it
- * ended. Not recorded: requests refused before anyone is known (401 outside sign-in) and requests
+ * The audit trail: every request that changes something (every declared endpoint but reads and
+ * those declared `changesNothing`, as an import's preview) is recorded as it is answered: who, from
+ * where, what, about which account and zone, how it ended, and all of it in words (describeEvent)
+ * naming what the ids stood for then. Not recorded: requests refused before anyone is known (401 outside sign-in) and requests
  * refused by the rate limits (429), so a flood cannot turn into a flood of writes. Its hooks are
  * attached to those endpoints' routes as they are registered (registered before any route): reads,
  * which never enter the trail, do not run them.
@@ -158,7 +193,11 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
   app.addHook('onClose', async () => clearInterval(sweeper));
 
   async function auditContextOf(request: FastifyRequest) {
-    if (auditedAction(request)) request.auditContext = await requestAccountOf(db, request);
+    const action = auditedAction(request);
+    if (!action) return;
+    const context = await requestAccountOf(db, request);
+    const more = await requestSubjectOf(db, request, action);
+    request.auditContext = { ...context, subject: { ...context.subject, ...more } };
   }
 
   // Recorded before the answer leaves: once a caller sees it, the trail has it.
@@ -183,6 +222,8 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
       // A sign-in, failed or not, goes into the trail of the person whose e-mail was given, if any:
       // they see the attempts on their account.
       const userId = signingIn ? await userIdOf(db, email) : (request.user?.id ?? null);
+      const target = { ...targetOf(request), ...request.auditEffects };
+      const outcome = outcomeOf(status);
       await trail.append({
         userId,
         actor,
@@ -191,8 +232,9 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
         request: `${request.method} ${(request.routeOptions.url ?? '').replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`,
         accountId: context?.accountId ?? null,
         zoneId: context?.zoneId ?? null,
-        target: { ...targetOf(request), ...request.auditEffects },
-        outcome: outcomeOf(status),
+        target,
+        outcome,
+        summary: describeEvent({ actor, action, outcome, target, subject: context?.subject ?? {} }),
         status,
         message: status >= 400 ? messageOf(payload) : null,
       });
@@ -211,7 +253,7 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
   app.addHook('onRoute', (route) => {
     // A route of several methods gets them if any is audited; each request is still asked.
     const methods = [route.method].flat();
-    if (!methods.some((method) => endpointNameOf(method, route.url) && !READS.has(method))) return;
+    if (!methods.some((method) => auditedActionOf(method, route.url))) return;
     route.preHandler = [...[route.preHandler ?? []].flat(), auditContextOf];
     route.onSend = [...[route.onSend ?? []].flat(), recordInAuditTrail];
   });

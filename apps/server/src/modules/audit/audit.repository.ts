@@ -1,5 +1,6 @@
 import type { AuditEvent, AuditOutcome } from '@guardian/contract';
 import type { Db, Queryable } from '../../db';
+import { describeEvent } from './audit-words';
 
 export interface NewAuditEvent {
   userId: number | null;
@@ -13,6 +14,8 @@ export interface NewAuditEvent {
   outcome: AuditOutcome;
   status: number;
   message: string | null;
+  /** The event in words; written from the other fields when not given (describeEvent). */
+  summary?: string;
 }
 
 /** What a trail page or export is filtered by; `userId` limits it to one person's own trail. */
@@ -24,6 +27,8 @@ export interface AuditFilter {
   outcome?: AuditOutcome;
   from?: string;
   to?: string;
+  /** Text the event's words contain, in any case. */
+  text?: string;
 }
 
 interface AuditRow {
@@ -40,6 +45,7 @@ interface AuditRow {
   outcome: AuditOutcome;
   status: number;
   message: string | null;
+  summary: string;
 }
 
 export function toAuditEvent(row: AuditRow): AuditEvent {
@@ -70,6 +76,8 @@ function whereOf(
     // Lets the planner use the partial index of the rare outcomes.
     if (filter.outcome !== 'success') conditions.push(`outcome <> 'success'`);
   }
+  // The words' trigram index finds the events holding the text (three characters or more).
+  if (filter.text) add((p) => `summary ILIKE ${p}`, `%${likeLiteral(filter.text)}%`);
   if (filter.from) add((p) => `at >= ${p}`, filter.from);
   if (filter.to) add((p) => `at < ${p}`, filter.to);
   // Older than the cursor's event in the trail's order; a cursor whose event is gone ends the trail.
@@ -85,8 +93,9 @@ export class AuditRepository {
   async append(event: NewAuditEvent): Promise<void> {
     await this.db.query(
       `INSERT INTO audit_events
-         (user_id, actor, address, action, request, account_id, zone_id, target, outcome, status, message)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+         (user_id, actor, address, action, request, account_id, zone_id, target, outcome, status, message,
+          summary)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         event.userId,
         event.actor,
@@ -99,6 +108,7 @@ export class AuditRepository {
         event.outcome,
         event.status,
         event.message,
+        event.summary ?? describeEvent({ ...event, subject: {} }),
       ],
     );
   }

@@ -22,10 +22,12 @@ const CSV_COLUMNS: (keyof AuditEvent)[] = [
   'outcome',
   'status',
   'message',
+  'summary',
   'target',
 ];
 
 interface Filters {
+  q?: string;
   actor?: string;
   account_id?: string;
   action?: string;
@@ -42,6 +44,7 @@ const filterOf = (query: Filters, userId?: number): AuditFilter => ({
   outcome: query.outcome,
   from: query.from,
   to: query.to,
+  text: query.q,
 });
 
 async function pageOf(

@@ -1,4 +1,10 @@
-import type { AuditEvent, AuditPage, BanList } from '@guardian/contract';
+import {
+  allEndpoints,
+  type AuditEvent,
+  type AuditPage,
+  type BanList,
+  type BanListItem,
+} from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuditRepository } from './audit.repository';
 import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor } from '../../test/security';
@@ -186,7 +192,7 @@ describe('the audit trail', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const [header, ...lines] = response.body.trim().split('\n');
     expect(header).toBe(
-      'id,at,actor,address,action,request,account_id,zone_id,outcome,status,message,target',
+      'id,at,actor,address,action,request,account_id,zone_id,outcome,status,message,summary,target',
     );
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(',banListItems.add,POST /api/cloudflare/banlists/{list_id}/items,');
@@ -222,7 +228,15 @@ describe('the audit trail', () => {
 
   it('has a row for every request to every write route', async () => {
     const estate = await seedEstate(ctx, await ctx.createUser(), 'audit');
-    const writes = ownerOrder(apiRoutes(ctx.app).filter((route) => !['GET', 'HEAD'].includes(route.method)));
+    // Not the endpoints that change nothing (an import's preview): they are not changes.
+    const previews = new Set(
+      allEndpoints.filter((endpoint) => endpoint.changesNothing).map((e) => `${e.method} ${e.path}`),
+    );
+    const writes = ownerOrder(
+      apiRoutes(ctx.app).filter(
+        (route) => !['GET', 'HEAD'].includes(route.method) && !previews.has(`${route.method} ${route.url}`),
+      ),
+    );
     const missing: string[] = [];
     for (const route of writes) {
       const sample = await sampleRequest(ctx, route, estate);
@@ -246,5 +260,108 @@ describe('the audit trail', () => {
     }
     expect(writes.length).toBeGreaterThan(15);
     expect(missing).toEqual([]);
+  });
+
+  describe('in words', () => {
+    const summaries = async (user: TestUser, query: string) =>
+      (await trailOf(user, query)).events.map((event) => event.summary);
+
+    it('names the address an item removal removed, the list and the account, and finds it by the address', async () => {
+      const ada = await ctx.createUser({ email: `ada.${Date.now()}@example.com` });
+      await ctx.addAccount(ada, { name: 'Acme' });
+      const list = (
+        await call(ada, 'POST', '/cloudflare/banlists', {
+          account_name: 'Acme',
+          list_name: 'block_list',
+          kind: 'ip',
+        })
+      ).json<BanList>();
+      const item = (
+        await call(ada, 'POST', `/cloudflare/banlists/${list.list_id}/items`, {
+          ip: '203.0.113.7',
+          comment: 'scan',
+        })
+      ).json<BanListItem>();
+      const removed = await call(ada, 'DELETE', `/cloudflare/banlists/${list.list_id}/items/${item.id}`);
+      expect(removed.statusCode).toBe(204);
+
+      const [newest] = (await trailOf(ada)).events;
+      expect(newest).toMatchObject({ action: 'banListItems.remove', outcome: 'success' });
+      expect(newest!.summary).toBe(`${ada.email} removed 203.0.113.7 from block_list (account Acme)`);
+      // Who removed 203.0.113.7? Its addition and its removal, newest first, and nothing else.
+      expect(await summaries(ada, '?q=203.0.113.7')).toEqual([
+        `${ada.email} removed 203.0.113.7 from block_list (account Acme)`,
+        `${ada.email} added 203.0.113.7 to block_list (account Acme)`,
+      ]);
+      expect(
+        await summaries(admin, `/../admin/audit?q=${encodeURIComponent('removed 203.0.113.7')}`),
+      ).toEqual([`${ada.email} removed 203.0.113.7 from block_list (account Acme)`]);
+      // By a list's name, in any case (its creation, the addition, the removal); % and _ are
+      // themselves, not patterns.
+      expect((await summaries(ada, '?q=BLOCK_LIST')).length).toBe(3);
+      expect(await summaries(ada, '?q=block%25list')).toEqual([]);
+      expect((await call(ada, 'GET', `/audit?q=${'x'.repeat(201)}`)).statusCode).toBe(400);
+      // A removal that failed says so, and still names the address.
+      const again = (
+        await call(ada, 'POST', `/cloudflare/banlists/${list.list_id}/items`, {
+          ip: '203.0.113.8',
+          comment: 'scan',
+        })
+      ).json<BanListItem>();
+      ctx.sandbox.control.injectFault({ path: /\/items$/, method: 'DELETE', status: 503 });
+      const refused = await call(ada, 'DELETE', `/cloudflare/banlists/${list.list_id}/items/${again.id}`);
+      expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+      expect((await summaries(ada, '?q=203.0.113.8'))[0]).toMatch(
+        new RegExp(
+          `^${ada.email.replace(/\./g, '\\.')} tried to remove 203\\.0\\.113\\.8 from block_list \\(account Acme\\) \\((refused|failed)\\)$`,
+        ),
+      );
+    });
+
+    it('names at most five addresses of a removal across lists, then counts the rest', async () => {
+      const bea = await ctx.createUser();
+      await ctx.addAccount(bea, { name: 'Many Co' });
+      const list = (
+        await call(bea, 'POST', '/cloudflare/banlists', {
+          account_name: 'Many Co',
+          list_name: 'many',
+          kind: 'ip',
+        })
+      ).json<BanList>();
+      const items: { list_id: string; item_id: number }[] = [];
+      for (let n = 1; n <= 7; n++) {
+        const item = (
+          await call(bea, 'POST', `/cloudflare/banlists/${list.list_id}/items`, {
+            ip: `198.51.100.${n}`,
+            comment: 'x',
+          })
+        ).json<BanListItem>();
+        items.push({ list_id: list.list_id, item_id: item.id });
+      }
+      const removed = await call(bea, 'POST', '/cloudflare/ip-search/remove', { items });
+      expect(removed.statusCode).toBeLessThan(300);
+      const [newest] = (await trailOf(bea, '?action=ipSearch.remove')).events;
+      expect(newest!.summary).toBe(
+        `${bea.email} removed 198.51.100.1, 198.51.100.2, 198.51.100.3, 198.51.100.4, 198.51.100.5 and 2 more from many`,
+      );
+    });
+
+    it('does not record an import preview, which changes nothing', async () => {
+      const cleo = await ctx.createUser();
+      await ctx.addAccount(cleo, { name: 'Preview Co' });
+      const list = (
+        await call(cleo, 'POST', '/cloudflare/banlists', {
+          account_name: 'Preview Co',
+          list_name: 'pre',
+          kind: 'ip',
+        })
+      ).json<BanList>();
+      const before = (await trailOf(cleo)).events.length;
+      const preview = await call(cleo, 'POST', `/cloudflare/banlists/${list.list_id}/items/import/preview`, {
+        text: '192.0.2.10\n192.0.2.11',
+      });
+      expect(preview.statusCode).toBe(200);
+      expect((await trailOf(cleo)).events.length).toBe(before);
+    });
   });
 });

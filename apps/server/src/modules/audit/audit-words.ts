@@ -1,0 +1,238 @@
+import type { AuditOutcome } from '@guardian/contract';
+
+/**
+ * What the trail knew of a change's subject when it happened, read before the handler ran (after a
+ * delete the rows are gone): names instead of ids, the values of the items it removed.
+ */
+export interface AuditSubject {
+  accountName?: string;
+  listName?: string;
+  zoneName?: string;
+  /** The item values the change is about: the first AUDIT_VALUES_NAMED of them. */
+  values?: string[];
+  /** How many more values than `values` names. */
+  moreValues?: number;
+  /** The names of the lists a change across lists (Ban everywhere, Remove matches) touched. */
+  lists?: string[];
+  /** The e-mail of the person an administrator's change is about. */
+  person?: string;
+  keyName?: string;
+  snapshot?: string;
+  /** How many new items a previewed import sends. */
+  importCount?: number;
+}
+
+/** Values named in an event's words; the rest are counted ("and 12 more"). */
+export const AUDIT_VALUES_NAMED = 5;
+/** The words' bound (the column allows 1,000). */
+const MAX_SUMMARY = 600;
+const MAX_NAME = 120;
+
+/** What a change did: its verb (past, and as infinitive for "tried to ..."), then its object. */
+interface Phrase {
+  did: string;
+  tried: string;
+  what?: string;
+}
+
+export interface EventFacts {
+  actor: string;
+  action: string;
+  outcome: AuditOutcome;
+  /** The path's ids and the request's fields, bounded (the trail's `target`). */
+  target: Record<string, unknown>;
+  subject: AuditSubject;
+}
+
+const text = (value: unknown): string | undefined => {
+  if (typeof value === 'number') return String(value);
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  return trimmed.length > MAX_NAME ? `${trimmed.slice(0, MAX_NAME)}…` : trimmed;
+};
+
+/** "a, b and c", or "a, b, c, d, e and 12 more". */
+function listed(names: string[], more = 0): string {
+  if (more > 0) return `${names.join(', ')} and ${more} more`;
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** The words of one change: `did` when it succeeded, "tried to `tried`" when it did not. */
+function phraseOf({ action, target, subject }: EventFacts): Phrase {
+  const account = subject.accountName ?? text(target.account_name);
+  const inAccount = account ? ` (account ${account})` : '';
+  const list = `${subject.listName ?? text(target.list_id) ?? 'a ban list'}${inAccount}`;
+  const zone = subject.zoneName ?? text(target.zone_id) ?? 'a zone';
+  const values = subject.values?.length ? listed(subject.values, subject.moreValues) : undefined;
+  const item = values ?? `item ${text(target.item_id) ?? ''}`.trim();
+  const lists = subject.lists?.length ? listed(subject.lists) : 'the chosen lists';
+  const person = subject.person ?? `user ${text(target.id) ?? ''}`.trim();
+  const record = [text(target.type), text(target.name)].filter(Boolean).join(' ');
+  const rule = text(target.description);
+  const pageRuleUrl = text(
+    (target.targets as { constraint?: { value?: unknown } }[] | undefined)?.[0]?.constraint?.value,
+  );
+  const key = subject.keyName ? `API key "${subject.keyName}"` : 'an API key';
+  const phrase = (did: string, tried: string, what?: string): Phrase => ({ did, tried, what });
+  const same = (verb: string, what?: string) => phrase(verb, verb, what);
+
+  switch (action) {
+    case 'auth.login':
+      return phrase('signed in', 'sign in');
+    case 'auth.loginTwoFactor':
+      return phrase('signed in with a two-factor code', 'sign in with a two-factor code');
+    case 'auth.logout':
+      return phrase('signed out', 'sign out');
+    case 'accounts.add':
+      return phrase('added', 'add', `Cloudflare account ${account ?? ''}`.trim());
+    case 'banLists.add':
+      return phrase('created', 'create', `ban list ${text(target.list_name) ?? ''}${inAccount}`);
+    case 'banLists.update':
+      return phrase('read every account’s lists again', 'read every account’s lists again');
+    case 'banLists.clean':
+      return phrase('forgot the lists Cloudflare no longer has', 'forget the lists Cloudflare no longer has');
+    case 'banLists.remove':
+      return phrase('deleted', 'delete', `ban list ${list}`);
+    case 'banListItems.add':
+      return phrase('added', 'add', `${text(target.ip) ?? 'an item'} to ${list}`);
+    case 'banListItems.remove':
+      return phrase('removed', 'remove', `${item} from ${list}`);
+    case 'banListItems.expire': {
+      // Guardian's own removal of expired items (item-expiry.ts): its target names them.
+      const expired = Array.isArray(target.values)
+        ? target.values.filter((value) => typeof value === 'string')
+        : [];
+      const count = typeof target.items === 'number' ? target.items : expired.length;
+      const named = expired.slice(0, AUDIT_VALUES_NAMED);
+      return phrase(
+        'removed',
+        'remove',
+        `${named.length > 0 ? listed(named, count - named.length) : plural(count, 'item', 'items')} from ${text(target.list_name) ?? list} as they expired`,
+      );
+    }
+    case 'banListItems.changeExpiry':
+      return same('changed the expiry of', `${item} in ${list}`);
+    case 'banListItems.importApply':
+      return phrase(
+        'imported',
+        'import',
+        `${subject.importCount === undefined ? 'addresses' : plural(subject.importCount, 'address', 'addresses')} into ${list}`,
+      );
+    case 'banListItems.sync':
+      return phrase('synced', 'sync', `ban list ${list} from Cloudflare`);
+    case 'ipSearch.ban':
+      return phrase('banned', 'ban', `${text(target.value) ?? 'an address'} in ${lists}`);
+    case 'ipSearch.remove':
+      return phrase('removed', 'remove', `${values ?? 'the chosen matches'} from ${lists}`);
+    case 'listCapacity.setPlan':
+      return same('set the Lists plan of', `account ${account ?? text(target.account_id) ?? ''}`.trim());
+    case 'dnsRecords.add':
+      return phrase('created', 'create', `DNS record ${record} in ${zone}`);
+    case 'dnsRecords.update':
+      return phrase('updated', 'update', `DNS record ${record || text(target.record_id)} in ${zone}`);
+    case 'dnsRecords.remove':
+      return phrase('deleted', 'delete', `DNS record ${text(target.record_id) ?? ''} in ${zone}`);
+    case 'firewallRules.add':
+      return phrase('added', 'add', `firewall rule${rule ? ` "${rule}"` : ''} to ${zone}`);
+    case 'firewallRules.reorder':
+      return phrase('reordered', 'reorder', `the firewall rules of ${zone}`);
+    case 'firewallRules.update':
+      return phrase(
+        'updated',
+        'update',
+        `firewall rule${rule ? ` "${rule}"` : ` ${text(target.rule_id)}`} in ${zone}`,
+      );
+    case 'firewallRules.remove':
+      return phrase('deleted', 'delete', `firewall rule ${text(target.rule_id) ?? ''} in ${zone}`);
+    case 'pageRules.add':
+      return phrase('added', 'add', `page rule${pageRuleUrl ? ` for ${pageRuleUrl}` : ''} to ${zone}`);
+    case 'pageRules.update':
+      return phrase('updated', 'update', `page rule${pageRuleUrl ? ` for ${pageRuleUrl}` : ''} in ${zone}`);
+    case 'pageRules.remove':
+      return phrase('deleted', 'delete', `page rule ${text(target.pagerule_id) ?? ''} in ${zone}`);
+    case 'zones.add':
+      return phrase('added', 'add', `zone ${text(target.domain) ?? ''}${inAccount}`);
+    case 'zones.sync':
+      return phrase('read the zones from Cloudflare again', 'read the zones from Cloudflare again');
+    case 'zones.remove':
+      return phrase('removed', 'remove', `zone ${zone}`);
+    case 'zoneSettings.update':
+      return same(
+        'changed',
+        `${listed(Object.keys(target).filter((name) => name !== 'zone_id'))} of ${zone}`,
+      );
+    case 'snapshots.restore':
+      return phrase('restored', 'restore', subject.snapshot ?? 'a snapshot');
+    case 'apiKeys.create':
+      return phrase('created', 'create', `API key "${text(target.name) ?? ''}"`);
+    case 'apiKeys.revoke':
+      return phrase('revoked', 'revoke', key);
+    case 'apiKeys.userRevoke':
+      return phrase('revoked', 'revoke', `${key} of ${person}`);
+    case 'twoFactor.setup':
+      return phrase('started setting up two-factor sign-in', 'start setting up two-factor sign-in');
+    case 'twoFactor.enable':
+      return phrase('turned on two-factor sign-in', 'turn on two-factor sign-in');
+    case 'twoFactor.disable':
+      return phrase('turned off two-factor sign-in', 'turn off two-factor sign-in');
+    case 'twoFactor.regenerateRecoveryCodes':
+      return phrase('made new recovery codes', 'make new recovery codes');
+    case 'twoFactor.require':
+      return phrase('required two-factor sign-in of everyone', 'require two-factor sign-in of everyone');
+    case 'twoFactor.unrequire':
+      return phrase('stopped requiring two-factor sign-in', 'stop requiring two-factor sign-in');
+    case 'twoFactor.reset':
+      return phrase('reset the two-factor sign-in of', 'reset the two-factor sign-in of', person);
+    case 'users.create':
+      return phrase('created', 'create', `user ${text(target.email) ?? ''}`.trim());
+    case 'users.setLevel':
+      return same('set the level of', `${person} to ${text(target.level) ?? '?'}`);
+    case 'users.disable':
+      return phrase('disabled', 'disable', person);
+    case 'users.enable':
+      return phrase('enabled', 'enable', person);
+    case 'users.resetPassword':
+      return same('reset the password of', person);
+    case 'users.remove':
+      return phrase('deleted', 'delete', `user ${subject.person ?? text(target.id) ?? ''}`.trim());
+    case 'passwordLinks.check':
+      return phrase('opened a set-password link', 'open a set-password link');
+    case 'passwordLinks.use':
+      return phrase('set their password with a link', 'set their password with a link');
+    case 'ownAccount.changePassword':
+      return phrase('changed their password', 'change their password');
+    case 'ownAccount.endSession':
+      return phrase('ended one of their sessions', 'end one of their sessions');
+    case 'ownAccount.endOtherSessions':
+      return phrase(
+        'signed out all their other sessions',
+        'sign out all their other sessions',
+        typeof target.sessions_ended === 'number'
+          ? `(${plural(target.sessions_ended, 'session', 'sessions')})`
+          : undefined,
+      );
+    case 'jobs.cancel':
+      return phrase('cancelled', 'cancel', `job ${text(target.id) ?? ''}`.trim());
+    case 'jobs.seen':
+      return phrase('marked jobs as seen', 'mark jobs as seen');
+    default:
+      return same('called', action);
+  }
+}
+
+/**
+ * The event in words, as the trail stores and searches it: "ada@example.com removed 203.0.113.7 from
+ * block_list (account Acme)"; a change that did not happen reads "… tried to remove … (refused)".
+ */
+export function describeEvent(facts: EventFacts): string {
+  const { did, tried, what } = phraseOf(facts);
+  const object = what ? ` ${what}` : '';
+  const words =
+    facts.outcome === 'success'
+      ? `${facts.actor} ${did}${object}`
+      : `${facts.actor} tried to ${tried}${object} (${facts.outcome})`;
+  return words.length > MAX_SUMMARY ? `${words.slice(0, MAX_SUMMARY - 1)}…` : words;
+}
