@@ -169,15 +169,28 @@ export const changePasswordRequestSchema = z.object({
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
+/** The longest user agent a session keeps (the rest is cut). */
+export const SESSION_USER_AGENT_MAX = 256;
+
 /** One of the person's open sessions (a sign-in on some browser). */
 export const ownSessionSchema = z.object({
   id: z.string(),
   created_at: z.string(),
   expires_at: z.string(),
+  /** When a request last used it (kept to the minute); null before its first request after sign-in. */
+  last_seen_at: z.string().nullable(),
+  /** The browser's User-Agent at sign-in (at most SESSION_USER_AGENT_MAX characters); null if none was sent. */
+  user_agent: z.string().nullable(),
+  /** The address the sign-in came from; null for sessions opened before Guardian kept it. */
+  address: z.string().nullable(),
   /** The session this request was made with. */
   current: z.boolean(),
 });
 export type OwnSession = z.infer<typeof ownSessionSchema>;
+
+/** `DELETE /api/me/sessions`: how many other sessions were signed out. */
+export const otherSessionsEndedSchema = z.object({ ended: z.number().int() });
+export type OtherSessionsEnded = z.infer<typeof otherSessionsEndedSchema>;
 
 export const ownSessionParamsSchema = z.object({
   // Capped before its form is checked, as every string a caller sends is (bounds.test.ts).

@@ -3,6 +3,7 @@ import { sessionTokenSchema } from '../auth';
 import {
   changePasswordRequestSchema,
   createUserRequestSchema,
+  otherSessionsEndedSchema,
   ownSessionParamsSchema,
   ownSessionSchema,
   passwordLinkCheckRequestSchema,
@@ -117,6 +118,13 @@ export const ownAccountEndpoints = endpointGroup('Profile', {
     path: '/api/me/sessions',
     summary: 'Your open sessions, newest first; `current` is the one this request was made with.',
     responses: { 200: z.array(ownSessionSchema), ...signedInErrors('FORBIDDEN') },
+  },
+  endOtherSessions: {
+    method: 'DELETE',
+    path: '/api/me/sessions',
+    summary:
+      'Sign out all other sessions: every session of yours but the one this request was made with ends (API keys are not sessions: they stay).',
+    responses: { 200: otherSessionsEndedSchema, ...signedInErrors('FORBIDDEN') },
   },
   endSession: {
     method: 'DELETE',

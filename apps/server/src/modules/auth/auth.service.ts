@@ -3,7 +3,7 @@ import type { CurrentUser, LoginRequest, LoginResponse, SessionToken } from '@gu
 import type { Config } from '../../config';
 import { AppError } from '../../app-error';
 import { hashPassword, passwordStamp, verifyPassword } from '../users/password';
-import type { UsersRepository, UserWithPasswordHash } from '../users/users.repository';
+import type { SessionDevice, UsersRepository, UserWithPasswordHash } from '../users/users.repository';
 import type { TwoFactorService } from '../two-factor/two-factor.service';
 import { LoginLimiter } from './login-limiter';
 import type { Sessions } from './sessions';
@@ -31,8 +31,11 @@ export class AuthService {
    * second step (`loginTwoFactor`). An unknown e-mail, a wrong password and a disabled account get the
    * same answer after the same work, so sign-in never tells which e-mails exist.
    */
-  async login(credentials: LoginRequest, address: string): Promise<LoginResponse> {
-    const attempt = await this.limiter.acquire(credentials.email, address);
+  async login(
+    credentials: LoginRequest,
+    device: SessionDevice & { address: string },
+  ): Promise<LoginResponse> {
+    const attempt = await this.limiter.acquire(credentials.email, device.address);
     const { retryAfterSeconds } = attempt;
     if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS, { retryAfterSeconds });
 
@@ -63,7 +66,7 @@ export class AuthService {
         expires_at: next.expiresAt.toISOString(),
       };
     }
-    const token = await this.sessions.open(user, stamp);
+    const token = await this.sessions.open(user, stamp, device);
     return next.setupRequired ? { token, two_factor_setup_required: true } : { token };
   }
 
@@ -76,9 +79,9 @@ export class AuthService {
   async loginTwoFactor(
     person: CurrentUser & { challengeId: string; passwordStamp: string },
     code: string,
-    address: string,
+    device: SessionDevice & { address: string },
   ): Promise<SessionToken> {
-    await this.twoFactor.verifySignInCode(person, code, address);
-    return { token: await this.sessions.open(person, person.passwordStamp) };
+    await this.twoFactor.verifySignInCode(person, code, device.address);
+    return { token: await this.sessions.open(person, person.passwordStamp, device) };
   }
 }

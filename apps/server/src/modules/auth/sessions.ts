@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { CurrentUser } from '@guardian/contract';
+import { SESSION_USER_AGENT_MAX, type CurrentUser } from '@guardian/contract';
+import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
 import { AppError } from '../../app-error';
-import type { UsersRepository } from '../users/users.repository';
+import type { SessionDevice, UsersRepository } from '../users/users.repository';
 import { signSessionToken, verifySessionToken } from './session-token';
 
 /** Sessions people are using at once that stay known; beyond it the least recently used are read again. */
@@ -11,6 +12,15 @@ const MAX_KNOWN_SESSIONS = 10_000;
 
 export const CHANGED_WHILE_SIGNING_IN =
   'Your password or account changed while you were signing in. Please sign in again.';
+
+/** Where a sign-in comes from, as its session keeps it: the User-Agent (cut) and the address. */
+export function sessionDeviceOf(request: FastifyRequest): SessionDevice & { address: string } {
+  const agent = request.headers['user-agent'];
+  return {
+    userAgent: typeof agent === 'string' && agent !== '' ? agent.slice(0, SESSION_USER_AGENT_MAX) : null,
+    address: request.ip,
+  };
+}
 
 /**
  * Opens a session for the user (a row in `sessions`, see UsersRepository) and answers its token, as
@@ -22,12 +32,13 @@ export async function openSession(
   user: { id: number; email: string; level: number },
   passwordStamp: string,
   config: Pick<Config, 'jwtSecret' | 'tokenTtlSeconds'>,
+  device?: SessionDevice,
 ): Promise<string> {
   const sessionId = randomUUID();
   const issuedAt = Math.floor(Date.now() / 1000);
   const expiresAt = issuedAt + config.tokenTtlSeconds;
   const opened = await users.openSession(
-    { id: sessionId, userId: user.id, expiresAt: new Date(expiresAt * 1000) },
+    { id: sessionId, userId: user.id, expiresAt: new Date(expiresAt * 1000), device },
     { passwordStamp, level: user.level },
   );
   if (!opened) throw new AppError('UNAUTHORIZED', CHANGED_WHILE_SIGNING_IN);
@@ -62,8 +73,12 @@ export class Sessions {
   }
 
   /** See openSession: `passwordStamp` is that of the password the sign-in checked. */
-  open(user: { id: number; email: string; level: number }, passwordStamp: string): Promise<string> {
-    return openSession(this.users, user, passwordStamp, this.config);
+  open(
+    user: { id: number; email: string; level: number },
+    passwordStamp: string,
+    device?: SessionDevice,
+  ): Promise<string> {
+    return openSession(this.users, user, passwordStamp, this.config, device);
   }
 
   /** The session's user if it is kept (verified and read within `sessionRecheckMs`), without a promise. */
@@ -90,7 +105,11 @@ export class Sessions {
     const generation = this.generation;
     const session = await verifySessionToken(token, this.config);
     // The database, not the token, decides: a disabled or deleted user is out, a changed level applies.
-    const found = await this.users.findSession(session.userId, session.sessionId);
+    // Each read notes the session as seen (the profile's "last seen"; written at most once a minute).
+    const [found] = await Promise.all([
+      this.users.findSession(session.userId, session.sessionId),
+      this.users.seeSession(session.userId, session.sessionId),
+    ]);
     if (!found) {
       throw new AppError('UNAUTHORIZED', 'Your account is no longer active. Please sign in again.');
     }

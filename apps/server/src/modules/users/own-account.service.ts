@@ -5,7 +5,7 @@ import { LoginLimiter } from '../auth/login-limiter';
 import type { Sessions } from '../auth/sessions';
 import { hashPassword, passwordStamp, verifyPassword } from './password';
 import type { KeysRevoked } from './users.service';
-import type { UsersRepository } from './users.repository';
+import type { SessionDevice, UsersRepository } from './users.repository';
 
 const WRONG_PASSWORD = 'The current password is wrong.';
 const TOO_MANY = 'Too many wrong passwords. Please wait a few minutes and try again.';
@@ -35,9 +35,9 @@ export class OwnAccountService {
   async changePassword(
     user: CurrentUser,
     request: ChangePasswordRequest,
-    address: string,
+    device: SessionDevice & { address: string },
   ): Promise<KeysRevoked<string>> {
-    const attempt = await this.limiter.acquire(String(user.id), address);
+    const attempt = await this.limiter.acquire(String(user.id), device.address);
     if (attempt.retryAfterSeconds > 0) {
       throw new AppError('RATE_LIMITED', TOO_MANY, { retryAfterSeconds: attempt.retryAfterSeconds });
     }
@@ -62,7 +62,7 @@ export class OwnAccountService {
       throw new AppError('UNAUTHORIZED', 'Your account is no longer active. Please sign in again.');
     this.sessions.forgetUser(user.id);
     return {
-      value: await this.sessions.open(changed.user, passwordStamp(passwordHash)),
+      value: await this.sessions.open(changed.user, passwordStamp(passwordHash), device),
       apiKeysRevoked: changed.apiKeysRevoked,
     };
   }
@@ -72,8 +72,18 @@ export class OwnAccountService {
       id: session.id,
       created_at: session.createdAt.toISOString(),
       expires_at: session.expiresAt.toISOString(),
+      last_seen_at: session.lastSeenAt?.toISOString() ?? null,
+      user_agent: session.userAgent,
+      address: session.address,
       current: session.id === currentSessionId,
     }));
+  }
+
+  /** Signs out every session of the person but this one; answers how many ended. */
+  async endOthers(userId: number, currentSessionId: string): Promise<number> {
+    const ended = await this.users.endOtherSessions(userId, currentSessionId);
+    this.sessions.forgetUser(userId);
+    return ended;
   }
 
   /** Ends one of the person's sessions (another person's id is simply not found). */

@@ -75,6 +75,15 @@ export interface SessionRecord {
   id: string;
   createdAt: Date;
   expiresAt: Date;
+  lastSeenAt: Date | null;
+  userAgent: string | null;
+  address: string | null;
+}
+
+/** Where a session is opened: the browser's User-Agent (cut to SESSION_USER_AGENT_MAX) and address. */
+export interface SessionDevice {
+  userAgent: string | null;
+  address: string | null;
 }
 
 /** A session's user as the guard needs it, and whether the session is still open. */
@@ -287,12 +296,44 @@ export class UsersRepository {
 
   /** The user's open sessions, newest first. */
   async sessionsOf(userId: number): Promise<SessionRecord[]> {
-    const rows = await this.db.query<{ id: string; created_at: Date; expires_at: Date }>(
-      `SELECT id, created_at, expires_at FROM sessions
+    const rows = await this.db.query<{
+      id: string;
+      created_at: Date;
+      expires_at: Date;
+      last_seen_at: Date | null;
+      user_agent: string | null;
+      address: string | null;
+    }>(
+      `SELECT id, created_at, expires_at, last_seen_at, user_agent, address FROM sessions
         WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC, id`,
       [userId],
     );
-    return rows.map((row) => ({ id: row.id, createdAt: row.created_at, expiresAt: row.expires_at }));
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      lastSeenAt: row.last_seen_at,
+      userAgent: row.user_agent,
+      address: row.address,
+    }));
+  }
+
+  /** Ends every session of the user but `keptSessionId`; answers how many ended. API keys stay. */
+  async endOtherSessions(userId: number, keptSessionId: string): Promise<number> {
+    const rows = await this.db.query('DELETE FROM sessions WHERE user_id = $1 AND id <> $2 RETURNING id', [
+      userId,
+      keptSessionId,
+    ]);
+    return rows.length;
+  }
+
+  /** Notes that the session was used now, at most once a minute (a write per request would cost more). */
+  async seeSession(userId: number, sessionId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE sessions SET last_seen_at = now()
+        WHERE id = $1 AND user_id = $2 AND (last_seen_at IS NULL OR last_seen_at < now() - interval '1 minute')`,
+      [sessionId, userId],
+    );
   }
 
   /** Ends one of the user's sessions; false when they have none with this id. */
@@ -317,7 +358,7 @@ export class UsersRepository {
    * commits before (and this sees it) or waits until the session is in (and ends it).
    */
   async openSession(
-    session: { id: string; userId: number; expiresAt: Date },
+    session: { id: string; userId: number; expiresAt: Date; device?: SessionDevice },
     checked: { passwordStamp: string; level: number },
   ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
@@ -336,7 +377,7 @@ export class UsersRepository {
       // Both statements see the table as it was: the delete keeps the newest MAX - 1 besides the new one.
       await tx.query(
         `WITH opened AS (
-             INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)
+             INSERT INTO sessions (id, user_id, expires_at, user_agent, address) VALUES ($1, $2, $3, $5, $6)
            ), signed_in AS (
              UPDATE users SET last_sign_in_at = now() WHERE id = $2
            )
@@ -345,7 +386,14 @@ export class UsersRepository {
                SELECT id FROM sessions WHERE user_id = $2 ORDER BY created_at DESC, id OFFSET $4
              )
            )`,
-        [session.id, session.userId, session.expiresAt, MAX_SESSIONS_PER_USER - 1],
+        [
+          session.id,
+          session.userId,
+          session.expiresAt,
+          MAX_SESSIONS_PER_USER - 1,
+          session.device?.userAgent ?? null,
+          session.device?.address ?? null,
+        ],
       );
       return true;
     });

@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { route } from '../../endpoint-route';
 import { AppError } from '../../app-error';
 import { bearerToken } from '../auth/auth.guard';
+import { sessionDeviceOf } from '../auth/sessions';
 import type { OwnAccountService } from './own-account.service';
 import type { PasswordLinksService } from './password-links.service';
 import type { KeysRevoked, UsersService } from './users.service';
@@ -90,12 +91,23 @@ export const usersRoutes: FastifyPluginAsync<{
   route(app, ownAccountEndpoints.changePassword, async (request) => {
     sessionOnly(request);
     return {
-      token: keysRevoked(request, await ownAccount.changePassword(request.user, request.body, request.ip)),
+      token: keysRevoked(
+        request,
+        await ownAccount.changePassword(request.user, request.body, sessionDeviceOf(request)),
+      ),
     };
   });
   route(app, ownAccountEndpoints.sessions, async (request) => {
     sessionOnly(request);
     return ownAccount.list(request.user.id, currentSessionId(request));
+  });
+  route(app, ownAccountEndpoints.endOtherSessions, async (request) => {
+    sessionOnly(request);
+    const current = currentSessionId(request);
+    if (!current) throw new AppError('FORBIDDEN', 'Sign in to manage API keys and sessions.');
+    const ended = await ownAccount.endOthers(request.user.id, current);
+    request.auditEffects = { sessions_ended: ended };
+    return { ended };
   });
   route(
     app,
