@@ -33,18 +33,23 @@ export const firewallRoutes: FastifyPluginAsync<{ firewall: FirewallService }> =
   route(
     app,
     firewallRuleEndpoints.reorder,
-    async (request) => ({
-      result: await firewall.reorder(request.user.id, request.params.zone_id, request.body),
-    }),
+    async (request, reply) => {
+      const { value: result, outcome } = await firewall.reorder(
+        request.user.id,
+        request.params.zone_id,
+        request.body,
+      );
+      return sendChecked(reply, 200, { value: { result }, outcome });
+    },
     zoneOnly,
   );
 
   route(
     app,
     firewallRuleEndpoints.update,
-    async (request) => {
+    async (request, reply) => {
       const { zone_id, rule_id } = request.params;
-      return firewall.update(request.user.id, zone_id, rule_id, request.body);
+      return sendChecked(reply, 200, await firewall.update(request.user.id, zone_id, rule_id, request.body));
     },
     zoneAndRule,
   );
@@ -54,8 +59,11 @@ export const firewallRoutes: FastifyPluginAsync<{ firewall: FirewallService }> =
     firewallRuleEndpoints.remove,
     async (request, reply) => {
       const { zone_id, rule_id } = request.params;
-      await firewall.remove(request.user.id, zone_id, rule_id, request.query.filter_id);
-      return reply.code(204).send();
+      return sendChecked(
+        reply,
+        204,
+        await firewall.remove(request.user.id, zone_id, rule_id, request.query.filter_id),
+      );
     },
     zoneAndRule,
   );

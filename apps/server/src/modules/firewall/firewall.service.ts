@@ -8,7 +8,7 @@ import {
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../app-error';
-import { checkedAfterLoss, type Checked } from '../../cloudflare/create-once';
+import { changeChecked, checkedAfterLoss, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { CustomRules, definitionOf, type CustomRule, type CustomRuleset } from './custom-rules';
 import { editedCustomRule, newCustomRule, toFirewallRule, toFirewallRules } from './firewall-rule-mapping';
@@ -76,20 +76,40 @@ export class FirewallService {
     }
   }
 
-  /** Edits a rule in place (its position stays): description, action, expression and paused. */
+  /**
+   * Edits a rule in place (its position stays): description, action, expression and paused. The
+   * PATCH is sent again by the transport (the same edit twice is one edit); when its outcome stays
+   * unknown, the ruleset is read back once: the rule as edited is answered with the outcome sentence.
+   */
   async update(
     userId: number,
     zoneId: string,
     ruleId: string,
     fields: FirewallRuleFields,
-  ): Promise<FirewallRule> {
+  ): Promise<Checked<FirewallRule>> {
     const rules = await this.customRules(userId, zoneId);
     const { ruleset, rule } = await this.findRule(rules, ruleId);
     checkExpression(fields.filter.expression, rule.expression);
-    const updated = await rules.edit(ruleset.id, ruleId, editedCustomRule(rule, fields));
-    const index = updated.rules.findIndex((candidate) => candidate.id === ruleId);
-    if (index < 0) throw ruleNotFound();
-    return toFirewallRule(updated.rules[index]!, index);
+    const edited = (answer: CustomRuleset) => {
+      const index = answer.rules.findIndex((candidate) => candidate.id === ruleId);
+      if (index < 0) throw ruleNotFound();
+      return toFirewallRule(answer.rules[index]!, index);
+    };
+    return changeChecked(
+      async () => edited(await rules.edit(ruleset.id, ruleId, editedCustomRule(rule, fields))),
+      async () => {
+        const now = (await this.findRule(rules, ruleId)).ruleset;
+        const seen = edited(now);
+        const holds =
+          seen.description === fields.description &&
+          seen.action === fields.action &&
+          seen.paused === fields.paused &&
+          seen.filter.expression === fields.filter.expression;
+        return holds ? { value: seen } : undefined;
+      },
+      'the rule',
+      'updated',
+    );
   }
 
   /**
@@ -97,7 +117,11 @@ export class FirewallService {
    * from the request: each rule keeps its definition at Cloudflare. The request must name exactly the
    * zone's rules, or someone changed them meanwhile.
    */
-  async reorder(userId: number, zoneId: string, order: ReorderFirewallRulesRequest): Promise<FirewallRule[]> {
+  async reorder(
+    userId: number,
+    zoneId: string,
+    order: ReorderFirewallRulesRequest,
+  ): Promise<Checked<FirewallRule[]>> {
     const rules = await this.customRules(userId, zoneId);
     const ruleset = await rules.get();
     const current = ruleset?.rules ?? [];
@@ -113,23 +137,44 @@ export class FirewallService {
       .sort((a, b) => a.priority - b.priority || a.index - b.index)
       .map((entry) => byId.get(entry.id)!);
     if (!ruleset || reordered.every((rule, index) => rule === current[index]))
-      return toFirewallRules(current);
-    const updated = await rules.replaceAll(reordered.map(definitionOf));
-    return toFirewallRules(updated.rules);
+      return { value: toFirewallRules(current) };
+    // One PUT of the whole ruleset, which the transport sends again (the same order twice is one
+    // order); when its outcome stays unknown, the order read back tells.
+    const ids = reordered.map((rule) => rule.id).join();
+    return changeChecked(
+      async () => toFirewallRules((await rules.replaceAll(reordered.map(definitionOf))).rules),
+      async () => {
+        const now = (await rules.get())?.rules ?? [];
+        return now.map((rule) => rule.id).join() === ids ? { value: toFirewallRules(now) } : undefined;
+      },
+      'the new order',
+      'saved',
+    );
   }
 
-  /** The filter id must be the rule's: a console firewall rule's filter is the custom rule itself. */
-  async remove(userId: number, zoneId: string, ruleId: string, filterId: string): Promise<void> {
+  /**
+   * The filter id must be the rule's: a console firewall rule's filter is the custom rule itself.
+   * When the delete's outcome is unknown (a retry's 404 after an attempt that may have landed
+   * included), the ruleset read back once tells whether the rule is gone.
+   */
+  async remove(userId: number, zoneId: string, ruleId: string, filterId: string): Promise<Checked<void>> {
     const rules = await this.customRules(userId, zoneId);
     if (filterId !== ruleId) throw new AppError('BAD_REQUEST', "filter_id must be the rule's filter id.");
     const { ruleset } = await this.findRule(rules, ruleId);
-    try {
-      await rules.remove(ruleset.id, ruleId);
-    } catch (err) {
-      // A retried delete whose first attempt Cloudflare applied (the answer was lost) finds no rule.
-      const gone =
-        err instanceof Cloudflare.NotFoundError && !(await rules.get())?.rules.some((r) => r.id === ruleId);
-      if (!gone) throw err;
-    }
+    const isGone = async () => !(await rules.get())?.rules.some((rule) => rule.id === ruleId);
+    return changeChecked(
+      async () => {
+        try {
+          await rules.remove(ruleset.id, ruleId);
+        } catch (err) {
+          // Deleted by someone else since it was found: gone, as asked.
+          if (err instanceof Cloudflare.NotFoundError && !outcomeUnknown(err) && (await isGone())) return;
+          throw err;
+        }
+      },
+      async () => ((await isGone()) ? { value: undefined } : undefined),
+      'the rule',
+      'deleted',
+    );
   }
 }

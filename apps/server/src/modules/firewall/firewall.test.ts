@@ -1,4 +1,4 @@
-import type { FirewallRule } from '@guardian/contract';
+import { OUTCOME_HEADER, type FirewallRule } from '@guardian/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { Config } from '../../config';
@@ -8,12 +8,20 @@ import { addOwnedZone } from '../../test/zone';
 const ENTRYPOINT = /\/rulesets\/phases\/http_request_firewall_custom\/entrypoint$/;
 const WRITE_METHODS = ['PUT', 'POST', 'PATCH', 'DELETE'] as const;
 
-/** While `answersToLose` > 0, the answer to a write is lost after Cloudflare applied it (the SDK retries). */
+/**
+ * While `answersToLose` > 0, the answer to a write is lost after Cloudflare applied it (the SDK
+ * retries); with `readsFailAfterLoss`, every read after a lost answer fails as well.
+ */
 let answersToLose = 0;
+let readsFailAfterLoss = false;
+let answerLost = false;
 const network: typeof fetch = async (input, init) => {
+  const read = (init?.method ?? 'GET') === 'GET';
+  if (read && readsFailAfterLoss && answerLost) throw new TypeError('fetch failed');
   const response = await fetch(input, init);
-  if (answersToLose > 0 && (init?.method ?? 'GET') !== 'GET') {
+  if (answersToLose > 0 && !read) {
     answersToLose -= 1;
+    answerLost = true;
     await response.arrayBuffer();
     throw new TypeError('fetch failed', { cause: new Error('read ECONNRESET') });
   }
@@ -34,7 +42,13 @@ describe('firewall rules (WAF custom rules)', () => {
     bob = await ctx.createUser();
   });
   afterAll(() => ctx.close());
-  beforeEach(() => ctx.sandbox.control.clearFaults());
+  beforeEach(() => {
+    ctx.sandbox.control.clearFaults();
+    answersToLose = 0;
+    readsFailAfterLoss = false;
+    answerLost = false;
+  });
+  const checked = (found: string) => `Cloudflare's answer was lost; Guardian checked: ${found}.`;
 
   const url = (zoneId: string, rest = '') => `/api/cloudflare/zones/${zoneId}/firewall-rules${rest}`;
   const list = (user: TestUser, zoneId: string) =>
@@ -438,7 +452,10 @@ describe('firewall rules (WAF custom rules)', () => {
       const reversed = [...rules].reverse().map((rule, index) => ({ ...rule, priority: index + 1 }));
       const response = await reorder(alice, zoneId, reversed);
       expect(response.statusCode).toBe(502);
-      expect(response.json().message).toBe('Cloudflare is unavailable right now. Please try again.');
+      // Read back once, the old order tells the person it was not saved (issue 41).
+      expect(response.json().message).toBe(
+        "Cloudflare's answer was lost; Guardian checked: the new order was not saved. Please try again.",
+      );
       expect(ctx.sandbox.control.getRules(zoneId).map((rule) => rule.id)).toEqual(before);
       // One write, sent again only by the SDK's retries (maxRetries 2 in tests); never per-rule calls.
       expect(ctx.sandbox.control.callCount({ method: 'PUT', path: ENTRYPOINT })).toBe(3);
@@ -489,6 +506,74 @@ describe('firewall rules (WAF custom rules)', () => {
     });
   });
 
+  describe('a change whose answer was lost (issue 41)', () => {
+    it('answers an edit Cloudflare applied though every answer to it was lost, saying Guardian checked', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const [rule] = await addRules(alice, zoneId, 1);
+      answersToLose = 10;
+      const response = await update(alice, zoneId, rule!.id, {
+        ...rule,
+        description: 'Renamed',
+        paused: true,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ id: rule!.id, description: 'Renamed', paused: true });
+      expect(response.headers[OUTCOME_HEADER]).toBe(checked('the rule was updated'));
+      expect(ctx.sandbox.control.getRules(zoneId)).toMatchObject([
+        { description: 'Renamed', enabled: false },
+      ]);
+    });
+
+    it('says an edit was not saved when Cloudflare failed every attempt', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const [rule] = await addRules(alice, zoneId, 1);
+      ctx.sandbox.control.injectFault({ method: 'PATCH', path: `/zones/${zoneId}/rulesets`, status: 503 });
+      const response = await update(alice, zoneId, rule!.id, { ...rule, description: 'Renamed' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toBe(`${checked('the rule was not updated')} Please try again.`);
+      expect(ctx.sandbox.control.getRules(zoneId)).toMatchObject([{ description: 'Rule 1' }]);
+    });
+
+    it('answers a new order Cloudflare saved though every answer to it was lost, saying Guardian checked', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const [a, b] = await addRules(alice, zoneId, 2);
+      answersToLose = 10;
+      const response = await reorder(alice, zoneId, [
+        { ...b!, priority: 1 },
+        { ...a!, priority: 2 },
+      ]);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().result.map((rule: FirewallRule) => rule.id)).toEqual([b!.id, a!.id]);
+      expect(response.headers[OUTCOME_HEADER]).toBe(checked('the new order was saved'));
+      expect(ctx.sandbox.control.getRules(zoneId).map((rule) => rule.id)).toEqual([b!.id, a!.id]);
+    });
+
+    it('says Guardian could not check a new order when the rules cannot be read back either', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const [a, b] = await addRules(alice, zoneId, 2);
+      answersToLose = 10;
+      readsFailAfterLoss = true;
+      const response = await reorder(alice, zoneId, [
+        { ...b!, priority: 1 },
+        { ...a!, priority: 2 },
+      ]);
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toBe(
+        "Cloudflare's answer was lost, and Guardian could not check whether the new order was saved. Reload the page to see what Cloudflare has before trying again.",
+      );
+    });
+
+    it('says a delete was not done when Cloudflare failed every attempt and still has the rule', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const [rule] = await addRules(alice, zoneId, 1);
+      ctx.sandbox.control.injectFault({ method: 'DELETE', path: `/zones/${zoneId}/rulesets`, status: 503 });
+      const response = await remove(alice, zoneId, rule!.id, rule!.filter.id);
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toBe(`${checked('the rule was not deleted')} Please try again.`);
+      expect(ctx.sandbox.control.getRules(zoneId)).toHaveLength(1);
+    });
+  });
+
   describe('deleting', () => {
     it('deletes a rule given its filter id', async () => {
       const { zoneId } = await addOwnedZone(ctx, alice);
@@ -506,6 +591,7 @@ describe('firewall rules (WAF custom rules)', () => {
       const response = await remove(alice, zoneId, first!.id, first!.filter.id);
       answersToLose = 0;
       expect(response.statusCode).toBe(204);
+      expect(response.headers[OUTCOME_HEADER]).toBe(checked('the rule was deleted'));
       expect(ctx.sandbox.control.getRules(zoneId).map((rule) => rule.id)).toEqual([second!.id]);
     });
 
