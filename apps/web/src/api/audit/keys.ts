@@ -2,6 +2,8 @@ import { auditEndpoints, type AuditOutcome, type AuditQuery } from '@guardian/co
 
 /** What the Activity pages filter the trail by (empty strings mean no filter). */
 export interface AuditFilters {
+  /** Text the events' words contain (an address, a list name...). */
+  q: string;
   actor: string;
   account_id: string;
   action: string;
@@ -34,6 +36,7 @@ export function auditQuery(filters: AuditFilters): Omit<AuditQuery, 'before' | '
     return Number.isNaN(start.getTime()) ? undefined : start.toISOString();
   };
   return {
+    q: filters.q.trim() || undefined,
     actor: filters.actor.trim() || undefined,
     account_id: filters.account_id.trim() || undefined,
     action: filters.action || undefined,

@@ -16,6 +16,7 @@ const event = (id: number, overrides: Partial<AuditEvent> = {}): AuditEvent => (
   actor: 'user@guardian.local',
   address: '127.0.0.1',
   action: 'banListItems.add',
+  summary: `user@guardian.local added 192.0.2.${id} to block_list (account Acme)`,
   request: 'POST /api/cloudflare/banlists/{list_id}/items',
   account_id: 'acc-1',
   zone_id: null,
@@ -60,6 +61,12 @@ describe('Activity', () => {
     const list = await screen.findByRole('list', { name: 'Activity' });
     const rows = within(list).getAllByRole('listitem');
     expect(rows).toHaveLength(2);
+    // The event in words is the headline; the request and its fields are its details.
+    expect(
+      within(rows[0]!).getByText('user@guardian.local added 192.0.2.52 to block_list (account Acme)'),
+    ).toHaveClass('font-medium');
+    expect(rows[0]).toHaveTextContent('From 127.0.0.1 · account acc-1');
+    expect(within(rows[0]!).getByText('Details')).toBeInTheDocument();
     expect(rows[0]).toHaveTextContent('POST /api/cloudflare/banlists/{list_id}/items');
     expect(rows[0]).toHaveTextContent('ip=192.0.2.52');
     expect(rows[0]).toHaveTextContent('Done');
@@ -71,6 +78,22 @@ describe('Activity', () => {
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('searches the words on the server: an address typed is asked as q', async () => {
+    const user = await openActivity();
+    await screen.findByRole('list', { name: 'Activity' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), ' 203.0.113.7 ');
+    await waitFor(() => expect(api.callsTo('GET /api/audit').at(-1)!.params.get('q')).toBe('203.0.113.7'));
+  });
+
+  it('shows an event recorded before its words by its request', async () => {
+    api.answer('GET /api/audit', () => jsonResponse(200, page([event(7, { summary: '' })], null)));
+    await openActivity();
+    const list = await screen.findByRole('list', { name: 'Activity' });
+    expect(within(list).getAllByText('POST /api/cloudflare/banlists/{list_id}/items')[0]).toHaveClass(
+      'font-medium',
+    );
   });
 
   it('asks the server with the filters: kind, outcome and whole days', async () => {

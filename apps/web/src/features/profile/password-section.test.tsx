@@ -14,6 +14,9 @@ const session = (id: string, current: boolean): OwnSession => ({
   id,
   created_at: '2026-11-20T10:00:00.000Z',
   expires_at: '2026-11-21T10:00:00.000Z',
+  last_seen_at: null,
+  user_agent: null,
+  address: null,
   current,
 });
 

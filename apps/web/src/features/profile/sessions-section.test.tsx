@@ -15,12 +15,20 @@ const newest: OwnSession = {
   id: OTHER,
   created_at: '2026-11-21T09:30:00.000Z',
   expires_at: '2026-11-22T09:30:00.000Z',
+  last_seen_at: '2026-11-21T11:45:00.000Z',
+  user_agent:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1',
+  address: '198.51.100.23',
   current: false,
 };
 const mine: OwnSession = {
   id: THIS,
   created_at: '2026-11-20T08:00:00.000Z',
   expires_at: '2026-11-21T08:00:00.000Z',
+  last_seen_at: null,
+  user_agent:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+  address: null,
   current: true,
 };
 const moment = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
@@ -54,6 +62,37 @@ describe('Profile: sessions', () => {
     expect(rows[1]).toHaveTextContent('This browser');
     expect(rows[1]).toHaveTextContent(`Expires ${moment.format(new Date(mine.expires_at))}`);
     expect(within(rows[1]!).getByRole('button', { name: /^Sign Out/ })).toBeInTheDocument();
+  });
+
+  it('says on which browser and system, from which address, and when each was last used', async () => {
+    const { list } = await openSessions();
+    const [phone, laptop] = within(list).getAllByRole('listitem');
+    expect(phone).toHaveTextContent('Safari on iOS');
+    expect(phone).toHaveTextContent(
+      `Signed in ${moment.format(new Date(newest.created_at))} from 198.51.100.23`,
+    );
+    expect(phone).toHaveTextContent(`Last seen ${moment.format(new Date(newest.last_seen_at!))}`);
+    expect(laptop).toHaveTextContent('Edge on Windows');
+    expect(laptop).not.toHaveTextContent('Last seen');
+  });
+
+  it('signs out all other sessions after a confirmation; this browser stays signed in', async () => {
+    const { user, list } = await openSessions();
+    api.answer('DELETE /api/me/sessions', () => {
+      api.answer('GET /api/me/sessions', () => jsonResponse(200, [mine]));
+      return jsonResponse(200, { ended: 1 });
+    });
+    await user.click(screen.getByRole('button', { name: 'Sign out all other sessions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign out all other sessions' });
+    expect(dialog).toHaveTextContent('Your API keys keep working.');
+    await user.click(within(dialog).getByRole('button', { name: 'Sign out all other sessions' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent('1 other session ended.');
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    expect(api.callsTo('DELETE /api/me/sessions')).toHaveLength(1);
+    expect(getToken()).not.toBeNull();
+    // Nothing left to sign out: the button is gone.
+    expect(screen.queryByRole('button', { name: 'Sign out all other sessions' })).not.toBeInTheDocument();
   });
 
   it('ends another session after a confirmation, and the list no longer has it', async () => {

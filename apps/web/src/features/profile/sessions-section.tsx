@@ -9,15 +9,21 @@ import { ErrorMessage } from '../../components/ui/error-message';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
 import { clearToken } from '../../lib/auth-token';
+import { useEndOtherSessionsMutation } from '../../api/own-account/other-sessions-end-mutation';
 import { useEndOwnSessionMutation } from '../../api/own-account/own-session-end-mutation';
 import { useOwnSessionsQuery } from '../../api/own-account/own-sessions-query';
+import { deviceLabel } from './device-label';
 
 const moment = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The profile page's sessions: every open sign-in of the person, newest first; end any of them. */
+/**
+ * The profile page's sessions: every open sign-in of the person, newest first, with its browser, address
+ * and when it was last used; end any of them, or all but this browser's.
+ */
 export function SessionsSection() {
   const sessions = useOwnSessionsQuery();
   const end = useEndOwnSessionMutation();
+  const endOthers = useEndOtherSessionsMutation();
   const confirm = useConfirm();
   const toast = useToast();
   const navigate = useNavigate();
@@ -47,19 +53,47 @@ export function SessionsSection() {
       (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to end the session.')),
     );
 
+  const endOtherSessions = () => {
+    let ended = 0;
+    return confirm({
+      title: 'Sign out all other sessions',
+      message:
+        'Every other browser signed in as you is signed out at its next request; this one stays signed in. Your API keys keep working.',
+      confirmLabel: 'Sign out all other sessions',
+      busyLabel: 'Signing out...',
+      action: async () => {
+        ended = (await endOthers.mutateAsync()).ended;
+      },
+    }).then(
+      (confirmed) => {
+        if (confirmed)
+          toast.success(ended === 1 ? '1 other session ended.' : `${ended} other sessions ended.`);
+      },
+      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to sign out the other sessions.')),
+    );
+  };
+  const others = sessions.data?.filter((session) => !session.current).length ?? 0;
+
   return (
     <section
       aria-labelledby="sessions-title"
       className="rounded-card border border-line bg-surface p-5 shadow-xs"
     >
-      <div className="min-w-0">
-        <h2 id="sessions-title" className="flex items-center gap-2 text-base font-semibold text-ink">
-          <MonitorSmartphone aria-hidden="true" className="size-4 text-ink-muted" />
-          Sessions
-        </h2>
-        <p className="text-sm text-ink-muted">
-          Where you are signed in, newest first. End one you do not recognise, then change your password.
-        </p>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-1">
+          <h2 id="sessions-title" className="flex items-center gap-2 text-base font-semibold text-ink">
+            <MonitorSmartphone aria-hidden="true" className="size-4 text-ink-muted" />
+            Sessions
+          </h2>
+          <p className="text-sm text-ink-muted">
+            Where you are signed in, newest first. End one you do not recognise, then change your password.
+          </p>
+        </div>
+        {others > 0 && (
+          <Button variant="secondary" size="sm" onClick={() => void endOtherSessions()}>
+            Sign out all other sessions
+          </Button>
+        )}
       </div>
 
       {sessions.isError ? (
@@ -78,10 +112,15 @@ export function SessionsSection() {
               <li key={session.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3">
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-ink">
-                    Signed in {signedIn}
+                    <span title={session.user_agent ?? undefined}>{deviceLabel(session.user_agent)}</span>
                     {session.current && <Badge tone="green">This browser</Badge>}
                   </p>
+                  <p className="text-sm break-words text-ink-muted">
+                    Signed in {signedIn}
+                    {session.address && ` from ${session.address}`}
+                  </p>
                   <p className="text-xs text-ink-muted">
+                    {session.last_seen_at && `Last seen ${moment.format(new Date(session.last_seen_at))} · `}
                     Expires {moment.format(new Date(session.expires_at))}
                   </p>
                 </div>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Download, RotateCw } from 'lucide-react';
-import type { AuditEvent, AuditOutcome } from '@guardian/contract';
+import { Download, RotateCw, Search } from 'lucide-react';
+import { AUDIT_SEARCH_MAX, type AuditEvent, type AuditOutcome } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ErrorMessage } from '../../../components/ui/error-message';
@@ -14,7 +14,15 @@ import { exportAudit } from '../../../api/audit/audit-export';
 import { useAuditQuery } from '../../../api/audit/audit-query';
 import type { AuditFilters, AuditScope } from '../../../api/audit/keys';
 
-const NO_FILTERS: AuditFilters = { actor: '', account_id: '', action: '', outcome: '', from: '', to: '' };
+const NO_FILTERS: AuditFilters = {
+  q: '',
+  actor: '',
+  account_id: '',
+  action: '',
+  outcome: '',
+  from: '',
+  to: '',
+};
 
 /** The kinds of change people filter by: the start of the endpoint names the trail records. */
 const ACTION_KINDS: { label: string; value: string }[] = [
@@ -58,9 +66,10 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
   const everyone = scope === 'everyone';
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
   // Typed filters wait for a pause; the selects and dates apply at once.
+  const q = useDebouncedValue(filters.q, 300);
   const actor = useDebouncedValue(filters.actor, 300);
   const accountId = useDebouncedValue(filters.account_id, 300);
-  const applied = { ...filters, actor, account_id: accountId };
+  const applied = { ...filters, q, actor, account_id: accountId };
   const trail = useAuditQuery(scope, applied);
   const toast = useToast();
   const [exporting, setExporting] = useState(false);
@@ -111,6 +120,23 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
         className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-6"
         onSubmit={(event) => event.preventDefault()}
       >
+        <label className="grid gap-1 text-sm font-medium text-ink sm:col-span-2 lg:col-span-6">
+          Search
+          <span className="relative">
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
+            />
+            <Input
+              type="search"
+              className="pl-9"
+              value={filters.q}
+              maxLength={AUDIT_SEARCH_MAX}
+              placeholder="An address, a list, a zone, an e-mail..."
+              onChange={(event) => set('q')(event.target.value)}
+            />
+          </span>
+        </label>
         {everyone && (
           <label className="grid gap-1 text-sm font-medium text-ink">
             Person
@@ -202,18 +228,29 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
                 {when.format(new Date(event.at))}
               </time>
               <div className="min-w-0 text-sm">
+                {/* The words name the person; events recorded before they were written show the request. */}
                 <p className="font-medium break-words text-ink">
-                  {everyone && <span className="text-ink-muted">{event.actor} · </span>}
-                  {event.request}
+                  {event.summary || (
+                    <>
+                      {everyone && <span className="text-ink-muted">{event.actor} · </span>}
+                      {event.request}
+                    </>
+                  )}
                 </p>
-                <p className="font-mono text-xs break-all text-ink-muted">
-                  {targetLine(event.target) || '—'}
+                <p className="text-xs break-words text-ink-muted">
+                  {event.address ? `From ${event.address}` : 'By Guardian'}
                   {event.account_id && ` · account ${event.account_id}`}
-                  {` · from ${event.address}`}
                 </p>
                 {event.message && (
                   <p className="mt-1 text-xs break-words text-danger-hover">{event.message}</p>
                 )}
+                <details className="mt-1 text-xs text-ink-muted">
+                  <summary className="w-fit cursor-pointer rounded-control hover:text-ink focus-visible:outline-2 focus-visible:outline-brand">
+                    Details
+                  </summary>
+                  <p className="mt-1 font-mono break-all">{event.request}</p>
+                  <p className="font-mono break-all">{targetLine(event.target) || '—'}</p>
+                </details>
               </div>
               <div className="sm:text-right">
                 <Badge tone={OUTCOMES[event.outcome].tone}>{OUTCOMES[event.outcome].label}</Badge>
