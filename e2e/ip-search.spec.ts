@@ -110,8 +110,8 @@ test('Export downloads the list as CSV and a search as TXT', async () => {
   ]);
   expect(csv.suggestedFilename()).toBe('blocked_ips.csv');
   const csvLines = (await readFile((await csv.path())!, 'utf8')).split('\r\n');
-  expect(csvLines[0]).toBe('ip,comment,created_on');
-  expect(csvLines[1]).toMatch(/^10\.0\.0\.0,SSH brute force #1,\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+  expect(csvLines[0]).toBe('value,comment,expires,added_by,added_at');
+  expect(csvLines[1]).toMatch(/^10\.0\.0\.0,SSH brute force #1,never,[^,]*,\d{4}-\d\d-\d\dT[\d:.]+Z$/);
   expect(csvLines[2]).toMatch(/^10\.0\.0\.1,Credential stuffing #2,/);
   expect(csvLines.filter(Boolean)).toHaveLength(10_001);
   await expect(page.getByText('blocked_ips.csv downloaded.')).toBeVisible();

@@ -80,7 +80,7 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     method: 'GET',
     path: '/api/cloudflare/banlists/:list_id/items/export',
     summary:
-      "A list's items, or a search's matches, as CSV (ip,comment,created_on) or TXT (one value a line), streamed from the local mirror.",
+      "A list's items, or a search's matches, as CSV (value,comment,expires,added_by,added_at, which Import reads back) or TXT (one value a line), streamed from the local mirror.",
     params: banListParamsSchema,
     query: banListExportQuerySchema,
     responses: { 200: z.string().describe('text/csv or text/plain'), ...signedInErrors('NOT_FOUND') },
@@ -91,7 +91,7 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     method: 'POST',
     path: '/api/cloudflare/banlists/:list_id/items/import/preview',
     summary:
-      'Read an import (one value a line, or CSV value,comment[,expires]) and answer what it would add, what the list already has, what repeats and every invalid line. Nothing is sent to Cloudflare.',
+      "Read an import (one value a line, a `# comment` after it; or CSV read by its header's names value, comment, expires, added_by, added_at as Export writes them, or without a header value,comment,expires) and answer what it would add, what the list already has, what repeats and every invalid line. Nothing is sent to Cloudflare.",
     params: banListParamsSchema,
     body: banListImportPreviewRequestSchema,
     responses: { 200: banListImportPreviewSchema, ...signedInErrors('NOT_FOUND'), 413: errorBodySchema },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import { spreadsheetSafe } from '../../spreadsheet-safe';
+import { spreadsheetSafe, spreadsheetText } from '../../spreadsheet-safe';
 import { EXPORT_FIRST_BATCH, exportText } from './ban-list-export';
 import { BanListItemsRepository, type BanListItemRecord } from './ban-list-items.repository';
 
@@ -16,9 +16,9 @@ function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** An item's CSV line as the export writes it. */
+/** An item's CSV line as the export writes it: value, comment, expires, added_by, added_at. */
 const csvLine = (item: BanListItemRecord) =>
-  `${csvCell(item.ip)},${csvCell(item.comment)},${item.createdOn.toISOString()}\r\n`;
+  `${csvCell(item.ip)},${csvCell(item.comment)},${item.expiresAt?.toISOString() ?? 'never'},${csvCell(item.addedBy)},${item.createdOn.toISOString()}\r\n`;
 
 /** Values, comments and dates (null: the synced one) that a CSV writer gets wrong. */
 const AWKWARD: [string | null, string, string | null][] = [
@@ -42,6 +42,8 @@ const AWKWARD: [string | null, string, string | null][] = [
   [null, '\nLF first', null],
   [null, ' =space first', null],
   [null, "'already quoted", null],
+  [null, "'=quoted formula", null],
+  [null, "''+twice quoted", null],
   [null, 'ünïcødé – 日本語 🚫 "q", ok', null],
   [null, '🚫=not first', null],
   [null, '\u00a0=nbsp first', null],
@@ -124,6 +126,15 @@ describe('ban list export (GET .../items/export)', () => {
         [ref, i, ip, comment, createdOn],
       );
     }
+    // Expiries and who added the items (every third expires; some adders look like formulas).
+    await ctx.db.query(
+      `UPDATE ban_list_items SET
+         expires_at = CASE WHEN id % 3 = 0 THEN '2030-01-02 03:04:05.678+00'::timestamptz + id * interval '1 second' END,
+         added_by = CASE id % 4 WHEN 0 THEN '' WHEN 1 THEN 'alice@example.com' WHEN 2 THEN '=cmd|x' ELSE 'a, "b" (API key "k")' END,
+         added_via = CASE WHEN id % 4 = 0 THEN 'cloudflare' ELSE 'console' END
+       WHERE ban_list_ref = $1`,
+      [ref],
+    );
   });
   afterAll(() => ctx.close());
 
@@ -145,7 +156,7 @@ describe('ban list export (GET .../items/export)', () => {
 
   /** The export as the JavaScript reference writes it: the header, then csvCell's cells and toISOString. */
   const referenceCsv = (items: BanListItemRecord[]) =>
-    `ip,comment,created_on\r\n${items.map(csvLine).join('')}`;
+    `value,comment,expires,added_by,added_at\r\n${items.map(csvLine).join('')}`;
 
   async function textOf(chunks: AsyncIterable<string>): Promise<string[]> {
     const all: string[] = [];
@@ -187,11 +198,11 @@ describe('ban list export (GET .../items/export)', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe('attachment; filename="small.csv"');
-    expect(response.body.startsWith('ip,comment,created_on\r\n')).toBe(true);
+    expect(response.body.startsWith('value,comment,expires,added_by,added_at\r\n')).toBe(true);
     expect(response.body).toContain('10.0.0.2,"with, comma",');
     expect(response.body).toContain('10.0.0.3,"say ""hi""",');
     const rows = parseCsv(response.body);
-    expect(rows[0]).toEqual(['ip', 'comment', 'created_on']);
+    expect(rows[0]).toEqual(['value', 'comment', 'expires', 'added_by', 'added_at']);
     const byIp = new Map(rows.slice(1).map((row) => [row[0], row]));
     expect(rows).toHaveLength(9);
     expect(byIp.get('10.0.0.1')![1]).toBe('plain');
@@ -200,7 +211,10 @@ describe('ban list export (GET .../items/export)', () => {
     expect(byIp.get('10.0.0.6')![1]).toBe("'-2");
     expect(byIp.get('10.0.0.7')![1]).toBe("'@SUM(A1)");
     expect(byIp.get('2001:db8::/32')![1]).toBe('scanner v6');
-    for (const row of rows.slice(1)) expect(new Date(row[2]!).toISOString()).toBe(row[2]);
+    for (const row of rows.slice(1)) {
+      expect(row.slice(2, 4)).toEqual(['never', '']);
+      expect(new Date(row[4]!).toISOString()).toBe(row[4]);
+    }
   });
 
   it('writes every line as the JavaScript reference does: csvCell cells, toISOString dates', async () => {
@@ -221,13 +235,13 @@ describe('ban list export (GET .../items/export)', () => {
     const items = await itemsOf(awkward);
     const repository = new BanListItemsRepository(ctx.db);
     const ref = await refOf(awkward);
-    const reference = referenceCsv(items).slice('ip,comment,created_on\r\n'.length);
+    const reference = referenceCsv(items).slice('value,comment,expires,added_by,added_at\r\n'.length);
     for (const options of [
       { items: 1 },
       { items: 2 },
       { items: 7 },
       { items: AWKWARD.length },
-      { items: 3, chars: 200 },
+      { items: 3, chars: 1_000 },
     ]) {
       const chunks = await textOf(await exportText(repository, ref, { kind: 'all' }, 'csv', options));
       expect(chunks.join(''), JSON.stringify(options)).toBe(reference);
@@ -297,7 +311,7 @@ describe('ban list export (GET .../items/export)', () => {
 
     const none = await exportOf(small, { search: 'nothing matches this' });
     expect(none.statusCode).toBe(200);
-    expect(none.body).toBe('ip,comment,created_on\r\n');
+    expect(none.body).toBe('value,comment,expires,added_by,added_at\r\n');
   });
 
   it("is another person's list: not found, and an unknown list too", async () => {
@@ -326,5 +340,11 @@ describe('csvCell', () => {
     expect(csvCell('=A1,B1')).toBe(`"'=A1,B1"`);
     expect(csvCell('\tTAB')).toBe("'\tTAB");
     expect(csvCell('2001:db8::1')).toBe('2001:db8::1');
+    expect(csvCell("'=1+2")).toBe("''=1+2");
+    expect(csvCell("'quoted")).toBe("'quoted");
+  });
+
+  it('is read back as it was by spreadsheetText (an export imported again)', () => {
+    for (const [, comment] of AWKWARD) expect(spreadsheetText(spreadsheetSafe(comment))).toBe(comment);
   });
 });

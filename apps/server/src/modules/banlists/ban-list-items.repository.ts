@@ -582,29 +582,36 @@ export class BanListItemsRepository {
     limit: number,
   ): Promise<{ text: string; count: number; lastId: number }> {
     const cell = (column: string) => {
-      const safe = `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', E'\\t', E'\\r') THEN '''' || ${column} ELSE ${column} END`;
+      // A formula start after any single quotes (spreadsheetSafe's rule: an import takes one off again).
+      const formula = `${column} ~ E'^''*[=+@\\t\\r-]'`;
+      const safe = `CASE WHEN ${formula} THEN '''' || ${column} ELSE ${column} END`;
       // The single quote added is none of these: the value itself tells whether the cell is quoted.
       const quoted = `CASE WHEN ${column} ~ E'[",\\r\\n]' THEN '"' || replace(${safe}, '"', '""') || '"' ELSE ${safe} END`;
       // Most cells need neither: one test lets them through as they are.
-      return `CASE WHEN ${column} ~ E'^[=+@\\t\\r-]|[",\\r\\n]' THEN ${quoted} ELSE ${column} END`;
+      return `CASE WHEN ${column} ~ E'^''*[=+@\\t\\r-]|[",\\r\\n]' THEN ${quoted} ELSE ${column} END`;
     };
-    const utc = `(created_on AT TIME ZONE 'UTC')`;
-    const year = `extract(year FROM ${utc})::int`;
-    const date = `CASE WHEN created_on >= '0001-01-01 00:00:00+00' AND created_on < '10000-01-01 00:00:00+00'
+    /** A date as JavaScript's toISOString writes it (years past 9999 too); null stays null. */
+    const date = (column: string) => {
+      const utc = `(${column} AT TIME ZONE 'UTC')`;
+      const year = `extract(year FROM ${utc})::int`;
+      return `CASE WHEN ${column} >= '0001-01-01 00:00:00+00' AND ${column} < '10000-01-01 00:00:00+00'
       THEN to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
       ELSE CASE WHEN ${year} > 0 THEN '+' || lpad(${year}::text, 6, '0')
                 WHEN ${year} = -1 THEN '0000'
                 ELSE '-' || lpad((-1 - ${year})::text, 6, '0') END
            || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
+    };
+    // BAN_LIST_EXPORT_CSV_COLUMNS: value, comment, expires ('never' for none), added_by, added_at.
     const line =
       format === 'csv'
-        ? `${cell('ip')} || ',' || ${cell('comment')} || ',' || ${date} || E'\\r\\n'`
+        ? `${cell('ip')} || ',' || ${cell('comment')} || ',' || coalesce(${date('expires_at')}, 'never')
+           || ',' || ${cell('added_by')} || ',' || ${date('created_on')} || E'\\r\\n'`
         : `ip || E'\\n'`;
     const items = matching(filter);
     const params: unknown[] = [ref, ...items.params, fromId, limit];
     const [row] = await this.db.query<{ text: string | null; count: number; last_id: number | null }>(
       `SELECT string_agg(${line}, '' ORDER BY id) AS text, count(*)::int AS count, max(id) AS last_id
-       FROM (SELECT id, ip, comment, created_on FROM ${items.sql} AS item
+       FROM (SELECT id, ip, comment, created_on, expires_at, added_by FROM ${items.sql} AS item
              WHERE id >= $${params.length - 1} ORDER BY id LIMIT $${params.length}) AS batch`,
       params,
     );

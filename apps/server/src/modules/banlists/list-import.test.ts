@@ -90,6 +90,89 @@ describe('import parsing', () => {
     expect(headless.items.map((entry) => entry.comment)).toEqual(['first', 'second']);
   });
 
+  it('keeps a `# comment` after a value as its comment (issue 35), in text and in headerless CSV', () => {
+    const text = parseImport(
+      'ip',
+      '# FireHOL-style feed\n1.2.3.4 # scanner from the feed\n5.6.7.8\n9.9.9.9\t#tabbed  \n10.0.0.1#not-a-comment\n',
+    );
+    expect(text.format).toBe('text');
+    expect(text.items.map((entry) => [entry.item.value, entry.comment])).toEqual([
+      ['1.2.3.4', 'scanner from the feed'],
+      ['5.6.7.8', ''],
+      ['9.9.9.9', 'tabbed'],
+    ]);
+    expect(text.invalid.map((line) => line.line)).toEqual([5]);
+
+    const csv = parseImport(
+      'ip',
+      '1.2.3.4 # inline\n5.6.7.8,cell # kept whole\n9.9.9.9 # inline,cell\n',
+      'csv',
+    );
+    expect(csv.items.map((entry) => [entry.item.value, entry.comment])).toEqual([
+      ['1.2.3.4', 'inline'],
+      ['5.6.7.8', 'cell # kept whole'],
+      ['9.9.9.9', 'cell inline'],
+    ]);
+    const long = parseImport('ip', `1.2.3.4 # ${'x'.repeat(501)}\n`);
+    expect(long.invalid[0]!.reason).toBe('The comment is longer than 500 characters.');
+  });
+
+  it("reads a CSV header's columns by name, in any order: the export's, an older export's, spreadsheet-safe cells", () => {
+    const exported = parseImport(
+      'ip',
+      'value,comment,expires,added_by,added_at\r\n' +
+        '1.2.3.4,plain,never,alice@example.com,2026-01-02T03:04:05.000Z\r\n' +
+        `5.6.7.8,"'=HYPERLINK(""x"")",2027-01-31T12:00:00.000Z,'=cmd,2026-01-02T03:04:05.000Z\r\n` +
+        `9.9.9.9,"''-twice, quoted",never,,2026-01-02T03:04:05.000Z\r\n` +
+        "10.0.0.1,'already quoted,,,2026-01-02T03:04:05.000Z\r\n",
+      'auto',
+      NOW,
+    );
+    expect(exported.invalid).toEqual([]);
+    expect(exported.items.map((entry) => [entry.item.value, entry.comment, entry.expiresAt])).toEqual([
+      ['1.2.3.4', 'plain', null],
+      ['5.6.7.8', '=HYPERLINK("x")', new Date('2027-01-31T12:00:00Z')],
+      ['9.9.9.9', "'-twice, quoted", null],
+      ['10.0.0.1', "'already quoted", undefined],
+    ]);
+
+    // An export before issue 35: its third column is when the item was added, not an expiry.
+    const older = parseImport(
+      'ip',
+      'ip,comment,created_on\r\n1.2.3.4,scanner,2025-03-04T05:06:07.000Z\r\n2001:db8::/32,v6,2020-01-01T00:00:00.000Z\r\n',
+      'auto',
+      NOW,
+    );
+    expect(older.invalid).toEqual([]);
+    expect(older.items.map((entry) => [entry.item.value, entry.comment, entry.expiresAt])).toEqual([
+      ['1.2.3.4', 'scanner', undefined],
+      ['2001:db8::/32', 'v6', undefined],
+    ]);
+
+    const reordered = parseImport(
+      'ip',
+      'Expires,Comment,Added By,IP\n1d,first,someone,1.2.3.4\n',
+      'auto',
+      NOW,
+    );
+    expect(reordered.items.map((entry) => [entry.item.value, entry.comment, entry.expiresAt])).toEqual([
+      ['1.2.3.4', 'first', new Date('2026-11-27T12:00:00Z')],
+    ]);
+    const stray = parseImport('ip', 'ip,comment\n1.2.3.4,a,b\n', 'auto', NOW);
+    expect(stray.invalid.map((line) => [line.line, line.reason])).toEqual([
+      [2, 'A CSV line has a cell in a column the header does not name.'],
+    ]);
+  });
+
+  it('refuses a CSV header naming a column it does not read, or one twice, saying the names', () => {
+    expect(() => parseImport('ip', 'ip,comment,country\n1.2.3.4,a,NL\n')).toThrow(
+      'The CSV header names a column Guardian does not read: "country". Name the columns value (or ip), comment, expires, added_by and added_at, in any order; added_by, added_at and created_on are not read.',
+    );
+    expect(() => parseImport('ip', 'ip,value\n1.2.3.4,1.2.3.5\n')).toThrow(
+      'The CSV header names the value column twice.',
+    );
+  });
+
   it('refuses CSV lines with a bad expiry, too many columns, a comment too long or a broken quote', () => {
     const parsed = parseImport(
       'ip',
@@ -455,6 +538,63 @@ describe('import into a list', () => {
       '"Small Co" has 9,996 of 10,000 list items (Free plan): 5 more would pass it (4 left). Nothing was sent.',
     );
     expect(writes()).toBe(before);
+  });
+
+  it('imports an export into an empty list as the same items, comments and expiries (issue 35)', async () => {
+    const comments = [
+      'plain',
+      'with, comma and "quotes"',
+      '=1+2',
+      "'=already quoted",
+      '@SUM(A1)',
+      'two\nlines',
+      '',
+      'ünïcødé 🚫',
+    ];
+    const source = await syncedList(comments.map((comment, i) => ({ ip: `10.35.0.${i}`, comment })));
+    // Provenance and expiries as the console keeps them: some added here and expiring, some by Cloudflare.
+    await ctx.db.query(
+      `UPDATE ban_list_items SET added_via = 'console', added_by = '=' || $2::text,
+         expires_at = now() + interval '3 days' + id * interval '1 minute'
+       WHERE ban_list_ref = $1 AND id % 2 = 0`,
+      [source.ref, alice.email],
+    );
+    const exported = await call(
+      alice,
+      `/api/cloudflare/banlists/${source.listId}/items/export`,
+      undefined,
+      ctx.app,
+      'GET',
+    );
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).toContain('never');
+
+    const target = await syncedList([]);
+    const shown = await preview(target.listId, exported.body);
+    expect(shown).toMatchObject({
+      format: 'csv',
+      lines: comments.length,
+      to_add: comments.length,
+      invalid_count: 0,
+    });
+    // The file's expiries (never included) win over the dialog's choice.
+    const applied = await call(alice, `/api/cloudflare/banlists/${target.listId}/items/import/${shown.id}`, {
+      expires: '30d',
+    });
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json<BanListImportResult>().added).toBe(comments.length);
+
+    const items = async (ref: number) =>
+      (await mirrorRows(ref)).map((row) => [row.ip, row.comment, row.expires_at?.toISOString() ?? null]);
+    const before = await items(source.ref);
+    expect(before.filter((row) => row[2] !== null)).toHaveLength(comments.length / 2);
+    expect(await items(target.ref)).toEqual(before);
+    const atCloudflare = (listId: string) =>
+      ctx.sandbox.control
+        .getListItems(account.account_id, listId)
+        .map((item) => [item.ip, item.comment ?? ''])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(atCloudflare(target.listId)).toEqual(atCloudflare(source.listId));
   });
 
   it('keeps at most 3 previews a person, the newest: a preview drops the oldest (issue 33)', async () => {

@@ -1,15 +1,25 @@
 /**
- * Reading an import (issue 15): pasted or uploaded text, one value a line, or CSV `value,comment[,expires]`.
- * Every line is checked and normalised by the Add dialog's rules (`parseItemValue`: IPv6 compressed
- * and lower-case, host bits cleared, hostnames lower-case, `AS13335` as 13335), repeats in the file are
- * counted once, and every line that is not an item is kept with its number and the reason.
+ * Reading an import (issue 15): pasted or uploaded text, one value a line (a `# comment` after it is
+ * the item's comment), or CSV. A CSV with a header line is read by the header's names (the export's
+ * `value,comment,expires,added_by,added_at`, an older export's `ip,comment,created_on`, or any order
+ * of them: BAN_LIST_CSV_COLUMN_NAMES); one without is read `value,comment,expires`. Every line is
+ * checked and normalised by the Add dialog's rules (`parseItemValue`: IPv6 compressed and lower-case,
+ * host bits cleared, hostnames lower-case, `AS13335` as 13335), repeats in the file are counted once,
+ * and every line that is not an item is kept with its number and the reason.
  *
  * CSV goes through csv-parse (quoted fields holding commas or quotes, CRLF, a byte order mark, a broken
  * quote reported on its own line), not a split on commas.
  */
-import { BAN_LIST_ITEM_COMMENT_MAX, type BanListKind } from '@guardian/contract';
+import {
+  BAN_LIST_CSV_COLUMN_NAMES,
+  BAN_LIST_ITEM_COMMENT_MAX,
+  type BanListCsvColumn,
+  type BanListKind,
+} from '@guardian/contract';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { AppError } from '../../app-error';
+import { spreadsheetText } from '../../spreadsheet-safe';
 import { parseItemValue, type ItemValue } from './list-item-value';
 
 /** The most lines one import takes (the bench's 100,000): past it the person splits the file. */
@@ -26,20 +36,6 @@ const PRESET_MS: Record<string, number> = {
   '7d': 7 * 86_400_000,
   '30d': 30 * 86_400_000,
 };
-/** The names a header's first column may have (a first line that is none of these and no value is invalid). */
-const HEADER_NAMES = new Set([
-  'ip',
-  'ips',
-  'value',
-  'item',
-  'items',
-  'address',
-  'cidr',
-  'hostname',
-  'asn',
-  'redirect',
-]);
-
 const DATE_TIME = z.iso.datetime({ offset: true });
 const DATE = z.iso.date();
 
@@ -164,16 +160,24 @@ class Collector {
   }
 }
 
-/** One value a line; `#` starts a comment (a whole line, or after a space). */
+/**
+ * A `#` starts a comment: a whole line's, or one after a value and a space (`1.2.3.4 # scanner`),
+ * which is the item's comment. The value, and the comment after it ('' when none).
+ */
+function splitInlineComment(text: string): [value: string, comment: string] {
+  const hash = text.search(/(^|\s)#/);
+  return hash < 0 ? [text.trim(), ''] : [text.slice(0, hash).trim(), text.slice(hash).trim().slice(1).trim()];
+}
+
+/** One value a line, a `# comment` after it its comment; `#` lines are comments. */
 function readText(text: string, collector: Collector): void {
   const lines = text.split('\n');
   for (let index = 0; index < lines.length; index++) {
     const raw = lines[index]!;
-    const hash = raw.search(/(^|\s)#/);
-    const value = (hash < 0 ? raw : raw.slice(0, hash)).trim();
+    const [value, comment] = splitInlineComment(raw);
     if (value === '') continue;
     collector.lines++;
-    collector.take(index + 1, raw.trim(), value, '');
+    collector.take(index + 1, raw.trim(), value, comment);
   }
 }
 
@@ -219,7 +223,46 @@ export function csvRows(text: string, rejected: (line: number, reason: string) =
   return rows;
 }
 
-/** `value,comment[,expires]`, a header line optional; `#` lines are comments. */
+/** A header's name as BAN_LIST_CSV_COLUMN_NAMES has it: `Added by` and `added-by` are `added_by`. */
+const columnName = (cell: string) =>
+  cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+
+/** Whether a CSV's first record is a header: one of its cells names the value column. */
+const isHeader = (cells: readonly string[]) =>
+  cells.some((cell) => BAN_LIST_CSV_COLUMN_NAMES[columnName(cell)] === 'value');
+
+/** The CSV's columns from its header, by name: refused (400) when a name is unknown, repeated or the value's is missing. */
+function columnsOf(header: readonly string[]): (BanListCsvColumn | null)[] {
+  const columns = header.map((cell) =>
+    cell.trim() === '' ? null : BAN_LIST_CSV_COLUMN_NAMES[columnName(cell)],
+  );
+  const known = `Name the columns value (or ip), comment, expires, added_by and added_at, in any order; added_by, added_at and created_on are not read.`;
+  const unknown = header
+    .filter((cell, at) => columns[at] === undefined)
+    .map((cell) => `"${shown(cell.trim())}"`);
+  if (unknown.length > 0)
+    throw new AppError(
+      'BAD_REQUEST',
+      `The CSV header names ${unknown.length === 1 ? 'a column' : 'columns'} Guardian does not read: ${unknown.slice(0, 5).join(', ')}. ${known}`,
+    );
+  for (const column of ['value', 'comment', 'expires'] as const) {
+    if (columns.filter((named) => named === column).length > 1)
+      throw new AppError('BAD_REQUEST', `The CSV header names the ${column} column twice. ${known}`);
+  }
+  return columns as (BanListCsvColumn | null)[];
+}
+
+/** Without a header: value, comment, expires. */
+const POSITIONAL: (BanListCsvColumn | null)[] = ['value', 'comment', 'expires'];
+
+/**
+ * CSV, read by its header's names when its first record is a header, else `value,comment,expires`;
+ * `#` lines are comments, and a `# comment` after the value is its comment (beside the comment cell's).
+ * A cell the export made text for a spreadsheet (a leading `'`) is read as it was.
+ */
 function readCsv(text: string, collector: Collector, now: Date): void {
   const rawLines = text.split('\n');
   const rawLineAt = (line: number) => (rawLines[line - 1] ?? '').trim();
@@ -227,27 +270,34 @@ function readCsv(text: string, collector: Collector, now: Date): void {
     collector.lines++;
     collector.reject(line, rawLineAt(line), reason);
   });
-  for (const [index, { line, cells }] of rows.entries()) {
-    const [value = '', comment = '', expires = '', ...extra] = cells.map((cell) => cell.trim());
-    if (value === '' && comment === '' && expires === '' && extra.every((cell) => cell.trim() === ''))
-      continue;
+  const header = rows[0] && isHeader(rows[0].cells) ? rows[0].cells : undefined;
+  const columns = header ? columnsOf(header) : POSITIONAL;
+  const tooMany = header
+    ? 'A CSV line has a cell in a column the header does not name.'
+    : 'A CSV line has at most three columns: value, comment, expires.';
+  for (const { line, cells } of header ? rows.slice(1) : rows) {
+    const trimmed = cells.map((cell) => spreadsheetText(cell.trim()));
+    if (trimmed.every((cell) => cell === '')) continue;
     const raw = rawLineAt(line) || cells.join(',');
-    if (
-      index === 0 &&
-      HEADER_NAMES.has(value.toLowerCase()) &&
-      typeof parseItemValue('ip', value) === 'string'
-    )
-      continue;
     collector.lines++;
-    if (extra.some((cell) => cell !== '')) {
-      collector.reject(line, raw, 'A CSV line has at most three columns: value, comment, expires.');
+    const cell: Partial<Record<BanListCsvColumn, string>> = {};
+    let stray = false;
+    for (const [at, content] of trimmed.entries()) {
+      const column = columns[at];
+      if (column) cell[column] = content;
+      else if (content !== '') stray = true;
+    }
+    if (stray) {
+      collector.reject(line, raw, tooMany);
       continue;
     }
-    const expiresAt = parseExpiryCell(expires, now);
+    const expiresAt = parseExpiryCell(cell.expires ?? '', now);
     if (typeof expiresAt === 'string') {
       collector.reject(line, raw, expiresAt);
       continue;
     }
+    const [value, inline] = splitInlineComment(cell.value ?? '');
+    const comment = [cell.comment ?? '', inline].filter(Boolean).join(' ');
     collector.take(line, raw, value, comment, expiresAt);
   }
 }

@@ -9,7 +9,7 @@ import { sessionToken } from '../../../test/token';
 
 const LIST_ID = '2c0fc9fa937b11eaa1b71c4d701ab86e';
 const EXPORT = `GET /api/cloudflare/banlists/${LIST_ID}/items/export`;
-const CSV = 'ip,comment,created_on\r\n10.0.0.1,"a, b",2025-03-04T05:06:07.000Z\r\n';
+const CSV = 'value,comment,expires,added_by,added_at\r\n10.0.0.1,"a, b",never,,2025-03-04T05:06:07.000Z\r\n';
 
 const LISTS: BanList[] = [
   {

@@ -17,7 +17,11 @@ interface ExportBanListItemsButtonProps {
 }
 
 const FORMATS: { value: BanListExportFormat; label: string; hint: string }[] = [
-  { value: 'csv', label: 'CSV', hint: 'ip,comment,created_on, for a spreadsheet' },
+  {
+    value: 'csv',
+    label: 'CSV',
+    hint: 'value, comment, expires, added by, added at: for a spreadsheet, and Import reads it back',
+  },
   { value: 'txt', label: 'TXT', hint: 'one value per line, for a firewall or a script' },
 ];
 
