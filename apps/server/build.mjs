@@ -29,7 +29,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node26',
   sourcemap: true,
   // No shared chunks: config.ts finds the web build relative to its own file, which must sit in dist/.
   plugins: [externalNpmPackages],

@@ -62,7 +62,7 @@ export async function buildChildren(): Promise<ChildBundles> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node26',
     sourcemap: true,
     plugins: [optionalModules, externalNpmPackages],
     logLevel: 'warning',

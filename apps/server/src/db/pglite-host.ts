@@ -178,6 +178,6 @@ process.on('SIGTERM', () => undefined);
 process.umask(0o077);
 serve(process.argv[2] || undefined).catch((err: unknown) => {
   send({ type: 'failed', error: serializeError(err) });
-  process.disconnect();
+  process.disconnect?.();
   process.exitCode = 1;
 });
