@@ -89,7 +89,7 @@ export function createServices(config: Config, deps: AppDeps) {
   const dns = new DnsService(deps, snapshots);
   // Snapshots put things back through the modules that own them, without importing them.
   const restorers: SnapshotRestorers = {
-    banList: (userId, list, items, options) => banLists.restore(userId, list, items, options),
+    banList: (person, list, items, options) => banLists.restore(person, list, items, options),
     dnsRecord: (userId, record) => dns.restore(userId, record),
   };
   return {

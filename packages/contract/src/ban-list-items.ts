@@ -70,7 +70,7 @@ export const banListItemProvenanceSchema = z.object({
 export const changeBanListItemExpiryRequestSchema = z.object({ expires: itemExpirySchema });
 export type ChangeBanListItemExpiryRequest = z.infer<typeof changeBanListItemExpiryRequestSchema>;
 
-export const ITEM_HISTORY_EVENTS = ['added', 'expiry_changed', 'removed', 'expired'] as const;
+export const ITEM_HISTORY_EVENTS = ['added', 'expiry_changed', 'removed', 'expired', 'restored'] as const;
 export type ItemHistoryEventKind = (typeof ITEM_HISTORY_EVENTS)[number];
 
 /** One event of an item's history (newest last). */
@@ -81,7 +81,7 @@ export const banListItemHistoryEventSchema = z.object({
   actor: z.string(),
   /** How an added item came (added events only). */
   added_via: itemAddedViaSchema.nullable(),
-  /** The expiry after the event (added, expiry_changed), or null. */
+  /** The expiry after the event (added, expiry_changed, restored), or null. */
   expires_at: z.string().nullable(),
 });
 export type BanListItemHistoryEvent = z.infer<typeof banListItemHistoryEventSchema>;

@@ -17,6 +17,11 @@ export interface BanListItemRecord {
   addedBy: string;
   addedByUser: number | null;
   expiresAt: Date | null;
+  /**
+   * When a restored item was first created (Cloudflare dates it the day it was added again), what the
+   * console shows instead of `createdOn`; null for the others.
+   */
+  firstCreatedOn: Date | null;
 }
 
 /**
@@ -41,6 +46,7 @@ interface ItemRow {
   added_by: string;
   added_by_user: number | null;
   expires_at: Date | null;
+  first_created_on: Date | null;
 }
 
 function toItem(row: ItemRow): BanListItemRecord {
@@ -54,6 +60,7 @@ function toItem(row: ItemRow): BanListItemRecord {
     addedBy: row.added_by,
     addedByUser: row.added_by_user,
     expiresAt: row.expires_at,
+    firstCreatedOn: row.first_created_on,
   };
 }
 
@@ -66,6 +73,28 @@ export interface MirrorItem {
   createdOn: string;
   /** The value as inet reads it, for the IP Address order of an ip list's item; null for the other kinds. */
   ipSort: string | null;
+}
+
+/** An item as a snapshot kept it, put back at Cloudflare by a restore (modules/snapshots). */
+export interface KeptItem {
+  /** Its value's key (`keyOfMirrorValue`), to find it in the mirror again. */
+  key: string;
+  /** Its Cloudflare id when it was kept, its history's key (null in a snapshot older than migration 030). */
+  itemId: string | null;
+  /** The date the console showed (null in a snapshot older than migration 030). */
+  createdOn: Date | null;
+  addedVia: ItemAddedVia;
+  addedBy: string;
+  addedByUser: number | null;
+  expiresAt: Date | null;
+}
+
+/** An item a restore gave its kept provenance again: its Cloudflare id then and now. */
+export interface RestoredItem {
+  keptItemId: string | null;
+  itemId: string;
+  value: string;
+  expiresAt: Date | null;
 }
 
 /** New values for an item that kept its place (Cloudflare changed its comment). */
@@ -145,11 +174,12 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 // Values are stored lower-case (IPv6, hostnames), and a case-sensitive LIKE can use the btree.
 const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
 
-const ITEM_COLUMNS = 'id, item_id, ip, comment, created_on, added_via, added_by, added_by_user, expires_at';
+const ITEM_COLUMNS =
+  'id, item_id, ip, comment, created_on, added_via, added_by, added_by_user, expires_at, first_created_on';
 /** A filter's subquery also carries the address order's key, for the page to sort by. */
 const MATCH_COLUMNS = `${ITEM_COLUMNS}, ip_sort`;
 /** What a sync carries over from the mirror by Cloudflare's item id (see `keepProvenance`). */
-const PROVENANCE_COLUMNS = 'added_via, added_by, added_by_user, expires_at';
+const PROVENANCE_COLUMNS = 'added_via, added_by, added_by_user, expires_at, first_created_on';
 
 /**
  * The condition on comments, and on who added the item (starting with the text, through the Added by
@@ -201,7 +231,8 @@ const SORT_COLUMNS: Record<ItemOrder, string> = {
   ip: 'ip',
   address: 'ip_sort',
   comment: 'comment',
-  created_on: 'created_on',
+  // As the console shows it: a restored item's first date (unindexed either way, see the service).
+  created_on: 'coalesce(first_created_on, created_on)',
   expires_at: 'expires_at',
   // Case-insensitive, as the index keeps it (migration 019): the same index serves the search.
   added_by: 'lower(added_by)',
@@ -511,11 +542,12 @@ export class BanListItemsRepository {
 
   /**
    * Gives the loaded items that Guardian added their provenance and expiry from the mirror
-   * (Cloudflare keeps neither): by Cloudflare's item id, or, for an item the mirror holds under a
-   * provisional id (an import's, see item-ids.ts), by its value's key (list-item-value.ts: the value
-   * lower-case, a redirect's source). Reads only the mirror's items that Guardian added; the items
-   * found at Cloudflare keep the load's defaults. Answers the provisional ids learned on the way, for
-   * the items' history (`ItemHistoryRepository.renameItems`, when the load is swapped in).
+   * (Cloudflare keeps neither), and restored ones their first date: by Cloudflare's item id, or, for
+   * an item the mirror holds under a provisional id (an import's, see item-ids.ts), by its value's key
+   * (list-item-value.ts: the value lower-case, a redirect's source). Reads only the mirror's items that
+   * Guardian added or restored; the items found at Cloudflare keep the load's defaults. Answers the
+   * provisional ids learned on the way, for the items' history (`ItemHistoryRepository.renameItems`,
+   * when the load is swapped in).
    *
    * Run in a transaction of its own. The mirror's statistics do not see an import's rows (PGlite has
    * no autovacuum; PostgreSQL's may not have run yet): planned as one item to carry over, each join was
@@ -527,11 +559,11 @@ export class BanListItemsRepository {
     const load = loadTableOf(ref);
     await this.db.exec('SET LOCAL enable_nestloop = off');
     const assign = `added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
-           expires_at = kept.expires_at`;
+           expires_at = kept.expires_at, first_created_on = kept.first_created_on`;
     await this.db.query(
       `UPDATE ${load} AS item SET ${assign}
        FROM (SELECT item_id, ${PROVENANCE_COLUMNS} FROM ban_list_items
-             WHERE ban_list_ref = $1 AND added_via <> 'cloudflare') AS kept
+             WHERE ban_list_ref = $1 AND (added_via <> 'cloudflare' OR first_created_on IS NOT NULL)) AS kept
        WHERE item.item_id = kept.item_id AND item.added_via = 'cloudflare'`,
       [ref],
     );
@@ -544,6 +576,50 @@ export class BanListItemsRepository {
       [ref, PENDING_ITEM_ID_LIKE],
     );
     return learned.map((row) => ({ pending: row.pending, itemId: row.item_id }));
+  }
+
+  /**
+   * Gives the items a restore put back at Cloudflare (and a sync brought into the mirror) what they had
+   * when they were kept: their date, who added them, how, and their expiry. Found by their value's key,
+   * and only the items the sync found new: an item Cloudflare still had keeps its own, one a person
+   * added again since keeps theirs. Answers those items. Hash-joined, as `keepProvenance` (the
+   * mirror's statistics do not know the rows the sync just loaded), in the caller's transaction.
+   */
+  async restoreKept(ref: number, kept: readonly KeptItem[]): Promise<RestoredItem[]> {
+    if (kept.length === 0) return [];
+    await this.db.exec('SET LOCAL enable_nestloop = off');
+    const rows = await this.db.query<{
+      kept_item_id: string | null;
+      item_id: string;
+      ip: string;
+      expires_at: Date | null;
+    }>(
+      `UPDATE ban_list_items AS item
+       SET added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
+           expires_at = kept.expires_at, first_created_on = kept.created_on
+       FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::bigint[], $8::timestamptz[])
+         AS kept (key, item_id, created_on, added_via, added_by, added_by_user, expires_at)
+       WHERE item.ban_list_ref = $1 AND ${mirrorKeySql('item.ip')} = kept.key
+         AND item.added_via = 'cloudflare' AND item.first_created_on IS NULL
+         AND item.item_id IS DISTINCT FROM kept.item_id
+       RETURNING kept.item_id AS kept_item_id, item.item_id, item.ip, item.expires_at`,
+      [
+        ref,
+        kept.map((item) => item.key),
+        kept.map((item) => item.itemId),
+        kept.map((item) => item.createdOn),
+        kept.map((item) => item.addedVia),
+        kept.map((item) => item.addedBy),
+        kept.map((item) => item.addedByUser),
+        kept.map((item) => item.expiresAt),
+      ],
+    );
+    return rows.map((row) => ({
+      keptItemId: row.kept_item_id,
+      itemId: row.item_id,
+      value: row.ip,
+      expiresAt: row.expires_at,
+    }));
   }
 
   /**

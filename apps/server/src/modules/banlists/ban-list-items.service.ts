@@ -89,7 +89,7 @@ export function toItemDto(item: BanListItemRecord): BanListItem {
     id: item.id,
     ip: item.ip,
     comment: item.comment,
-    created_on: item.createdOn.toISOString(),
+    created_on: (item.firstCreatedOn ?? item.createdOn).toISOString(),
     added_via: item.addedVia,
     added_by: item.addedBy,
     expires_at: item.expiresAt?.toISOString() ?? null,

@@ -10,11 +10,12 @@ import {
   toBanListDto,
   type BanListAccess,
 } from './ban-list-access';
-import { BanListItemsRepository } from './ban-list-items.repository';
+import { BanListItemsRepository, type RestoredItem } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord, type CloudflareListSummary } from './banlists.repository';
-import { parseItemValue } from './list-item-value';
+import { ItemHistoryRepository, type NewItemEvent } from './item-history';
+import { keyOfMirrorValue, parseItemValue } from './list-item-value';
 import { syncMirror } from './mirror-sync';
-import type { SnapshotsService } from '../snapshots/snapshots.service';
+import type { KeptListItems, RestoringPerson, SnapshotsService } from '../snapshots/snapshots.service';
 import type { SnapshotItem, SnapshotList } from '../snapshots/snapshots.repository';
 
 /**
@@ -31,6 +32,15 @@ export interface Steps {
   /** The job doing it: a run of it again keeps to the same snapshot (Clean All). */
   jobId?: string;
 }
+
+const restoredEvent = (person: RestoringPerson, item: RestoredItem): NewItemEvent => ({
+  itemId: item.itemId,
+  value: item.value,
+  event: 'restored',
+  userId: person.userId,
+  actor: person.name,
+  expiresAt: item.expiresAt,
+});
 
 const toListToKeep = (list: BanListRecord) => ({
   ref: list.ref,
@@ -217,14 +227,17 @@ export class BanListsService {
   /**
    * Puts a snapshot's list back: the list itself first when it was deleted (or the person's list of
    * that name in that account, if one exists again), then its items in batches, then the mirror is
-   * read again from Cloudflare, so it shows exactly what Cloudflare holds.
+   * read again from Cloudflare, so it shows exactly what Cloudflare holds. Cloudflare keeps no
+   * provenance and dates the items anew: the items it took back are then given what they had (their
+   * date, who added them, how, their expiry, their history) and a 'restored' event naming `person`.
    */
   async restore(
-    userId: number,
+    person: RestoringPerson,
     kept: SnapshotList,
-    items: (afterId: number, limit: number) => Promise<SnapshotItem[]>,
+    items: KeptListItems,
     options: { recreate: boolean },
   ): Promise<void> {
+    const { userId } = person;
     const list = options.recreate
       ? await this.recreate(userId, kept)
       : await this.access.lists.findOwnedByListId(userId, kept.listId);
@@ -232,7 +245,7 @@ export class BanListsService {
     const cf = await this.access.clientOf(userId, list);
     await this.access.writing(list.ref, async () => {
       for (let afterId = 0; ;) {
-        const batch = await items(afterId, RESTORE_BATCH);
+        const batch = await items.after(afterId, RESTORE_BATCH);
         if (batch.length === 0) break;
         afterId = batch[batch.length - 1]!.id;
         const body = batch.flatMap((item) => {
@@ -250,7 +263,60 @@ export class BanListsService {
         );
       }
       const current = await this.access.lists.findOwned(userId, list.ref);
-      if (current) await syncMirror(this.access.deps.db, cf, current);
+      if (!current) return;
+      await syncMirror(this.access.deps.db, cf, current);
+      for (let afterId = 0; ;) {
+        const batch = await items.after(afterId, RESTORE_BATCH);
+        if (batch.length === 0) break;
+        afterId = batch[batch.length - 1]!.id;
+        await this.giveBack(person, list, batch, items);
+      }
+    });
+  }
+
+  /** Gives a batch of restored items, now in the mirror, what they had when they were kept. */
+  private async giveBack(
+    person: RestoringPerson,
+    list: BanListRecord,
+    batch: readonly SnapshotItem[],
+    items: KeptListItems,
+  ): Promise<void> {
+    const keptIds = batch.flatMap((item) => (item.itemId === null ? [] : [item.itemId]));
+    // Read before the transaction: on PGlite a read outside it would wait for its end.
+    const keptHistory = items.history ? await items.history(keptIds) : [];
+    await this.access.deps.db.transaction(async (tx) => {
+      const lists = new BanListsRepository(tx);
+      if (!(await lists.lock(list.ref))) return;
+      const restored = await new BanListItemsRepository(tx).restoreKept(
+        list.ref,
+        batch.map((item) => ({ ...item, key: keyOfMirrorValue(list.kind, item.value) })),
+      );
+      if (restored.length === 0) return;
+      const history = new ItemHistoryRepository(tx);
+      const newIds = new Map(
+        restored.flatMap((item) => (item.keptItemId ? [[item.keptItemId, item] as const] : [])),
+      );
+      if (items.history) {
+        // A deleted list's history was kept with its items: it is written again under their new ids.
+        await history.record(
+          list.ref,
+          keptHistory.flatMap(({ itemId, ...event }) => {
+            const item = newIds.get(itemId);
+            return item ? [{ ...event, itemId: item.itemId, value: item.value }] : [];
+          }),
+        );
+      } else {
+        // Clean All's lists kept their items' history: it goes on under their new ids.
+        await history.renameItems(
+          list.ref,
+          [...newIds].map(([pending, item]) => ({ pending, itemId: item.itemId })),
+        );
+      }
+      await history.record(
+        list.ref,
+        restored.map((item) => restoredEvent(person, item)),
+      );
+      await lists.recordUpdated(list.ref);
     });
   }
 

@@ -48,6 +48,12 @@ const READ_AGAIN_MS = 1_000;
  */
 export const CLOUDFLARE_ITEMS_PER_WRITE = Number.POSITIVE_INFINITY;
 
+/**
+ * Items recorded in the mirror per transaction once Cloudflare took them: the job counts them as it
+ * goes (its progress, "5,000 of 40,000 items" and a rate), as a sync counts its pages.
+ */
+export const IMPORT_RECORD_BATCH = 5_000;
+
 const PRESET_MS: Record<string, number> = {
   '1h': 3_600_000,
   '1d': 86_400_000,
@@ -196,7 +202,7 @@ export class ListImportService {
 
   /** The job: sends the new items and records what Cloudflare took. */
   readonly kind: JobKind = {
-    run: async ({ job, signal, progress }) => {
+    run: async ({ job, signal, progress, flushProgress }) => {
       const data = job.data as { listId: string; importId: string; expires: string; by: string };
       const list = await this.access.requireList(job.userId, data.listId);
       const cf = await this.access.clientOf(job.userId, list);
@@ -210,6 +216,7 @@ export class ListImportService {
           by: { userId: job.userId, name: data.by },
           signal,
           progress,
+          flushProgress,
         });
         await this.imports.remove(data.importId);
         return result;
@@ -226,6 +233,7 @@ export class ListImportService {
       by: ImportActor;
       signal: AbortSignal;
       progress: (done: number, total?: number | null) => void;
+      flushProgress: () => Promise<void>;
     },
   ): Promise<BanListImportResult> {
     const entries = stored.items.flatMap(([value, comment, at]) => {
@@ -247,6 +255,8 @@ export class ListImportService {
       items: fresh.length,
     });
     options.progress(0, fresh.length);
+    // Shown while Cloudflare takes the write, which reports nothing until it ends.
+    await options.flushProgress();
     const fallback = defaultExpiry ? defaultExpiry.toISOString() : null;
     const expiryOf = (entry: (typeof fresh)[number]) => (entry.at === '' ? fallback : entry.at);
     /** What reached Cloudflare, to record in the mirror. */
@@ -294,7 +304,6 @@ export class ListImportService {
         });
         uncertain = [];
         completed(batch);
-        options.progress(reached.length, fresh.length);
       }
     } catch (err) {
       failure = err;
@@ -351,28 +360,41 @@ export class ListImportService {
         }
       }
     }
-    // The mirror's other items keep their ids (no reload of the whole list).
+    // The mirror's other items keep their ids (no reload of the whole list). Recorded in batches, each
+    // its own transaction, so that the job's count and rate move meanwhile (PGlite runs one
+    // transaction at a time: a progress write waits for the one in progress).
     let recorded = 0;
-    if (reached.length > 0) {
-      await this.access.deps.db.transaction(async (tx) => {
-        const locked = await new BanListsRepository(tx).lock(list.ref);
-        if (!locked) throw banListNotFound();
-        // Items another write put in the mirror meanwhile (a sync that found them at Cloudflare) are
-        // not recorded twice. Every write that adds to the mirror moves the list's next id, so while it
-        // is where this job read it nothing was added, and 89,000 lookups are saved.
-        const present =
-          locked.nextItemId === list.nextItemId
-            ? new Set<string>()
-            : await new ListImportRepository(tx).existingKeys(
-                list.ref,
-                list.kind,
-                reached.map((item) => keyOfMirrorValue(list.kind, item.ip)),
-              );
-        const missing = reached.filter((item) => !present.has(keyOfMirrorValue(list.kind, item.ip)));
-        await new ListImportRepository(tx).insertImported(list.ref, locked.nextItemId, missing, options.by);
-        recorded = missing.length;
-      });
-      this.access.changed();
+    try {
+      let nextItemId = list.nextItemId;
+      for (let start = 0; start < reached.length; start += IMPORT_RECORD_BATCH) {
+        const batch = reached.slice(start, start + IMPORT_RECORD_BATCH);
+        await this.access.deps.db.transaction(async (tx) => {
+          const locked = await new BanListsRepository(tx).lock(list.ref);
+          if (!locked) throw banListNotFound();
+          // Items another write put in the mirror meanwhile (a sync that found them at Cloudflare) are
+          // not recorded twice. Every write that adds to the mirror moves the list's next id, so while
+          // it is where this job left it nothing was added, and 89,000 lookups are saved.
+          const present =
+            locked.nextItemId === nextItemId
+              ? new Set<string>()
+              : await new ListImportRepository(tx).existingKeys(
+                  list.ref,
+                  list.kind,
+                  batch.map((item) => keyOfMirrorValue(list.kind, item.ip)),
+                );
+          const missing = batch.filter((item) => !present.has(keyOfMirrorValue(list.kind, item.ip)));
+          await new ListImportRepository(tx).insertImported(list.ref, locked.nextItemId, missing, options.by);
+          nextItemId = locked.nextItemId + missing.length;
+          recorded += missing.length;
+        });
+        this.access.changed();
+        options.progress(start + batch.length, reached.length);
+      }
+    } catch (err) {
+      // Cloudflare holds what was not recorded here: the list is read back in the background.
+      if (reached.length > recorded)
+        await this.reconciler.syncLater(options.by.userId, list).catch(() => undefined);
+      throw err;
     }
     if (failure !== undefined) throw failure;
     const after = await this.access.lists.findOwned(options.by.userId, list.ref);

@@ -13,6 +13,7 @@ import { buildApp, createAppDeps } from '../../app';
 import { createServices } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import type { JobRecord } from '../jobs/jobs.repository';
 import { csvRows, parseExpiryCell, parseImport } from './list-import';
 import { parseItemValue } from './list-item-value';
 import { ListImportRepository } from './list-import.repository';
@@ -507,6 +508,47 @@ describe('import into a list', () => {
       [ref],
     );
     expect(count!.count).toBe(50_000);
+  });
+
+  it("counts the items recorded as it goes, 5,000 at a time: the job's count and rate move (issue 35)", async () => {
+    const { listId, ref } = await syncedList([]);
+    const text = Array.from({ length: 12_000 }, (_, i) => `10.36.${i >> 8}.${i & 255}`).join('\n');
+    const shown = await preview(listId, text);
+    expect(await new ListImportRepository(ctx.db).claim(shown.id!, alice.id, ref)).toBe(12_000);
+    const { listImport } = createServices(ctx.config, createAppDeps(ctx.config, ctx.db));
+    const reports: [number, number | null | undefined][] = [];
+    const recordedAt: number[] = [];
+    let flushed = 0;
+    const result = (await listImport.kind.run({
+      job: {
+        userId: alice.id,
+        createdAt: new Date(),
+        data: { listId, importId: shown.id, expires: 'never', by: alice.email },
+      } as unknown as JobRecord,
+      signal: new AbortController().signal,
+      progress: (done, total) => {
+        reports.push([done, total]);
+        recordedAt.push(ctx.sandbox.control.getListItems(account.account_id, listId).length);
+      },
+      flushProgress: async () => void flushed++,
+    })) as BanListImportResult;
+    expect(result.added).toBe(12_000);
+    expect(reports).toEqual([
+      [0, 12_000],
+      [5_000, 12_000],
+      [10_000, 12_000],
+      [12_000, 12_000],
+    ]);
+    // The count is written before Cloudflare's write, which reports nothing until it ends...
+    expect(flushed).toBe(1);
+    expect(recordedAt[0]).toBe(0);
+    // ...and then counts the items in Guardian, all of them at Cloudflare by then.
+    expect(recordedAt.slice(1)).toEqual([12_000, 12_000, 12_000]);
+    const [count] = await ctx.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM ban_list_items WHERE ban_list_ref = $1',
+      [ref],
+    );
+    expect(count!.count).toBe(12_000);
   });
 
   it("refuses an import that would pass the account's quota before sending anything, with the numbers", async () => {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   MAX_SNAPSHOTS_PER_USER,
   type BanListKind,
+  type ItemAddedVia,
+  type ItemHistoryEventKind,
   type Snapshot,
   type SnapshotKind,
 } from '@guardian/contract';
@@ -107,11 +109,43 @@ export interface NewSnapshot {
   jobId?: string;
 }
 
-/** An item a restore adds again. */
+/** An item a restore adds again, as it was when it was kept (migration 030; older snapshots kept less). */
 export interface SnapshotItem {
   id: number;
   value: string;
   comment: string;
+  /** Its Cloudflare id then: its history's key. */
+  itemId: string | null;
+  /** The date the console showed. */
+  createdOn: Date | null;
+  addedVia: ItemAddedVia;
+  addedBy: string;
+  addedByUser: number | null;
+  expiresAt: Date | null;
+}
+
+/** An event of a kept item's history (a deleted list's: its history went with it). */
+export interface SnapshotItemEvent {
+  /** The item's Cloudflare id then. */
+  itemId: string;
+  at: Date;
+  event: ItemHistoryEventKind;
+  userId: number | null;
+  actor: string;
+  addedVia: ItemAddedVia | null;
+  expiresAt: Date | null;
+}
+
+interface SnapshotItemRow {
+  id: number;
+  value: string;
+  comment: string;
+  item_id: string | null;
+  created_on: Date | null;
+  added_via: ItemAddedVia;
+  added_by: string;
+  added_by_user: number | null;
+  expires_at: Date | null;
 }
 
 /** The snapshots table: what destructive actions kept, per person, until it expires. */
@@ -159,7 +193,8 @@ export class SnapshotsRepository {
   }
 
   /**
-   * Copies the mirror's items of a list into the snapshot, in the database; answers how many. `added`:
+   * Copies the mirror's items of a list into the snapshot, in the database, each as the console shows
+   * it (its date, who added it, how, its expiry) with its Cloudflare id; answers how many. `added`:
    * to a snapshot a job's earlier run kept, only the values it does not keep yet for that list, by a
    * hash anti-join (the statistics do not know the earlier run's rows: a nested loop would read them
    * all once per item), so in the caller's transaction nested loops are off from here on.
@@ -177,14 +212,34 @@ export class SnapshotsRepository {
       : '';
     const [row] = await this.db.query<{ copied: number }>(
       `WITH copied AS (
-         INSERT INTO snapshot_items (snapshot_id, list_index, value, comment)
-         SELECT $1, $2, ip, comment FROM ban_list_items AS item WHERE ban_list_ref = $3 ${notKept}
+         INSERT INTO snapshot_items (snapshot_id, list_index, value, comment, item_id, created_on,
+                                     added_via, added_by, added_by_user, expires_at)
+         SELECT $1, $2, ip, comment, item_id, coalesce(first_created_on, created_on),
+                added_via, added_by, added_by_user, expires_at
+         FROM ban_list_items AS item WHERE ban_list_ref = $3 ${notKept}
          ORDER BY id
          RETURNING 1)
        SELECT count(*)::int AS copied FROM copied`,
       [snapshotId, listIndex, banListRef],
     );
     return row?.copied ?? 0;
+  }
+
+  /**
+   * Copies the history of a list's items into the snapshot (a deleted list's goes with it, migration
+   * 027); only its items', not the history of items removed before.
+   */
+  async copyListHistory(snapshotId: string, listIndex: number, banListRef: number): Promise<void> {
+    await this.db.exec('SET LOCAL enable_nestloop = off');
+    await this.db.query(
+      `INSERT INTO snapshot_item_history (snapshot_id, list_index, item_id, at, event, user_id, actor, added_via, expires_at)
+       SELECT $1, $2, event.item_id, event.at, event.event, event.user_id, event.actor, event.added_via, event.expires_at
+       FROM ban_list_item_history AS event
+       WHERE event.ban_list_ref = $3
+         AND event.item_id IN (SELECT item_id FROM ban_list_items WHERE ban_list_ref = $3)
+       ORDER BY event.id`,
+      [snapshotId, listIndex, banListRef],
+    );
   }
 
   /** Records what `copyListItems` copied. */
@@ -240,17 +295,71 @@ export class SnapshotsRepository {
     await this.db.query('UPDATE snapshots SET restored_at = NULL WHERE id = $1', [id]);
   }
 
-  /** The next batch of a list's kept items after `afterId`. */
+  /** The next batch of a list's kept items after `afterId` whose expiry had not passed at `now`. */
   async itemsAfter(
     snapshotId: string,
     listIndex: number,
     afterId: number,
     limit: number,
+    now: Date,
   ): Promise<SnapshotItem[]> {
-    return this.db.query<SnapshotItem>(
-      `SELECT id, value, comment FROM snapshot_items
-       WHERE snapshot_id = $1 AND list_index = $2 AND id > $3 ORDER BY id LIMIT $4`,
-      [snapshotId, listIndex, afterId, limit],
+    const rows = await this.db.query<SnapshotItemRow>(
+      `SELECT id, value, comment, item_id, created_on, added_via, added_by, added_by_user, expires_at
+       FROM snapshot_items
+       WHERE snapshot_id = $1 AND list_index = $2 AND id > $3 AND (expires_at IS NULL OR expires_at > $5)
+       ORDER BY id LIMIT $4`,
+      [snapshotId, listIndex, afterId, limit, now],
     );
+    return rows.map((row) => ({
+      id: row.id,
+      value: row.value,
+      comment: row.comment,
+      itemId: row.item_id,
+      createdOn: row.created_on,
+      addedVia: row.added_via,
+      addedBy: row.added_by,
+      addedByUser: row.added_by_user,
+      expiresAt: row.expires_at,
+    }));
+  }
+
+  /** How many of the snapshot's items had expired at `now` (a restore leaves them out). */
+  async countExpired(snapshotId: string, now: Date): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM snapshot_items WHERE snapshot_id = $1 AND expires_at <= $2',
+      [snapshotId, now],
+    );
+    return row?.count ?? 0;
+  }
+
+  /** The kept history of these items of a list (their Cloudflare ids then), each item's oldest first. */
+  async historyOf(
+    snapshotId: string,
+    listIndex: number,
+    itemIds: readonly string[],
+  ): Promise<SnapshotItemEvent[]> {
+    if (itemIds.length === 0) return [];
+    const rows = await this.db.query<{
+      item_id: string;
+      at: Date;
+      event: ItemHistoryEventKind;
+      user_id: number | null;
+      actor: string;
+      added_via: ItemAddedVia | null;
+      expires_at: Date | null;
+    }>(
+      `SELECT item_id, at, event, user_id, actor, added_via, expires_at FROM snapshot_item_history
+       WHERE snapshot_id = $1 AND list_index = $2 AND item_id = ANY($3::text[]) ORDER BY item_id, id`,
+      [snapshotId, listIndex, itemIds],
+    );
+    return rows.map((row) => ({
+      itemId: row.item_id,
+      at: row.at,
+      event: row.event,
+      userId: row.user_id,
+      actor: row.actor,
+      addedVia: row.added_via,
+      expiresAt: row.expires_at,
+    }));
   }
 }

@@ -1,6 +1,8 @@
 import { snapshotEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
+import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
+import { itemActorOf } from '../banlists/item-history';
 import type { SnapshotRestorers, SnapshotsService } from './snapshots.service';
 
 export interface SnapshotRoutesOptions {
@@ -19,11 +21,15 @@ export const snapshotsRoutes: FastifyPluginAsync<SnapshotRoutesOptions> = async 
   );
 
   // The snapshot is found among the person's own (a miss is 404), and its lists and zone through
-  // their accounts again when it is put back.
+  // their accounts again when it is put back. The restored items' history names the person as an
+  // item's other events do.
   route(
     app,
     snapshotEndpoints.restore,
-    async (request) => snapshots.restore(request.user.id, request.params.id, restorers),
+    async (request, reply) => {
+      const { userId, name } = itemActorOf(request);
+      return sendChecked(reply, 200, await snapshots.restore({ userId, name }, request.params.id, restorers));
+    },
     { owns: ['id'] },
   );
 };

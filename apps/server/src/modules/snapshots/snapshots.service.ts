@@ -1,11 +1,13 @@
 import type { Snapshot, SnapshotKind } from '@guardian/contract';
 import type { Db } from '../../db';
 import { AppError } from '../../app-error';
+import type { Checked } from '../../cloudflare/create-once';
 import {
   SnapshotsRepository,
   toSnapshotDto,
   type SnapshotDnsRecord,
   type SnapshotItem,
+  type SnapshotItemEvent,
   type SnapshotList,
   type SnapshotRecord,
 } from './snapshots.repository';
@@ -15,13 +17,30 @@ export interface ListToKeep extends SnapshotList {
   ref: number;
 }
 
+/** Who restores: the person, named as the items' history names them (their e-mail, or their API key). */
+export interface RestoringPerson {
+  userId: number;
+  name: string;
+}
+
+/** A kept list's items, as a restore reads them back. */
+export interface KeptListItems {
+  /** The next batch after `afterId`: the items whose expiry had not passed when the restore began. */
+  after(afterId: number, limit: number): Promise<SnapshotItem[]>;
+  /** Their kept history (by their Cloudflare ids then): a deleted list's; Clean All's lists kept their own. */
+  history?(itemIds: readonly string[]): Promise<SnapshotItemEvent[]>;
+}
+
 /** How each kind is put back at Cloudflare; the modules that own lists and records provide them. */
 export interface SnapshotRestorers {
-  /** Adds a kept list's items again (creating the list first when `recreate`), then refreshes its mirror. */
+  /**
+   * Adds a kept list's items again (creating the list first when `recreate`), refreshes its mirror,
+   * and gives the items back what they had (date, provenance, expiry, history) with a 'restored' event.
+   */
   banList(
-    userId: number,
+    person: RestoringPerson,
     list: SnapshotList,
-    items: (afterId: number, limit: number) => Promise<SnapshotItem[]>,
+    items: KeptListItems,
     options: { recreate: boolean },
   ): Promise<void>;
   dnsRecord(userId: number, record: SnapshotDnsRecord): Promise<void>;
@@ -76,6 +95,8 @@ export class SnapshotsService {
         );
         if (index < 0) index = kept.push({ ...list, items: 0 }) - 1;
         const copied = await snapshots.copyListItems(id, index, ref, earlier !== undefined);
+        // A deleted list's history goes with it; Clean All's lists keep theirs.
+        if (kind === 'ban-list') await snapshots.copyListHistory(id, index, ref);
         kept[index] = { ...kept[index]!, items: kept[index]!.items + copied };
       }
       const total = kept.reduce((sum, list) => sum + list.items, 0);
@@ -111,9 +132,16 @@ export class SnapshotsService {
 
   /**
    * Puts back what the snapshot kept. One restore at a time per snapshot, in any server process; a
-   * restore that fails can be tried again (what it already added is added again harmlessly).
+   * restore that fails can be tried again (what it already added is added again harmlessly). An item
+   * whose expiry passed while it was kept is left out (Guardian would remove it at once), and the
+   * answer's outcome says how many.
    */
-  async restore(userId: number, id: string, restorers: SnapshotRestorers): Promise<Snapshot> {
+  async restore(
+    person: RestoringPerson,
+    id: string,
+    restorers: SnapshotRestorers,
+  ): Promise<Checked<Snapshot>> {
+    const { userId } = person;
     const repository = new SnapshotsRepository(this.db);
     const snapshot = await repository.findOwned(userId, id);
     if (!snapshot) throw snapshotNotFound();
@@ -121,33 +149,45 @@ export class SnapshotsService {
     if (!(await repository.claim(snapshot.id))) {
       throw new AppError('CONFLICT', 'This snapshot is being restored or has already been restored.');
     }
+    const now = new Date();
+    let expired: number;
     try {
-      await this.putBack(userId, snapshot, restorers, repository);
+      expired = await repository.countExpired(snapshot.id, now);
+      await this.putBack(person, snapshot, restorers, repository, now);
     } catch (err) {
       await repository.release(snapshot.id);
       throw err;
     }
     const restored = await repository.findOwned(userId, id);
     if (!restored) throw snapshotNotFound();
-    return toSnapshotDto(restored);
+    const outcome =
+      expired === 0
+        ? undefined
+        : `${plural(expired, 'item')} ${expired === 1 ? 'was' : 'were'} not restored: ${expired === 1 ? 'its' : 'their'} expiry had passed.`;
+    return { value: toSnapshotDto(restored), outcome };
   }
 
   private async putBack(
-    userId: number,
+    person: RestoringPerson,
     snapshot: SnapshotRecord,
     restorers: SnapshotRestorers,
     repository: SnapshotsRepository,
+    now: Date,
   ): Promise<void> {
     if ('record' in snapshot.target) {
-      await restorers.dnsRecord(userId, snapshot.target.record);
+      await restorers.dnsRecord(person.userId, snapshot.target.record);
       return;
     }
+    const deletedList = snapshot.kind === 'ban-list';
     for (const [index, list] of snapshot.target.lists.entries()) {
       await restorers.banList(
-        userId,
+        person,
         list,
-        (afterId, limit) => repository.itemsAfter(snapshot.id, index, afterId, limit),
-        { recreate: snapshot.kind === 'ban-list' },
+        {
+          after: (afterId, limit) => repository.itemsAfter(snapshot.id, index, afterId, limit, now),
+          history: deletedList ? (itemIds) => repository.historyOf(snapshot.id, index, itemIds) : undefined,
+        },
+        { recreate: deletedList },
       );
     }
   }

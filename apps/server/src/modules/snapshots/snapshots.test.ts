@@ -1,4 +1,11 @@
-import type { BanList, DnsRecord, Snapshot } from '@guardian/contract';
+import {
+  OUTCOME_HEADER,
+  type BanList,
+  type BanListItemHistory,
+  type BanListItemsPage,
+  type DnsRecord,
+  type Snapshot,
+} from '@guardian/contract';
 import { describe, expect, it } from 'vitest';
 import { createAppDeps } from '../../app';
 import { createServices } from '../../services';
@@ -11,7 +18,7 @@ describe('snapshots: undoing Clean All, a deleted list, a deleted DNS record', (
   let { ctx, alice, bob } = {} as TwoPeople;
   twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite));
 
-  const call = (user: TestUser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  const call = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     ctx.app.inject({ method, url: `/api${url}`, headers: user.headers, payload });
   const snapshotsOf = async (user: TestUser, query = '') =>
     (await call(user, 'GET', `/snapshots${query}`)).json<Snapshot[]>();
@@ -21,24 +28,153 @@ describe('snapshots: undoing Clean All, a deleted list, a deleted DNS record', (
       .map((item) => `${'ip' in item ? item.ip : JSON.stringify(item)} ${item.comment ?? ''}`)
       .sort();
 
-  /** A list of alice's at Cloudflare with `items` in it, synced into the mirror. */
+  /** A list of alice's (or `user`'s) at Cloudflare with `items` in it, synced into the mirror. */
   async function listWithItems(
     accountName: string,
     listName: string,
     items: { ip: string; comment: string }[],
+    user = alice,
   ) {
-    const account = await ctx.addAccount(alice, { name: accountName });
+    const account = await ctx.addAccount(user, { name: accountName });
     const list = (
-      await call(alice, 'POST', '/cloudflare/banlists', {
+      await call(user, 'POST', '/cloudflare/banlists', {
         account_name: accountName,
         list_name: listName,
         kind: 'ip',
       })
     ).json<BanList>();
     ctx.sandbox.control.seedListItems(account.account_id, list.list_id, items);
-    expect((await call(alice, 'POST', `/cloudflare/banlists/${list.list_id}/sync`)).statusCode).toBe(200);
+    expect((await call(user, 'POST', `/cloudflare/banlists/${list.list_id}/sync`)).statusCode).toBe(200);
     return { account, list };
   }
+
+  /**
+   * A list's items as the person sees them, each with its history: everything a restore must give
+   * back (Guardian's own item ids aside).
+   */
+  async function itemsAsSeen(user: TestUser, listId: string) {
+    const page = await call(user, 'GET', `/cloudflare/banlists/${listId}/items?sort=ip&order=asc`);
+    expect(page.statusCode, page.body).toBe(200);
+    return Promise.all(
+      page.json<BanListItemsPage>().items.map(async ({ id, ...item }) => {
+        const history = await call(user, 'GET', `/cloudflare/banlists/${listId}/items/${id}/history`);
+        expect(history.statusCode, history.body).toBe(200);
+        return { ...item, history: history.json<BanListItemHistory>().events };
+      }),
+    );
+  }
+
+  /**
+   * A list holding an item found at Cloudflare, a temporary ban added in the console whose expiry
+   * was changed since, and one added with an hour to live; the last one's expiry is made to pass
+   * while it is kept (`expireWhileKept`), as a restore a day later finds it. Its own person's only
+   * list, so their Clean All and its snapshot hold nothing else.
+   */
+  async function listOfEveryProvenance(accountName: string, listName: string) {
+    const person = await ctx.createUser();
+    const { account, list } = await listWithItems(
+      accountName,
+      listName,
+      [{ ip: '192.0.2.50', comment: 'found at Cloudflare' }],
+      person,
+    );
+    for (const [ip, comment, expires] of [
+      ['192.0.2.51', 'temporary ban', '7d'],
+      ['192.0.2.52', 'an hour only', '1h'],
+    ]) {
+      const added = await call(person, 'POST', `/cloudflare/banlists/${list.list_id}/items`, {
+        ip,
+        comment,
+        expires,
+      });
+      expect(added.statusCode, added.body).toBe(201);
+    }
+    const page = await call(person, 'GET', `/cloudflare/banlists/${list.list_id}/items?search=192.0.2.51`);
+    const [temporary] = page.json<BanListItemsPage>().items;
+    const expiry = `/cloudflare/banlists/${list.list_id}/items/${temporary!.id}/expiry`;
+    const changed = await call(person, 'PUT', expiry, { expires: '30d' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const seen = await itemsAsSeen(person, list.list_id);
+    expect(seen.map((item) => [item.ip, item.added_via, item.history.map((event) => event.event)])).toEqual([
+      ['192.0.2.50', 'cloudflare', []],
+      ['192.0.2.51', 'console', ['added', 'expiry_changed']],
+      ['192.0.2.52', 'console', ['added']],
+    ]);
+    const expireWhileKept = (snapshotId: string) =>
+      ctx.db.query(
+        `UPDATE snapshot_items SET expires_at = now() - interval '1 minute'
+         WHERE snapshot_id = $1 AND value = '192.0.2.52'`,
+        [snapshotId],
+      );
+    return { person, account, list, seen, expireWhileKept };
+  }
+
+  /** What a restore shows of the items it put back: as they were, plus who restored them. */
+  const restoredAsSeen = (seen: Awaited<ReturnType<typeof itemsAsSeen>>, user: TestUser) =>
+    seen
+      .filter((item) => item.ip !== '192.0.2.52')
+      .map((item) => ({
+        ...item,
+        history: [
+          ...item.history,
+          {
+            at: expect.any(String),
+            event: 'restored',
+            actor: user.email,
+            added_via: null,
+            expires_at: item.expires_at,
+          },
+        ],
+      }));
+
+  it('Clean All then Restore gives each item back its comment, expiry, who added it, when and its history (issue 35)', async () => {
+    const { person, account, list, seen, expireWhileKept } = await listOfEveryProvenance(
+      'Exact Co',
+      'exact_clean',
+    );
+    expect((await call(person, 'POST', '/cloudflare/banlists/clean')).statusCode).toBe(200);
+    expect(cloudflareItems(account.account_id, list.list_id)).toEqual([]);
+    const [snapshot] = await snapshotsOf(person, '?kind=clean-all');
+    await expireWhileKept(snapshot!.id);
+
+    const restored = await call(person, 'POST', `/snapshots/${snapshot!.id}/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    // An item whose expiry passed meanwhile would have been removed anyway: it stays removed, and the answer says so.
+    expect(restored.headers[OUTCOME_HEADER]).toBe('1 item was not restored: its expiry had passed.');
+    expect(await itemsAsSeen(person, list.list_id)).toEqual(restoredAsSeen(seen, person));
+    expect(cloudflareItems(account.account_id, list.list_id)).toEqual([
+      '192.0.2.50 found at Cloudflare',
+      '192.0.2.51 temporary ban',
+    ]);
+
+    // It stays so when the list is read from Cloudflare anew (which dates the items today): an item
+    // added there first moves every item of the mirror.
+    ctx.sandbox.control.seedListItems(account.account_id, list.list_id, [
+      { ip: '192.0.2.1', comment: 'new' },
+    ]);
+    expect((await call(person, 'POST', `/cloudflare/banlists/${list.list_id}/sync`)).statusCode).toBe(200);
+    const synced = await itemsAsSeen(person, list.list_id);
+    expect(synced.map((item) => item.ip)).toEqual(['192.0.2.1', '192.0.2.50', '192.0.2.51']);
+    expect(synced.slice(1)).toEqual(restoredAsSeen(seen, person));
+  });
+
+  it('a deleted list restored gives each item back its comment, expiry, who added it, when and its history (issue 35)', async () => {
+    const { person, account, list, seen, expireWhileKept } = await listOfEveryProvenance(
+      'Exact Gone Co',
+      'exact_deleted',
+    );
+    expect((await call(person, 'DELETE', `/cloudflare/banlists/${list.id}`)).statusCode).toBe(204);
+    const snapshot = (await snapshotsOf(person, '?kind=ban-list')).find(
+      (each) => each.list_id === list.list_id,
+    );
+    await expireWhileKept(snapshot!.id);
+
+    const restored = await call(person, 'POST', `/snapshots/${snapshot!.id}/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.headers[OUTCOME_HEADER]).toBe('1 item was not restored: its expiry had passed.');
+    const [recreated] = ctx.sandbox.control.getLists(account.account_id);
+    expect(await itemsAsSeen(person, recreated!.id)).toEqual(restoredAsSeen(seen, person));
+  });
 
   it('a Clean All run again (its process died) keeps one snapshot of everything the click removed (issue 33)', async () => {
     const carol = await ctx.createUser();
@@ -164,6 +300,58 @@ describe('snapshots: undoing Clean All, a deleted list, a deleted DNS record', (
     expect((await call(alice, 'POST', `/snapshots/${snapshot!.id}/restore`)).statusCode).toBe(200);
     const records = (await call(alice, 'GET', `/cloudflare/zones/${zoneId}/dns`)).json<DnsRecord[]>();
     expect(records).toEqual([{ ...record, id: expect.any(String) }]);
+  });
+
+  it('deleted DNS records come back exactly: type, name, content, comment, TTL, proxied, priority (issue 35)', async () => {
+    const { zoneId } = await addOwnedZone(ctx, alice);
+    const inputs = [
+      { type: 'A', name: 'www', content: '192.0.2.80', ttl: 1, proxied: true, comment: 'behind the proxy' },
+      {
+        type: 'TXT',
+        name: 'note',
+        content: 'v=spf1 -all',
+        ttl: 300,
+        proxied: false,
+        comment: 'five minutes',
+      },
+      {
+        type: 'SRV',
+        name: '_sip._tcp',
+        content: '5 5060 sip.example.net',
+        priority: 20,
+        ttl: 86400,
+        proxied: false,
+      },
+    ];
+    /** A record as Cloudflare holds it, but for what Cloudflare gives a new record (its id and dates). */
+    const asKept = (name: string) => {
+      const record = ctx.sandbox.control
+        .getDnsRecords(zoneId)
+        .find((each) => each.name.startsWith(`${name}.`));
+      expect(record).toBeDefined();
+      const {
+        id: _id,
+        created_on: _created,
+        modified_on: _modified,
+        ...kept
+      } = record as Record<string, unknown>;
+      delete kept.comment_modified_on;
+      return kept;
+    };
+    for (const input of inputs) {
+      const added = await call(alice, 'POST', `/cloudflare/zones/${zoneId}/dns`, input);
+      expect(added.statusCode, added.body).toBe(201);
+      const before = asKept(input.name);
+      const deleted = await call(
+        alice,
+        'DELETE',
+        `/cloudflare/zones/${zoneId}/dns/${added.json<DnsRecord>().id}`,
+      );
+      expect(deleted.statusCode).toBe(204);
+      const [snapshot] = await snapshotsOf(alice, `?zone_id=${zoneId}`);
+      expect((await call(alice, 'POST', `/snapshots/${snapshot!.id}/restore`)).statusCode).toBe(200);
+      expect(asKept(input.name)).toEqual(before);
+    }
   });
 
   it('a restore Cloudflare refuses can be tried again; nothing is marked restored', async () => {

@@ -24,7 +24,8 @@ export const JOB_PROGRESS_UNITS: Record<JobKind, [string, string]> = {
   // Ban everywhere and Remove from lists count the lists of the account done.
   'ban-everywhere': ['list', 'lists'],
   'ip-search-remove': ['list', 'lists'],
-  // An import counts the items it sends, then the list's items read back from Cloudflare.
+  // An import counts the items it records once Cloudflare took them (after a lost answer, the list's
+  // items read back first).
   'ban-list-import': ['item', 'items'],
   'ban-list-expiry': ['item', 'items'],
 };

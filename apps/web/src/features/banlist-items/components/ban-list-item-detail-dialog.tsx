@@ -37,6 +37,8 @@ export function historyText(event: BanListItemHistoryEvent): string {
       return `Removed by ${event.actor}.`;
     case 'expired':
       return `Removed by ${event.actor}: its expiry had passed.`;
+    case 'restored':
+      return `Restored by ${event.actor}; ${until}.`;
   }
 }
 

@@ -159,12 +159,34 @@ it('follows a long import as a job, with its progress, until it ends', async () 
   await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT));
 });
 
-it('says when every item is at Cloudflare and Guardian is still recording them', async () => {
-  const { dialog, onImported } = await startLongImport({ done: 4, total: 4 }, 2);
+it('says it is sending the items while Cloudflare takes the write, which counts nothing', async () => {
+  const { dialog, onImported } = await startLongImport({ done: 0, total: 40_000 }, 2);
   const progress = await within(dialog).findByRole('progressbar', { name: 'Import progress' });
-  const recording = 'All 4 items are at Cloudflare; recording them in Guardian...';
-  await waitFor(() => expect(progress).toHaveTextContent(recording));
-  expect(progress).toHaveAttribute('aria-valuetext', recording);
+  const sending = 'Sending 40,000 items to Cloudflare...';
+  await waitFor(() => expect(progress).toHaveTextContent(sending));
+  expect(progress).toHaveAttribute('aria-valuetext', sending);
+  await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT));
+});
+
+it('counts the items recorded with their rate and the time left, as other jobs do (issue 35)', async () => {
+  const { api, dialog, onImported } = await startLongImport({ done: 5_000, total: 40_000 }, Infinity);
+  const progress = await within(dialog).findByRole('progressbar', { name: 'Import progress' });
+  await waitFor(() => expect(progress).toHaveTextContent('5,000 of 40,000 items (12%)'));
+  api.answer(`GET /api/jobs/${JOB_ID}`, () => jsonResponse(200, job({ done: 20_000, total: 40_000 })));
+  // Two polls a second apart tell the rate and the time left.
+  await waitFor(
+    () =>
+      expect(progress).toHaveTextContent(
+        /^20,000 of 40,000 items \(50%\) · [\d,]+ items\/s · about \d+ s left$/,
+      ),
+    {
+      timeout: 5_000,
+    },
+  );
+  expect(progress.getAttribute('aria-valuetext')).toBe(progress.textContent);
+  api.answer(`GET /api/jobs/${JOB_ID}`, () =>
+    jsonResponse(200, job({ state: 'succeeded', done: 40_000, total: 40_000, result: RESULT })),
+  );
   await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT));
 });
 

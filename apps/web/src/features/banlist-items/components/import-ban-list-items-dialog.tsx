@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  BAN_LIST_EXPORT_CSV_COLUMNS,
   BAN_LIST_IMPORT_LINES_MAX,
   BAN_LIST_IMPORT_PREVIEW_MINUTES,
   BAN_LIST_IMPORT_TEXT_MAX,
@@ -66,7 +67,8 @@ interface ImportBanListItemsDialogProps {
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Import items: paste or upload text (one value a line) or CSV (value,comment[,expires]); the server's
+ * Import items: paste or upload text (one value a line, a `# comment` after it) or CSV (read by its
+ * header's names, an export of a list as it is; without a header value,comment,expires); the server's
  * preview says what would be added, what the list has, what repeats, and every invalid line; nothing
  * is sent to Cloudflare until Import is pressed. Then the import runs as a job, its progress shown
  * here. Mount it only while open.
@@ -103,12 +105,10 @@ export function ImportBanListItemsDialog({
   const progressText =
     !job || !progress || job.state === 'queued'
       ? 'Waiting for its turn'
-      : // Every item sent and taken by Cloudflare: the job is writing them into the mirror (seconds for a
-        // large import), which its count does not show.
-        progress.total !== null && progress.total > 0 && progress.done >= progress.total
-        ? progress.total === 1
-          ? 'The item is at Cloudflare; recording it in Guardian...'
-          : `All ${count(progress.total)} items are at Cloudflare; recording them in Guardian...`
+      : // Cloudflare takes the import in one write, which counts nothing until it ends; then the job
+        // counts the items as it records them in Guardian, with their rate, as other jobs count theirs.
+        progress.total !== null && progress.total > 0 && progress.done === 0
+        ? `Sending ${counted(progress.total, 'item')} to Cloudflare...`
         : describeJobProgress(progress);
   const announced = useRef<string | null>(null);
   useEffect(() => {
@@ -169,7 +169,7 @@ export function ImportBanListItemsDialog({
       description={
         preview
           ? 'Check what the import adds; nothing is sent to Cloudflare until you press Import.'
-          : `Paste or upload one ${LINE_NOUNS[kind ?? 'ip']} a line (# starts a comment), or CSV: value,comment,expires (a header line is optional).`
+          : `Paste or upload one ${LINE_NOUNS[kind ?? 'ip']} a line, or CSV: a list's export imports as it is.`
       }
       size="lg"
       busy={busy}
@@ -226,6 +226,7 @@ export function ImportBanListItemsDialog({
               />
             )}
           </Field>
+          <ImportFormatHelp />
           {previewMutation.isError && (
             <ErrorMessage>{errorMessage(previewMutation.error, 'Failed to read the import.')}</ErrorMessage>
           )}
@@ -323,6 +324,38 @@ export function ImportBanListItemsDialog({
         </>
       )}
     </Dialog>
+  );
+}
+
+/** The formats an import reads (list-import.ts on the server; the module's README.md). */
+function ImportFormatHelp() {
+  return (
+    <details className="text-xs text-ink-muted">
+      <summary className="w-fit cursor-pointer rounded-control hover:text-ink focus-visible:outline-2 focus-visible:outline-brand">
+        Formats
+      </summary>
+      <ul className="mt-1.5 list-disc space-y-1 pl-4">
+        <li>
+          Text: one value a line. Text after <code className="font-mono">#</code> and a space is the
+          item&apos;s comment (<code className="font-mono">203.0.113.7 # scanner</code>); a line starting with{' '}
+          <code className="font-mono">#</code> is skipped.
+        </li>
+        <li>
+          CSV with a header, read by the columns&apos; names in any order:{' '}
+          <code className="font-mono">{BAN_LIST_EXPORT_CSV_COLUMNS.join(',')}</code>, as Export writes it (
+          <code className="font-mono">ip</code> for <code className="font-mono">value</code>, and an older
+          export&apos;s <code className="font-mono">ip,comment,created_on</code>, read too; added_by, added_at
+          and created_on are not read: the import records who added the items, and when).
+        </li>
+        <li>
+          CSV without a header: <code className="font-mono">value,comment,expires</code>.
+        </li>
+        <li>
+          Expires: never, 1h, 1d, 7d, 30d, a date (2027-01-31) or a date and time (2027-01-31T12:00:00Z);
+          empty for the choice below.
+        </li>
+      </ul>
+    </details>
   );
 }
 
