@@ -35,12 +35,18 @@ function hostEntry(): { file: string; execArgv: string[] } {
 
 /**
  * A server that exits without closing its database (its shutdown watchdog, a crash) takes the host
- * with it: a host left stopped or stuck would hold the folder's lock. (A server killed with SIGKILL
- * cannot: the next start takes the lock over, see data-dir-lock.ts.)
+ * with it, and says so: a host left stopped or stuck would hold the folder's lock. (A server killed
+ * with SIGKILL cannot: the next start takes the lock over, see data-dir-lock.ts.)
  */
-const liveHosts = new Set<ChildProcess>();
+const liveHosts = new Map<ChildProcess, DbLogger | undefined>();
 process.once('exit', () => {
-  for (const child of liveHosts) child.kill('SIGKILL');
+  for (const [child, logger] of liveHosts) {
+    child.kill('SIGKILL');
+    logger?.warn(
+      { pid: child.pid },
+      "The embedded database's process was still open as the server exited; it was killed (committed data is kept).",
+    );
+  }
 });
 
 /** One running host process: requests out, replies matched back by id. */
@@ -54,6 +60,7 @@ class HostProcess {
 
   private constructor(
     private readonly child: ChildProcess,
+    private readonly logger: DbLogger | undefined,
     onExit: (host: HostProcess) => void,
   ) {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
@@ -69,7 +76,7 @@ class HostProcess {
       if (message.error) waiter?.reject(deserializeError(message.error));
       else waiter?.resolve(message.value);
     });
-    liveHosts.add(child);
+    liveHosts.set(child, logger);
     child.once('exit', (code, signal) => {
       liveHosts.delete(child);
       this.exitError = new DatabaseUnavailableError(
@@ -95,6 +102,7 @@ class HostProcess {
    */
   static start(
     folder: string | undefined,
+    logger: DbLogger | undefined,
     onExit: (host: HostProcess) => void,
     onTakeOver: (previous: TakenOver) => void,
   ): Promise<HostProcess> {
@@ -111,7 +119,7 @@ class HostProcess {
         child.off('exit', onEarlyExit);
         if (message.type === 'ready') {
           if (message.tookOver) onTakeOver(message.tookOver);
-          resolve(new HostProcess(child, onExit));
+          resolve(new HostProcess(child, logger, onExit));
         } else reject(deserializeError(message.error));
       };
       const onEarlyExit = (code: number | null, signal: string | null) =>
@@ -161,14 +169,14 @@ class HostProcess {
   }
 
   /** Closes the database cleanly and waits for the process to end; kills it past CLOSE_TIMEOUT_MS. */
-  async stop(logger?: DbLogger): Promise<void> {
+  async stop(): Promise<void> {
     if (this.alive) {
       try {
         await this.call({ op: 'close' }, CLOSE_TIMEOUT_MS);
         this.child.disconnect();
       } catch (err) {
         if (!this.alive) return;
-        logger?.warn(
+        this.logger?.warn(
           { err, pid: this.pid },
           "The embedded database's process did not close in time; it was killed (committed data is kept).",
         );
@@ -205,7 +213,7 @@ export async function createPgliteDb(
       `The embedded database's folder was locked by process ${previous.pid}, which is not the database of a ` +
         `running server (${previous.server}); ${previous.killed ? 'it was killed and ' : ''}its lock was taken over.`,
     );
-  const start = () => HostProcess.start(folder, onExit, onTakeOver);
+  const start = () => HostProcess.start(folder, options.logger, onExit, onTakeOver);
   let current = await start();
   let restarting: Promise<HostProcess> | undefined;
 
@@ -261,7 +269,7 @@ export async function createPgliteDb(
     async close() {
       closed = true;
       await restarting?.catch(() => undefined);
-      await current.stop(options.logger);
+      await current.stop();
     },
   };
 }
