@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -34,4 +35,15 @@ describe('.ci/postgres-url', () => {
       'postgres://ci@db/guardian',
     );
   });
+});
+
+// .ci/run runs every suite on the Node.js line .node-version names, whatever line the machine has.
+describe('.ci/node', () => {
+  it("gives a Node.js of the line .node-version names (the machine's own, or one from the npm registry)", async () => {
+    const script = fileURLToPath(new URL('../../../.ci/node', import.meta.url));
+    const wanted = readFileSync(new URL('../../../.node-version', import.meta.url), 'utf8').trim();
+    const { stdout: folder } = await promisify(execFile)(script, { timeout: 300_000 });
+    const { stdout: version } = await promisify(execFile)(`${folder.trim()}/bin/node`, ['--version']);
+    expect(version.trim().split('.')[0]).toBe(`v${wanted.split('.')[0]}`);
+  }, 330_000);
 });
