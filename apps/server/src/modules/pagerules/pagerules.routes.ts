@@ -37,9 +37,13 @@ export const pagerulesRoutes: FastifyPluginAsync<{ pageRules: PageRulesService }
   route(
     app,
     pageRuleEndpoints.update,
-    async (request) => {
+    async (request, reply) => {
       const { zone_id, pagerule_id } = request.params;
-      return pageRules.update(request.user.id, zone_id, pagerule_id, request.body);
+      return sendChecked(
+        reply,
+        200,
+        await pageRules.update(request.user.id, zone_id, pagerule_id, request.body),
+      );
     },
     zoneAndRule,
   );
@@ -48,8 +52,8 @@ export const pagerulesRoutes: FastifyPluginAsync<{ pageRules: PageRulesService }
     app,
     pageRuleEndpoints.remove,
     async (request, reply) => {
-      await pageRules.remove(request.user.id, request.params.zone_id, request.params.pagerule_id);
-      return reply.code(204).send();
+      const { zone_id, pagerule_id } = request.params;
+      return sendChecked(reply, 204, await pageRules.remove(request.user.id, zone_id, pagerule_id));
     },
     zoneAndRule,
   );

@@ -2,7 +2,7 @@ import type { PageRule, PageRuleFields } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../deps';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
-import { createChecked, type Checked } from '../../cloudflare/create-once';
+import { changeChecked, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { toCloudflareActions, toConsoleActions, type CloudflarePageRuleAction } from './page-rule-actions';
@@ -82,29 +82,64 @@ export class PageRulesService {
     return { value: toPageRule(value), outcome };
   }
 
-  /** Replaces the rule with the fields sent (the browser keeps its priority and status). */
+  /**
+   * Replaces the rule with the fields sent (the browser keeps its priority and status). The PUT is
+   * sent again by the transport (the same rule twice is one change); when its outcome stays unknown,
+   * the rule is read back once: holding the URL, settings and status sent, it is answered with the
+   * outcome sentence (its priority is Cloudflare's to renumber, so it is not compared).
+   */
   async update(
     userId: number,
     zoneId: string,
     ruleId: string,
     fields: PageRuleFields & { id?: string },
-  ): Promise<PageRule> {
+  ): Promise<Checked<PageRule>> {
     const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
     if (fields.id !== undefined && fields.id !== ruleId) {
       throw new AppError('BAD_REQUEST', 'The rule id in the body does not match the address.');
     }
     const params = { zone_id: zone.zoneId, ...cloudflareFields(fields) } as UpdateParams;
-    return toPageRule(await orRuleNotFound(cf.pageRules.update(ruleId, params)));
+    // What was sent, read as Cloudflare's answer is read, so both compare in the console's terms.
+    const sent = toPageRule({ id: ruleId, ...cloudflareFields(fields) });
+    const comparable = ({ targets, actions, status }: PageRule) =>
+      JSON.stringify({ targets, actions, status });
+    return changeChecked(
+      async () => toPageRule(await orRuleNotFound(cf.pageRules.update(ruleId, params))),
+      async () => {
+        const seen = toPageRule(await orRuleNotFound(cf.pageRules.get(ruleId, { zone_id: zone.zoneId })));
+        return comparable(seen) === comparable(sent) ? { value: seen } : undefined;
+      },
+      'the rule',
+      'updated',
+    );
   }
 
-  /** The rule must exist; a 404 from the delete itself then means a retry of an applied delete. */
-  async remove(userId: number, zoneId: string, ruleId: string): Promise<void> {
+  /**
+   * The rule must exist; a 404 from the delete itself then means it is gone (deleted meanwhile).
+   * When the delete's outcome is unknown (a retry's 404 after an attempt that may have landed
+   * included), the rule read back once tells, and the answer says what Guardian found.
+   */
+  async remove(userId: number, zoneId: string, ruleId: string): Promise<Checked<void>> {
     const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
     await orRuleNotFound(cf.pageRules.get(ruleId, { zone_id: zone.zoneId }));
-    try {
-      await cf.pageRules.delete(ruleId, { zone_id: zone.zoneId });
-    } catch (err) {
-      if (!(err instanceof Cloudflare.NotFoundError)) throw err;
-    }
+    return changeChecked(
+      async () => {
+        try {
+          await cf.pageRules.delete(ruleId, { zone_id: zone.zoneId });
+        } catch (err) {
+          if (!(err instanceof Cloudflare.NotFoundError) || outcomeUnknown(err)) throw err;
+        }
+      },
+      () =>
+        cf.pageRules.get(ruleId, { zone_id: zone.zoneId }).then(
+          () => undefined,
+          (readFailure: unknown) =>
+            readFailure instanceof Cloudflare.NotFoundError
+              ? { value: undefined }
+              : Promise.reject(readFailure),
+        ),
+      'the rule',
+      'deleted',
+    );
   }
 }

@@ -1,5 +1,5 @@
-import type { PageRule } from '@guardian/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTCOME_HEADER, type PageRule } from '@guardian/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
@@ -7,12 +7,20 @@ import { addOwnedZone } from '../../test/zone';
 
 const target = (value: string) => [{ target: 'url', constraint: { operator: 'matches', value } }];
 
-/** While `answersToLose` > 0, the answer to a write is lost after Cloudflare applied it (the SDK retries). */
+/**
+ * While `answersToLose` > 0, the answer to a write is lost after Cloudflare applied it (the SDK
+ * retries); with `readsFailAfterLoss`, every read after a lost answer fails as well.
+ */
 let answersToLose = 0;
+let readsFailAfterLoss = false;
+let answerLost = false;
 const network: typeof fetch = async (input, init) => {
+  const read = (init?.method ?? 'GET') === 'GET';
+  if (read && readsFailAfterLoss && answerLost) throw new TypeError('fetch failed');
   const response = await fetch(input, init);
-  if (answersToLose > 0 && (init?.method ?? 'GET') !== 'GET') {
+  if (answersToLose > 0 && !read) {
     answersToLose -= 1;
+    answerLost = true;
     await response.arrayBuffer();
     throw new TypeError('fetch failed', { cause: new Error('read ECONNRESET') });
   }
@@ -33,6 +41,13 @@ describe('page rules', () => {
     bob = await ctx.createUser();
   });
   afterAll(() => ctx.close());
+  beforeEach(() => {
+    ctx.sandbox.control.clearFaults();
+    answersToLose = 0;
+    readsFailAfterLoss = false;
+    answerLost = false;
+  });
+  const checked = (found: string) => `Cloudflare's answer was lost; Guardian checked: ${found}.`;
 
   const url = (zoneId: string, rest = '') => `/api/cloudflare/zones/${zoneId}/pagerules${rest}`;
   const list = (user: TestUser, zoneId: string) =>
@@ -392,7 +407,58 @@ describe('page rules', () => {
     const removed = await remove(alice, zoneId, added.json().id);
     answersToLose = 0;
     expect(removed.statusCode).toBe(204);
+    expect(removed.headers[OUTCOME_HEADER]).toBe(checked('the rule was deleted'));
     expect(ctx.sandbox.control.getPageRules(zoneId)).toHaveLength(1);
+  });
+
+  describe('an update or delete whose answer was lost (issue 41)', () => {
+    const seeded = async (zoneId: string) =>
+      (
+        await add(alice, zoneId, newRule('example.com/edit/*', [{ id: 'waf', value: 'on' }]))
+      ).json<PageRule>();
+
+    it('answers the rule Cloudflare saved though every answer to the save was lost, saying Guardian checked', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const rule = await seeded(zoneId);
+      answersToLose = 10;
+      const response = await update(alice, zoneId, rule.id, { ...rule, status: 'disabled' });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ id: rule.id, status: 'disabled' });
+      expect(response.headers[OUTCOME_HEADER]).toBe(checked('the rule was updated'));
+      expect(ctx.sandbox.control.getPageRules(zoneId)).toMatchObject([{ id: rule.id, status: 'disabled' }]);
+    });
+
+    it('says the rule was not updated when Cloudflare failed every attempt', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const rule = await seeded(zoneId);
+      ctx.sandbox.control.injectFault({ method: 'PUT', path: `/zones/${zoneId}/pagerules`, status: 503 });
+      const response = await update(alice, zoneId, rule.id, { ...rule, status: 'disabled' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toBe(`${checked('the rule was not updated')} Please try again.`);
+      expect(ctx.sandbox.control.getPageRules(zoneId)).toMatchObject([{ id: rule.id, status: 'active' }]);
+    });
+
+    it('says Guardian could not check when the rule cannot be read back either', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const rule = await seeded(zoneId);
+      answersToLose = 10;
+      readsFailAfterLoss = true;
+      const response = await update(alice, zoneId, rule.id, { ...rule, status: 'disabled' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toBe(
+        "Cloudflare's answer was lost, and Guardian could not check whether the rule was updated. Reload the page to see what Cloudflare has before trying again.",
+      );
+    });
+
+    it('says the rule was not deleted when Cloudflare failed every attempt and still has it', async () => {
+      const { zoneId } = await addOwnedZone(ctx, alice);
+      const rule = await seeded(zoneId);
+      ctx.sandbox.control.injectFault({ method: 'DELETE', path: `/zones/${zoneId}/pagerules`, status: 503 });
+      const response = await remove(alice, zoneId, rule.id);
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toBe(`${checked('the rule was not deleted')} Please try again.`);
+      expect(ctx.sandbox.control.getPageRules(zoneId)).toHaveLength(1);
+    });
   });
 
   it('deletes a rule', async () => {
