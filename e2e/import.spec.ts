@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support/session';
 import { DEMO_USER } from './support/stack';
@@ -74,4 +75,73 @@ test('imports a file with invalid lines: preview, then apply and see the items',
   await expect(table().getByRole('row').filter({ hasText: '100.64.77.2' })).toBeVisible();
   await expect(table().getByRole('row').filter({ hasText: '100.64.77.0/24' })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/import-done-1366.png` });
+});
+
+/** A CSV export's lines without their last two cells (added_by, added_at: the import records its own). */
+const itemLines = (csv: string) =>
+  csv
+    .split('\r\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((line) => line.replace(/,[^,"]*,[^,"]*$/, ''))
+    .sort();
+
+/** The list's items screen's Export as CSV: the file's text. */
+async function exportCsv(): Promise<string> {
+  await page.getByRole('button', { name: 'Export' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export Items' });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Download' }).click(),
+  ]);
+  await expect(dialog).toBeHidden();
+  return readFile((await download.path())!, 'utf8');
+}
+
+// Issue 35: an export imports back. office_allowlist (its items now with comments and expiries) is
+// exported, a new empty list gets the file, and its own export holds the same values, comments and
+// expiries.
+test('imports an exported list into a new empty list as the same items', async () => {
+  await page.goto('/cloudflare/banlists');
+  await page.getByRole('link', { name: /items in office_allowlist$/ }).click();
+  await expect(page.getByRole('heading', { name: 'office_allowlist' })).toBeVisible();
+  const exported = await exportCsv();
+  expect(exported.split('\r\n')[0]).toBe('value,comment,expires,added_by,added_at');
+  const items = itemLines(exported);
+  expect(items).toContainEqual(
+    expect.stringMatching(/^100\.64\.77\.2,e2e import two,\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+  );
+
+  await page.goto('/cloudflare/banlists');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const add = page.getByRole('dialog', { name: 'Add Ban List' });
+  await add.getByLabel('Account').selectOption({ label: 'Guardian Demo' });
+  await add.getByLabel('List Name').fill('e2e_round_trip');
+  await add.getByLabel('Type').selectOption('ip');
+  await add.getByRole('button', { name: 'Add Ban List' }).click();
+  await expect(add).toBeHidden();
+  await page.getByRole('link', { name: /items in e2e_round_trip$/ }).click();
+  await expect(page.getByRole('heading', { name: 'e2e_round_trip' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import Items' });
+  await dialog.getByText('Formats').click();
+  await expect(dialog.getByText(/CSV without a header: value,comment,expires/)).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/import-formats-1366.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/import-formats-390.png` });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await dialog
+    .getByLabel(/upload a file/)
+    .setInputFiles({ name: 'office_allowlist.csv', mimeType: 'text/csv', buffer: Buffer.from(exported) });
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  const summary = dialog.getByLabel('Import preview');
+  const figure = (label: string) => summary.locator('div').filter({ hasText: label }).locator('dd');
+  await expect(figure('Will be added')).toHaveText(items.length.toLocaleString('en-US'));
+  await expect(figure('Invalid lines')).toHaveText('0');
+  await dialog.getByRole('button', { name: `Import ${items.length} items` }).click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByText(`${items.length} items imported.`)).toBeVisible();
+
+  expect(itemLines(await exportCsv())).toEqual(items);
 });

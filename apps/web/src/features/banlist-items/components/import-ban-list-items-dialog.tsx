@@ -336,23 +336,23 @@ function ImportFormatHelp() {
       </summary>
       <ul className="mt-1.5 list-disc space-y-1 pl-4">
         <li>
-          Text: one value a line. Text after <code className="font-mono">#</code> and a space is the
-          item&apos;s comment (<code className="font-mono">203.0.113.7 # scanner</code>); a line starting with{' '}
+          Text: one value a line; a <code className="font-mono">#</code> after the value and a space starts
+          its comment (<code className="font-mono">203.0.113.7 # scanner</code>); a line starting with{' '}
           <code className="font-mono">#</code> is skipped.
         </li>
         <li>
-          CSV with a header, read by the columns&apos; names in any order:{' '}
-          <code className="font-mono">{BAN_LIST_EXPORT_CSV_COLUMNS.join(',')}</code>, as Export writes it (
-          <code className="font-mono">ip</code> for <code className="font-mono">value</code>, and an older
-          export&apos;s <code className="font-mono">ip,comment,created_on</code>, read too; added_by, added_at
-          and created_on are not read: the import records who added the items, and when).
+          CSV with a header, its columns by name in any order, as Export writes them:{' '}
+          <code className="font-mono">{BAN_LIST_EXPORT_CSV_COLUMNS.join(',')}</code> (
+          <code className="font-mono">ip</code> for value; an older export&apos;s{' '}
+          <code className="font-mono">ip,comment,created_on</code> too). Who added an item and when are not
+          read: the import records its own.
         </li>
         <li>
           CSV without a header: <code className="font-mono">value,comment,expires</code>.
         </li>
         <li>
           Expires: never, 1h, 1d, 7d, 30d, a date (2027-01-31) or a date and time (2027-01-31T12:00:00Z);
-          empty for the choice below.
+          empty for the expiry chosen after Preview.
         </li>
       </ul>
     </details>
