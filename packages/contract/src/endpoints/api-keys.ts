@@ -26,7 +26,8 @@ export const apiKeyEndpoints = endpointGroup('API keys', {
   revoke: {
     method: 'DELETE',
     path: '/api/me/api-keys/:id',
-    summary: 'Revoke a key: refused from now on.',
+    summary: 'Revokes a key: refused from now on.',
+    destructive: 'guardian',
     params: apiKeyParamsSchema,
     responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
   },
@@ -41,7 +42,8 @@ export const apiKeyEndpoints = endpointGroup('API keys', {
   userRevoke: {
     method: 'DELETE',
     path: '/api/admin/users/:id/api-keys/:key_id',
-    summary: "Revoke a person's API key: refused from now on (administrators only).",
+    summary: "Revokes a person's API key: refused from now on (administrators only).",
+    destructive: 'guardian',
     access: 'admin',
     params: userApiKeyParamsSchema,
     responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },

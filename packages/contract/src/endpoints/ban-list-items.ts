@@ -55,7 +55,8 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
   remove: {
     method: 'DELETE',
     path: '/api/cloudflare/banlists/:list_id/items/:item_id',
-    summary: 'Remove an item from a list at Cloudflare.',
+    summary: 'Removes an item from a list at Cloudflare and from the mirror.',
+    destructive: 'cloudflare',
     params: banListItemParamsSchema,
     responses: { 204: noContentSchema, ...cloudflareErrors() },
   },

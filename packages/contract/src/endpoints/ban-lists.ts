@@ -20,7 +20,8 @@ export const banListEndpoints = endpointGroup('Ban lists', {
   update: {
     method: 'POST',
     path: '/api/cloudflare/banlists/update',
-    summary: "Read every account's lists from Cloudflare again.",
+    summary:
+      "Read every account's lists from Cloudflare again: new lists are recorded, and a list Cloudflare no longer has is dropped from the mirror with its items (nothing is changed at Cloudflare).",
     // A long update answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
     responses: { 200: z.array(banListSchema), 202: jobSchema, ...cloudflareErrors() },
     costly: true,
@@ -28,14 +29,18 @@ export const banListEndpoints = endpointGroup('Ban lists', {
   clean: {
     method: 'POST',
     path: '/api/cloudflare/banlists/clean',
-    summary: 'Forget the lists Cloudflare no longer has.',
+    summary:
+      "Empties every ban list of the person's accounts at Cloudflare: every item of every list is deleted there and from the mirror (the lists stay, empty). A snapshot of each list keeps its items, to restore for a while.",
+    destructive: 'cloudflare',
     // A long Clean All answers 202 with its job: poll it until it ends.
     responses: { 200: z.array(banListSchema), 202: jobSchema, ...cloudflareErrors() },
   },
   remove: {
     method: 'DELETE',
     path: '/api/cloudflare/banlists/:id',
-    summary: 'Delete a list at Cloudflare and from the mirror.',
+    summary:
+      'Deletes a list with all its items at Cloudflare and from the mirror; a snapshot keeps them, to restore for a while.',
+    destructive: 'cloudflare',
     params: banListIdParamsSchema,
     responses: { 204: noContentSchema, ...cloudflareErrors() },
   },

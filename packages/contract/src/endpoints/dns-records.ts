@@ -14,7 +14,7 @@ export const dnsRecordEndpoints = endpointGroup('DNS records', {
   add: {
     method: 'POST',
     path: '/api/cloudflare/zones/:zone_id/dns',
-    summary: 'Create a DNS record.',
+    summary: 'Create a DNS record at Cloudflare.',
     params: zoneParamsSchema,
     body: dnsRecordInputSchema,
     responses: { 201: dnsRecordSchema, ...cloudflareErrors() },
@@ -22,7 +22,7 @@ export const dnsRecordEndpoints = endpointGroup('DNS records', {
   update: {
     method: 'PUT',
     path: '/api/cloudflare/zones/:zone_id/dns/:record_id',
-    summary: 'Replace a DNS record.',
+    summary: 'Replace a DNS record at Cloudflare.',
     params: dnsRecordParamsSchema,
     body: dnsRecordInputSchema,
     responses: { 200: dnsRecordSchema, ...cloudflareErrors() },
@@ -30,7 +30,8 @@ export const dnsRecordEndpoints = endpointGroup('DNS records', {
   remove: {
     method: 'DELETE',
     path: '/api/cloudflare/zones/:zone_id/dns/:record_id',
-    summary: 'Delete a DNS record.',
+    summary: 'Deletes a DNS record at Cloudflare; a snapshot keeps it, to restore for a while.',
+    destructive: 'cloudflare',
     params: dnsRecordParamsSchema,
     responses: { 204: noContentSchema, ...cloudflareErrors() },
   },

@@ -38,6 +38,12 @@ export interface Endpoint {
   costly?: true;
   /** A POST that changes nothing (a preview): the audit trail, which records changes, leaves it out. */
   changesNothing?: true;
+  /**
+   * It destroys something that this call cannot give back: at Cloudflare ('cloudflare': its summary
+   * says "at Cloudflare") or only in Guardian ('guardian'). Every DELETE is declared so, and every POST
+   * that destroys; the summary starts with what it does ("Deletes", "Empties"...): destructive.test.ts.
+   */
+  destructive?: 'cloudflare' | 'guardian';
 }
 
 /** A resource's endpoints, with the tag the API reference groups them under. */

@@ -46,7 +46,8 @@ export const firewallRuleEndpoints = endpointGroup('Firewall rules', {
   remove: {
     method: 'DELETE',
     path: '/api/cloudflare/zones/:zone_id/firewall-rules/:rule_id',
-    summary: 'Delete a rule.',
+    summary: 'Deletes a firewall rule at Cloudflare.',
+    destructive: 'cloudflare',
     params: firewallRuleParamsSchema,
     query: deleteFirewallRuleQuerySchema,
     responses: { 204: noContentSchema, ...cloudflareErrors() },

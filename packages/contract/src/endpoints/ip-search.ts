@@ -42,7 +42,8 @@ export const ipSearchEndpoints = endpointGroup('IP search', {
     method: 'POST',
     path: '/api/cloudflare/ip-search/remove',
     summary:
-      "Remove the chosen matches of a search from their lists, each account's part a job (200 when all ended within the wait, else 202; poll each job).",
+      "Removes the chosen matches of a search from their lists at Cloudflare and from the mirror, each account's part a job (200 when all ended within the wait, else 202; poll each job).",
+    destructive: 'cloudflare',
     body: removeMatchesRequestSchema,
     responses: {
       200: ipSearchActionAnswerSchema,

@@ -19,7 +19,7 @@ export const pageRuleEndpoints = endpointGroup('Page rules', {
   add: {
     method: 'POST',
     path: '/api/cloudflare/zones/:zone_id/pagerules',
-    summary: 'Create a page rule.',
+    summary: 'Create a page rule at Cloudflare (priority 1 and active unless the body says otherwise).',
     params: zoneParamsSchema,
     body: addPageRuleRequestSchema,
     responses: { 201: pageRuleSchema, ...cloudflareErrors() },
@@ -35,7 +35,8 @@ export const pageRuleEndpoints = endpointGroup('Page rules', {
   remove: {
     method: 'DELETE',
     path: '/api/cloudflare/zones/:zone_id/pagerules/:pagerule_id',
-    summary: 'Delete a page rule.',
+    summary: 'Deletes a page rule at Cloudflare.',
+    destructive: 'cloudflare',
     params: pageRuleParamsSchema,
     responses: { 204: noContentSchema, ...cloudflareErrors() },
   },

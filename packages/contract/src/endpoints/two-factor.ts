@@ -64,14 +64,17 @@ export const twoFactorEndpoints = endpointGroup('Two-factor sign-in', {
   unrequire: {
     method: 'DELETE',
     path: '/api/admin/two-factor/required',
-    summary: 'Stop requiring two-factor sign-in of everyone (administrators only).',
+    summary: 'Stops requiring two-factor sign-in of everyone (administrators only).',
+    destructive: 'guardian',
     access: 'admin',
     responses: { 200: twoFactorPolicySchema, ...signedInErrors('FORBIDDEN') },
   },
   reset: {
     method: 'DELETE',
     path: '/api/admin/users/:id/two-factor',
-    summary: "Turn a person's two-factor off (lost phone) and end their sessions (administrators only).",
+    summary:
+      "Turns off a person's two-factor sign-in (lost phone) and ends their sessions (administrators only).",
+    destructive: 'guardian',
     access: 'admin',
     params: twoFactorUserParamsSchema,
     responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },

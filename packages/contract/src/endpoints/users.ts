@@ -76,7 +76,9 @@ export const userEndpoints = endpointGroup('Users', {
   remove: {
     method: 'DELETE',
     path: '/api/admin/users/:id',
-    summary: 'Delete a user and everything of theirs in Guardian (administrators only).',
+    summary:
+      'Deletes a user and everything of theirs in Guardian; nothing is deleted at Cloudflare (administrators only).',
+    destructive: 'guardian',
     access: 'admin',
     params: userParamsSchema,
     responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND', 'CONFLICT') },
@@ -123,13 +125,15 @@ export const ownAccountEndpoints = endpointGroup('Profile', {
     method: 'DELETE',
     path: '/api/me/sessions',
     summary:
-      'Sign out all other sessions: every session of yours but the one this request was made with ends (API keys are not sessions: they stay).',
+      'Ends every session of yours but the one this request was made with: sign out all other sessions (API keys are not sessions: they stay).',
+    destructive: 'guardian',
     responses: { 200: otherSessionsEndedSchema, ...signedInErrors('FORBIDDEN') },
   },
   endSession: {
     method: 'DELETE',
     path: '/api/me/sessions/:id',
-    summary: 'End one of your sessions (this one too: that is signing out).',
+    summary: 'Ends one of your sessions (this one too: that is signing out).',
+    destructive: 'guardian',
     params: ownSessionParamsSchema,
     responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
   },

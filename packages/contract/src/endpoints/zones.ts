@@ -35,7 +35,9 @@ export const zoneEndpoints = endpointGroup('Zones', {
   remove: {
     method: 'DELETE',
     path: '/api/cloudflare/zones/:zone_id',
-    summary: 'Delete a zone at Cloudflare and from the mirror.',
+    summary:
+      'Deletes a zone at Cloudflare, with its DNS records and rules there, and from the mirror; it cannot be restored.',
+    destructive: 'cloudflare',
     params: zoneParamsSchema,
     responses: { 204: noContentSchema, ...cloudflareErrors() },
   },
