@@ -4,6 +4,8 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ITEM_SEARCH_DEBOUNCE_MS, PAGE_SIZE as PAGE_SIZES } from '@guardian/contract';
+import { LIST_ITEMS_PER_PAGE } from '../apps/server/src/cloudflare/answers';
 import { ROOT } from './lib/stack';
 
 /** The sections in the order they run; each has its module in sections/ (sections/index.ts). */
@@ -89,9 +91,10 @@ for (const name of [...only, ...skipped]) {
 export const runs = (section: Section) => (only.size === 0 || only.has(section)) && !skipped.has(section);
 
 /** Cloudflare's largest page of list items: the fewest calls a cursor walk of n items can make. */
-export const CLOUDFLARE_ITEMS_PAGE = 500;
-export const PAGE_SIZE = 100;
-export const SEARCH_DEBOUNCE_MS = 300;
+export const CLOUDFLARE_ITEMS_PAGE = LIST_ITEMS_PER_PAGE;
+/** The items screen's page, and the wait before its search asks (the web's own constants). */
+export const PAGE_SIZE = PAGE_SIZES.banListItems;
+export const SEARCH_DEBOUNCE_MS = ITEM_SEARCH_DEBOUNCE_MS;
 /** How often the benchmark asks about a running job, as a screen showing its progress would (~100 ms). */
 export const JOB_PROGRESS_POLL_MS = 100;
 

@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { banListEndpoints, listCapacityEndpoints, pathOf } from '@guardian/contract';
+import { EXPIRY_BATCH } from '../../apps/server/src/modules/banlists/item-expiry';
 import { fmt } from '../lib/report';
 import { reasonOf, type Context } from './context';
 
@@ -15,8 +16,8 @@ const SECTION = 'Expiry';
 const FIGURE =
   'Expiry of 50,000 items due at once: removed at Cloudflare in the minimum calls, within the budgets';
 const ITEMS = 50_000;
-/** Ids per DELETE (apps/server/src/modules/banlists/item-expiry.ts EXPIRY_BATCH). */
-const BATCH = 100_000;
+/** Ids per DELETE. */
+const BATCH = EXPIRY_BATCH;
 const LIST_WRITES = { items: 1_000_000, requests: 30_000 };
 const REQUESTS_PER_5_MIN = 1_200;
 const WAIT_MS = 10 * 60_000;

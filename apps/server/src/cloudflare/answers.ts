@@ -111,7 +111,7 @@ export const listItemAnswer = z
   });
 
 /** Cloudflare's largest page of list items. */
-const LIST_ITEMS_PER_PAGE = 500;
+export const LIST_ITEMS_PER_PAGE = 500;
 
 /** One page of a list's items, read by cursor. */
 export const listItemsPageAnswer = z.looseObject({
