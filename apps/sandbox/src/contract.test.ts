@@ -49,6 +49,30 @@ describe('tokens and accounts', () => {
     expect(userToken.status).toBe(401);
   });
 
+  it('verify tells when a token expires, answers expired once it has, and refuses a removed token', async () => {
+    const later = new Date(Date.now() + 86_400_000);
+    sandbox.control.addToken({
+      value: 'token-expiring',
+      accountIds: [ACCOUNT_A],
+      expiresOn: later.toISOString(),
+    });
+    const active = await call(sandbox, 'GET', '/user/tokens/verify', { token: 'token-expiring' });
+    expect(active.body.result.status).toBe('active');
+    expect(Date.parse(text(active.body.result.expires_on))).toBe(later.getTime());
+
+    const past = new Date(Date.now() - 1000).toISOString();
+    sandbox.control.addToken({ value: 'token-lapsed', accountIds: [ACCOUNT_A], expiresOn: past });
+    const lapsed = await call(sandbox, 'GET', '/user/tokens/verify', { token: 'token-lapsed' });
+    expect(lapsed.status).toBe(200);
+    expect(lapsed.body.result.status).toBe('expired');
+    expect((await call(sandbox, 'GET', '/accounts', { token: 'token-lapsed' })).status).toBe(401);
+
+    sandbox.control.removeToken('token-expiring');
+    const removed = await call(sandbox, 'GET', '/user/tokens/verify', { token: 'token-expiring' });
+    expect(removed.status).toBe(401);
+    expect(removed.body.errors[0]).toEqual({ code: 1000, message: 'Invalid API Token' });
+  });
+
   it('GET /accounts', async () => {
     const ok = await call(sandbox, 'GET', '/accounts', { token: 'token-ab' });
     expect(items(ok.body.result).map((account) => account.id)).toEqual([ACCOUNT_A, ACCOUNT_B]);

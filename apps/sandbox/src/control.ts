@@ -35,6 +35,8 @@ export interface TokenInput {
   /** `user` tokens verify at /user/tokens/verify, `account` tokens at /accounts/{id}/tokens/verify. */
   kind?: TokenKind;
   id?: string;
+  /** When an active token stops working (ISO 8601): verify answers it, and `expired` once it has passed. */
+  expiresOn?: string;
 }
 
 export interface TokenInfo {
@@ -76,6 +78,8 @@ export interface SandboxControl {
   addAccount(input: AccountInput): AccountView;
   addToken(input: TokenInput): TokenInfo;
   setTokenStatus(value: string, status: TokenStatus): void;
+  /** Deletes a token, as revoking or rolling it at Cloudflare does: every call with it is refused (401). */
+  removeToken(value: string): void;
   /** Creates a list directly (no plan quota), e.g. to seed a benchmark. */
   addList(accountId: string, input: { name: string; kind: ListKind; description?: string }): ListView;
   /** Adds or updates items at once, bypassing the API, its bulk operations and quotas. Returns num_items. */
@@ -169,7 +173,7 @@ export function createControl({
       return accountView(account);
     },
 
-    addToken({ value, accountIds, status = 'active', kind = 'user', id = newId() }) {
+    addToken({ value, accountIds, status = 'active', kind = 'user', id = newId(), expiresOn }) {
       if (typeof value !== 'string' || !/^\S+$/.test(value))
         throw new ControlError('A token value is a non-empty string without spaces');
       if (!Array.isArray(accountIds)) throw new ControlError('accountIds must be a list of account ids');
@@ -179,13 +183,24 @@ export function createControl({
       if (kind !== 'user' && kind !== 'account') throw new ControlError('kind must be user or account');
       if (kind === 'account' && accountIds.length !== 1)
         throw new ControlError('An account token belongs to exactly one account');
+      if (expiresOn !== undefined && Number.isNaN(Date.parse(expiresOn)))
+        throw new ControlError('expiresOn must be an ISO 8601 date');
       const token = { id, value, accountIds: [...accountIds], status, kind };
       state.tokens.set(
         value,
-        status === 'expired' ? { ...token, expiresOn: timestamp(new Date(Date.now() - 1000)) } : token,
+        status === 'expired'
+          ? { ...token, expiresOn: timestamp(new Date(Date.now() - 1000)) }
+          : expiresOn !== undefined
+            ? { ...token, expiresOn: timestamp(new Date(expiresOn)) }
+            : token,
       );
       state.changed();
       return tokenInfo(token);
+    },
+
+    removeToken(value) {
+      if (!state.tokens.delete(value)) throw new ControlError('No such token', 404);
+      state.changed();
     },
 
     setTokenStatus(value, status) {
@@ -395,6 +410,10 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
   app.post<{ Body: unknown }>('/tokens', async (request) =>
     control.addToken(body(request.body) as unknown as TokenInput),
   );
+  app.delete<{ Params: { value: string } }>('/tokens/:value', async (request) => {
+    control.removeToken(request.params.value);
+    return { ok: true };
+  });
   app.put<{ Params: { value: string }; Body: unknown }>('/tokens/:value/status', async (request) => {
     control.setTokenStatus(request.params.value, body(request.body).status as TokenStatus);
     return { ok: true };

@@ -152,6 +152,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // The expiry sweep queues its jobs on that queue: it stops first.
   app.addHook('onReady', async () => services.itemExpiry.start());
   app.addHook('onClose', () => services.itemExpiry.stop());
+  // Every account's API token is asked about again every few hours (accounts/token-checks.ts).
+  app.addHook('onReady', async () => services.tokenChecks.start());
+  app.addHook('onClose', () => services.tokenChecks.stop());
   await app.register(zonesRoutes, { zones: services.zones, zonesSyncJobs: services.zonesSyncJobs });
   await app.register(zoneSettingsRoutes, { zoneSettings: services.zoneSettings });
   await app.register(rulesOverviewRoutes, { rulesOverview: services.rulesOverview });

@@ -2,8 +2,8 @@ import { CLOUDFLARE_DEFAULTS } from './cloudflare';
 import type { Config } from './config';
 import { Leases } from './db/leases';
 import type { AppDeps } from './deps';
-import { AccountsRepository } from './modules/accounts/accounts.repository';
 import { AccountsService } from './modules/accounts/accounts.service';
+import { TokenChecks } from './modules/accounts/token-checks';
 import { ApiKeysService } from './modules/api-keys/api-keys.service';
 import { AuthService } from './modules/auth/auth.service';
 import { Sessions } from './modules/auth/sessions';
@@ -105,7 +105,13 @@ export function createServices(config: Config, deps: AppDeps) {
     ownAccount: new OwnAccountService(users, sessions, config.passwordHashing, config.loginRateLimit),
     auth: new AuthService(users, sessions, twoFactor, config),
     twoFactor,
-    accounts: new AccountsService(new AccountsRepository(deps.db), deps.cloudflare, deps.tokenCipher),
+    // A newly added account's lists are recorded and each list's sync queued at once (issue 35 item 5).
+    accounts: new AccountsService(deps.db, deps.cloudflare, deps.tokenCipher, (userId, account) =>
+      banListSyncJobs.bringIn(userId, account),
+    ),
+    tokenChecks: new TokenChecks(deps.db, deps, (err) =>
+      deps.logger?.warn({ err }, 'could not check an account API token at Cloudflare'),
+    ),
     banLists,
     banListItems,
     itemExpiry,

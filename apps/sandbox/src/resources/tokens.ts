@@ -26,10 +26,16 @@ function readToken(state: SandboxState, request: FastifyRequest): Token | undefi
   return state.tokens.get(value);
 }
 
+/** A token's status now: an active token whose expiry has passed is expired, as at Cloudflare. */
+function statusOf(token: Token): Token['status'] {
+  const expired = token.expiresOn !== undefined && Date.parse(token.expiresOn) <= Date.now();
+  return token.status === 'active' && expired ? 'expired' : token.status;
+}
+
 /** The request's token when it is known and active; Cloudflare's authentication errors otherwise. */
 export function authenticate(state: SandboxState, request: FastifyRequest): Token {
   const token = readToken(state, request);
-  if (!token || token.status !== 'active') throw authenticationError(401);
+  if (!token || statusOf(token) !== 'active') throw authenticationError(401);
   return token;
 }
 
@@ -65,13 +71,11 @@ export function accountOfZone(state: SandboxState, zone: Zone): Account {
 }
 
 function verifyResult(token: Token) {
-  const result: { id: string; status: Token['status']; expires_on?: string } = {
-    id: token.id,
-    status: token.status,
-  };
+  const status = statusOf(token);
+  const result: { id: string; status: Token['status']; expires_on?: string } = { id: token.id, status };
   if (token.expiresOn) result.expires_on = token.expiresOn;
   const messages =
-    token.status === 'active' ? [{ code: 10000, message: 'This API Token is valid and active' }] : [];
+    status === 'active' ? [{ code: 10000, message: 'This API Token is valid and active' }] : [];
   return ok(result, undefined, messages);
 }
 

@@ -88,6 +88,8 @@ async function fullRun() {
   // Every route as its owner would use it: reads, then writes, then deletes from the deepest path up.
   for (const route of ownerOrder(apiRoutes(app))) {
     if (route.url === authEndpoints.login.path) continue;
+    // Its token is checked at rest below (the delete answers 204 without a body).
+    if (route.method === 'DELETE' && route.url === accountEndpoints.remove.path) continue;
     const sample = await sampleRequest(ctx, route, second);
     const query = new URLSearchParams(sample.query).toString();
     const [url] = urlsFor(route, second);

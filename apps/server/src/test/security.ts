@@ -182,6 +182,8 @@ export function ownerOrder(routes: RouteEntry[]): RouteEntry[] {
       ({ GET: 0, POST: 1, PUT: 2, PATCH: 2, DELETE: 3 } as Record<string, number>)[route.method] ?? 4;
     return (
       (/\/clean$/.test(route.url) ? 1000 : 0) +
+      // Deleting the account takes its lists and zones with it: after every other route on them.
+      (route.method === 'DELETE' && route.url === accountEndpoints.remove.path ? 1500 : 0) +
       // Signing out ends the caller's session: after everything else.
       (route.url === authEndpoints.logout.path ? 2000 : 0) +
       method * 100 -
@@ -513,6 +515,9 @@ export async function sampleRequest(
       return { payload: { email: estate.user.email, password: estate.user.password } };
     case accountEndpoints.add:
       return { payload: { account_name: `Sample ${sampleCounter}`, token: `sample-token-${sampleCounter}` } };
+    case accountEndpoints.update:
+      // Its own name again: the estate keeps the name its other samples use.
+      return { payload: { account_name: estate.accountName } };
     case banListEndpoints.add:
       return {
         payload: { account_name: estate.accountName, list_name: `sample_${sampleCounter}`, kind: 'ip' },

@@ -27,6 +27,7 @@ import { sql as itemHistoryCascade } from './027_item_history_cascade';
 import { sql as importListPosition } from './028_import_list_position';
 import { sql as snapshotJob } from './029_snapshot_job';
 import { sql as snapshotItemProvenance } from './030_snapshot_item_provenance';
+import { sql as accountTokenState } from './032_account_token_state';
 import { sql as auditWordsAndSessionDevices } from './033_audit_words_and_session_devices';
 
 export interface Migration {
@@ -66,5 +67,6 @@ export const migrations: readonly Migration[] = [
   { name: '028_import_list_position', sql: importListPosition },
   { name: '029_snapshot_job', sql: snapshotJob },
   { name: '030_snapshot_item_provenance', sql: snapshotItemProvenance },
+  { name: '032_account_token_state', sql: accountTokenState },
   { name: '033_audit_words_and_session_devices', sql: auditWordsAndSessionDevices },
 ];

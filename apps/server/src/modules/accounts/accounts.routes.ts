@@ -10,7 +10,26 @@ export const accountsRoutes: FastifyPluginAsync<{ accounts: AccountsService }> =
   route(app, accountEndpoints.list, async (request) => accounts.list(request.user.id));
 
   route(app, accountEndpoints.add, async (request, reply) => {
-    const account = await accounts.add(request.user.id, request.body);
+    const { account, listsSyncing } = await accounts.add(request.user.id, request.body);
+    request.auditEffects = { lists_syncing: listsSyncing };
     return reply.code(201).send(account);
   });
+
+  // Ownership is checked in the service: an account is only ever found through its owner.
+  route(
+    app,
+    accountEndpoints.update,
+    async (request) => accounts.update(request.user.id, request.params.id, request.body),
+    { owns: ['id'] },
+  );
+
+  route(
+    app,
+    accountEndpoints.remove,
+    async (request, reply) => {
+      request.auditEffects = { removed: await accounts.remove(request.user.id, request.params.id) };
+      return reply.code(204).send();
+    },
+    { owns: ['id'] },
+  );
 };

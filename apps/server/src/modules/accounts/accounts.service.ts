@@ -1,37 +1,75 @@
-import type { AddAccountRequest, CloudflareAccount } from '@guardian/contract';
-import Cloudflare from 'cloudflare';
+import type { AddAccountRequest, CloudflareAccount, UpdateAccountRequest } from '@guardian/contract';
+import type Cloudflare from 'cloudflare';
 import type { CloudflareGateway } from '../../cloudflare';
 import { maskToken, type TokenCipher } from '../../crypto/token-cipher';
+import type { Db } from '../../db';
 import { AppError } from '../../app-error';
-import { AccountsRepository, type AccountRecord } from './accounts.repository';
+import { BanListItemsRepository } from '../banlists/ban-list-items.repository';
+import {
+  AccountsRepository,
+  type AccountRecord,
+  type AccountWithTokenState,
+  type TokenState,
+} from './accounts.repository';
+import { firstAccount, isTokenRefusal, reachesAccount, refusedToken, verifyToken } from './token-verify';
 
-export function toAccountDto(account: AccountRecord): CloudflareAccount {
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function toAccountDto(account: AccountWithTokenState): CloudflareAccount {
   return {
     id: account.id,
     account_name: account.accountName,
     account_id: account.accountId,
     token: maskToken(account.tokenLast4),
+    token_status: account.tokenStatus,
+    token_expires_on: iso(account.tokenExpiresOn),
+    token_checked_at: iso(account.tokenCheckedAt),
   };
 }
 
-function isTokenRefusal(err: unknown): err is InstanceType<typeof Cloudflare.APIError> {
-  return (
-    err instanceof Cloudflare.APIError && (err.status === 400 || err.status === 401 || err.status === 403)
-  );
+const accountNotFound = () => new AppError('NOT_FOUND', 'Account not found.');
+
+/** A token Cloudflare answered for but does not accept (disabled, expired) is refused, with its status. */
+function requireActive(state: TokenState): void {
+  if (state.status !== 'active')
+    throw new AppError('BAD_REQUEST', `Cloudflare reports this API token as ${state.status}.`);
 }
 
-/** While adding, a refused token is the person's bad input (400 with Cloudflare's reason), not a 403. */
-function refusedToken(err: InstanceType<typeof Cloudflare.APIError>): AppError {
-  const reason = err.errors?.[0]?.message ?? 'the token is not valid';
-  return new AppError('BAD_REQUEST', `Cloudflare refused this API token: ${reason}`);
+/** Cloudflare's refusal of a token being added or replaced is the person's bad input (a 400 in words). */
+async function asInput<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw isTokenRefusal(err) ? refusedToken(err) : err;
+  }
 }
+
+/** What removing an account took with it (the audit trail records it). */
+export interface AccountRemoved {
+  account_id: string;
+  account_name: string;
+  lists: number;
+  zones: number;
+  snapshots: number;
+}
+
+/**
+ * Brings a newly added account's lists in (banlists: recorded, each list's sync queued as a job);
+ * answers how many lists. Given by the composition root, so this module does not reach into ban lists.
+ */
+export type BringInLists = (userId: number, account: AccountRecord) => Promise<number>;
 
 export class AccountsService {
+  private readonly accounts: AccountsRepository;
+
   constructor(
-    private readonly accounts: AccountsRepository,
+    private readonly db: Db,
     private readonly cloudflare: CloudflareGateway,
     private readonly cipher: TokenCipher,
-  ) {}
+    private readonly bringInLists: BringInLists = async () => 0,
+  ) {
+    this.accounts = new AccountsRepository(db);
+  }
 
   async list(userId: number): Promise<CloudflareAccount[]> {
     return (await this.accounts.listForUser(userId)).map(toAccountDto);
@@ -39,47 +77,120 @@ export class AccountsService {
 
   /**
    * Verifies the token at Cloudflare before anything is stored: it must be active and see at least
-   * one account. A token that sees several accounts is bound to the first one Cloudflare lists.
+   * one account. A token that sees several accounts is bound to the first one Cloudflare lists. The
+   * account's lists are then brought in (their items by a sync job each); when Cloudflare does not
+   * answer for them, the account is not kept either, so a retry starts clean.
    */
-  async add(userId: number, request: AddAccountRequest): Promise<CloudflareAccount> {
+  async add(
+    userId: number,
+    request: AddAccountRequest,
+  ): Promise<{ account: CloudflareAccount; listsSyncing: number }> {
     if (await this.accounts.findOwnedByName(userId, request.account_name)) {
       throw new AppError('CONFLICT', `You already have an account named "${request.account_name}".`);
     }
     const cf = this.cloudflare.client(request.token);
-    const first = await this.verifyToken(cf);
-    if (await this.accounts.findOwnedByCloudflareId(userId, first.id)) {
-      throw new AppError('CONFLICT', `The Cloudflare account ${first.id} has already been added.`);
-    }
-    const account = await this.accounts.insert({
-      userId,
-      accountName: request.account_name,
-      accountId: first.id,
-      tokenEncrypted: this.cipher.encrypt(request.token),
-      tokenLast4: request.token.slice(-4),
+    const { accountId, state } = await asInput(async () => {
+      const verified = await verifyToken(cf, () => firstAccount(cf));
+      return { accountId: verified.accountId ?? (await firstAccount(cf)), state: verified.state };
     });
-    return toAccountDto(account);
+    requireActive(state);
+    if (await this.accounts.findOwnedByCloudflareId(userId, accountId)) {
+      throw new AppError('CONFLICT', `The Cloudflare account ${accountId} has already been added.`);
+    }
+    const account = await this.accounts.insert(
+      {
+        userId,
+        accountName: request.account_name,
+        accountId,
+        tokenEncrypted: this.cipher.encrypt(request.token),
+        tokenLast4: request.token.slice(-4),
+      },
+      state,
+    );
+    let listsSyncing: number;
+    try {
+      listsSyncing = await this.bringInLists(userId, account);
+    } catch (err) {
+      await this.removeFromGuardian(account);
+      throw err;
+    }
+    return { account: toAccountDto(account), listsSyncing };
   }
 
   /**
-   * User tokens verify at /user/tokens/verify; account-owned tokens are refused there and verify at
-   * /accounts/{id}/tokens/verify, once the accounts they see are known. Answers the first account.
+   * Renames the account and/or replaces its token. A new token is verified at Cloudflare first: it
+   * must be active and reach this same Cloudflare account; only then is it stored (encrypted), and
+   * the answer shows its last four characters only.
    */
-  private async verifyToken(cf: Cloudflare): Promise<{ id: string }> {
-    try {
-      let status: string | undefined;
-      try {
-        status = (await cf.user.tokens.verify()).status;
-      } catch (err) {
-        if (!isTokenRefusal(err)) throw err;
-      }
-      const first = (await cf.accounts.list({ per_page: 5 })).result[0];
-      if (!first) throw new AppError('BAD_REQUEST', 'This API token cannot see any Cloudflare account.');
-      status ??= (await cf.accounts.tokens.verify({ account_id: first.id })).status;
-      if (status !== 'active')
-        throw new AppError('BAD_REQUEST', `Cloudflare reports this API token as ${status}.`);
-      return first;
-    } catch (err) {
-      throw isTokenRefusal(err) ? refusedToken(err) : err;
+  async update(userId: number, id: number, request: UpdateAccountRequest): Promise<CloudflareAccount> {
+    const account = await this.accounts.findOwned(userId, id);
+    if (!account) throw accountNotFound();
+    const name = request.account_name?.trim();
+    if (name !== undefined) {
+      const named = await this.accounts.findOwnedByName(userId, name);
+      if (named && named.id !== id)
+        throw new AppError('CONFLICT', `You already have an account named "${name}".`);
     }
+    const token = request.token?.trim() || undefined;
+    let replacement: { encrypted: string; last4: string; state: TokenState } | undefined;
+    if (token !== undefined) {
+      const state = await this.verifyFor(this.cloudflare.client(token), account.accountId);
+      replacement = { encrypted: this.cipher.encrypt(token), last4: token.slice(-4), state };
+    }
+    const updated = await this.accounts.update(userId, id, { accountName: name, token: replacement });
+    if (!updated) throw accountNotFound();
+    return toAccountDto(updated);
+  }
+
+  /**
+   * Removes the account from Guardian: its lists with their items mirror and history, its zones, and
+   * the snapshots that kept its lists or records. Nothing is deleted at Cloudflare. Refused while a
+   * job works on the account (a sync, an expiry run): it would write into what is being removed.
+   */
+  async remove(userId: number, id: number): Promise<AccountRemoved> {
+    const account = await this.accounts.findOwned(userId, id);
+    if (!account) throw accountNotFound();
+    const busy = await this.accounts.activeJobs(id);
+    if (busy > 0) {
+      throw new AppError(
+        'CONFLICT',
+        `Guardian is still working on "${account.accountName}" (${busy} job${busy === 1 ? '' : 's'}). Wait for ${busy === 1 ? 'it' : 'them'} to end, or cancel ${busy === 1 ? 'it' : 'them'} under Jobs, then delete the account.`,
+      );
+    }
+    const removed = await this.removeFromGuardian(account);
+    return {
+      account_id: account.accountId,
+      account_name: account.accountName,
+      ...removed,
+    };
+  }
+
+  /** The account and everything Guardian keeps of it, in one transaction. */
+  private removeFromGuardian(account: AccountRecord) {
+    return this.db.transaction(async (tx) => {
+      const accounts = new AccountsRepository(tx);
+      const { lists, zones } = await accounts.holdings(account.id);
+      // Item partitions have no foreign key to cascade: dropped as deleting a list drops them.
+      const items = new BanListItemsRepository(tx);
+      for (const ref of lists) await items.dropAll(ref);
+      const snapshots = await accounts.deleteSnapshotsOf(account.userId, account.id);
+      await accounts.delete(account.userId, account.id);
+      return { lists: lists.length, zones, snapshots };
+    });
+  }
+
+  /** The state of a replacement token for the account; refused unless active and reaching that account. */
+  private async verifyFor(cf: Cloudflare, accountId: string): Promise<TokenState> {
+    return asInput(async () => {
+      const verified = await verifyToken(cf, accountId);
+      requireActive(verified.state);
+      if (verified.kind === 'user' && !(await reachesAccount(cf, accountId))) {
+        throw new AppError(
+          'BAD_REQUEST',
+          `This API token cannot see the Cloudflare account ${accountId}: give a token of the same account.`,
+        );
+      }
+      return verified.state;
+    });
   }
 }

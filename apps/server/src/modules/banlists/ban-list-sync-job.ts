@@ -1,4 +1,7 @@
 import type { BanList } from '@guardian/contract';
+import Cloudflare from 'cloudflare';
+import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
+import type { AccountRecord } from '../accounts/accounts.repository';
 import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
 import { syncMirror } from './mirror-sync';
 import type { JobKind } from '../jobs/job-queue';
@@ -60,5 +63,35 @@ export class BanListSyncJobs {
       this.waitMs,
     );
     return 'job' in outcome ? outcome : { list: outcome.result as BanList };
+  }
+
+  /**
+   * A newly added account's lists brought in (issue 35 item 5): recorded from one read of the
+   * account's lists, then each list's sync queued as a job of its own, not waited for (retried, kept
+   * across a restart; the jobs view shows its progress), so the lists are there at once and their
+   * counts as each sync ends. Answers how many lists. A token that may not read lists (403) brings none.
+   */
+  async bringIn(userId: number, account: AccountRecord): Promise<number> {
+    const cf = this.access.clientFor(account);
+    let answer: unknown;
+    try {
+      answer = (await cf.rules.lists.list({ account_id: account.accountId })).result;
+    } catch (err) {
+      if (err instanceof Cloudflare.APIError && err.status === 403) return 0;
+      throw err;
+    }
+    const lists = usableAnswer(accountListsAnswer, answer, `the lists of "${account.accountName}"`);
+    for (const list of lists) {
+      await this.access.lists.upsert(account.id, { id: list.id, name: list.name, kind: list.kind });
+      await this.jobs.queue.enqueue({
+        kind: BAN_LIST_SYNC,
+        userId,
+        accountId: account.id,
+        target: list.name,
+        data: { listId: list.id },
+      });
+    }
+    if (lists.length > 0) this.access.changed();
+    return lists.length;
   }
 }

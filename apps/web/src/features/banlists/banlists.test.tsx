@@ -33,8 +33,24 @@ const MANY_BAN_LISTS = Array.from({ length: 25 }, (_, i) =>
 );
 
 const ACCOUNTS: CloudflareAccount[] = [
-  { id: 1, account_name: 'Guardian Demo', account_id: 'acc-guardian', token: '****abcd' },
-  { id: 2, account_name: 'Acme Security', account_id: 'acc-acme', token: '****efgh' },
+  {
+    id: 1,
+    account_name: 'Guardian Demo',
+    account_id: 'acc-guardian',
+    token: '****abcd',
+    token_status: 'active',
+    token_expires_on: null,
+    token_checked_at: null,
+  },
+  {
+    id: 2,
+    account_name: 'Acme Security',
+    account_id: 'acc-acme',
+    token: '****efgh',
+    token_status: 'active',
+    token_expires_on: null,
+    token_checked_at: null,
+  },
 ];
 
 const CAPACITY: AccountCapacity[] = [
@@ -65,6 +81,7 @@ beforeEach(() => {
     'GET /api/cloudflare/banlists': () => jsonResponse(200, BAN_LISTS),
     'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS),
     'GET /api/snapshots': () => jsonResponse(200, []),
+    'GET /api/snapshots/policy': () => jsonResponse(200, { retention_hours: 168, kept_per_person: 50 }),
     'GET /api/cloudflare/capacity': () => jsonResponse(200, { accounts: CAPACITY }),
   });
 });
@@ -262,8 +279,11 @@ describe('Delete ban list', () => {
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Delete acme_bad_actors' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Ban List' });
+    // The spec's words, then what Restore brings back and for how long (issue 35 item 11).
     expect(dialog).toHaveTextContent(
-      'Are you sure you want to delete this ban list? This action cannot be undone.',
+      'Are you sure you want to delete this ban list? This action cannot be undone. ' +
+        'Guardian keeps a copy for 7 days (your 50 most recent copies): Restore brings the list back with ' +
+        'its items, their comments, expiry and who added them (items whose expiry passes meanwhile stay removed).',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
@@ -306,7 +326,9 @@ describe('Clean All', () => {
     await user.click(screen.getByRole('button', { name: 'Clean All' }));
     const dialog = await screen.findByRole('dialog', { name: 'Clean All Ban Lists' });
     expect(dialog).toHaveTextContent(
-      'Are you sure you want to clean all items from all ban lists? This action is irreversible.',
+      'Are you sure you want to clean all items from all ban lists? This action is irreversible. ' +
+        'Guardian keeps a copy for 7 days (your 50 most recent copies): Restore brings the items back with ' +
+        'their comments, expiry and who added them (items whose expiry passes meanwhile stay removed).',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Clean All' }));
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();

@@ -38,8 +38,24 @@ const ZONES: Zone[] = [
 const MANY_ZONES = Array.from({ length: 120 }, (_, i) => zone(`zone-${String(i + 1).padStart(3, '0')}.com`));
 
 const ACCOUNTS: CloudflareAccount[] = [
-  { id: 1, account_name: 'Guardian Demo', account_id: 'acc-guardian', token: '****abcd' },
-  { id: 2, account_name: 'Acme Security', account_id: 'acc-acme', token: '****efgh' },
+  {
+    id: 1,
+    account_name: 'Guardian Demo',
+    account_id: 'acc-guardian',
+    token: '****abcd',
+    token_status: 'active',
+    token_expires_on: null,
+    token_checked_at: null,
+  },
+  {
+    id: 2,
+    account_name: 'Acme Security',
+    account_id: 'acc-acme',
+    token: '****efgh',
+    token_status: 'active',
+    token_expires_on: null,
+    token_checked_at: null,
+  },
 ];
 
 async function openZones() {

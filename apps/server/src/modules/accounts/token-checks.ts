@@ -1,0 +1,85 @@
+import { accountClient, type AccountClientDeps } from '../../cloudflare';
+import type { Db } from '../../db';
+import { AccountsRepository, TOKEN_CHECK_EVERY_MS, type AccountWithTokenState } from './accounts.repository';
+import { isTokenRefusal, verifyToken } from './token-verify';
+
+/** How often each server process looks for tokens due a check. */
+export const TOKEN_CHECK_SWEEP_MS = 5 * 60_000;
+/**
+ * Tokens checked per sweep, one after another: at most 1-2 Cloudflare calls each (a user token's
+ * verify; an account-owned token's refusal there, then its account's verify), each within its own
+ * token's request budget (the gateway's throttle), so a sweep is never a burst.
+ */
+export const TOKENS_PER_SWEEP = 20;
+/** A check Cloudflare did not answer (down, rate limited) is tried again this much later. */
+const RETRY_MS = 15 * 60_000;
+
+/**
+ * Rechecks every account's API token at Cloudflare on a schedule (issue 35 item 4), so a token
+ * revoked, disabled or expired there shows on the accounts screen before actions start failing.
+ * Scheduled as the expiry sweep is (item-expiry.ts): each process sweeps every `sweepMs`; a sweep
+ * claims up to TOKENS_PER_SWEEP accounts due a check (`claimTokenChecks`: one statement, SKIP
+ * LOCKED, each made due again TOKEN_CHECK_EVERY_MS later), so processes never check one token twice
+ * in a round; an account added or given a new token is due TOKEN_CHECK_EVERY_MS after that check. Not a queued job: no person waits for it, and a row per check would crowd their jobs view.
+ */
+export class TokenChecks {
+  private readonly accounts: AccountsRepository;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<unknown> | undefined;
+
+  constructor(
+    db: Db,
+    private readonly deps: AccountClientDeps,
+    private readonly onError: (err: unknown) => void,
+    private readonly sweepMs = TOKEN_CHECK_SWEEP_MS,
+  ) {
+    this.accounts = new AccountsRepository(db);
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = this.sweep()
+        .catch(this.onError)
+        .finally(() => (this.sweeping = undefined));
+    }, this.sweepMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sweeping;
+  }
+
+  /** Checks the tokens due a check (at most TOKENS_PER_SWEEP); answers how many were taken. */
+  async sweep(now = new Date()): Promise<number> {
+    const due = await this.accounts.claimTokenChecks(
+      now,
+      new Date(now.getTime() + TOKEN_CHECK_EVERY_MS),
+      TOKENS_PER_SWEEP,
+    );
+    for (const account of due) await this.check(account, now);
+    return due.length;
+  }
+
+  /** Asks Cloudflare about one account's token and records what it said; refused at both verify endpoints is `revoked`. */
+  private async check(account: AccountWithTokenState, now: Date): Promise<void> {
+    try {
+      const { state } = await verifyToken(accountClient(this.deps, account), account.accountId, now);
+      await this.accounts.setTokenState(account.id, account.tokenEncrypted, state);
+    } catch (err) {
+      if (isTokenRefusal(err)) {
+        await this.accounts.setTokenState(account.id, account.tokenEncrypted, {
+          status: 'revoked',
+          expiresOn: account.tokenExpiresOn,
+          checkedAt: now,
+        });
+        return;
+      }
+      await this.accounts.checkTokenAt(account.id, new Date(now.getTime() + RETRY_MS));
+      this.onError(err);
+    }
+  }
+}
