@@ -190,6 +190,25 @@ it('counts the items recorded with their rate and the time left, as other jobs d
   await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT));
 });
 
+it("shows the job's count while Import still waits for the server's answer (issue 35)", async () => {
+  const running = job({ list_id: LIST_ID, done: 5_000, total: 40_000 });
+  const { api, dialog, user, onImported } = openDialog({
+    [PREVIEW]: () => jsonResponse(200, preview()),
+    [APPLY]: () => jsonResponse(200, RESULT),
+    'GET /api/jobs': () => jsonResponse(200, { jobs: [running], unseen: 0 }),
+    [`GET /api/jobs/${JOB_ID}`]: () => jsonResponse(200, running),
+  });
+  const answer = api.held(APPLY);
+  await user.type(within(dialog).getByLabelText(/^Items/), '10.0.0.1');
+  await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+  await user.click(await within(dialog).findByRole('button', { name: 'Import 2 items' }));
+  const progress = await within(dialog).findByRole('progressbar', { name: 'Import progress' });
+  await waitFor(() => expect(progress).toHaveTextContent('5,000 of 40,000 items (12%)'));
+  expect(onImported).not.toHaveBeenCalled();
+  answer.release();
+  await waitFor(() => expect(onImported).toHaveBeenCalledWith(RESULT));
+});
+
 it("shows the server's words when the preview is refused", async () => {
   const message = 'The import has 100,001 lines; at most 100,000 are taken at once. Please split it.';
   const { user, dialog } = openDialog({

@@ -22,7 +22,8 @@ import {
 } from '../../../api/ban-list-items/ban-list-items-import';
 import { isJob } from '../../../api/jobs/job-end';
 import { describeJobProgress, useJobProgress } from '../../../api/jobs/job-progress';
-import { useJobQuery } from '../../../api/jobs/job-query';
+import { JOB_POLL_MS, useJobQuery } from '../../../api/jobs/job-query';
+import { useJobsQuery } from '../../../api/jobs/jobs-query';
 import { hasEnded } from '../../../api/jobs/keys';
 import { errorMessage } from '../../../lib/api';
 import { ItemExpiryField } from './item-expiry-field';
@@ -89,12 +90,20 @@ export function ImportBanListItemsDialog({
   const [expires, setExpires] = useState<ItemExpiry | ''>('never');
   const [expiryError, setExpiryError] = useState<string | undefined>(undefined);
   const [jobId, setJobId] = useState<string | null>(null);
-  const jobQuery = useJobQuery(jobId);
+  // While Import waits for the server's answer (up to its wait, seconds), the job it started is found
+  // among the person's jobs, so that its count shows from the start rather than after the wait.
+  const jobs = useJobsQuery('mine', { refetchInterval: applyMutation.isPending ? JOB_POLL_MS : false });
+  const started = applyMutation.isPending
+    ? jobs.data?.jobs.find(
+        (one) => one.kind === 'ban-list-import' && one.list_id === listId && !hasEnded(one),
+      )
+    : undefined;
+  const jobQuery = useJobQuery(jobId ?? started?.id ?? null);
   const job = jobQuery.data;
   const progress = useJobProgress(job, jobQuery.dataUpdatedAt);
   // The job this dialog started, once it has ended: a success closes the dialog, a failure says why.
   const ended = job && job.id === jobId && hasEnded(job) ? job : null;
-  const running = jobId !== null && ended === null;
+  const running = (jobId !== null || started !== undefined) && ended === null;
   const jobError =
     ended && ended.state !== 'succeeded'
       ? ended.state === 'cancelled'
