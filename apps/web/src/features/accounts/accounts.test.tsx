@@ -9,11 +9,21 @@ import { sessionToken } from '../../test/token';
 
 let api: FakeApi;
 
-const account = (id: number, name: string, accountId: string, last4: string): CloudflareAccount => ({
+const account = (
+  id: number,
+  name: string,
+  accountId: string,
+  last4: string,
+  token: Partial<Pick<CloudflareAccount, 'token_status' | 'token_expires_on' | 'token_checked_at'>> = {},
+): CloudflareAccount => ({
   id,
   account_name: name,
   account_id: accountId,
   token: `****${last4}`,
+  token_status: 'active',
+  token_expires_on: null,
+  token_checked_at: '2026-11-28T08:00:00.000Z',
+  ...token,
 });
 
 const ACCOUNTS: CloudflareAccount[] = [
@@ -29,7 +39,12 @@ const MANY_ACCOUNTS = Array.from({ length: 45 }, (_, i) =>
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
-  api = fakeApi({ 'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS) });
+  api = fakeApi({
+    'GET /api/cloudflare/accounts': () => jsonResponse(200, ACCOUNTS),
+    // The delete confirmation counts the account's lists and zones.
+    'GET /api/cloudflare/banlists': () => jsonResponse(200, []),
+    'GET /api/cloudflare/zones': () => jsonResponse(200, []),
+  });
 });
 
 async function openAccounts() {
@@ -61,7 +76,7 @@ describe('accounts table', () => {
     expect(column(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs']);
     expect(column(0)).toEqual(['1', '2', '3']);
     expect(column(2)).toEqual(['acc-guardian', 'acc-acme', 'acc-zeta']);
-    expect(column(3)).toEqual(['****abcd', '****efgh', '****wxyz']);
+    expect(column(3).map((text) => text.slice(0, 8))).toEqual(['****abcd', '****efgh', '****wxyz']);
     expect(screen.getByRole('columnheader', { name: 'No' })).toHaveAttribute('aria-sort', 'ascending');
   });
 
@@ -116,17 +131,183 @@ describe('accounts table', () => {
     expect(column(1)[0]).toBe('Account 01');
   });
 
-  it('offers edit and delete icons that say they are not available yet and do nothing', async () => {
+  it("shows each token's state: valid (and until when), revoked, expired, disabled, not checked yet", async () => {
+    const soon = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    api.answer('GET /api/cloudflare/accounts', () =>
+      jsonResponse(200, [
+        account(1, 'Plain', 'acc-1', 'aaaa'),
+        account(2, 'Expiring', 'acc-2', 'bbbb', { token_expires_on: '2031-05-01T12:00:00.000Z' }),
+        account(3, 'Soon', 'acc-3', 'cccc', { token_expires_on: soon }),
+        account(4, 'Revoked', 'acc-4', 'dddd', { token_status: 'revoked' }),
+        account(5, 'Expired', 'acc-5', 'eeee', { token_status: 'expired' }),
+        account(6, 'Disabled', 'acc-6', 'ffff', { token_status: 'disabled' }),
+        account(7, 'New', 'acc-7', 'gggg', { token_status: null, token_checked_at: null }),
+      ]),
+    );
+    await openAccounts();
+    await screen.findByText('Plain');
+    const tokens = column(3);
+    expect(tokens[0]).toBe('****aaaaValidChecked at Cloudflare 28 Nov 2026, 08:00');
+    expect(tokens[1]).toContain('****bbbbValidExpires 1 May 2031');
+    expect(tokens[2]).toContain('Expires');
+    expect(tokens.slice(3).map((text) => text.replace(/Checked at .*/, ''))).toEqual([
+      '****ddddRevoked',
+      '****eeeeExpired',
+      '****ffffDisabled',
+      '****ggggNot checked yet',
+    ]);
+  });
+
+  it('edits an account: renames it without sending a token, says Saving... and updates the row', async () => {
+    const saving = api.held('PUT /api/cloudflare/accounts/1');
     const { user } = await openAccounts();
     await screen.findByText('Guardian Demo');
-    for (const name of ['Edit Guardian Demo', 'Delete Guardian Demo']) {
-      const button = screen.getByRole('button', { name });
-      expect(button).toHaveAttribute('aria-disabled', 'true');
-      expect(button).toHaveAttribute('title', 'Not available yet');
-      await user.click(button);
-    }
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(api.calls).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Edit Guardian Demo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Account' });
+    const name = within(dialog).getByLabelText(/Account Name/);
+    expect(name).toHaveValue('Guardian Demo');
+    expect(within(dialog).getByLabelText(/New API Token/)).toHaveAccessibleDescription(
+      /Leave empty to keep the current token \(\*\*\*\*abcd\)/,
+    );
+    await user.clear(name);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Account name is required.')).toBeInTheDocument();
+    await user.type(name, 'Production');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('button', { name: 'Saving...' })).toBeDisabled();
+    expect(api.sent('PUT /api/cloudflare/accounts/1')).toEqual([{ account_name: 'Production' }]);
+    saving.release(jsonResponse(200, account(1, 'Production', 'acc-guardian', 'abcd')));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(column(1)).toEqual(['Production', 'Acme Security', 'Zeta Labs']);
+    expect(screen.getByRole('status')).toHaveTextContent('Account Production saved.');
+  });
+
+  it('replaces a token: says Verifying..., shows the refusal, then the new masked token', async () => {
+    api.answer('PUT /api/cloudflare/accounts/2', () =>
+      jsonResponse(400, {
+        code: 'BAD_REQUEST',
+        message: 'Cloudflare reports this API token as disabled.',
+        errors: [{ message: 'Cloudflare reports this API token as disabled.' }],
+      }),
+    );
+    const { user } = await openAccounts();
+    await screen.findByText('Acme Security');
+    await user.click(screen.getByRole('button', { name: 'Edit Acme Security' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Account' });
+    const token = within(dialog).getByLabelText(/New API Token/);
+    expect(token).toHaveAttribute('type', 'password');
+    await user.type(token, 'disabled-token');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Cloudflare reports this API token as disabled.',
+    );
+
+    const verifying = api.held('PUT /api/cloudflare/accounts/2');
+    await user.clear(token);
+    await user.type(token, 'fresh-token-wxyz');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('button', { name: 'Verifying...' })).toBeDisabled();
+    expect(api.sent('PUT /api/cloudflare/accounts/2').at(-1)).toEqual({
+      account_name: 'Acme Security',
+      token: 'fresh-token-wxyz',
+    });
+    verifying.release(jsonResponse(200, account(2, 'Acme Security', 'acc-acme', 'wxyz')));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(column(3)[1]).toMatch(/^\*\*\*\*wxyzValid/);
+  });
+
+  it('deletes an account after a confirmation that says what goes from Guardian and what stays at Cloudflare', async () => {
+    api.answer('GET /api/cloudflare/banlists', () =>
+      jsonResponse(200, [
+        {
+          id: 1,
+          account_name: 'Acme Security',
+          account_id: 'acc-acme',
+          list_name: 'a',
+          list_id: 'l1',
+          kind: 'ip',
+          items: 1200,
+        },
+        {
+          id: 2,
+          account_name: 'Acme Security',
+          account_id: 'acc-acme',
+          list_name: 'b',
+          list_id: 'l2',
+          kind: 'ip',
+          items: 34,
+        },
+        {
+          id: 3,
+          account_name: 'Guardian Demo',
+          account_id: 'acc-guardian',
+          list_name: 'c',
+          list_id: 'l3',
+          kind: 'ip',
+          items: 9,
+        },
+      ]),
+    );
+    api.answer('GET /api/cloudflare/zones', () =>
+      jsonResponse(200, [
+        {
+          id: 'z1',
+          domain: 'acme.test',
+          accountName: 'Acme Security',
+          account_id: 'acc-acme',
+          status: 'active',
+          name_servers: [],
+        },
+      ]),
+    );
+    const { user } = await openAccounts();
+    await screen.findByText('Acme Security');
+    await user.click(screen.getByRole('button', { name: 'Delete Acme Security' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete Account' });
+    await waitFor(() =>
+      expect(dialog).toHaveTextContent(
+        'Remove Acme Security (acc-acme) from Guardian? Its 2 ban lists with 1,234 items, its 1 zone and the snapshots that kept them are removed from Guardian.',
+      ),
+    );
+    expect(dialog).toHaveTextContent(
+      'Nothing is deleted at Cloudflare: the lists, items, zones and the API token stay there.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.callsTo('DELETE /api/cloudflare/accounts/2')).toHaveLength(0);
+
+    const deleting = api.held('DELETE /api/cloudflare/accounts/2');
+    await user.click(screen.getByRole('button', { name: 'Delete Acme Security' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete Account' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    api.answer('GET /api/cloudflare/accounts', () =>
+      jsonResponse(
+        200,
+        ACCOUNTS.filter((a) => a.id !== 2),
+      ),
+    );
+    deleting.release(new Response(null, { status: 204 }));
+    await waitFor(() => expect(column(1)).toEqual(['Guardian Demo', 'Zeta Labs']));
+    expect(screen.getByRole('status')).toHaveTextContent('Account Acme Security deleted.');
+  });
+
+  it('says why a delete was refused', async () => {
+    api.answer('DELETE /api/cloudflare/accounts/1', () =>
+      jsonResponse(409, {
+        code: 'CONFLICT',
+        message: 'Guardian is still working on "Guardian Demo" (1 job).',
+        errors: [{ message: 'Guardian is still working on "Guardian Demo" (1 job).' }],
+      }),
+    );
+    const { user } = await openAccounts();
+    await screen.findByText('Guardian Demo');
+    await user.click(screen.getByRole('button', { name: 'Delete Guardian Demo' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Account' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Guardian is still working on "Guardian Demo"',
+    );
+    expect(column(1)).toContain('Guardian Demo');
   });
 
   it('replaces the page with the spec’s message when the accounts cannot be fetched', async () => {
@@ -178,7 +359,7 @@ describe('Add Account', () => {
     verifying.release(jsonResponse(201, account(9, 'Spare Account', 'acc-spare', 'en-3')));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(column(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs', 'Spare Account']);
-    expect(column(3)[3]).toBe('****en-3');
+    expect(column(3)[3]).toMatch(/^\*\*\*\*en-3/);
     expect(screen.getByRole('status')).toHaveTextContent('Account added.');
     expect(api.callsTo('GET /api/cloudflare/accounts')).toHaveLength(1);
   });

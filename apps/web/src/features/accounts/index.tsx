@@ -6,12 +6,17 @@ import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
+import { useConfirm } from '../../components/ui/confirm-dialog';
 import { useToast } from '../../components/ui/toast';
+import { actionErrorMessage } from '../../lib/api';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useSort, type SortState } from '../../lib/use-sort';
 import { useAccountsQuery } from '../../api/accounts/accounts-query';
+import { useDeleteAccountMutation } from '../../api/accounts/account-delete-mutation';
+import { AccountRemovalSummary } from './components/account-removal-summary';
 import { AccountsTable, type AccountSortKey } from './components/accounts-table';
 import { AddAccountDialog } from './components/add-account-dialog';
+import { EditAccountDialog } from './components/edit-account-dialog';
 
 const DEFAULT_SORT: SortState<AccountSortKey> = { key: 'id', direction: 'asc' };
 const NO_ACCOUNTS: CloudflareAccount[] = [];
@@ -28,6 +33,9 @@ export default function AccountsScreen() {
   const toast = useToast();
   const [search, setSearch] = useState('');
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<CloudflareAccount | null>(null);
+  const confirm = useConfirm();
+  const deleteAccount = useDeleteAccountMutation();
 
   const needle = search.trim().toLowerCase();
   const allAccounts = accounts.data ?? NO_ACCOUNTS;
@@ -37,6 +45,18 @@ export default function AccountsScreen() {
   );
   const { sorted, sort, toggleSort } = useSort<CloudflareAccount, AccountSortKey>(found, DEFAULT_SORT);
   const { pageRows, page, pageCount, setPage, firstRowNumber } = usePagedRows(sorted, PAGE_SIZE.accounts);
+
+  const remove = (account: CloudflareAccount) =>
+    confirm({
+      title: 'Delete Account',
+      message: <AccountRemovalSummary account={account} />,
+      confirmLabel: 'Delete',
+      busyLabel: 'Deleting...',
+      action: () => deleteAccount.mutateAsync(account.id),
+    }).then(
+      (deleted) => deleted && toast.success(`Account ${account.account_name} deleted.`),
+      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete account.')),
+    );
 
   if (accounts.isError) {
     return (
@@ -76,6 +96,8 @@ export default function AccountsScreen() {
         searching={needle !== ''}
         sort={sort}
         onSort={toggleSort}
+        onEdit={setEditing}
+        onDelete={(account) => void remove(account)}
       />
       <Pagination className="mt-4" page={page} pageCount={pageCount} onPageChange={setPage} />
 
@@ -85,6 +107,16 @@ export default function AccountsScreen() {
           onAdded={() => {
             setAdding(false);
             toast.success('Account added.');
+          }}
+        />
+      )}
+      {editing && (
+        <EditAccountDialog
+          account={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(account) => {
+            setEditing(null);
+            toast.success(`Account ${account.account_name} saved.`);
           }}
         />
       )}

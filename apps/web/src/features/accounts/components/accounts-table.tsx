@@ -1,6 +1,6 @@
-import { Pencil, Trash2 } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import type { CloudflareAccount } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
+import { Button, DeleteButton } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
   Table,
@@ -13,11 +13,11 @@ import {
   TableRows,
 } from '../../../components/ui/table';
 import type { SortState } from '../../../lib/use-sort';
+import { TokenState } from './token-state';
 
 export type AccountSortKey = 'id' | 'account_name' | 'account_id';
 
 const COLUMN_COUNT = 5;
-const NOT_AVAILABLE = 'Not available yet';
 
 interface AccountsTableProps {
   rows: CloudflareAccount[];
@@ -28,6 +28,8 @@ interface AccountsTableProps {
   searching: boolean;
   sort: SortState<AccountSortKey>;
   onSort: (column: AccountSortKey) => void;
+  onEdit: (account: CloudflareAccount) => void;
+  onDelete: (account: CloudflareAccount) => void;
 }
 
 export function AccountsTable({
@@ -37,6 +39,8 @@ export function AccountsTable({
   searching,
   sort,
   onSort,
+  onEdit,
+  onDelete,
 }: AccountsTableProps) {
   return (
     <Table caption="Cloudflare accounts">
@@ -74,37 +78,27 @@ export function AccountsTable({
                 {account.account_id}
               </TableCell>
               {/* Masked by the server: the full token never reaches the browser. */}
-              <TableCell label="Token" className="font-mono text-xs whitespace-nowrap">
-                {account.token}
+              <TableCell label="Token" className="font-mono text-xs">
+                <div className="flex flex-col gap-1">
+                  <span className="whitespace-nowrap">{account.token}</span>
+                  <TokenState account={account} />
+                </div>
               </TableCell>
               <TableActionsCell label="Settings" className="[&>div]:gap-1">
-                <NotAvailableButton label={`Edit ${account.account_name}`} icon={Pencil} />
-                <NotAvailableButton label={`Delete ${account.account_name}`} icon={Trash2} />
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Edit ${account.account_name}`}
+                  onClick={() => onEdit(account)}
+                >
+                  <Pencil aria-hidden="true" className="size-4" />
+                </Button>
+                <DeleteButton label={`Delete ${account.account_name}`} onClick={() => onDelete(account)} />
               </TableActionsCell>
             </TableRow>
           )}
         </TableRows>
       </TableBody>
     </Table>
-  );
-}
-
-/**
- * The spec's edit and delete icons, which do nothing yet: announced as unavailable (aria-disabled)
- * but still focusable, so keyboard and screen-reader users learn why.
- */
-function NotAvailableButton({ label, icon: Icon }: { label: string; icon: typeof Pencil }) {
-  return (
-    <Button
-      variant="ghost"
-      size="icon"
-      aria-label={label}
-      aria-disabled="true"
-      title={NOT_AVAILABLE}
-      className="cursor-not-allowed opacity-55 hover:bg-transparent hover:text-ink-muted"
-      onClick={(event) => event.preventDefault()}
-    >
-      <Icon aria-hidden="true" className="size-4" />
-    </Button>
   );
 }
