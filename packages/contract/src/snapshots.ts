@@ -33,6 +33,15 @@ export const snapshotSchema = z.object({
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
+/** GET /api/snapshots/policy: how long what a destructive action kept can be restored (its confirm says so). */
+export const snapshotPolicySchema = z.object({
+  /** How long after the action its snapshot can be restored (GUARDIAN_SNAPSHOT_RETENTION_HOURS). */
+  retention_hours: z.number().int().positive(),
+  /** How many snapshots a person keeps (MAX_SNAPSHOTS_PER_USER): past that the oldest goes sooner. */
+  kept_per_person: z.number().int().positive(),
+});
+export type SnapshotPolicy = z.infer<typeof snapshotPolicySchema>;
+
 export const snapshotParamsSchema = z.object({
   id: z.string().min(1, 'The snapshot id is required.').max(LOOKUP_ID_MAX, 'The snapshot id is too long.'),
 });

@@ -1,8 +1,9 @@
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { History, RotateCcw } from 'lucide-react';
-import type { Snapshot } from '@guardian/contract';
+import type { Snapshot, SnapshotKind } from '@guardian/contract';
 import type { SnapshotFilter } from '../api/snapshots/keys';
+import { useSnapshotPolicyQuery } from '../api/snapshots/snapshot-policy-query';
 import { useRestoreSnapshotMutation } from '../api/snapshots/snapshot-restore-mutation';
 import { refetchSnapshots, useSnapshotsQuery } from '../api/snapshots/snapshots-query';
 import { actionErrorMessage } from '../lib/api';
@@ -11,6 +12,33 @@ import { Button } from './ui/button';
 import { useToast } from './ui/toast';
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** How long a restore stays possible, in words: '7 days', '1 day', '36 hours'. */
+export function retentionText(hours: number): string {
+  const [count, unit] = hours % 24 === 0 ? [hours / 24, 'day'] : [hours, 'hour'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** What Restore brings back, by what the action removes. */
+const RESTORED: Record<SnapshotKind, string> = {
+  'clean-all':
+    'Restore brings the items back with their comments, expiry and who added them (items whose expiry passes meanwhile stay removed).',
+  'ban-list':
+    'Restore brings the list back with its items, their comments, expiry and who added them (items whose expiry passes meanwhile stay removed).',
+  'dns-record': 'Restore brings the record back as it was: content, TTL, proxy status and comment.',
+};
+
+/**
+ * The sentence a destructive action's confirm adds after the spec's words ("irreversible", "cannot be
+ * undone"): what Restore can bring back, and for how long Guardian keeps the copy.
+ */
+export function useRestoreNote(kind: SnapshotKind): string {
+  const policy = useSnapshotPolicyQuery().data;
+  const howLong = policy
+    ? `for ${retentionText(policy.retention_hours)} (your ${policy.kept_per_person} most recent copies)`
+    : 'for a while';
+  return `Guardian keeps a copy ${howLong}: ${RESTORED[kind]}`;
+}
 
 /** Restores a snapshot with the toasts every restore shows. */
 function useRestore() {

@@ -20,6 +20,8 @@ export const snapshotsRoutes: FastifyPluginAsync<SnapshotRoutesOptions> = async 
     snapshots.list(request.user.id, { kinds: request.query.kind, zoneId: request.query.zone_id }),
   );
 
+  route(app, snapshotEndpoints.policy, async () => snapshots.policy());
+
   // The snapshot is found among the person's own (a miss is 404), and its lists and zone through
   // their accounts again when it is put back. The restored items' history names the person as an
   // item's other events do.

@@ -1,4 +1,9 @@
-import type { Snapshot, SnapshotKind } from '@guardian/contract';
+import {
+  MAX_SNAPSHOTS_PER_USER,
+  type Snapshot,
+  type SnapshotKind,
+  type SnapshotPolicy,
+} from '@guardian/contract';
 import type { Db } from '../../db';
 import { AppError } from '../../app-error';
 import type { Checked } from '../../cloudflare/create-once';
@@ -121,6 +126,14 @@ export class SnapshotsService {
       items: 1,
       retentionMs: this.retentionMs,
     });
+  }
+
+  /** How long a snapshot can be restored, and how many a person keeps. */
+  policy(): SnapshotPolicy {
+    return {
+      retention_hours: Math.round(this.retentionMs / 3_600_000),
+      kept_per_person: MAX_SNAPSHOTS_PER_USER,
+    };
   }
 
   async list(

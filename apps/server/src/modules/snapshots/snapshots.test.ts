@@ -327,7 +327,7 @@ describe('snapshots: undoing Clean All, a deleted list, a deleted DNS record', (
     const asKept = (name: string) => {
       const record = ctx.sandbox.control
         .getDnsRecords(zoneId)
-        .find((each) => each.name.startsWith(`${name}.`));
+        .find((each) => String(each.name).startsWith(`${name}.`));
       expect(record).toBeDefined();
       const {
         id: _id,
@@ -389,6 +389,17 @@ describe('snapshots: undoing Clean All, a deleted list, a deleted DNS record', (
     const badKind = await call(alice, 'GET', '/snapshots?kind=everything');
     expect(badKind.statusCode).toBe(400);
     expect(badKind.json().message).toContain('Unknown snapshot kind "everything".');
+  });
+
+  it('tells how long a snapshot can be restored and how many a person keeps (the confirms say it)', async () => {
+    const policy = await call(alice, 'GET', '/snapshots/policy');
+    expect(policy.statusCode).toBe(200);
+    expect(policy.json()).toEqual({
+      retention_hours: ctx.config.snapshotRetentionMs / 3_600_000,
+      kept_per_person: 50,
+    });
+    const anonymous = await ctx.app.inject({ method: 'GET', url: '/api/snapshots/policy' });
+    expect(anonymous.statusCode).toBe(401);
   });
 
   it('keeps at most 50 snapshots per person, forgetting the oldest', async () => {

@@ -9,6 +9,8 @@ export interface SnapshotFilter {
 /** Query keys of the snapshots (what Clean All and deletes kept); every restore changes them all. */
 export const snapshotKeys = {
   all: ['snapshots'] as const,
+  /** The server's settings, apart from the lists (a restore does not change them). */
+  policy: ['snapshot-policy'] as const,
   list: (filter: SnapshotFilter) =>
     [...snapshotKeys.all, filter.kinds?.join(',') ?? '', filter.zoneId ?? ''] as const,
 };

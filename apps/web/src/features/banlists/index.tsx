@@ -8,13 +8,14 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { useToast } from '../../components/ui/toast';
 import { RunningJobStrip } from '../../components/job-progress-strip';
-import { RecentlyRemoved, useUndoableSuccess } from '../../components/recently-removed';
+import { RecentlyRemoved, useRestoreNote, useUndoableSuccess } from '../../components/recently-removed';
 import type { SnapshotFilter } from '../../api/snapshots/keys';
 import { actionErrorMessage } from '../../lib/api';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useSort, type SortState } from '../../lib/use-sort';
 import { useDeleteBanListMutation } from '../../api/ban-lists/ban-list-delete-mutation';
 import { useCleanBanListsMutation } from '../../api/ban-lists/ban-lists-clean-mutation';
+import { useBanListsFollowSyncs } from '../../api/ban-lists/ban-lists-follow-syncs';
 import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
 import { useUpdateBanListsMutation } from '../../api/ban-lists/ban-lists-update-mutation';
 import { AddBanListDialog } from './components/add-ban-list-dialog';
@@ -29,6 +30,8 @@ const BAN_LIST_SNAPSHOTS: SnapshotFilter = { kinds: ['clean-all', 'ban-list'] };
 /** Ban Lists (/cloudflare/banlists): the Cloudflare lists of every account (spec section 2). */
 export default function BanListsScreen() {
   const banLists = useBanListsQuery();
+  // A new account's lists fill in as their sync jobs end.
+  useBanListsFollowSyncs();
   const updateBanLists = useUpdateBanListsMutation();
   const cleanBanLists = useCleanBanListsMutation();
   const deleteBanList = useDeleteBanListMutation();
@@ -36,6 +39,9 @@ export default function BanListsScreen() {
   const toast = useToast();
   const [adding, setAdding] = useState(false);
   const undoableSuccess = useUndoableSuccess(BAN_LIST_SNAPSHOTS);
+  // Said after the spec's words, which stay as they are.
+  const cleanAllNote = useRestoreNote('clean-all');
+  const deleteNote = useRestoreNote('ban-list');
 
   const { sorted, sort, toggleSort } = useSort<BanList, BanListSortKey>(
     banLists.data ?? NO_BAN_LISTS,
@@ -57,7 +63,7 @@ export default function BanListsScreen() {
   const cleanAll = () =>
     confirm({
       title: 'Clean All Ban Lists',
-      message: 'Are you sure you want to clean all items from all ban lists? This action is irreversible.',
+      message: `Are you sure you want to clean all items from all ban lists? This action is irreversible. ${cleanAllNote}`,
       confirmLabel: 'Clean All',
       busyLabel: 'Deleting...',
       action: () => cleanBanLists.mutateAsync(),
@@ -71,7 +77,7 @@ export default function BanListsScreen() {
   const remove = (banList: BanList) =>
     confirm({
       title: 'Delete Ban List',
-      message: 'Are you sure you want to delete this ban list? This action cannot be undone.',
+      message: `Are you sure you want to delete this ban list? This action cannot be undone. ${deleteNote}`,
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteBanList.mutateAsync(banList),

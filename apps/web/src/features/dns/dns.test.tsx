@@ -40,6 +40,7 @@ beforeEach(() => {
     [`GET ${DNS_PATH}`]: () => jsonResponse(200, RECORDS),
     [`POST ${DNS_PATH}`]: () => jsonResponse(201, record({ id: 'r-new' })),
     'GET /api/snapshots': () => jsonResponse(200, []),
+    'GET /api/snapshots/policy': () => jsonResponse(200, { retention_hours: 36, kept_per_person: 50 }),
     'GET /api/cloudflare/zones': () =>
       jsonResponse(200, [
         {
@@ -301,8 +302,11 @@ describe('delete DNS record', () => {
     const { user } = await openDns();
     await user.click(screen.getByRole('button', { name: 'Delete TXT record example.com' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete DNS Record' });
+    // What Restore brings back and for how long (issue 35 item 11): the server's retention, in hours here.
     expect(dialog).toHaveTextContent(
-      'Are you sure you want to delete this DNS record? This action cannot be undone.',
+      'Are you sure you want to delete this DNS record? This action cannot be undone. ' +
+        'Guardian keeps a copy for 36 hours (your 50 most recent copies): Restore brings the record back ' +
+        'as it was: content, TTL, proxy status and comment.',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();

@@ -7,7 +7,7 @@ import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
-import { RecentlyRemoved, useUndoableSuccess } from '../../components/recently-removed';
+import { RecentlyRemoved, useRestoreNote, useUndoableSuccess } from '../../components/recently-removed';
 import { actionErrorMessage } from '../../lib/api';
 import { useDeleteDnsRecordMutation } from '../../api/dns-records/dns-record-delete-mutation';
 import { useZoneDomain } from '../../api/zones/zone-domain';
@@ -36,11 +36,12 @@ export default function DnsRecordsScreen() {
   const [editing, setEditing] = useState<Editing>({ mode: 'closed' });
   const snapshotFilter = useMemo(() => ({ zoneId }), [zoneId]);
   const undoableSuccess = useUndoableSuccess(snapshotFilter);
+  const restoreNote = useRestoreNote('dns-record');
 
   const remove = (record: DnsRecord) =>
     confirm({
       title: 'Delete DNS Record',
-      message: 'Are you sure you want to delete this DNS record? This action cannot be undone.',
+      message: `Are you sure you want to delete this DNS record? This action cannot be undone. ${restoreNote}`,
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteRecord.mutateAsync(record.id),

@@ -68,6 +68,13 @@ it('shows who added the item, its expiry and its history in words', async () => 
         expires_at: null,
       },
       {
+        at: '2026-01-02T00:00:00Z',
+        event: 'restored',
+        actor: 'ops@example.com',
+        added_via: null,
+        expires_at: null,
+      },
+      {
         at: '2026-01-03T00:00:00Z',
         event: 'expired',
         actor: 'Guardian (expiry)',
@@ -82,6 +89,7 @@ it('shows who added the item, its expiry and its history in words', async () => 
   expect(lines.map((line) => line.textContent)).toEqual([
     expect.stringContaining(`Added by ${ITEM.added_by} through the API; expires `),
     expect.stringContaining('ops@example.com changed the expiry: never expires.'),
+    expect.stringContaining('Restored by ops@example.com; never expires.'),
     expect.stringContaining('Removed by Guardian (expiry): its expiry had passed.'),
   ]);
 });
