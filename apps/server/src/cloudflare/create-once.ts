@@ -42,9 +42,10 @@ export async function createChecked<T>(
     return { value: await create() };
   } catch (err) {
     if (!outcomeUnknown(err)) throw err;
-    // Unable to read Cloudflare either: creating again could make a second one.
+    // Unable to read Cloudflare either: creating again could make a second one, so the person is told
+    // the outcome is unknown (createOnce's callers, which name no outcome, get the transport's error).
     const created = await findCreated().catch(() => {
-      throw err;
+      throw found ? new AppError('UPSTREAM', uncheckedAfterLoss(found), { cause: err }) : err;
     });
     if (created !== undefined) return { value: created, outcome: checkedAfterLoss(found) };
     return { value: await create() };

@@ -506,6 +506,18 @@ describe('DNS records', () => {
       );
     });
 
+    it('says Guardian could not check, not "try again", when a create was lost and cannot be read back', async () => {
+      const zone = await newZone();
+      Object.assign(lose, { remaining: 1, method: 'POST', failReads: true });
+      const response = await create(zone.id, { type: 'A', name: 'unchecked', content: '192.0.2.7' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json<ErrorBody>().message).toBe(
+        "Cloudflare's answer was lost, and Guardian could not check whether the record was created. Reload the page to see what Cloudflare has before trying again.",
+      );
+      // It was created: sending it again would have made a second one.
+      expect(atCloudflare(zone.id).filter((record) => record.name.startsWith('unchecked.'))).toHaveLength(1);
+    });
+
     it('keeps the new record of a type change whose delete of the old one was applied but its answer lost', async () => {
       const zone = await newZone();
       const old = await created(zone.id, { type: 'A', name: 'host', content: '192.0.2.1' });
