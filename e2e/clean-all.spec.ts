@@ -6,17 +6,33 @@ import { DEMO_USER } from './support/stack';
 // is its own project in playwright.config.ts, which depends on every other spec file's project, so it
 // runs after them and none of them finds its lists emptied.
 
+/** A temporary ban of the demo user's own: Restore must bring it back as it was (issue 35 item 1). */
+const TEMPORARY = { ip: '198.51.100.77', comment: 'temporary ban (e2e)' };
+
 test('Clean All asks with the spec’s words, says a failure, then empties every list', async ({ page }) => {
   await signIn(page, DEMO_USER);
   await page.goto('/cloudflare/banlists');
   const blocked = page
     .getByRole('row')
     .filter({ has: page.getByRole('cell', { name: 'blocked_ips', exact: true }) });
-  await expect(blocked.getByRole('link', { name: '10,000 items in blocked_ips' })).toBeVisible();
+  await blocked.getByRole('link', { name: '10,000 items in blocked_ips' }).click();
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  const add = page.getByRole('dialog', { name: 'Add Item' });
+  await add.getByLabel('IP Address / CIDR').fill(TEMPORARY.ip);
+  await add.getByLabel('Comment').fill(TEMPORARY.comment);
+  await add.getByLabel('Expires').selectOption('7d');
+  await add.getByRole('button', { name: 'Add Item' }).click();
+  await expect(add).toBeHidden();
+  await page.goto('/cloudflare/banlists');
+  await expect(blocked.getByRole('link', { name: '10,001 items in blocked_ips' })).toBeVisible();
+
   const cleanAll = page.getByRole('button', { name: 'Clean All' });
   const dialog = page.getByRole('dialog', { name: 'Clean All Ban Lists' });
   const question =
     'Are you sure you want to clean all items from all ban lists? This action is irreversible.';
+  // Then what Restore brings back and for how long: the demo keeps snapshots the default 168 hours.
+  const restoreNote =
+    'Guardian keeps a copy for 7 days (your 50 most recent copies): Restore brings the items back with their comments, expiry and who added them';
 
   let cleans = 0;
   page.on('request', (request) => {
@@ -24,6 +40,8 @@ test('Clean All asks with the spec’s words, says a failure, then empties every
   });
   await cleanAll.click();
   await expect(dialog).toContainText(question);
+  await expect(dialog).toContainText(restoreNote);
+  await page.screenshot({ path: 'test-results/clean-all-confirm.png' });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   expect(cleans).toBe(0);
@@ -71,7 +89,9 @@ test('Clean All asks with the spec’s words, says a failure, then empties every
   await expect(page.getByRole('navigation', { name: 'Pagination' })).toHaveCount(0);
 });
 
-test('what Clean All removed is restored from the Ban Lists page, every item back', async ({ page }) => {
+test('what Clean All removed is restored from the Ban Lists page, every item back as it was', async ({
+  page,
+}) => {
   await signIn(page, DEMO_USER);
   await page.goto('/cloudflare/banlists');
   const panel = page.getByRole('region', { name: 'Recently removed' });
@@ -90,10 +110,26 @@ test('what Clean All removed is restored from the Ban Lists page, every item bac
   const blocked = page
     .getByRole('row')
     .filter({ has: page.getByRole('cell', { name: 'blocked_ips', exact: true }) });
-  await expect(blocked.getByRole('link', { name: '10,000 items in blocked_ips' })).toBeVisible();
+  await expect(blocked.getByRole('link', { name: '10,001 items in blocked_ips' })).toBeVisible();
   await page.screenshot({ path: 'test-results/restore-clean-all-after.png', fullPage: true });
 
-  await blocked.getByRole('link', { name: '10,000 items in blocked_ips' }).click();
+  await blocked.getByRole('link', { name: '10,001 items in blocked_ips' }).click();
   await expect(page.getByRole('heading', { name: 'blocked_ips' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Pagination' })).toBeVisible();
+
+  // The temporary ban is back with its comment, its expiry and who added it, and its history says
+  // who restored it.
+  await page.getByLabel('Search items').fill(TEMPORARY.ip);
+  const row = page.getByRole('row').filter({ hasText: TEMPORARY.ip });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(TEMPORARY.comment);
+  await expect(row).toContainText(DEMO_USER.email);
+  await expect(row).not.toContainText('Never');
+  await row.getByRole('button', { name: `Details of ${TEMPORARY.ip}` }).click();
+  const history = page.getByRole('dialog', { name: 'Item Details' }).getByRole('region', { name: 'History' });
+  await expect(history.getByRole('listitem')).toHaveText([
+    new RegExp(`Added by ${DEMO_USER.email} through the console; expires `),
+    new RegExp(`Restored by ${DEMO_USER.email}; expires `),
+  ]);
+  await page.screenshot({ path: 'test-results/restore-clean-all-item.png' });
 });
