@@ -540,3 +540,33 @@ describe('capacity', () => {
     expect(within(dialog).queryByRole('note')).not.toBeInTheDocument();
   });
 });
+
+describe("a new account's lists", () => {
+  it('fill in their item counts as their sync jobs end', async () => {
+    const syncing = jobOf({
+      account_name: 'Spare Account',
+      target: 'spare_list',
+      list_id: 'list-spare_list',
+    });
+    const spare = banList(9, 'spare_list', {
+      account_name: 'Spare Account',
+      account_id: 'acc-spare',
+      items: 0,
+    });
+    api.answer('GET /api/jobs', () => jsonResponse(200, { jobs: [syncing], unseen: 0 }));
+    api.answer('GET /api/cloudflare/banlists', () => jsonResponse(200, [...BAN_LISTS, spare]));
+    await openBanLists();
+    expect(await screen.findByRole('link', { name: '0 items in spare_list' })).toBeInTheDocument();
+
+    api.answer('GET /api/cloudflare/banlists', () =>
+      jsonResponse(200, [...BAN_LISTS, { ...spare, items: 1 }]),
+    );
+    api.answer('GET /api/jobs', () =>
+      jsonResponse(200, {
+        jobs: [{ ...syncing, state: 'succeeded', finished_at: syncing.started_at }],
+        unseen: 1,
+      }),
+    );
+    expect(await screen.findByRole('link', { name: /^1 items? in spare_list$/ })).toBeInTheDocument();
+  });
+});
