@@ -135,3 +135,66 @@ test('a person sees their two sessions, ends the other one, and that browser is 
     await other.close();
   }
 });
+
+test('each session says its browser, address and last use; Sign out all other sessions ends them, not this one nor an API key', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const person = await createPerson(request, 'others');
+  const phone = await browser.newContext({
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  });
+  const phonePage = await phone.newPage();
+  try {
+    await signIn(phonePage, person);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await signIn(page, person);
+    const login = await request.post('/api/login', { data: person });
+    const { token } = (await login.json()) as { token: string };
+    const created = await request.post('/api/me/api-keys', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { name: 'fail2ban', access: 'ban' },
+    });
+    expect(created.status()).toBe(201);
+    const { key } = (await created.json()) as { key: string };
+    await openProfile(page);
+
+    const rows = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
+    await expect(rows).toHaveCount(3);
+    const iPhone = rows.filter({ hasText: 'Safari on iOS' });
+    await expect(iPhone).toContainText(/Signed in .+ from \S+/);
+    await expect(iPhone).toContainText('Last seen');
+    await expect(rows.filter({ hasText: 'This browser' })).toContainText(/ on /);
+    await page.getByRole('region', { name: 'Sessions' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/profile-sessions-devices-1366.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(rows).toHaveCount(3);
+    await page.screenshot({ path: `${SHOTS}/profile-sessions-devices-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+
+    await page.getByRole('button', { name: 'Sign out all other sessions' }).click();
+    await page
+      .getByRole('dialog', { name: 'Sign out all other sessions' })
+      .getByRole('button', { name: 'Sign out all other sessions' })
+      .click();
+    await expect(page.getByRole('status').filter({ hasText: '2 other sessions ended.' })).toBeVisible();
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('This browser');
+
+    // The phone is signed out at its next request; the API key still works; this browser carries on.
+    await phonePage.goto('/cloudflare/zones');
+    await expect(phonePage).toHaveURL(/\/login$/);
+    const byKey = await request.get('/api/cloudflare/accounts', {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(byKey.status()).toBe(200);
+    await page.goto('/dashboard/activity');
+    await expect(page.getByRole('list', { name: 'Activity' }).getByRole('listitem').first()).toContainText(
+      `${person.email} signed out all their other sessions (2 sessions)`,
+    );
+  } finally {
+    await phone.close();
+  }
+});

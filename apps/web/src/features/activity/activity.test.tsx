@@ -65,7 +65,8 @@ describe('Activity', () => {
     expect(
       within(rows[0]!).getByText('user@guardian.local added 192.0.2.52 to block_list (account Acme)'),
     ).toHaveClass('font-medium');
-    expect(rows[0]).toHaveTextContent('From 127.0.0.1 · account acc-1');
+    expect(rows[0]).toHaveTextContent('From 127.0.0.1');
+    expect(rows[0]).toHaveTextContent('ip=192.0.2.52 · account acc-1');
     expect(within(rows[0]!).getByText('Details')).toBeInTheDocument();
     expect(rows[0]).toHaveTextContent('POST /api/cloudflare/banlists/{list_id}/items');
     expect(rows[0]).toHaveTextContent('ip=192.0.2.52');

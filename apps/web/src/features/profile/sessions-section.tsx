@@ -79,8 +79,8 @@ export function SessionsSection() {
       aria-labelledby="sessions-title"
       className="rounded-card border border-line bg-surface p-5 shadow-xs"
     >
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="min-w-0 flex-1">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="min-w-0">
           <h2 id="sessions-title" className="flex items-center gap-2 text-base font-semibold text-ink">
             <MonitorSmartphone aria-hidden="true" className="size-4 text-ink-muted" />
             Sessions

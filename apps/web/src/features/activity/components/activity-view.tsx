@@ -239,7 +239,6 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
                 </p>
                 <p className="text-xs break-words text-ink-muted">
                   {event.address ? `From ${event.address}` : 'By Guardian'}
-                  {event.account_id && ` · account ${event.account_id}`}
                 </p>
                 {event.message && (
                   <p className="mt-1 text-xs break-words text-danger-hover">{event.message}</p>
@@ -249,7 +248,11 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
                     Details
                   </summary>
                   <p className="mt-1 font-mono break-all">{event.request}</p>
-                  <p className="font-mono break-all">{targetLine(event.target) || '—'}</p>
+                  <p className="font-mono break-all">
+                    {targetLine(event.target) || '—'}
+                    {event.account_id && ` · account ${event.account_id}`}
+                    {event.zone_id && ` · zone ${event.zone_id}`}
+                  </p>
                 </details>
               </div>
               <div className="sm:text-right">
