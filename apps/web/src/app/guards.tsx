@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { getToken, readSession } from '../lib/auth-token';
+import { getToken, readSession, tokenOwner } from '../lib/auth-token';
 import { loginRedirect } from '../lib/login-redirect';
 import { SessionProvider } from '../lib/session';
 
@@ -10,9 +10,10 @@ import { SessionProvider } from '../lib/session';
 export function RequireSignedIn() {
   const location = useLocation(); // re-read the token on every navigation
   const hadToken = getToken() !== null;
+  const owner = tokenOwner();
   const session = readSession();
   // Back here after signing in; and a person whose token just expired is told so.
-  if (!session) return <Navigate to="/login" replace state={loginRedirect(location, hadToken)} />;
+  if (!session) return <Navigate to="/login" replace state={loginRedirect(location, hadToken, owner)} />;
   return (
     <SessionProvider session={session}>
       <Outlet />

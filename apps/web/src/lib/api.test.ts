@@ -19,6 +19,7 @@ import {
   setUnauthorizedHandler,
 } from './api';
 import { getToken, setToken } from './auth-token';
+import { sessionToken } from '../test/token';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -119,6 +120,15 @@ describe('api', () => {
     expect(error.status).toBe(401);
     expect(getToken()).toBeNull();
     expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  it('tells the unauthorized handler whose session ended (only they return to this page)', async () => {
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    setToken(sessionToken({ userId: 7 }));
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'UNAUTHORIZED', message: 'Ended.', errors: [] }));
+    await caught(api.get('/cloudflare/accounts'));
+    expect(onUnauthorized).toHaveBeenCalledWith('7');
   });
 
   it('treats a 401 from login as wrong credentials, not an ended session', async () => {

@@ -6,7 +6,7 @@ import {
   type Endpoint,
   type ErrorBody,
 } from '@guardian/contract';
-import { clearToken, getToken } from './auth-token';
+import { clearToken, getToken, tokenOwner } from './auth-token';
 
 const API_BASE = '/api';
 /** The calls made without a token (sign-in and its second step); a 401 means wrong credentials, not an expired session. */
@@ -67,10 +67,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-let onUnauthorized: () => void = () => window.location.assign('/login');
+/** `owner`: the user id of the session that ended (see LoginRedirect), null when it was unreadable. */
+type UnauthorizedHandler = (owner: string | null) => void;
+
+let onUnauthorized: UnauthorizedHandler = () => window.location.assign('/login');
 
 /** The router registers how to go to /login without a full page load. */
-export function setUnauthorizedHandler(handler: () => void): void {
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
   onUnauthorized = handler;
 }
 
@@ -181,8 +184,10 @@ async function request<T>(
 
   const serverMessage = messageOf(data);
   if (response.status === 401 && !isLogin) {
+    // Whose session ended, read before the token goes: only they are sent back to this page.
+    const owner = tokenOwner();
     clearToken();
-    onUnauthorized();
+    onUnauthorized(owner);
   }
   if (response.status === 403 && isErrorBody(data) && data.errors[0]?.code === TWO_FACTOR_SETUP_REQUIRED) {
     onTwoFactorSetupRequired();

@@ -27,6 +27,21 @@ export function setToken(token: string): void {
   localStorage.setItem(TOKEN_STORAGE_KEY, token);
 }
 
+/**
+ * Who the stored token was issued to (its `sub`, the user id), read even when it has expired: whose
+ * session a page belonged to when it ends.
+ */
+export function tokenOwner(): string | null {
+  const payload = getToken()?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const { sub } = JSON.parse(decodeBase64Url(payload)) as Record<string, unknown>;
+    return typeof sub === 'string' && sub !== '' ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
 export function clearToken(): void {
   localStorage.removeItem(TOKEN_STORAGE_KEY);
 }

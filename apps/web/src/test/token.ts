@@ -13,10 +13,12 @@ export function makeToken(claims: Record<string, unknown>): string {
 const HOUR_S = 3600;
 
 /** A token that expires in an hour, for the given level (omit `level` to leave the claim out). */
-export function sessionToken(options: { level?: number; email?: string; expiresInS?: number } = {}): string {
-  const { email = 'user@example.com', expiresInS = HOUR_S } = options;
+export function sessionToken(
+  options: { level?: number; email?: string; expiresInS?: number; userId?: number } = {},
+): string {
+  const { email = 'user@example.com', expiresInS = HOUR_S, userId = 1 } = options;
   const claims: Record<string, unknown> = {
-    sub: '1',
+    sub: String(userId),
     email,
     exp: Math.floor(Date.now() / 1000) + expiresInS,
   };

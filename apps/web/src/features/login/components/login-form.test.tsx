@@ -38,6 +38,19 @@ describe('an ended session', () => {
     expect(router.state.location.search).toBe('?page=2');
   });
 
+  it("sends another person who signs in to /dashboard, not to the ended session's page", async () => {
+    setToken(sessionToken({ level: 1, userId: 1, email: 'ayse@example.com', expiresInS: -60 }));
+    const user = userEvent.setup();
+    const { router } = renderApp('/cloudflare/banlists/7/items?search=10.0.0.1');
+    expect(await screen.findByRole('status')).toHaveTextContent('Your session has ended.');
+    fetchMock.mockResolvedValue(
+      jsonResponse(200, { token: sessionToken({ level: 1, userId: 2, email: 'mehmet@example.com' }) }),
+    );
+    await fillAndSubmit(user);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(router.state.location.search).toBe('');
+  });
+
   it('says nothing to a visitor, who goes to /dashboard after signing in', async () => {
     const user = userEvent.setup();
     const { router } = renderApp('/login');

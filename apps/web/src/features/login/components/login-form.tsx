@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { EMAIL_PATTERN, type TwoFactorChallenge } from '@guardian/contract';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { setToken } from '../../../lib/auth-token';
-import { returnPathOf, sessionEndedBy } from '../../../lib/login-redirect';
+import { returnPathOf, sessionEndedBy, type LoginRedirect } from '../../../lib/login-redirect';
 import { Button } from '../../../components/ui/button';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
@@ -40,7 +40,8 @@ export function LoginForm({ onChallenge }: { onChallenge: (challenge: TwoFactorC
           const back = returnPathOf(state);
           // An administrator requires two-factor and it is not on yet: turn it on first, then go back.
           if (data.two_factor_setup_required) {
-            void navigate('/two-factor/setup', { replace: true, state: { from: back, sessionEnded: false } });
+            const enrolFirst: LoginRedirect = { from: back, sessionEnded: false, owner: null };
+            void navigate('/two-factor/setup', { replace: true, state: enrolFirst });
           } else {
             void navigate(back, { replace: true });
           }

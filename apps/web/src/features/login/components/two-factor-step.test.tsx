@@ -53,6 +53,17 @@ describe('sign-in second step', () => {
     ]);
   });
 
+  it("sends another person to /dashboard after the second step, not to the ended session's page", async () => {
+    setToken(sessionToken({ level: 1, userId: 1, expiresInS: -60 }));
+    api.answer('POST /api/login/two-factor', () =>
+      jsonResponse(200, { token: sessionToken({ level: 1, userId: 2 }) }),
+    );
+    const { user, router } = await passwordStep('/cloudflare/zones?page=2');
+    await user.type(screen.getByLabelText('Authentication code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
   it('says clearly that a code is wrong, and lets the person type another', async () => {
     api.answer('POST /api/login/two-factor', () =>
       jsonResponse(401, {
