@@ -17,13 +17,10 @@ export function Sidebar({ onNavigate }: SidebarProps) {
   return (
     <div className="dark-surface flex h-full flex-col bg-sidebar text-sidebar-ink">
       <div className="flex h-16 shrink-0 items-center border-b border-white/10 px-5">
-        <Link
-          to="/dashboard"
-          onClick={onNavigate}
-          className="rounded-control"
-          aria-label="Guardian, go to Dashboard"
-        >
+        {/* Named by the words it shows, then where it goes (WCAG 2.5.3: no label that hides them). */}
+        <Link to="/dashboard" onClick={onNavigate} className="rounded-control">
           <GuardianLogo surface="dark" />
+          <span className="sr-only"> (Dashboard)</span>
         </Link>
       </div>
       <nav aria-label={isAdmin ? 'Admin menu' : 'Main menu'} className="flex-1 overflow-y-auto px-3 py-4">

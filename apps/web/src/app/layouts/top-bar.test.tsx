@@ -52,3 +52,26 @@ describe('the bell', () => {
     expect(dotOf(bell)).toBeNull();
   });
 });
+
+/** WCAG 2.5.3 (axe's label-content-name-mismatch): a control's name holds the words it shows. */
+describe('names that hold what is shown', () => {
+  it('names the user menu by the e-mail it shows, then what it is', async () => {
+    setToken(sessionToken({ level: 1, email: 'ayse@example.com' }));
+    fakeApi({ 'GET /api/jobs': () => jsonResponse(200, jobsList(0)) });
+    renderApp('/dashboard');
+    const trigger = await screen.findByRole('button', { name: 'ayse@example.com, user menu' });
+    expect(trigger).not.toHaveAttribute('aria-label');
+    expect(trigger).toHaveTextContent('ayse@example.com');
+  });
+
+  it("names the logo link by the logo's words, then where it goes", async () => {
+    fakeApi({ 'GET /api/jobs': () => jsonResponse(200, jobsList(0)) });
+    renderApp('/dashboard');
+    // jsdom applies no media queries (the drawer's sidebar is there too) nor blocks (no space after 'Guardian').
+    const [logo] = await screen.findAllByRole('link', {
+      name: /^Guardian\s*Your Digital Guardian \(Dashboard\)$/,
+    });
+    expect(logo).not.toHaveAttribute('aria-label');
+    expect(logo).toHaveAttribute('href', '/dashboard');
+  });
+});

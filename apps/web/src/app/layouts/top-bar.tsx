@@ -80,17 +80,19 @@ function UserMenu() {
 
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        aria-label="User menu"
-        className="flex items-center gap-2 rounded-control p-1.5 text-sm text-ink transition-colors hover:bg-canvas data-[state=open]:bg-canvas"
-      >
+      {/*
+        Named by the e-mail it shows, then what it is (WCAG 2.5.3): on a phone the e-mail is not shown
+        but still names it. The initial is the avatar's picture, not words.
+      */}
+      <DropdownMenu.Trigger className="flex items-center gap-2 rounded-control p-1.5 text-sm text-ink transition-colors hover:bg-canvas data-[state=open]:bg-canvas">
         <span
           aria-hidden="true"
           className="flex size-8 items-center justify-center rounded-full bg-brand-soft font-semibold text-brand uppercase"
         >
           {name.charAt(0)}
         </span>
-        <span className="hidden max-w-48 truncate sm:block">{name}</span>
+        <span className="sr-only sm:not-sr-only sm:block sm:max-w-48 sm:truncate">{name}</span>
+        <span className="sr-only">, user menu</span>
         <ChevronDown aria-hidden="true" className="hidden size-4 text-ink-muted sm:block" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
