@@ -406,8 +406,9 @@ describe('page rules tab', () => {
     expect(first).toHaveTextContent('Forwarding URL (301) to https://example.com/new');
     expect(first).toHaveTextContent('Active');
     expect(second).toHaveTextContent('example.com/late/*');
-    expect(second).toHaveTextContent('cache_level');
-    expect(second).toHaveTextContent('browser_cache_ttl');
+    expect(second).toHaveTextContent('Cache Level: Cache Everything');
+    expect(second).toHaveTextContent('Browser Cache TTL: 4 hours');
+    expect(second).not.toHaveTextContent(/cache_level|browser_cache_ttl/);
     expect(second).toHaveTextContent('Disabled');
   });
 

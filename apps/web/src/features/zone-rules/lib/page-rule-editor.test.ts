@@ -56,7 +56,7 @@ describe('defaultSettingValue', () => {
 });
 
 describe('describePageRuleAction', () => {
-  it('spells out forwarding and names other actions by id, with their value', () => {
+  it("spells out forwarding and names other settings by the catalogue's labels, with their value", () => {
     expect(
       describePageRuleAction({
         id: 'forwarding_url',
@@ -64,9 +64,28 @@ describe('describePageRuleAction', () => {
       }),
     ).toBe('Forwarding URL (302) to https://example.com/$1');
     expect(describePageRuleAction({ id: 'browser_cache_ttl', value: 14400 })).toBe(
-      'browser_cache_ttl: 14400',
+      'Browser Cache TTL: 4 hours',
     );
-    expect(describePageRuleAction({ id: 'cache_level', value: 'bypass' })).toBe('cache_level: bypass');
-    expect(describePageRuleAction({ id: 'always_use_https' })).toBe('always_use_https');
+    expect(describePageRuleAction({ id: 'cache_level', value: 'bypass' })).toBe('Cache Level: Bypass');
+    expect(describePageRuleAction({ id: 'security_level', value: 'under_attack' })).toBe(
+      "Security Level: I'm Under Attack",
+    );
+    expect(describePageRuleAction({ id: 'always_use_https' })).toBe('Always Use HTTPS');
+    expect(describePageRuleAction({ id: 'email_obfuscation', value: 'off' })).toBe('Email Obfuscation: Off');
+    expect(describePageRuleAction({ id: 'edge_cache_ttl', value: 7200 })).toBe(
+      'Edge Cache TTL (seconds): 7200',
+    );
+    expect(describePageRuleAction({ id: 'host_header_override', value: 'origin.example.com' })).toBe(
+      'Host Header Override: origin.example.com',
+    );
+  });
+
+  it('words a value Cloudflare accepts that the editor does not offer, and a setting made elsewhere', () => {
+    expect(describePageRuleAction({ id: 'cache_level', value: 'simplified' })).toBe(
+      'Cache Level: Simplified',
+    );
+    expect(describePageRuleAction({ id: 'cache_on_cookie', value: 'session_id' })).toBe(
+      'Cache On Cookie: session_id',
+    );
   });
 });

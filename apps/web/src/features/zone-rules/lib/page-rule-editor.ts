@@ -37,15 +37,31 @@ export function defaultSettingValue(setting: PageRuleSetting): PageRuleActionVal
   }
 }
 
+/** A Cloudflare id in words: `cache_on_cookie` → "Cache On Cookie". */
+const inWords = (id: string) => id.replace(/_/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
+
 /**
- * How the table shows an action: forwarding spelled out (spec), any other by its id and, when it has
- * one, its value (`cache_level: bypass`), so two rules with the same settings but other values differ.
+ * How the table shows an action: forwarding spelled out (spec); any other by the catalogue's label
+ * and the label of its value (`Cache Level: Bypass`), so two rules with the same settings but other
+ * values differ. A setting or value made elsewhere that the catalogue lacks is put in words.
  */
 export function describePageRuleAction(action: PageRuleAction): string {
   if (action.id === 'forwarding_url' && isForwardingUrlValue(action.value)) {
     return `Forwarding URL (${action.value.status_code}) to ${action.value.url}`;
   }
+  const setting = pageRuleSetting(action.id);
+  const label = setting?.label ?? inWords(action.id);
   const value = action.value;
-  if (value === undefined || value === null || value === '') return action.id;
-  return `${action.id}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`;
+  if (value === undefined || value === null || value === '') return label;
+  if (typeof value === 'object') return `${label}: ${JSON.stringify(value)}`;
+  switch (setting?.kind) {
+    case 'toggle':
+      return `${label}: ${value === 'on' ? 'On' : value === 'off' ? 'Off' : String(value)}`;
+    case 'select': {
+      const option = setting.options?.find((known) => String(known.value) === String(value));
+      return `${label}: ${option?.label ?? inWords(String(value))}`;
+    }
+    default:
+      return `${label}: ${String(value)}`;
+  }
 }
