@@ -92,8 +92,15 @@ test.describe('Cloudflare Accounts', () => {
       'Token',
       'Settings',
     ]);
-    await expect(cells(rowWith('Guardian Demo'))).toHaveText(['1', 'Guardian Demo', /\S+/, '****en-1', '']);
-    await expect(cells(rowWith('Acme Security')).nth(3)).toHaveText('****en-2');
+    // Under each masked token, its state at Cloudflare.
+    await expect(cells(rowWith('Guardian Demo'))).toHaveText([
+      '1',
+      'Guardian Demo',
+      /\S+/,
+      /^\*{4}en-1Valid/,
+      '',
+    ]);
+    await expect(cells(rowWith('Acme Security')).nth(3)).toHaveText(/^\*{4}en-2Valid/);
     await expect(page.getByRole('columnheader', { name: 'No' })).toHaveAttribute('aria-sort', 'ascending');
 
     await page.getByRole('button', { name: 'Account Name', exact: true }).click();
@@ -113,16 +120,6 @@ test.describe('Cloudflare Accounts', () => {
     await expect(rowWith('Acme Security')).toBeVisible();
     await search.fill('');
     await page.getByRole('button', { name: 'No', exact: true }).click();
-
-    const edit = page.getByRole('button', { name: 'Edit Guardian Demo' });
-    await expect(edit).toHaveAttribute('aria-disabled', 'true');
-    await expect(edit).toHaveAttribute('title', 'Not available yet');
-    // Announced as unavailable, yet focusable so its title can be read; pressing it does nothing.
-    await expect(edit).toBeDisabled();
-    await edit.focus();
-    await expect(edit).toBeFocused();
-    await page.keyboard.press('Enter');
-    await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
   test('Add Account checks the fields, says Verifying..., shows server messages and appends the account', async () => {
@@ -149,13 +146,76 @@ test.describe('Cloudflare Accounts', () => {
     await expect(dialog.getByRole('button', { name: 'Verifying...' })).toBeDisabled();
     held.release();
     await expect(dialog).toBeHidden();
-    await expect(cells(rowWith('Spare Account'))).toHaveText(['3', 'Spare Account', /\S+/, '****en-3', '']);
+    await expect(cells(rowWith('Spare Account'))).toHaveText([
+      '3',
+      'Spare Account',
+      /\S+/,
+      /^\*{4}en-3Valid/,
+      '',
+    ]);
     await expect(success('Account added.')).toBeVisible();
+  });
+
+  test('a new account brings its lists and items; Edit renames it and replaces its token; Delete says what goes (issue 35 items 4, 5)', async () => {
+    // Its list is on the Ban Lists screen with its item, synced by a job the add queued.
+    await page.goto('/cloudflare/banlists');
+    await expect(cells(rowWith('spare_list')).nth(1)).toHaveText('Spare Account');
+    await expect(rowWith('spare_list').getByRole('link', { name: /^1 items? in spare_list$/ })).toBeVisible();
+
+    await page.goto('/cloudflare/accounts');
+    await page.getByRole('button', { name: 'Edit Spare Account' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Account' });
+    await expect(edit.getByLabel('Account Name')).toHaveValue('Spare Account');
+    await edit.getByLabel('Account Name').fill('Spare Renamed');
+    // Another account's token is refused: the token must be of this same Cloudflare account.
+    await edit.getByLabel('New API Token').fill('cfsandbox-demo-token-1');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit.getByRole('alert')).toContainText('This API token cannot see the Cloudflare account');
+    await edit.getByLabel('New API Token').fill('');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit).toBeHidden();
+    await expect(success('Account Spare Renamed saved.')).toBeVisible();
+    await expect(cells(rowWith('Spare Renamed')).nth(3)).toHaveText(/^\*{4}en-3Valid/);
+
+    await page.getByRole('button', { name: 'Edit Spare Renamed' }).click();
+    await edit.getByLabel('Account Name').fill('Spare Account');
+    await edit.getByLabel('New API Token').fill('cfsandbox-demo-token-3');
+    const verifying = await holdNext('PUT', /^\/api\/cloudflare\/accounts\/\d+$/);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit.getByRole('button', { name: 'Verifying...' })).toBeDisabled();
+    verifying.release();
+    await expect(edit).toBeHidden();
+    await expect(cells(rowWith('Spare Account')).nth(3)).toHaveText(/^\*{4}en-3Valid/);
+
+    await page.getByRole('button', { name: 'Delete Spare Account' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Account' });
+    await expect(confirm).toContainText(
+      'Its 1 ban list with 1 item, its 0 zones and the snapshots that kept them are removed from Guardian.',
+    );
+    await expect(confirm).toContainText('Nothing is deleted at Cloudflare');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(success('Account Spare Account deleted.')).toBeVisible();
+    await expect(rowWith('Spare Account')).toHaveCount(0);
+    await page.goto('/cloudflare/banlists');
+    await expect(page.getByRole('heading', { name: 'Ban Lists' })).toBeVisible();
+    await expect(rowWith('blocked_ips')).toBeVisible();
+    await expect(rowWith('spare_list')).toHaveCount(0);
+
+    // Nothing was deleted at Cloudflare: added again, it comes back with its list and item.
+    await page.goto('/cloudflare/accounts');
+    await page.getByRole('button', { name: 'Add Account' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Account' });
+    await add.getByLabel('Account Name').fill('Spare Account');
+    await add.getByLabel('API Token').fill('cfsandbox-demo-token-3');
+    await add.getByRole('button', { name: 'Add Account' }).click();
+    await expect(add).toBeHidden();
+    await page.goto('/cloudflare/banlists');
+    await expect(rowWith('spare_list').getByRole('link', { name: /^1 items? in spare_list$/ })).toBeVisible();
   });
 });
 
 test.describe('Ban Lists', () => {
-  test('lists the seeded lists; Update pulls the spare account’s list; a failed update says so', async () => {
+  test('lists the seeded lists and the spare account’s; a failed update says so', async () => {
     await page.goto('/cloudflare/banlists');
     await expect(page.getByRole('heading', { name: 'Ban Lists' })).toBeVisible();
     await expect(page.getByRole('columnheader')).toHaveText([
@@ -174,7 +234,6 @@ test.describe('Ban Lists', () => {
     await expect(blocked.getByRole('link', { name: '10,000 items in blocked_ips' })).toHaveText('10,000');
     await expect(cells(rowWith('partner_hosts')).nth(5)).toHaveText('hostname');
     await expect(cells(rowWith('acme_bad_actors')).nth(6)).toHaveText('150');
-    await expect(rowWith('spare_list')).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Items', exact: true }).click();
     await expect(cells(page.getByRole('row').nth(1)).nth(3)).toHaveText('partner_hosts');
@@ -190,7 +249,7 @@ test.describe('Ban Lists', () => {
     await page.getByRole('button', { name: 'Update', exact: true }).click();
     await expect(success('Ban lists updated.')).toBeVisible();
     await expect(cells(rowWith('spare_list')).nth(1)).toHaveText('Spare Account');
-    await expect(cells(rowWith('spare_list')).nth(6)).toHaveText('0');
+    await expect(cells(rowWith('spare_list')).nth(6)).toHaveText('1');
   });
 
   test('Add checks the fields and shows the server’s messages', async () => {
@@ -238,9 +297,10 @@ test.describe('Ban Lists', () => {
 
 test.describe('Update from Cloudflare', () => {
   test('syncs the spare list’s item from Cloudflare, with the spec’s confirmation and Syncing...', async () => {
-    await rowWith('spare_list').getByRole('link', { name: '0 items in spare_list' }).click();
+    await rowWith('spare_list')
+      .getByRole('link', { name: /^1 items? in spare_list$/ })
+      .click();
     await expect(page.getByRole('heading', { name: 'spare_list' })).toBeVisible();
-    await expect(page.getByText('This list has no items.')).toBeVisible();
 
     await failNext('POST', '/sync');
     await page.getByRole('button', { name: 'Update from Cloudflare' }).click();
