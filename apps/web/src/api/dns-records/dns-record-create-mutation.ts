@@ -11,6 +11,7 @@ export function useCreateDnsRecordMutation(zoneId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (record: DnsRecordInput) => createDnsRecord(zoneId, record),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: dnsRecordKeys.list(zoneId) }),
+    // A failed write may have landed at Cloudflare all the same (its answer lost): read the list again.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: dnsRecordKeys.list(zoneId) }),
   });
 }

@@ -12,7 +12,8 @@ export function useDeleteDnsRecordMutation(zoneId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (recordId: string) => deleteDnsRecord(zoneId, recordId),
-    onSuccess: () =>
+    // A failed write may have landed at Cloudflare all the same (its answer lost): read the list again.
+    onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: dnsRecordKeys.list(zoneId) }),
         // The delete kept a snapshot of the record.

@@ -16,6 +16,7 @@ export function useUpdateDnsRecordMutation(zoneId: string) {
   return useMutation({
     mutationFn: ({ recordId, record }: { recordId: string; record: DnsRecordInput }) =>
       updateDnsRecord(zoneId, recordId, record),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: dnsRecordKeys.list(zoneId) }),
+    // A failed write may have landed at Cloudflare all the same (its answer lost): read the list again.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: dnsRecordKeys.list(zoneId) }),
   });
 }

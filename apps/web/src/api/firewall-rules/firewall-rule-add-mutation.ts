@@ -30,5 +30,7 @@ export function useAddFirewallRuleMutation(zoneId: string) {
   return useMutation({
     mutationFn: (rule: NewFirewallRule) => addFirewallRule(zoneId, rule),
     onSuccess: ({ result }) => queryClient.setQueryData(firewallRuleKeys.list(zoneId), result),
+    // A failed write may have landed at Cloudflare all the same (its answer lost): read the list again.
+    onError: () => queryClient.invalidateQueries({ queryKey: firewallRuleKeys.list(zoneId) }),
   });
 }

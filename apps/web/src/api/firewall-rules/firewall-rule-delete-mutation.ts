@@ -14,6 +14,7 @@ export function useDeleteFirewallRuleMutation(zoneId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (rule: FirewallRule) => deleteFirewallRule(zoneId, rule),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: firewallRuleKeys.list(zoneId) }),
+    // A failed write may have landed at Cloudflare all the same (its answer lost): read the list again.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: firewallRuleKeys.list(zoneId) }),
   });
 }

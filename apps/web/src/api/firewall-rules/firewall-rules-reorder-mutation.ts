@@ -26,6 +26,7 @@ export function useReorderFirewallRulesMutation(zoneId: string) {
     onError: (_error, _rules, context) => {
       if (context?.previous) queryClient.setQueryData(queryKey, context.previous);
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey }),
+    // A failed write may have landed at Cloudflare all the same (its answer lost): read the list again.
+    onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });
 }

@@ -12,6 +12,7 @@ export function useDeletePageRuleMutation(zoneId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (rule: PageRule) => deletePageRule(zoneId, rule),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: pageRuleKeys.list(zoneId) }),
+    // A failed write may have landed at Cloudflare all the same (its answer lost): read the list again.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: pageRuleKeys.list(zoneId) }),
   });
 }

@@ -24,5 +24,7 @@ export function useUpdatePageRuleMutation(zoneId: string) {
       queryClient.setQueryData<PageRule[]>(pageRuleKeys.list(zoneId), (rules) =>
         rules?.map((rule) => (rule.id === updated.id ? updated : rule)),
       ),
+    // A failed write may have landed at Cloudflare all the same (its answer lost): read the list again.
+    onError: () => queryClient.invalidateQueries({ queryKey: pageRuleKeys.list(zoneId) }),
   });
 }
