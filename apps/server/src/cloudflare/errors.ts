@@ -58,6 +58,14 @@ function cloudflareMessage(err: InstanceType<typeof Cloudflare.APIError>): strin
   return safe.length > 0 ? safe : undefined;
 }
 
+/** Cloudflare's code for a Page Rules call with an account-owned token, which it never allows. */
+const PAGE_RULES_ACCOUNT_TOKEN = 1011;
+
+function firstErrorCode(err: InstanceType<typeof Cloudflare.APIError>): unknown {
+  const body = (err.error ?? {}) as { errors?: { code?: unknown }[] };
+  return Array.isArray(body.errors) ? body.errors[0]?.code : undefined;
+}
+
 function waitText(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
@@ -96,6 +104,13 @@ export function cloudflareErrorToAppError(err: unknown): AppError | undefined {
   // The console's own answer (unusable, too large, too slow, lost): its message says what happened.
   if (isLocalAnswer(err.headers)) {
     return new AppError('UPSTREAM', message ?? 'Cloudflare is unavailable right now. Please try again.');
+  }
+  if (firstErrorCode(err) === PAGE_RULES_ACCOUNT_TOKEN) {
+    // Cloudflare's words ("does not support account owned tokens") do not say what to do.
+    return new AppError(
+      'FORBIDDEN',
+      "Cloudflare does not let this account's API token (an account-owned token) read or change page rules. To manage them here, give the account a user API token with Page Rules permission.",
+    );
   }
   if (err.status === 401 || err.status === 403) {
     return new AppError(
