@@ -75,7 +75,8 @@ export function AccountsTable({
                 {account.account_name}
               </TableCell>
               <TableCell label="Account ID" className="font-mono text-xs whitespace-nowrap">
-                {account.account_id}
+                {/* A 32-digit id wraps on a phone's card instead of running out of it. */}
+                <span className="min-w-0 cards:break-all">{account.account_id}</span>
               </TableCell>
               {/* Masked by the server: the full token never reaches the browser. */}
               <TableCell label="Token" className="font-mono text-xs">
