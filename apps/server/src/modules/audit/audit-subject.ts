@@ -19,6 +19,27 @@ function matchesOf(body: Params): { listIds: string[]; itemIds: number[] } {
 }
 
 /**
+ * What the words of a change name that only its handler learnt: a deleted DNS record's type and name
+ * lives at Cloudflare, and the delete keeps it in a snapshot (the person's, at most a few hundred) first.
+ */
+export async function answeredSubjectOf(
+  db: Db,
+  request: FastifyRequest,
+  action: string,
+): Promise<AuditSubject> {
+  const userId = request.user?.id;
+  const params = (request.params ?? {}) as Params;
+  if (action !== 'dnsRecords.remove' || userId === undefined) return {};
+  const [row] = await db.query<{ summary: string }>(
+    `SELECT summary FROM snapshots
+      WHERE user_id = $1 AND kind = 'dns-record' AND zone_id = $2 AND record_id = $3
+      ORDER BY created_at DESC LIMIT 1`,
+    [userId, params.zone_id, params.record_id],
+  );
+  return row ? { record: row.summary } : {};
+}
+
+/**
  * What the words of a change name beyond its account, list and zone (requestAccountOf): the values of
  * the items it removes or changes, the lists a change across lists touches, the person, key or
  * snapshot it is about. Read before the handler runs, only among the person's own rows (an
@@ -84,6 +105,14 @@ export async function requestSubjectOf(
         [params.import_id, userId],
       );
       return row ? { importCount: row.item_count } : {};
+    }
+    case 'accounts.update':
+    case 'accounts.remove': {
+      const [row] = await db.query<{ account_name: string }>(
+        'SELECT account_name FROM cloudflare_accounts WHERE id = $1 AND user_id = $2',
+        [params.id, userId],
+      );
+      return row ? { accountName: row.account_name } : {};
     }
     case 'listCapacity.setPlan': {
       const [row] = await db.query<{ account_name: string }>(

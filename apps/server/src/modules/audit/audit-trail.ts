@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
 import { endpointNameOf } from '../../endpoint-route';
 import { AuditRepository } from './audit.repository';
-import { requestSubjectOf } from './audit-subject';
+import { answeredSubjectOf, requestSubjectOf } from './audit-subject';
 import { describeEvent, type AuditSubject } from './audit-words';
 
 declare module 'fastify' {
@@ -224,6 +224,7 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
       const userId = signingIn ? await userIdOf(db, email) : (request.user?.id ?? null);
       const target = { ...targetOf(request), ...request.auditEffects };
       const outcome = outcomeOf(status);
+      const subject = { ...context?.subject, ...(await answeredSubjectOf(db, request, action)) };
       await trail.append({
         userId,
         actor,
@@ -234,7 +235,7 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
         zoneId: context?.zoneId ?? null,
         target,
         outcome,
-        summary: describeEvent({ actor, action, outcome, target, subject: context?.subject ?? {} }),
+        summary: describeEvent({ actor, action, outcome, target, subject }),
         status,
         message: status >= 400 ? messageOf(payload) : null,
       });

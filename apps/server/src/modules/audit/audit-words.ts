@@ -18,6 +18,8 @@ export interface AuditSubject {
   person?: string;
   keyName?: string;
   snapshot?: string;
+  /** A deleted DNS record's type and name ("A www.example.com"), as its snapshot keeps them. */
+  record?: string;
   /** How many new items a previewed import sends. */
   importCount?: number;
 }
@@ -64,7 +66,7 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
 function phraseOf({ action, target, subject }: EventFacts): Phrase {
   const account = subject.accountName ?? text(target.account_name);
   const inAccount = account ? ` (account ${account})` : '';
-  const list = `${subject.listName ?? text(target.list_id) ?? 'a ban list'}${inAccount}`;
+  const list = `${subject.listName ?? text(target.list_id) ?? text(target.id) ?? 'a ban list'}${inAccount}`;
   const zone = subject.zoneName ?? text(target.zone_id) ?? 'a zone';
   const values = subject.values?.length ? listed(subject.values, subject.moreValues) : undefined;
   const item = values ?? `item ${text(target.item_id) ?? ''}`.trim();
@@ -88,6 +90,10 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       return phrase('signed out', 'sign out');
     case 'accounts.add':
       return phrase('added', 'add', `Cloudflare account ${account ?? ''}`.trim());
+    case 'accounts.update':
+      return phrase('updated', 'update', `Cloudflare account ${account ?? text(target.id) ?? ''}`.trim());
+    case 'accounts.remove':
+      return phrase('removed', 'remove', `Cloudflare account ${account ?? text(target.id) ?? ''}`.trim());
     case 'banLists.add':
       return phrase('created', 'create', `ban list ${text(target.list_name) ?? ''}${inAccount}`);
     case 'banLists.update':
@@ -114,7 +120,7 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       );
     }
     case 'banListItems.changeExpiry':
-      return same('changed the expiry of', `${item} in ${list}`);
+      return phrase('changed the expiry of', 'change the expiry of', `${item} in ${list}`);
     case 'banListItems.importApply':
       return phrase(
         'imported',
@@ -134,7 +140,11 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
     case 'dnsRecords.update':
       return phrase('updated', 'update', `DNS record ${record || text(target.record_id)} in ${zone}`);
     case 'dnsRecords.remove':
-      return phrase('deleted', 'delete', `DNS record ${text(target.record_id) ?? ''} in ${zone}`);
+      return phrase(
+        'deleted',
+        'delete',
+        `DNS record ${subject.record ?? text(target.record_id) ?? ''} in ${zone}`,
+      );
     case 'firewallRules.add':
       return phrase('added', 'add', `firewall rule${rule ? ` "${rule}"` : ''} to ${zone}`);
     case 'firewallRules.reorder':
@@ -160,8 +170,9 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
     case 'zones.remove':
       return phrase('removed', 'remove', `zone ${zone}`);
     case 'zoneSettings.update':
-      return same(
+      return phrase(
         'changed',
+        'change',
         `${listed(Object.keys(target).filter((name) => name !== 'zone_id'))} of ${zone}`,
       );
     case 'snapshots.restore':

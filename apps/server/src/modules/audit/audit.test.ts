@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuditRepository } from './audit.repository';
 import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor } from '../../test/security';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import { addOwnedZone } from '../../test/zone';
 import type { TestUser } from '../../test/context';
 
 describe('the audit trail', () => {
@@ -344,6 +345,30 @@ describe('the audit trail', () => {
       expect(newest!.summary).toBe(
         `${bea.email} removed 198.51.100.1, 198.51.100.2, 198.51.100.3, 198.51.100.4, 198.51.100.5 and 2 more from many`,
       );
+    });
+
+    it('names a DNS record by its type and name when it is created and when it is deleted', async () => {
+      const dan = await ctx.createUser();
+      const { zoneId } = await addOwnedZone(ctx, dan);
+      const [zone] = await ctx.db.query<{ domain: string }>('SELECT domain FROM zones WHERE zone_id = $1', [
+        zoneId,
+      ]);
+      const created = await call(dan, 'POST', `/cloudflare/zones/${zoneId}/dns`, {
+        type: 'A',
+        name: `www.${zone!.domain}`,
+        content: '192.0.2.80',
+        ttl: 1,
+        proxied: false,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const record = created.json<{ id: string }>();
+      expect((await call(dan, 'DELETE', `/cloudflare/zones/${zoneId}/dns/${record.id}`)).statusCode).toBe(
+        204,
+      );
+      expect(await summaries(dan, '?action=dnsRecords.')).toEqual([
+        `${dan.email} deleted DNS record A www.${zone!.domain} in ${zone!.domain}`,
+        `${dan.email} created DNS record A www.${zone!.domain} in ${zone!.domain}`,
+      ]);
     });
 
     it('does not record an import preview, which changes nothing', async () => {
