@@ -1,9 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../test/context';
@@ -399,6 +399,37 @@ describe('the embedded database folder', () => {
         await again.close();
       } finally {
         if (isRunning(host)) process.kill(host, 'SIGKILL');
+      }
+    },
+    HOSTED_DB_TIMEOUT_MS,
+  );
+
+  it.runIf(process.env.TEST_DB !== 'postgres')(
+    'a database process whose server went before its reply closes the database and ends cleanly',
+    async () => {
+      const host = fork(
+        fileURLToPath(new URL('./pglite-host.ts', import.meta.url)),
+        [join(folder, 'orphaned')],
+        {
+          execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
+          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        },
+      );
+      let stderr = '';
+      host.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2_000)));
+      const exited = new Promise<number | null>((resolve) => host.once('exit', (code) => resolve(code)));
+      try {
+        await new Promise<void>((resolve, reject) => {
+          host.once('message', (message: { type: string }) =>
+            message.type === 'ready' ? resolve() : reject(new Error(JSON.stringify(message))),
+          );
+        });
+        // The server asks, then is gone before the answer: the reply is written to a closed channel.
+        host.send({ id: 1, op: 'query', sql: 'SELECT pg_sleep(0.5)', params: [] });
+        host.disconnect();
+        expect(await exited, stderr).toBe(0);
+      } finally {
+        if (host.exitCode === null) host.kill('SIGKILL');
       }
     },
     HOSTED_DB_TIMEOUT_MS,

@@ -40,7 +40,11 @@ interface OpenTransaction {
   ended: Promise<void>;
 }
 
-const send = (message: HostMessage) => process.send!(message);
+/**
+ * A reply to a server that has just gone fails (EPIPE): with no callback that failure is an 'error' event
+ * that ends this process before it closes the database. The 'disconnect' handler closes it instead.
+ */
+const send = (message: HostMessage) => process.send!(message, undefined, undefined, () => undefined);
 
 /**
  * The database's files are the owner's alone (0600, folders 0700). PGlite sets the modes of the files
