@@ -281,9 +281,6 @@ export class BanListsService {
     batch: readonly SnapshotItem[],
     items: KeptListItems,
   ): Promise<void> {
-    const keptIds = batch.flatMap((item) => (item.itemId === null ? [] : [item.itemId]));
-    // Read before the transaction: on PGlite a read outside it would wait for its end.
-    const keptHistory = items.history ? await items.history(keptIds) : [];
     await this.access.deps.db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
       if (!(await lists.lock(list.ref))) return;
@@ -293,23 +290,17 @@ export class BanListsService {
       );
       if (restored.length === 0) return;
       const history = new ItemHistoryRepository(tx);
-      const newIds = new Map(
-        restored.flatMap((item) => (item.keptItemId ? [[item.keptItemId, item] as const] : [])),
+      const changed = restored.flatMap(({ keptItemId, itemId, value }) =>
+        keptItemId === null ? [] : [{ keptItemId, itemId, value }],
       );
-      if (items.history) {
+      if (items.putBackHistory) {
         // A deleted list's history was kept with its items: it is written again under their new ids.
-        await history.record(
-          list.ref,
-          keptHistory.flatMap(({ itemId, ...event }) => {
-            const item = newIds.get(itemId);
-            return item ? [{ ...event, itemId: item.itemId, value: item.value }] : [];
-          }),
-        );
+        await items.putBackHistory(tx, list.ref, changed);
       } else {
         // Clean All's lists kept their items' history: it goes on under their new ids.
         await history.renameItems(
           list.ref,
-          [...newIds].map(([pending, item]) => ({ pending, itemId: item.itemId })),
+          changed.map(({ keptItemId, itemId }) => ({ pending: keptItemId, itemId })),
         );
       }
       await history.record(

@@ -34,8 +34,6 @@ export interface NewItemEvent {
   actor: string;
   addedVia?: ItemAddedVia | null;
   expiresAt?: Date | null;
-  /** When it happened: now, unless a restore brings back an event kept with a deleted list. */
-  at?: Date;
 }
 
 interface EventRow {
@@ -55,11 +53,8 @@ export class ItemHistoryRepository {
   async record(ref: number, events: readonly NewItemEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.db.query(
-      `INSERT INTO ban_list_item_history (ban_list_ref, item_id, value, event, user_id, actor, added_via, expires_at, at)
-       SELECT $1, item_id, value, event, user_id, actor, added_via, expires_at, coalesce(at, now())
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[])
-         WITH ORDINALITY AS event (item_id, value, event, user_id, actor, added_via, expires_at, at, position)
-       ORDER BY position`,
+      `INSERT INTO ban_list_item_history (ban_list_ref, item_id, value, event, user_id, actor, added_via, expires_at)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::timestamptz[])`,
       [
         ref,
         events.map((event) => event.itemId),
@@ -69,7 +64,6 @@ export class ItemHistoryRepository {
         events.map((event) => event.actor),
         events.map((event) => event.addedVia ?? null),
         events.map((event) => event.expiresAt ?? null),
-        events.map((event) => event.at ?? null),
       ],
     );
   }

@@ -3,7 +3,6 @@ import {
   MAX_SNAPSHOTS_PER_USER,
   type BanListKind,
   type ItemAddedVia,
-  type ItemHistoryEventKind,
   type Snapshot,
   type SnapshotKind,
 } from '@guardian/contract';
@@ -121,18 +120,6 @@ export interface SnapshotItem {
   addedVia: ItemAddedVia;
   addedBy: string;
   addedByUser: number | null;
-  expiresAt: Date | null;
-}
-
-/** An event of a kept item's history (a deleted list's: its history went with it). */
-export interface SnapshotItemEvent {
-  /** The item's Cloudflare id then. */
-  itemId: string;
-  at: Date;
-  event: ItemHistoryEventKind;
-  userId: number | null;
-  actor: string;
-  addedVia: ItemAddedVia | null;
   expiresAt: Date | null;
 }
 
@@ -332,34 +319,33 @@ export class SnapshotsRepository {
     return row?.count ?? 0;
   }
 
-  /** The kept history of these items of a list (their Cloudflare ids then), each item's oldest first. */
-  async historyOf(
+  /**
+   * Writes the kept history of these items of a list into list `ref`'s history again, under their new
+   * Cloudflare ids, in the order it happened: one statement, no event passes through Node.
+   */
+  async putBackHistory(
     snapshotId: string,
     listIndex: number,
-    itemIds: readonly string[],
-  ): Promise<SnapshotItemEvent[]> {
-    if (itemIds.length === 0) return [];
-    const rows = await this.db.query<{
-      item_id: string;
-      at: Date;
-      event: ItemHistoryEventKind;
-      user_id: number | null;
-      actor: string;
-      added_via: ItemAddedVia | null;
-      expires_at: Date | null;
-    }>(
-      `SELECT item_id, at, event, user_id, actor, added_via, expires_at FROM snapshot_item_history
-       WHERE snapshot_id = $1 AND list_index = $2 AND item_id = ANY($3::text[]) ORDER BY item_id, id`,
-      [snapshotId, listIndex, itemIds],
+    ref: number,
+    items: readonly { keptItemId: string; itemId: string; value: string }[],
+  ): Promise<void> {
+    if (items.length === 0) return;
+    await this.db.query(
+      `INSERT INTO ban_list_item_history (ban_list_ref, item_id, value, at, event, user_id, actor, added_via, expires_at)
+       SELECT $3, item.item_id, item.value, kept.at, kept.event, kept.user_id, kept.actor, kept.added_via, kept.expires_at
+       FROM snapshot_item_history AS kept
+       JOIN unnest($4::text[], $5::text[], $6::text[]) AS item (kept_item_id, item_id, value)
+         ON kept.item_id = item.kept_item_id
+       WHERE kept.snapshot_id = $1 AND kept.list_index = $2
+       ORDER BY kept.id`,
+      [
+        snapshotId,
+        listIndex,
+        ref,
+        items.map((item) => item.keptItemId),
+        items.map((item) => item.itemId),
+        items.map((item) => item.value),
+      ],
     );
-    return rows.map((row) => ({
-      itemId: row.item_id,
-      at: row.at,
-      event: row.event,
-      userId: row.user_id,
-      actor: row.actor,
-      addedVia: row.added_via,
-      expiresAt: row.expires_at,
-    }));
   }
 }

@@ -4,7 +4,7 @@ import {
   type SnapshotKind,
   type SnapshotPolicy,
 } from '@guardian/contract';
-import type { Db } from '../../db';
+import type { Db, Queryable } from '../../db';
 import { AppError } from '../../app-error';
 import type { Checked } from '../../cloudflare/create-once';
 import {
@@ -12,7 +12,6 @@ import {
   toSnapshotDto,
   type SnapshotDnsRecord,
   type SnapshotItem,
-  type SnapshotItemEvent,
   type SnapshotList,
   type SnapshotRecord,
 } from './snapshots.repository';
@@ -28,12 +27,22 @@ export interface RestoringPerson {
   name: string;
 }
 
+/** A restored item's Cloudflare id when it was kept (its history's key then), and now. */
+export interface ItemIdChange {
+  keptItemId: string;
+  itemId: string;
+  value: string;
+}
+
 /** A kept list's items, as a restore reads them back. */
 export interface KeptListItems {
   /** The next batch after `afterId`: the items whose expiry had not passed when the restore began. */
   after(afterId: number, limit: number): Promise<SnapshotItem[]>;
-  /** Their kept history (by their Cloudflare ids then): a deleted list's; Clean All's lists kept their own. */
-  history?(itemIds: readonly string[]): Promise<SnapshotItemEvent[]>;
+  /**
+   * Writes their kept history again into list `ref`'s, under their new Cloudflare ids, in the caller's
+   * transaction `db`: a deleted list's (Clean All's lists kept their own).
+   */
+  putBackHistory?(db: Queryable, ref: number, items: readonly ItemIdChange[]): Promise<void>;
 }
 
 /** How each kind is put back at Cloudflare; the modules that own lists and records provide them. */
@@ -198,7 +207,9 @@ export class SnapshotsService {
         list,
         {
           after: (afterId, limit) => repository.itemsAfter(snapshot.id, index, afterId, limit, now),
-          history: deletedList ? (itemIds) => repository.historyOf(snapshot.id, index, itemIds) : undefined,
+          putBackHistory: deletedList
+            ? (db, ref, items) => new SnapshotsRepository(db).putBackHistory(snapshot.id, index, ref, items)
+            : undefined,
         },
         { recreate: deletedList },
       );
