@@ -160,6 +160,80 @@ test.describe('on a 390 x 844 phone', () => {
   }
 });
 
+/**
+ * Issue 35 item 8: items with long comments (a URL), who added them and their expiry stay a table on
+ * a laptop and a tablet (long cells wrap, a long value is cut with a tooltip); cards on a phone only.
+ * Two items are added to office_allowlist through the API and removed again at the end.
+ */
+test.describe('ban list items with comments and provenance', () => {
+  const TABLET = { width: 768, height: 1024 };
+  const LONG_ITEMS = [
+    {
+      ip: '2001:db8:85a3::8a2e:370:7334',
+      comment:
+        'Reported by the SOC after repeated credential stuffing from https://example.com/a/very/long/path/that-keeps-going?with=query&and=more',
+      expires: '7d',
+    },
+    { ip: '203.0.113.200', comment: 'x'.repeat(120), expires: '30d' },
+  ];
+  const items: Screen = {
+    name: 'items-with-comments',
+    path: () => `/cloudflare/banlists/${allowlistId}/items`,
+    table: 'Ban list items',
+  };
+  let allowlistId = '';
+  let authorization = '';
+  const added: number[] = [];
+
+  test.beforeAll(async () => {
+    if (SHOTS_DIR) mkdirSync(SHOTS_DIR, { recursive: true });
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/cloudflare/banlists');
+    const href = await page.getByRole('link', { name: /items in office_allowlist$/ }).getAttribute('href');
+    allowlistId = href!.split('/').at(-2)!;
+    authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`;
+    for (const item of LONG_ITEMS) {
+      const answer = await page.request.post(`/api/cloudflare/banlists/${allowlistId}/items`, {
+        headers: { authorization },
+        data: item,
+      });
+      expect(answer.status()).toBe(201);
+      added.push(((await answer.json()) as { id: number }).id);
+    }
+  });
+  test.afterAll(async () => {
+    for (const id of added) {
+      await page.request.delete(`/api/cloudflare/banlists/${allowlistId}/items/${id}`, {
+        headers: { authorization },
+      });
+    }
+  });
+
+  for (const viewport of [DESKTOP, LAPTOP, TABLET]) {
+    test(`at ${viewport.width} px they stay a table with every action on screen`, async () => {
+      await page.setViewportSize(viewport);
+      const table = await expectActionsOnScreen(items);
+      await expect(table.getByRole('row').filter({ hasText: 'credential stuffing' })).toContainText(
+        DEMO_USER.email,
+      );
+      expect(await layoutOf(items)).toBe('table');
+      if (SHOTS_DIR) await shoot(`ban-list-items-comments-${viewport.width}`);
+    });
+  }
+
+  test('on a phone they are cards, nothing wider than the screen', async () => {
+    await page.setViewportSize(PHONE);
+    const table = await expectActionsOnScreen(items);
+    expect(await layoutOf(items)).toBe('cards');
+    // A long comment wraps inside its card instead of running past its edge.
+    const overflowing = await table
+      .locator('tbody td')
+      .evaluateAll((cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1).length);
+    expect(overflowing).toBe(0);
+    if (SHOTS_DIR) await shoot(`ban-list-items-comments-${PHONE.width}`);
+  });
+});
+
 /** The top of the page, up to two screens tall (enough to see the header, rows and actions). */
 async function shoot(name: string) {
   const { width, height } = page.viewportSize()!;

@@ -21,6 +21,10 @@ const PHONE_SCREEN = '(width < 40rem)';
  * row action falls off-screen. It measures the table laid out as a table each time, so it returns
  * to a table as soon as the columns fit again. The attribute is set on the DOM directly, before
  * paint, so the rows never flash in the wrong layout; React never renders it.
+ *
+ * A column's minimum width is its longest word: a cell of free text (a comment, an e-mail, a URL)
+ * wraps anywhere (`wrap-anywhere`, not `break-words`, which keeps the word's width) or is cut with a
+ * tooltip, so long content never turns a laptop's table into cards (see the ban list items table).
  */
 function useCardLayout() {
   const frameRef = useRef<HTMLDivElement>(null);
@@ -243,7 +247,7 @@ export function TableCell({ label, flush, className, ...props }: TableCellProps)
       className={clsx(
         'align-middle text-ink',
         !flush && tableCellPaddingClassName,
-        'cards:grid cards:w-auto cards:max-w-none cards:min-w-0 cards:basis-full cards:grid-cols-[8.5rem_minmax(0,1fr)] cards:items-baseline cards:justify-items-start cards:gap-3 cards:px-4 cards:py-1.5 cards:break-words cards:whitespace-normal',
+        'cards:grid cards:w-auto cards:max-w-none cards:min-w-0 cards:basis-full cards:grid-cols-[8.5rem_minmax(0,1fr)] cards:items-baseline cards:justify-items-start cards:gap-3 cards:px-4 cards:py-1.5 cards:wrap-anywhere cards:whitespace-normal',
         // The label is drawn, not read: screen readers have the column header (`/ ''` is its empty alt text).
         "cards:before:content-[attr(data-label)_/_'']",
         // The label keeps one look whatever the value's font (a mono id, a bold type).

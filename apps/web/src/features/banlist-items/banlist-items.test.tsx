@@ -153,6 +153,39 @@ describe('ban list items table', () => {
     ]);
   });
 
+  it('cuts a long value to its column and shows it whole in a tooltip (issue 35 item 8)', async () => {
+    // Radix places the tooltip by observing sizes; jsdom has no ResizeObserver.
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    const host = `${'very-long-label.'.repeat(5)}example.com`;
+    const api = itemsApi(2);
+    api.answer('GET /api/cloudflare/banlists', () =>
+      jsonResponse(200, [{ ...BAN_LISTS[0]!, kind: 'hostname' }]),
+    );
+    api.answer(`GET ${ITEMS_PATH}`, () =>
+      jsonResponse(200, {
+        items: [item(2, { ip: host }), item(1, { ip: 'short.example.com' })],
+        totalItems: 2,
+        totalItemsCapped: false,
+      }),
+    );
+    await openItems(2);
+    const long = screen.getByRole('button', { name: `Details of ${host}` });
+    expect(long).toHaveClass('lg:truncate');
+    act(() => long.focus());
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(host);
+    // A value that fits has no tooltip to show.
+    act(() => screen.getByRole('button', { name: 'Details of short.example.com' }).focus());
+    await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    vi.unstubAllGlobals();
+  });
+
   it('pages on the server with numbered pages and ellipses, numbering rows across pages', async () => {
     const api = itemsApi(2000);
     const { user } = await openItems(2000);

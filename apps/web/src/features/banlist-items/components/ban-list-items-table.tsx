@@ -4,6 +4,7 @@ import {
   type BanListItemSort,
   type BanListKind,
 } from '@guardian/contract';
+import { clsx } from 'clsx';
 import { DeleteButton } from '../../../components/ui/button';
 import {
   SortableHeaderCell,
@@ -16,11 +17,19 @@ import {
   TableRow,
   TableRows,
 } from '../../../components/ui/table';
+import { Tooltip } from '../../../components/ui/tooltip';
 import type { SortState } from '../../../lib/use-sort';
 import { addedByText } from '../lib/item-provenance';
 import { formatExpiry } from './item-expiry-field';
 
 const COLUMN_COUNT = 7;
+
+/**
+ * A value longer than this (a long hostname, a redirect, the longest IPv6 CIDRs) is cut by the cell
+ * with an ellipsis on a laptop and shown whole in a tooltip: the column stays narrow enough for the
+ * table to fit. Every IPv4 and most IPv6 values fit.
+ */
+const VALUE_SHOWN_WHOLE = 40;
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -75,13 +84,24 @@ export function BanListItemsTable({
         <SortableHeaderCell column="comment" sort={sort} onSort={onSort}>
           Comment
         </SortableHeaderCell>
-        <SortableHeaderCell column="created_on" sort={sort} onSort={onSort}>
+        {/* On a tablet these two headers may take two lines, so that the seven columns fit. */}
+        <SortableHeaderCell
+          column="created_on"
+          sort={sort}
+          onSort={onSort}
+          className="max-lg:whitespace-normal"
+        >
           Created On
         </SortableHeaderCell>
         <SortableHeaderCell column="expires_at" sort={sort} onSort={onSort}>
           Expires
         </SortableHeaderCell>
-        <SortableHeaderCell column="added_by" sort={sort} onSort={onSort}>
+        <SortableHeaderCell
+          column="added_by"
+          sort={sort}
+          onSort={onSort}
+          className="max-lg:whitespace-normal"
+        >
           Added by
         </SortableHeaderCell>
         <TableHeaderCell>Delete</TableHeaderCell>
@@ -99,23 +119,17 @@ export function BanListItemsTable({
               <TableCell label="No" className="text-ink-muted tabular-nums">
                 {firstRowNumber + index}
               </TableCell>
-              <TableCell label={valueColumnLabel(kind)} className="font-mono text-xs whitespace-nowrap">
-                <button
-                  type="button"
-                  className="text-left text-brand underline-offset-2 hover:underline focus-visible:underline"
-                  aria-label={`Details of ${item.ip}`}
-                  onClick={() => onOpen(item)}
-                >
-                  {item.ip}
-                </button>
+              <TableCell label={valueColumnLabel(kind)} className="font-mono text-xs">
+                <ItemValueButton value={item.ip} onOpen={() => onOpen(item)} />
               </TableCell>
-              <TableCell label="Comment" className="max-w-md min-w-48 break-words">
+              {/* Comments and who added an item wrap anywhere: a long word (a URL, an e-mail) never widens the table. */}
+              <TableCell label="Comment" className="max-w-md min-w-28 wrap-anywhere lg:min-w-40">
                 {item.comment}
               </TableCell>
-              <TableCell label="Created On" className="whitespace-nowrap text-ink-muted">
+              <TableCell label="Created On" className="min-w-28 text-ink-muted">
                 <time dateTime={item.created_on}>{formatCreatedOn(item.created_on)}</time>
               </TableCell>
-              <TableCell label="Expires" className="whitespace-nowrap text-ink-muted">
+              <TableCell label="Expires" className="min-w-24 text-ink-muted">
                 {item.expires_at === null ? (
                   formatExpiry(null)
                 ) : (
@@ -124,7 +138,9 @@ export function BanListItemsTable({
               </TableCell>
               <TableCell
                 label="Added by"
-                className={item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56 break-words'}
+                className={
+                  item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56 wrap-anywhere lg:min-w-48'
+                }
               >
                 {addedByText(item)}
               </TableCell>
@@ -137,4 +153,23 @@ export function BanListItemsTable({
       </TableBody>
     </Table>
   );
+}
+
+/** The item's value, opening its detail; a long one cut to the column's width, whole in a tooltip. */
+function ItemValueButton({ value, onOpen }: { value: string; onOpen: () => void }) {
+  const button = (
+    <button
+      type="button"
+      className={clsx(
+        'block text-left text-brand underline-offset-2 hover:underline focus-visible:underline',
+        // Cut to the column on a wide screen; on a tablet and on a card it wraps, so an IPv6 address fits.
+        'wrap-anywhere lg:max-w-72 lg:truncate cards:max-w-full cards:whitespace-normal',
+      )}
+      aria-label={`Details of ${value}`}
+      onClick={onOpen}
+    >
+      {value}
+    </button>
+  );
+  return value.length > VALUE_SHOWN_WHOLE ? <Tooltip content={value}>{button}</Tooltip> : button;
 }
