@@ -130,7 +130,7 @@ describe('layout shell', () => {
       'href',
       '/dashboard/jobs',
     );
-    await user.click(screen.getByRole('button', { name: /user menu$/ }));
+    await user.click(screen.getByRole('button', { name: /\(user menu\)$/ }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('ayse@example.com')).toBeInTheDocument();
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
@@ -154,7 +154,7 @@ describe('layout shell', () => {
       }),
     );
     const { router } = renderApp('/dashboard');
-    await user.click(await screen.findByRole('button', { name: /user menu$/ }));
+    await user.click(await screen.findByRole('button', { name: /\(user menu\)$/ }));
     await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(getToken()).toBeNull();

@@ -91,8 +91,10 @@ function UserMenu() {
         >
           {name.charAt(0)}
         </span>
-        <span className="sr-only sm:not-sr-only sm:block sm:max-w-48 sm:truncate">{name}</span>
-        <span className="sr-only">, user menu</span>
+        <span className="sr-only sm:not-sr-only sm:block sm:max-w-48 sm:truncate">
+          {name}
+          <span className="sr-only"> (user menu)</span>
+        </span>
         <ChevronDown aria-hidden="true" className="hidden size-4 text-ink-muted sm:block" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
