@@ -177,9 +177,9 @@ function BanListItemsView({ listId }: { listId: string }) {
   return (
     <>
       <PageHeader
-        title={<span className="break-all">{title}</span>}
+        title={<span className="break-words">{title}</span>}
         documentTitle={title}
-        description={<span className="break-all">{description}</span>}
+        description={<span className="break-words">{description}</span>}
         actions={
           <>
             {backToBanLists}

@@ -161,7 +161,7 @@ function Answer({ q, search }: AnswerProps) {
         <>
           Remove these items from their lists at Cloudflare?
           {chosen.map((match, index) => (
-            <span key={matchKey(match)} className="mt-1 block break-all">
+            <span key={matchKey(match)} className="mt-1 block break-words">
               <span className="font-mono">{match.ip}</span> from {where[index]}
             </span>
           ))}

@@ -95,7 +95,7 @@ export function BanListItemDetailDialog({
     >
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
         <dt className="text-ink-muted">{valueLabel}</dt>
-        <dd className="font-mono text-xs break-all">{item.ip}</dd>
+        <dd className="font-mono text-xs break-words">{item.ip}</dd>
         <dt className="text-ink-muted">Comment</dt>
         <dd className="break-words">{item.comment}</dd>
         <dt className="text-ink-muted">Created On</dt>

@@ -69,13 +69,13 @@ export function BanListsTable({ rows, firstRowNumber, loading, sort, onSort, onD
               <TableCell label="Account Name" className="whitespace-nowrap">
                 {banList.account_name}
               </TableCell>
-              <TableCell label="Account ID" className="font-mono text-xs">
+              <TableCell label="Account ID" className="font-mono text-xs whitespace-nowrap">
                 <span className={idClassName}>{banList.account_id}</span>
               </TableCell>
               <TableCell label="List Name" className="font-medium whitespace-nowrap">
                 {banList.list_name}
               </TableCell>
-              <TableCell label="Ban List ID" className="font-mono text-xs">
+              <TableCell label="Ban List ID" className="font-mono text-xs whitespace-nowrap">
                 <span className={idClassName}>{banList.list_id}</span>
               </TableCell>
               <TableCell label="Kind">

@@ -120,7 +120,7 @@ export function IpSearchResultsTable({
                 </TableCell>
                 <TableCell label="Item">
                   <span className="inline-flex flex-wrap items-center gap-2">
-                    <span className="font-mono text-xs break-all">{match.ip}</span>
+                    <span className="font-mono text-xs break-words">{match.ip}</span>
                     <Badge tone={relation.tone}>{relation.label}</Badge>
                   </span>
                 </TableCell>

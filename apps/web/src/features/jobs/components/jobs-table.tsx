@@ -132,7 +132,7 @@ export function JobsTable({
                   </div>
                 </TableCell>
                 {showStartedBy && (
-                  <TableCell label="Started By" className="break-all">
+                  <TableCell label="Started By" className="break-words">
                     {job.started_by}
                   </TableCell>
                 )}

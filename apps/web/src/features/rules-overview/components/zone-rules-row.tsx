@@ -60,7 +60,7 @@ export function ZoneRulesRow({ zone, state, searching }: ZoneRulesRowProps) {
     <li className="rounded-card border border-line bg-surface px-4 py-3" aria-label={zone.domain}>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0">
-          <Link to={rulesPath} className="font-medium break-all text-brand hover:underline">
+          <Link to={rulesPath} className="font-medium break-words text-brand hover:underline">
             {zone.domain}
           </Link>
           <p className="text-xs text-ink-muted">{zone.accountName}</p>
@@ -112,7 +112,7 @@ export function ZoneRulesRow({ zone, state, searching }: ZoneRulesRowProps) {
               <Badge tone="grey" className="self-start">
                 Page rule #{rule.priority}
               </Badge>
-              <span className="min-w-0 break-all">
+              <span className="min-w-0 break-words">
                 <span className="font-medium text-ink">{rule.url}</span>{' '}
                 <span className="text-ink-muted">· {rule.status === 'active' ? 'Active' : 'Disabled'}</span>
               </span>
