@@ -1,10 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { listCapacityEndpoints, type ListPlan } from '@guardian/contract';
 import { callEndpoint } from '../../lib/api';
+import { banListKeys } from '../ban-lists/keys';
 
-/** Query keys of the accounts' Lists capacity (the Ban Lists screen, the Add and Ban everywhere dialogs). */
+/**
+ * Query keys of the accounts' Lists capacity (the Ban Lists screen, the Add and Ban everywhere dialogs).
+ * Under the ban lists' key, as the capacity counts them: whatever reads the lists again (an item added,
+ * deleted or imported, a list added or deleted, Clean All, a Restore, an account added or deleted) reads
+ * the capacity again too, with no call of its own to forget.
+ */
 export const listCapacityKeys = {
-  all: ['list-capacity'] as const,
+  all: [...banListKeys.list(), 'capacity'] as const,
   list: () => [...listCapacityKeys.all, 'list'] as const,
 };
 
