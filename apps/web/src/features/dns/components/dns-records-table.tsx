@@ -34,10 +34,10 @@ function RecordContent({ record }: { record: DnsRecord }) {
   return (
     <div className="space-y-0.5">
       {cut === record.content ? (
-        <span className="font-mono text-xs break-words">{record.content}</span>
+        <span className="font-mono text-xs wrap-anywhere">{record.content}</span>
       ) : (
         <Tooltip content={record.content}>
-          <span tabIndex={0} className="font-mono text-xs break-words">
+          <span tabIndex={0} className="font-mono text-xs wrap-anywhere">
             {cut}
           </span>
         </Tooltip>
@@ -73,7 +73,7 @@ export function DnsRecordsTable({ records, loading, onEdit, onDelete }: DnsRecor
                 <TableCell label="Type" className="font-semibold">
                   {record.type}
                 </TableCell>
-                <TableCell label="Name" className="min-w-56 break-words">
+                <TableCell label="Name" className="min-w-56 wrap-anywhere">
                   {record.name}
                 </TableCell>
                 <TableCell label="Content" className="min-w-56">

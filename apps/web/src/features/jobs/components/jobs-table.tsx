@@ -132,7 +132,7 @@ export function JobsTable({
                   </div>
                 </TableCell>
                 {showStartedBy && (
-                  <TableCell label="Started By" className="break-words">
+                  <TableCell label="Started By" className="wrap-anywhere">
                     {job.started_by}
                   </TableCell>
                 )}
