@@ -57,7 +57,10 @@ describe('the capacity cards are read again after', () => {
 
   it('an item added', async () => {
     expect(
-      await capacityReadAgainAfter(() => useAddBanListItemMutation('list-1'), { value: '192.0.2.1' }),
+      await capacityReadAgainAfter(() => useAddBanListItemMutation('list-1'), {
+        ip: '192.0.2.1',
+        comment: '',
+      }),
     ).toBe(true);
   });
 
