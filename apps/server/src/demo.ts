@@ -188,6 +188,9 @@ async function seedSandbox(sandbox: Sandbox, baseUrl: string): Promise<void> {
   } as Cloudflare.PageRules.PageRuleCreateParams);
 }
 
+/** How long the seeding waits for the syncs of the demo accounts' lists (a 10,000-item list among them). */
+const SEED_SYNCS_WAIT_MS = 10 * 60_000;
+
 /** Demo users, their accounts in the console, and the mirrors (lists, items, zones) synced. */
 async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config: Config): Promise<void> {
   const { app, db } = server;
@@ -218,17 +221,22 @@ async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config
   const existing = (await call('GET', '/api/cloudflare/accounts')) as { account_name: string }[];
   for (const demo of DEMO_ACCOUNTS.filter((account) => account.inConsole)) {
     if (existing.some((account) => account.account_name === demo.name)) continue;
+    // Adding an account queues a sync of each of its lists; zones are pulled once here (later the
+    // person uses Update).
     await call('POST', '/api/cloudflare/accounts', { account_name: demo.name, token: demo.token });
-    // Freshly added: pull its lists and zones once (later the person uses Update / Update List).
-    await call('POST', '/api/cloudflare/banlists/update');
-    const lists = (await call('GET', '/api/cloudflare/banlists')) as {
-      list_id: string;
-      account_name: string;
-    }[];
-    for (const list of lists.filter((entry) => entry.account_name === demo.name)) {
-      await call('POST', `/api/cloudflare/banlists/${list.list_id}/sync`);
-    }
     await call('POST', '/api/cloudflare/zones/sync');
+  }
+  // The demo is ready when its lists hold their items: the syncs the adds queued have ended.
+  const deadline = Date.now() + SEED_SYNCS_WAIT_MS;
+  for (;;) {
+    const { jobs } = (await call('GET', '/api/jobs')) as {
+      jobs: { state: string; target: string; error: string | null }[];
+    };
+    const failed = jobs.find((job) => job.state === 'failed');
+    if (failed) throw new Error(`Demo seeding: the sync of ${failed.target} failed: ${failed.error}`);
+    if (!jobs.some((job) => job.state === 'queued' || job.state === 'running')) break;
+    if (Date.now() > deadline) throw new Error('Demo seeding: the lists did not sync within 10 minutes.');
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
   // The seeding's syncs are the demo user's jobs: seen, so the bell is not lit at the first sign-in.
   await call('POST', '/api/jobs/seen');
