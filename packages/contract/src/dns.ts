@@ -13,6 +13,10 @@ export const DNS_COMMENT_MAX = 100;
 export const DNS_NAME_MAX = 255;
 const PRIORITY_MAX = 65_535;
 
+/** Why a proxied record cannot have its own TTL (Cloudflare's dashboard disables the TTL while proxied). */
+export const PROXIED_TTL_MESSAGE =
+  'A proxied record’s TTL is Auto (1): Cloudflare sets it. Send TTL 1, or turn Proxied off to choose a TTL.';
+
 /** Record types that carry a priority: MX, and SRV, whose priority is the first of its four fields. */
 export const PRIORITY_TYPES: readonly DnsRecordType[] = ['MX', 'SRV'];
 
@@ -101,7 +105,8 @@ function contentProblem(type: DnsRecordType, content: string): string | null {
 /**
  * The body of POST and PUT /api/cloudflare/zones/{zone_id}/dns[/{record_id}], checked per type before
  * Cloudflare sees it. The output is what is sent on: proxied forced false where Cloudflare cannot
- * proxy, priority 10 by default for MX and SRV and null for other types.
+ * proxy, priority 10 by default for MX and SRV and null for other types. A proxied record's TTL must be
+ * Auto (1): Cloudflare would replace any other with Auto.
  */
 export const dnsRecordInputSchema = z
   .object({
@@ -127,7 +132,7 @@ export const dnsRecordInputSchema = z
       .default(DNS_TTL_AUTO),
     proxied: z.boolean({ error: 'Proxied must be true or false.' }).default(false),
     priority: z
-      .number({ error: 'Priority must be a number.' })
+      .number({ error: `Priority must be a whole number between 0 and ${PRIORITY_MAX}.` })
       .int('Priority must be a whole number.')
       .min(0, `Priority must be between 0 and ${PRIORITY_MAX}.`)
       .max(PRIORITY_MAX, `Priority must be between 0 and ${PRIORITY_MAX}.`)
@@ -143,6 +148,10 @@ export const dnsRecordInputSchema = z
     const content = record.type === 'TXT' ? record.content : record.content.trim();
     const problem = content === '' ? null : contentProblem(record.type, content);
     if (problem) ctx.addIssue({ code: 'custom', path: ['content'], message: problem });
+    // Cloudflare answers a proxied record with TTL Auto whatever was sent: say so instead of losing it.
+    if (PROXIABLE_TYPES.includes(record.type) && record.proxied && record.ttl !== DNS_TTL_AUTO) {
+      ctx.addIssue({ code: 'custom', path: ['ttl'], message: PROXIED_TTL_MESSAGE });
+    }
     if (record.type === 'SRV' && !SRV_NAME.test(record.name)) {
       ctx.addIssue({
         code: 'custom',

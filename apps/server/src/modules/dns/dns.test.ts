@@ -219,6 +219,17 @@ describe('DNS records', () => {
         { type: 'MX', name: 'x', content: 'mail.example.net', priority: 1.5 },
         'Priority must be a whole number.',
       ],
+      // Issue 35 item 15: not a number is refused, never taken as 0.
+      [
+        { type: 'MX', name: 'x', content: 'mail.example.net', priority: 'abc' },
+        'Priority must be a whole number between 0 and 65535.',
+      ],
+      // Cloudflare would answer it with TTL Auto: said, not silently replaced.
+      [
+        { type: 'A', name: 'x', content: '192.0.2.1', ttl: 3600, proxied: true },
+        'A proxied record’s TTL is Auto (1): Cloudflare sets it. Send TTL 1, or turn Proxied off to choose a TTL.',
+      ],
+      [{ type: 'CNAME', name: 'x', content: 'target.example.net', ttl: 300, proxied: true }, 'Auto (1)'],
       [{ type: 'TXT', name: 'x', content: 'a'.repeat(2049) }, 'at most 2048 characters'],
       [{ type: 'SRV', name: '_sip._tcp', content: 'sip.example.net' }, 'weight port target'],
       [{ type: 'SRV', name: '_sip._tcp', content: '5 70000 sip.example.net' }, 'weight port target'],
@@ -304,6 +315,25 @@ describe('DNS records', () => {
   });
 
   describe('update', () => {
+    it('refuses a TTL on a record made proxied, leaving the record as it was at Cloudflare', async () => {
+      const zone = await newZone();
+      const old = await created(zone.id, { type: 'A', name: 'edge', content: '192.0.2.1', ttl: 300 });
+      ctx.sandbox.control.resetCalls();
+      const response = await update(zone.id, old.id, {
+        type: 'A',
+        name: 'edge',
+        content: '192.0.2.1',
+        ttl: 300,
+        proxied: true,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(refusalOf(response.json<ErrorBody>())).toContain('turn Proxied off to choose a TTL');
+      expect(ctx.sandbox.control.callCount({ method: 'PUT' })).toBe(0);
+      expect(ctx.sandbox.control.getDnsRecords(zone.id)).toEqual([
+        expect.objectContaining({ id: old.id, ttl: 300, proxied: false }),
+      ]);
+    });
+
     it('replaces a record in place when its type stays, keeping tags the form does not show', async () => {
       const zone = await newZone();
       const tagged = await ctx.sandbox.app.inject({

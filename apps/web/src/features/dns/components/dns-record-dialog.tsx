@@ -1,6 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
-import { DNS_RECORD_TYPES, dnsRecordInputSchema, type DnsRecordInput } from '@guardian/contract';
+import {
+  DNS_RECORD_TYPES,
+  DNS_TTL_AUTO,
+  dnsRecordInputSchema,
+  type DnsRecordInput,
+} from '@guardian/contract';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Dialog } from '../../../components/ui/dialog';
@@ -16,6 +21,7 @@ import {
   formOf,
   hasPriority,
   isProxiable,
+  isProxied,
   NEW_RECORD_FORM,
   toRecordInput,
   ttlChoices,
@@ -52,6 +58,7 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
   });
   const { errors } = form.formState;
   const type = form.watch('type');
+  const proxied = isProxied({ type, proxied: form.watch('proxied') });
 
   const submit = form.submitWith((input) => {
     const done = (verb: string) => ({
@@ -97,16 +104,24 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
             </Select>
           )}
         </Field>
-        <Field label="TTL">
-          {(control) => (
-            <Select {...control} {...form.register('ttl', { setValueAs: Number })}>
-              {ttlChoices(form.watch('ttl')).map((choice) => (
-                <option key={choice.value} value={choice.value}>
-                  {choice.label}
-                </option>
-              ))}
-            </Select>
-          )}
+        {/* As Cloudflare's dashboard: a proxied record's TTL is Cloudflare's (Auto), not a choice. */}
+        <Field label="TTL" hint={proxied ? 'Auto while proxied.' : undefined}>
+          {(control) =>
+            proxied ? (
+              // Its own key: React must not hand this select's element to the registered one.
+              <Select key="auto-while-proxied" {...control} value={DNS_TTL_AUTO} disabled>
+                <option value={DNS_TTL_AUTO}>Auto</option>
+              </Select>
+            ) : (
+              <Select key="ttl" {...control} {...form.register('ttl', { setValueAs: Number })}>
+                {ttlChoices(form.watch('ttl')).map((choice) => (
+                  <option key={choice.value} value={choice.value}>
+                    {choice.label}
+                  </option>
+                ))}
+              </Select>
+            )
+          }
         </Field>
       </div>
       <Field

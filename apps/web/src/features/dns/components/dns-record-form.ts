@@ -54,20 +54,31 @@ export function formOf(record: EditableDnsRecord): DnsRecordForm {
 export const isProxiable = (type: DnsRecordType) => PROXIABLE_TYPES.includes(type);
 export const hasPriority = (type: DnsRecordType) => PRIORITY_TYPES.includes(type);
 
-/** Spec section 5: the priority is parsed as an integer, 0 if it is not a number. */
+/**
+ * The priority as typed, as a number; NaN when it is not one ('abc', '', '15x'), which the contract's
+ * schema refuses. Spec section 5 took such text as 0 and saved it silently (issue 35 item 15).
+ */
 export function parsePriority(text: string): number {
-  const priority = Number.parseInt(text, 10);
-  return Number.isNaN(priority) ? 0 : priority;
+  const trimmed = text.trim();
+  return /^[+-]?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
 }
 
-/** The body sent to the server: proxied only where Cloudflare can proxy, priority only where it applies. */
+/** Whether the record will be proxied: then Cloudflare sets its TTL (Auto) and the form offers none. */
+export const isProxied = (form: Pick<DnsRecordForm, 'type' | 'proxied'>) =>
+  isProxiable(form.type) && form.proxied;
+
+/**
+ * The body sent to the server: proxied only where Cloudflare can proxy, TTL Auto while proxied (the
+ * TTL chosen before stays in the form for when Proxied is turned off), priority only where it applies.
+ */
 export function toRecordInput(form: DnsRecordForm): DnsRecordInput {
+  const proxied = isProxied(form);
   return {
     type: form.type,
     name: form.name,
     content: form.content,
-    ttl: form.ttl,
-    proxied: isProxiable(form.type) && form.proxied,
+    ttl: proxied ? DNS_TTL_AUTO : form.ttl,
+    proxied,
     priority: hasPriority(form.type) ? parsePriority(form.priority) : null,
     comment: form.comment,
   };
