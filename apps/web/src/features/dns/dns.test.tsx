@@ -106,6 +106,22 @@ describe('DNS records table', () => {
     expect(await screen.findByText('198.51.100.1')).toBeInTheDocument();
   });
 
+  // Issue 35 item 13: a failed read took 15 s (retried) and said only 'Failed to fetch DNS records.'
+  it("says Failed to fetch DNS records. with the server's reason at once, and Retry reads again", async () => {
+    api.answer(`GET ${DNS_PATH}`, () => upstreamFailure());
+    const user = userEvent.setup();
+    renderApp(`/cloudflare/zones/${ZONE_ID}/dns`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `Failed to fetch DNS records. ${UPSTREAM_REASON}`,
+    );
+    // The server had already retried Cloudflare: its answer is shown as it came, not asked for again.
+    expect(api.callsTo(`GET ${DNS_PATH}`)).toHaveLength(1);
+    api.answer(`GET ${DNS_PATH}`, () => jsonResponse(200, RECORDS));
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('mail.example.com')).toBeInTheDocument();
+    expect(api.callsTo(`GET ${DNS_PATH}`)).toHaveLength(2);
+  });
+
   it('replaces the page with Failed to fetch DNS records. when the list cannot be read', async () => {
     api.answer(`GET ${DNS_PATH}`, () =>
       jsonResponse(404, { code: 'NOT_FOUND', message: 'Zone not found.', errors: [] }),
@@ -136,14 +152,16 @@ describe('DNS record dialog', () => {
     const dialog = await openAddDialog(user);
     expect(within(dialog).getByLabelText(/^Type/)).toHaveValue('A');
     expect(within(dialog).getByLabelText('TTL')).toHaveValue('1');
-    expect(within(dialog).getByRole('option', { name: 'Auto' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('checkbox', { name: 'Proxied' })).toBeChecked();
+    expect(within(dialog).queryByLabelText(/Priority/)).not.toBeInTheDocument();
+    // Not proxied, the TTL is a choice, Auto first.
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Proxied' }));
+    expect(within(dialog).getByLabelText('TTL')).toHaveValue('1');
     expect(
       within(dialog)
         .getAllByRole('option')
         .map((option) => option.textContent),
     ).toEqual(['A', 'AAAA', 'CNAME', 'TXT', 'MX', 'SRV', 'NS', 'Auto', '1 min', '5 mins', '1 hour', '1 day']);
-    expect(within(dialog).getByRole('checkbox', { name: 'Proxied' })).toBeChecked();
-    expect(within(dialog).queryByLabelText(/Priority/)).not.toBeInTheDocument();
   });
 
   it('offers Proxied only for A, AAAA and CNAME, and sends false for other types', async () => {
@@ -178,24 +196,76 @@ describe('DNS record dialog', () => {
     expect(await screen.findByRole('status')).toHaveTextContent(/^DNS record .+ added\.$/);
   });
 
-  it.each([
-    ['', 0],
-    ['abc', 0],
-    ['15x', 15],
-    ['20', 20],
-  ])('parses an MX priority of "%s" as %i', async (typed, expected) => {
+  it('sends an MX priority as typed', async () => {
     const { user } = await openDns();
     const dialog = await openAddDialog(user);
     await user.selectOptions(within(dialog).getByLabelText(/^Type/), 'MX');
     const priority = within(dialog).getByLabelText(/Priority/);
     expect(priority).toHaveValue('10');
     await user.clear(priority);
-    if (typed) await user.type(priority, typed);
+    await user.type(priority, '20');
     await user.type(within(dialog).getByLabelText(/^Name/), '@');
     await user.type(within(dialog).getByLabelText(/^Content/), 'mail.example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
     await waitFor(() => expect(api.sent(`POST ${DNS_PATH}`)).toHaveLength(1));
-    expect(api.sent(`POST ${DNS_PATH}`)[0]).toMatchObject({ type: 'MX', priority: expected, proxied: false });
+    expect(api.sent(`POST ${DNS_PATH}`)[0]).toMatchObject({ type: 'MX', priority: 20, proxied: false });
+  });
+
+  // Issue 35 item 15: 'abc' was saved as priority 0 without a word.
+  it.each(['abc', '', '15x'])(
+    'refuses an MX priority of "%s" at the Priority field, sending nothing',
+    async (typed) => {
+      const { user } = await openDns();
+      const dialog = await openAddDialog(user);
+      await user.selectOptions(within(dialog).getByLabelText(/^Type/), 'MX');
+      const priority = within(dialog).getByLabelText(/Priority/);
+      await user.clear(priority);
+      if (typed) await user.type(priority, typed);
+      await user.type(within(dialog).getByLabelText(/^Name/), '@');
+      await user.type(within(dialog).getByLabelText(/^Content/), 'mail.example.com');
+      await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+      const message = 'Priority must be a whole number between 0 and 65535.';
+      expect(await within(dialog).findByText(message)).toBeInTheDocument();
+      expect(priority).toHaveAccessibleDescription(message);
+      expect(api.sent(`POST ${DNS_PATH}`)).toEqual([]);
+      // Corrected, it is sent.
+      await user.clear(priority);
+      await user.type(priority, '5');
+      await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+      await waitFor(() => expect(api.sent(`POST ${DNS_PATH}`)).toHaveLength(1));
+      expect(api.sent(`POST ${DNS_PATH}`)[0]).toMatchObject({ type: 'MX', priority: 5 });
+    },
+  );
+
+  // Issue 35 item 15: a TTL chosen for a proxied record was replaced by Auto at Cloudflare, unsaid.
+  it('holds TTL at Auto while proxied, as Cloudflare does, and sends Auto', async () => {
+    const { user } = await openDns();
+    const dialog = await openAddDialog(user);
+    const proxied = within(dialog).getByRole('checkbox', { name: 'Proxied' });
+    await user.click(proxied);
+    await user.selectOptions(within(dialog).getByLabelText('TTL'), '1 hour');
+    await user.click(proxied);
+    const ttl = within(dialog).getByLabelText('TTL');
+    expect(ttl).toBeDisabled();
+    expect(ttl).toHaveDisplayValue('Auto');
+    expect(ttl).toHaveAccessibleDescription('Auto while proxied.');
+    await user.type(within(dialog).getByLabelText(/^Name/), 'www');
+    await user.type(within(dialog).getByLabelText(/^Content/), '192.0.2.1');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Record' }));
+    await waitFor(() => expect(api.sent(`POST ${DNS_PATH}`)).toHaveLength(1));
+    expect(api.sent(`POST ${DNS_PATH}`)[0]).toMatchObject({ proxied: true, ttl: 1 });
+  });
+
+  it('keeps the TTL chosen before Proxied was turned on, for when it is turned off', async () => {
+    const { user } = await openDns();
+    const dialog = await openAddDialog(user);
+    const proxied = within(dialog).getByRole('checkbox', { name: 'Proxied' });
+    await user.click(proxied);
+    await user.selectOptions(within(dialog).getByLabelText('TTL'), '1 hour');
+    await user.click(proxied);
+    await user.click(proxied);
+    expect(within(dialog).getByLabelText('TTL')).toBeEnabled();
+    expect(within(dialog).getByLabelText('TTL')).toHaveValue('3600');
   });
 
   it('requires a name and a content, and checks them per type before sending', async () => {
@@ -340,12 +410,12 @@ describe('delete DNS record', () => {
 });
 
 describe('DNS record form rules', () => {
-  it('parses the priority as an integer, 0 when it is not a number', () => {
+  it('reads the priority as the number typed, and NaN (refused) when it is not one', () => {
     expect(parsePriority('10')).toBe(10);
     expect(parsePriority(' 7 ')).toBe(7);
-    expect(parsePriority('3.9')).toBe(3);
-    expect(parsePriority('x1')).toBe(0);
-    expect(parsePriority('')).toBe(0);
+    expect(parsePriority('3.9')).toBe(3.9);
+    expect(parsePriority('-1')).toBe(-1);
+    for (const text of ['x1', '15x', '', ' ', '0x10', '1e3']) expect(parsePriority(text)).toBeNaN();
   });
 
   it('shows TTL 1 as Auto and other TTLs in seconds', () => {
@@ -359,5 +429,18 @@ describe('DNS record form rules', () => {
     expect(toRecordInput({ ...base, type: 'CNAME' })).toMatchObject({ proxied: true, priority: null });
     expect(toRecordInput({ ...base, type: 'NS' })).toMatchObject({ proxied: false, priority: null });
     expect(toRecordInput({ ...base, type: 'SRV' })).toMatchObject({ proxied: false, priority: 5 });
+  });
+
+  it('sends TTL Auto while proxied, and the chosen TTL otherwise', () => {
+    const base = { ...NEW_RECORD_FORM, name: 'x', content: 'y', ttl: 3600 };
+    expect(toRecordInput({ ...base, type: 'A', proxied: true })).toMatchObject({ proxied: true, ttl: 1 });
+    expect(toRecordInput({ ...base, type: 'A', proxied: false })).toMatchObject({
+      proxied: false,
+      ttl: 3600,
+    });
+    expect(toRecordInput({ ...base, type: 'TXT', proxied: true })).toMatchObject({
+      proxied: false,
+      ttl: 3600,
+    });
   });
 });

@@ -58,7 +58,9 @@ export default function DnsRecordsScreen() {
     return (
       <>
         <PageHeader title="DNS Records" description={description} actions={backToZones} />
-        <ErrorMessage onRetry={() => void records.refetch()}>Failed to fetch DNS records.</ErrorMessage>
+        <ErrorMessage onRetry={() => void records.refetch()}>
+          {actionErrorMessage(records.error, 'Failed to fetch DNS records.')}
+        </ErrorMessage>
       </>
     );
   }
