@@ -13,6 +13,17 @@ import ZoneRulesScreen from '.';
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 const FIREWALL_PATH = `/api/cloudflare/zones/${ZONE}/firewall-rules`;
 const PAGE_RULES_PATH = `/api/cloudflare/zones/${ZONE}/pagerules`;
+const SETTINGS_PATH = `/api/cloudflare/zones/${ZONE}/settings`;
+
+/** The zone's settings at Cloudflare, as GET .../settings answers them; the page-rule editor reads its level. */
+const zoneSettings = (securityLevel: string | null) => ({
+  alwaysUseHTTPS: true,
+  botFightMode: false,
+  underAttackMode: securityLevel === 'under_attack',
+  blockAITrainingBots: true,
+  securityLevel,
+  unreadable: [],
+});
 const LONG_EXPRESSION =
   '(http.request.uri.path contains "/wp-login.php") or (http.request.uri.path contains "/xmlrpc.php")';
 
@@ -53,6 +64,7 @@ function rulesApi(state: { firewall: FirewallRule[]; pages: PageRule[] }) {
       ]),
     [`GET ${FIREWALL_PATH}`]: () => jsonResponse(200, state.firewall),
     [`GET ${PAGE_RULES_PATH}`]: () => jsonResponse(200, state.pages),
+    [`GET ${SETTINGS_PATH}`]: () => jsonResponse(200, zoneSettings('medium')),
   };
   for (const [path, rules] of [
     [FIREWALL_PATH, state.firewall],
@@ -507,6 +519,43 @@ describe('page rules tab', () => {
           (option) => option.textContent,
         ),
       ).toEqual(['Off', 'Flexible', 'Full', 'Full (Strict)']);
+    });
+
+    // Issue 35 item 12: Security Level started at Essentially Off, unwarned.
+    it("starts Security Level at the zone's own level and warns when the rule lowers it", async () => {
+      const { api, user, dialog, picker } = await openEditor();
+      await waitFor(() => expect(api.callsTo(`GET ${SETTINGS_PATH}`)).toHaveLength(1));
+      await user.selectOptions(picker, 'security_level');
+      const level = within(dialog).getByLabelText('Security Level');
+      await waitFor(() => expect(level).toHaveDisplayValue('Medium'));
+      expect(within(dialog).queryByText(/lowers security/)).not.toBeInTheDocument();
+      await user.selectOptions(level, 'Essentially Off');
+      const warning =
+        "Essentially Off lowers security for the URLs this rule matches: the zone's Security Level is Medium.";
+      expect(within(dialog).getByText(warning)).toBeInTheDocument();
+      expect(level).toHaveAccessibleDescription(warning);
+      await user.selectOptions(level, 'High');
+      expect(within(dialog).queryByText(/lowers security/)).not.toBeInTheDocument();
+    });
+
+    it("starts Security Level at High when the zone's level cannot be read", async () => {
+      const api = rulesApi({ firewall: [], pages: [] });
+      api.answer(`GET ${SETTINGS_PATH}`, () => jsonResponse(200, zoneSettings(null)));
+      const { user } = await openScreen();
+      await openPageRulesTab(user);
+      await user.click(await screen.findByRole('button', { name: 'Add Page Rule' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add Page Rule' });
+      await waitFor(() => expect(api.callsTo(`GET ${SETTINGS_PATH}`)).toHaveLength(1));
+      await user.selectOptions(
+        within(dialog).getByRole('combobox', { name: 'Add a setting' }),
+        'security_level',
+      );
+      const level = within(dialog).getByLabelText('Security Level');
+      expect(level).toHaveDisplayValue('High');
+      await user.selectOptions(level, 'Low');
+      expect(level).toHaveAccessibleDescription(
+        "Low lowers security for the URLs this rule matches, below Cloudflare's default (Medium).",
+      );
     });
 
     it('requires the URL pattern and the text, number and forwarding URL inputs', async () => {

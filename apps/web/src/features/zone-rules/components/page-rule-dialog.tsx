@@ -18,9 +18,10 @@ import { Field, Input, Select } from '../../../components/ui/input';
 import { useToast } from '../../../components/ui/toast';
 import { useAddPageRuleMutation } from '../../../api/page-rules/page-rule-add-mutation';
 import { useUpdatePageRuleMutation } from '../../../api/page-rules/page-rule-update-mutation';
+import { useZoneSettingsQuery } from '../../../api/zone-settings/zone-settings-query';
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
-import { defaultSettingValue, offeredSettings } from '../lib/page-rule-editor';
+import { defaultSettingValue, offeredSettings, securityLevelWarning } from '../lib/page-rule-editor';
 import { PageRuleSettingField } from './page-rule-setting-field';
 
 interface PageRuleDialogProps {
@@ -77,6 +78,8 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
   const toast = useToast();
   const addRule = useAddPageRuleMutation(zoneId);
   const updateRule = useUpdatePageRuleMutation(zoneId);
+  // The zone's own Security Level, from Cloudflare: a rule's level starts there and is warned below it.
+  const zoneSecurityLevel = useZoneSettingsQuery(zoneId).data?.securityLevel;
   const editing = rule !== null;
   const saving = addRule.isPending || updateRule.isPending;
 
@@ -106,7 +109,7 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
     form.setValue('actions', next, { shouldValidate: isSubmitted });
   const addSetting = (id: string) => {
     const setting = pageRuleSetting(id);
-    if (setting) setActions([...actions, { id, value: defaultSettingValue(setting) }]);
+    if (setting) setActions([...actions, { id, value: defaultSettingValue(setting, zoneSecurityLevel) }]);
   };
   const changeSetting = (index: number, value: PageRuleActionValue) =>
     setActions(actions.map((action, at) => (at === index ? { ...action, value } : action)));
@@ -172,6 +175,7 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
                 key={action.id}
                 action={action}
                 error={errors.actions?.[index]?.message}
+                warning={securityLevelWarning(action, zoneSecurityLevel)}
                 onChange={(value) => changeSetting(index, value)}
                 onRemove={() => removeSetting(index)}
               />

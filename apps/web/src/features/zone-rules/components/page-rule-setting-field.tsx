@@ -1,4 +1,4 @@
-import { X } from 'lucide-react';
+import { TriangleAlert, X } from 'lucide-react';
 import {
   REDIRECT_CODES,
   pageRuleSetting,
@@ -28,19 +28,33 @@ interface PageRuleSettingFieldProps {
   action: PageRuleAction;
   /** The message of a missing or wrong value. */
   error?: string;
+  /** What a valid but risky value does (a Security Level below the zone's). */
+  warning?: string | null;
   onChange: (value: PageRuleActionValue) => void;
   onRemove: () => void;
 }
 
 /** One setting of the page-rule editor: its control by kind, and a button to remove it. */
-export function PageRuleSettingField({ action, error, onChange, onRemove }: PageRuleSettingFieldProps) {
+export function PageRuleSettingField({
+  action,
+  error,
+  warning,
+  onChange,
+  onRemove,
+}: PageRuleSettingFieldProps) {
   const setting = pageRuleSetting(action.id);
   const label = setting?.label ?? action.id;
   return (
     <li className="flex items-start gap-2 rounded-control border border-line bg-canvas/40 p-3">
       <div className="min-w-0 flex-1">
         {setting ? (
-          <SettingControl setting={setting} value={action.value} error={error} onChange={onChange} />
+          <SettingControl
+            setting={setting}
+            value={action.value}
+            error={error}
+            warning={warning}
+            onChange={onChange}
+          />
         ) : (
           <div className="space-y-1">
             <p className="text-sm font-medium text-ink">{label}</p>
@@ -62,10 +76,21 @@ interface SettingControlProps {
   setting: PageRuleSetting;
   value: PageRuleActionValue | undefined;
   error?: string;
+  warning?: string | null;
   onChange: (value: PageRuleActionValue) => void;
 }
 
-function SettingControl({ setting, value, error, onChange }: SettingControlProps) {
+/** A warning under a control, read with it (the Field's hint describes the control). */
+function warningHint(warning: string | null | undefined) {
+  return warning ? (
+    <span className="flex items-start gap-1.5 text-sm text-warning">
+      <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      {warning}
+    </span>
+  ) : undefined;
+}
+
+function SettingControl({ setting, value, error, warning, onChange }: SettingControlProps) {
   switch (setting.kind) {
     case 'toggle':
       return (
@@ -83,7 +108,7 @@ function SettingControl({ setting, value, error, onChange }: SettingControlProps
       // A value set elsewhere that the catalogue does not offer is still shown, as Cloudflare names it.
       const listed = options.some((option) => option.value === value);
       return (
-        <Field label={setting.label} error={error}>
+        <Field label={setting.label} error={error} hint={warningHint(warning)}>
           {(control) => (
             <Select
               {...control}

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_RULE_SETTINGS, pageRuleSetting } from '@guardian/contract';
-import { defaultSettingValue, describePageRuleAction, offeredSettings } from './page-rule-editor';
+import {
+  defaultSettingValue,
+  describePageRuleAction,
+  offeredSettings,
+  securityLevelWarning,
+} from './page-rule-editor';
 
 const ids = (settings: { id: string }[]) => settings.map((setting) => setting.id);
 
@@ -44,7 +49,7 @@ describe('defaultSettingValue', () => {
     ['ssl', 'off'],
     ['browser_cache_ttl', 0],
     ['cache_level', 'bypass'],
-    ['security_level', 'essentially_off'],
+    ['security_level', 'high'],
     ['always_use_https', 'on'],
     ['disable_apps', 'on'],
     ['edge_cache_ttl', ''],
@@ -52,6 +57,43 @@ describe('defaultSettingValue', () => {
     ['forwarding_url', { status_code: 301, url: '' }],
   ])('%s starts as %j', (id, value) => {
     expect(defaultSettingValue(pageRuleSetting(id)!)).toEqual(value);
+  });
+});
+
+// Issue 35 item 12: Security Level started at Essentially Off, quietly turning security off.
+describe('the Security Level setting', () => {
+  const securityLevel = pageRuleSetting('security_level')!;
+
+  it("starts at the zone's own level, or High when it is unknown or not offered", () => {
+    expect(defaultSettingValue(securityLevel, 'medium')).toBe('medium');
+    expect(defaultSettingValue(securityLevel, 'under_attack')).toBe('under_attack');
+    expect(defaultSettingValue(securityLevel, null)).toBe('high');
+    expect(defaultSettingValue(securityLevel)).toBe('high');
+    expect(defaultSettingValue(securityLevel, 'off')).toBe('high');
+  });
+
+  it("warns when the rule's level is below the zone's", () => {
+    const at = (value: string) => ({ id: 'security_level', value });
+    expect(securityLevelWarning(at('essentially_off'), 'high')).toBe(
+      "Essentially Off lowers security for the URLs this rule matches: the zone's Security Level is High.",
+    );
+    expect(securityLevelWarning(at('medium'), 'under_attack')).toBe(
+      "Medium lowers security for the URLs this rule matches: the zone's Security Level is I'm Under Attack.",
+    );
+    expect(securityLevelWarning(at('high'), 'high')).toBeNull();
+    expect(securityLevelWarning(at('under_attack'), 'high')).toBeNull();
+    expect(securityLevelWarning(at('low'), 'off')).toBeNull();
+  });
+
+  it("warns below Cloudflare's default, Medium, when the zone's level is unknown", () => {
+    expect(securityLevelWarning({ id: 'security_level', value: 'low' }, null)).toBe(
+      "Low lowers security for the URLs this rule matches, below Cloudflare's default (Medium).",
+    );
+    expect(securityLevelWarning({ id: 'security_level', value: 'medium' }, undefined)).toBeNull();
+  });
+
+  it('says nothing of other settings', () => {
+    expect(securityLevelWarning({ id: 'ssl', value: 'off' }, 'high')).toBeNull();
   });
 });
 
