@@ -22,14 +22,28 @@ export const LIST_PLAN_QUOTAS: Record<ListPlan, { lists: number; items: number }
   enterprise: { lists: 1_000, items: 500_000 },
 };
 
+/** The plan a Cloudflare plan id names (a zone's `plan.legacy_id`), or null for one Guardian does not know. */
+export function listPlanOf(id: string | null | undefined): ListPlan | null {
+  return LIST_PLANS.find((plan) => plan === id) ?? null;
+}
+
+/** The highest of some plans (Enterprise above Business above Pro above Free); null for none. */
+export function highestPlan(plans: readonly ListPlan[]): ListPlan | null {
+  return plans.reduce<ListPlan | null>(
+    (highest, plan) => (highest && LIST_PLANS.indexOf(highest) >= LIST_PLANS.indexOf(plan) ? highest : plan),
+    null,
+  );
+}
+
 /**
- * Where the plan of an account's capacity comes from. Cloudflare's API does not say an account's
- * plan (an account is `standard` or `enterprise`, zones have plans): `setting` is the plan the person
+ * Where the plan of an account's capacity comes from. Cloudflare's account answer does not say a
+ * plan (an account is `standard` or `enterprise`); its zones do. `setting` is the plan the person
  * chose for the account; `inferred` is Enterprise because the mirror holds what only Enterprise
- * allows (a hostname or ASN list, more than 10 lists or 10,000 items); `assumed` is Free, the
- * strictest, until the person says otherwise (never promising room Cloudflare may not have).
+ * allows (a hostname or ASN list, more than 10 lists or 10,000 items); `zones` is the highest plan
+ * among the account's zones as Cloudflare last described them (zones sync, zone add); `assumed` is
+ * Free, the strictest, when none of these says (never promising room Cloudflare may not have).
  */
-export const LIST_PLAN_SOURCES = ['setting', 'inferred', 'assumed'] as const;
+export const LIST_PLAN_SOURCES = ['setting', 'inferred', 'zones', 'assumed'] as const;
 export type ListPlanSource = (typeof LIST_PLAN_SOURCES)[number];
 
 const usedOfSchema = z.object({ used: z.number().int().nonnegative(), limit: z.number().int().positive() });

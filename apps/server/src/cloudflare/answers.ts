@@ -18,6 +18,9 @@ export const zoneAnswer = z.looseObject({
   name: text(253),
   status: optionalText(50),
   name_servers: z.array(text(253)).max(20).nullish(),
+  // The zone's plan (marked deprecated for changing a plan, which the subscription API now does; it is
+  // still how a zones answer says its plan): legacy_id is free, pro, business or enterprise.
+  plan: z.looseObject({ legacy_id: optionalText(50) }).nullish(),
 });
 
 export const dnsRecordAnswer = z.looseObject({

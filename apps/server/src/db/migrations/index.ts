@@ -29,6 +29,7 @@ import { sql as snapshotJob } from './029_snapshot_job';
 import { sql as snapshotItemProvenance } from './030_snapshot_item_provenance';
 import { sql as accountTokenState } from './032_account_token_state';
 import { sql as auditWordsAndSessionDevices } from './033_audit_words_and_session_devices';
+import { sql as zonePlan } from './035_zone_plan';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -69,4 +70,5 @@ export const migrations: readonly Migration[] = [
   { name: '030_snapshot_item_provenance', sql: snapshotItemProvenance },
   { name: '032_account_token_state', sql: accountTokenState },
   { name: '033_audit_words_and_session_devices', sql: auditWordsAndSessionDevices },
+  { name: '035_zone_plan', sql: zonePlan },
 ];

@@ -1,12 +1,15 @@
-import { LIST_PLAN_QUOTAS, capacityWarning } from '@guardian/contract';
-import { describe, expect, it } from 'vitest';
+import { LIST_PLAN_QUOTAS, capacityWarning, type CapacityAnswer } from '@guardian/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../app-error';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import type { TestUser } from '../../test/context';
 import { capacityOf, requireRoom, type AccountUsage } from './list-capacity';
 
 const usage = (over: Partial<AccountUsage> = {}): AccountUsage => ({
   accountName: 'Acme',
   accountId: 'a'.repeat(32),
   plan: null,
+  zonePlans: [],
   lists: 1,
   items: 100,
   enterpriseOnlyKinds: false,
@@ -42,6 +45,15 @@ describe('capacityOf', () => {
       plan: 'free',
       plan_source: 'assumed',
     });
+    // The highest plan among the account's zones, below what the mirror proves.
+    expect(capacityOf(usage({ zonePlans: ['free', 'business', 'pro'] }))).toMatchObject({
+      plan: 'business',
+      plan_source: 'zones',
+    });
+    expect(capacityOf(usage({ zonePlans: ['pro'], enterpriseOnlyKinds: true }))).toMatchObject({
+      plan: 'enterprise',
+      plan_source: 'inferred',
+    });
     // A setting wins over the inference.
     expect(capacityOf(usage({ plan: 'pro', lists: 11 }))).toMatchObject({
       plan: 'pro',
@@ -68,5 +80,66 @@ describe('capacityOf', () => {
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('BAD_REQUEST');
     expect((refused as AppError).message).toContain('50 more would pass it (10 left). Nothing was sent.');
+  });
+});
+
+describe('the plan learned from Cloudflare', () => {
+  let ctx: CloudflareTestContext;
+  beforeAll(async () => (ctx = await createCloudflareTestContext()));
+  afterAll(() => ctx.close());
+
+  const capacity = async (user: TestUser, accountId: string) => {
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/cloudflare/capacity',
+      headers: user.headers,
+    });
+    expect(response.statusCode).toBe(200);
+    return (response.json() as CapacityAnswer).accounts.find((account) => account.account_id === accountId);
+  };
+
+  it("is the highest plan among the account's zones, once they are read; a plan the person sets wins", async () => {
+    const user = await ctx.createUser();
+    const pro = await ctx.addAccount(user, { name: `Pro ${user.id}`, plan: 'pro' });
+    const free = await ctx.addAccount(user, { name: `Free ${user.id}`, plan: 'free' });
+    ctx.sandbox.control.addZone(pro.account_id, `pro-${user.id}.com`);
+    ctx.sandbox.control.addZone(free.account_id, `free-${user.id}.com`);
+
+    // No zone read yet: nothing says, so Free, the strictest.
+    expect(await capacity(user, pro.account_id)).toMatchObject({ plan: 'free', plan_source: 'assumed' });
+
+    const synced = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/zones/sync',
+      headers: user.headers,
+    });
+    expect(synced.statusCode).toBe(200);
+    expect(await capacity(user, pro.account_id)).toMatchObject({
+      plan: 'pro',
+      plan_source: 'zones',
+      lists: { limit: 10 },
+      items: { limit: 10_000 },
+    });
+    expect(await capacity(user, free.account_id)).toMatchObject({
+      plan: 'free',
+      plan_source: 'zones',
+      lists: { limit: 1 },
+    });
+
+    const set = (plan: string | null) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: `/api/cloudflare/capacity/${pro.account_id}/plan`,
+        headers: user.headers,
+        payload: { plan },
+      });
+    expect((await set('enterprise')).statusCode).toBe(200);
+    expect(await capacity(user, pro.account_id)).toMatchObject({
+      plan: 'enterprise',
+      plan_source: 'setting',
+    });
+    // Cleared: back to what Cloudflare says.
+    expect((await set(null)).statusCode).toBe(200);
+    expect(await capacity(user, pro.account_id)).toMatchObject({ plan: 'pro', plan_source: 'zones' });
   });
 });

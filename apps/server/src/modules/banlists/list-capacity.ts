@@ -1,6 +1,7 @@
 import {
   LIST_PLAN_QUOTAS,
   capacityWarning,
+  highestPlan,
   type AccountCapacity,
   type ListPlan,
   type ListPlanSource,
@@ -15,6 +16,8 @@ export interface AccountUsage {
   accountId: string;
   /** The plan the person set for the account (cloudflare_accounts.list_plan, migration 021). */
   plan: ListPlan | null;
+  /** The plans of the account's zones in the mirror, as Cloudflare described them (migration 035). */
+  zonePlans: ListPlan[];
   /** Lists of the account in the mirror. */
   lists: number;
   /** Items of all the account's lists in the mirror. */
@@ -27,12 +30,14 @@ const STANDARD = LIST_PLAN_QUOTAS.business;
 
 /**
  * An account's Lists capacity: used (the mirror) of its plan's limits. The plan is the one the person
- * set; without one, Enterprise when the mirror holds what only Enterprise allows, else Free, the
- * strictest (Cloudflare's API does not say an account's plan; see README.md "Capacity").
+ * set; without one, Enterprise when the mirror holds what only Enterprise allows, else the highest plan
+ * among the account's zones as Cloudflare describes them, else Free, the strictest (Cloudflare's account
+ * answer does not say a plan; see README.md "Capacity").
  */
 export function capacityOf(account: AccountUsage): AccountCapacity {
   let plan: ListPlan;
   let source: ListPlanSource;
+  const zonesPlan = highestPlan(account.zonePlans);
   if (account.plan) {
     plan = account.plan;
     source = 'setting';
@@ -43,6 +48,9 @@ export function capacityOf(account: AccountUsage): AccountCapacity {
   ) {
     plan = 'enterprise';
     source = 'inferred';
+  } else if (zonesPlan) {
+    plan = zonesPlan;
+    source = 'zones';
   } else {
     plan = 'free';
     source = 'assumed';
@@ -71,6 +79,7 @@ interface UsageRow {
   account_name: string;
   account_id: string;
   list_plan: ListPlan | null;
+  zone_plans: ListPlan[] | null;
   lists: number;
   items: number;
   enterprise_only: boolean;
@@ -78,6 +87,8 @@ interface UsageRow {
 
 const USAGE = `
   SELECT a.account_name, a.account_id, a.list_plan,
+         (SELECT array_agg(DISTINCT z.plan) FROM zones z WHERE z.account_ref = a.id AND z.plan IS NOT NULL)
+           AS zone_plans,
          count(bl.id)::int AS lists,
          coalesce(sum(bl.items_count), 0)::int AS items,
          coalesce(bool_or(bl.kind IN ('hostname', 'asn')), false) AS enterprise_only
@@ -87,6 +98,7 @@ const toUsage = (row: UsageRow): AccountUsage => ({
   accountName: row.account_name,
   accountId: row.account_id,
   plan: row.list_plan,
+  zonePlans: row.zone_plans ?? [],
   lists: row.lists,
   items: row.items,
   enterpriseOnlyKinds: row.enterprise_only,

@@ -1,3 +1,4 @@
+import type { ListPlan } from '@guardian/contract';
 import type { Queryable } from '../../db';
 import type { AccountRecord } from '../accounts/accounts.repository';
 
@@ -17,6 +18,8 @@ export interface CloudflareZoneFields {
   domain: string;
   status: string;
   nameServers: string[];
+  /** The zone's plan (null: Cloudflare did not say one Guardian knows); an account's Lists quotas follow it. */
+  plan: ListPlan | null;
 }
 
 export interface OwnedZone {
@@ -163,13 +166,16 @@ export class ZonesRepository {
       domain: zone.domain,
       status: zone.status,
       name_servers: zone.nameServers,
+      plan: zone.plan,
     }));
     await this.db.query(
-      `INSERT INTO zones (account_ref, zone_id, domain, status, name_servers)
-       SELECT $1, z.zone_id, z.domain, z.status, z.name_servers
-         FROM jsonb_to_recordset($2::jsonb) AS z(zone_id text, domain text, status text, name_servers text[])
+      `INSERT INTO zones (account_ref, zone_id, domain, status, name_servers, plan)
+       SELECT $1, z.zone_id, z.domain, z.status, z.name_servers, z.plan
+         FROM jsonb_to_recordset($2::jsonb)
+           AS z(zone_id text, domain text, status text, name_servers text[], plan text)
        ON CONFLICT (account_ref, zone_id)
-       DO UPDATE SET domain = EXCLUDED.domain, status = EXCLUDED.status, name_servers = EXCLUDED.name_servers`,
+       DO UPDATE SET domain = EXCLUDED.domain, status = EXCLUDED.status, name_servers = EXCLUDED.name_servers,
+                     plan = EXCLUDED.plan`,
       [accountRef, JSON.stringify(rows)],
     );
   }

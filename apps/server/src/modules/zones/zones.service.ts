@@ -1,4 +1,9 @@
-import type { AddZoneRequest, AddZoneResponse, SyncZonesResponse } from '@guardian/contract';
+import {
+  listPlanOf,
+  type AddZoneRequest,
+  type AddZoneResponse,
+  type SyncZonesResponse,
+} from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -41,6 +46,7 @@ function mirrorFields(zone: CloudflareZone): CloudflareZoneFields {
     domain: zone.name,
     status: zone.status ?? 'unknown',
     nameServers: zone.name_servers ?? [],
+    plan: listPlanOf(zone.plan?.legacy_id),
   };
 }
 

@@ -143,6 +143,7 @@ describe('zones', () => {
         domain: 'elsewhere.com',
         status: 'active',
         nameServers: [],
+        plan: null,
       };
       await ctx.db.transaction((tx) => new ZonesRepository(tx).upsert(ref!.id, elsewhere));
       await recheckInterval();

@@ -18,6 +18,8 @@ const banList = (id: number, listName: string, overrides: Partial<BanList> = {})
   list_id: `list-${listName}`,
   kind: 'ip',
   items: id * 10,
+  purpose: null,
+  purpose_source: null,
   ...overrides,
 });
 
@@ -527,6 +529,36 @@ describe('capacity', () => {
     );
   });
 
+  it('says where each plan came from, and a plan set by the person reads so once saved', async () => {
+    const fromZones: AccountCapacity = {
+      ...CAPACITY[1]!,
+      plan: 'pro',
+      plan_source: 'zones',
+      lists: { used: 1, limit: 10 },
+    };
+    api.answer('GET /api/cloudflare/capacity', () =>
+      jsonResponse(200, { accounts: [CAPACITY[0], fromZones] }),
+    );
+    const { user } = await openBanLists();
+    const acme = await screen.findByRole('listitem', { name: 'Acme Security' });
+    expect(within(acme).getByText('Pro plan, from Cloudflare: zone plans')).toBeInTheDocument();
+    expect(within(acme).getByText('1 of 10')).toBeInTheDocument();
+    const demo = screen.getByRole('listitem', { name: 'Guardian Demo' });
+    expect(within(demo).getByText('Enterprise plan, inferred from its lists')).toBeInTheDocument();
+    const plan = within(acme).getByRole('combobox', { name: 'Plan of Acme Security' });
+    expect(plan).toHaveDisplayValue('Pro (from Cloudflare: zone plans)');
+
+    // The person corrects it: the cards are read again and say so.
+    const business = { ...fromZones, plan: 'business' as const, plan_source: 'setting' as const };
+    api.answer('PUT /api/cloudflare/capacity/acc-acme/plan', () => jsonResponse(200, business));
+    api.answer('GET /api/cloudflare/capacity', () =>
+      jsonResponse(200, { accounts: [CAPACITY[0], business] }),
+    );
+    await user.selectOptions(plan, 'Business');
+    expect(await within(acme).findByText('Business plan, set by you')).toBeInTheDocument();
+    expect(plan).toHaveDisplayValue('Business');
+  });
+
   it("warns in Add when the chosen account's lists are at its plan's limit", async () => {
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Add' }));
@@ -552,6 +584,8 @@ describe("a new account's lists", () => {
       account_name: 'Spare Account',
       account_id: 'acc-spare',
       items: 0,
+      purpose: null,
+      purpose_source: null,
     });
     api.answer('GET /api/jobs', () => jsonResponse(200, { jobs: [syncing], unseen: 0 }));
     api.answer('GET /api/cloudflare/banlists', () => jsonResponse(200, [...BAN_LISTS, spare]));

@@ -5,8 +5,10 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useListCapacityQuery, useSetListPlanMutation } from '../../../api/ip-search/list-capacity-query';
 import { errorMessage } from '../../../lib/api';
 
-const SOURCE_HINTS: Record<AccountCapacity['plan_source'], string | null> = {
-  setting: null,
+/** Where the account's plan came from, as the card says it. */
+const SOURCE_WORDS: Record<AccountCapacity['plan_source'], string> = {
+  setting: 'set by you',
+  zones: 'from Cloudflare: zone plans',
   inferred: 'inferred from its lists',
   assumed: 'assumed: choose the plan',
 };
@@ -43,9 +45,10 @@ function UsedOf({ used, limit, what }: { used: number; limit: number; what: stri
 }
 
 /**
- * Each account's Lists quotas (Cloudflare's per plan): lists and items used, of the limit. Cloudflare's
- * API does not say an account's plan, so the person chooses it here; until then Guardian infers
- * Enterprise from what only Enterprise allows, or assumes Free.
+ * Each account's Lists quotas (Cloudflare's per plan): lists and items used, of the limit. The plan is
+ * the highest of the account's zones' as Cloudflare describes them (Enterprise when its lists prove
+ * it, Free when nothing says), and the person can set another here; each card says where its plan
+ * came from.
  */
 export function ListCapacity() {
   const capacity = useListCapacityQuery();
@@ -69,7 +72,8 @@ export function ListCapacity() {
       ) : (
         <ul aria-label="List capacity per account" className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
           {accounts.map((account) => {
-            const hint = SOURCE_HINTS[account.plan_source];
+            const source = SOURCE_WORDS[account.plan_source];
+            const chosen = account.plan_source === 'setting';
             return (
               <li
                 key={account.account_id}
@@ -77,11 +81,16 @@ export function ListCapacity() {
                 className="space-y-3 rounded-control border border-line bg-surface px-4 py-3 text-sm"
               >
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="font-medium break-words text-ink">{account.account_name}</span>
+                  <div className="min-w-0">
+                    <p className="font-medium break-words text-ink">{account.account_name}</p>
+                    <p className="text-xs text-ink-muted">
+                      {LIST_PLAN_NAMES[account.plan]} plan, {source}
+                    </p>
+                  </div>
                   <select
                     aria-label={`Plan of ${account.account_name}`}
                     className="rounded-control border border-line-strong bg-surface px-2 py-1 text-sm"
-                    value={account.plan_source === 'setting' ? account.plan : ''}
+                    value={chosen ? account.plan : ''}
                     disabled={setPlan.isPending}
                     onChange={(event) =>
                       setPlan.mutate({
@@ -91,7 +100,9 @@ export function ListCapacity() {
                     }
                   >
                     <option value="">
-                      {hint ? `${LIST_PLAN_NAMES[account.plan]} (${hint})` : 'Not set: let Guardian infer'}
+                      {chosen
+                        ? 'Not set: learn it from Cloudflare'
+                        : `${LIST_PLAN_NAMES[account.plan]} (${source})`}
                     </option>
                     {LIST_PLANS.map((plan) => (
                       <option key={plan} value={plan}>
