@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_DATA_DIR, E2E_PORT, E2E_SERVER_LOG } from './support/stack';
+import { E2E_DATA_DIR, E2E_PORT, E2E_SANDBOX_CONTROL_SECRET, E2E_SERVER_LOG } from './support/stack';
 
 const CHROMIUM = { ...devices['Desktop Chrome'], channel: undefined };
 const CLEAN_ALL = '**/clean-all.spec.ts';
@@ -51,6 +51,8 @@ export default defineConfig({
       LOG_LEVEL: 'info',
       // Expired ban list items go within 2 seconds (item-expiry.spec.ts), not within the minute.
       GUARDIAN_EXPIRY_SWEEP_SECONDS: '2',
+      // Lets a spec make the sandbox fail as Cloudflare can (zones-dns.spec.ts).
+      SANDBOX_CONTROL_SECRET: E2E_SANDBOX_CONTROL_SECRET,
     },
   },
 });

@@ -8,6 +8,7 @@ import { DEMO_USER } from './support/stack';
  * remove what they add.
  */
 const SEEDED_ZONE = 'guardian-demo.com';
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 const WORK_ZONE = 'demo-site-51.net';
 
 test.describe.configure({ mode: 'serial' });
@@ -276,6 +277,35 @@ test('reorders firewall rules by a mouse drag and by the keyboard', async ({ pag
     await expect(rowOf(table, name)).toHaveCount(0);
   }
   expect(writes).toEqual(['DELETE', 'DELETE', 'DELETE']);
+});
+
+// Issue 35 item 12: Security Level started at Essentially Off, unwarned.
+test("a page rule's Security Level starts at the zone's and warns when lowered", async ({ page }) => {
+  await openWorkZone(page);
+  await page.getByRole('tab', { name: 'Page Rules' }).click();
+  await page.getByRole('button', { name: 'Add Page Rule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Page Rule' });
+  await dialog.getByLabel('If the URL matches').fill('demo-site-51.net/admin/*');
+  await dialog.getByRole('combobox', { name: 'Add a setting' }).selectOption('security_level');
+  const level = dialog.getByRole('combobox', { name: 'Security Level', exact: true });
+  // The sandbox's zones are at Cloudflare's default, Medium.
+  await expect(level).toHaveValue('medium');
+  await expect(dialog.getByText(/lowers security/)).toHaveCount(0);
+  await level.selectOption({ label: 'Essentially Off' });
+  const warning =
+    "Essentially Off lowers security for the URLs this rule matches: the zone's Security Level is Medium.";
+  await expect(level).toHaveAccessibleDescription(warning);
+  await expect(dialog.getByText(warning)).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/page-rule-security-warning-1366.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await dialog.getByText(warning).scrollIntoViewIfNeeded();
+  await expect(dialog.getByText(warning)).toBeInViewport();
+  await page.screenshot({ path: `${SHOTS}/page-rule-security-warning-390.png` });
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await level.selectOption({ label: 'High' });
+  await expect(dialog.getByText(/lowers security/)).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
 });
 
 test('adds, edits, toggles and deletes page rules of several groups', async ({ page }) => {

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signIn } from './support/session';
-import { DEMO_USER } from './support/stack';
+import { DEMO_USER, E2E_SANDBOX_CONTROL_SECRET, E2E_SERVER_LOG } from './support/stack';
+
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
 // The demo stack is shared with the specs that run after this one: this spec works on a zone of its
 // own (unique name) and never deletes the seeded zones or records.
@@ -108,10 +112,11 @@ test.describe('DNS records of the new zone', () => {
     if (fields.type) await dialog.getByLabel('Type').selectOption(fields.type);
     if (fields.name !== undefined) await dialog.getByLabel('Name').fill(fields.name);
     if (fields.content !== undefined) await dialog.getByLabel(/^Content/).fill(fields.content);
-    if (fields.ttl) await dialog.getByLabel('TTL').selectOption({ label: fields.ttl });
-    if (fields.priority !== undefined) await dialog.getByLabel('Priority').fill(fields.priority);
+    // Proxied first: while it is on, the TTL is Cloudflare's (Auto) and cannot be chosen.
     if (fields.proxied !== undefined)
       await dialog.getByRole('checkbox', { name: 'Proxied' }).setChecked(fields.proxied);
+    if (fields.ttl) await dialog.getByLabel('TTL').selectOption({ label: fields.ttl });
+    if (fields.priority !== undefined) await dialog.getByLabel('Priority').fill(fields.priority);
     await dialog
       .getByRole('button', { name: dialogName === 'Add DNS Record' ? 'Add Record' : 'Save Changes' })
       .click();
@@ -132,12 +137,74 @@ test.describe('DNS records of the new zone', () => {
     await expect(page.getByText('No DNS records found.')).toBeVisible();
   });
 
+  /** The sandbox's control API (the demo prints its Cloudflare URL in the server log). */
+  async function sandboxControl(method: 'POST' | 'DELETE', path: string, body?: object) {
+    const log = readFileSync(resolve(import.meta.dirname, '..', E2E_SERVER_LOG), 'utf8');
+    const api = /Cloudflare sandbox: (http:\/\/\S+)/.exec(log)?.[1];
+    if (!api) throw new Error('The demo did not print its sandbox URL.');
+    const response = await fetch(`${new URL(api).origin}/__sandbox${path}`, {
+      method,
+      headers: { 'x-sandbox-control-secret': E2E_SANDBOX_CONTROL_SECRET, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { id: string };
+  }
+
+  // Issue 35 item 13: a failed read took 15 s and said only 'Failed to fetch DNS records.'
+  test('a failed read says why, after one request, and Retry reads again', async () => {
+    const zoneId = page.url().split('/').at(-2)!;
+    const fault = await sandboxControl('POST', '/faults', {
+      method: 'GET',
+      pathRegex: `^/zones/${zoneId}/dns_records`,
+      status: 502,
+    });
+    const reads: string[] = [];
+    const countReads = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'GET' && request.url().endsWith(`/api/cloudflare/zones/${zoneId}/dns`))
+        reads.push(request.url());
+    };
+    page.on('request', countReads);
+    try {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      const failure = page.getByRole('alert');
+      await expect(failure).toHaveText(
+        'Failed to fetch DNS records. Cloudflare is unavailable right now. Please try again.',
+      );
+      // The server had retried Cloudflare; the browser asked once.
+      expect(reads).toHaveLength(1);
+      for (const [width, height] of [
+        [1366, 800],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await expect(page.getByRole('button', { name: 'Retry' })).toBeInViewport();
+        await page.screenshot({ path: `${SHOTS}/dns-read-failed-${width}.png` });
+      }
+      // Back to the page's own size (Playwright's 1280 × 720) for the steps after.
+      await page.setViewportSize({ width: 1280, height: 720 });
+
+      await sandboxControl('DELETE', `/faults/${fault.id}`);
+      await page.getByRole('button', { name: 'Retry' }).click();
+      await expect(page.getByText('No DNS records found.')).toBeVisible();
+      expect(reads).toHaveLength(2);
+    } finally {
+      page.off('request', countReads);
+    }
+  });
+
   test('adds records of several types with the dialog’s defaults and rules', async () => {
     await page.getByRole('button', { name: 'Add Record' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add DNS Record' });
     await expect(dialog.getByLabel('Type')).toHaveValue('A');
     await expect(dialog.getByLabel('TTL')).toHaveValue('1');
     await expect(dialog.getByRole('checkbox', { name: 'Proxied' })).toBeChecked();
+    // Issue 35 item 15: proxied, the TTL is Cloudflare's: shown as Auto, not a choice.
+    await expect(dialog.getByLabel('TTL')).toBeDisabled();
+    await expect(dialog.getByLabel('TTL')).toHaveAccessibleDescription('Auto while proxied.');
+    await dialog.getByRole('checkbox', { name: 'Proxied' }).uncheck();
+    await expect(dialog.getByLabel('TTL')).toBeEnabled();
+    await dialog.getByRole('checkbox', { name: 'Proxied' }).check();
     await dialog.getByRole('button', { name: 'Add Record' }).click();
     await expect(dialog.getByText('Name is required.')).toBeVisible();
     await expect(dialog.getByText('Content is required.')).toBeVisible();
@@ -153,9 +220,17 @@ test.describe('DNS records of the new zone', () => {
     await page.getByRole('dialog', { name: 'Add DNS Record' }).getByLabel('Type').selectOption('MX');
     await expect(page.getByRole('checkbox', { name: 'Proxied' })).toHaveCount(0);
     await expect(page.getByLabel('Priority')).toHaveValue('10');
-    await expect(
-      await saveRecord('Add DNS Record', { name: '@', content: 'mail.example.net', priority: '20' }),
-    ).toBeHidden();
+    // Issue 35 item 15: 'abc' was saved as priority 0.
+    const mx = await saveRecord('Add DNS Record', {
+      name: '@',
+      content: 'mail.example.net',
+      priority: 'abc',
+    });
+    await expect(mx.getByLabel('Priority')).toHaveAccessibleDescription(
+      'Priority must be a whole number between 0 and 65535.',
+    );
+    await expect(mx).toBeVisible();
+    await expect(await saveRecord('Add DNS Record', { priority: '20' })).toBeHidden();
     await expect(recordRow('mail.example.net')).toContainText('Priority 20');
     await expect(recordRow('mail.example.net')).toContainText('DNS only');
 
