@@ -655,10 +655,13 @@ export async function dbFingerprint(db: Queryable): Promise<Record<string, strin
       ORDER BY table_name`,
   );
   if (tables.length === 0) return {};
+  // A session noting when it was last used (any request, refused ones too) is not a change either.
+  const rowOf = (table: string) =>
+    table === 'sessions' ? `(to_jsonb(x) - 'last_seen_at')::text` : 'x::text';
   const sql = tables
     .map(
       ({ table_name }) =>
-        `SELECT '${table_name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${table_name}" x`,
+        `SELECT '${table_name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(${rowOf(table_name)}, '|' ORDER BY ${rowOf(table_name)}), '')) AS h FROM "${table_name}" x`,
     )
     .join(' UNION ALL ');
   const rows = await db.query<{ t: string; n: number; h: string }>(sql);
