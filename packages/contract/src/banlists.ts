@@ -11,6 +11,13 @@ import {
 import { isIpAddress } from './dns';
 import { LOOKUP_ID_MAX } from './ids';
 
+/** What a list is for: 'block' (a blocklist) or 'allow' (an allowlist: its items are let through). */
+export const BAN_LIST_PURPOSES = ['block', 'allow'] as const;
+export type BanListPurpose = (typeof BAN_LIST_PURPOSES)[number];
+/** Where a list's purpose came from: set by its person, or inferred from its name. */
+export const BAN_LIST_PURPOSE_SOURCES = ['person', 'name'] as const;
+export type BanListPurposeSource = (typeof BAN_LIST_PURPOSE_SOURCES)[number];
+
 /** A row of GET /api/cloudflare/banlists: a Cloudflare list of one of the person's accounts. */
 export const banListSchema = z.object({
   /** Guardian's id of the list (DELETE /api/cloudflare/banlists/{id}). */
@@ -24,8 +31,24 @@ export const banListSchema = z.object({
   kind: z.enum(BAN_LIST_KINDS),
   /** How many items the local mirror holds (what the items screen pages through). */
   items: z.number().int(),
+  /**
+   * What the list is for: as its person set it, else inferred from its name (allow, white, trusted,
+   * office, pass: allow; block, ban, deny, bad, threat: block); null when neither says.
+   */
+  purpose: z.enum(BAN_LIST_PURPOSES).nullable(),
+  /** Where `purpose` came from; null with it. */
+  purpose_source: z.enum(BAN_LIST_PURPOSE_SOURCES).nullable(),
 });
 export type BanList = z.infer<typeof banListSchema>;
+
+/**
+ * PUT /api/cloudflare/banlists/{id}/purpose: the person says what the list is for; null takes the
+ * choice back (the purpose is then inferred from the name again).
+ */
+export const setBanListPurposeRequestSchema = z.object({
+  purpose: z.enum(BAN_LIST_PURPOSES, { error: 'Purpose must be block, allow or null.' }).nullable(),
+});
+export type SetBanListPurposeRequest = z.infer<typeof setBanListPurposeRequestSchema>;
 
 export const BAN_LIST_NAME_RULE = `Use only lowercase letters, numbers and underscores, at most ${BAN_LIST_NAME_MAX} characters.`;
 

@@ -522,6 +522,8 @@ export async function sampleRequest(
       return {
         payload: { account_name: estate.accountName, list_name: `sample_${sampleCounter}`, kind: 'ip' },
       };
+    case banListEndpoints.setPurpose:
+      return { payload: { purpose: 'block' } };
     case banListItemEndpoints.importPreview:
       return { payload: { text: `198.19.${sampleCounter % 250}.77\nnot an address` } };
     case banListItemEndpoints.importApply:

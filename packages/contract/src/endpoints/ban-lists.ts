@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { addBanListRequestSchema, banListIdParamsSchema, banListSchema } from '../banlists';
+import {
+  addBanListRequestSchema,
+  banListIdParamsSchema,
+  banListSchema,
+  setBanListPurposeRequestSchema,
+} from '../banlists';
 import { jobSchema } from '../jobs';
 import { cloudflareErrors, endpointGroup, noContentSchema, signedInErrors } from './endpoint';
 
@@ -34,6 +39,15 @@ export const banListEndpoints = endpointGroup('Ban lists', {
     destructive: 'cloudflare',
     // A long Clean All answers 202 with its job: poll it until it ends.
     responses: { 200: z.array(banListSchema), 202: jobSchema, ...cloudflareErrors() },
+  },
+  setPurpose: {
+    method: 'PUT',
+    path: '/api/cloudflare/banlists/:id/purpose',
+    summary:
+      'Sets what a list is for (block or allow), in Guardian only; null goes back to the purpose its name suggests. Ban everywhere preselects blocklists and asks before banning into an allowlist.',
+    params: banListIdParamsSchema,
+    body: setBanListPurposeRequestSchema,
+    responses: { 200: banListSchema, ...signedInErrors('NOT_FOUND') },
   },
   remove: {
     method: 'DELETE',

@@ -29,6 +29,7 @@ import { sql as snapshotJob } from './029_snapshot_job';
 import { sql as snapshotItemProvenance } from './030_snapshot_item_provenance';
 import { sql as accountTokenState } from './032_account_token_state';
 import { sql as auditWordsAndSessionDevices } from './033_audit_words_and_session_devices';
+import { sql as banListPurpose } from './034_ban_list_purpose';
 import { sql as zonePlan } from './035_zone_plan';
 
 export interface Migration {
@@ -70,5 +71,6 @@ export const migrations: readonly Migration[] = [
   { name: '030_snapshot_item_provenance', sql: snapshotItemProvenance },
   { name: '032_account_token_state', sql: accountTokenState },
   { name: '033_audit_words_and_session_devices', sql: auditWordsAndSessionDevices },
+  { name: '034_ban_list_purpose', sql: banListPurpose },
   { name: '035_zone_plan', sql: zonePlan },
 ];

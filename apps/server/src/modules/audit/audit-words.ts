@@ -100,6 +100,12 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       return phrase('read every account’s lists again', 'read every account’s lists again');
     case 'banLists.clean':
       return phrase('forgot the lists Cloudflare no longer has', 'forget the lists Cloudflare no longer has');
+    case 'banLists.setPurpose':
+      return phrase(
+        'marked',
+        'mark',
+        `ban list ${list} ${target.purpose === 'allow' ? 'as an allowlist' : target.purpose === 'block' ? 'as a blocklist' : 'by its name again'}`,
+      );
     case 'banLists.remove':
       return phrase('deleted', 'delete', `ban list ${list}`);
     case 'banListItems.add':

@@ -8,6 +8,7 @@ import { AccountsRepository, type AccountRecord } from '../accounts/accounts.rep
 import type { ListWriteBudget } from '../jobs/list-write-budget';
 import { BanListsRepository, type BanListRecord } from './banlists.repository';
 import { AnswerCache } from './answer-cache';
+import { listPurpose } from './list-purpose';
 
 /** How long a read may reuse a list it looked up: another server process's changes show within this. */
 const LIST_LOOKUP_TTL_MS = 1_000;
@@ -27,6 +28,7 @@ export function toBanListDto(list: BanListRecord): BanList {
     list_id: list.listId,
     kind: list.kind,
     items: list.itemsCount,
+    ...listPurpose(list.listName, list.purpose),
   };
 }
 

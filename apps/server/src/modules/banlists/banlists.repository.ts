@@ -1,4 +1,4 @@
-import type { BanListKind } from '@guardian/contract';
+import type { BanListKind, BanListPurpose } from '@guardian/contract';
 import type { Queryable } from '../../db';
 
 export interface BanListRecord {
@@ -12,6 +12,8 @@ export interface BanListRecord {
   listId: string;
   listName: string;
   kind: BanListKind;
+  /** What the person said the list is for; null until they say (then inferred from the name). */
+  purpose: BanListPurpose | null;
   itemsCount: number;
   itemsVersion: number;
   /** The items' ids run from here to nextItemId - 1, less the deleted ones (the holes). */
@@ -27,6 +29,7 @@ interface BanListRow {
   list_id: string;
   list_name: string;
   kind: BanListKind;
+  purpose: BanListPurpose | null;
   items_count: number;
   items_version: number;
   first_item_id: number;
@@ -35,7 +38,7 @@ interface BanListRow {
 
 const SELECT_LISTS = `
   SELECT bl.id AS ref, bl.account_ref, a.account_name, a.account_id, bl.list_id, bl.list_name, bl.kind,
-         bl.items_count, bl.items_version, bl.first_item_id, bl.next_item_id
+         bl.purpose, bl.items_count, bl.items_version, bl.first_item_id, bl.next_item_id
   FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref`;
 
 function toBanList(row: BanListRow): BanListRecord {
@@ -47,6 +50,7 @@ function toBanList(row: BanListRow): BanListRecord {
     listId: row.list_id,
     listName: row.list_name,
     kind: row.kind,
+    purpose: row.purpose,
     itemsCount: row.items_count,
     itemsVersion: row.items_version,
     firstItemId: row.first_item_id,
@@ -99,14 +103,19 @@ export class BanListsRepository {
   async upsert(
     accountRef: number,
     list: CloudflareListSummary,
-  ): Promise<{ ref: number; itemsCount: number }> {
-    const [row] = await this.db.query<{ id: number; items_count: number }>(
+  ): Promise<{ ref: number; itemsCount: number; purpose: BanListPurpose | null }> {
+    const [row] = await this.db.query<{ id: number; items_count: number; purpose: BanListPurpose | null }>(
       `INSERT INTO ban_lists (account_ref, list_id, list_name, kind) VALUES ($1, $2, $3, $4)
        ON CONFLICT (account_ref, list_id) DO UPDATE SET list_name = EXCLUDED.list_name, kind = EXCLUDED.kind
-       RETURNING id, items_count`,
+       RETURNING id, items_count, purpose`,
       [accountRef, list.id, list.name, list.kind],
     );
-    return { ref: row!.id, itemsCount: row!.items_count };
+    return { ref: row!.id, itemsCount: row!.items_count, purpose: row!.purpose };
+  }
+
+  /** What the person says the list is for (null: not said, inferred from the name). */
+  async setPurpose(ref: number, purpose: BanListPurpose | null): Promise<void> {
+    await this.db.query('UPDATE ban_lists SET purpose = $2 WHERE id = $1', [ref, purpose]);
   }
 
   async delete(ref: number): Promise<void> {

@@ -40,6 +40,13 @@ export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
 
   route(
     app,
+    banListEndpoints.setPurpose,
+    async (request) => banLists.setPurpose(request.user.id, request.params.id, request.body.purpose),
+    { owns: ['id'] },
+  );
+
+  route(
+    app,
     banListEndpoints.remove,
     async (request, reply) => {
       return sendChecked(reply, 204, await banLists.delete(request.user.id, request.params.id));

@@ -1,4 +1,4 @@
-import type { AddBanListRequest, BanList } from '@guardian/contract';
+import type { AddBanListRequest, BanList, BanListPurpose } from '@guardian/contract';
 import { waitForBulkOperation } from '../../cloudflare';
 import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
 import { AppError } from '../../app-error';
@@ -14,6 +14,7 @@ import { BanListItemsRepository, type RestoredItem } from './ban-list-items.repo
 import { BanListsRepository, type BanListRecord, type CloudflareListSummary } from './banlists.repository';
 import { ItemHistoryRepository, type NewItemEvent } from './item-history';
 import { keyOfMirrorValue, parseItemValue } from './list-item-value';
+import { listPurpose } from './list-purpose';
 import { syncMirror } from './mirror-sync';
 import type { KeptListItems, RestoringPerson, SnapshotsService } from '../snapshots/snapshots.service';
 import type { SnapshotItem, SnapshotList } from '../snapshots/snapshots.repository';
@@ -87,7 +88,7 @@ export class BanListsService {
       },
       'the list was created',
     );
-    const { ref, itemsCount } = await this.access.lists.upsert(account.id, created);
+    const { ref, itemsCount, purpose } = await this.access.lists.upsert(account.id, created);
     const value = {
       id: ref,
       account_name: account.accountName,
@@ -96,8 +97,17 @@ export class BanListsService {
       list_id: created.id,
       kind: created.kind,
       items: itemsCount,
+      ...listPurpose(created.name, purpose),
     };
     return { value, outcome };
+  }
+
+  /** Records what the person says the list is for (null: back to its name's); Guardian only. */
+  async setPurpose(userId: number, ref: number, purpose: BanListPurpose | null): Promise<BanList> {
+    const list = await this.access.lists.findOwned(userId, ref);
+    if (!list) throw banListNotFound();
+    await this.access.lists.setPurpose(list.ref, purpose);
+    return toBanListDto({ ...list, purpose });
   }
 
   /**

@@ -8,7 +8,7 @@ describe('ban lists', () => {
   let { ctx, alice, bob } = {} as TwoPeople;
   twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite));
 
-  const call = (user: TestUser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  const call = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     ctx.app.inject({ method, url: `/api/cloudflare/banlists${url}`, headers: user.headers, payload });
   const listsOf = async (user: TestUser) => (await call(user, 'GET', '')).json<BanList[]>();
   const cloudflareListNames = (accountId: string) =>
@@ -51,6 +51,8 @@ describe('ban lists', () => {
         list_id: atCloudflare!.id,
         kind: 'ip',
         items: 0,
+        purpose: 'block',
+        purpose_source: 'name',
       });
       expect(await listsOf(alice)).toContainEqual(response.json());
       expect(await listsOf(bob)).toEqual([]);
@@ -223,6 +225,80 @@ describe('ban lists', () => {
       expect(response.statusCode).toBe(502);
       expect(await listsOf(alice)).toContainEqual(list);
       expect(cloudflareListNames(account.account_id)).toEqual(['kept']);
+    });
+  });
+
+  describe('purpose (issue 35 item 9)', () => {
+    const purposes = async (user: TestUser) =>
+      Object.fromEntries(
+        (await listsOf(user)).map((list) => [list.list_name, [list.purpose, list.purpose_source]]),
+      );
+
+    it("is inferred from the list's name until its person sets it, then kept through Update", async () => {
+      const erin = await ctx.createUser();
+      await ctx.addAccount(erin, { name: 'Purpose Co' });
+      const made: Record<string, BanList> = {};
+      for (const name of [
+        'office_allowlist',
+        'trusted_partners',
+        'bad_actors',
+        'threat_feed',
+        'misc',
+        'pass_or_deny',
+      ]) {
+        made[name] = (
+          await call(erin, 'POST', '', { account_name: 'Purpose Co', list_name: name, kind: 'ip' })
+        ).json<BanList>();
+      }
+      expect(await purposes(erin)).toEqual({
+        office_allowlist: ['allow', 'name'],
+        trusted_partners: ['allow', 'name'],
+        bad_actors: ['block', 'name'],
+        threat_feed: ['block', 'name'],
+        // No word, or words both ways: not said.
+        misc: [null, null],
+        pass_or_deny: [null, null],
+      });
+
+      const set = await call(erin, 'PUT', `/${made.misc!.id}/purpose`, { purpose: 'allow' });
+      expect(set.statusCode).toBe(200);
+      expect(set.json()).toMatchObject({ list_name: 'misc', purpose: 'allow', purpose_source: 'person' });
+      // The person's choice outweighs the name.
+      await call(erin, 'PUT', `/${made.bad_actors!.id}/purpose`, { purpose: 'allow' });
+      await call(erin, 'POST', '/update');
+      expect(await purposes(erin)).toMatchObject({
+        misc: ['allow', 'person'],
+        bad_actors: ['allow', 'person'],
+      });
+
+      // null takes the choice back: the name speaks again.
+      const back = await call(erin, 'PUT', `/${made.bad_actors!.id}/purpose`, { purpose: null });
+      expect(back.json()).toMatchObject({ purpose: 'block', purpose_source: 'name' });
+
+      const [event] = await ctx.db.query<{ summary: string; outcome: string }>(
+        "SELECT summary, outcome FROM audit_events WHERE action = 'banLists.setPurpose' ORDER BY id LIMIT 1",
+      );
+      expect(event).toEqual({
+        summary: `${erin.email} marked ban list misc (account Purpose Co) as an allowlist`,
+        outcome: 'success',
+      });
+    });
+
+    it("is set only on the person's own lists, and only to block, allow or null", async () => {
+      const frank = await ctx.createUser();
+      await ctx.addAccount(frank, { name: 'Frank Co' });
+      const list = (
+        await call(frank, 'POST', '', { account_name: 'Frank Co', list_name: 'frank_list', kind: 'ip' })
+      ).json<BanList>();
+
+      const other = await call(bob, 'PUT', `/${list.id}/purpose`, { purpose: 'allow' });
+      expect(other.statusCode).toBe(404);
+      for (const body of [{ purpose: 'maybe' }, {}, { purpose: 'x'.repeat(10_000) }]) {
+        const refused = await call(frank, 'PUT', `/${list.id}/purpose`, body);
+        expect(refused.statusCode).toBe(400);
+      }
+      expect((await call(frank, 'PUT', '/999999999/purpose', { purpose: 'block' })).statusCode).toBe(404);
+      expect(await purposes(frank)).toEqual({ frank_list: [null, null] });
     });
   });
 

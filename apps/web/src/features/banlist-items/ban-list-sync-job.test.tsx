@@ -24,6 +24,8 @@ const BAN_LIST: BanList = {
   list_id: LIST_ID,
   kind: 'ip',
   items: 1,
+  purpose: null,
+  purpose_source: null,
 };
 
 const job = (overrides: Partial<Job> = {}): Job => jobOf({ id: JOB_ID, list_id: LIST_ID, ...overrides });

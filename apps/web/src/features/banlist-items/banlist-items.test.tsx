@@ -26,6 +26,8 @@ const BAN_LISTS: BanList[] = [
     list_id: LIST_ID,
     kind: 'ip',
     items: 1000,
+    purpose: null,
+    purpose_source: null,
   },
 ];
 

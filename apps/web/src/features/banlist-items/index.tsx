@@ -34,6 +34,7 @@ import { BanListItemDetailDialog } from './components/ban-list-item-detail-dialo
 import { ImportBanListItemsDialog } from './components/import-ban-list-items-dialog';
 import { counted } from '../../lib/counted';
 import { BanListItemsTable, valueColumnLabel } from './components/ban-list-items-table';
+import { BanListPurposeField } from './components/ban-list-purpose-field';
 import { BanListSyncProgress } from './components/ban-list-sync-progress';
 import { ExportBanListItemsButton } from './components/export-ban-list-items-button';
 
@@ -209,6 +210,7 @@ function BanListItemsView({ listId }: { listId: string }) {
           </>
         }
       />
+      {banList.data && <BanListPurposeField banList={banList.data} />}
       {syncBanList.job && syncBanList.progress && (
         <BanListSyncProgress
           job={syncBanList.job}

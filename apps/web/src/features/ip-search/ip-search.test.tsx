@@ -228,6 +228,8 @@ const LISTS: BanList[] = [
     list_id: 'list-one',
     kind: 'ip',
     items: 3,
+    purpose: null,
+    purpose_source: null,
   },
   {
     id: 2,
@@ -237,6 +239,8 @@ const LISTS: BanList[] = [
     list_id: 'list-host',
     kind: 'hostname',
     items: 1,
+    purpose: null,
+    purpose_source: null,
   },
   {
     id: 3,
@@ -246,6 +250,8 @@ const LISTS: BanList[] = [
     list_id: 'list-three',
     kind: 'ip',
     items: 0,
+    purpose: null,
+    purpose_source: null,
   },
   {
     id: 4,
@@ -255,6 +261,8 @@ const LISTS: BanList[] = [
     list_id: 'list-two',
     kind: 'ip',
     items: 10_000,
+    purpose: null,
+    purpose_source: null,
   },
 ];
 
@@ -371,6 +379,54 @@ describe('IP Lists: Ban everywhere and Remove from lists', () => {
     ).toBeInTheDocument();
     expect(within(progress).getByRole('status')).toHaveTextContent(
       '1 of 2 accounts failed; the others are done.',
+    );
+  });
+
+  it('marks each list block or allow, starts with the blocklists chosen, and asks before banning into an allowlist (issue 35 item 9)', async () => {
+    const lists: BanList[] = [
+      { ...LISTS[0]!, purpose: 'block', purpose_source: 'name' },
+      { ...LISTS[2]!, list_name: 'office_allow', purpose: 'allow', purpose_source: 'name' },
+      { ...LISTS[3]!, purpose: 'block', purpose_source: 'person' },
+    ];
+    const api = fakeApi({
+      [SEARCH]: () => jsonResponse(200, answer()),
+      'GET /api/cloudflare/banlists': () => jsonResponse(200, lists),
+      'GET /api/cloudflare/capacity': () => jsonResponse(200, { accounts: [] }),
+      [BAN]: () => jsonResponse(202, { parts: [] } satisfies IpSearchActionAnswer),
+    });
+    const { user } = await openPage('/cloudflare/ips?q=203.0.113.7');
+    await user.click(await screen.findByRole('button', { name: 'Ban everywhere' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ban everywhere' });
+    const scanners = await within(dialog).findByRole('checkbox', { name: 'scanners' });
+    const allow = within(dialog).getByRole('checkbox', { name: 'office_allow' });
+    // The blocklist is chosen to start with; the allowlist is marked and left out; the list
+    // holding the address already stays out though it blocks.
+    expect(scanners).toBeChecked();
+    expect(scanners).toHaveAccessibleDescription('Blocklist, set by you');
+    expect(allow).not.toBeChecked();
+    expect(allow).toHaveAccessibleDescription('Allowlist, from the name');
+    expect(within(dialog).getByRole('checkbox', { name: /blocked_ips/ })).not.toBeChecked();
+
+    await user.click(allow);
+    await user.type(within(dialog).getByLabelText(/Comment/), 'scanner');
+    await user.click(within(dialog).getByRole('button', { name: 'Ban in 2 lists' }));
+    const warning = await screen.findByRole('dialog', { name: 'Ban into an allowlist?' });
+    expect(warning).toHaveTextContent(
+      'office_allow (Guardian Demo) is an allowlist: Cloudflare lets the addresses of an allowlist through. Adding 203.0.113.7 there allows it instead of blocking it.',
+    );
+    await user.click(within(warning).getByRole('button', { name: 'Cancel' }));
+    expect(api.callsTo(BAN)).toHaveLength(0);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Ban in 2 lists' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Ban into an allowlist?' })).getByRole('button', {
+        name: 'Ban in 2 lists anyway',
+      }),
+    );
+    await waitFor(() =>
+      expect(api.sent(BAN)).toEqual([
+        { value: '203.0.113.7', comment: 'scanner', list_ids: ['list-two', 'list-three'] },
+      ]),
     );
   });
 

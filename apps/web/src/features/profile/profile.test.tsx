@@ -28,6 +28,8 @@ const list: BanList = {
   list_id: 'list-blocked',
   kind: 'ip',
   items: 0,
+  purpose: null,
+  purpose_source: null,
 };
 
 beforeEach(() => {

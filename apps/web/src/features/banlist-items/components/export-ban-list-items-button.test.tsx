@@ -20,6 +20,8 @@ const LISTS: BanList[] = [
     list_id: LIST_ID,
     kind: 'ip',
     items: 1,
+    purpose: null,
+    purpose_source: null,
   },
 ];
 const PAGE: BanListItemsPage = {

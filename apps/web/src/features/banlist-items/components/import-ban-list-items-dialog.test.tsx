@@ -45,6 +45,8 @@ const RESULT: BanListImportResult = {
     list_id: LIST_ID,
     kind: 'ip',
     items: 12,
+    purpose: null,
+    purpose_source: null,
   },
 };
 

@@ -11,7 +11,9 @@ import {
   type IpSearchAnswer,
   type ItemExpiryPreset,
 } from '@guardian/contract';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
@@ -20,6 +22,7 @@ import { useBanListsQuery } from '../../../api/ban-lists/ban-lists-query';
 import { banEverywhere } from '../../../api/ip-search/ip-search-actions';
 import { useListCapacityQuery } from '../../../api/ip-search/list-capacity-query';
 import { errorMessage } from '../../../lib/api';
+import { purposeLabel, purposeSourceWords } from '../../../lib/ban-list-purpose';
 import { counted } from '../../../lib/counted';
 
 /** The lists a search's value goes in: an address or CIDR in ip lists, the others in their own kind. */
@@ -48,8 +51,10 @@ interface BanEverywhereDialogProps {
 
 /**
  * Ban everywhere: the searched value, a comment and an expiry, into the chosen lists of every account.
- * The person's lists of the right kind, grouped by account; those already holding the value exactly
- * are marked and left out; an account whose quota one more item would pass is warned about.
+ * The person's lists of the right kind, grouped by account, each marked with its purpose and where it
+ * came from; the blocklists are chosen to start with; those already holding the value exactly are
+ * marked and left out; an account whose quota one more item would pass is warned about. Banning
+ * into an allowlist (whose items Cloudflare lets through) is asked about first, naming them.
  */
 export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywhereDialogProps) {
   const kind = LIST_KIND[answer.query.kind];
@@ -76,7 +81,21 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
     return [...byAccount.entries()];
   }, [lists.data, kind]);
 
-  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  // Until the person changes the choice, the blocklists not holding the value yet.
+  const [changed, setChanged] = useState<Set<string> | null>(null);
+  const chosen = useMemo(
+    () =>
+      changed ??
+      new Set(
+        groups.flatMap(([, group]) =>
+          group.lists
+            .filter((list) => list.purpose === 'block' && !holding.has(list.list_id))
+            .map((list) => list.list_id),
+        ),
+      ),
+    [changed, groups, holding],
+  );
+  const confirm = useConfirm();
   const [comment, setComment] = useState('');
   const [expiry, setExpiry] = useState<ExpiryChoice>('never');
   const [date, setDate] = useState('');
@@ -88,7 +107,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
     const next = new Set(chosen);
     if (on) next.add(listId);
     else next.delete(listId);
-    setChosen(next);
+    setChanged(next);
   };
 
   const warnings = groups.flatMap(([accountId, group]) => {
@@ -109,6 +128,19 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
       if (date === '' || Number.isNaN(at.getTime())) return setProblem('Choose the expiry date and time.');
       if (at.getTime() <= Date.now()) return setProblem('The expiry date must be in the future.');
       expires = at.toISOString();
+    }
+    const allowlists = groups.flatMap(([, group]) =>
+      group.lists
+        .filter((list) => chosen.has(list.list_id) && list.purpose === 'allow')
+        .map((list) => `${list.list_name} (${group.name})`),
+    );
+    if (allowlists.length > 0) {
+      const sure = await confirm({
+        title: 'Ban into an allowlist?',
+        message: `${allowlists.join(', ')} ${allowlists.length === 1 ? 'is an allowlist' : 'are allowlists'}: Cloudflare lets the addresses of an allowlist through. Adding ${value} there allows it instead of blocking it.`,
+        confirmLabel: `Ban in ${counted(chosen.size, 'list')} anyway`,
+      });
+      if (!sure) return;
     }
     setSaving(true);
     try {
@@ -180,18 +212,32 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
                   {group.lists.map((list) => {
                     const already = holding.has(list.list_id);
                     return (
-                      <li key={list.list_id}>
+                      <li key={list.list_id} className="flex flex-wrap items-center gap-x-2 gap-y-1">
                         <label className="flex items-center gap-2 text-sm text-ink">
                           <input
                             type="checkbox"
                             className="size-4 accent-brand"
                             checked={chosen.has(list.list_id)}
                             disabled={already}
+                            aria-describedby={list.purpose ? `purpose-${list.list_id}` : undefined}
                             onChange={(event) => toggle(list.list_id, event.target.checked)}
                           />
                           <span className="break-all">{list.list_name}</span>
                           {already && <span className="text-ink-muted">(already holds it)</span>}
                         </label>
+                        {list.purpose && (
+                          <span className="inline-flex items-center gap-1.5">
+                            <span id={`purpose-${list.list_id}`} className="sr-only">
+                              {purposeLabel(list)}, {purposeSourceWords(list)}
+                            </span>
+                            <Badge tone={list.purpose === 'allow' ? 'yellow' : 'grey'}>
+                              <span aria-hidden="true">{purposeLabel(list)}</span>
+                            </Badge>
+                            <span aria-hidden="true" className="text-xs text-ink-muted">
+                              {purposeSourceWords(list)}
+                            </span>
+                          </span>
+                        )}
                       </li>
                     );
                   })}
