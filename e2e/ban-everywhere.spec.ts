@@ -41,8 +41,14 @@ test('finds an address in no list, bans it in lists of two accounts, and sees ea
   const acme = dialog.getByRole('group', { name: 'Acme Security' });
   await expect(demo.getByRole('checkbox', { name: 'office_allowlist' })).toBeVisible();
   await expect(dialog.getByText('partner_hosts')).toHaveCount(0);
-  await demo.getByRole('checkbox', { name: 'office_allowlist' }).check();
-  await acme.getByRole('checkbox', { name: 'acme_bad_actors' }).check();
+  // Issue 35 item 9: each list says what it is for; the blocklists start chosen, the allowlist not.
+  const allowlist = demo.getByRole('checkbox', { name: 'office_allowlist' });
+  await expect(allowlist).not.toBeChecked();
+  await expect(allowlist).toHaveAccessibleDescription('Allowlist, from the name');
+  await expect(acme.getByRole('checkbox', { name: 'acme_bad_actors' })).toBeChecked();
+  await expect(demo.getByRole('checkbox', { name: 'blocked_ips' })).toBeChecked();
+  await demo.getByRole('checkbox', { name: 'blocked_ips' }).uncheck();
+  await allowlist.check();
   await dialog.getByLabel(/Comment/).fill('e2e: port scanner');
   await dialog.getByLabel('Expires').selectOption({ label: '1 day' });
   await page.screenshot({ path: `${SHOTS}/dialog-1280.png` });
@@ -50,6 +56,11 @@ test('finds an address in no list, bans it in lists of two accounts, and sees ea
   await page.screenshot({ path: `${SHOTS}/dialog-390.png` });
   await page.setViewportSize({ width: 1280, height: 800 });
   await dialog.getByRole('button', { name: 'Ban in 2 lists' }).click();
+  // Banning into an allowlist is asked about first, naming it.
+  const warning = page.getByRole('dialog', { name: 'Ban into an allowlist?' });
+  await expect(warning).toContainText('office_allowlist (Guardian Demo) is an allowlist');
+  await page.screenshot({ path: `${SHOTS}/allowlist-warning-1280.png` });
+  await warning.getByRole('button', { name: 'Ban in 2 lists anyway' }).click();
   await expect(dialog).toBeHidden();
 
   const progress = page.getByRole('region', { name: `Ban ${ADDRESS} everywhere` });
