@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -56,6 +57,17 @@ export default tseslint.config(
     // no-unresolved too: an import the resolver cannot follow would be invisible to no-cycle.
     rules: { 'import-x/no-cycle': 'error', 'import-x/no-unresolved': 'error' },
   },
+  // Each workspace declares what it imports (its own package.json, or the root's shared tooling): a
+  // package used but not declared installs only by the luck of hoisting.
+  ...['apps/server', 'apps/web', 'apps/sandbox', 'packages/contract', 'e2e'].map((workspace) => ({
+    files: [`${workspace}/**/*.{ts,tsx}`],
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        { packageDir: [join(import.meta.dirname, workspace), import.meta.dirname] },
+      ],
+    },
+  })),
   {
     files: ['apps/web/src/features/**/*.{ts,tsx}'],
     rules: {
