@@ -545,7 +545,9 @@ describe('DNS records', () => {
         "Cloudflare's answer was lost, and Guardian could not check whether the record was created. Reload the page to see what Cloudflare has before trying again.",
       );
       // It was created: sending it again would have made a second one.
-      expect(atCloudflare(zone.id).filter((record) => String(record.name).startsWith('unchecked.'))).toHaveLength(1);
+      expect(
+        atCloudflare(zone.id).filter((record) => String(record.name).startsWith('unchecked.')),
+      ).toHaveLength(1);
     });
 
     it('keeps the new record of a type change whose delete of the old one was applied but its answer lost', async () => {
