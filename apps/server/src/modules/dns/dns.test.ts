@@ -4,25 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
+import { lossyNetwork } from '../../test/lossy-network';
 
-/**
- * The network under the console's client: while `lose.remaining` > 0, the answer to a write (of
- * `lose.method`, when set) is lost after Cloudflare applied it; with `failReads`, every read after
- * the first lost answer fails as well.
- */
-const lose: { remaining: number; method?: string; failReads?: boolean; lost?: boolean } = { remaining: 0 };
-const network: typeof fetch = async (input, init) => {
-  const method = (init?.method ?? 'GET').toUpperCase();
-  if (method === 'GET' && lose.failReads && lose.lost) throw new TypeError('fetch failed');
-  const response = await fetch(input, init);
-  if (lose.remaining > 0 && method !== 'GET' && (lose.method ?? method) === method) {
-    lose.remaining -= 1;
-    lose.lost = true;
-    await response.arrayBuffer();
-    throw new TypeError('fetch failed', { cause: new Error('read ECONNRESET') });
-  }
-  return response;
-};
+/** Cloudflare's answers to writes, lost when a test says so (test/lossy-network.ts). */
+const network = lossyNetwork();
 
 describe('DNS records', () => {
   let ctx: CloudflareTestContext;
@@ -33,7 +18,7 @@ describe('DNS records', () => {
   beforeAll(async () => {
     // The context fills in the rest of the Cloudflare options around this network.
     ctx = await createCloudflareTestContext({
-      config: { cloudflare: { fetch: network } as Config['cloudflare'] },
+      config: { cloudflare: { fetch: network.fetch } as Config['cloudflare'] },
     });
     user = await ctx.createUser();
     account = await ctx.addAccount(user, { name: 'DNS owner' });
@@ -41,8 +26,7 @@ describe('DNS records', () => {
   afterAll(() => ctx.close());
   afterEach(() => {
     ctx.sandbox.control.clearFaults();
-    for (const key of Object.keys(lose)) delete lose[key as keyof typeof lose];
-    lose.remaining = 0;
+    network.reset();
   });
 
   /** A fresh zone of the user's account, in Cloudflare and in the mirror. */
@@ -501,7 +485,7 @@ describe('DNS records', () => {
       const zone = await newZone();
       const record = await created(zone.id, { type: 'A', name: 'www', content: '192.0.2.1' });
       // The save and each of the client's repeats of it: Cloudflare applies them, no answer arrives.
-      lose.remaining = 10;
+      network.lose(10);
       const response = await update(zone.id, record.id, { type: 'A', name: 'www', content: '192.0.2.2' });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json<DnsRecord>()).toMatchObject({ id: record.id, content: '192.0.2.2' });
@@ -528,7 +512,7 @@ describe('DNS records', () => {
     it('says Guardian could not check when the record cannot be read back either', async () => {
       const zone = await newZone();
       const record = await created(zone.id, { type: 'A', name: 'www', content: '192.0.2.1' });
-      Object.assign(lose, { remaining: 10, failReads: true });
+      network.lose(10, { failReads: true });
       const response = await update(zone.id, record.id, { type: 'A', name: 'www', content: '192.0.2.2' });
       expect(response.statusCode).toBe(502);
       expect(response.json<ErrorBody>().message).toBe(
@@ -538,7 +522,7 @@ describe('DNS records', () => {
 
     it('says Guardian could not check, not "try again", when a create was lost and cannot be read back', async () => {
       const zone = await newZone();
-      Object.assign(lose, { remaining: 1, method: 'POST', failReads: true });
+      network.lose(1, { method: 'POST', failReads: true });
       const response = await create(zone.id, { type: 'A', name: 'unchecked', content: '192.0.2.7' });
       expect(response.statusCode).toBe(502);
       expect(response.json<ErrorBody>().message).toBe(
@@ -553,7 +537,7 @@ describe('DNS records', () => {
     it('keeps the new record of a type change whose delete of the old one was applied but its answer lost', async () => {
       const zone = await newZone();
       const old = await created(zone.id, { type: 'A', name: 'host', content: '192.0.2.1' });
-      Object.assign(lose, { remaining: 1, method: 'DELETE' });
+      network.lose(1, { method: 'DELETE' });
       const response = await update(zone.id, old.id, { type: 'AAAA', name: 'host', content: '2001:db8::1' });
       expect(atCloudflare(zone.id)).toEqual([
         { type: 'AAAA', name: `host.${zone.domain}`, content: '2001:db8::1' },
@@ -566,7 +550,7 @@ describe('DNS records', () => {
     it('creates the new record of a clashing type change whose delete of the old one was applied but its answer lost', async () => {
       const zone = await newZone();
       const old = await created(zone.id, { type: 'CNAME', name: 'shop', content: 'shops.example.net' });
-      Object.assign(lose, { remaining: 1, method: 'DELETE' });
+      network.lose(1, { method: 'DELETE' });
       const response = await update(zone.id, old.id, { type: 'A', name: 'shop', content: '192.0.2.9' });
       expect(atCloudflare(zone.id)).toEqual([
         { type: 'A', name: `shop.${zone.domain}`, content: '192.0.2.9' },

@@ -3,30 +3,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
+import { lossyNetwork } from '../../test/lossy-network';
 import { addOwnedZone } from '../../test/zone';
 
 const ENTRYPOINT = /\/rulesets\/phases\/http_request_firewall_custom\/entrypoint$/;
 const WRITE_METHODS = ['PUT', 'POST', 'PATCH', 'DELETE'] as const;
 
-/**
- * While `answersToLose` > 0, the answer to a write is lost after Cloudflare applied it (the SDK
- * retries); with `readsFailAfterLoss`, every read after a lost answer fails as well.
- */
-let answersToLose = 0;
-let readsFailAfterLoss = false;
-let answerLost = false;
-const network: typeof fetch = async (input, init) => {
-  const read = (init?.method ?? 'GET') === 'GET';
-  if (read && readsFailAfterLoss && answerLost) throw new TypeError('fetch failed');
-  const response = await fetch(input, init);
-  if (answersToLose > 0 && !read) {
-    answersToLose -= 1;
-    answerLost = true;
-    await response.arrayBuffer();
-    throw new TypeError('fetch failed', { cause: new Error('read ECONNRESET') });
-  }
-  return response;
-};
+/** Cloudflare's answers to writes, lost when a test says so (test/lossy-network.ts). */
+const network = lossyNetwork();
 
 describe('firewall rules (WAF custom rules)', () => {
   let ctx: CloudflareTestContext;
@@ -36,7 +20,7 @@ describe('firewall rules (WAF custom rules)', () => {
   beforeAll(async () => {
     // The context fills in the rest of the Cloudflare options around this network.
     ctx = await createCloudflareTestContext({
-      config: { cloudflare: { fetch: network } as Config['cloudflare'] },
+      config: { cloudflare: { fetch: network.fetch } as Config['cloudflare'] },
     });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
@@ -44,9 +28,7 @@ describe('firewall rules (WAF custom rules)', () => {
   afterAll(() => ctx.close());
   beforeEach(() => {
     ctx.sandbox.control.clearFaults();
-    answersToLose = 0;
-    readsFailAfterLoss = false;
-    answerLost = false;
+    network.reset();
   });
   const checked = (found: string) => `Cloudflare's answer was lost; Guardian checked: ${found}.`;
 
@@ -225,9 +207,9 @@ describe('firewall rules (WAF custom rules)', () => {
       async (before) => {
         const { zoneId } = await addOwnedZone(ctx, alice);
         await addRules(alice, zoneId, before);
-        answersToLose = 1;
+        network.lose(1);
         const response = await add(alice, zoneId, newRule('Lost answer', 'http.request.uri.path eq "/lost"'));
-        answersToLose = 0;
+        network.lose(0);
         expect(response.statusCode).toBe(201);
         expect(
           response.json().result.filter((rule: FirewallRule) => rule.description === 'Lost answer'),
@@ -510,7 +492,7 @@ describe('firewall rules (WAF custom rules)', () => {
     it('answers an edit Cloudflare applied though every answer to it was lost, saying Guardian checked', async () => {
       const { zoneId } = await addOwnedZone(ctx, alice);
       const [rule] = await addRules(alice, zoneId, 1);
-      answersToLose = 10;
+      network.lose(10);
       const response = await update(alice, zoneId, rule!.id, {
         ...rule,
         description: 'Renamed',
@@ -537,7 +519,7 @@ describe('firewall rules (WAF custom rules)', () => {
     it('answers a new order Cloudflare saved though every answer to it was lost, saying Guardian checked', async () => {
       const { zoneId } = await addOwnedZone(ctx, alice);
       const [a, b] = await addRules(alice, zoneId, 2);
-      answersToLose = 10;
+      network.lose(10);
       const response = await reorder(alice, zoneId, [
         { ...b!, priority: 1 },
         { ...a!, priority: 2 },
@@ -551,8 +533,7 @@ describe('firewall rules (WAF custom rules)', () => {
     it('says Guardian could not check a new order when the rules cannot be read back either', async () => {
       const { zoneId } = await addOwnedZone(ctx, alice);
       const [a, b] = await addRules(alice, zoneId, 2);
-      answersToLose = 10;
-      readsFailAfterLoss = true;
+      network.lose(10, { failReads: true });
       const response = await reorder(alice, zoneId, [
         { ...b!, priority: 1 },
         { ...a!, priority: 2 },
@@ -587,9 +568,9 @@ describe('firewall rules (WAF custom rules)', () => {
     it('answers a delete done when Cloudflare applied it but the answer was lost', async () => {
       const { zoneId } = await addOwnedZone(ctx, alice);
       const [first, second] = await addRules(alice, zoneId, 2);
-      answersToLose = 1;
+      network.lose(1);
       const response = await remove(alice, zoneId, first!.id, first!.filter.id);
-      answersToLose = 0;
+      network.lose(0);
       expect(response.statusCode).toBe(204);
       expect(response.headers[OUTCOME_HEADER]).toBe(checked('the rule was deleted'));
       expect(ctx.sandbox.control.getRules(zoneId).map((rule) => rule.id)).toEqual([second!.id]);

@@ -3,29 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
+import { lossyNetwork } from '../../test/lossy-network';
 import { addOwnedZone } from '../../test/zone';
 
 const target = (value: string) => [{ target: 'url', constraint: { operator: 'matches', value } }];
 
-/**
- * While `answersToLose` > 0, the answer to a write is lost after Cloudflare applied it (the SDK
- * retries); with `readsFailAfterLoss`, every read after a lost answer fails as well.
- */
-let answersToLose = 0;
-let readsFailAfterLoss = false;
-let answerLost = false;
-const network: typeof fetch = async (input, init) => {
-  const read = (init?.method ?? 'GET') === 'GET';
-  if (read && readsFailAfterLoss && answerLost) throw new TypeError('fetch failed');
-  const response = await fetch(input, init);
-  if (answersToLose > 0 && !read) {
-    answersToLose -= 1;
-    answerLost = true;
-    await response.arrayBuffer();
-    throw new TypeError('fetch failed', { cause: new Error('read ECONNRESET') });
-  }
-  return response;
-};
+/** Cloudflare's answers to writes, lost when a test says so (test/lossy-network.ts). */
+const network = lossyNetwork();
 
 describe('page rules', () => {
   let ctx: CloudflareTestContext;
@@ -35,7 +19,7 @@ describe('page rules', () => {
   beforeAll(async () => {
     // The context fills in the rest of the Cloudflare options around this network.
     ctx = await createCloudflareTestContext({
-      config: { cloudflare: { fetch: network } as Config['cloudflare'] },
+      config: { cloudflare: { fetch: network.fetch } as Config['cloudflare'] },
     });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
@@ -43,9 +27,7 @@ describe('page rules', () => {
   afterAll(() => ctx.close());
   beforeEach(() => {
     ctx.sandbox.control.clearFaults();
-    answersToLose = 0;
-    readsFailAfterLoss = false;
-    answerLost = false;
+    network.reset();
   });
   const checked = (found: string) => `Cloudflare's answer was lost; Guardian checked: ${found}.`;
 
@@ -394,7 +376,7 @@ describe('page rules', () => {
   it('answers an add and a delete done when Cloudflare applied them but the answers were lost', async () => {
     const { zoneId } = await addOwnedZone(ctx, alice);
     await add(alice, zoneId, newRule('example.com/other/*', [{ id: 'waf', value: 'on' }]));
-    answersToLose = 1;
+    network.lose(1);
     const added = await add(alice, zoneId, newRule('example.com/lost/*', [{ id: 'waf', value: 'off' }]));
     expect(added.statusCode).toBe(201);
     expect(added.json()).toMatchObject({
@@ -403,9 +385,9 @@ describe('page rules', () => {
     });
     expect(ctx.sandbox.control.getPageRules(zoneId)).toHaveLength(2);
 
-    answersToLose = 1;
+    network.lose(1);
     const removed = await remove(alice, zoneId, added.json().id);
-    answersToLose = 0;
+    network.lose(0);
     expect(removed.statusCode).toBe(204);
     expect(removed.headers[OUTCOME_HEADER]).toBe(checked('the rule was deleted'));
     expect(ctx.sandbox.control.getPageRules(zoneId)).toHaveLength(1);
@@ -420,7 +402,7 @@ describe('page rules', () => {
     it('answers the rule Cloudflare saved though every answer to the save was lost, saying Guardian checked', async () => {
       const { zoneId } = await addOwnedZone(ctx, alice);
       const rule = await seeded(zoneId);
-      answersToLose = 10;
+      network.lose(10);
       const response = await update(alice, zoneId, rule.id, { ...rule, status: 'disabled' });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toMatchObject({ id: rule.id, status: 'disabled' });
@@ -441,8 +423,7 @@ describe('page rules', () => {
     it('says Guardian could not check when the rule cannot be read back either', async () => {
       const { zoneId } = await addOwnedZone(ctx, alice);
       const rule = await seeded(zoneId);
-      answersToLose = 10;
-      readsFailAfterLoss = true;
+      network.lose(10, { failReads: true });
       const response = await update(alice, zoneId, rule.id, { ...rule, status: 'disabled' });
       expect(response.statusCode).toBe(502);
       expect(response.json().message).toBe(
