@@ -1,3 +1,4 @@
+import { PeriodicSweep } from '../../periodic-sweep';
 import { accountClient, type AccountClientDeps } from '../../cloudflare';
 import type { Db } from '../../db';
 import { AccountsRepository, TOKEN_CHECK_EVERY_MS, type AccountWithTokenState } from './accounts.repository';
@@ -17,40 +18,31 @@ const RETRY_MS = 15 * 60_000;
 /**
  * Rechecks every account's API token at Cloudflare on a schedule (issue 35 item 4), so a token
  * revoked, disabled or expired there shows on the accounts screen before actions start failing.
- * Scheduled as the expiry sweep is (item-expiry.ts): each process sweeps every `sweepMs`; a sweep
+ * Scheduled as the expiry sweep is (PeriodicSweep): each process sweeps every `sweepMs`; a sweep
  * claims up to TOKENS_PER_SWEEP accounts due a check (`claimTokenChecks`: one statement, SKIP
  * LOCKED, each made due again TOKEN_CHECK_EVERY_MS later), so processes never check one token twice
  * in a round; an account added or given a new token is due TOKEN_CHECK_EVERY_MS after that check. Not a queued job: no person waits for it, and a row per check would crowd their jobs view.
  */
 export class TokenChecks {
   private readonly accounts: AccountsRepository;
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<unknown> | undefined;
+  private readonly periodic: PeriodicSweep;
 
   constructor(
     db: Db,
     private readonly deps: AccountClientDeps,
     private readonly onError: (err: unknown) => void,
-    private readonly sweepMs = TOKEN_CHECK_SWEEP_MS,
+    sweepMs = TOKEN_CHECK_SWEEP_MS,
   ) {
     this.accounts = new AccountsRepository(db);
+    this.periodic = new PeriodicSweep(() => this.sweep(), sweepMs, onError);
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep()
-        .catch(this.onError)
-        .finally(() => (this.sweeping = undefined));
-    }, this.sweepMs);
-    this.timer.unref();
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.sweeping;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** Checks the tokens due a check (at most TOKENS_PER_SWEEP); answers how many were taken. */

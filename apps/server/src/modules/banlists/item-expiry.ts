@@ -1,3 +1,4 @@
+import { PeriodicSweep } from '../../periodic-sweep';
 import { ERROR_STATUS } from '@guardian/contract';
 import type { Db } from '../../db';
 import { cloudflareErrorToAppError } from '../../cloudflare';
@@ -45,17 +46,18 @@ interface DueAccount {
  * has is harmless, so an operation that completed after its wait timed out is also caught up).
  */
 export class ItemExpiry {
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | undefined;
+  private readonly periodic: PeriodicSweep;
 
   constructor(
     private readonly access: BanListAccess,
     private readonly queue: JobQueue,
-    private readonly sweepMs: number,
+    sweepMs: number,
     private readonly onError: (err: unknown) => void,
     /** Ids per DELETE (tests make it small). */
     private readonly batchSize = EXPIRY_BATCH,
-  ) {}
+  ) {
+    this.periodic = new PeriodicSweep(() => this.sweep(), sweepMs, onError);
+  }
 
   private get db(): Db {
     return this.access.deps.db;
@@ -79,20 +81,11 @@ export class ItemExpiry {
   };
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep()
-        .then(() => undefined, this.onError)
-        .finally(() => (this.sweeping = undefined));
-    }, this.sweepMs);
-    this.timer.unref();
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.sweeping;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /**
