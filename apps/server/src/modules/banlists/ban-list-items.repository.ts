@@ -677,17 +677,19 @@ export class BanListItemsRepository {
                 ELSE '-' || lpad((-1 - ${year})::text, 6, '0') END
            || to_char(${utc}, '-MM-DD"T"HH24:MI:SS.MS"Z"') END`;
     };
-    // BAN_LIST_EXPORT_CSV_COLUMNS: value, comment, expires ('never' for none), added_by, added_at.
+    // BAN_LIST_EXPORT_CSV_COLUMNS: value, comment, expires ('never' for none), added_by, added_at (when it
+    // was first added: a restored item keeps its first date, first_created_on, as the screen shows it).
     const line =
       format === 'csv'
         ? `${cell('ip')} || ',' || ${cell('comment')} || ',' || coalesce(${date('expires_at')}, 'never')
-           || ',' || ${cell('added_by')} || ',' || ${date('created_on')} || E'\\r\\n'`
+           || ',' || ${cell('added_by')} || ',' || ${date('added_at')} || E'\\r\\n'`
         : `ip || E'\\n'`;
     const items = matching(filter);
     const params: unknown[] = [ref, ...items.params, fromId, limit];
     const [row] = await this.db.query<{ text: string | null; count: number; last_id: number | null }>(
       `SELECT string_agg(${line}, '' ORDER BY id) AS text, count(*)::int AS count, max(id) AS last_id
-       FROM (SELECT id, ip, comment, created_on, expires_at, added_by FROM ${items.sql} AS item
+       FROM (SELECT id, ip, comment, coalesce(first_created_on, created_on) AS added_at, expires_at, added_by
+             FROM ${items.sql} AS item
              WHERE id >= $${params.length - 1} ORDER BY id LIMIT $${params.length}) AS batch`,
       params,
     );

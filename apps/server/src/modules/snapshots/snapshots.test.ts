@@ -146,6 +146,21 @@ describe('snapshots: undoing Clean All, a deleted list, a deleted DNS record', (
       '192.0.2.50 found at Cloudflare',
       '192.0.2.51 temporary ban',
     ]);
+    // The export says when each item was first added too, not the restore's date.
+    const exported = await call(
+      person,
+      'GET',
+      `/cloudflare/banlists/${list.list_id}/items/export?format=csv`,
+    );
+    expect(exported.statusCode, exported.body).toBe(200);
+    const addedAt = (ip: string) =>
+      exported.body
+        .split('\r\n')
+        .find((line) => line.startsWith(`${ip},`))
+        ?.split(',')
+        .at(-1);
+    for (const item of seen.filter((kept) => kept.ip !== '192.0.2.52'))
+      expect(addedAt(item.ip), item.ip).toBe(new Date(item.created_on).toISOString());
 
     // It stays so when the list is read from Cloudflare anew (which dates the items today): an item
     // added there first moves every item of the mirror.
