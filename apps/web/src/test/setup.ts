@@ -8,6 +8,15 @@ import { expectTableLabelsMatchHeaders } from './table-labels';
 // (the tests' own bound is in vitest.config.ts), so no test sets its own.
 configure({ asyncUtilTimeout: 30_000 });
 
+// Node 25 and later have Web Storage of their own, on the global before jsdom's window is laid over it,
+// and without --localstorage-file it has no methods; Vitest 4 keeps a global that already exists, so
+// localStorage was Node's, unusable (every test that signs in failed on Node 26). jsdom's own goes back.
+const jsdomWindow = (globalThis as { jsdom?: { window: Window } }).jsdom?.window;
+if (jsdomWindow && typeof Object.getOwnPropertyDescriptor(globalThis, 'localStorage')?.get === 'function') {
+  for (const name of ['localStorage', 'sessionStorage'] as const)
+    Object.defineProperty(globalThis, name, { value: jsdomWindow[name], configurable: true, writable: true });
+}
+
 // jsdom has no matchMedia; the layout asks it whether the screen is wide.
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
