@@ -180,10 +180,11 @@ describe.skipIf(!onPostgres)('the database going away and coming back (PostgreSQ
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
     ctx = await createCloudflareTestContext({
-      // A short query timeout, so a stalled connection fails in a second and a half, not a minute.
+      // Short query and read bounds, so a stalled connection fails in a second and a half, not a minute.
       config: {
         databaseUrl: proxied.toString(),
         databaseQueryTimeoutMs: 1_500,
+        databaseReadTimeoutMs: 1_500,
         loginRateLimit: { windowSeconds: 900, maxFailuresPerEmail: 3, maxFailuresPerAddress: 100 },
       },
     });
