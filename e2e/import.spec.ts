@@ -77,14 +77,43 @@ test('imports a file with invalid lines: preview, then apply and see the items',
   await page.screenshot({ path: `${SHOTS}/import-done-1366.png` });
 });
 
+/** A CSV line's cells as written (quotes kept), split at the commas outside quotes. */
+function csvCells(line: string): string[] {
+  const cells = [''];
+  let quoted = false;
+  for (const char of line) {
+    if (char === '"') quoted = !quoted;
+    if (char === ',' && !quoted) cells.push('');
+    else cells[cells.length - 1] += char;
+  }
+  return cells;
+}
+
 /** A CSV export's lines without their last two cells (added_by, added_at: the import records its own). */
 const itemLines = (csv: string) =>
   csv
     .split('\r\n')
     .slice(1)
     .filter(Boolean)
-    .map((line) => line.replace(/,[^,"]*,[^,"]*$/, ''))
+    .map((line) => csvCells(line).slice(0, 3).join(','))
     .sort();
+
+/** Removes a list of the demo user's (through the API), so later specs find the demo as it was. */
+async function removeList(name: string): Promise<void> {
+  const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}`;
+  const lists = (await (
+    await page.request.get('/api/cloudflare/banlists', { headers: { authorization } })
+  ).json()) as {
+    id: number;
+    list_name: string;
+  }[];
+  const list = lists.find((candidate) => candidate.list_name === name);
+  if (!list) return;
+  const removed = await page.request.delete(`/api/cloudflare/banlists/${list.id}`, {
+    headers: { authorization },
+  });
+  expect(removed.status()).toBe(204);
+}
 
 /** The list's items screen's Export as CSV: the file's text. */
 async function exportCsv(): Promise<string> {
@@ -120,8 +149,18 @@ test('imports an exported list into a new empty list as the same items', async (
   await add.getByLabel('Type').selectOption('ip');
   await add.getByRole('button', { name: 'Add Ban List' }).click();
   await expect(add).toBeHidden();
-  await page.getByRole('link', { name: /items in e2e_round_trip$/ }).click();
-  await expect(page.getByRole('heading', { name: 'e2e_round_trip' })).toBeVisible();
+  try {
+    await importInto('e2e_round_trip', exported, items);
+  } finally {
+    // Its items are office_allowlist's: left, they would be a second list holding each of them.
+    await removeList('e2e_round_trip');
+  }
+});
+
+/** Imports the export into the new list `name`, and checks that its own export holds the same items. */
+async function importInto(name: string, exported: string, items: string[]): Promise<void> {
+  await page.getByRole('link', { name: new RegExp(`items in ${name}$`) }).click();
+  await expect(page.getByRole('heading', { name })).toBeVisible();
 
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Import Items' });
@@ -144,4 +183,4 @@ test('imports an exported list into a new empty list as the same items', async (
   await expect(page.getByText(`${items.length} items imported.`)).toBeVisible();
 
   expect(itemLines(await exportCsv())).toEqual(items);
-});
+}
