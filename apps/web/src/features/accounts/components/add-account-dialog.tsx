@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
+import { TokenInput } from './token-input';
 import { useAddAccountMutation } from '../../../api/accounts/account-add-mutation';
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
@@ -62,16 +63,7 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
         error={errors.token?.message}
         hint="Only its last four characters are shown after saving."
       >
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('token')}
-            type="password"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-          />
-        )}
+        {(control) => <TokenInput {...control} {...form.register('token')} />}
       </Field>
       {addAccount.isError && (
         <ErrorMessage>{errorMessage(addAccount.error, 'Failed to add account')}</ErrorMessage>

@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
+import { TokenInput } from './token-input';
 import { useUpdateAccountMutation } from '../../../api/accounts/account-update-mutation';
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
@@ -59,16 +60,7 @@ export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDial
         error={errors.token?.message}
         hint={`Leave empty to keep the current token (${account.token}). A new token must be active and belong to this same Cloudflare account; only its last four characters are shown after saving.`}
       >
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('token')}
-            type="password"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-          />
-        )}
+        {(control) => <TokenInput {...control} {...form.register('token')} />}
       </Field>
       {updateAccount.isError && (
         <ErrorMessage>{errorMessage(updateAccount.error, 'Failed to save the account.')}</ErrorMessage>
