@@ -10,6 +10,24 @@ import type { JobsService } from '../jobs/jobs.service';
 export const BAN_LIST_SYNC = 'ban-list-sync';
 
 /**
+ * Queues a list's sync for its owner, not waited for: retried, kept across a restart, shown in the
+ * jobs view (an account's lists brought in; a list read back after a write whose answer was lost).
+ */
+export function queueListSync(
+  jobs: JobsService,
+  userId: number,
+  list: { accountRef: number; listName: string; listId: string },
+) {
+  return jobs.queue.enqueue({
+    kind: BAN_LIST_SYNC,
+    userId,
+    accountId: list.accountRef,
+    target: list.listName,
+    data: { listId: list.listId },
+  });
+}
+
+/**
  * "Update from Cloudflare" of one list as a job (modules/jobs/): the call waits for a short sync and
  * answers the list as before; a longer one answers 202 with its job, which goes on (and survives a
  * restart) while the screen shows its progress.
@@ -83,12 +101,10 @@ export class BanListSyncJobs {
     const lists = usableAnswer(accountListsAnswer, answer, `the lists of "${account.accountName}"`);
     for (const list of lists) {
       await this.access.lists.upsert(account.id, { id: list.id, name: list.name, kind: list.kind });
-      await this.jobs.queue.enqueue({
-        kind: BAN_LIST_SYNC,
-        userId,
-        accountId: account.id,
-        target: list.name,
-        data: { listId: list.id },
+      await queueListSync(this.jobs, userId, {
+        accountRef: account.id,
+        listName: list.name,
+        listId: list.id,
       });
     }
     if (lists.length > 0) this.access.changed();

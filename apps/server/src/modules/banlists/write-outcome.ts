@@ -9,7 +9,7 @@ import {
 import { AppError } from '../../app-error';
 import type { JobsService } from '../jobs/jobs.service';
 import type { BanListRecord } from './banlists.repository';
-import { BAN_LIST_SYNC } from './ban-list-sync-job';
+import { queueListSync } from './ban-list-sync-job';
 
 /**
  * Finding out what a list write did at Cloudflare when its outcome was lost (issue 41): its answer
@@ -75,13 +75,7 @@ export class ListReconciler {
   constructor(private readonly jobs: JobsService) {}
 
   async syncLater(userId: number, list: BanListRecord): Promise<void> {
-    await this.jobs.queue.enqueue({
-      kind: BAN_LIST_SYNC,
-      userId,
-      accountId: list.accountRef,
-      target: list.listName,
-      data: { listId: list.listId },
-    });
+    await queueListSync(this.jobs, userId, list);
   }
 
   /**
