@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BanListItemSort, ItemAddedVia, SortOrder } from '@guardian/contract';
 import { copyRows, type Queryable } from '../../db';
+import type { SnapshotItem } from '../snapshots/snapshots.repository';
 import { mirrorKeySql } from './list-item-value';
 import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
 
@@ -75,19 +76,14 @@ export interface MirrorItem {
   ipSort: string | null;
 }
 
-/** An item as a snapshot kept it, put back at Cloudflare by a restore (modules/snapshots). */
-export interface KeptItem {
-  /** Its value's key (`keyOfMirrorValue`), to find it in the mirror again. */
-  key: string;
-  /** Its Cloudflare id when it was kept, its history's key (null in a snapshot older than migration 030). */
-  itemId: string | null;
-  /** The date the console showed (null in a snapshot older than migration 030). */
-  createdOn: Date | null;
-  addedVia: ItemAddedVia;
-  addedBy: string;
-  addedByUser: number | null;
-  expiresAt: Date | null;
-}
+/**
+ * An item as a snapshot kept it, put back at Cloudflare by a restore (modules/snapshots): its kept
+ * provenance, and its value's key (`keyOfMirrorValue`) to find it in the mirror again.
+ */
+export type KeptItem = Pick<
+  SnapshotItem,
+  'itemId' | 'createdOn' | 'addedVia' | 'addedBy' | 'addedByUser' | 'expiresAt'
+> & { key: string };
 
 /** An item a restore gave its kept provenance again: its Cloudflare id then and now. */
 export interface RestoredItem {

@@ -113,9 +113,9 @@ export interface SnapshotItem {
   id: number;
   value: string;
   comment: string;
-  /** Its Cloudflare id then: its history's key. */
+  /** Its Cloudflare id then: its history's key (null in a snapshot older than migration 030). */
   itemId: string | null;
-  /** The date the console showed. */
+  /** The date the console showed (null in a snapshot older than migration 030). */
   createdOn: Date | null;
   addedVia: ItemAddedVia;
   addedBy: string;
