@@ -6,25 +6,13 @@ import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
+import { cloudflareAccount } from '../../test/cloudflare-account';
 
 let api: FakeApi;
 
-const account = (
-  id: number,
-  name: string,
-  accountId: string,
-  last4: string,
-  token: Partial<Pick<CloudflareAccount, 'token_status' | 'token_expires_on' | 'token_checked_at'>> = {},
-): CloudflareAccount => ({
-  id,
-  account_name: name,
-  account_id: accountId,
-  token: `****${last4}`,
-  token_status: 'active',
-  token_expires_on: null,
-  token_checked_at: '2026-11-28T08:00:00.000Z',
-  ...token,
-});
+/** An account whose token was last checked at 08:00 UTC on 28 November 2026, unless `token` says otherwise. */
+const account = (...[id, name, accountId, last4, token]: Parameters<typeof cloudflareAccount>) =>
+  cloudflareAccount(id, name, accountId, last4, { token_checked_at: '2026-11-28T08:00:00.000Z', ...token });
 
 const ACCOUNTS: CloudflareAccount[] = [
   account(2, 'Acme Security', 'acc-acme', 'efgh'),

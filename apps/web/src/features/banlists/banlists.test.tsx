@@ -7,6 +7,7 @@ import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
+import { cloudflareAccount } from '../../test/cloudflare-account';
 
 let api: FakeApi;
 
@@ -35,24 +36,8 @@ const MANY_BAN_LISTS = Array.from({ length: 25 }, (_, i) =>
 );
 
 const ACCOUNTS: CloudflareAccount[] = [
-  {
-    id: 1,
-    account_name: 'Guardian Demo',
-    account_id: 'acc-guardian',
-    token: '****abcd',
-    token_status: 'active',
-    token_expires_on: null,
-    token_checked_at: null,
-  },
-  {
-    id: 2,
-    account_name: 'Acme Security',
-    account_id: 'acc-acme',
-    token: '****efgh',
-    token_status: 'active',
-    token_expires_on: null,
-    token_checked_at: null,
-  },
+  cloudflareAccount(1, 'Guardian Demo', 'acc-guardian', 'abcd'),
+  cloudflareAccount(2, 'Acme Security', 'acc-acme', 'efgh'),
 ];
 
 const CAPACITY: AccountCapacity[] = [

@@ -7,6 +7,7 @@ import { fakeApi, type FakeApi, UPSTREAM_REASON, upstreamFailure } from '../../t
 import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
+import { cloudflareAccount } from '../../test/cloudflare-account';
 
 let api: FakeApi;
 
@@ -38,24 +39,8 @@ const ZONES: Zone[] = [
 const MANY_ZONES = Array.from({ length: 120 }, (_, i) => zone(`zone-${String(i + 1).padStart(3, '0')}.com`));
 
 const ACCOUNTS: CloudflareAccount[] = [
-  {
-    id: 1,
-    account_name: 'Guardian Demo',
-    account_id: 'acc-guardian',
-    token: '****abcd',
-    token_status: 'active',
-    token_expires_on: null,
-    token_checked_at: null,
-  },
-  {
-    id: 2,
-    account_name: 'Acme Security',
-    account_id: 'acc-acme',
-    token: '****efgh',
-    token_status: 'active',
-    token_expires_on: null,
-    token_checked_at: null,
-  },
+  cloudflareAccount(1, 'Guardian Demo', 'acc-guardian', 'abcd'),
+  cloudflareAccount(2, 'Acme Security', 'acc-acme', 'efgh'),
 ];
 
 async function openZones() {
