@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isGone } from './db/data-dir-lock';
+import { withoutDatabaseUrl } from './test/child-env';
 import { freePort } from './test/free-port';
 
 /**
@@ -34,11 +35,6 @@ interface Demo {
   url: string;
   output: string[];
   exited: Promise<void>;
-}
-
-function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _postgres, ...rest } = env;
-  return rest;
 }
 
 /** The pid of the server's embedded database process: its child running pglite-host. */

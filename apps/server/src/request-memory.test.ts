@@ -11,6 +11,7 @@ import { loadConfig } from './config';
 import { createDb, runMigrations } from './db';
 import { UsersRepository } from './modules/users/users.repository';
 import { UsersService } from './modules/users/users.service';
+import { withoutDatabaseUrl } from './test/child-env';
 import { freePort } from './test/free-port';
 
 /**
@@ -30,11 +31,6 @@ function bigImport(second: number): string {
   return Array.from({ length: 100_000 }, (_, i) =>
     `10.${second}.${(i >> 8) & 255}.${i & 255},${comment}`.padEnd(78, ' '),
   ).join('\n');
-}
-
-function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _postgres, ...rest } = env;
-  return rest;
 }
 
 describe.runIf(onPglite)('import previews in flight, against a 256 MB heap', () => {
