@@ -16,7 +16,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { banlistsRoutes } from './modules/banlists/banlists.routes';
 import { listImportRoutes } from './modules/banlists/list-import.routes';
-import { dnsRoutes } from './modules/dns/dns.routes';
+import { dnsRecordsRoutes } from './modules/dns-records/dns-records.routes';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes';
 import { registerAuditTrail } from './modules/audit/audit-trail';
 import { auditRoutes } from './modules/audit/audit.routes';
@@ -24,8 +24,8 @@ import { registerKeyLimits } from './modules/api-keys/api-key-scope';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
 import { registerTwoFactorGate } from './modules/two-factor/two-factor.gate';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
-import { firewallRoutes } from './modules/firewall/firewall.routes';
-import { pagerulesRoutes } from './modules/pagerules/pagerules.routes';
+import { firewallRulesRoutes } from './modules/firewall-rules/firewall-rules.routes';
+import { pageRulesRoutes } from './modules/page-rules/page-rules.routes';
 import { zoneSettingsRoutes } from './modules/zones/zone-settings.routes';
 import { zonesRoutes } from './modules/zones/zones.routes';
 import { rulesOverviewRoutes } from './modules/rules-overview/rules-overview.routes';
@@ -158,10 +158,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(zonesRoutes, { zones: services.zones, zonesSyncJobs: services.zonesSyncJobs });
   await app.register(zoneSettingsRoutes, { zoneSettings: services.zoneSettings });
   await app.register(rulesOverviewRoutes, { rulesOverview: services.rulesOverview });
-  await app.register(dnsRoutes, { dns: services.dns });
+  await app.register(dnsRecordsRoutes, { dns: services.dns });
   await app.register(snapshotsRoutes, { snapshots: services.snapshots, restorers: services.restorers });
-  await app.register(firewallRoutes, { firewall: services.firewall });
-  await app.register(pagerulesRoutes, { pageRules: services.pageRules });
+  await app.register(firewallRulesRoutes, { firewall: services.firewall });
+  await app.register(pageRulesRoutes, { pageRules: services.pageRules });
   await app.register(auditRoutes, { db: deps.db });
   await app.register(ipSearchRoutes, {
     db: deps.db,

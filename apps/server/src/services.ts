@@ -21,9 +21,9 @@ import { BAN_EVERYWHERE, IP_SEARCH_REMOVE, IpSearchActions } from './modules/ip-
 import { IpSearchService } from './modules/ip-search/ip-search.service';
 import { JobQueue } from './modules/jobs/job-queue';
 import { JobsService } from './modules/jobs/jobs.service';
-import { DnsService } from './modules/dns/dns.service';
-import { FirewallService } from './modules/firewall/firewall.service';
-import { PageRulesService } from './modules/pagerules/pagerules.service';
+import { DnsRecordsService } from './modules/dns-records/dns-records.service';
+import { FirewallRulesService } from './modules/firewall-rules/firewall-rules.service';
+import { PageRulesService } from './modules/page-rules/page-rules.service';
 import { RulesOverviewService } from './modules/rules-overview/rules-overview.service';
 import type { SnapshotRestorers } from './modules/snapshots/snapshots.service';
 import { SnapshotsService } from './modules/snapshots/snapshots.service';
@@ -86,7 +86,7 @@ export function createServices(config: Config, deps: AppDeps) {
   const zones = new ZonesService(deps);
   const zonesSyncJobs = new ZonesSyncJobs(zones, jobs, jobWaitMs);
   jobQueue.define(ZONES_SYNC, zonesSyncJobs.kind);
-  const dns = new DnsService(deps, snapshots);
+  const dns = new DnsRecordsService(deps, snapshots);
   // Snapshots put things back through the modules that own them, without importing them.
   const restorers: SnapshotRestorers = {
     banList: (person, list, items, options) => banLists.restore(person, list, items, options),
@@ -126,7 +126,7 @@ export function createServices(config: Config, deps: AppDeps) {
     zonesSyncJobs,
     zoneSettings: new ZoneSettingsService(deps),
     dns,
-    firewall: new FirewallService(deps),
+    firewall: new FirewallRulesService(deps),
     pageRules: new PageRulesService(deps),
     rulesOverview: new RulesOverviewService(deps),
     snapshots,

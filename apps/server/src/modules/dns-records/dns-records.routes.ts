@@ -2,13 +2,13 @@ import { dnsRecordEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
-import type { DnsService } from './dns.service';
+import type { DnsRecordsService } from './dns-records.service';
 
 /**
  * The DNS records screen's calls (spec section 7). The zone is checked against the user's accounts;
  * the record is then looked up inside that zone at Cloudflare, so it cannot belong to anyone else.
  */
-export const dnsRoutes: FastifyPluginAsync<{ dns: DnsService }> = async (app, { dns }) => {
+export const dnsRecordsRoutes: FastifyPluginAsync<{ dns: DnsRecordsService }> = async (app, { dns }) => {
   const zoneRoute = { owns: ['zone_id'] } as const;
   const recordRoute = { owns: ['zone_id', 'record_id'] } as const;
 

@@ -29,7 +29,7 @@ function checkExpression(expression: string, kept?: string): void {
 const ruleNotFound = () => new AppError('NOT_FOUND', 'Firewall rule not found.');
 
 /** Firewall rules of a user's zone, read and written live at Cloudflare as WAF custom rules. */
-export class FirewallService {
+export class FirewallRulesService {
   constructor(private readonly deps: AppDeps) {}
 
   private async customRules(userId: number, zoneId: string): Promise<CustomRules> {

@@ -2,10 +2,10 @@ import { firewallRuleEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
-import type { FirewallService } from './firewall.service';
+import type { FirewallRulesService } from './firewall-rules.service';
 
 /** Firewall rules of a zone (spec section 7), kept at Cloudflare as WAF custom rules. */
-export const firewallRoutes: FastifyPluginAsync<{ firewall: FirewallService }> = async (
+export const firewallRulesRoutes: FastifyPluginAsync<{ firewall: FirewallRulesService }> = async (
   app,
   { firewall },
 ) => {

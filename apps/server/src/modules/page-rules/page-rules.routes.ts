@@ -2,10 +2,10 @@ import { pageRuleEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
-import type { PageRulesService } from './pagerules.service';
+import type { PageRulesService } from './page-rules.service';
 
 /** Page rules of a zone (spec section 7), read and written live at Cloudflare. */
-export const pagerulesRoutes: FastifyPluginAsync<{ pageRules: PageRulesService }> = async (
+export const pageRulesRoutes: FastifyPluginAsync<{ pageRules: PageRulesService }> = async (
   app,
   { pageRules },
 ) => {

@@ -132,7 +132,7 @@ function qualifiedName(name: string, zone: ZoneRecord): string {
  * DNS records are read and written live at Cloudflare (not mirrored), through the account that holds
  * the zone; the zone is found through the user's own accounts first.
  */
-export class DnsService {
+export class DnsRecordsService {
   constructor(
     private readonly deps: AppDeps,
     /** Deleting a record keeps it here first, so it can be restored. */
