@@ -14,8 +14,8 @@ import { apiDocsRoutes, registerApiDocument } from './modules/api-docs/api-docs.
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
-import { banlistsRoutes } from './modules/banlists/banlists.routes';
-import { listImportRoutes } from './modules/banlists/list-import.routes';
+import { banlistsRoutes } from './modules/ban-lists/ban-lists.routes';
+import { listImportRoutes } from './modules/ban-list-import/list-import.routes';
 import { dnsRecordsRoutes } from './modules/dns-records/dns-records.routes';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes';
 import { registerAuditTrail } from './modules/audit/audit-trail';

@@ -4,7 +4,7 @@ import type { CloudflareGateway } from '../../cloudflare';
 import { maskToken, type TokenCipher } from '../../crypto/token-cipher';
 import type { Db } from '../../db';
 import { AppError } from '../../app-error';
-import { BanListItemsRepository } from '../banlists/ban-list-items.repository';
+import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
 import {
   AccountsRepository,
   type AccountRecord,

@@ -6,11 +6,11 @@ import {
   type RemoveMatchesRequest,
 } from '@guardian/contract';
 import { AppError } from '../../app-error';
-import { about, type BanListAccess } from '../banlists/ban-list-access';
-import type { BanListItemsService } from '../banlists/ban-list-items.service';
-import type { BanListRecord } from '../banlists/banlists.repository';
-import type { ItemActor } from '../banlists/item-history';
-import { parseItemValue } from '../banlists/list-item-value';
+import { about, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
+import type { BanListRecord } from '../ban-list-mirror/ban-lists.repository';
+import type { ItemActor } from '../ban-list-mirror/item-history';
+import { parseItemValue } from '../ban-list-mirror/list-item-value';
 import type { JobKind } from '../jobs/job-queue';
 import { toJobDto, type JobsService } from '../jobs/jobs.service';
 

@@ -2,8 +2,8 @@ import { ipSearchEndpoints, listCapacityEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db';
 import { route } from '../../endpoint-route';
-import { itemActorOf } from '../banlists/item-history';
-import { ListCapacity } from '../banlists/list-capacity';
+import { itemActorOf } from '../ban-list-mirror/item-history';
+import { ListCapacity } from '../ban-list-mirror/list-capacity';
 import type { IpSearchActions } from './ip-search-actions';
 import type { IpSearchService } from './ip-search.service';
 

@@ -7,10 +7,10 @@ import {
   type IpSearchMatch,
 } from '@guardian/contract';
 import { AppError } from '../../app-error';
-import { AnswerCache } from '../banlists/answer-cache';
-import type { BanListAccess } from '../banlists/ban-list-access';
-import { parseIpSearch } from '../banlists/ip-address';
-import { parseItemValue } from '../banlists/list-item-value';
+import { AnswerCache } from '../../answer-cache';
+import type { BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { parseIpSearch } from '../ban-list-mirror/ip-address';
+import { parseItemValue } from '../ban-list-mirror/list-item-value';
 import { IpSearchRepository, type FoundItem, type SearchedList } from './ip-search.repository';
 
 /** What the search box's text was read as. */

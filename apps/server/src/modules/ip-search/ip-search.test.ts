@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../db';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import type { BanListAccess } from '../banlists/ban-list-access';
+import type { BanListAccess } from '../ban-list-mirror/ban-list-access';
 import { IpSearchService, parseSearch } from './ip-search.service';
 import { countingDb } from '../../test/counting-db';
 

@@ -9,7 +9,7 @@ import {
   type ItemUpdate,
   type MirrorItem,
 } from './ban-list-items.repository';
-import { BanListsRepository, type BanListRecord } from './banlists.repository';
+import { BanListsRepository, type BanListRecord } from './ban-lists.repository';
 import { isInetText } from './ip-address';
 import { ItemHistoryRepository } from './item-history';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from './list-item-pages';

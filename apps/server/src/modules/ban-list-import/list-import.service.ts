@@ -15,18 +15,18 @@ import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import type { JobKind } from '../jobs/job-queue';
 import type { JobsService } from '../jobs/jobs.service';
-import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
-import { BanListsRepository, type BanListRecord } from './banlists.repository';
-import { ListCapacity, requireRoom } from './list-capacity';
+import { banListNotFound, toBanListDto, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
+import { ListCapacity, requireRoom } from '../ban-list-mirror/list-capacity';
 import { countLines, parseImport } from './list-import';
 import { ListImportRepository, type StoredImport, type StoredImportItem } from './list-import.repository';
-import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from './list-item-value';
-import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from './list-item-pages';
-import { toMirrorItem } from './mirror-sync';
-import type { MirrorItem } from './ban-list-items.repository';
-import { isInetText } from './ip-address';
-import { newPendingItemId } from './pending-item-id';
-import { lostBecause, lostWriteEnd, OUTCOME_WAIT_JOB_MS, type ListReconciler } from './write-outcome';
+import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from '../ban-list-mirror/list-item-value';
+import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from '../ban-list-mirror/list-item-pages';
+import { toMirrorItem } from '../ban-list-mirror/mirror-sync';
+import type { MirrorItem } from '../ban-list-mirror/ban-list-items.repository';
+import { isInetText } from '../ban-list-mirror/ip-address';
+import { newPendingItemId } from '../ban-list-mirror/pending-item-id';
+import { lostBecause, lostWriteEnd, OUTCOME_WAIT_JOB_MS, type ListReconciler } from '../ban-list-items/write-outcome';
 
 export const BAN_LIST_IMPORT = 'ban-list-import';
 

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import type { BanListExportFormat } from '@guardian/contract';
 import { BAN_LIST_EXPORT_CSV_COLUMNS } from '@guardian/contract';
 import type { FastifyReply } from 'fastify';
-import { BanListItemsRepository, type ItemFilter } from './ban-list-items.repository';
-import type { BanListItemsService } from './ban-list-items.service';
+import { BanListItemsRepository, type ItemFilter } from '../ban-list-mirror/ban-list-items.repository';
+import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
 
 /**
  * Items read per query at most: the export streams in batches, never holding the list (500,000

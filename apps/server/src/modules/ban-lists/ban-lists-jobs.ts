@@ -1,7 +1,7 @@
 import type { BanList } from '@guardian/contract';
 import type { JobKind } from '../jobs/job-queue';
 import type { JobsService } from '../jobs/jobs.service';
-import type { BanListsService } from './banlists.service';
+import type { BanListsService } from './ban-lists.service';
 
 export const BAN_LISTS_UPDATE = 'ban-lists-update';
 export const BAN_LISTS_CLEAN = 'ban-lists-clean';

@@ -6,8 +6,8 @@ import type { Leases } from '../../db/leases';
 import { AppError } from '../../app-error';
 import { AccountsRepository, type AccountRecord } from '../accounts/accounts.repository';
 import type { ListWriteBudget } from '../jobs/list-write-budget';
-import { BanListsRepository, type BanListRecord } from './banlists.repository';
-import { AnswerCache } from './answer-cache';
+import { BanListsRepository, type BanListRecord } from './ban-lists.repository';
+import { AnswerCache } from '../../answer-cache';
 import { listPurpose } from './list-purpose';
 
 /** How long a read may reuse a list it looked up: another server process's changes show within this. */

@@ -14,20 +14,20 @@ import {
 } from '@guardian/contract';
 import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
-import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
+import { banListNotFound, toBanListDto, type BanListAccess } from '../ban-list-mirror/ban-list-access';
 import {
   BanListItemsRepository,
   type BanListItemRecord,
   type CommentMatch,
   type ItemFilter,
   type ItemOrder,
-} from './ban-list-items.repository';
-import { BanListsRepository, type BanListRecord } from './banlists.repository';
-import { keyOfMirrorValue, mirrorPrefixOf, parseItemValue } from './list-item-value';
-import { AnswerCache } from './answer-cache';
+} from '../ban-list-mirror/ban-list-items.repository';
+import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
+import { keyOfMirrorValue, mirrorPrefixOf, parseItemValue } from '../ban-list-mirror/list-item-value';
+import { AnswerCache } from '../../answer-cache';
 import { deleteAtCloudflare, findAtCloudflare } from './item-ids';
-import { syncMirror, toMirrorItem } from './mirror-sync';
-import { ItemHistoryRepository, type ItemActor } from './item-history';
+import { syncMirror, toMirrorItem } from '../ban-list-mirror/mirror-sync';
+import { ItemHistoryRepository, type ItemActor } from '../ban-list-mirror/item-history';
 import { lookAfterLostWrite, type ListReconciler } from './write-outcome';
 
 const CACHED_PAGES = 500;

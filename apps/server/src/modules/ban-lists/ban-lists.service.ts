@@ -9,13 +9,13 @@ import {
   isCloudflareNotFound,
   toBanListDto,
   type BanListAccess,
-} from './ban-list-access';
-import { BanListItemsRepository, type RestoredItem } from './ban-list-items.repository';
-import { BanListsRepository, type BanListRecord, type CloudflareListSummary } from './banlists.repository';
-import { ItemHistoryRepository, type NewItemEvent } from './item-history';
-import { keyOfMirrorValue, parseItemValue } from './list-item-value';
-import { listPurpose } from './list-purpose';
-import { syncMirror } from './mirror-sync';
+} from '../ban-list-mirror/ban-list-access';
+import { BanListItemsRepository, type RestoredItem } from '../ban-list-mirror/ban-list-items.repository';
+import { BanListsRepository, type BanListRecord, type CloudflareListSummary } from '../ban-list-mirror/ban-lists.repository';
+import { ItemHistoryRepository, type NewItemEvent } from '../ban-list-mirror/item-history';
+import { keyOfMirrorValue, parseItemValue } from '../ban-list-mirror/list-item-value';
+import { listPurpose } from '../ban-list-mirror/list-purpose';
+import { syncMirror } from '../ban-list-mirror/mirror-sync';
 import type { KeptListItems, RestoringPerson, SnapshotsService } from '../snapshots/snapshots.service';
 import type { SnapshotItem, SnapshotList } from '../snapshots/snapshots.repository';
 

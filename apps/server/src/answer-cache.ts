@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { AnswerCaches } from '../../deps';
+import type { AnswerCaches } from './deps';
 
 /**
  * lru-cache's LRUCache for answers kept in memory (the items routes' pages and search counts, keyed by

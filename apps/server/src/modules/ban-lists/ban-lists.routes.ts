@@ -2,12 +2,12 @@ import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
-import type { BanListItemsService } from './ban-list-items.service';
-import type { BanListsService } from './banlists.service';
-import type { BanListSyncJobs } from './ban-list-sync-job';
+import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
+import type { BanListsService } from './ban-lists.service';
+import type { BanListSyncJobs } from '../ban-list-mirror/ban-list-sync-job';
 import type { BanListsJobs } from './ban-lists-jobs';
-import { sendBanListExport } from './ban-list-export';
-import { itemActorOf } from './item-history';
+import { sendBanListExport } from '../ban-list-export/ban-list-export';
+import { itemActorOf } from '../ban-list-mirror/item-history';
 
 export interface BanListRoutesOptions {
   banLists: BanListsService;

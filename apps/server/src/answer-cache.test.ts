@@ -1,7 +1,7 @@
 import type { BanListItemsPage } from '@guardian/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
-import type { TestUser } from '../../test/context';
+import { createCloudflareTestContext, type CloudflareTestContext } from './test/cloudflare-context';
+import type { TestUser } from './test/context';
 import { AnswerCache } from './answer-cache';
 
 describe('AnswerCache', () => {

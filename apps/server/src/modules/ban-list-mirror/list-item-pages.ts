@@ -1,6 +1,6 @@
 import type Cloudflare from 'cloudflare';
 import { listItemsPageAnswer, unusableAnswer, usableAnswer } from '../../cloudflare/answers';
-import type { BanListRecord } from './banlists.repository';
+import type { BanListRecord } from './ban-lists.repository';
 
 export type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
 

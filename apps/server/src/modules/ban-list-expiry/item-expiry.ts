@@ -5,11 +5,11 @@ import { cloudflareErrorToAppError } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { AuditRepository } from '../audit/audit.repository';
 import type { JobContext, JobKind, JobQueue } from '../jobs/job-queue';
-import { banListNotFound, type BanListAccess } from './ban-list-access';
-import { BanListItemsRepository } from './ban-list-items.repository';
-import { BanListsRepository, type BanListRecord } from './banlists.repository';
-import { GUARDIAN_ACTOR, ItemHistoryRepository } from './item-history';
-import { deleteAtCloudflare } from './item-ids';
+import { banListNotFound, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
+import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
+import { GUARDIAN_ACTOR, ItemHistoryRepository } from '../ban-list-mirror/item-history';
+import { deleteAtCloudflare } from '../ban-list-items/item-ids';
 
 export const ITEM_EXPIRY = 'ban-list-expiry';
 

@@ -3,13 +3,13 @@ import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { unusableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
-import { banListNotFound, type BanListAccess } from './ban-list-access';
-import { BanListItemsRepository } from './ban-list-items.repository';
-import { BanListsRepository, type BanListRecord } from './banlists.repository';
-import { ItemHistoryRepository } from './item-history';
-import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from './list-item-pages';
-import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue, type ItemValue } from './list-item-value';
-import { isPendingItemId } from './pending-item-id';
+import { banListNotFound, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
+import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
+import { ItemHistoryRepository } from '../ban-list-mirror/item-history';
+import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from '../ban-list-mirror/list-item-pages';
+import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue, type ItemValue } from '../ban-list-mirror/list-item-value';
+import { isPendingItemId } from '../ban-list-mirror/pending-item-id';
 import { lookAfterLostWrite, OUTCOME_WAIT_REQUEST_MS } from './write-outcome';
 
 /**
