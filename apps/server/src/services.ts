@@ -7,6 +7,7 @@ import { TokenChecks } from './modules/accounts/token-checks';
 import { ApiKeysService } from './modules/api-keys/api-keys.service';
 import { AuthService } from './modules/auth/auth.service';
 import { Sessions } from './modules/auth/sessions';
+import { BanListItemsRepository } from './modules/ban-list-mirror/ban-list-items.repository';
 import { BanListAccess } from './modules/ban-list-mirror/ban-list-access';
 import { BanListItemsService } from './modules/ban-list-items/ban-list-items.service';
 import { ITEM_EXPIRY, ItemExpiry } from './modules/ban-list-expiry/item-expiry';
@@ -106,9 +107,13 @@ export function createServices(config: Config, deps: AppDeps) {
     auth: new AuthService(users, sessions, twoFactor, config),
     twoFactor,
     // A newly added account's lists are recorded and each list's sync queued at once (issue 35 item 5).
-    accounts: new AccountsService(deps.db, deps.cloudflare, deps.tokenCipher, (userId, account) =>
-      banListSyncJobs.bringIn(userId, account),
-    ),
+    accounts: new AccountsService(deps.db, deps.cloudflare, deps.tokenCipher, {
+      bringIn: (userId, account) => banListSyncJobs.bringIn(userId, account),
+      dropItems: async (tx, listRefs) => {
+        const items = new BanListItemsRepository(tx);
+        for (const ref of listRefs) await items.dropAll(ref);
+      },
+    }),
     tokenChecks: new TokenChecks(deps.db, deps, (err) =>
       deps.logger?.warn({ err }, 'could not check an account API token at Cloudflare'),
     ),

@@ -2,9 +2,8 @@ import type { AddAccountRequest, CloudflareAccount, UpdateAccountRequest } from 
 import type Cloudflare from 'cloudflare';
 import type { CloudflareGateway } from '../../cloudflare';
 import { maskToken, type TokenCipher } from '../../crypto/token-cipher';
-import type { Db } from '../../db';
+import type { Db, Queryable } from '../../db';
 import { AppError } from '../../app-error';
-import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
 import {
   AccountsRepository,
   type AccountRecord,
@@ -54,10 +53,15 @@ export interface AccountRemoved {
 }
 
 /**
- * Brings a newly added account's lists in (banlists: recorded, each list's sync queued as a job);
- * answers how many lists. Given by the composition root, so this module does not reach into ban lists.
+ * What an account's ban lists need when it comes and when it goes. Given by the composition root: the
+ * ban-list modules build on accounts, so accounts do not import them.
  */
-export type BringInLists = (userId: number, account: AccountRecord) => Promise<number>;
+export interface AccountLists {
+  /** Brings a newly added account's lists in (recorded, each list's sync queued as a job); answers how many. */
+  bringIn(userId: number, account: AccountRecord): Promise<number>;
+  /** Drops the mirror of the account's lists inside `tx` (item partitions have no foreign key to cascade). */
+  dropItems(tx: Queryable, listRefs: readonly number[]): Promise<void>;
+}
 
 export class AccountsService {
   private readonly accounts: AccountsRepository;
@@ -66,7 +70,7 @@ export class AccountsService {
     private readonly db: Db,
     private readonly cloudflare: CloudflareGateway,
     private readonly cipher: TokenCipher,
-    private readonly bringInLists: BringInLists = async () => 0,
+    private readonly lists: AccountLists,
   ) {
     this.accounts = new AccountsRepository(db);
   }
@@ -109,7 +113,7 @@ export class AccountsService {
     );
     let listsSyncing: number;
     try {
-      listsSyncing = await this.bringInLists(userId, account);
+      listsSyncing = await this.lists.bringIn(userId, account);
     } catch (err) {
       await this.removeFromGuardian(account);
       throw err;
@@ -170,9 +174,7 @@ export class AccountsService {
     return this.db.transaction(async (tx) => {
       const accounts = new AccountsRepository(tx);
       const { lists, zones } = await accounts.holdings(account.id);
-      // Item partitions have no foreign key to cascade: dropped as deleting a list drops them.
-      const items = new BanListItemsRepository(tx);
-      for (const ref of lists) await items.dropAll(ref);
+      await this.lists.dropItems(tx, lists);
       const snapshots = await accounts.deleteSnapshotsOf(account.userId, account.id);
       await accounts.delete(account.userId, account.id);
       return { lists: lists.length, zones, snapshots };

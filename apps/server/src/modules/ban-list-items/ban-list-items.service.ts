@@ -27,7 +27,8 @@ import { keyOfMirrorValue, mirrorPrefixOf, parseItemValue } from '../ban-list-mi
 import { AnswerCache } from '../../answer-cache';
 import { deleteAtCloudflare, findAtCloudflare } from './item-ids';
 import { syncMirror, toMirrorItem } from '../ban-list-mirror/mirror-sync';
-import { ItemHistoryRepository, type ItemActor } from '../ban-list-mirror/item-history';
+import { ItemHistoryRepository } from '../ban-list-mirror/item-history';
+import type { ItemActor } from '../auth/actor';
 import { lookAfterLostWrite, type ListReconciler } from './write-outcome';
 
 const CACHED_PAGES = 500;

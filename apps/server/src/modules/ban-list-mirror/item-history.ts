@@ -1,26 +1,8 @@
 import type { BanListItemHistoryEvent, ItemAddedVia, ItemHistoryEventKind } from '@guardian/contract';
 import { ITEM_HISTORY_MAX } from '@guardian/contract';
-import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db';
+import type { ItemActor } from '../auth/actor';
 import type { LearnedItemId } from './pending-item-id';
-
-/**
- * Who changes an item through Guardian, as its provenance and history name them: the person, and how
- * they came (the console, or a script with an API key, whose name is kept with theirs).
- */
-export interface ItemActor {
-  userId: number;
-  name: string;
-  via: 'console' | 'api';
-}
-
-/** The actor of a signed-in request (the audit trail names a script's change the same way). */
-export function itemActorOf(request: FastifyRequest): ItemActor {
-  const { id, email } = request.user;
-  return request.apiKey
-    ? { userId: id, name: `${email} (API key "${request.apiKey.name}")`, via: 'api' }
-    : { userId: id, name: email, via: 'console' };
-}
 
 /** How the history names Guardian itself (the expiry sweep). */
 export const GUARDIAN_ACTOR = 'Guardian (expiry)';

@@ -7,7 +7,7 @@ import type { BanListsService } from './ban-lists.service';
 import type { BanListSyncJobs } from '../ban-list-mirror/ban-list-sync-job';
 import type { BanListsJobs } from './ban-lists-jobs';
 import { sendBanListExport } from '../ban-list-export/ban-list-export';
-import { itemActorOf } from '../ban-list-mirror/item-history';
+import { itemActorOf } from '../auth/actor';
 
 export interface BanListRoutesOptions {
   banLists: BanListsService;

@@ -9,7 +9,7 @@ import { AppError } from '../../app-error';
 import { about, type BanListAccess } from '../ban-list-mirror/ban-list-access';
 import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
 import type { BanListRecord } from '../ban-list-mirror/ban-lists.repository';
-import type { ItemActor } from '../ban-list-mirror/item-history';
+import type { ItemActor } from '../auth/actor';
 import { parseItemValue } from '../ban-list-mirror/list-item-value';
 import type { JobKind } from '../jobs/job-queue';
 import { toJobDto, type JobsService } from '../jobs/jobs.service';
