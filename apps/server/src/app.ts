@@ -14,7 +14,7 @@ import { apiDocsRoutes, registerApiDocument } from './modules/api-docs/api-docs.
 import { registerAuthGuard } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
-import { banlistsRoutes } from './modules/ban-lists/ban-lists.routes';
+import { banListsRoutes } from './modules/ban-lists/ban-lists.routes';
 import { listImportRoutes } from './modules/ban-list-import/list-import.routes';
 import { dnsRecordsRoutes } from './modules/dns-records/dns-records.routes';
 import { snapshotsRoutes } from './modules/snapshots/snapshots.routes';
@@ -137,11 +137,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ownAccount: services.ownAccount,
   });
   await app.register(accountsRoutes, { accounts: services.accounts });
-  await app.register(banlistsRoutes, {
+  await app.register(banListsRoutes, {
     banLists: services.banLists,
     banListItems: services.banListItems,
     banListSyncJobs: services.banListSyncJobs,
     banListsJobs: services.banListsJobs,
+    banListExport: services.banListExport,
   });
   await app.register(listImportRoutes, { listImport: services.listImport });
   await app.register(jobsRoutes, { jobs: services.jobs });

@@ -8,7 +8,12 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service';
 import { AuthService } from './modules/auth/auth.service';
 import { Sessions } from './modules/auth/sessions';
 import { BanListItemsRepository } from './modules/ban-list-mirror/ban-list-items.repository';
-import { BanListAccess } from './modules/ban-list-mirror/ban-list-access';
+import { OwnedLists } from './modules/ban-list-mirror/owned-lists';
+import { ListTurns } from './modules/ban-list-mirror/list-turns';
+import { AccountListWrites } from './modules/ban-list-mirror/account-list-writes';
+import type { BanListParts } from './modules/ban-list-mirror/ban-list-parts';
+import { BanListsRepository } from './modules/ban-list-mirror/ban-lists.repository';
+import { AccountsRepository } from './modules/accounts/accounts.repository';
 import { BanListItemsService } from './modules/ban-list-items/ban-list-items.service';
 import { ITEM_EXPIRY, ItemExpiry } from './modules/ban-list-expiry/item-expiry';
 import { BanListsService } from './modules/ban-lists/ban-lists.service';
@@ -41,6 +46,32 @@ import { ZonesService } from './modules/zones/zones.service';
 const SYNC_WAIT_MS = 5_000;
 
 /**
+ * The ban-list modules' collaborators, built once per app: the person's lists, their write turns (each
+ * list's and each Cloudflare account's, on the same leases) and the repositories.
+ */
+export function createBanListParts(config: Config, deps: AppDeps): BanListParts {
+  const leases = new Leases(deps.db);
+  const listRecords = new BanListsRepository(deps.db);
+  const accountRecords = new AccountsRepository(deps.db);
+  const owned = new OwnedLists(listRecords, accountRecords, deps, deps.answerCaches);
+  return {
+    db: deps.db,
+    owned,
+    turns: new ListTurns(leases, owned),
+    writes: new AccountListWrites(
+      leases,
+      config.cloudflare.deadlineMs ?? CLOUDFLARE_DEFAULTS.deadlineMs,
+      // Cloudflare's Lists write budget per account, counted in the database for every process.
+      new ListWriteBudget(deps.db, config.jobs?.listWriteLimits),
+    ),
+    lists: listRecords,
+    items: new BanListItemsRepository(deps.db),
+    accounts: accountRecords,
+    answerCaches: deps.answerCaches,
+  };
+}
+
+/**
  * Every service of the app, built once from its config and dependencies (their caches, locks and
  * sessions are per app); buildApp hands each route plugin the ones it uses.
  */
@@ -51,39 +82,33 @@ export function createServices(config: Config, deps: AppDeps) {
   const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
   const twoFactor = new TwoFactorService(new TwoFactorRepository(deps.db), deps.tokenCipher, config);
   const snapshots = new SnapshotsService(deps.db, config.snapshotRetentionMs);
-  // Both ban-list services share the leases: each list's write turns and each account's.
-  const banListAccess = new BanListAccess(
-    deps,
-    new Leases(deps.db),
-    config.cloudflare.deadlineMs ?? CLOUDFLARE_DEFAULTS.deadlineMs,
-    // Cloudflare's Lists write budget per account, counted in the database for every process.
-    new ListWriteBudget(deps.db, config.jobs?.listWriteLimits),
-  );
-  const banLists = new BanListsService(banListAccess, snapshots);
+  const banListParts = createBanListParts(config, deps);
+  const { owned } = banListParts;
+  const banLists = new BanListsService(banListParts, snapshots);
   // Long operations run as jobs on the database's queue; the app starts and stops its worker.
   const jobQueue = new JobQueue(deps.db, { logger: deps.logger });
   const jobs = new JobsService(jobQueue);
   const jobWaitMs = config.jobs?.waitMs ?? SYNC_WAIT_MS;
-  const banListSyncJobs = new BanListSyncJobs(banListAccess, jobs, jobWaitMs);
+  const banListSyncJobs = new BanListSyncJobs(banListParts, jobs, jobWaitMs);
   jobQueue.define(BAN_LIST_SYNC, banListSyncJobs.kind);
   const banListsJobs = new BanListsJobs(banLists, jobs, jobWaitMs);
   jobQueue.define(BAN_LISTS_UPDATE, banListsJobs.updateKind);
   jobQueue.define(BAN_LISTS_CLEAN, banListsJobs.cleanKind);
   // A list write whose outcome was lost and could not be found out is read back by the list's sync.
   const listReconciler = new ListReconciler(jobs);
-  const banListItems = new BanListItemsService(banListAccess, listReconciler);
+  const banListItems = new BanListItemsService(banListParts, listReconciler);
   // Expired items are removed by a job per account, queued by each process's periodic sweep.
-  const itemExpiry = new ItemExpiry(banListAccess, jobQueue, config.itemExpirySweepMs, (err) =>
+  const itemExpiry = new ItemExpiry(banListParts, jobQueue, config.itemExpirySweepMs, (err) =>
     deps.logger?.error({ err }, 'could not look for expired ban list items'),
   );
   jobQueue.define(ITEM_EXPIRY, itemExpiry.kind);
-  const listImport = new ListImportService(banListAccess, jobs, jobWaitMs, listReconciler);
+  const listImport = new ListImportService(banListParts, jobs, jobWaitMs, listReconciler);
   jobQueue.define(BAN_LIST_IMPORT, listImport.kind);
   // The IP search's Ban everywhere and Remove from lists: a job per account, through the items service.
-  const ipSearchActions = new IpSearchActions(banListAccess, banListItems, jobs, jobWaitMs);
+  const ipSearchActions = new IpSearchActions(banListParts, banListItems, jobs, jobWaitMs);
   jobQueue.define(BAN_EVERYWHERE, ipSearchActions.banKind);
   jobQueue.define(IP_SEARCH_REMOVE, ipSearchActions.removeKind);
-  const ipSearch = new IpSearchService(banListAccess);
+  const ipSearch = new IpSearchService(deps.db, owned, deps.answerCaches);
   const zones = new ZonesService(deps);
   const zonesSyncJobs = new ZonesSyncJobs(zones, jobs, jobWaitMs);
   jobQueue.define(ZONES_SYNC, zonesSyncJobs.kind);
@@ -119,6 +144,8 @@ export function createServices(config: Config, deps: AppDeps) {
     ),
     banLists,
     banListItems,
+    // The export reads the mirror directly, searching as the items screen does.
+    banListExport: { owned, items: banListParts.items, search: banListItems },
     itemExpiry,
     ipSearch,
     ipSearchActions,

@@ -9,7 +9,7 @@ import type {
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAppDeps } from '../../app';
-import { createServices } from '../../services';
+import { createBanListParts } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { GUARDIAN_ACTOR } from '../ban-list-mirror/item-history';
@@ -246,10 +246,8 @@ describe('ban list item provenance and expiry', () => {
   describe('removal of expired items', () => {
     /** The expiry job's work, run here directly with a small batch (the app's own runs every minute). */
     const expiry = (batchSize: number) => {
-      const { itemExpiry } = createServices(ctx.config, createAppDeps(ctx.config, ctx.db));
-      const access = (itemExpiry as unknown as { access: ConstructorParameters<typeof ItemExpiry>[0] })
-        .access;
-      return new ItemExpiry(access, undefined as never, 60_000, () => {}, batchSize);
+      const parts = createBanListParts(ctx.config, createAppDeps(ctx.config, ctx.db));
+      return new ItemExpiry(parts, undefined as never, 60_000, () => {}, batchSize);
     };
     const makeDue = (ref: number, count: number) =>
       ctx.db.query(
@@ -351,12 +349,10 @@ describe('ban list item provenance and expiry', () => {
 
     it('sweeps with one statement, touching neither accounts nor jobs, until an item is due; then queues its account’s job', async () => {
       const { db: counted, statements } = countingDb(ctx.db);
-      const { itemExpiry } = createServices(ctx.config, createAppDeps(ctx.config, counted));
-      const access = (itemExpiry as unknown as { access: ConstructorParameters<typeof ItemExpiry>[0] })
-        .access;
+      const parts = createBanListParts(ctx.config, createAppDeps(ctx.config, counted));
       const queued: { kind: string; accountId?: number | null }[] = [];
       const queue = { enqueue: async (job: (typeof queued)[number]) => void queued.push(job) };
-      const sweeper = new ItemExpiry(access, queue as never, 60_000, () => {});
+      const sweeper = new ItemExpiry(parts, queue as never, 60_000, () => {});
       const { ref } = await syncedList(ips(20, 4));
       await ctx.db.query(
         `UPDATE ban_list_items SET expires_at = now() + interval '1 hour'

@@ -5,11 +5,15 @@ import { cloudflareErrorToAppError } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { AuditRepository } from '../audit/audit.repository';
 import type { JobContext, JobKind, JobQueue } from '../jobs/job-queue';
-import { banListNotFound, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { banListNotFound } from '../ban-list-mirror/owned-lists';
 import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
 import { GUARDIAN_ACTOR, ItemHistoryRepository } from '../ban-list-mirror/item-history';
 import { deleteAtCloudflare } from '../ban-list-items/item-ids';
+import type { OwnedLists } from '../ban-list-mirror/owned-lists';
+import type { AccountListWrites } from '../ban-list-mirror/account-list-writes';
+import type { ListTurns } from '../ban-list-mirror/list-turns';
+import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
 
 export const ITEM_EXPIRY = 'ban-list-expiry';
 
@@ -37,7 +41,7 @@ interface DueAccount {
  * Cloudflare has no expiry: Guardian removes expired items itself (issue 15). Every process looks for
  * accounts with due items every `sweepMs` and queues one job per account (none while one is queued or
  * running); the job deletes the account's due items list by list, in batches of EXPIRY_BATCH ids per
- * DELETE, each in the account's write turn and Lists write budget (BanListAccess.atCloudflare), then
+ * DELETE, each in the account's write turn and Lists write budget (AccountListWrites.atCloudflare), then
  * from the mirror, with the items' history and the audit trail naming Guardian as the actor. An
  * imported item's Cloudflare id is learned first (item-ids.ts: one walk of the list for many).
  *
@@ -48,19 +52,22 @@ interface DueAccount {
 export class ItemExpiry {
   private readonly periodic: PeriodicSweep;
 
+  private readonly db: Db;
+  private readonly owned: OwnedLists;
+  private readonly turns: ListTurns;
+  private readonly writes: AccountListWrites;
+  private readonly lists: BanListsRepository;
+
   constructor(
-    private readonly access: BanListAccess,
+    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists'>,
     private readonly queue: JobQueue,
     sweepMs: number,
     private readonly onError: (err: unknown) => void,
     /** Ids per DELETE (tests make it small). */
     private readonly batchSize = EXPIRY_BATCH,
   ) {
+    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes, lists: this.lists } = parts);
     this.periodic = new PeriodicSweep(() => this.sweep(), sweepMs, onError);
-  }
-
-  private get db(): Db {
-    return this.access.deps.db;
   }
 
   /** The job of one account: its due items removed, `done` of `total` counted as they go. */
@@ -145,7 +152,7 @@ export class ItemExpiry {
     context.progress(0, total);
     for (const { id: ref, due } of refs) {
       if (due === 0) continue;
-      const list = await this.access.lists.findOwned(owner.user_id, ref);
+      const list = await this.lists.findOwned(owner.user_id, ref);
       if (!list) continue;
       for (;;) {
         context.signal.throwIfAborted();
@@ -161,7 +168,7 @@ export class ItemExpiry {
   /** One DELETE of up to `batchSize` due items of the list, in the list's turn; answers how many. */
   private async expireBatch(userId: number, list: BanListRecord, now: Date): Promise<number> {
     const audit = new AuditRepository(this.db);
-    return this.access.writing(list.ref, async () => {
+    return this.turns.writing(list.ref, async () => {
       const items = new BanListItemsRepository(this.db);
       const due = await items.due(list.ref, now, this.batchSize);
       if (due.length === 0) return 0;
@@ -185,9 +192,9 @@ export class ItemExpiry {
           message,
         });
       try {
-        const cf = await this.access.clientOf(userId, list);
+        const cf = await this.owned.clientOf(userId, list);
         // Those Cloudflare no longer has (imported, removed there) are only removed here.
-        await deleteAtCloudflare(this.access, cf, list, due);
+        await deleteAtCloudflare({ db: this.db, writes: this.writes }, cf, list, due);
       } catch (err) {
         const appError = err instanceof AppError ? err : cloudflareErrorToAppError(err);
         const status = appError ? ERROR_STATUS[appError.code] : 500;

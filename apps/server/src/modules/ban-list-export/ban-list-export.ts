@@ -2,8 +2,16 @@ import { Readable } from 'node:stream';
 import type { BanListExportFormat } from '@guardian/contract';
 import { BAN_LIST_EXPORT_CSV_COLUMNS } from '@guardian/contract';
 import type { FastifyReply } from 'fastify';
-import { BanListItemsRepository, type ItemFilter } from '../ban-list-mirror/ban-list-items.repository';
+import type { BanListItemsRepository, ItemFilter } from '../ban-list-mirror/ban-list-items.repository';
+import type { OwnedLists } from '../ban-list-mirror/owned-lists';
 import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
+
+/** Where an export reads from: the person's lists, the mirror's items, and the items screen's search. */
+export interface ExportSource {
+  owned: Pick<OwnedLists, 'requireList'>;
+  items: BanListItemsRepository;
+  search: Pick<BanListItemsService, 'filterFor'>;
+}
 
 /**
  * Items read per query at most: the export streams in batches, never holding the list (500,000
@@ -66,15 +74,14 @@ export async function exportText(
  */
 export async function sendBanListExport(
   reply: FastifyReply,
-  items: BanListItemsService,
+  { owned, items, search }: ExportSource,
   userId: number,
   listId: string,
   query: { format: BanListExportFormat; search: string },
 ) {
-  const list = await items.access.requireList(userId, listId);
-  const repository = new BanListItemsRepository(items.access.deps.db);
-  const filter: ItemFilter = query.search ? await items.filterFor(list, query.search) : { kind: 'all' };
-  const body = await exportText(repository, list.ref, filter, query.format);
+  const list = await owned.requireList(userId, listId);
+  const filter: ItemFilter = query.search ? await search.filterFor(list, query.search) : { kind: 'all' };
+  const body = await exportText(items, list.ref, filter, query.format);
 
   async function* chunks() {
     if (query.format === 'csv') yield `${BAN_LIST_EXPORT_CSV_COLUMNS.join(',')}\r\n`;

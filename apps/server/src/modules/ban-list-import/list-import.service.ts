@@ -15,7 +15,7 @@ import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import type { JobKind } from '../jobs/job-queue';
 import type { JobsService } from '../jobs/jobs.service';
-import { banListNotFound, toBanListDto, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { banListNotFound, toBanListDto } from '../ban-list-mirror/owned-lists';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
 import { ListCapacity, requireRoom } from '../ban-list-mirror/list-capacity';
 import { countLines, parseImport } from './list-import';
@@ -27,6 +27,11 @@ import type { MirrorItem } from '../ban-list-mirror/ban-list-items.repository';
 import { isInetText } from '../ban-list-mirror/ip-address';
 import { newPendingItemId } from '../ban-list-mirror/pending-item-id';
 import { lostBecause, lostWriteEnd, OUTCOME_WAIT_JOB_MS, type ListReconciler } from '../ban-list-items/write-outcome';
+import type { Db } from '../../db';
+import type { OwnedLists } from '../ban-list-mirror/owned-lists';
+import type { ListTurns } from '../ban-list-mirror/list-turns';
+import type { AccountListWrites } from '../ban-list-mirror/account-list-writes';
+import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
 
 export const BAN_LIST_IMPORT = 'ban-list-import';
 
@@ -103,15 +108,21 @@ export interface ImportActor {
 export class ListImportService {
   private readonly imports: ListImportRepository;
 
+  private readonly db: Db;
+  private readonly owned: OwnedLists;
+  private readonly turns: ListTurns;
+  private readonly writes: AccountListWrites;
+  private readonly lists: BanListsRepository;
   constructor(
-    private readonly access: BanListAccess,
+    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists'>,
     private readonly jobs: JobsService,
     /** How long the call waits before it answers with the job instead. */
     private readonly waitMs: number,
     /** Where a write whose outcome could not be found out is read back later. */
     private readonly reconciler: ListReconciler,
   ) {
-    this.imports = new ListImportRepository(access.deps.db);
+    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes, lists: this.lists } = parts);
+    this.imports = new ListImportRepository(this.db);
   }
 
   async preview(
@@ -119,7 +130,7 @@ export class ListImportService {
     listId: string,
     request: Required<BanListImportPreviewRequest>,
   ): Promise<BanListImportPreview> {
-    const list = await this.access.requireList(userId, listId);
+    const list = await this.owned.requireList(userId, listId);
     const lines = countLines(request.text);
     if (lines > BAN_LIST_IMPORT_LINES_MAX) {
       throw new AppError(
@@ -134,7 +145,7 @@ export class ListImportService {
       parsed.items.map((entry) => entry.item.key),
     );
     const fresh = parsed.items.filter((entry) => !listed.has(entry.item.key));
-    const capacity = await new ListCapacity(this.access.deps.db).ofAccount(userId, list.accountId);
+    const capacity = await new ListCapacity(this.db).ofAccount(userId, list.accountId);
     const refused = capacityWarning(capacity, { items: fresh.length });
     const expiresAt = new Date(Date.now() + BAN_LIST_IMPORT_PREVIEW_MINUTES * 60_000);
     // Kept only when there is something to confirm: a refused or empty preview takes no room.
@@ -145,7 +156,7 @@ export class ListImportService {
         comment,
         at === undefined ? '' : at === null ? null : at.toISOString(),
       ]);
-      await this.access.deps.db.transaction((tx) =>
+      await this.db.transaction((tx) =>
         new ListImportRepository(tx).store(id, userId, list, items, expiresAt),
       );
     }
@@ -173,13 +184,13 @@ export class ListImportService {
    * started as a job; its result when it ended within the wait, else the job.
    */
   async apply(actor: ImportActor, listId: string, importId: string, expires: string) {
-    const list = await this.access.requireList(actor.userId, listId);
+    const list = await this.owned.requireList(actor.userId, listId);
     // Checked before the preview is used up: a wrong date is the person's to correct.
     expiryOfChoice(expires);
     const count = await this.imports.claim(importId, actor.userId, list.ref);
     if (count === undefined) throw previewGone();
     try {
-      requireRoom(await new ListCapacity(this.access.deps.db).ofAccount(actor.userId, list.accountId), {
+      requireRoom(await new ListCapacity(this.db).ofAccount(actor.userId, list.accountId), {
         items: count,
       });
     } catch (err) {
@@ -204,13 +215,13 @@ export class ListImportService {
   readonly kind: JobKind = {
     run: async ({ job, signal, progress, flushProgress }) => {
       const data = job.data as { listId: string; importId: string; expires: string; by: string };
-      const list = await this.access.requireList(job.userId, data.listId);
-      const cf = await this.access.clientOf(job.userId, list);
+      const list = await this.owned.requireList(job.userId, data.listId);
+      const cf = await this.owned.clientOf(job.userId, list);
       const defaultExpiry = expiryOfChoice(data.expires, new Date(job.createdAt));
-      return this.access.writing(list.ref, async () => {
+      return this.turns.writing(list.ref, async () => {
         const stored = await this.imports.items(data.importId, job.userId, list.ref);
         if (!stored) throw previewGone();
-        const current = await this.access.lists.findOwned(job.userId, list.ref);
+        const current = await this.lists.findOwned(job.userId, list.ref);
         if (!current) throw banListNotFound();
         const result = await this.send(cf, current, stored, defaultExpiry, {
           by: { userId: job.userId, name: data.by },
@@ -251,7 +262,7 @@ export class ListImportService {
             entries.map((entry) => entry.item.key),
           );
     const fresh = entries.filter((entry) => !listed.has(entry.item.key));
-    requireRoom(await new ListCapacity(this.access.deps.db).ofAccount(options.by.userId, list.accountId), {
+    requireRoom(await new ListCapacity(this.db).ofAccount(options.by.userId, list.accountId), {
       items: fresh.length,
     });
     options.progress(0, fresh.length);
@@ -289,7 +300,7 @@ export class ListImportService {
         const body = batch.map(({ item, comment }): CloudflareItemInput =>
           comment ? { ...item.input, comment } : item.input,
         );
-        await this.access.atCloudflare(list, batch.length, async () => {
+        await this.writes.atCloudflare(list, batch.length, async () => {
           writeCalls++;
           uncertain = batch;
           try {
@@ -368,7 +379,7 @@ export class ListImportService {
       let nextItemId = list.nextItemId;
       for (let start = 0; start < reached.length; start += IMPORT_RECORD_BATCH) {
         const batch = reached.slice(start, start + IMPORT_RECORD_BATCH);
-        await this.access.deps.db.transaction(async (tx) => {
+        await this.db.transaction(async (tx) => {
           const locked = await new BanListsRepository(tx).lock(list.ref);
           if (!locked) throw banListNotFound();
           // Items another write put in the mirror meanwhile (a sync that found them at Cloudflare) are
@@ -387,7 +398,7 @@ export class ListImportService {
           nextItemId = locked.nextItemId + missing.length;
           recorded += missing.length;
         });
-        this.access.changed();
+        this.owned.changed();
         options.progress(start + batch.length, reached.length);
       }
     } catch (err) {
@@ -397,7 +408,7 @@ export class ListImportService {
       throw err;
     }
     if (failure !== undefined) throw failure;
-    const after = await this.access.lists.findOwned(options.by.userId, list.ref);
+    const after = await this.lists.findOwned(options.by.userId, list.ref);
     if (!after) throw banListNotFound();
     return {
       added: recorded,

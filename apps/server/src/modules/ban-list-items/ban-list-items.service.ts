@@ -14,7 +14,11 @@ import {
 } from '@guardian/contract';
 import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
-import { banListNotFound, toBanListDto, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { banListNotFound, toBanListDto, type OwnedLists } from '../ban-list-mirror/owned-lists';
+import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
+import type { ListTurns } from '../ban-list-mirror/list-turns';
+import type { AccountListWrites } from '../ban-list-mirror/account-list-writes';
+import type { Db } from '../../db';
 import {
   BanListItemsRepository,
   type BanListItemRecord,
@@ -117,15 +121,21 @@ export class BanListItemsService {
    */
   private readonly exactCounts: AnswerCache<ExactCount>;
 
+  private readonly db: Db;
+  private readonly owned: OwnedLists;
+  private readonly turns: ListTurns;
+  private readonly writes: AccountListWrites;
   private readonly items: BanListItemsRepository;
+  private readonly lists: BanListsRepository;
 
   constructor(
-    readonly access: BanListAccess,
+    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'items' | 'lists' | 'answerCaches'>,
     /** Where a write whose outcome was lost and could not be found out is read back later. */
     private readonly reconciler: ListReconciler,
   ) {
-    this.items = new BanListItemsRepository(access.deps.db);
-    const caching = access.deps.answerCaches;
+    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes } = parts);
+    ({ items: this.items, lists: this.lists } = parts);
+    const caching = parts.answerCaches;
     this.pages = new AnswerCache(caching, { max: CACHED_PAGES });
     this.counts = new AnswerCache(caching, { max: CACHED_COUNTS });
     this.exactCounts = new AnswerCache(caching, { max: CACHED_EXACT_COUNTS });
@@ -136,13 +146,13 @@ export class BanListItemsService {
    * the second, without a promise (most reads are repeats); else undefined: `pageJson` answers it.
    */
   keptPageJson(userId: number, listId: string, request: ItemsPageRequest): Buffer | undefined {
-    const list = this.access.keptListForRead(userId, listId);
+    const list = this.owned.keptListForRead(userId, listId);
     return list && this.pages.get(this.pageKey(list, request).key);
   }
 
   /** One page of the mirror as the JSON of `BanListItemsPage`, serialised once per version of the list. */
   async pageJson(userId: number, listId: string, request: ItemsPageRequest): Promise<Buffer> {
-    const list = await this.access.requireListForRead(userId, listId);
+    const list = await this.owned.requireListForRead(userId, listId);
     const { key, order, exact } = this.pageKey(list, request);
     const cached = this.pages.get(key);
     if (cached !== undefined) return cached;
@@ -220,7 +230,7 @@ export class BanListItemsService {
    * `totalItemsCapped`, and pages asked for afterwards carry it.
    */
   async count(userId: number, listId: string, search: string): Promise<BanListItemsCount> {
-    const list = await this.access.requireListForRead(userId, listId);
+    const list = await this.owned.requireListForRead(userId, listId);
     if (!search) return { totalItems: list.itemsCount };
     const key = this.exactCountKey(list, search);
     let entry = this.exactCounts.get(key);
@@ -338,11 +348,11 @@ export class BanListItemsService {
     const userId = actor.userId;
     // Counted from when the request came, not from when Cloudflare is done.
     const expiresAt = expiresAtOf(request.expires ?? 'never');
-    if (typeof list === 'string') list = await this.access.requireList(userId, list);
+    if (typeof list === 'string') list = await this.owned.requireList(userId, list);
     const value = parseItemValue(list.kind, request.ip);
     if (typeof value === 'string') throw new AppError('BAD_REQUEST', value);
-    const cf = await this.access.clientOf(userId, list);
-    return this.access.writing(list.ref, async () => {
+    const cf = await this.owned.clientOf(userId, list);
+    return this.turns.writing(list.ref, async () => {
       const inMirror = await this.items.valuesStartingWith(list.ref, mirrorPrefixOf(value));
       if (inMirror.some((stored) => keyOfMirrorValue(list.kind, stored) === value.key))
         throw duplicate(value.value);
@@ -350,7 +360,7 @@ export class BanListItemsService {
         throw duplicate(value.value, ' at Cloudflare (use Update from Cloudflare to see it)');
       }
       // The item as Cloudflare has it, when its write's outcome had to be found out.
-      const recovered = await this.access.atCloudflare(list, 1, async () => {
+      const recovered = await this.writes.atCloudflare(list, 1, async () => {
         try {
           await writeListItems(cf, list.accountId, () =>
             cf.rules.lists.items.create(list.listId, {
@@ -382,7 +392,7 @@ export class BanListItemsService {
           'Cloudflare accepted the item but does not list it. Please update from Cloudflare.',
         );
       }
-      const item = await this.access.deps.db.transaction(async (tx) => {
+      const item = await this.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);
         const locked = await lists.lock(list.ref);
         if (!locked) throw banListNotFound();
@@ -418,17 +428,17 @@ export class BanListItemsService {
    */
   async delete(by: ItemActor | number, listId: string, id: number): Promise<void> {
     const userId = typeof by === 'number' ? by : by.userId;
-    const list = await this.access.requireList(userId, listId);
-    const cf = await this.access.clientOf(userId, list);
-    await this.access.writing(list.ref, async () => {
+    const list = await this.owned.requireList(userId, listId);
+    const cf = await this.owned.clientOf(userId, list);
+    await this.turns.writing(list.ref, async () => {
       const item = await this.items.findById(list.ref, id);
       if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
-      const [known] = await deleteAtCloudflare(this.access, cf, list, [item]).catch(async (err: unknown) => {
+      const [known] = await deleteAtCloudflare({ db: this.db, writes: this.writes }, cf, list, [item]).catch(async (err: unknown) => {
         if (!(err instanceof WriteOutcomeUnknown)) throw err;
         throw await this.reconciler.unsettled(userId, list, err, `removing ${item.ip}`);
       });
       const actor = typeof by === 'number' ? await this.nameOf(by) : by.name;
-      await this.access.deps.db.transaction(async (tx) => {
+      await this.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);
         if (!(await lists.lock(list.ref))) throw banListNotFound();
         if (await new BanListItemsRepository(tx).deleteById(list.ref, id)) {
@@ -443,7 +453,7 @@ export class BanListItemsService {
 
   /** The person's e-mail, as the history names them. */
   private async nameOf(userId: number): Promise<string> {
-    const [row] = await this.access.deps.db.query<{ email: string }>(
+    const [row] = await this.db.query<{ email: string }>(
       'SELECT email FROM users WHERE id = $1',
       [userId],
     );
@@ -452,12 +462,12 @@ export class BanListItemsService {
 
   /** The item's history (see ItemHistoryRepository.forItem). */
   async history(userId: number, listId: string, id: number): Promise<BanListItemHistory> {
-    const list = await this.access.requireListForRead(userId, listId);
+    const list = await this.owned.requireListForRead(userId, listId);
     const item = await this.items.findById(list.ref, id);
     if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
     return {
       value: item.ip,
-      events: await new ItemHistoryRepository(this.access.deps.db).forItem(list.ref, item.itemId),
+      events: await new ItemHistoryRepository(this.db).forItem(list.ref, item.itemId),
     };
   }
 
@@ -472,9 +482,9 @@ export class BanListItemsService {
     expires: ItemExpiry,
   ): Promise<BanListItem> {
     const expiresAt = expiresAtOf(expires);
-    const list = await this.access.requireList(actor.userId, listId);
-    return this.access.writing(list.ref, () =>
-      this.access.deps.db.transaction(async (tx) => {
+    const list = await this.owned.requireList(actor.userId, listId);
+    return this.turns.writing(list.ref, () =>
+      this.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);
         if (!(await lists.lock(list.ref))) throw banListNotFound();
         const item = await new BanListItemsRepository(tx).setExpiry(list.ref, id, expiresAt);
@@ -497,13 +507,13 @@ export class BanListItemsService {
 
   /** Makes the list's mirror equal to Cloudflare (see `syncMirror`). */
   async sync(userId: number, listId: string): Promise<BanList> {
-    const list = await this.access.requireList(userId, listId);
-    const cf = await this.access.clientOf(userId, list);
-    return this.access.writing(list.ref, async () => {
+    const list = await this.owned.requireList(userId, listId);
+    const cf = await this.owned.clientOf(userId, list);
+    return this.turns.writing(list.ref, async () => {
       // Read again once it is this sync's turn: a write queued before it may have changed the list.
-      const current = await this.access.lists.findOwned(userId, list.ref);
+      const current = await this.lists.findOwned(userId, list.ref);
       if (!current) throw banListNotFound();
-      return toBanListDto(await syncMirror(this.access.deps.db, cf, current));
+      return toBanListDto(await syncMirror(this.db, cf, current));
     });
   }
 }

@@ -3,7 +3,8 @@ import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { unusableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
-import { banListNotFound, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { banListNotFound } from '../ban-list-mirror/owned-lists';
+import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
 import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
 import { ItemHistoryRepository } from '../ban-list-mirror/item-history';
@@ -154,14 +155,14 @@ async function learnItemIds<T extends MirroredItem>(
  * answered as deleted; else the WriteOutcomeUnknown is thrown for the caller to tell.
  */
 export async function deleteAtCloudflare<T extends MirroredItem>(
-  access: BanListAccess,
+  { db, writes }: Pick<BanListParts, 'db' | 'writes'>,
   cf: Cloudflare,
   list: BanListRecord,
   items: readonly T[],
 ): Promise<T[]> {
-  const { known } = await learnItemIds(access.deps.db, cf, list, items);
+  const { known } = await learnItemIds(db, cf, list, items);
   if (known.length === 0) return known;
-  await access.atCloudflare(list, known.length, async () => {
+  await writes.atCloudflare(list, known.length, async () => {
     try {
       await writeListItems(cf, list.accountId, () =>
         cf.rules.lists.items.delete(list.listId, {

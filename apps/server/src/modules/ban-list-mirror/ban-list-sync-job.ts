@@ -2,10 +2,15 @@ import type { BanList } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { AccountRecord } from '../accounts/accounts.repository';
-import { banListNotFound, toBanListDto, type BanListAccess } from './ban-list-access';
+import { banListNotFound, toBanListDto } from './owned-lists';
 import { syncMirror } from './mirror-sync';
 import type { JobKind } from '../jobs/job-queue';
 import type { JobsService } from '../jobs/jobs.service';
+import type { Db } from '../../db';
+import type { OwnedLists } from './owned-lists';
+import type { ListTurns } from './list-turns';
+import type { BanListsRepository } from './ban-lists.repository';
+import type { BanListParts } from './ban-list-parts';
 
 export const BAN_LIST_SYNC = 'ban-list-sync';
 
@@ -33,25 +38,30 @@ export function queueListSync(
  * restart) while the screen shows its progress.
  */
 export class BanListSyncJobs {
+  private readonly db: Db;
+  private readonly owned: OwnedLists;
+  private readonly turns: ListTurns;
+  private readonly lists: BanListsRepository;
   constructor(
-    private readonly access: BanListAccess,
+    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'lists'>,
     private readonly jobs: JobsService,
     /** How long the call waits before it answers with the job instead. */
     private readonly waitMs: number,
-  ) {}
+  ) {
+    ({ db: this.db, owned: this.owned, turns: this.turns, lists: this.lists } = parts);}
 
   /** The job's work: the same steps as the in-request sync, with progress and a way to stop. */
   readonly kind: JobKind = {
     run: async ({ job, signal, progress, flushProgress }) => {
       const listId = String(job.data.listId);
       let total: number | null = null;
-      const list = await this.access.requireList(job.userId, listId);
-      const cf = await this.access.clientOf(job.userId, list);
-      return this.access.writing(list.ref, async () => {
+      const list = await this.owned.requireList(job.userId, listId);
+      const cf = await this.owned.clientOf(job.userId, list);
+      return this.turns.writing(list.ref, async () => {
         // Read again once it is this sync's turn: a write queued before it may have changed the list.
-        const current = await this.access.lists.findOwned(job.userId, list.ref);
+        const current = await this.lists.findOwned(job.userId, list.ref);
         if (!current) throw banListNotFound();
-        const synced = await syncMirror(this.access.deps.db, cf, current, {
+        const synced = await syncMirror(this.db, cf, current, {
           signal,
           onTotal: (count) => {
             total = count;
@@ -67,7 +77,7 @@ export class BanListSyncJobs {
 
   /** Starts the sync of the person's list; the list when it ended within the wait, else the job. */
   async sync(userId: number, listId: string) {
-    const list = await this.access.requireList(userId, listId);
+    const list = await this.owned.requireList(userId, listId);
     const outcome = await this.jobs.startAndWait(
       {
         kind: BAN_LIST_SYNC,
@@ -90,7 +100,7 @@ export class BanListSyncJobs {
    * counts as each sync ends. Answers how many lists. A token that may not read lists (403) brings none.
    */
   async bringIn(userId: number, account: AccountRecord): Promise<number> {
-    const cf = this.access.clientFor(account);
+    const cf = this.owned.clientFor(account);
     let answer: unknown;
     try {
       answer = (await cf.rules.lists.list({ account_id: account.accountId })).result;
@@ -100,14 +110,14 @@ export class BanListSyncJobs {
     }
     const lists = usableAnswer(accountListsAnswer, answer, `the lists of "${account.accountName}"`);
     for (const list of lists) {
-      await this.access.lists.upsert(account.id, { id: list.id, name: list.name, kind: list.kind });
+      await this.lists.upsert(account.id, { id: list.id, name: list.name, kind: list.kind });
       await queueListSync(this.jobs, userId, {
         accountRef: account.id,
         listName: list.name,
         listId: list.id,
       });
     }
-    if (lists.length > 0) this.access.changed();
+    if (lists.length > 0) this.owned.changed();
     return lists.length;
   }
 }

@@ -2,7 +2,7 @@ import type Cloudflare from 'cloudflare';
 import { listAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
 import { AppError } from '../../app-error';
-import { banListNotFound } from './ban-list-access';
+import { banListNotFound } from './owned-lists';
 import {
   BanListItemsRepository,
   mirrorDigestOf,

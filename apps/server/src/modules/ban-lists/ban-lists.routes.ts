@@ -6,7 +6,7 @@ import type { BanListItemsService } from '../ban-list-items/ban-list-items.servi
 import type { BanListsService } from './ban-lists.service';
 import type { BanListSyncJobs } from '../ban-list-mirror/ban-list-sync-job';
 import type { BanListsJobs } from './ban-lists-jobs';
-import { sendBanListExport } from '../ban-list-export/ban-list-export';
+import { sendBanListExport, type ExportSource } from '../ban-list-export/ban-list-export';
 import { itemActorOf } from '../auth/actor';
 
 export interface BanListRoutesOptions {
@@ -14,12 +14,13 @@ export interface BanListRoutesOptions {
   banListItems: BanListItemsService;
   banListSyncJobs: BanListSyncJobs;
   banListsJobs: BanListsJobs;
+  banListExport: ExportSource;
 }
 
 /** Ban lists and their items under /api/cloudflare/banlists. */
-export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
+export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
   app,
-  { banLists, banListItems: items, banListSyncJobs, banListsJobs },
+  { banLists, banListItems: items, banListSyncJobs, banListsJobs, banListExport },
 ) => {
   route(app, banListEndpoints.list, async (request) => banLists.list(request.user.id));
 
@@ -80,7 +81,7 @@ export const banlistsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     app,
     banListItemEndpoints.export,
     async (request, reply) =>
-      sendBanListExport(reply, items, request.user.id, request.params.list_id, request.query),
+      sendBanListExport(reply, banListExport, request.user.id, request.params.list_id, request.query),
     { owns: ['list_id'] },
   );
 

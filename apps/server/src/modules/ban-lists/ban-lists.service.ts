@@ -8,8 +8,8 @@ import {
   banListNotFound,
   isCloudflareNotFound,
   toBanListDto,
-  type BanListAccess,
-} from '../ban-list-mirror/ban-list-access';
+  
+} from '../ban-list-mirror/owned-lists';
 import { BanListItemsRepository, type RestoredItem } from '../ban-list-mirror/ban-list-items.repository';
 import { BanListsRepository, type BanListRecord, type CloudflareListSummary } from '../ban-list-mirror/ban-lists.repository';
 import { ItemHistoryRepository, type NewItemEvent } from '../ban-list-mirror/item-history';
@@ -18,6 +18,12 @@ import { listPurpose } from '../ban-list-mirror/list-purpose';
 import { syncMirror } from '../ban-list-mirror/mirror-sync';
 import type { KeptListItems, RestoringPerson, SnapshotsService } from '../snapshots/snapshots.service';
 import type { SnapshotItem, SnapshotList } from '../snapshots/snapshots.repository';
+import type { Db } from '../../db';
+import type { OwnedLists } from '../ban-list-mirror/owned-lists';
+import type { ListTurns } from '../ban-list-mirror/list-turns';
+import type { AccountListWrites } from '../ban-list-mirror/account-list-writes';
+import type { AccountsRepository } from '../accounts/accounts.repository';
+import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
 
 /**
  * Items a restore adds per Cloudflare write: each write is one bulk operation (one pending per
@@ -57,14 +63,21 @@ const toListToKeep = (list: BanListRecord) => ({
  * Cloudflare first; only what Cloudflare accepted is recorded.
  */
 export class BanListsService {
+  private readonly db: Db;
+  private readonly owned: OwnedLists;
+  private readonly turns: ListTurns;
+  private readonly writes: AccountListWrites;
+  private readonly lists: BanListsRepository;
+  private readonly accounts: AccountsRepository;
   constructor(
-    private readonly access: BanListAccess,
+    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists' | 'accounts'>,
     /** Clean All and deleting a list keep what they remove here first, so it can be restored. */
     private readonly snapshots: SnapshotsService,
-  ) {}
+  ) {
+    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes, lists: this.lists, accounts: this.accounts } = parts);}
 
   async list(userId: number): Promise<BanList[]> {
-    return (await this.access.lists.listForUser(userId)).map(toBanListDto);
+    return (await this.lists.listForUser(userId)).map(toBanListDto);
   }
 
   /**
@@ -73,10 +86,10 @@ export class BanListsService {
    * unique in an account): the list found there is recorded and the answer says so.
    */
   async create(userId: number, request: AddBanListRequest): Promise<Checked<BanList>> {
-    const account = await this.access.accounts.findOwnedByName(userId, request.account_name);
+    const account = await this.accounts.findOwnedByName(userId, request.account_name);
     if (!account) throw new AppError('NOT_FOUND', `Account "${request.account_name}" not found.`);
-    const cf = this.access.clientFor(account);
-    await this.access.listWrite(account);
+    const cf = this.owned.clientFor(account);
+    await this.writes.listWrite(account);
     const { value: created, outcome } = await createChecked(
       () =>
         cf.rules.lists.create({ account_id: account.accountId, name: request.list_name, kind: request.kind }),
@@ -88,7 +101,7 @@ export class BanListsService {
       },
       'the list was created',
     );
-    const { ref, itemsCount, purpose } = await this.access.lists.upsert(account.id, created);
+    const { ref, itemsCount, purpose } = await this.lists.upsert(account.id, created);
     const value = {
       id: ref,
       account_name: account.accountName,
@@ -104,9 +117,9 @@ export class BanListsService {
 
   /** Records what the person says the list is for (null: back to its name's); Guardian only. */
   async setPurpose(userId: number, ref: number, purpose: BanListPurpose | null): Promise<BanList> {
-    const list = await this.access.lists.findOwned(userId, ref);
+    const list = await this.lists.findOwned(userId, ref);
     if (!list) throw banListNotFound();
-    await this.access.lists.setPurpose(list.ref, purpose);
+    await this.lists.setPurpose(list.ref, purpose);
     return toBanListDto({ ...list, purpose });
   }
 
@@ -116,12 +129,12 @@ export class BanListsService {
    * answer says so; still there, the mirror keeps it and the answer says it was not deleted.
    */
   async delete(userId: number, ref: number): Promise<Checked<void>> {
-    const list = await this.access.lists.findOwned(userId, ref);
+    const list = await this.lists.findOwned(userId, ref);
     if (!list) throw banListNotFound();
-    const cf = await this.access.clientOf(userId, list);
-    return this.access.writing(list.ref, async () => {
+    const cf = await this.owned.clientOf(userId, list);
+    return this.turns.writing(list.ref, async () => {
       await this.snapshots.keepBanLists(userId, 'ban-list', [toListToKeep(list)]);
-      await this.access.listWrite(list);
+      await this.writes.listWrite(list);
       let outcome: string | undefined;
       try {
         await cf.rules.lists.delete(list.listId, { account_id: list.accountId });
@@ -144,7 +157,7 @@ export class BanListsService {
         }
         if (lost) outcome = checkedAfterLoss('the list was deleted');
       }
-      await this.access.deps.db.transaction(async (tx) => {
+      await this.db.transaction(async (tx) => {
         await new BanListItemsRepository(tx).dropAll(list.ref);
         await new BanListsRepository(tx).delete(list.ref);
       });
@@ -159,14 +172,14 @@ export class BanListsService {
    * for before the last one answered changes nothing.
    */
   async update(userId: number, steps: Steps = {}): Promise<BanList[]> {
-    const accounts = await this.access.accounts.listForUser(userId);
+    const accounts = await this.accounts.listForUser(userId);
     let read = 0;
     steps.progress?.(0, accounts.length);
     const pulled = await Promise.all(
       accounts.map((account) =>
         about(`Could not read the lists of "${account.accountName}"`, async () => {
           steps.signal?.throwIfAborted();
-          const cf = this.access.clientFor(account);
+          const cf = this.owned.clientFor(account);
           // One answer (Cloudflare does not page lists), checked: at most an Enterprise account's lists.
           const answer = await cf.rules.lists.list({ account_id: account.accountId });
           const lists: CloudflareListSummary[] = usableAnswer(
@@ -180,7 +193,7 @@ export class BanListsService {
       ),
     );
     steps.signal?.throwIfAborted();
-    await this.access.deps.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
       const items = new BanListItemsRepository(tx);
       for (const { accountRef, lists: cloudflareLists } of pulled) {
@@ -197,18 +210,18 @@ export class BanListsService {
    * they do when a stop is asked for (between lists). Progress: lists emptied of all.
    */
   async clean(userId: number, steps: Steps = {}): Promise<BanList[]> {
-    const lists = await this.access.lists.listForUser(userId);
+    const lists = await this.lists.listForUser(userId);
     if (lists.length > 0) {
       await this.snapshots.keepBanLists(userId, 'clean-all', lists.map(toListToKeep), steps.jobId);
     }
     steps.progress?.(0, lists.length);
     for (const [index, list] of lists.entries()) {
       steps.signal?.throwIfAborted();
-      const cf = await this.access.clientOf(userId, list);
-      await this.access.writing(list.ref, async () => {
+      const cf = await this.owned.clientOf(userId, list);
+      await this.turns.writing(list.ref, async () => {
         await about(`Could not empty "${list.listName}"`, () =>
           // A replace with nothing: every item of the list is one change.
-          this.access.atCloudflare(list, list.itemsCount, async () => {
+          this.writes.atCloudflare(list, list.itemsCount, async () => {
             try {
               const { operation_id } = await cf.rules.lists.items.update(list.listId, {
                 account_id: list.accountId,
@@ -221,7 +234,7 @@ export class BanListsService {
             }
           }),
         );
-        await this.access.deps.db.transaction(async (tx) => {
+        await this.db.transaction(async (tx) => {
           const repository = new BanListsRepository(tx);
           const locked = await repository.lock(list.ref);
           if (!locked) return;
@@ -250,10 +263,10 @@ export class BanListsService {
     const { userId } = person;
     const list = options.recreate
       ? await this.recreate(userId, kept)
-      : await this.access.lists.findOwnedByListId(userId, kept.listId);
+      : await this.lists.findOwnedByListId(userId, kept.listId);
     if (!list) throw new AppError('NOT_FOUND', `The list "${kept.listName}" no longer exists.`);
-    const cf = await this.access.clientOf(userId, list);
-    await this.access.writing(list.ref, async () => {
+    const cf = await this.owned.clientOf(userId, list);
+    await this.turns.writing(list.ref, async () => {
       for (let afterId = 0; ;) {
         const batch = await items.after(afterId, RESTORE_BATCH);
         if (batch.length === 0) break;
@@ -263,7 +276,7 @@ export class BanListsService {
           return typeof value === 'string' ? [] : [{ ...value.input, comment: item.comment }];
         });
         await about(`Could not restore "${list.listName}"`, () =>
-          this.access.atCloudflare(list, body.length, async () => {
+          this.writes.atCloudflare(list, body.length, async () => {
             const { operation_id } = await cf.rules.lists.items.create(list.listId, {
               account_id: list.accountId,
               body,
@@ -272,9 +285,9 @@ export class BanListsService {
           }),
         );
       }
-      const current = await this.access.lists.findOwned(userId, list.ref);
+      const current = await this.lists.findOwned(userId, list.ref);
       if (!current) return;
-      await syncMirror(this.access.deps.db, cf, current);
+      await syncMirror(this.db, cf, current);
       for (let afterId = 0; ;) {
         const batch = await items.after(afterId, RESTORE_BATCH);
         if (batch.length === 0) break;
@@ -291,7 +304,7 @@ export class BanListsService {
     batch: readonly SnapshotItem[],
     items: KeptListItems,
   ): Promise<void> {
-    await this.access.deps.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
       if (!(await lists.lock(list.ref))) return;
       const restored = await new BanListItemsRepository(tx).restoreKept(
@@ -322,19 +335,19 @@ export class BanListsService {
   }
 
   private async recreate(userId: number, kept: SnapshotList): Promise<BanListRecord | undefined> {
-    const existing = (await this.access.lists.listForUser(userId)).find(
+    const existing = (await this.lists.listForUser(userId)).find(
       (list) => list.accountRef === kept.accountRef && list.listName === kept.listName,
     );
     if (existing) return existing;
-    const account = await this.access.accounts.findOwned(userId, kept.accountRef);
+    const account = await this.accounts.findOwned(userId, kept.accountRef);
     if (!account) return undefined;
-    const cf = this.access.clientFor(account);
-    await this.access.listWrite(account);
+    const cf = this.owned.clientFor(account);
+    await this.writes.listWrite(account);
     const created = await about(`Could not create "${kept.listName}" again`, () =>
       cf.rules.lists.create({ account_id: account.accountId, name: kept.listName, kind: kept.kind }),
     );
-    const { ref } = await this.access.lists.upsert(account.id, created);
-    this.access.changed();
-    return this.access.lists.findOwned(userId, ref);
+    const { ref } = await this.lists.upsert(account.id, created);
+    this.owned.changed();
+    return this.lists.findOwned(userId, ref);
   }
 }

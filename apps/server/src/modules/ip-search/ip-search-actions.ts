@@ -6,13 +6,15 @@ import {
   type RemoveMatchesRequest,
 } from '@guardian/contract';
 import { AppError } from '../../app-error';
-import { about, type BanListAccess } from '../ban-list-mirror/ban-list-access';
+import { about } from '../ban-list-mirror/owned-lists';
 import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
 import type { BanListRecord } from '../ban-list-mirror/ban-lists.repository';
 import type { ItemActor } from '../auth/actor';
 import { parseItemValue } from '../ban-list-mirror/list-item-value';
 import type { JobKind } from '../jobs/job-queue';
 import { toJobDto, type JobsService } from '../jobs/jobs.service';
+import type { OwnedLists } from '../ban-list-mirror/owned-lists';
+import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
 
 export const BAN_EVERYWHERE = 'ban-everywhere';
 export const IP_SEARCH_REMOVE = 'ip-search-remove';
@@ -52,18 +54,20 @@ function byAccount<T>(entries: { list: BanListRecord; entry: T }[]): AccountPart
  * The actions of the IP search's answer, across the person's accounts: "Ban everywhere" (one value
  * added to the chosen lists) and "Remove from lists" (the chosen matches deleted). Each account's part
  * is a job (modules/jobs/) that goes through the ban-list items service, so every write takes the
- * list's turn and the account's Cloudflare turn and write budget (`BanListAccess.atCloudflare`), is
+ * list's turn and the account's Cloudflare turn and write budget (`AccountListWrites.atCloudflare`), is
  * refused when the value is already listed, and is mirrored as the Add and Delete of the items screen.
  * One account's failure fails its job (named in its error); the other accounts' jobs go on.
  */
 export class IpSearchActions {
+  private readonly owned: OwnedLists;
   constructor(
-    private readonly access: BanListAccess,
+    parts: Pick<BanListParts, 'owned'>,
     private readonly items: BanListItemsService,
     private readonly jobs: JobsService,
     /** How long the call waits for the jobs before it answers them still going (202). */
     private readonly waitMs: number,
-  ) {}
+  ) {
+    ({ owned: this.owned } = parts);}
 
   readonly banKind: JobKind = {
     run: async ({ job, signal, progress }) => {
@@ -78,7 +82,7 @@ export class IpSearchActions {
       progress(0, listIds.length);
       for (const listId of listIds) {
         signal.throwIfAborted();
-        const list = await this.access.requireList(job.userId, listId);
+        const list = await this.owned.requireList(job.userId, listId);
         const outcome = await about(`The list "${list.listName}"`, async () => {
           try {
             await this.items.add({ ...actor, userId: job.userId }, list, {
@@ -115,7 +119,7 @@ export class IpSearchActions {
       progress(0, entries.length);
       for (const { listId, itemId } of entries) {
         signal.throwIfAborted();
-        const list = await this.access.requireList(job.userId, listId);
+        const list = await this.owned.requireList(job.userId, listId);
         const outcome = await about(`The list "${list.listName}"`, async () => {
           try {
             await this.items.delete({ ...actor, userId: job.userId }, listId, itemId);
@@ -148,7 +152,7 @@ export class IpSearchActions {
     const listIds = [...new Set(request.list_ids)];
     const chosen: { list: BanListRecord; entry: string }[] = [];
     for (const listId of listIds) {
-      const list = await this.access.requireList(userId, listId);
+      const list = await this.owned.requireList(userId, listId);
       const value = parseItemValue(list.kind, request.value);
       if (typeof value === 'string')
         throw new AppError('BAD_REQUEST', `The list "${list.listName}": ${value}`);
@@ -175,7 +179,7 @@ export class IpSearchActions {
       const key = `${list_id}\u0000${item_id}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const list = await this.access.requireList(userId, list_id);
+      const list = await this.owned.requireList(userId, list_id);
       chosen.push({ list, entry: { listId: list_id, itemId: item_id } });
     }
     return this.start(userId, IP_SEARCH_REMOVE, byAccount(chosen), (part) => ({

@@ -8,7 +8,8 @@ import {
 } from '@guardian/contract';
 import { AppError } from '../../app-error';
 import { AnswerCache } from '../../answer-cache';
-import type { BanListAccess } from '../ban-list-mirror/ban-list-access';
+import type { AnswerCaches } from '../../deps';
+import type { Queryable } from '../../db';
 import { parseIpSearch } from '../ban-list-mirror/ip-address';
 import { parseItemValue } from '../ban-list-mirror/list-item-value';
 import { IpSearchRepository, type FoundItem, type SearchedList } from './ip-search.repository';
@@ -51,7 +52,7 @@ const LIST_KIND: Record<IpSearchKind, BanListKind> = {
 
 /** Characters of JSON kept in all by the answer cache (an answer of 500 matches of one list: about 90,000). */
 const CACHED_ANSWER_CHARS = 16_000_000;
-/** How long a person's lists' version is taken as read (as a page read takes its list: ban-list-access.ts). */
+/** How long a person's lists' version is taken as read (as a page read takes its list: ban-list-mirror/owned-lists.ts). */
 const VERSION_KEPT_MS = 1_000;
 
 /** "Where is this address?": one search across every list of every account of the person. */
@@ -69,9 +70,13 @@ export class IpSearchService {
    */
   private readonly versions: AnswerCache<{ version: string; changes: number }>;
 
-  constructor(private readonly access: BanListAccess) {
-    this.repository = new IpSearchRepository(access.deps.db);
-    const caching = access.deps.answerCaches;
+  constructor(
+    db: Queryable,
+    /** This process's count of list writes (OwnedLists): a search kept for a moment checks it. */
+    private readonly owned: { readonly changes: number },
+    caching: AnswerCaches,
+  ) {
+    this.repository = new IpSearchRepository(db);
     this.answers = new AnswerCache(caching, {
       maxSize: CACHED_ANSWER_CHARS,
       sizeCalculation: (json) => json.length,
@@ -95,7 +100,7 @@ export class IpSearchService {
 
   private async versionOf(userId: number, kind: BanListKind): Promise<string> {
     const key = `${userId}\u0000${kind}`;
-    const changes = this.access.changes;
+    const changes = this.owned.changes;
     const kept = this.versions.get(key);
     if (kept && kept.changes === changes) return kept.version;
     const version = await this.repository.versionOf(userId, kind);

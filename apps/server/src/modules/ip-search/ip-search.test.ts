@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../db';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import type { BanListAccess } from '../ban-list-mirror/ban-list-access';
 import { IpSearchService, parseSearch } from './ip-search.service';
 import { countingDb } from '../../test/counting-db';
 
@@ -258,9 +257,9 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
       });
       expect(added.statusCode, added.body).toBeLessThan(300);
     };
-    // This process's list writes, as BanListAccess counts them.
-    const access = { deps: { db: counted, answerCaches: { enabled: true } }, changes: 0 };
-    const service = new IpSearchService(access as unknown as BanListAccess);
+    // This process's list writes, as OwnedLists counts them.
+    const access = { changes: 0 };
+    const service = new IpSearchService(counted, access, { enabled: true });
     const searched = async (q: string, by = service) =>
       JSON.parse(await by.searchJson(alice.id, q)) as IpSearchAnswer;
     const before = await searched('192.0.2.55');
@@ -279,10 +278,7 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect(found(await searched('192.0.2.56'))).toEqual(['edge:192.0.2.56:exact']);
     // With the answer caches off every search reads the lists.
-    const uncached = new IpSearchService({
-      ...access,
-      deps: { ...access.deps, answerCaches: { enabled: false } },
-    } as unknown as BanListAccess);
+    const uncached = new IpSearchService(counted, access, { enabled: false });
     await searched('192.0.2.55', uncached);
     statements.length = 0;
     await searched('192.0.2.55', uncached);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../app-error';
-import { createAppDeps } from '../../app';
 import { Leases } from '../../db/leases';
 import { createTestContext, type TestContext } from '../../test/context';
-import { BanListAccess } from './ban-list-access';
+import { ListTurns } from './list-turns';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -12,8 +11,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** What one server process has: its own leases (and their queues in memory), on the shared database. */
-const processOn = (listWaitMs: number) =>
-  new BanListAccess(createAppDeps(ctx.config, ctx.db), new Leases(ctx.db), 30_000, undefined, listWaitMs);
+const processOn = (listWaitMs: number) => new ListTurns(new Leases(ctx.db), { changed() {} }, listWaitMs);
 
 /** A write that holds its list's turn until `release` is called; `ended` notes when its work ended. */
 function held(ended: () => void = () => undefined) {
