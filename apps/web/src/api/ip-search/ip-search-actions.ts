@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { useMutation, type QueryClient } from '@tanstack/react-query';
 import {
   ipSearchEndpoints,
   type BanEverywhereRequest,
@@ -40,6 +40,11 @@ export async function followParts(
 
 export function banEverywhere(body: BanEverywhereRequest) {
   return callEndpoint(ipSearchEndpoints.ban, { body });
+}
+
+/** Starts Ban everywhere; its answer is each account's job, which the screen follows (followParts). */
+export function useBanEverywhereMutation() {
+  return useMutation({ mutationFn: banEverywhere });
 }
 
 export function removeMatches(body: RemoveMatchesRequest) {
