@@ -2,7 +2,7 @@ import type { Job, JobKind } from '@guardian/contract';
 import { Button } from './ui/button';
 import { Spinner } from './ui/spinner';
 import { describeJobProgress, type JobProgress } from '../api/jobs/job-progress';
-import { useRunningJob } from '../api/jobs/running-job';
+import { useFollowedJob } from '../api/jobs/follow-job';
 
 interface JobProgressStripProps {
   job: Job;
@@ -83,17 +83,21 @@ interface RunningJobStripProps extends Pick<
   onCancelFailed: (error: unknown) => void;
 }
 
-/** The strip of the person's running job of `kind` (see useRunningJob), while there is one. */
+/**
+ * The strip of the person's running job of `kind` while there is one: a kind that is not about one
+ * thing (Update of the lists, Clean All, the zones' Update List: one at a time per person), found among
+ * their jobs, so it shows after a reload or coming back to the screen too.
+ */
 export function RunningJobStrip({ kind, onCancelFailed, ...words }: RunningJobStripProps) {
-  const running = useRunningJob(kind);
-  if (!running.job || !running.progress) return null;
+  const followed = useFollowedJob({ find: (job) => job.kind === kind });
+  if (!followed.running || !followed.progress) return null;
   return (
     <JobProgressStrip
       {...words}
-      job={running.job}
-      progress={running.progress}
-      cancelling={running.isCancelling}
-      onCancel={() => void running.cancel().catch(onCancelFailed)}
+      job={followed.running}
+      progress={followed.progress}
+      cancelling={followed.isCancelling}
+      onCancel={() => void followed.cancel().catch(onCancelFailed)}
     />
   );
 }

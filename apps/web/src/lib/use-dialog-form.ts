@@ -34,7 +34,7 @@ interface DialogFormOptions<Values extends FieldValues, Output> {
  * README's "Forms"). Nothing is checked before the first submit; after it every change re-checks, so a
  * field's message goes as soon as the field holds a valid value. A failed save's message goes when the
  * person edits any field or submits again: it never stands beside messages about newer input.
- * Imported by dialogs only (lazy screen chunks), so react-hook-form stays out of the login page.
+ * Imported by lazy screen chunks only, so react-hook-form stays out of the login page.
  */
 export function useDialogForm<Values extends FieldValues, Output = Values>({
   resolver,

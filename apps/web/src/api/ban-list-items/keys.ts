@@ -10,7 +10,7 @@ export interface BanListItemsPageQuery {
 
 /** Query keys of the ban list items: every cached page of every list starts with `all`. */
 export const banListItemKeys = {
-  all: ['banlist-items'] as const,
+  all: ['ban-list-items'] as const,
   /** Every cached page of one list. */
   list: (listId: string) => [...banListItemKeys.all, listId] as const,
   page: (listId: string, query: BanListItemsPageQuery) => [...banListItemKeys.list(listId), query] as const,

@@ -1,14 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { banListItemEndpoints, type BanList, type Job } from '@guardian/contract';
 import { callEndpoint } from '../../lib/api';
 import { banListItemKeys } from '../ban-list-items/keys';
-import { useCancelJobMutation } from '../jobs/job-cancel-mutation';
-import { isJob } from '../jobs/job-end';
-import { useJobProgress } from '../jobs/job-progress';
-import { useJobQuery } from '../jobs/job-query';
-import { useJobsQuery } from '../jobs/jobs-query';
-import { hasEnded, jobKeys } from '../jobs/keys';
+import { isJob, useFollowedJob } from '../jobs/follow-job';
+import { jobKeys } from '../jobs/keys';
 import { banListKeys } from './keys';
 
 /** What a sync answers: the list when it ended within the server's wait, else its job (202), still going. */
@@ -59,32 +55,16 @@ export function useSyncBanListMutation(listId: string) {
 export function useBanListSync(listId: string, onEnded: (job: Job) => void) {
   const queryClient = useQueryClient();
   const mutation = useSyncBanListMutation(listId);
-  const cancelMutation = useCancelJobMutation();
   const [startedId, setStartedId] = useState<string | null>(null);
-
-  const jobs = useJobsQuery('mine');
-  const running = jobs.data?.jobs.find(
-    (job) => job.kind === BAN_LIST_SYNC && !hasEnded(job) && job.list_id === listId,
-  );
-  const jobQuery = useJobQuery(startedId ?? running?.id ?? null);
-  const job = jobQuery.data;
-  const progress = useJobProgress(job, jobQuery.dataUpdatedAt);
-
-  // Only a job this screen saw running is announced when it ends: one found already ended is old news.
-  const seenRunning = useRef(new Set<string>());
-  const announced = useRef(new Set<string>());
-  useEffect(() => {
-    if (!job) return;
-    if (!hasEnded(job)) {
-      seenRunning.current.add(job.id);
-      return;
-    }
-    if (!seenRunning.current.has(job.id) || announced.current.has(job.id)) return;
-    announced.current.add(job.id);
-    if (job.state === 'succeeded') void refetchSynced(queryClient, listId);
-    else void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
-    onEnded(job);
-  }, [job, listId, onEnded, queryClient]);
+  const followed = useFollowedJob({
+    started: startedId,
+    find: (job) => job.kind === BAN_LIST_SYNC && job.list_id === listId,
+    onEnded: (job) => {
+      if (job.state === 'succeeded') void refetchSynced(queryClient, listId);
+      else void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
+      onEnded(job);
+    },
+  });
 
   const start = async () => {
     const answer = await mutation.mutateAsync();
@@ -92,15 +72,14 @@ export function useBanListSync(listId: string, onEnded: (job: Job) => void) {
     return answer;
   };
 
-  const runningJob = job && !hasEnded(job) ? job : null;
   return {
     start,
     /** The short sync's call is on its way. */
     isPending: mutation.isPending,
     /** The long sync's job, while it runs (queued or running). */
-    job: runningJob,
-    progress: runningJob ? progress : null,
-    cancel: () => (runningJob ? cancelMutation.mutateAsync(runningJob) : Promise.resolve(null)),
-    isCancelling: cancelMutation.isPending || (runningJob?.cancel_requested ?? false),
+    job: followed.running,
+    progress: followed.running ? followed.progress : null,
+    cancel: followed.cancel,
+    isCancelling: followed.isCancelling,
   };
 }

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FirewallRule } from '@guardian/contract';
 import { createQueryClient } from '../../app/providers';
 import { jsonResponse } from '../../test/render-app';
-import { moveFirewallRule } from '../../features/zone-rules/lib/firewall-rule-order';
+import { moveFirewallRule } from '../../features/zone-rules/firewall-rules/firewall-rule-order';
 import { firewallRuleKeys } from './keys';
 import { useReorderFirewallRulesMutation } from './firewall-rules-reorder-mutation';
 import { firewallRule } from '../../test/firewall-rule';

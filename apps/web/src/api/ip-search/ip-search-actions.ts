@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { useMutation, type QueryClient } from '@tanstack/react-query';
 import {
   ipSearchEndpoints,
   type BanEverywhereRequest,
@@ -7,8 +7,8 @@ import {
   type RemoveMatchesRequest,
 } from '@guardian/contract';
 import { callEndpoint } from '../../lib/api';
-import { hasEnded, jobKeys } from '../jobs/keys';
-import { fetchJob, JOB_POLL_MS } from '../jobs/job-query';
+import { followJob } from '../jobs/follow-job';
+import { jobKeys } from '../jobs/keys';
 import { banListKeys } from '../ban-lists/keys';
 import { ipSearchKeys } from './keys';
 import { listCapacityKeys } from './list-capacity-query';
@@ -22,37 +22,29 @@ export type ActionPart = IpSearchActionAnswer['parts'][number];
 export async function followParts(
   answer: IpSearchActionAnswer,
   onPart: (index: number, job: Job) => void,
-  queryClient?: QueryClient,
+  queryClient: QueryClient,
 ): Promise<Job[]> {
-  if (queryClient) void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
   const jobs = await Promise.all(
-    answer.parts.map(async (part, index) => {
-      let job = part.job;
-      onPart(index, job);
-      while (!hasEnded(job)) {
-        await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
-        try {
-          job = await fetchJob(job.id);
-        } catch {
-          // A poll that failed once (a restart of the server) is tried again at the next tick.
-          continue;
-        }
-        onPart(index, job);
-      }
-      return job;
+    answer.parts.map((part, index) => {
+      onPart(index, part.job);
+      return followJob(queryClient, part.job, (job) => onPart(index, job));
     }),
   );
-  if (queryClient) {
-    void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
-    void queryClient.invalidateQueries({ queryKey: ipSearchKeys.all });
-    void queryClient.invalidateQueries({ queryKey: banListKeys.all });
-    void queryClient.invalidateQueries({ queryKey: listCapacityKeys.all });
-  }
+  void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: ipSearchKeys.all });
+  void queryClient.invalidateQueries({ queryKey: banListKeys.all });
+  void queryClient.invalidateQueries({ queryKey: listCapacityKeys.all });
   return jobs;
 }
 
 export function banEverywhere(body: BanEverywhereRequest) {
   return callEndpoint(ipSearchEndpoints.ban, { body });
+}
+
+/** Starts Ban everywhere; its answer is each account's job, which the screen follows (followParts). */
+export function useBanEverywhereMutation() {
+  return useMutation({ mutationFn: banEverywhere });
 }
 
 export function removeMatches(body: RemoveMatchesRequest) {

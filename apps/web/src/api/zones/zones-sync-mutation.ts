@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { zoneEndpoints } from '@guardian/contract';
 import { callEndpoint } from '../../lib/api';
-import { untilEnded } from '../jobs/job-end';
+import { untilEnded } from '../jobs/follow-job';
 import { zoneKeys } from './keys';
 
-export async function syncZones(queryClient?: QueryClient) {
+export async function syncZones(queryClient: QueryClient) {
   // A long one answers 202 with its job: followed until it ends, so the button stays busy until then.
   return untilEnded(await callEndpoint(zoneEndpoints.sync), queryClient);
 }

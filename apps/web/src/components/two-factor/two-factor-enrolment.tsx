@@ -1,15 +1,35 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { QRCodeSVG } from 'qrcode.react';
 import { Copy } from 'lucide-react';
-import { TOTP_DIGITS, type TwoFactorSetup } from '@guardian/contract';
+import { z } from 'zod';
+import { TOTP_DIGITS, twoFactorEnableRequestSchema, type TwoFactorSetup } from '@guardian/contract';
 import { useTwoFactorEnableMutation } from '../../api/two-factor/two-factor-enable-mutation';
 import { useTwoFactorSetupMutation } from '../../api/two-factor/two-factor-setup-mutation';
 import { actionErrorMessage } from '../../lib/api';
+import { useDialogForm } from '../../lib/use-dialog-form';
 import { Button } from '../ui/button';
 import { ErrorMessage } from '../ui/error-message';
 import { Field, Input } from '../ui/input';
 import { useToast } from '../ui/toast';
 import { RecoveryCodes } from './recovery-codes';
+
+/** The app's code as typed, spaces left out; it must be the app's (a recovery code cannot turn it on). */
+const enableFormSchema = z
+  .object({
+    code: z
+      .string()
+      .transform((typed) => typed.replace(/\s/g, ''))
+      .pipe(
+        z
+          .string()
+          .regex(
+            new RegExp(`^[0-9]{${TOTP_DIGITS}}$`),
+            `Enter the ${TOTP_DIGITS}-digit code your app shows.`,
+          ),
+      ),
+  })
+  .pipe(twoFactorEnableRequestSchema);
 
 /** The secret in groups of four, as people type it into an app. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -30,8 +50,15 @@ export function TwoFactorEnrolment({ email, onDone, onCancel }: TwoFactorEnrolme
   const setup = useTwoFactorSetupMutation();
   const enable = useTwoFactorEnableMutation();
   const toast = useToast();
-  const [code, setCode] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
+  const form = useDialogForm({
+    resolver: zodResolver(enableFormSchema),
+    defaultValues: { code: '' },
+    saves: [enable],
+  });
+  // One message under the steps: the failed save's, else the code's.
+  const message = enable.isError
+    ? actionErrorMessage(enable.error, 'Failed to turn on two-factor sign-in.')
+    : (form.formState.errors.code?.message ?? null);
   const { mutate: startSetup } = setup;
   const started = useRef(false);
   const codesIntro = useRef<HTMLParagraphElement>(null);
@@ -76,16 +103,6 @@ export function TwoFactorEnrolment({ email, onDone, onCancel }: TwoFactorEnrolme
   if (!setup.data) return <p className="text-sm text-ink-muted">Preparing a new secret...</p>;
   const secret: TwoFactorSetup = setup.data;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const typed = code.replace(/\s/g, '');
-    if (!new RegExp(`^[0-9]{${TOTP_DIGITS}}$`).test(typed))
-      return setMessage(`Enter the ${TOTP_DIGITS}-digit code your app shows.`);
-    setMessage(null);
-    enable.mutate(typed, {
-      onError: (error) => setMessage(actionErrorMessage(error, 'Failed to turn on two-factor sign-in.')),
-    });
-  };
   const copySecret = () =>
     navigator.clipboard.writeText(secret.secret).then(
       () => toast.success('Secret copied.'),
@@ -93,7 +110,7 @@ export function TwoFactorEnrolment({ email, onDone, onCancel }: TwoFactorEnrolme
     );
 
   return (
-    <form noValidate onSubmit={submit} className="grid gap-4">
+    <form noValidate onSubmit={form.submitWith(({ code }) => enable.mutate(code))} className="grid gap-4">
       <ol className="grid list-decimal gap-4 pl-5 text-sm text-ink">
         <li>
           Scan this QR code with an authenticator app (1Password, Google Authenticator, Microsoft
@@ -132,13 +149,11 @@ export function TwoFactorEnrolment({ email, onDone, onCancel }: TwoFactorEnrolme
             {(control) => (
               <Input
                 {...control}
-                name="code"
+                {...form.register('code')}
                 autoComplete="one-time-code"
                 inputMode="numeric"
                 maxLength={TOTP_DIGITS + 2}
-                value={code}
                 invalid={message !== null}
-                onChange={(event) => setCode(event.target.value)}
               />
             )}
           </Field>

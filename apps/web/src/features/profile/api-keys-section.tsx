@@ -1,6 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Resolver } from 'react-hook-form';
 import { Copy, KeyRound, Plus } from 'lucide-react';
-import type { ApiKeyAccess, CreatedApiKey } from '@guardian/contract';
+import {
+  createApiKeyRequestSchema,
+  type ApiKeyAccess,
+  type CreateApiKeyRequest,
+  type CreatedApiKey,
+} from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
 import { Button, DeleteButton } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
@@ -14,9 +21,31 @@ import { useCreateApiKeyMutation } from '../../api/api-keys/api-key-create-mutat
 import { useApiKeysQuery } from '../../api/api-keys/api-keys-query';
 import { useRevokeApiKeyMutation } from '../../api/api-keys/api-key-revoke-mutation';
 import { counted } from '../../lib/counted';
+import { useDialogForm } from '../../lib/use-dialog-form';
 
 const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 const ACCESS_LABEL: Record<ApiKeyAccess, string> = { read: 'Read only', ban: 'Ban' };
+
+/** The create form's fields: the request's, its expiry a day (the date input's text) or ''. */
+interface CreateKeyForm {
+  name: string;
+  access: ApiKeyAccess;
+  list_ids: string[];
+  expires_at: string;
+}
+
+const checkCreateKey = zodResolver(createApiKeyRequestSchema, undefined, { raw: true });
+
+/**
+ * Checks the request the dialog would send with the server's own schema: a key expires at the end of
+ * the day chosen. It goes as the person wrote it (the server trims), hence `raw`.
+ */
+const createKeyResolver: Resolver<CreateKeyForm, unknown, CreateApiKeyRequest> = (form, context, options) =>
+  checkCreateKey(
+    { ...form, expires_at: form.expires_at ? new Date(`${form.expires_at}T23:59:59`).toISOString() : null },
+    context,
+    options as unknown as Parameters<typeof checkCreateKey>[2],
+  );
 
 /** The create form: a name, what the key may do, the lists it is limited to, an optional expiry. */
 function CreateKeyDialog({
@@ -28,29 +57,16 @@ function CreateKeyDialog({
 }) {
   const create = useCreateApiKeyMutation();
   const banLists = useBanListsQuery();
-  const [name, setName] = useState('');
-  const [access, setAccess] = useState<ApiKeyAccess>('ban');
-  const [listIds, setListIds] = useState<string[]>([]);
-  const [expires, setExpires] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) return setMessage('Name is required.');
-    setMessage(null);
-    create.mutate(
-      {
-        name,
-        access,
-        list_ids: listIds,
-        expires_at: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
-      },
-      {
-        onSuccess: onCreated,
-        onError: (error) => setMessage(actionErrorMessage(error, 'Failed to create the API key.')),
-      },
-    );
-  };
+  const form = useDialogForm({
+    resolver: createKeyResolver,
+    defaultValues: { name: '', access: 'ban', list_ids: [], expires_at: '' },
+    saves: [create],
+  });
+  const { errors } = form.formState;
+  // One message at a time: the failed save's, else the first field's in the dialog's order.
+  const message = create.isError
+    ? actionErrorMessage(create.error, 'Failed to create the API key.')
+    : (errors.name ?? errors.access ?? errors.list_ids ?? errors.expires_at)?.message;
 
   return (
     <Dialog
@@ -58,7 +74,7 @@ function CreateKeyDialog({
       onOpenChange={(open) => !open && onClose()}
       title="Create API Key"
       description="For scripts such as Fail2Ban or CrowdSec. The key is shown once."
-      onSubmit={submit}
+      onSubmit={form.submitWith((request) => create.mutate(request, { onSuccess: onCreated }))}
       busy={create.isPending}
       footer={
         <>
@@ -73,21 +89,16 @@ function CreateKeyDialog({
     >
       <label className="grid gap-1 text-sm font-medium text-ink">
         Name
-        <Input
-          value={name}
-          maxLength={60}
-          onChange={(event) => setName(event.target.value)}
-          placeholder="fail2ban on web-1"
-        />
+        <Input {...form.register('name')} maxLength={60} placeholder="fail2ban on web-1" />
       </label>
       <fieldset className="grid gap-2 text-sm">
         <legend className="mb-1 font-medium text-ink">Access</legend>
         <label className="flex items-center gap-2">
-          <input type="radio" name="access" checked={access === 'ban'} onChange={() => setAccess('ban')} />
+          <input type="radio" value="ban" {...form.register('access')} />
           Ban: read, and add or remove ban-list items
         </label>
         <label className="flex items-center gap-2">
-          <input type="radio" name="access" checked={access === 'read'} onChange={() => setAccess('read')} />
+          <input type="radio" value="read" {...form.register('access')} />
           Read only
         </label>
       </fieldset>
@@ -96,8 +107,7 @@ function CreateKeyDialog({
         <select
           multiple
           className="min-h-24 rounded-control border border-line-strong bg-surface px-2 py-1 text-sm"
-          value={listIds}
-          onChange={(event) => setListIds([...event.target.selectedOptions].map((option) => option.value))}
+          {...form.register('list_ids')}
         >
           {(banLists.data ?? []).map((list) => (
             <option key={list.list_id} value={list.list_id}>
@@ -108,7 +118,7 @@ function CreateKeyDialog({
       </label>
       <label className="grid gap-1 text-sm font-medium text-ink">
         Expires (optional)
-        <Input type="date" value={expires} onChange={(event) => setExpires(event.target.value)} />
+        <Input type="date" {...form.register('expires_at')} />
       </label>
       {message && <ErrorMessage>{message}</ErrorMessage>}
     </Dialog>

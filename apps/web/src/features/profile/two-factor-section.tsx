@@ -1,6 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ShieldCheck } from 'lucide-react';
-import type { RecoveryCodes as RecoveryCodesAnswer, TwoFactorConfirmRequest } from '@guardian/contract';
+import { z } from 'zod';
+import {
+  twoFactorConfirmRequestSchema,
+  type RecoveryCodes as RecoveryCodesAnswer,
+  type TwoFactorConfirmRequest,
+} from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
@@ -10,6 +16,7 @@ import { useToast } from '../../components/ui/toast';
 import { RecoveryCodes } from '../../components/two-factor/recovery-codes';
 import { TwoFactorEnrolment } from '../../components/two-factor/two-factor-enrolment';
 import { actionErrorMessage } from '../../lib/api';
+import { useDialogForm } from '../../lib/use-dialog-form';
 import { useSession } from '../../lib/session';
 import { useRecoveryCodesMutation } from '../../api/two-factor/recovery-codes-mutation';
 import { useTwoFactorDisableMutation } from '../../api/two-factor/two-factor-disable-mutation';
@@ -18,6 +25,30 @@ import { useTwoFactorStatusQuery } from '../../api/two-factor/two-factor-status-
 const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 
 type Confirming = 'disable' | 'codes';
+
+const { password: passwordSchema, code: codeSchema } = twoFactorConfirmRequestSchema.shape;
+
+/** Confirmed with the password or with a code, whichever is chosen, each by the contract's rules. */
+const confirmFormSchema = z
+  .discriminatedUnion('using', [
+    z.object({
+      using: z.literal('password'),
+      value: z
+        .string()
+        .refine((typed) => typed.trim() !== '', 'Enter your password.')
+        .pipe(passwordSchema.unwrap()),
+    }),
+    z.object({
+      using: z.literal('code'),
+      value: z
+        .string()
+        .refine((typed) => typed.trim() !== '', 'Enter a code.')
+        .pipe(codeSchema.unwrap()),
+    }),
+  ])
+  .transform(({ using, value }): TwoFactorConfirmRequest =>
+    using === 'password' ? { password: value } : { code: value },
+  );
 
 /** Turning off and new recovery codes: confirmed with the password, or a code from the app. */
 function ConfirmDialog({
@@ -32,37 +63,37 @@ function ConfirmDialog({
   const disable = useTwoFactorDisableMutation();
   const regenerate = useRecoveryCodesMutation();
   const toast = useToast();
-  const [using, setUsing] = useState<'password' | 'code'>('password');
-  const [value, setValue] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
+  const form = useDialogForm({
+    resolver: zodResolver(confirmFormSchema),
+    defaultValues: { using: 'password', value: '' },
+    saves: [disable, regenerate],
+  });
+  const using = form.watch('using');
   const busy = disable.isPending || regenerate.isPending;
   const turningOff = action === 'disable';
+  const failed = turningOff ? disable : regenerate;
+  // One message: the failed save's, else what the field lacks.
+  const message = failed.isError
+    ? actionErrorMessage(
+        failed.error,
+        turningOff ? 'Failed to turn off two-factor sign-in.' : 'Failed to make new recovery codes.',
+      )
+    : (form.formState.errors.value?.message ?? null);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!value.trim()) return setMessage(using === 'password' ? 'Enter your password.' : 'Enter a code.');
-    setMessage(null);
-    const confirmation: TwoFactorConfirmRequest =
-      using === 'password' ? { password: value } : { code: value };
-    const onError = (error: unknown) =>
-      setMessage(
-        actionErrorMessage(
-          error,
-          turningOff ? 'Failed to turn off two-factor sign-in.' : 'Failed to make new recovery codes.',
-        ),
-      );
+  const submit = form.submitWith((confirmation) => {
     if (turningOff) {
       disable.mutate(confirmation, {
         onSuccess: () => {
           toast.success('Two-factor sign-in is off.');
           onClose();
         },
-        onError,
       });
     } else {
-      regenerate.mutate(confirmation, { onSuccess: onCodes, onError });
+      regenerate.mutate(confirmation, { onSuccess: onCodes });
     }
-  };
+  });
+  // Another way to confirm starts with an empty field.
+  const chooseUsing = { onChange: () => form.setValue('value', '') };
 
   return (
     <Dialog
@@ -91,27 +122,11 @@ function ConfirmDialog({
       <fieldset className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-ink">
         <legend className="sr-only">Confirm with</legend>
         <label className="flex items-center gap-2">
-          <input
-            type="radio"
-            name="confirm-with"
-            checked={using === 'password'}
-            onChange={() => {
-              setUsing('password');
-              setValue('');
-            }}
-          />
+          <input type="radio" value="password" {...form.register('using', chooseUsing)} />
           With my password
         </label>
         <label className="flex items-center gap-2">
-          <input
-            type="radio"
-            name="confirm-with"
-            checked={using === 'code'}
-            onChange={() => {
-              setUsing('code');
-              setValue('');
-            }}
-          />
+          <input type="radio" value="code" {...form.register('using', chooseUsing)} />
           With a code (from the app, or a recovery code)
         </label>
       </fieldset>
@@ -121,9 +136,8 @@ function ConfirmDialog({
             {...control}
             type={using === 'password' ? 'password' : 'text'}
             autoComplete={using === 'password' ? 'current-password' : 'one-time-code'}
-            value={value}
+            {...form.register('value')}
             invalid={message !== null}
-            onChange={(event) => setValue(event.target.value)}
           />
         )}
       </Field>

@@ -5,8 +5,8 @@ import { buttonClassName } from '../../components/ui/button';
 import { useZoneDomain } from '../../api/zones/zone-domain';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
-import { FirewallRulesPanel } from './components/firewall-rules-panel';
-import { PageRulesPanel } from './components/page-rules-panel';
+import { FirewallRulesPanel } from './firewall-rules/firewall-rules-panel';
+import { PageRulesPanel } from './page-rules/page-rules-panel';
 
 const tabClassName =
   '-mb-px border-b-2 border-transparent px-4 py-2.5 text-sm font-medium whitespace-nowrap text-ink-muted transition-colors hover:text-ink data-[state=active]:border-brand data-[state=active]:text-brand';

@@ -1,10 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Resolver } from 'react-hook-form';
+import { z } from 'zod';
 import {
   BAN_LIST_ITEM_COMMENT_MAX,
   ITEM_EXPIRY_LABELS,
   ITEM_EXPIRY_PRESETS,
+  banEverywhereRequestSchema,
   capacityWarning,
-  type BanEverywhereRequest,
   type BanList,
   type BanListKind,
   type IpSearchActionAnswer,
@@ -19,11 +22,12 @@ import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { Spinner } from '../../../components/ui/spinner';
 import { useBanListsQuery } from '../../../api/ban-lists/ban-lists-query';
-import { banEverywhere } from '../../../api/ip-search/ip-search-actions';
+import { useBanEverywhereMutation } from '../../../api/ip-search/ip-search-actions';
 import { useListCapacityQuery } from '../../../api/ip-search/list-capacity-query';
 import { errorMessage } from '../../../lib/api';
 import { purposeLabel, purposeSourceWords } from '../../../lib/ban-list-purpose';
 import { counted } from '../../../lib/counted';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 
 /** The lists a search's value goes in: an address or CIDR in ip lists, the others in their own kind. */
 const LIST_KIND: Record<IpSearchAnswer['query']['kind'], BanListKind> = {
@@ -41,6 +45,38 @@ const KIND_WORDS: Record<BanListKind, string> = {
 };
 
 type ExpiryChoice = ItemExpiryPreset | 'date';
+
+/** The dialog's fields; `list_ids` stays null until the person changes the lists chosen for them. */
+interface BanEverywhereForm {
+  list_ids: string[] | null;
+  comment: string;
+  expiry: ExpiryChoice;
+  date: string;
+}
+
+/**
+ * The request's lists and comment by the contract's rules, and an expiry date once "A date..." is
+ * chosen; the answer is the request without its value (the search's).
+ */
+const banEverywhereFormSchema = banEverywhereRequestSchema
+  .pick({ list_ids: true, comment: true })
+  .extend({ expiry: z.enum([...ITEM_EXPIRY_PRESETS, 'date']), date: z.string() })
+  .superRefine(({ expiry, date }, context) => {
+    if (expiry !== 'date') return;
+    const at = new Date(date);
+    if (date === '' || Number.isNaN(at.getTime()))
+      context.addIssue({ code: 'custom', path: ['date'], message: 'Choose the expiry date and time.' });
+    else if (at.getTime() <= Date.now())
+      context.addIssue({ code: 'custom', path: ['date'], message: 'The expiry date must be in the future.' });
+  })
+  .transform(({ list_ids, comment, expiry, date }) => ({
+    list_ids,
+    comment,
+    ...(expiry === 'never' ? {} : { expires: expiry === 'date' ? new Date(date).toISOString() : expiry }),
+  }));
+
+const checkBanEverywhere = zodResolver(banEverywhereFormSchema);
+type BanEverywhereFields = z.output<typeof banEverywhereFormSchema>;
 
 interface BanEverywhereDialogProps {
   answer: IpSearchAnswer;
@@ -82,32 +118,41 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
   }, [lists.data, kind]);
 
   // Until the person changes the choice, the blocklists not holding the value yet.
-  const [changed, setChanged] = useState<Set<string> | null>(null);
-  const chosen = useMemo(
+  const initiallyChosen = useMemo(
     () =>
-      changed ??
-      new Set(
-        groups.flatMap(([, group]) =>
-          group.lists
-            .filter((list) => list.purpose === 'block' && !holding.has(list.list_id))
-            .map((list) => list.list_id),
-        ),
+      groups.flatMap(([, group]) =>
+        group.lists
+          .filter((list) => list.purpose === 'block' && !holding.has(list.list_id))
+          .map((list) => list.list_id),
       ),
-    [changed, groups, holding],
+    [groups, holding],
   );
+  const ban = useBanEverywhereMutation();
+  // The lists go to the check as chosen (the blocklists until the person changes them).
+  const resolver: Resolver<BanEverywhereForm, unknown, BanEverywhereFields> = (values, context, options) =>
+    checkBanEverywhere(
+      { ...values, list_ids: values.list_ids ?? initiallyChosen },
+      context,
+      options as unknown as Parameters<typeof checkBanEverywhere>[2],
+    );
+  const form = useDialogForm({
+    resolver,
+    defaultValues: { list_ids: null, comment: '', expiry: 'never', date: '' },
+    saves: [ban],
+  });
+  const { errors } = form.formState;
+  const changed = form.watch('list_ids');
+  const chosen = useMemo(() => new Set(changed ?? initiallyChosen), [changed, initiallyChosen]);
+  const expiry = form.watch('expiry');
+  // One message at a time, the first of the fields in the dialog's order.
+  const problem = (errors.list_ids ?? errors.comment ?? errors.date ?? errors.expiry)?.message;
   const confirm = useConfirm();
-  const [comment, setComment] = useState('');
-  const [expiry, setExpiry] = useState<ExpiryChoice>('never');
-  const [date, setDate] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
 
   const toggle = (listId: string, on: boolean) => {
     const next = new Set(chosen);
     if (on) next.add(listId);
     else next.delete(listId);
-    setChanged(next);
+    form.setValue('list_ids', [...next], { shouldValidate: form.formState.isSubmitted });
   };
 
   const warnings = groups.flatMap(([accountId, group]) => {
@@ -117,18 +162,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
     return warning ? [warning] : [];
   });
 
-  const submit = async () => {
-    setProblem(null);
-    setFailure(null);
-    if (chosen.size === 0) return setProblem('Choose at least one list.');
-    if (comment.trim() === '') return setProblem('Comment is required.');
-    let expires: BanEverywhereRequest['expires'] = expiry === 'date' ? undefined : expiry;
-    if (expiry === 'date') {
-      const at = new Date(date);
-      if (date === '' || Number.isNaN(at.getTime())) return setProblem('Choose the expiry date and time.');
-      if (at.getTime() <= Date.now()) return setProblem('The expiry date must be in the future.');
-      expires = at.toISOString();
-    }
+  const submit = form.submitWith(async (request) => {
     const allowlists = groups.flatMap(([, group]) =>
       group.lists
         .filter((list) => chosen.has(list.list_id) && list.purpose === 'allow')
@@ -142,21 +176,9 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
       });
       if (!sure) return;
     }
-    setSaving(true);
-    try {
-      const started = await banEverywhere({
-        value,
-        comment: comment.trim(),
-        list_ids: [...chosen],
-        ...(expires && expires !== 'never' ? { expires } : {}),
-      });
-      onStarted(started, value);
-    } catch (err) {
-      setFailure(err);
-    } finally {
-      setSaving(false);
-    }
-  };
+    ban.mutate({ value, ...request }, { onSuccess: (started) => onStarted(started, value) });
+  });
+  const saving = ban.isPending;
 
   return (
     <Dialog
@@ -171,10 +193,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
       }
       size="lg"
       busy={saving}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+      onSubmit={(event) => void submit(event)}
       footer={
         <>
           <Button variant="secondary" disabled={saving} onClick={onClose}>
@@ -260,8 +279,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
         {(control) => (
           <Input
             {...control}
-            value={comment}
-            onChange={(event) => setComment(event.target.value)}
+            {...form.register('comment')}
             placeholder="Why it is banned"
             maxLength={BAN_LIST_ITEM_COMMENT_MAX}
             autoComplete="off"
@@ -270,11 +288,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
       </Field>
       <Field label="Expires">
         {(control) => (
-          <Select
-            {...control}
-            value={expiry}
-            onChange={(event) => setExpiry(event.target.value as ExpiryChoice)}
-          >
+          <Select {...control} {...form.register('expiry')}>
             {ITEM_EXPIRY_PRESETS.map((preset) => (
               <option key={preset} value={preset}>
                 {ITEM_EXPIRY_LABELS[preset]}
@@ -286,14 +300,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
       </Field>
       {expiry === 'date' && (
         <Field label="Expiry date and time" required>
-          {(control) => (
-            <Input
-              {...control}
-              type="datetime-local"
-              value={date}
-              onChange={(event) => setDate(event.target.value)}
-            />
-          )}
+          {(control) => <Input {...control} {...form.register('date')} type="datetime-local" />}
         </Field>
       )}
       {problem && (
@@ -301,7 +308,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
           {problem}
         </p>
       )}
-      {failure !== null && <ErrorMessage>{errorMessage(failure, 'An unknown error occurred.')}</ErrorMessage>}
+      {ban.isError && <ErrorMessage>{errorMessage(ban.error, 'An unknown error occurred.')}</ErrorMessage>}
     </Dialog>
   );
 }

@@ -27,7 +27,7 @@ import { useDeleteBanListItemMutation } from '../../api/ban-list-items/ban-list-
 import { useBanListItemsCountQuery } from '../../api/ban-list-items/ban-list-items-count-query';
 import { useBanListItemsQuery } from '../../api/ban-list-items/ban-list-items-query';
 import { useBanListSync } from '../../api/ban-lists/ban-list-sync-mutation';
-import { isJob } from '../../api/jobs/job-end';
+import { isJob } from '../../api/jobs/follow-job';
 import { useBanListQuery } from '../../api/ban-lists/ban-lists-query';
 import { AddBanListItemDialog } from './components/add-ban-list-item-dialog';
 import { BanListItemDetailDialog } from './components/ban-list-item-detail-dialog';

@@ -21,7 +21,7 @@ import { useUpdatePageRuleMutation } from '../../../api/page-rules/page-rule-upd
 import { useZoneSettingsQuery } from '../../../api/zone-settings/zone-settings-query';
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
-import { defaultSettingValue, offeredSettings, securityLevelWarning } from '../lib/page-rule-editor';
+import { defaultSettingValue, offeredSettings, securityLevelWarning } from './page-rule-editor';
 import { PageRuleSettingField } from './page-rule-setting-field';
 
 interface PageRuleDialogProps {

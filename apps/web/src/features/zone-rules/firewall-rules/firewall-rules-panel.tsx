@@ -10,7 +10,7 @@ import { useDeleteFirewallRuleMutation } from '../../../api/firewall-rules/firew
 import { useUpdateFirewallRuleMutation } from '../../../api/firewall-rules/firewall-rule-update-mutation';
 import { useFirewallRulesQuery } from '../../../api/firewall-rules/firewall-rules-query';
 import { useReorderFirewallRulesMutation } from '../../../api/firewall-rules/firewall-rules-reorder-mutation';
-import { moveFirewallRule } from '../lib/firewall-rule-order';
+import { moveFirewallRule } from './firewall-rule-order';
 import { FirewallRuleDialog } from './firewall-rule-dialog';
 import { FirewallRulesTable } from './firewall-rules-table';
 

@@ -11,7 +11,7 @@ import {
   TableRow,
   TableRows,
 } from '../../../components/ui/table';
-import { describePageRuleAction } from '../lib/page-rule-editor';
+import { describePageRuleAction } from './page-rule-editor';
 
 const COLUMN_COUNT = 5;
 

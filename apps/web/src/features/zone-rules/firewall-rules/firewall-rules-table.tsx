@@ -25,7 +25,7 @@ import {
   TableRows,
 } from '../../../components/ui/table';
 import { Tooltip } from '../../../components/ui/tooltip';
-import { cutExpression } from '../lib/expression-display';
+import { cutExpression } from './expression-display';
 
 /** Stopping actions red, challenges yellow, letting through green, the rest quiet. */
 const ACTION_TONES: Record<FirewallRuleAction, BadgeTone> = {

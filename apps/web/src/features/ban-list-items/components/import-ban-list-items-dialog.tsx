@@ -20,10 +20,9 @@ import {
   useApplyImportMutation,
   usePreviewImportMutation,
 } from '../../../api/ban-list-items/ban-list-items-import';
-import { isJob } from '../../../api/jobs/job-end';
-import { describeJobProgress, useJobProgress } from '../../../api/jobs/job-progress';
-import { JOB_POLL_MS, useJobQuery } from '../../../api/jobs/job-query';
-import { useJobsQuery } from '../../../api/jobs/jobs-query';
+import { isJob, useFollowedJob } from '../../../api/jobs/follow-job';
+import { describeJobProgress } from '../../../api/jobs/job-progress';
+import { JOB_POLL_MS } from '../../../api/jobs/job-query';
 import { hasEnded } from '../../../api/jobs/keys';
 import { errorMessage } from '../../../lib/api';
 import { ItemExpiryField } from './item-expiry-field';
@@ -92,18 +91,15 @@ export function ImportBanListItemsDialog({
   const [jobId, setJobId] = useState<string | null>(null);
   // While Import waits for the server's answer (up to its wait, seconds), the job it started is found
   // among the person's jobs, so that its count shows from the start rather than after the wait.
-  const jobs = useJobsQuery('mine', { refetchInterval: applyMutation.isPending ? JOB_POLL_MS : false });
-  const started = applyMutation.isPending
-    ? jobs.data?.jobs.find(
-        (one) => one.kind === 'ban-list-import' && one.list_id === listId && !hasEnded(one),
-      )
-    : undefined;
-  const jobQuery = useJobQuery(jobId ?? started?.id ?? null);
-  const job = jobQuery.data;
-  const progress = useJobProgress(job, jobQuery.dataUpdatedAt);
+  const followed = useFollowedJob({
+    started: jobId,
+    find: applyMutation.isPending ? (one) => one.kind === 'ban-list-import' && one.list_id === listId : null,
+    findEvery: applyMutation.isPending ? JOB_POLL_MS : false,
+  });
+  const { job, progress } = followed;
   // The job this dialog started, once it has ended: a success closes the dialog, a failure says why.
   const ended = job && job.id === jobId && hasEnded(job) ? job : null;
-  const running = (jobId !== null || started !== undefined) && ended === null;
+  const running = followed.id !== null && ended === null;
   const jobError =
     ended && ended.state !== 'succeeded'
       ? ended.state === 'cancelled'

@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ADDED_AT_CLOUDFLARE,
-  itemExpirySchema,
+  changeBanListItemExpiryRequestSchema,
   type BanListItem,
   type BanListItemHistoryEvent,
   type ItemAddedVia,
@@ -14,6 +14,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useChangeBanListItemExpiryMutation } from '../../../api/ban-list-items/ban-list-item-expiry-mutation';
 import { useBanListItemHistoryQuery } from '../../../api/ban-list-items/ban-list-item-history-query';
 import { errorMessage } from '../../../lib/api';
+import { useDialogForm } from '../../../lib/use-dialog-form';
 import { formatCreatedOn } from './ban-list-items-table';
 import { addedByText } from '../lib/item-provenance';
 import { formatExpiry, ItemExpiryField } from './item-expiry-field';
@@ -61,8 +62,11 @@ export function BanListItemDetailDialog({
 }: BanListItemDetailDialogProps) {
   const history = useBanListItemHistoryQuery(listId, item.id);
   const change = useChangeBanListItemExpiryMutation(listId, item.id);
-  const [expires, setExpires] = useState<ItemExpiry | ''>(item.expires_at ?? 'never');
-  const [invalid, setInvalid] = useState<string | undefined>();
+  const form = useDialogForm({
+    resolver: zodResolver(changeBanListItemExpiryRequestSchema),
+    defaultValues: { expires: item.expires_at ?? 'never' },
+    saves: [change],
+  });
 
   return (
     <Dialog
@@ -72,16 +76,7 @@ export function BanListItemDetailDialog({
       description={item.ip}
       size="md"
       busy={change.isPending}
-      onSubmit={(event) => {
-        event.preventDefault();
-        const parsed = itemExpirySchema.safeParse(expires);
-        if (!parsed.success) {
-          setInvalid(parsed.error.issues[0]?.message ?? 'The expiry is not valid.');
-          return;
-        }
-        setInvalid(undefined);
-        change.mutate(parsed.data, { onSuccess: onChanged });
-      }}
+      onSubmit={form.submitWith(({ expires }) => change.mutate(expires, { onSuccess: onChanged }))}
       footer={
         <>
           <Button variant="secondary" disabled={change.isPending} onClick={onClose}>
@@ -107,12 +102,12 @@ export function BanListItemDetailDialog({
       </dl>
       <ItemExpiryField
         label="Change expiry"
-        value={expires}
-        onChange={(value) => {
-          setExpires(value);
-          setInvalid(undefined);
-        }}
-        error={invalid}
+        value={form.watch('expires')}
+        onChange={(value) =>
+          // '' (a date not picked yet) fails the form's check, which then says so.
+          form.setValue('expires', value as ItemExpiry, { shouldValidate: form.formState.isSubmitted })
+        }
+        error={form.formState.errors.expires?.message}
         disabled={change.isPending}
       />
       {change.isError && (
