@@ -45,7 +45,7 @@ const SYNC_WAIT_MS = 5_000;
  */
 export function createServices(config: Config, deps: AppDeps) {
   const users = new UsersRepository(deps.db);
-  const sessions = new Sessions(users, config);
+  const sessions = new Sessions(users, config, deps.sessionClock);
   // A change that ends someone's sessions makes this process forget what it kept of them.
   const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
   const twoFactor = new TwoFactorService(new TwoFactorRepository(deps.db), deps.tokenCipher, config);
