@@ -1,7 +1,7 @@
 import type { BanList } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../deps';
-import { accountClient, cloudflareErrorToAppError } from '../../cloudflare';
+import { accountClient, cloudflareErrorToAppError, isCloudflareNotFound as notFound } from '../../cloudflare';
 import type { Leases } from '../../db/leases';
 import { AppError } from '../../app-error';
 import { AccountsRepository, type AccountRecord } from '../accounts/accounts.repository';
@@ -36,9 +36,9 @@ const lookupKey = (userId: number, listId: string) => `${userId}\u0000${listId}`
 
 export const banListNotFound = () => new AppError('NOT_FOUND', 'Ban list not found.');
 
-/** Cloudflare answered 404: the thing is not there (any more). */
+/** Cloudflare answered 404 (cloudflare/errors.ts). */
 export function isCloudflareNotFound(err: unknown): boolean {
-  return err instanceof Cloudflare.APIError && err.status === 404;
+  return notFound(err);
 }
 
 /**
