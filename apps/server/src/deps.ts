@@ -25,4 +25,6 @@ export interface AppDeps {
   answerCaches: AnswerCaches;
   /** The process's pino logger; without it the app logs at `config.logLevel` on its own. */
   logger?: FastifyBaseLogger;
+  /** The clock (ms) that times how long a session is kept between requests; tests move one by hand. */
+  sessionClock?: () => number;
 }

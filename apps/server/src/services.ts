@@ -77,7 +77,7 @@ export function createBanListParts(config: Config, deps: AppDeps): BanListParts 
  */
 export function createServices(config: Config, deps: AppDeps) {
   const users = new UsersRepository(deps.db);
-  const sessions = new Sessions(users, config);
+  const sessions = new Sessions(users, config, deps.sessionClock);
   // A change that ends someone's sessions makes this process forget what it kept of them.
   const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
   const twoFactor = new TwoFactorService(new TwoFactorRepository(deps.db), deps.tokenCipher, config);

@@ -72,6 +72,11 @@ function waitText(seconds: number): string {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
+/** Cloudflare answered 404: the thing is not there (any more). */
+export function isCloudflareNotFound(err: unknown): err is InstanceType<typeof Cloudflare.APIError> {
+  return err instanceof Cloudflare.APIError && err.status === 404;
+}
+
 /**
  * Turns an error of the official SDK into the AppError the browser understands. Cloudflare's own
  * refusal of bad input stays a 4xx carrying Cloudflare's words; its outages become 502.

@@ -1,5 +1,5 @@
 export { CloudflareGateway, CLOUDFLARE_DEFAULTS, type CloudflareOptions } from './client';
-export { cloudflareErrorToAppError } from './errors';
+export { cloudflareErrorToAppError, isCloudflareNotFound } from './errors';
 export {
   operationEnd,
   waitForBulkOperation,

@@ -11,7 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestTo, type EndpointInput } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
-import { hasRoute, isErrorBody, jsonOf, seedEstate, syncMirrors, type Estate } from '../test/security';
+import { isErrorBody, jsonOf, seedEstate, syncMirrors, type Estate } from '../test/security';
 
 /**
  * Cloudflare misbehaving during every write and sync the console makes: a 429 with a short
@@ -197,12 +197,8 @@ async function expectItemsMirrorCloudflare(estate: Estate, listId = estate.list.
 let ipCounter = 0;
 const nextIp = () => `203.0.${113 + (Math.floor(++ipCounter / 250) % 10)}.${ipCounter % 250}`;
 
-const banlistsReady = () =>
-  hasRoute(ctx.app, banListItemEndpoints.add) && hasRoute(ctx.app, banListItemEndpoints.remove);
-
 describe.each(FAULTS)('ban list items under $name', (fault) => {
-  it('add item: done or a clear error, and the rows equal Cloudflare’s items', async (test) => {
-    if (!banlistsReady()) return test.skip('the ban list item routes are not registered yet');
+  it('add item: done or a clear error, and the rows equal Cloudflare’s items', async () => {
     const estate = await freshEstate('additem');
     const ip = nextIp();
     const response = await underFault(fault, () =>
@@ -218,8 +214,7 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
     await expectItemsMirrorCloudflare(estate);
   });
 
-  it('delete item: done or a clear error, and the rows equal Cloudflare’s items', async (test) => {
-    if (!banlistsReady()) return test.skip('the ban list item routes are not registered yet');
+  it('delete item: done or a clear error, and the rows equal Cloudflare’s items', async () => {
     const estate = await freshEstate('delitem');
     const localId = estate.item.id;
     expect(localId, 'the seeded item is mirrored').toBeDefined();
@@ -235,9 +230,7 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
     await expectItemsMirrorCloudflare(estate);
   });
 
-  it('sync items: done (the mirror is Cloudflare’s) or a clear error (the old mirror is whole)', async (test) => {
-    if (!hasRoute(ctx.app, banListItemEndpoints.sync))
-      return test.skip('the sync route is not registered yet');
+  it('sync items: done (the mirror is Cloudflare’s) or a clear error (the old mirror is whole)', async () => {
     const estate = await freshEstate('syncitems');
     const before = await mirroredItems(estate);
     // Cloudflare changed behind the console's back: 600 new items (several pages), one removed.
@@ -256,8 +249,7 @@ describe.each(FAULTS)('ban list items under $name', (fault) => {
     else expect(await mirroredItems(estate)).toEqual(before);
   });
 
-  it('clean all: each list ends cleaned on both sides or untouched on both sides', async (test) => {
-    if (!hasRoute(ctx.app, banListEndpoints.clean)) return test.skip('the clean route is not registered yet');
+  it('clean all: each list ends cleaned on both sides or untouched on both sides', async () => {
     const estate = await freshEstate('clean');
     // A second list, so a failure can land between two lists.
     const second = ctx.sandbox.control.addList(estate.cfAccountId, {

@@ -1,5 +1,5 @@
 import type { BanList } from '@guardian/contract';
-import Cloudflare from 'cloudflare';
+import type Cloudflare from 'cloudflare';
 import { accountClient, cloudflareErrorToAppError, type AccountClientDeps } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { AnswerCache } from '../../answer-cache';
@@ -28,11 +28,6 @@ export function toBanListDto(list: BanListRecord): BanList {
 const lookupKey = (userId: number, listId: string) => `${userId}\u0000${listId}`;
 
 export const banListNotFound = () => new AppError('NOT_FOUND', 'Ban list not found.');
-
-/** Cloudflare answered 404: the thing is not there (any more). */
-export function isCloudflareNotFound(err: unknown): boolean {
-  return err instanceof Cloudflare.APIError && err.status === 404;
-}
 
 /**
  * Runs a Cloudflare step and, when it fails, says which account or list it was about: with several

@@ -1,12 +1,11 @@
 import type { AddBanListRequest, BanList, BanListPurpose } from '@guardian/contract';
-import { waitForBulkOperation } from '../../cloudflare';
+import { isCloudflareNotFound, waitForBulkOperation } from '../../cloudflare';
 import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
 import { AppError } from '../../app-error';
 import { checkedAfterLoss, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import {
   about,
   banListNotFound,
-  isCloudflareNotFound,
   toBanListDto,
   
 } from '../ban-list-mirror/owned-lists';

@@ -8,6 +8,7 @@ import {
 import Cloudflare from 'cloudflare';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
+import { isCloudflareNotFound } from '../../cloudflare';
 import { dnsRecordAnswer, usableAnswer } from '../../cloudflare/answers';
 import {
   changeChecked,
@@ -254,7 +255,7 @@ export class DnsRecordsService {
     try {
       await cf.dns.records.delete(recordId, { zone_id: zone.zoneId });
     } catch (err) {
-      throw err instanceof Cloudflare.NotFoundError && !outcomeUnknown(err) ? recordNotFound() : err;
+      throw isCloudflareNotFound(err) && !outcomeUnknown(err) ? recordNotFound() : err;
     }
   }
 
@@ -262,8 +263,7 @@ export class DnsRecordsService {
   private async isGone(cf: Cloudflare, zone: ZoneRecord, recordId: string): Promise<boolean> {
     return cf.dns.records.get(recordId, { zone_id: zone.zoneId }).then(
       () => false,
-      (readFailure: unknown) =>
-        readFailure instanceof Cloudflare.NotFoundError ? true : Promise.reject(readFailure),
+      (readFailure: unknown) => (isCloudflareNotFound(readFailure) ? true : Promise.reject(readFailure)),
     );
   }
 
@@ -284,7 +284,7 @@ export class DnsRecordsService {
         'the DNS record',
       );
     } catch (err) {
-      throw err instanceof Cloudflare.NotFoundError ? recordNotFound() : err;
+      throw isCloudflareNotFound(err) ? recordNotFound() : err;
     }
   }
 

@@ -1,4 +1,5 @@
 import Cloudflare from 'cloudflare';
+import { isCloudflareNotFound } from '../../cloudflare';
 import { customRulesetAnswer, usableAnswer } from '../../cloudflare/answers';
 
 /** WAF custom rules live in the zone's entrypoint ruleset of this phase. */
@@ -39,7 +40,7 @@ const ROUTING_ERROR_CODES = new Set([7000, 7003]);
 
 function isMissingEntrypoint(err: unknown): boolean {
   return (
-    err instanceof Cloudflare.NotFoundError &&
+    isCloudflareNotFound(err) &&
     !err.errors.some((entry) => ROUTING_ERROR_CODES.has(Number((entry as { code?: unknown }).code)))
   );
 }

@@ -5,9 +5,9 @@ import {
   type FirewallRuleFields,
   type ReorderFirewallRulesRequest,
 } from '@guardian/contract';
-import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../app-error';
+import { isCloudflareNotFound } from '../../cloudflare';
 import { changeChecked, checkedAfterLoss, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import { requireOwnedZone } from '../zones/owned-zone';
 import { CustomRules, definitionOf, type CustomRule, type CustomRuleset } from './custom-rules';
@@ -168,7 +168,7 @@ export class FirewallRulesService {
           await rules.remove(ruleset.id, ruleId);
         } catch (err) {
           // Deleted by someone else since it was found: gone, as asked.
-          if (err instanceof Cloudflare.NotFoundError && !outcomeUnknown(err) && (await isGone())) return;
+          if (isCloudflareNotFound(err) && !outcomeUnknown(err) && (await isGone())) return;
           throw err;
         }
       },

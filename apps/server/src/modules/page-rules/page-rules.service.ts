@@ -1,6 +1,7 @@
 import type { PageRule, PageRuleFields } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { AppDeps } from '../../deps';
+import { isCloudflareNotFound } from '../../cloudflare';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
 import { changeChecked, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
@@ -43,7 +44,7 @@ async function orRuleNotFound<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (err) {
-    if (err instanceof Cloudflare.NotFoundError) throw new AppError('NOT_FOUND', 'Page rule not found.');
+    if (isCloudflareNotFound(err)) throw new AppError('NOT_FOUND', 'Page rule not found.');
     throw err;
   }
 }
@@ -127,16 +128,14 @@ export class PageRulesService {
         try {
           await cf.pageRules.delete(ruleId, { zone_id: zone.zoneId });
         } catch (err) {
-          if (!(err instanceof Cloudflare.NotFoundError) || outcomeUnknown(err)) throw err;
+          if (!isCloudflareNotFound(err) || outcomeUnknown(err)) throw err;
         }
       },
       () =>
         cf.pageRules.get(ruleId, { zone_id: zone.zoneId }).then(
           () => undefined,
           (readFailure: unknown) =>
-            readFailure instanceof Cloudflare.NotFoundError
-              ? { value: undefined }
-              : Promise.reject(readFailure),
+            isCloudflareNotFound(readFailure) ? { value: undefined } : Promise.reject(readFailure),
         ),
       'the rule',
       'deleted',

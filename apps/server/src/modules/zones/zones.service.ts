@@ -7,7 +7,7 @@ import {
 import Cloudflare from 'cloudflare';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { accountClient, cloudflareErrorToAppError } from '../../cloudflare';
+import { accountClient, cloudflareErrorToAppError, isCloudflareNotFound } from '../../cloudflare';
 import { usableAnswer, zoneAnswer } from '../../cloudflare/answers';
 import { createOnce } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
@@ -168,7 +168,7 @@ export class ZonesService {
       await cf.zones.delete({ zone_id: zone.zoneId });
     } catch (err) {
       // Already deleted at Cloudflare (elsewhere): what is left to do is forget it here.
-      if (!(err instanceof Cloudflare.NotFoundError)) throw err;
+      if (!isCloudflareNotFound(err)) throw err;
     }
     await this.writing(() => this.zones.removeEverywhere(zone.zoneId));
   }
