@@ -17,7 +17,8 @@ import { zoneEndpoints } from './zones/zones.endpoints';
 import { zoneSettingEndpoints } from './zone-settings/zone-settings.endpoints';
 import { rulesOverviewEndpoints } from './rules-overview/rules-overview.endpoints';
 import { jobEndpoints } from './jobs/jobs.endpoints';
-import { ipSearchEndpoints, listCapacityEndpoints } from './ip-search/ip-search.endpoints';
+import { ipSearchEndpoints } from './ip-search/ip-search.endpoints';
+import { listCapacityEndpoints } from './list-capacity/list-capacity.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {

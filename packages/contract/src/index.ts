@@ -8,6 +8,7 @@ export * from './shared/endpoint';
 export * from './shared/api-reference';
 export * from './endpoints';
 
+export * from './health/health.schemas';
 export * from './health/health.endpoints';
 export * from './auth/auth.constants';
 export * from './auth/sign-in-routes';
@@ -29,6 +30,7 @@ export * from './ban-list-items/ban-list-items-import.schemas';
 export * from './ban-list-items/ban-list-items-export.schemas';
 export * from './ban-list-items/ban-list-items.endpoints';
 export * from './list-capacity/list-capacity.schemas';
+export * from './list-capacity/list-capacity.endpoints';
 export * from './ip-search/ip-search.schemas';
 export * from './ip-search/ip-search.endpoints';
 export * from './zones/zones.schemas';

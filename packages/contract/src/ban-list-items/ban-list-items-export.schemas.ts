@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BAN_LIST_ITEM_SEARCH_MAX } from '../ban-lists/ban-lists.schemas';
+import { BAN_LIST_ITEM_SEARCH_MAX } from './ban-list-items.schemas';
 
 export const BAN_LIST_EXPORT_FORMATS = ['csv', 'txt'] as const;
 export type BanListExportFormat = (typeof BAN_LIST_EXPORT_FORMATS)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { itemExpirySchema } from './ban-list-items.schemas';
-import { banListParamsSchema, banListSchema } from '../ban-lists/ban-lists.schemas';
+import { banListParamsSchema, itemExpirySchema } from './ban-list-items.schemas';
+import { banListSchema } from '../ban-lists/ban-lists.schemas';
 
 /**
  * Import into a ban list (issue 15): the text is previewed first (nothing is sent to Cloudflare), then

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { banListExportQuerySchema } from './ban-list-items-export.schemas';
 import { errorBodySchema } from '../shared/errors';
 import { jobSchema } from '../jobs/jobs.schemas';
-import { banListItemHistorySchema, changeBanListItemExpiryRequestSchema } from './ban-list-items.schemas';
 import {
   banListImportApplyRequestSchema,
   banListImportParamsSchema,
@@ -12,6 +11,7 @@ import {
 } from './ban-list-items-import.schemas';
 import {
   addBanListItemRequestSchema,
+  banListItemHistorySchema,
   banListItemParamsSchema,
   banListItemSchema,
   banListItemsCountQuerySchema,
@@ -19,8 +19,9 @@ import {
   banListItemsPageSchema,
   banListItemsQuerySchema,
   banListParamsSchema,
-  banListSchema,
-} from '../ban-lists/ban-lists.schemas';
+  changeBanListItemExpiryRequestSchema,
+} from './ban-list-items.schemas';
+import { banListSchema } from '../ban-lists/ban-lists.schemas';
 import { cloudflareErrors, endpointGroup, noContentSchema, signedInErrors } from '../shared/endpoint';
 
 export const banListItemEndpoints = endpointGroup('Ban list items', {

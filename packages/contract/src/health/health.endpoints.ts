@@ -1,9 +1,5 @@
-import { z } from 'zod';
 import { endpointGroup, errorResponses } from '../shared/endpoint';
-
-/** For load balancers and container health checks. */
-export const healthResponseSchema = z.object({ status: z.literal('ok'), database: z.literal('ok') });
-export type HealthResponse = z.infer<typeof healthResponseSchema>;
+import { healthResponseSchema } from './health.schemas';
 
 export const healthEndpoints = endpointGroup('Health', {
   check: {
