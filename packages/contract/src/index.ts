@@ -6,6 +6,7 @@ export * from './shared/ids';
 export * from './shared/path';
 export * from './shared/endpoint';
 export * from './shared/api-reference';
+export * from './ip-address/ip-address';
 export * from './endpoints';
 
 export * from './health/health.schemas';

@@ -5,6 +5,7 @@ import {
   BAN_LIST_IMPORT_PREVIEW_MINUTES,
   LIST_PLAN_NAMES,
   capacityWarning,
+  isInetText,
   type BanList,
   type BanListImportPreview,
   type BanListImportPreviewRequest,
@@ -24,7 +25,6 @@ import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from './list-it
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from './list-item-pages';
 import { toMirrorItem } from './mirror-sync';
 import type { MirrorItem } from './ban-list-items.repository';
-import { isInetText } from './ip-address';
 import { newPendingItemId } from './pending-item-id';
 import { lostBecause, lostWriteEnd, OUTCOME_WAIT_JOB_MS, type ListReconciler } from './write-outcome';
 

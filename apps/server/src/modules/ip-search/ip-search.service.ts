@@ -1,5 +1,6 @@
 import {
   IP_SEARCH_MATCHES_MAX,
+  parseIpSearch,
   type BanListKind,
   type IpSearchAnswer,
   type IpSearchFoundList,
@@ -9,7 +10,6 @@ import {
 import { AppError } from '../../app-error';
 import { AnswerCache } from '../banlists/answer-cache';
 import type { BanListAccess } from '../banlists/ban-list-access';
-import { parseIpSearch } from '../banlists/ip-address';
 import { parseItemValue } from '../banlists/list-item-value';
 import { IpSearchRepository, type FoundItem, type SearchedList } from './ip-search.repository';
 
