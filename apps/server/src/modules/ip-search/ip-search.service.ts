@@ -22,9 +22,9 @@ const LOOKS_LIKE_IP = /^(?:[0-9.]+\.[0-9.]*|[0-9a-f.:]*:[0-9a-f.:]*)(?:\/.*)?$/i
 const LOOKS_LIKE_ASN = /^(?:as)?\s*[0-9]+$/i;
 
 /**
- * Reads the search box as the Add dialog reads an item (list-item-value.ts, ip-address.ts): an IPv4 or
- * IPv6 address or CIDR (any prefix here), an AS number (`13335`, `AS13335`), or a hostname. A string
- * is the reason it is none of them.
+ * Reads the search box as the Add dialog reads an item (list-item-value.ts, the contract's ip-address.ts):
+ * an IPv4 or IPv6 address or CIDR (any prefix here), an AS number (`13335`, `AS13335`), or a hostname. A
+ * string is the reason it is none of them.
  */
 export function parseSearch(text: string): ParsedSearch | string {
   const trimmed = text.trim();
