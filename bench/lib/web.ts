@@ -226,9 +226,9 @@ export async function timeItemsScreen(
 }
 
 /**
- * The lazy chunks of the build by name (`banlist-items` -> `/assets/banlist-items-<hash>.js`), read
+ * The lazy chunks of the build by name (`ban-list-items` -> `/assets/ban-list-items-<hash>.js`), read
  * from the dynamic imports of the entry chunk that index.html loads: the route table's lazy screens and
- * the shell. A shared chunk that happens to carry a screen's name (e.g. the contract's banlists.ts) is
+ * the shell. A shared chunk that happens to carry a screen's name (a contract file named as a screen) is
  * not among them.
  */
 export function lazyChunks(webDist: string): Map<string, string> {

@@ -2,7 +2,7 @@
  * Import (issue 15): 100,000 lines (1% invalid, 10% already listed) into a 400,000-item list of the
  * small account (its plan set to Enterprise: 500,000 items). The preview's answer time (< 2 s), the
  * Cloudflare write calls the apply made against the fewest Cloudflare's per-request maximum allows
- * (it documents none: one write; apps/server/src/modules/banlists/list-import.service.ts), and the
+ * (it documents none: one write; apps/server/src/modules/ban-list-import/list-import.service.ts), and the
  * items applied per second (the apply call until its job ended: the write, Cloudflare's bulk
  * operation, the mirror's insert under provisional item ids) against the rate of the same list's sync
  * into an empty mirror, measured here first. The item reads at Cloudflare during the apply are

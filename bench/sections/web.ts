@@ -11,7 +11,7 @@ import { SEARCH_FEW, SEARCH_MANY } from '../dataset';
 import { BIG_LIST_ITEMS, BUDGET, SEARCH_DEBOUNCE_MS, WEB_DIST } from '../options';
 import { ensureMirrored, itemsPath, median, reasonOf, type Context, type ItemsPage } from './context';
 
-const SCREEN_CHUNKS = ['accounts', 'banlists', 'banlist-items', 'zones', 'dns', 'zone-rules'];
+const SCREEN_CHUNKS = ['accounts', 'ban-lists', 'ban-list-items', 'zones', 'dns-records', 'zone-rules'];
 
 export async function webSection(ctx: Context): Promise<void> {
   const { report } = ctx;
@@ -96,10 +96,10 @@ export async function webSection(ctx: Context): Promise<void> {
       .map((r) => r.route.replace(zone, '{zone}'));
     const screenRoutes: [string, string][] = [
       ['accounts', '/cloudflare/accounts'],
-      ['banlists', '/cloudflare/banlists'],
-      ['banlist-items', `/cloudflare/banlists/${bigKey}/items`],
+      ['ban-lists', '/cloudflare/banlists'],
+      ['ban-list-items', `/cloudflare/banlists/${bigKey}/items`],
       ['zones', '/cloudflare/zones'],
-      ['dns', `/cloudflare/zones/${zone}/dns`],
+      ['dns-records', `/cloudflare/zones/${zone}/dns`],
       ['zone-rules', `/cloudflare/zones/${zone}/rules`],
     ];
     const screenProblems = screenRoutes.flatMap(([name, route]) => {

@@ -5,7 +5,7 @@ import { ACCOUNT_A, call, seededSandbox, text } from './testing/harness';
 // Cloudflare documents no maximum of items per list write (the OpenAPI body of POST
 // /accounts/{account_id}/rules/lists/{list_id}/items is an array without maxItems; the Lists API page
 // names only the account's item quota and the 12-hour write budget), so the sandbox enforces none
-// either: an import of 100,000 items (Guardian's largest, apps/server/src/modules/banlists/list-import.ts)
+// either: an import of 100,000 items (Guardian's largest, apps/server/src/modules/ban-list-import/list-import.ts)
 // is one write, bounded by the account's quota.
 let sandbox: Sandbox;
 afterEach(async () => {

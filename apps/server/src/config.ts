@@ -101,7 +101,7 @@ export interface Config {
   snapshotRetentionMs: number;
   /** How long the audit trail keeps an event. */
   auditRetentionMs: number;
-  /** How often each process looks for expired ban list items to remove (banlists/item-expiry.ts). */
+  /** How often each process looks for expired ban list items to remove (ban-list-expiry/item-expiry.ts). */
   itemExpirySweepMs: number;
   /**
    * Keep answers in memory (item pages and search counts per list version, looked-up lists, zones

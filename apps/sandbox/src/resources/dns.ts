@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CloudflareError, fail, ok, timestamp, type ResponseInfo } from '../envelope';
 import { newId } from '../ids';
-import { isIpv4, isIpv6 } from '../ip';
+import { isIpv4, isIpv6 } from '@guardian/contract';
 import { PLAN_LIMITS } from '../plans';
 import type { SandboxContext } from '../context';
 import type { DnsRecord, SandboxState, Zone } from '../state';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CloudflareError, fail, ok, timestamp } from '../envelope';
 import { newId, newIds } from '../ids';
-import { isIpv4, parseListIp } from '../ip';
+import { isIpv4, parseListIp } from '@guardian/contract';
 import { PLAN_LIMITS } from '../plans';
 import type { SandboxContext } from '../context';
 import {

@@ -13,7 +13,7 @@ const FAILED_POLLS_MAX = 3;
  * A list write sent to Cloudflare whose outcome the console does not know: its answer was lost (or
  * failed after an attempt that may have landed), or its bulk operation's status could not be read.
  * `operationId` is the operation's, when Cloudflare's answer named it. Its message is the failure's;
- * whoever catches it finds out what Cloudflare has (banlists/write-outcome.ts).
+ * whoever catches it finds out what Cloudflare has (ban-list-items/write-outcome.ts).
  */
 export class WriteOutcomeUnknown extends AppError {
   constructor(
@@ -35,7 +35,7 @@ export type OperationEnd =
 /**
  * Polls the bulk operation until it ends or `timeoutMs` passes. A failed poll (an answer lost, a 5xx,
  * each already retried by the client) ends the wait, unless `pollAgain`: then it is polled again,
- * up to FAILED_POLLS_MAX failures in a row (finding out a write's outcome, banlists/write-outcome.ts).
+ * up to FAILED_POLLS_MAX failures in a row (finding out a write's outcome, ban-list-items/write-outcome.ts).
  */
 export async function operationEnd(
   cf: Cloudflare,

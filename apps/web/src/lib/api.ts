@@ -243,7 +243,7 @@ export type EndpointAnswer<E extends Endpoint> = E extends Endpoint
   : never;
 
 /**
- * Calls a declared endpoint (`packages/contract/src/endpoints`): its method, its path with each param
+ * Calls a declared endpoint (`packages/contract/src/<resource>/`): its method, its path with each param
  * filled in and encoded, the query and body its schemas take, an answer of its success response's
  * type. The answer is not parsed in the browser (zod stays out of the login page); the server checks
  * it against the same schema on the way out. Errors as for `api`: an ApiError, a 401 ends the session.

@@ -5,6 +5,7 @@ import {
   BAN_LIST_IMPORT_PREVIEW_MINUTES,
   LIST_PLAN_NAMES,
   capacityWarning,
+  isInetText,
   type BanList,
   type BanListImportPreview,
   type BanListImportPreviewRequest,
@@ -24,7 +25,6 @@ import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from '../ban-li
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from '../ban-list-mirror/list-item-pages';
 import { toMirrorItem } from '../ban-list-mirror/mirror-sync';
 import type { MirrorItem } from '../ban-list-mirror/ban-list-items.repository';
-import { isInetText } from '../ban-list-mirror/ip-address';
 import { newPendingItemId } from '../ban-list-mirror/pending-item-id';
 import { lostBecause, lostWriteEnd, OUTCOME_WAIT_JOB_MS, type ListReconciler } from '../ban-list-items/write-outcome';
 import type { Db } from '../../db';

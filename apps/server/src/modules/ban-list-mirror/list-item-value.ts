@@ -1,6 +1,5 @@
-import { HOSTNAME_NOT_AN_ADDRESS, isIpAddress, type BanListKind } from '@guardian/contract';
+import { HOSTNAME_NOT_AN_ADDRESS, isIpAddress, normalizeIpItem, type BanListKind } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
-import { normalizeIpItem } from './ip-address';
 
 type CloudflareItem = Cloudflare.Rules.Lists.ItemListResponse;
 type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][number];

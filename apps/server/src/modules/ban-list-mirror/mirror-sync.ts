@@ -10,7 +10,7 @@ import {
   type MirrorItem,
 } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './ban-lists.repository';
-import { isInetText } from './ip-address';
+import { isInetText } from '@guardian/contract';
 import { ItemHistoryRepository } from './item-history';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from './list-item-pages';
 import { valueOfCloudflareItem } from './list-item-value';

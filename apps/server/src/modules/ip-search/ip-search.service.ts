@@ -1,5 +1,6 @@
 import {
   IP_SEARCH_MATCHES_MAX,
+  parseIpSearch,
   type BanListKind,
   type IpSearchAnswer,
   type IpSearchFoundList,
@@ -10,7 +11,6 @@ import { AppError } from '../../app-error';
 import { AnswerCache } from '../../answer-cache';
 import type { AnswerCaches } from '../../deps';
 import type { Queryable } from '../../db';
-import { parseIpSearch } from '../ban-list-mirror/ip-address';
 import { parseItemValue } from '../ban-list-mirror/list-item-value';
 import { IpSearchRepository, type FoundItem, type SearchedList } from './ip-search.repository';
 
@@ -23,9 +23,9 @@ const LOOKS_LIKE_IP = /^(?:[0-9.]+\.[0-9.]*|[0-9a-f.:]*:[0-9a-f.:]*)(?:\/.*)?$/i
 const LOOKS_LIKE_ASN = /^(?:as)?\s*[0-9]+$/i;
 
 /**
- * Reads the search box as the Add dialog reads an item (list-item-value.ts, ip-address.ts): an IPv4 or
- * IPv6 address or CIDR (any prefix here), an AS number (`13335`, `AS13335`), or a hostname. A string
- * is the reason it is none of them.
+ * Reads the search box as the Add dialog reads an item (list-item-value.ts, the contract's ip-address.ts):
+ * an IPv4 or IPv6 address or CIDR (any prefix here), an AS number (`13335`, `AS13335`), or a hostname. A
+ * string is the reason it is none of them.
  */
 export function parseSearch(text: string): ParsedSearch | string {
   const trimmed = text.trim();

@@ -3,6 +3,8 @@ import {
   addBanListItemFormSchema,
   BAN_LIST_ITEM_COMMENT_MAX,
   capacityWarning,
+  cidrRange,
+  describeCidrRange,
   BAN_LIST_VALUE_LABELS,
   type BanListItem,
   type BanListKind,
@@ -18,7 +20,6 @@ import { useBanListQuery } from '../../../api/ban-lists/ban-lists-query';
 import { useListCapacityQuery } from '../../../api/ip-search/list-capacity-query';
 import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
-import { cidrRange, describeCidrRange } from '../lib/cidr-range';
 import { ItemExpiryField } from './item-expiry-field';
 
 /** The value field's example shows what the list takes; its label is the kind's (the spec's for ip lists). */

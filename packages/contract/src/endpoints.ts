@@ -1,0 +1,52 @@
+import type { Endpoint } from './shared/endpoint';
+import { accountEndpoints } from './accounts/accounts.endpoints';
+import { apiReferenceEndpoints } from './shared/api-reference';
+import { authEndpoints } from './auth/auth.endpoints';
+import { banListItemEndpoints } from './ban-list-items/ban-list-items.endpoints';
+import { banListEndpoints } from './ban-lists/ban-lists.endpoints';
+import { dnsRecordEndpoints } from './dns-records/dns-records.endpoints';
+import { firewallRuleEndpoints } from './firewall-rules/firewall-rules.endpoints';
+import { healthEndpoints } from './health/health.endpoints';
+import { pageRuleEndpoints } from './page-rules/page-rules.endpoints';
+import { snapshotEndpoints } from './snapshots/snapshots.endpoints';
+import { auditEndpoints } from './audit/audit.endpoints';
+import { apiKeyEndpoints } from './api-keys/api-keys.endpoints';
+import { twoFactorEndpoints } from './two-factor/two-factor.endpoints';
+import { ownAccountEndpoints, passwordLinkEndpoints, userEndpoints } from './users/users.endpoints';
+import { zoneEndpoints } from './zones/zones.endpoints';
+import { zoneSettingEndpoints } from './zone-settings/zone-settings.endpoints';
+import { rulesOverviewEndpoints } from './rules-overview/rules-overview.endpoints';
+import { jobEndpoints } from './jobs/jobs.endpoints';
+import { ipSearchEndpoints } from './ip-search/ip-search.endpoints';
+import { listCapacityEndpoints } from './list-capacity/list-capacity.endpoints';
+
+/** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
+export const endpoints = {
+  health: healthEndpoints,
+  auth: authEndpoints,
+  users: userEndpoints,
+  passwordLinks: passwordLinkEndpoints,
+  ownAccount: ownAccountEndpoints,
+  accounts: accountEndpoints,
+  banLists: banListEndpoints,
+  banListItems: banListItemEndpoints,
+  zones: zoneEndpoints,
+  zoneSettings: zoneSettingEndpoints,
+  rulesOverview: rulesOverviewEndpoints,
+  dnsRecords: dnsRecordEndpoints,
+  firewallRules: firewallRuleEndpoints,
+  pageRules: pageRuleEndpoints,
+  snapshots: snapshotEndpoints,
+  audit: auditEndpoints,
+  apiKeys: apiKeyEndpoints,
+  twoFactor: twoFactorEndpoints,
+  apiReference: apiReferenceEndpoints,
+  jobs: jobEndpoints,
+  ipSearch: ipSearchEndpoints,
+  listCapacity: listCapacityEndpoints,
+} as const;
+
+/** The table as one list. */
+export const allEndpoints: readonly (Endpoint & { tag: string })[] = Object.values(endpoints).flatMap(
+  (group) => Object.values(group),
+);
