@@ -35,8 +35,8 @@ import { limitConnectionsPerAddress, registerRequestLimits } from './request-lim
 import { isApiPath, trackRoutes } from './route-table';
 import { createServices } from './services';
 import { isWebAppRoute, registerWebApp } from './web-app';
-import { DatabaseRequestBudget } from './modules/jobs/request-budget';
-import { jobsRoutes } from './modules/jobs/jobs.routes';
+import { DatabaseRequestBudget } from './cloudflare/request-budget';
+import { jobsRoutes } from './jobs/jobs.routes';
 import { ipSearchRoutes } from './modules/ip-search/ip-search.routes';
 
 /** The dependencies a running server builds from its config (tests and benchmarks may swap some). */

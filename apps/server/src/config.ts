@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CLOUDFLARE_DEFAULTS, type CloudflareOptions } from './cloudflare/client';
-import type { JobsConfig } from './modules/jobs/jobs-config';
+import type { JobsConfig } from './jobs/jobs-config';
 
 export const MODES = ['production', 'demo', 'test'] as const;
 export type Mode = (typeof MODES)[number];
@@ -108,7 +108,7 @@ export interface Config {
    * lists per mirror version). Off, every read asks the database: the benchmark's cold reads.
    */
   answerCaches: boolean;
-  /** Background operations (modules/jobs/): tests shorten the wait and the budget; unset, the defaults. */
+  /** Background operations (src/jobs/): tests shorten the wait and the budget; unset, the defaults. */
   jobs?: JobsConfig;
 }
 

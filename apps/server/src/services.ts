@@ -21,12 +21,12 @@ import { BAN_LIST_SYNC, BanListSyncJobs } from './modules/ban-list-mirror/ban-li
 import { BAN_LISTS_CLEAN, BAN_LISTS_UPDATE, BanListsJobs } from './modules/ban-lists/ban-lists-jobs';
 import { BAN_LIST_IMPORT, ListImportService } from './modules/ban-list-import/list-import.service';
 import { ListReconciler } from './modules/ban-list-items/write-outcome';
-import { ListWriteBudget } from './modules/jobs/list-write-budget';
+import { ListWriteBudget } from './cloudflare/list-write-budget';
 import { ZONES_SYNC, ZonesSyncJobs } from './modules/zones/zones-sync-job';
 import { BAN_EVERYWHERE, IP_SEARCH_REMOVE, IpSearchActions } from './modules/ip-search/ip-search-actions';
 import { IpSearchService } from './modules/ip-search/ip-search.service';
-import { JobQueue } from './modules/jobs/job-queue';
-import { JobsService } from './modules/jobs/jobs.service';
+import { JobQueue } from './jobs/job-queue';
+import { JobsService } from './jobs/jobs.service';
 import { DnsRecordsService } from './modules/dns-records/dns-records.service';
 import { FirewallRulesService } from './modules/firewall-rules/firewall-rules.service';
 import { PageRulesService } from './modules/page-rules/page-rules.service';

@@ -103,7 +103,7 @@ beforeAll(async () => {
       cloudflare: { timeoutMs: TIMEOUT_MS, maxRetries: 2, fetch: network } as never,
       // Each case judges one operation under its fault, which is cleared when the call answers: a job
       // that went on in the background (202 after the default 5 s, on a busy machine) would run
-      // without it. The calls wait for their jobs here; the 202 path has its own tests (modules/jobs).
+      // without it. The calls wait for their jobs here; the 202 path has its own tests (src/jobs).
       jobs: { waitMs: 30_000 },
     },
   });

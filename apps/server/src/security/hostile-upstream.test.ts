@@ -138,7 +138,7 @@ function expectUsableRefusal(response: LightMyRequestResponse, label: string): v
 }
 
 /**
- * A long operation answers 202 with its job (apps/server/src/modules/jobs): the job must then end, and
+ * A long operation answers 202 with its job (apps/server/src/jobs): the job must then end, and
  * a failed one say why in words, with no secret, as the screen polling it shows (one that is not
  * harmed, e.g. a list that is not paged told of more pages, may succeed).
  */

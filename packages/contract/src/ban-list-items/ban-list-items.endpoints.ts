@@ -107,7 +107,7 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
       "Apply a previewed import: only its new items are sent to Cloudflare, as a job (refused before anything is sent when it would pass the account's quota).",
     params: banListImportParamsSchema,
     body: banListImportApplyRequestSchema,
-    // A long import answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
+    // A long import answers 202 with its job (apps/server/src/jobs/): poll it until it ends.
     responses: { 200: banListImportResultSchema, 202: jobSchema, ...cloudflareErrors() },
     costly: true,
   },
@@ -116,7 +116,7 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     path: '/api/cloudflare/banlists/:list_id/sync',
     summary: "Read a list's items from Cloudflare into the mirror.",
     params: banListParamsSchema,
-    // A long sync answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
+    // A long sync answers 202 with its job (apps/server/src/jobs/): poll it until it ends.
     responses: { 200: banListSchema, 202: jobSchema, ...cloudflareErrors() },
     costly: true,
   },

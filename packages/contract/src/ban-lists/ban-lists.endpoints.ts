@@ -27,7 +27,7 @@ export const banListEndpoints = endpointGroup('Ban lists', {
     path: '/api/cloudflare/banlists/update',
     summary:
       "Read every account's lists from Cloudflare again: new lists are recorded, and a list Cloudflare no longer has is dropped from the mirror with its items (nothing is changed at Cloudflare).",
-    // A long update answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
+    // A long update answers 202 with its job (apps/server/src/jobs/): poll it until it ends.
     responses: { 200: z.array(banListSchema), 202: jobSchema, ...cloudflareErrors() },
     costly: true,
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Background operations (server: apps/server/src/modules/jobs/). A long Cloudflare operation answers
+ * Background operations (server: apps/server/src/jobs/). A long Cloudflare operation answers
  * 202 with its job; the screen polls `GET /api/jobs/:id` until it has ended.
  */
 export const JOB_KINDS = [

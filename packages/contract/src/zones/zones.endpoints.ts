@@ -28,7 +28,7 @@ export const zoneEndpoints = endpointGroup('Zones', {
     method: 'POST',
     path: '/api/cloudflare/zones/sync',
     summary: "Read every account's zones from Cloudflare into the mirror.",
-    // A long sync answers 202 with its job (apps/server/src/modules/jobs/): poll it until it ends.
+    // A long sync answers 202 with its job (apps/server/src/jobs/): poll it until it ends.
     responses: { 200: syncZonesResponseSchema, 202: jobSchema, ...cloudflareErrors() },
     costly: true,
   },

@@ -4,7 +4,7 @@ import type { Db } from '../../db';
 import { cloudflareErrorToAppError } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { AuditRepository } from '../audit/audit.repository';
-import type { JobContext, JobKind, JobQueue } from '../jobs/job-queue';
+import type { JobContext, JobKind, JobQueue } from '../../jobs/job-queue';
 import { banListNotFound } from '../ban-list-mirror/owned-lists';
 import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';

@@ -14,8 +14,8 @@ import {
 import type Cloudflare from 'cloudflare';
 import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
-import type { JobKind } from '../jobs/job-queue';
-import type { JobsService } from '../jobs/jobs.service';
+import type { JobKind } from '../../jobs/job-queue';
+import type { JobsService } from '../../jobs/jobs.service';
 import { banListNotFound, toBanListDto } from '../ban-list-mirror/owned-lists';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
 import { ListCapacity, requireRoom } from '../ban-list-mirror/list-capacity';

@@ -13,7 +13,7 @@ import { buildApp, createAppDeps } from '../../app';
 import { createServices } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import type { JobRecord } from '../jobs/jobs.repository';
+import type { JobRecord } from '../../jobs/jobs.repository';
 import { csvRows, parseExpiryCell, parseImport } from './list-import';
 import { parseItemValue } from '../ban-list-mirror/list-item-value';
 import { ListImportRepository } from './list-import.repository';

@@ -7,7 +7,7 @@ import {
   type WriteOutcomeUnknown,
 } from '../../cloudflare';
 import { AppError } from '../../app-error';
-import type { JobsService } from '../jobs/jobs.service';
+import type { JobsService } from '../../jobs/jobs.service';
 import type { BanListRecord } from '../ban-list-mirror/ban-lists.repository';
 import { queueListSync } from '../ban-list-mirror/ban-list-sync-job';
 

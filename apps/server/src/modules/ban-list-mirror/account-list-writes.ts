@@ -1,6 +1,6 @@
 import { AppError } from '../../app-error';
 import type { Leases } from '../../db/leases';
-import type { ListWriteBudget } from '../jobs/list-write-budget';
+import type { ListWriteBudget } from '../../cloudflare/list-write-budget';
 
 interface ListAccount {
   accountId: string;

@@ -4,8 +4,8 @@ import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { AccountRecord } from '../accounts/accounts.repository';
 import { banListNotFound, toBanListDto } from './owned-lists';
 import { syncMirror } from './mirror-sync';
-import type { JobKind } from '../jobs/job-queue';
-import type { JobsService } from '../jobs/jobs.service';
+import type { JobKind } from '../../jobs/job-queue';
+import type { JobsService } from '../../jobs/jobs.service';
 import type { Db } from '../../db';
 import type { OwnedLists } from './owned-lists';
 import type { ListTurns } from './list-turns';
@@ -33,7 +33,7 @@ export function queueListSync(
 }
 
 /**
- * "Update from Cloudflare" of one list as a job (modules/jobs/): the call waits for a short sync and
+ * "Update from Cloudflare" of one list as a job (src/jobs/): the call waits for a short sync and
  * answers the list as before; a longer one answers 202 with its job, which goes on (and survives a
  * restart) while the screen shows its progress.
  */

@@ -1,6 +1,6 @@
 import type { BanList } from '@guardian/contract';
-import type { JobKind } from '../jobs/job-queue';
-import type { JobsService } from '../jobs/jobs.service';
+import type { JobKind } from '../../jobs/job-queue';
+import type { JobsService } from '../../jobs/jobs.service';
 import type { BanListsService } from './ban-lists.service';
 
 export const BAN_LISTS_UPDATE = 'ban-lists-update';
@@ -8,7 +8,7 @@ export const BAN_LISTS_CLEAN = 'ban-lists-clean';
 
 /**
  * "Update" (every account's lists read again) and "Clean All" (every list emptied) as jobs
- * (modules/jobs/): the call waits for a short one and answers the lists as before; a longer one
+ * (src/jobs/): the call waits for a short one and answers the lists as before; a longer one
  * answers 202 with its job, which goes on (and survives a restart) while the screen shows its
  * progress: accounts read, or lists emptied, of all.
  */

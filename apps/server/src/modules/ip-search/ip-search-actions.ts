@@ -11,8 +11,8 @@ import type { BanListItemsService } from '../ban-list-items/ban-list-items.servi
 import type { BanListRecord } from '../ban-list-mirror/ban-lists.repository';
 import type { ItemActor } from '../auth/actor';
 import { parseItemValue } from '../ban-list-mirror/list-item-value';
-import type { JobKind } from '../jobs/job-queue';
-import { toJobDto, type JobsService } from '../jobs/jobs.service';
+import type { JobKind } from '../../jobs/job-queue';
+import { toJobDto, type JobsService } from '../../jobs/jobs.service';
 import type { OwnedLists } from '../ban-list-mirror/owned-lists';
 import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
 
@@ -53,7 +53,7 @@ function byAccount<T>(entries: { list: BanListRecord; entry: T }[]): AccountPart
 /**
  * The actions of the IP search's answer, across the person's accounts: "Ban everywhere" (one value
  * added to the chosen lists) and "Remove from lists" (the chosen matches deleted). Each account's part
- * is a job (modules/jobs/) that goes through the ban-list items service, so every write takes the
+ * is a job (src/jobs/) that goes through the ban-list items service, so every write takes the
  * list's turn and the account's Cloudflare turn and write budget (`AccountListWrites.atCloudflare`), is
  * refused when the value is already listed, and is mirrored as the Add and Delete of the items screen.
  * One account's failure fails its job (named in its error); the other accounts' jobs go on.

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createAppDeps } from '../../app';
 import { createServices } from '../../services';
 import type { TestUser } from '../../test/context';
-import { JobsRepository } from '../jobs/jobs.repository';
+import { JobsRepository } from '../../jobs/jobs.repository';
 import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 import { addOwnedZone } from '../../test/zone';
 

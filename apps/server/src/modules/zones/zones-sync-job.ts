@@ -1,12 +1,12 @@
 import type { SyncZonesResponse } from '@guardian/contract';
-import type { JobKind } from '../jobs/job-queue';
-import type { JobsService } from '../jobs/jobs.service';
+import type { JobKind } from '../../jobs/job-queue';
+import type { JobsService } from '../../jobs/jobs.service';
 import type { ZonesService } from './zones.service';
 
 export const ZONES_SYNC = 'zones-sync';
 
 /**
- * Zone sync ("Update List") as a job (modules/jobs/): the call waits for a short one and answers as
+ * Zone sync ("Update List") as a job (src/jobs/): the call waits for a short one and answers as
  * before; a longer one answers 202 with its job, whose progress is the zones pages read of all.
  */
 export class ZonesSyncJobs {

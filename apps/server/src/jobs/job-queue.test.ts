@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../app-error';
-import { createTestContext, type TestContext, type TestUser } from '../../test/context';
+import { AppError } from '../app-error';
+import { createTestContext, type TestContext, type TestUser } from '../test/context';
 import { JobQueue, type JobContext } from './job-queue';
-import { countingDb } from '../../test/counting-db';
+import { countingDb } from '../test/counting-db';
 
 let ctx: TestContext;
 let user: TestUser;

@@ -1,11 +1,11 @@
 import type { BanList } from '@guardian/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../app-error';
-import { buildApp, createAppDeps } from '../../app';
-import { createDb, type Db } from '../../db';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
-import type { TestUser } from '../../test/context';
+import { AppError } from '../app-error';
+import { buildApp, createAppDeps } from '../app';
+import { createDb, type Db } from '../db';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
+import type { TestUser } from '../test/context';
 import { ListWriteBudget } from './list-write-budget';
 
 const HOUR = 60 * 60_000;

@@ -1,10 +1,10 @@
 import type { BanList, Job, SyncZonesResponse } from '@guardian/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createAppDeps } from '../../app';
-import { createDb, type Db } from '../../db';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
-import type { TestUser } from '../../test/context';
+import { buildApp, createAppDeps } from '../app';
+import { createDb, type Db } from '../db';
+import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
+import type { TestUser } from '../test/context';
 
 /**
  * "Update", "Clean All" and zone sync ("Update List") as jobs: a short one answers as before, a long

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@guardian/contract';
-import { AppError } from '../../app-error';
-import { cloudflareErrorToAppError } from '../../cloudflare';
-import { DatabaseUnavailableError } from '../../db';
+import { AppError } from '../app-error';
+import { cloudflareErrorToAppError } from '../cloudflare';
+import { DatabaseUnavailableError } from '../db';
 
 /**
  * A statement past its time limit: cancelled by PostgreSQL (`statement_timeout`, SQLSTATE 57014), or

@@ -1,9 +1,9 @@
 import { createSandbox } from '@guardian/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudflareGateway, cloudflareErrorToAppError } from '../../cloudflare';
-import { createDb, type Db } from '../../db';
-import { createTestContext, type TestContext } from '../../test/context';
-import { countingDb } from '../../test/counting-db';
+import { CloudflareGateway, cloudflareErrorToAppError } from './';
+import { createDb, type Db } from '../db';
+import { createTestContext, type TestContext } from '../test/context';
+import { countingDb } from '../test/counting-db';
 import { DatabaseRequestBudget } from './request-budget';
 
 let ctx: TestContext;

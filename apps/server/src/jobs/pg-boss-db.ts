@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import { PLANNED_ONCE, type Queryable } from '../../db';
+import { PLANNED_ONCE, type Queryable } from '../db';
 
 /** PGlite refuses a script of several statements through the extended protocol that parameters need. */
 const MULTIPLE_COMMANDS = /multiple commands/i;

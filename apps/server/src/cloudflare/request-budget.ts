@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RequestThrottle } from '../../cloudflare/throttle';
-import type { Queryable } from '../../db';
+import type { RequestThrottle } from './throttle';
+import type { Queryable } from '../db';
 
 /**
  * How long requests taken from the database ahead of use stay usable here: they are counted in the

@@ -1,4 +1,4 @@
-import { PLANNED_ONCE, type Queryable } from '../../db';
+import { PLANNED_ONCE, type Queryable } from '../db';
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 

@@ -1,6 +1,6 @@
-import { AppError } from '../../app-error';
-import type { Queryable } from '../../db';
-import type { ListWriteLimits } from './jobs-config';
+import { AppError } from '../app-error';
+import type { Queryable } from '../db';
+import type { ListWriteLimits } from '../jobs/jobs-config';
 
 /**
  * Cloudflare's Lists write budget per account (../shared/cloudflare/README.md, Cloudflare docs PR

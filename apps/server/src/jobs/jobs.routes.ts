@@ -1,6 +1,6 @@
 import { jobEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../../endpoint-route';
+import { route } from '../endpoint-route';
 import type { JobsService } from './jobs.service';
 
 /** The person's background operations under /api/jobs. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../../db';
+import { createDb, type Db } from '../db';
 import { jobErrorInWords } from './job-errors';
 
 const url = process.env.TEST_DB === 'postgres' ? process.env.DATABASE_URL : undefined;

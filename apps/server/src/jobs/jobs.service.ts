@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode, type Job, type JobKind, type JobsList } from '@guardian/contract';
-import { AppError } from '../../app-error';
+import { AppError } from '../app-error';
 import type { JobQueue } from './job-queue';
 import type { JobRecord } from './jobs.repository';
 
