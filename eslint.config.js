@@ -18,11 +18,27 @@ const SERVER_NEVER_IMPORTS_WEB = {
 };
 
 /** cloudflare/ talks to Cloudflare for every module and knows none. */
+/** jobs/ runs every module's jobs and knows none (each kind is defined by its module, registered by services.ts). */
+const JOBS_IMPORT_NO_MODULE = {
+  target: './apps/server/src/jobs',
+  from: './apps/server/src/modules',
+  message: " jobs/ is infrastructure: it runs the modules' jobs and imports none.",
+};
+
 const CLOUDFLARE_IMPORTS_NO_MODULE = {
   target: './apps/server/src/cloudflare',
   from: './apps/server/src/modules',
   message: ' cloudflare/ talks to Cloudflare for every module and imports none.',
 };
+
+/**
+ * Each server module (apps/server/src/modules/<module>/) is imported only through its entry, index.ts:
+ * what it offers others is listed there, and its other files can change without anyone noticing.
+ */
+const MODULE_ENTRY_ONLY = ' Import a server module through its entry (index.ts), not one of its files.';
+const moduleEntryOnly = (regex) => ({
+  'no-restricted-imports': ['error', { patterns: [{ regex, message: MODULE_ENTRY_ONLY }] }],
+});
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
@@ -99,6 +115,7 @@ export default tseslint.config(
               message: ' The server imports the Cloudflare emulator only in src/demo.ts and tests.',
             },
             CLOUDFLARE_IMPORTS_NO_MODULE,
+            JOBS_IMPORT_NO_MODULE,
             {
               // The composition root builds the modules, never the other way round (tests may build an app).
               target: './apps/server/src/modules',
@@ -111,6 +128,16 @@ export default tseslint.config(
       ],
     },
   },
+  // A module's files reach another module as `../<module>`; everything else under src/ as
+  // `(../)modules/<module>`; the bench as `.../apps/server/src/modules/<module>`.
+  { files: ['apps/server/src/modules/*/**/*.ts'], rules: moduleEntryOnly('^\\.\\./[a-z-]+/') },
+  { files: ['apps/server/src/*.ts'], rules: moduleEntryOnly('^\\./modules/[a-z-]+/') },
+  {
+    files: ['apps/server/src/*/**/*.ts'],
+    ignores: ['apps/server/src/modules/**'],
+    rules: moduleEntryOnly('(^|/)modules/[a-z-]+/'),
+  },
+  { files: ['bench/**/*.ts'], rules: moduleEntryOnly('apps/server/src/modules/[a-z-]+/') },
   {
     // The demo and the tests run against the emulator.
     files: [

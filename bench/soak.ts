@@ -39,8 +39,8 @@ import { createSandbox, type Sandbox } from '@guardian/sandbox';
 import { loadConfig } from '../apps/server/src/config';
 import { createDb } from '../apps/server/src/db';
 import { runMigrations } from '../apps/server/src/db';
-import { UsersRepository } from '../apps/server/src/modules/users/users.repository';
-import { UsersService } from '../apps/server/src/modules/users/users.service';
+import { UsersRepository } from '../apps/server/src/modules/users';
+import { UsersService } from '../apps/server/src/modules/users';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);

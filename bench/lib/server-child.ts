@@ -19,10 +19,10 @@ import {
   type QueryOptions,
 } from '../../apps/server/src/db';
 import { MIGRATION_LOCK_ID } from '../../apps/server/src/db/migrate';
-import { openSession } from '../../apps/server/src/modules/auth/sessions';
-import { passwordStamp } from '../../apps/server/src/modules/users/password';
-import { UsersRepository } from '../../apps/server/src/modules/users/users.repository';
-import { UsersService } from '../../apps/server/src/modules/users/users.service';
+import { openSession } from '../../apps/server/src/modules/auth';
+import { passwordStamp } from '../../apps/server/src/modules/users';
+import { UsersRepository } from '../../apps/server/src/modules/users';
+import { UsersService } from '../../apps/server/src/modules/users';
 import type { ChildMessage, ParentMessage, QueryCounts } from './protocol';
 
 /** Round trips since the last reset, by what they were for. */

@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { banListEndpoints, listCapacityEndpoints, pathOf } from '@guardian/contract';
-import { EXPIRY_BATCH } from '../../apps/server/src/modules/ban-list-expiry/item-expiry';
+import { EXPIRY_BATCH } from '../../apps/server/src/modules/ban-list-expiry';
 import { fmt } from '../lib/report';
 import { reasonOf, type Context } from './context';
 

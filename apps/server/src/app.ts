@@ -10,34 +10,34 @@ import { AppError } from './app-error';
 import { errorBody, registerErrorHandler } from './errors';
 import { registerEndpointCompilers } from './endpoint-route';
 import { createLogger, requestLogger } from './logger';
-import { apiDocsRoutes, registerApiDocument } from './modules/api-docs/api-docs.routes';
-import { registerAuthGuard } from './modules/auth/auth.guard';
-import { authRoutes } from './modules/auth/auth.routes';
-import { accountsRoutes } from './modules/accounts/accounts.routes';
-import { banListsRoutes } from './modules/ban-lists/ban-lists.routes';
-import { listImportRoutes } from './modules/ban-list-import/list-import.routes';
-import { dnsRecordsRoutes } from './modules/dns-records/dns-records.routes';
-import { snapshotsRoutes } from './modules/snapshots/snapshots.routes';
-import { registerAuditTrail } from './modules/audit/audit-trail';
-import { auditRoutes } from './modules/audit/audit.routes';
-import { registerKeyLimits } from './modules/api-keys/api-key-scope';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
-import { registerTwoFactorGate } from './modules/two-factor/two-factor.gate';
-import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
-import { firewallRulesRoutes } from './modules/firewall-rules/firewall-rules.routes';
-import { pageRulesRoutes } from './modules/page-rules/page-rules.routes';
-import { zoneSettingsRoutes } from './modules/zones/zone-settings.routes';
-import { zonesRoutes } from './modules/zones/zones.routes';
-import { rulesOverviewRoutes } from './modules/rules-overview/rules-overview.routes';
-import { healthRoutes } from './modules/health/health.routes';
-import { usersRoutes } from './modules/users/users.routes';
+import { apiDocsRoutes, registerApiDocument } from './modules/api-docs';
+import { registerAuthGuard } from './modules/auth';
+import { authRoutes, ownAccountRoutes } from './modules/auth';
+import { accountsRoutes } from './modules/accounts';
+import { banListsRoutes } from './modules/ban-lists';
+import { listImportRoutes } from './modules/ban-list-import';
+import { dnsRecordsRoutes } from './modules/dns-records';
+import { snapshotsRoutes } from './modules/snapshots';
+import { registerAuditTrail } from './modules/audit';
+import { auditRoutes } from './modules/audit';
+import { registerKeyLimits } from './modules/api-keys';
+import { apiKeysRoutes } from './modules/api-keys';
+import { registerTwoFactorGate } from './modules/two-factor';
+import { twoFactorRoutes } from './modules/two-factor';
+import { firewallRulesRoutes } from './modules/firewall-rules';
+import { pageRulesRoutes } from './modules/page-rules';
+import { zoneSettingsRoutes } from './modules/zones';
+import { zonesRoutes } from './modules/zones';
+import { rulesOverviewRoutes } from './modules/rules-overview';
+import { healthRoutes } from './modules/health';
+import { usersRoutes } from './modules/users';
 import { limitConnectionsPerAddress, registerRequestLimits } from './request-limits';
 import { isApiPath, trackRoutes } from './route-table';
 import { createServices } from './services';
 import { isWebAppRoute, registerWebApp } from './web-app';
 import { DatabaseRequestBudget } from './cloudflare/request-budget';
 import { jobsRoutes } from './jobs/jobs.routes';
-import { ipSearchRoutes } from './modules/ip-search/ip-search.routes';
+import { ipSearchRoutes } from './modules/ip-search';
 
 /** The dependencies a running server builds from its config (tests and benchmarks may swap some). */
 export function createAppDeps(config: Config, db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
@@ -134,8 +134,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(usersRoutes, {
     users: services.userAdmin,
     passwordLinks: services.passwordLinks,
-    ownAccount: services.ownAccount,
   });
+  await app.register(ownAccountRoutes, { ownAccount: services.ownAccount });
   await app.register(accountsRoutes, { accounts: services.accounts });
   await app.register(banListsRoutes, {
     banLists: services.banLists,

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { createSandbox, type Sandbox } from '@guardian/sandbox';
 import Cloudflare from 'cloudflare';
 import { ConfigError, loadConfig, type Config } from './config';
-import { UsersRepository } from './modules/users/users.repository';
-import { UsersService } from './modules/users/users.service';
+import { UsersRepository } from './modules/users';
+import { UsersService } from './modules/users';
 import { runServer } from './server';
 
 /**

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config';
-import { UsersRepository } from './modules/users/users.repository';
+import { UsersRepository } from './modules/users';
 import { runServer } from './server';
 
 function loadConfigOrExit(): Config {

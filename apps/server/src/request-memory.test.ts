@@ -9,8 +9,8 @@ import { createSandbox, type Sandbox } from '@guardian/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { createDb, runMigrations } from './db';
-import { UsersRepository } from './modules/users/users.repository';
-import { UsersService } from './modules/users/users.service';
+import { UsersRepository } from './modules/users';
+import { UsersService } from './modules/users';
 import { withoutDatabaseUrl } from './test/child-env';
 import { freePort } from './test/free-port';
 

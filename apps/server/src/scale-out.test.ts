@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { createDb, type Db } from './db';
 import { MIGRATION_LOCK_ID } from './db/migrate';
-import { UsersRepository } from './modules/users/users.repository';
-import { UsersService } from './modules/users/users.service';
+import { UsersRepository } from './modules/users';
+import { UsersService } from './modules/users';
 import { freePort } from './test/free-port';
 
 /**

@@ -3,16 +3,10 @@ import { ConfigError, loadConfig } from './config';
 import { createDb, DatabaseUnavailableError, DataDirLockedError, runMigrations, type Db } from './db';
 import { AppError } from './app-error';
 import { describeZodError } from './errors';
-import {
-  parseUsersCommand,
-  readNewPassword,
-  runUsersCommand,
-  UsageError,
-  USAGE,
-} from './modules/users/users.cli';
-import { TwoFactorRepository } from './modules/two-factor/two-factor.repository';
-import { UsersRepository } from './modules/users/users.repository';
-import { UsersService } from './modules/users/users.service';
+import { parseUsersCommand, readNewPassword, runUsersCommand, UsageError, USAGE } from './modules/users';
+import { TwoFactorRepository } from './modules/two-factor';
+import { UsersRepository } from './modules/users';
+import { UsersService } from './modules/users';
 
 function describeFailure(err: unknown): string {
   if (err instanceof ZodError) return describeZodError(err);

@@ -3,8 +3,8 @@ import { accountEndpoints, authEndpoints, healthEndpoints } from '@guardian/cont
 import { createSandbox, type Sandbox } from '@guardian/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config';
-import { UsersRepository } from '../modules/users/users.repository';
-import { UsersService } from '../modules/users/users.service';
+import { UsersRepository } from '../modules/users';
+import { UsersService } from '../modules/users';
 import { runServer, type RunningServer } from '../server';
 
 /**

@@ -6,10 +6,10 @@ import type { AppDeps } from '../deps';
 import { loadConfig, type Config } from '../config';
 import { createDb, runMigrations, type Db } from '../db';
 import { MIGRATION_LOCK_ID } from '../db/migrate';
-import { openSession } from '../modules/auth/sessions';
-import { passwordStamp } from '../modules/users/password';
-import { UsersRepository } from '../modules/users/users.repository';
-import { UsersService } from '../modules/users/users.service';
+import { openSession } from '../modules/auth';
+import { passwordStamp } from '../modules/users';
+import { UsersRepository } from '../modules/users';
+import { UsersService } from '../modules/users';
 
 export interface TestUser {
   id: number;

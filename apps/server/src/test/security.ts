@@ -29,7 +29,7 @@ import type { Sandbox } from '@guardian/sandbox';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../db';
 import { isApiPath, pathParams, type RouteEntry } from '../route-table';
-import { signChallenge } from '../modules/two-factor/challenge-token';
+import { signChallenge } from '../modules/two-factor';
 import type { CloudflareTestContext } from './cloudflare-context';
 import type { TestUser } from './context';
 import { requestTo, type EndpointInput } from './request';

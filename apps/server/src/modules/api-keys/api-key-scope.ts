@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../app-error';
 import type { Db } from '../../db';
 import { endpointNameOf } from '../../endpoint-route';
-import { requestAccountOf, type AuditContext } from '../audit/audit-trail';
+import { requestAccountOf, type AuditContext } from '../audit';
 import { guardedAccess } from '../../route-table';
 import type { ApiKeyIdentity } from './api-keys.service';
 

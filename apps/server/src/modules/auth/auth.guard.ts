@@ -2,8 +2,8 @@ import { ADMIN_LEVEL, type CurrentUser } from '@guardian/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError } from '../../app-error';
 import { guardedAccess } from '../../route-table';
-import { checkKeyRoute } from '../api-keys/api-key-scope';
-import { ApiKeysService } from '../api-keys/api-keys.service';
+import { checkKeyRoute } from '../api-keys';
+import { ApiKeysService } from '../api-keys';
 import type { Sessions } from './sessions';
 
 declare module 'fastify' {

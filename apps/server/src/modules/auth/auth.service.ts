@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { CurrentUser, LoginRequest, LoginResponse, SessionToken } from '@guardian/contract';
 import type { Config } from '../../config';
 import { AppError } from '../../app-error';
-import { hashPassword, passwordStamp, verifyPassword } from '../users/password';
-import type { SessionDevice, UsersRepository, UserWithPasswordHash } from '../users/users.repository';
-import type { TwoFactorService } from '../two-factor/two-factor.service';
-import { LoginLimiter } from './login-limiter';
+import { hashPassword, passwordStamp, verifyPassword } from '../users';
+import type { SessionDevice, UsersRepository, UserWithPasswordHash } from '../users';
+import type { TwoFactorService } from '../two-factor';
+import { LoginLimiter } from '../../login-limiter';
 import type { Sessions } from './sessions';
 
 export const INVALID_CREDENTIALS = 'Invalid e-mail or password.';

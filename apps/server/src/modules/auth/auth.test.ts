@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createAppDeps } from '../../app';
 import { createTestContext, signTestToken, type TestContext, type TestUser } from '../../test/context';
-import { MAX_SESSIONS_PER_USER } from '../users/users.repository';
+import { MAX_SESSIONS_PER_USER } from '../users';
 
 let ctx: TestContext;
 let addressCounter = 0;

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
 import { AppError } from '../../app-error';
-import type { SessionDevice, UsersRepository } from '../users/users.repository';
+import type { SessionDevice, UsersRepository } from '../users';
 import { signSessionToken, verifySessionToken } from './session-token';
 
 /** Sessions people are using at once that stay known; beyond it the least recently used are read again. */

@@ -12,7 +12,7 @@ import { createAppDeps } from '../../app';
 import { createBanListParts } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import { GUARDIAN_ACTOR } from '../ban-list-mirror/item-history';
+import { GUARDIAN_ACTOR } from '../ban-list-mirror';
 import { ItemExpiry } from './item-expiry';
 import { countingDb } from '../../test/counting-db';
 

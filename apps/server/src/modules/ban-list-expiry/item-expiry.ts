@@ -3,17 +3,17 @@ import { ERROR_STATUS } from '@guardian/contract';
 import type { Db } from '../../db';
 import { cloudflareErrorToAppError } from '../../cloudflare';
 import { AppError } from '../../app-error';
-import { AuditRepository } from '../audit/audit.repository';
+import { AuditRepository } from '../audit';
 import type { JobContext, JobKind, JobQueue } from '../../jobs/job-queue';
-import { banListNotFound } from '../ban-list-mirror/owned-lists';
-import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
-import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
-import { GUARDIAN_ACTOR, ItemHistoryRepository } from '../ban-list-mirror/item-history';
-import { deleteAtCloudflare } from '../ban-list-items/item-ids';
-import type { OwnedLists } from '../ban-list-mirror/owned-lists';
-import type { AccountListWrites } from '../ban-list-mirror/account-list-writes';
-import type { ListTurns } from '../ban-list-mirror/list-turns';
-import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
+import { banListNotFound } from '../ban-list-mirror';
+import { BanListItemsRepository } from '../ban-list-mirror';
+import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
+import { GUARDIAN_ACTOR, ItemHistoryRepository } from '../ban-list-mirror';
+import { deleteAtCloudflare } from '../ban-list-items';
+import type { OwnedLists } from '../ban-list-mirror';
+import type { AccountListWrites } from '../ban-list-mirror';
+import type { ListTurns } from '../ban-list-mirror';
+import type { BanListParts } from '../ban-list-mirror';
 
 export const ITEM_EXPIRY = 'ban-list-expiry';
 

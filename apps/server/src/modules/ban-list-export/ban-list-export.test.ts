@@ -3,7 +3,7 @@ import { createCloudflareTestContext, type CloudflareTestContext } from '../../t
 import type { TestUser } from '../../test/context';
 import { spreadsheetSafe, spreadsheetText } from '../../spreadsheet-safe';
 import { EXPORT_FIRST_BATCH, exportText } from './ban-list-export';
-import { BanListItemsRepository, type BanListItemRecord } from '../ban-list-mirror/ban-list-items.repository';
+import { BanListItemsRepository, type BanListItemRecord } from '../ban-list-mirror';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 

@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import type { BanListExportFormat } from '@guardian/contract';
 import { BAN_LIST_EXPORT_CSV_COLUMNS } from '@guardian/contract';
 import type { FastifyReply } from 'fastify';
-import type { BanListItemsRepository, ItemFilter } from '../ban-list-mirror/ban-list-items.repository';
-import type { OwnedLists } from '../ban-list-mirror/owned-lists';
-import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
+import type { BanListItemsRepository, ItemFilter } from '../ban-list-mirror';
+import type { OwnedLists } from '../ban-list-mirror';
+import type { BanListItemsService } from '../ban-list-items';
 
 /** Where an export reads from: the person's lists, the mirror's items, and the items screen's search. */
 export interface ExportSource {

@@ -4,8 +4,8 @@ import {
   type BanListKind,
 } from '@guardian/contract';
 import type { Queryable } from '../../db';
-import { ensurePartition, type MirrorItem } from '../ban-list-mirror/ban-list-items.repository';
-import { mirrorKeySql } from '../ban-list-mirror/list-item-value';
+import { ensurePartition, type MirrorItem } from '../ban-list-mirror';
+import { mirrorKeySql } from '../ban-list-mirror';
 
 /** A previewed item as kept until it is applied: value, comment, expiry (ISO, null for never, '' for the import's choice). */
 export type StoredImportItem = [value: string, comment: string, expiresAt: string | null];

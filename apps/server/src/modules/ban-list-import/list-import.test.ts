@@ -15,7 +15,7 @@ import { createCloudflareTestContext, type CloudflareTestContext } from '../../t
 import type { TestUser } from '../../test/context';
 import type { JobRecord } from '../../jobs/jobs.repository';
 import { csvRows, parseExpiryCell, parseImport } from './list-import';
-import { parseItemValue } from '../ban-list-mirror/list-item-value';
+import { parseItemValue } from '../ban-list-mirror';
 import { ListImportRepository } from './list-import.repository';
 import { writesFor } from './list-import.service';
 

@@ -20,7 +20,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { AppError } from '../../app-error';
 import { spreadsheetText } from '../../spreadsheet-safe';
-import { parseItemValue, type ItemValue } from '../ban-list-mirror/list-item-value';
+import { parseItemValue, type ItemValue } from '../ban-list-mirror';
 
 /** The most lines one import takes (the bench's 100,000): past it the person splits the file. */
 export const IMPORT_LINES_MAX = 100_000;

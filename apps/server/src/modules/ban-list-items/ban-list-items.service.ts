@@ -14,10 +14,10 @@ import {
 } from '@guardian/contract';
 import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
-import { banListNotFound, toBanListDto, type OwnedLists } from '../ban-list-mirror/owned-lists';
-import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
-import type { ListTurns } from '../ban-list-mirror/list-turns';
-import type { AccountListWrites } from '../ban-list-mirror/account-list-writes';
+import { banListNotFound, toBanListDto, type OwnedLists } from '../ban-list-mirror';
+import type { BanListParts } from '../ban-list-mirror';
+import type { ListTurns } from '../ban-list-mirror';
+import type { AccountListWrites } from '../ban-list-mirror';
 import type { Db } from '../../db';
 import {
   BanListItemsRepository,
@@ -25,14 +25,14 @@ import {
   type CommentMatch,
   type ItemFilter,
   type ItemOrder,
-} from '../ban-list-mirror/ban-list-items.repository';
-import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
-import { keyOfMirrorValue, mirrorPrefixOf, parseItemValue } from '../ban-list-mirror/list-item-value';
+} from '../ban-list-mirror';
+import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
+import { keyOfMirrorValue, mirrorPrefixOf, parseItemValue } from '../ban-list-mirror';
 import { AnswerCache } from '../../answer-cache';
 import { deleteAtCloudflare, findAtCloudflare } from './item-ids';
-import { syncMirror, toMirrorItem } from '../ban-list-mirror/mirror-sync';
-import { ItemHistoryRepository } from '../ban-list-mirror/item-history';
-import type { ItemActor } from '../auth/actor';
+import { syncMirror, toMirrorItem } from '../ban-list-mirror';
+import { ItemHistoryRepository } from '../ban-list-mirror';
+import type { ItemActor } from '../auth';
 import { lookAfterLostWrite, type ListReconciler } from './write-outcome';
 
 const CACHED_PAGES = 500;
@@ -433,10 +433,12 @@ export class BanListItemsService {
     await this.turns.writing(list.ref, async () => {
       const item = await this.items.findById(list.ref, id);
       if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
-      const [known] = await deleteAtCloudflare({ db: this.db, writes: this.writes }, cf, list, [item]).catch(async (err: unknown) => {
-        if (!(err instanceof WriteOutcomeUnknown)) throw err;
-        throw await this.reconciler.unsettled(userId, list, err, `removing ${item.ip}`);
-      });
+      const [known] = await deleteAtCloudflare({ db: this.db, writes: this.writes }, cf, list, [item]).catch(
+        async (err: unknown) => {
+          if (!(err instanceof WriteOutcomeUnknown)) throw err;
+          throw await this.reconciler.unsettled(userId, list, err, `removing ${item.ip}`);
+        },
+      );
       const actor = typeof by === 'number' ? await this.nameOf(by) : by.name;
       await this.db.transaction(async (tx) => {
         const lists = new BanListsRepository(tx);
@@ -453,10 +455,7 @@ export class BanListItemsService {
 
   /** The person's e-mail, as the history names them. */
   private async nameOf(userId: number): Promise<string> {
-    const [row] = await this.db.query<{ email: string }>(
-      'SELECT email FROM users WHERE id = $1',
-      [userId],
-    );
+    const [row] = await this.db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [userId]);
     return row?.email ?? `user ${userId}`;
   }
 

@@ -5,7 +5,7 @@ import { createCloudflareTestContext, type CloudflareTestContext } from '../../t
 import type { TestUser } from '../../test/context';
 import { backfillSql } from '../../db/migrations/014_item_sort_key';
 import type { Queryable } from '../../db';
-import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
+import { BanListItemsRepository } from '../ban-list-mirror';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 

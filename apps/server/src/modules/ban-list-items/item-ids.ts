@@ -3,14 +3,14 @@ import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { unusableAnswer } from '../../cloudflare/answers';
 import type { Db } from '../../db';
-import { banListNotFound } from '../ban-list-mirror/owned-lists';
-import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
-import { BanListItemsRepository } from '../ban-list-mirror/ban-list-items.repository';
-import { BanListsRepository, type BanListRecord } from '../ban-list-mirror/ban-lists.repository';
-import { ItemHistoryRepository } from '../ban-list-mirror/item-history';
-import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from '../ban-list-mirror/list-item-pages';
-import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue, type ItemValue } from '../ban-list-mirror/list-item-value';
-import { isPendingItemId } from '../ban-list-mirror/pending-item-id';
+import { banListNotFound } from '../ban-list-mirror';
+import type { BanListParts } from '../ban-list-mirror';
+import { BanListItemsRepository } from '../ban-list-mirror';
+import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
+import { ItemHistoryRepository } from '../ban-list-mirror';
+import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from '../ban-list-mirror';
+import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue, type ItemValue } from '../ban-list-mirror';
+import { isPendingItemId } from '../ban-list-mirror';
 import { lookAfterLostWrite, OUTCOME_WAIT_REQUEST_MS } from './write-outcome';
 
 /**

@@ -8,8 +8,8 @@ import {
 } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import type { JobsService } from '../../jobs/jobs.service';
-import type { BanListRecord } from '../ban-list-mirror/ban-lists.repository';
-import { queueListSync } from '../ban-list-mirror/ban-list-sync-job';
+import type { BanListRecord } from '../ban-list-mirror';
+import { queueListSync } from '../ban-list-mirror';
 
 /**
  * Finding out what a list write did at Cloudflare when its outcome was lost (issue 41): its answer

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BanListItemSort, ItemAddedVia, SortOrder } from '@guardian/contract';
 import { copyRows, type Queryable } from '../../db';
-import type { SnapshotItem } from '../snapshots/snapshots.repository';
+import type { SnapshotItem } from '../snapshots';
 import { mirrorKeySql } from './list-item-value';
 import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
 

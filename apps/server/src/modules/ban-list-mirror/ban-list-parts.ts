@@ -1,6 +1,6 @@
 import type { Db } from '../../db';
 import type { AnswerCaches } from '../../deps';
-import type { AccountsRepository } from '../accounts/accounts.repository';
+import type { AccountsRepository } from '../accounts';
 import type { AccountListWrites } from './account-list-writes';
 import type { BanListItemsRepository } from './ban-list-items.repository';
 import type { BanListsRepository } from './ban-lists.repository';

@@ -1,7 +1,7 @@
 import type { BanList } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
-import type { AccountRecord } from '../accounts/accounts.repository';
+import type { AccountRecord } from '../accounts';
 import { banListNotFound, toBanListDto } from './owned-lists';
 import { syncMirror } from './mirror-sync';
 import type { JobKind } from '../../jobs/job-queue';
@@ -48,7 +48,8 @@ export class BanListSyncJobs {
     /** How long the call waits before it answers with the job instead. */
     private readonly waitMs: number,
   ) {
-    ({ db: this.db, owned: this.owned, turns: this.turns, lists: this.lists } = parts);}
+    ({ db: this.db, owned: this.owned, turns: this.turns, lists: this.lists } = parts);
+  }
 
   /** The job's work: the same steps as the in-request sync, with progress and a way to stop. */
   readonly kind: JobKind = {

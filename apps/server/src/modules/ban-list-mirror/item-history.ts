@@ -1,7 +1,6 @@
 import type { BanListItemHistoryEvent, ItemAddedVia, ItemHistoryEventKind } from '@guardian/contract';
 import { ITEM_HISTORY_MAX } from '@guardian/contract';
 import type { Queryable } from '../../db';
-import type { ItemActor } from '../auth/actor';
 import type { LearnedItemId } from './pending-item-id';
 
 /** How the history names Guardian itself (the expiry sweep). */

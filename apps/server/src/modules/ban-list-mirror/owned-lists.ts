@@ -4,7 +4,7 @@ import { accountClient, cloudflareErrorToAppError, type AccountClientDeps } from
 import { AppError } from '../../app-error';
 import { AnswerCache } from '../../answer-cache';
 import type { AnswerCaches } from '../../deps';
-import type { AccountRecord, AccountsRepository } from '../accounts/accounts.repository';
+import type { AccountRecord, AccountsRepository } from '../accounts';
 import type { BanListRecord, BanListsRepository } from './ban-lists.repository';
 import { listPurpose } from './list-purpose';
 

@@ -2,12 +2,12 @@ import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
-import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
+import type { BanListItemsService } from '../ban-list-items';
 import type { BanListsService } from './ban-lists.service';
-import type { BanListSyncJobs } from '../ban-list-mirror/ban-list-sync-job';
+import type { BanListSyncJobs } from '../ban-list-mirror';
 import type { BanListsJobs } from './ban-lists-jobs';
-import { sendBanListExport, type ExportSource } from '../ban-list-export/ban-list-export';
-import { itemActorOf } from '../auth/actor';
+import { sendBanListExport, type ExportSource } from '../ban-list-export';
+import { itemActorOf } from '../auth';
 
 export interface BanListRoutesOptions {
   banLists: BanListsService;

@@ -3,26 +3,21 @@ import { isCloudflareNotFound, waitForBulkOperation } from '../../cloudflare';
 import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
 import { AppError } from '../../app-error';
 import { checkedAfterLoss, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
-import {
-  about,
-  banListNotFound,
-  toBanListDto,
-  
-} from '../ban-list-mirror/owned-lists';
-import { BanListItemsRepository, type RestoredItem } from '../ban-list-mirror/ban-list-items.repository';
-import { BanListsRepository, type BanListRecord, type CloudflareListSummary } from '../ban-list-mirror/ban-lists.repository';
-import { ItemHistoryRepository, type NewItemEvent } from '../ban-list-mirror/item-history';
-import { keyOfMirrorValue, parseItemValue } from '../ban-list-mirror/list-item-value';
-import { listPurpose } from '../ban-list-mirror/list-purpose';
-import { syncMirror } from '../ban-list-mirror/mirror-sync';
-import type { KeptListItems, RestoringPerson, SnapshotsService } from '../snapshots/snapshots.service';
-import type { SnapshotItem, SnapshotList } from '../snapshots/snapshots.repository';
+import { about, banListNotFound, toBanListDto } from '../ban-list-mirror';
+import { BanListItemsRepository, type RestoredItem } from '../ban-list-mirror';
+import { BanListsRepository, type BanListRecord, type CloudflareListSummary } from '../ban-list-mirror';
+import { ItemHistoryRepository, type NewItemEvent } from '../ban-list-mirror';
+import { keyOfMirrorValue, parseItemValue } from '../ban-list-mirror';
+import { listPurpose } from '../ban-list-mirror';
+import { syncMirror } from '../ban-list-mirror';
+import type { KeptListItems, RestoringPerson, SnapshotsService } from '../snapshots';
+import type { SnapshotItem, SnapshotList } from '../snapshots';
 import type { Db } from '../../db';
-import type { OwnedLists } from '../ban-list-mirror/owned-lists';
-import type { ListTurns } from '../ban-list-mirror/list-turns';
-import type { AccountListWrites } from '../ban-list-mirror/account-list-writes';
-import type { AccountsRepository } from '../accounts/accounts.repository';
-import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
+import type { OwnedLists } from '../ban-list-mirror';
+import type { ListTurns } from '../ban-list-mirror';
+import type { AccountListWrites } from '../ban-list-mirror';
+import type { AccountsRepository } from '../accounts';
+import type { BanListParts } from '../ban-list-mirror';
 
 /**
  * Items a restore adds per Cloudflare write: each write is one bulk operation (one pending per
@@ -73,7 +68,15 @@ export class BanListsService {
     /** Clean All and deleting a list keep what they remove here first, so it can be restored. */
     private readonly snapshots: SnapshotsService,
   ) {
-    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes, lists: this.lists, accounts: this.accounts } = parts);}
+    ({
+      db: this.db,
+      owned: this.owned,
+      turns: this.turns,
+      writes: this.writes,
+      lists: this.lists,
+      accounts: this.accounts,
+    } = parts);
+  }
 
   async list(userId: number): Promise<BanList[]> {
     return (await this.lists.listForUser(userId)).map(toBanListDto);

@@ -19,11 +19,11 @@ import {
   type Checked,
 } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
-import type { SnapshotDnsRecord } from '../snapshots/snapshots.repository';
-import type { SnapshotsService } from '../snapshots/snapshots.service';
-import { fetchAllPages } from '../zones/all-pages';
-import { requireOwnedZone } from '../zones/owned-zone';
-import type { ZoneRecord } from '../zones/zones.repository';
+import type { SnapshotDnsRecord } from '../snapshots';
+import type { SnapshotsService } from '../snapshots';
+import { fetchAllPages } from '../zones';
+import { requireOwnedZone } from '../zones';
+import type { ZoneRecord } from '../zones';
 
 type CloudflareRecord = z.infer<typeof dnsRecordAnswer>;
 /** A record of one of the seven types the console edits. */

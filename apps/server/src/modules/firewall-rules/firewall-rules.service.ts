@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../app-error';
 import { isCloudflareNotFound } from '../../cloudflare';
 import { changeChecked, checkedAfterLoss, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
-import { requireOwnedZone } from '../zones/owned-zone';
+import { requireOwnedZone } from '../zones';
 import { CustomRules, definitionOf, type CustomRule, type CustomRuleset } from './custom-rules';
 import { editedCustomRule, newCustomRule, toFirewallRule, toFirewallRules } from './firewall-rule-mapping';
 

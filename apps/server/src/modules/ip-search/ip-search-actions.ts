@@ -6,15 +6,15 @@ import {
   type RemoveMatchesRequest,
 } from '@guardian/contract';
 import { AppError } from '../../app-error';
-import { about } from '../ban-list-mirror/owned-lists';
-import type { BanListItemsService } from '../ban-list-items/ban-list-items.service';
-import type { BanListRecord } from '../ban-list-mirror/ban-lists.repository';
-import type { ItemActor } from '../auth/actor';
-import { parseItemValue } from '../ban-list-mirror/list-item-value';
+import { about } from '../ban-list-mirror';
+import type { BanListItemsService } from '../ban-list-items';
+import type { BanListRecord } from '../ban-list-mirror';
+import type { ItemActor } from '../auth';
+import { parseItemValue } from '../ban-list-mirror';
 import type { JobKind } from '../../jobs/job-queue';
 import { toJobDto, type JobsService } from '../../jobs/jobs.service';
-import type { OwnedLists } from '../ban-list-mirror/owned-lists';
-import type { BanListParts } from '../ban-list-mirror/ban-list-parts';
+import type { OwnedLists } from '../ban-list-mirror';
+import type { BanListParts } from '../ban-list-mirror';
 
 export const BAN_EVERYWHERE = 'ban-everywhere';
 export const IP_SEARCH_REMOVE = 'ip-search-remove';
@@ -67,7 +67,8 @@ export class IpSearchActions {
     /** How long the call waits for the jobs before it answers them still going (202). */
     private readonly waitMs: number,
   ) {
-    ({ owned: this.owned } = parts);}
+    ({ owned: this.owned } = parts);
+  }
 
   readonly banKind: JobKind = {
     run: async ({ job, signal, progress }) => {

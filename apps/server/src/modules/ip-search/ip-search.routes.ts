@@ -2,8 +2,8 @@ import { ipSearchEndpoints, listCapacityEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db';
 import { route } from '../../endpoint-route';
-import { itemActorOf } from '../auth/actor';
-import { ListCapacity } from '../ban-list-mirror/list-capacity';
+import { itemActorOf } from '../auth';
+import { ListCapacity } from '../ban-list-mirror';
 import type { IpSearchActions } from './ip-search-actions';
 import type { IpSearchService } from './ip-search.service';
 

@@ -11,7 +11,7 @@ import { AppError } from '../../app-error';
 import { AnswerCache } from '../../answer-cache';
 import type { AnswerCaches } from '../../deps';
 import type { Queryable } from '../../db';
-import { parseItemValue } from '../ban-list-mirror/list-item-value';
+import { parseItemValue } from '../ban-list-mirror';
 import { IpSearchRepository, type FoundItem, type SearchedList } from './ip-search.repository';
 
 /** What the search box's text was read as. */

@@ -5,7 +5,7 @@ import { isCloudflareNotFound } from '../../cloudflare';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
 import { changeChecked, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
-import { requireOwnedZone } from '../zones/owned-zone';
+import { requireOwnedZone } from '../zones';
 import { toCloudflareActions, toConsoleActions, type CloudflarePageRuleAction } from './page-rule-actions';
 
 type CreateParams = Parameters<Cloudflare['pageRules']['create']>[0];

@@ -12,9 +12,9 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../app-error';
 import { accountClient, cloudflareErrorToAppError } from '../../cloudflare';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
-import { CustomRules } from '../firewall-rules/custom-rules';
-import { toFirewallRules } from '../firewall-rules/firewall-rule-mapping';
-import { ZonesRepository, type OwnedZone } from '../zones/zones.repository';
+import { CustomRules } from '../firewall-rules';
+import { toFirewallRules } from '../firewall-rules';
+import { ZonesRepository, type OwnedZone } from '../zones';
 import { mapWithConcurrency } from './concurrency';
 
 /**

@@ -2,7 +2,7 @@ import { snapshotEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { sendChecked } from '../../cloudflare/create-once';
 import { route } from '../../endpoint-route';
-import { itemActorOf } from '../auth/actor';
+import { itemActorOf } from '../auth';
 import type { SnapshotRestorers, SnapshotsService } from './snapshots.service';
 
 export interface SnapshotRoutesOptions {

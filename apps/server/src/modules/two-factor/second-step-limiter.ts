@@ -1,4 +1,4 @@
-import { LoginLimiter, type Key } from '../auth/login-limiter';
+import { LoginLimiter, type Key } from '../../login-limiter';
 
 /**
  * The second step's own limit, with the password step's rules (allowance, growing waits, draining):

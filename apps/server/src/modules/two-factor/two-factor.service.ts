@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config';
 import type { TokenCipher } from '../../crypto/token-cipher';
 import { AppError } from '../../app-error';
-import { verifyPassword } from '../users/password';
+import { verifyPassword } from '../users';
 import { signChallenge, verifyChallenge, CHALLENGE_INVALID } from './challenge-token';
 import { SecondStepLimiter } from './second-step-limiter';
 import {

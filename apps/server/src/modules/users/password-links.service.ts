@@ -1,6 +1,6 @@
 import type { LoginRateLimit, PasswordHashing } from '../../config';
 import { AppError } from '../../app-error';
-import { LoginLimiter } from '../auth/login-limiter';
+import { LoginLimiter } from '../../login-limiter';
 import { hashPassword } from './password';
 import type { PasswordLinkRecord, UsersRepository } from './users.repository';
 import { linkTokenHash } from './users.service';

@@ -1,7 +1,7 @@
 import type { CurrentUser } from '@guardian/contract';
 import { AppError } from '../../app-error';
 import { isUniqueViolation, type Db, type Queryable } from '../../db';
-import { revokeAllKeys } from '../api-keys/api-keys.service';
+import { revokeAllKeys } from '../api-keys';
 import { passwordStamp } from './password';
 
 export interface UserRecord {

@@ -15,7 +15,7 @@ import {
   UsageError,
   type UsersCommand,
 } from './users.cli';
-import { TwoFactorRepository } from '../two-factor/two-factor.repository';
+import { TwoFactorRepository } from '../two-factor';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 

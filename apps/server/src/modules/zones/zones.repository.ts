@@ -1,6 +1,6 @@
 import type { ListPlan } from '@guardian/contract';
 import type { Queryable } from '../../db';
-import type { AccountRecord } from '../accounts/accounts.repository';
+import type { AccountRecord } from '../accounts';
 
 export interface ZoneRecord {
   id: number;

@@ -11,7 +11,7 @@ import { accountClient, cloudflareErrorToAppError, isCloudflareNotFound } from '
 import { usableAnswer, zoneAnswer } from '../../cloudflare/answers';
 import { createOnce } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
-import { AccountsRepository, type AccountRecord } from '../accounts/accounts.repository';
+import { AccountsRepository, type AccountRecord } from '../accounts';
 import { fetchAllPages } from './all-pages';
 import { requireOwnedZone } from './owned-zone';
 import { ZoneListCache } from './zone-list-cache';

@@ -1,11 +1,16 @@
 import type { ChangePasswordRequest, CurrentUser, OwnSession } from '@guardian/contract';
 import type { LoginRateLimit, PasswordHashing } from '../../config';
 import { AppError } from '../../app-error';
-import { LoginLimiter } from '../auth/login-limiter';
-import type { Sessions } from '../auth/sessions';
-import { hashPassword, passwordStamp, verifyPassword } from './password';
-import type { KeysRevoked } from './users.service';
-import type { SessionDevice, UsersRepository } from './users.repository';
+import { LoginLimiter } from '../../login-limiter';
+import {
+  hashPassword,
+  passwordStamp,
+  verifyPassword,
+  type KeysRevoked,
+  type SessionDevice,
+  type UsersRepository,
+} from '../users';
+import type { Sessions } from './sessions';
 
 const WRONG_PASSWORD = 'The current password is wrong.';
 const TOO_MANY = 'Too many wrong passwords. Please wait a few minutes and try again.';

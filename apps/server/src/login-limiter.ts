@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { LoginRateLimit } from '../../config';
+import type { LoginRateLimit } from './config';
 
 interface Counter {
   /** Failures still held against the key: each failure adds one, and they drain over time. */

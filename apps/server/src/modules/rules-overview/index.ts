@@ -1,0 +1,3 @@
+// The rules-overview module's entry: the one file other modules and the composition root import (lint holds it).
+export { rulesOverviewRoutes } from './rules-overview.routes';
+export { RulesOverviewService } from './rules-overview.service';
