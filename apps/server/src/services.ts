@@ -133,7 +133,17 @@ export function createServices(config: Config, deps: AppDeps) {
     twoFactor,
     // A newly added account's lists are recorded and each list's sync queued at once (issue 35 item 5).
     accounts: new AccountsService(deps.db, deps.cloudflare, deps.tokenCipher, {
-      bringIn: (userId, account) => banListSyncJobs.bringIn(userId, account),
+      bringIn: async (userId, account) => {
+        const lists = await banListSyncJobs.bringIn(userId, account);
+        // Its zones too (issue 35 item 6): their plans are the account's Lists plan. Not reading them
+        // loses nothing: the plan shows as assumed until the person's next zones update.
+        await zones
+          .bringIn(account)
+          .catch((err: unknown) =>
+            deps.logger?.warn({ err }, "could not read a newly added account's zones"),
+          );
+        return lists;
+      },
       dropItems: async (tx, listRefs) => {
         const items = new BanListItemsRepository(tx);
         for (const ref of listRefs) await items.dropAll(ref);
@@ -158,7 +168,10 @@ export function createServices(config: Config, deps: AppDeps) {
     zonesSyncJobs,
     zoneSettings: new ZoneSettingsService(deps),
     dns,
-    firewall: new FirewallRulesService(deps),
+    // What a zone's rules say its account's lists are for is kept with the lists (issue 35 item 9).
+    firewall: new FirewallRulesService(deps, (accountRef, purposes) =>
+      banListParts.lists.setRulePurposes(accountRef, purposes),
+    ),
     pageRules: new PageRulesService(deps),
     rulesOverview: new RulesOverviewService(deps),
     snapshots,

@@ -6,8 +6,13 @@ export function purposeLabel(list: Pick<BanList, 'purpose'>): string | undefined
   return list.purpose === 'allow' ? 'Allowlist' : 'Blocklist';
 }
 
-/** Where a list's purpose came from, in words: 'set by you', 'from the name'. */
+const SOURCE_WORDS: Record<NonNullable<BanList['purpose_source']>, string> = {
+  person: 'set by you',
+  rules: 'from the firewall rules that use it',
+  name: 'from the name',
+};
+
+/** Where a list's purpose came from, in words: 'set by you', 'from the firewall rules ...', 'from the name'. */
 export function purposeSourceWords(list: Pick<BanList, 'purpose_source'>): string | undefined {
-  if (list.purpose_source === null) return undefined;
-  return list.purpose_source === 'person' ? 'set by you' : 'from the name';
+  return list.purpose_source === null ? undefined : SOURCE_WORDS[list.purpose_source];
 }

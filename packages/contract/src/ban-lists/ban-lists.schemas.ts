@@ -6,7 +6,7 @@ import { BAN_LIST_KINDS, BAN_LIST_NAME_MAX, BAN_LIST_NAME_PATTERN } from '../sha
 export const BAN_LIST_PURPOSES = ['block', 'allow'] as const;
 export type BanListPurpose = (typeof BAN_LIST_PURPOSES)[number];
 /** Where a list's purpose came from: set by its person, or inferred from its name. */
-export const BAN_LIST_PURPOSE_SOURCES = ['person', 'name'] as const;
+export const BAN_LIST_PURPOSE_SOURCES = ['person', 'rules', 'name'] as const;
 export type BanListPurposeSource = (typeof BAN_LIST_PURPOSE_SOURCES)[number];
 
 /** A row of GET /api/cloudflare/banlists: a Cloudflare list of one of the person's accounts. */

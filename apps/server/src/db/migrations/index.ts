@@ -31,6 +31,7 @@ import { sql as accountTokenState } from './032_account_token_state';
 import { sql as auditWordsAndSessionDevices } from './033_audit_words_and_session_devices';
 import { sql as banListPurpose } from './034_ban_list_purpose';
 import { sql as zonePlan } from './035_zone_plan';
+import { sql as banListRulePurpose } from './036_ban_list_rule_purpose';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -73,4 +74,5 @@ export const migrations: readonly Migration[] = [
   { name: '033_audit_words_and_session_devices', sql: auditWordsAndSessionDevices },
   { name: '034_ban_list_purpose', sql: banListPurpose },
   { name: '035_zone_plan', sql: zonePlan },
+  { name: '036_ban_list_rule_purpose', sql: banListRulePurpose },
 ];

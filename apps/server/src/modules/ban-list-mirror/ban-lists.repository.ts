@@ -14,6 +14,8 @@ export interface BanListRecord {
   kind: BanListKind;
   /** What the person said the list is for; null until they say (then inferred from the name). */
   purpose: BanListPurpose | null;
+  /** What the WAF rules that use the list say it is for (migration 036); null when none or they disagree. */
+  rulePurpose: BanListPurpose | null;
   itemsCount: number;
   itemsVersion: number;
   /** The items' ids run from here to nextItemId - 1, less the deleted ones (the holes). */
@@ -30,6 +32,7 @@ interface BanListRow {
   list_name: string;
   kind: BanListKind;
   purpose: BanListPurpose | null;
+  rule_purpose: BanListPurpose | null;
   items_count: number;
   items_version: number;
   first_item_id: number;
@@ -38,7 +41,7 @@ interface BanListRow {
 
 const SELECT_LISTS = `
   SELECT bl.id AS ref, bl.account_ref, a.account_name, a.account_id, bl.list_id, bl.list_name, bl.kind,
-         bl.purpose, bl.items_count, bl.items_version, bl.first_item_id, bl.next_item_id
+         bl.purpose, bl.rule_purpose, bl.items_count, bl.items_version, bl.first_item_id, bl.next_item_id
   FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref`;
 
 function toBanList(row: BanListRow): BanListRecord {
@@ -51,6 +54,7 @@ function toBanList(row: BanListRow): BanListRecord {
     listName: row.list_name,
     kind: row.kind,
     purpose: row.purpose,
+    rulePurpose: row.rule_purpose,
     itemsCount: row.items_count,
     itemsVersion: row.items_version,
     firstItemId: row.first_item_id,
@@ -111,6 +115,23 @@ export class BanListsRepository {
       [accountRef, list.id, list.name, list.kind],
     );
     return { ref: row!.id, itemsCount: row!.items_count, purpose: row!.purpose };
+  }
+
+  /**
+   * Records what the rules of one zone of the account say its lists are for: `purposes` by list name
+   * (a name not in it is left as it was: another zone's rules may use it).
+   */
+  async setRulePurposes(
+    accountRef: number,
+    purposes: ReadonlyMap<string, BanListPurpose | null>,
+  ): Promise<void> {
+    if (purposes.size === 0) return;
+    await this.db.query(
+      `UPDATE ban_lists bl SET rule_purpose = p.purpose
+       FROM unnest($2::text[], $3::text[]) AS p (list_name, purpose)
+       WHERE bl.account_ref = $1 AND bl.list_name = p.list_name AND bl.rule_purpose IS DISTINCT FROM p.purpose`,
+      [accountRef, [...purposes.keys()], [...purposes.values()]],
+    );
   }
 
   /** What the person says the list is for (null: not said, inferred from the name). */

@@ -98,6 +98,33 @@ describe('the plan learned from Cloudflare', () => {
     return (response.json() as CapacityAnswer).accounts.find((account) => account.account_id === accountId);
   };
 
+  it('is known from the moment an account is added: its zones are read with it (issue 35 item 6)', async () => {
+    const user = await ctx.createUser();
+    const cfAccount = ctx.sandbox.control.addAccount({ name: `Business ${user.id}`, plan: 'business' });
+    ctx.sandbox.control.addZone(cfAccount.id, `business-${user.id}.com`);
+    const token = `business-token-${user.id}-0001`;
+    ctx.sandbox.control.addToken({ value: token, accountIds: [cfAccount.id] });
+    const added = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/accounts',
+      headers: user.headers,
+      payload: { account_name: `Business ${user.id}`, token },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    // No zones update asked for: the account's zone is already in the console, and its plan counts.
+    expect(await capacity(user, cfAccount.id)).toMatchObject({
+      plan: 'business',
+      plan_source: 'zones',
+      lists: { limit: 10 },
+    });
+    const zones = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/cloudflare/zones',
+      headers: user.headers,
+    });
+    expect(zones.body).toContain(`business-${user.id}.com`);
+  });
+
   it("is the highest plan among the account's zones, once they are read; a plan the person sets wins", async () => {
     const user = await ctx.createUser();
     const pro = await ctx.addAccount(user, { name: `Pro ${user.id}`, plan: 'pro' });

@@ -15,12 +15,14 @@ export function purposeFromName(listName: string): BanListPurpose | null {
   return allow === block ? null : allow ? 'allow' : 'block';
 }
 
-/** The purpose a list answers with: the person's choice, else its name's. */
+/** The purpose a list answers with: the person's choice, else its rules', else its name's. */
 export function listPurpose(
   listName: string,
   chosen: BanListPurpose | null,
+  fromRules: BanListPurpose | null = null,
 ): Pick<BanList, 'purpose' | 'purpose_source'> {
   if (chosen) return { purpose: chosen, purpose_source: 'person' };
+  if (fromRules) return { purpose: fromRules, purpose_source: 'rules' };
   const fromName = purposeFromName(listName);
   return { purpose: fromName, purpose_source: fromName && 'name' };
 }

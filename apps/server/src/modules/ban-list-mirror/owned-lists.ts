@@ -21,7 +21,7 @@ export function toBanListDto(list: BanListRecord): BanList {
     list_id: list.listId,
     kind: list.kind,
     items: list.itemsCount,
-    ...listPurpose(list.listName, list.purpose),
+    ...listPurpose(list.listName, list.purpose, list.rulePurpose),
   };
 }
 

@@ -11,6 +11,7 @@ import { isCloudflareNotFound } from '../../cloudflare';
 import { changeChecked, checkedAfterLoss, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import { requireOwnedZone } from '../zones';
 import { CustomRules, definitionOf, type CustomRule, type CustomRuleset } from './custom-rules';
+import { listPurposesOf, type ListPurposesRead } from './list-uses';
 import { editedCustomRule, newCustomRule, toFirewallRule, toFirewallRules } from './firewall-rule-mapping';
 
 /**
@@ -30,7 +31,11 @@ const ruleNotFound = () => new AppError('NOT_FOUND', 'Firewall rule not found.')
 
 /** Firewall rules of a user's zone, read and written live at Cloudflare as WAF custom rules. */
 export class FirewallRulesService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(
+    private readonly deps: AppDeps,
+    /** Told what the rules read say the zone's account's ban lists are for (issue 35 item 9). */
+    private readonly purposesRead: ListPurposesRead = async () => {},
+  ) {}
 
   private async customRules(userId: number, zoneId: string): Promise<CustomRules> {
     const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
@@ -49,8 +54,13 @@ export class FirewallRulesService {
   }
 
   async list(userId: number, zoneId: string): Promise<FirewallRule[]> {
-    const ruleset = await (await this.customRules(userId, zoneId)).get();
-    return toFirewallRules(ruleset?.rules ?? []);
+    const { cf, zone, account } = await requireOwnedZone(this.deps, userId, zoneId);
+    const rules = (await new CustomRules(cf, zone.zoneId).get())?.rules ?? [];
+    // What the rules say of the lists they use is a hint for Ban everywhere: not worth failing the read.
+    await this.purposesRead(account.id, listPurposesOf(rules)).catch((err: unknown) =>
+      this.deps.logger?.warn({ err }, 'could not record what the rules say of their lists'),
+    );
+    return toFirewallRules(rules);
   }
 
   /**

@@ -641,4 +641,42 @@ describe('firewall rules (WAF custom rules)', () => {
     expect(ctx.sandbox.control.callCount({ path: new RegExp(`/zones/${zoneId}/`) })).toBeGreaterThan(5);
     expect(ctx.sandbox.control.callCount({ path: /\/firewall\/rules|\/filters/ })).toBe(0);
   });
+  it('tells what the rules that use a ban list say it is for, until the person says (issue 35 item 9)', async () => {
+    const carol = await ctx.createUser();
+    const { zoneId, accountId } = await addOwnedZone(ctx, carol);
+    const accountName = (
+      await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/accounts', headers: carol.headers })
+    )
+      .json<{ account_name: string; account_id: string }[]>()
+      .find((a) => a.account_id === accountId)!.account_name;
+    // A name that says nothing of its purpose.
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/banlists',
+      headers: carol.headers,
+      payload: { account_name: accountName, list_name: 'partners', kind: 'ip' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const partners = async () =>
+      (await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/banlists', headers: carol.headers }))
+        .json<
+          { list_name: string; account_id: string; purpose: string | null; purpose_source: string | null }[]
+        >()
+        .find((list) => list.list_name === 'partners' && list.account_id === accountId)!;
+    expect(await partners()).toMatchObject({ purpose: null, purpose_source: null });
+
+    // A rule lets the list's addresses through: once the rules are read, the list is an allowlist.
+    expect(
+      (await add(carol, zoneId, newRule('Partners pass', 'ip.src in $partners', 'allow'))).statusCode,
+    ).toBe(201);
+    expect((await list(carol, zoneId)).statusCode).toBe(200);
+    expect(await partners()).toMatchObject({ purpose: 'allow', purpose_source: 'rules' });
+
+    // Another rule blocks them: the rules disagree, so they say nothing.
+    expect(
+      (await add(carol, zoneId, newRule('Partners out', '(ip.src in $partners)', 'block'))).statusCode,
+    ).toBe(201);
+    await list(carol, zoneId);
+    expect(await partners()).toMatchObject({ purpose: null, purpose_source: null });
+  });
 });

@@ -162,6 +162,15 @@ export class ZonesService {
     return { zones: counts.reduce((sum, count) => sum + count, 0) };
   }
 
+  /**
+   * Reads a newly added account's zones into the mirror (that account only), so what depends on them
+   * is right from the first screen: the account's Lists plan, learned from its zones' plans. Answers
+   * how many zones it has.
+   */
+  bringIn(account: AccountRecord): Promise<number> {
+    return this.syncAccount(account);
+  }
+
   async remove(userId: number, zoneId: string): Promise<void> {
     const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
     try {

@@ -7,14 +7,15 @@ import { purposeLabel, purposeSourceWords } from '../../../lib/ban-list-purpose'
 
 /**
  * What the list is for, as the person sets it: a blocklist or an allowlist (Ban everywhere preselects
- * blocklists and asks before banning into an allowlist). Until set, the name's suggestion shows.
+ * blocklists and asks before banning into an allowlist). Until set, the rules' or the name's suggestion shows.
  */
 export function BanListPurposeField({ banList }: { banList: BanList }) {
   const setPurpose = useSetBanListPurposeMutation();
   const toast = useToast();
   const chosen = banList.purpose_source === 'person' ? banList.purpose : null;
-  const fromName = banList.purpose_source === 'name' ? purposeLabel(banList) : undefined;
   const source = purposeSourceWords(banList);
+  // Until the person sets it, what the rules or the name suggest.
+  const inferred = chosen === null && source ? `${purposeLabel(banList)} (${source})` : undefined;
 
   const change = (value: string) => {
     const purpose = value === '' ? null : (value as BanListPurpose);
@@ -37,7 +38,7 @@ export function BanListPurposeField({ banList }: { banList: BanList }) {
         aria-describedby="ban-list-purpose-source"
         onChange={(event) => change(event.target.value)}
       >
-        <option value="">{fromName ? `${fromName} (from the name)` : 'Not set'}</option>
+        <option value="">{inferred ?? 'Not set'}</option>
         <option value="block">Blocklist</option>
         <option value="allow">Allowlist</option>
       </Select>
