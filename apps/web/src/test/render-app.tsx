@@ -21,3 +21,12 @@ export function jsonResponse(status: number, body: unknown): Response {
     headers: { 'Content-Type': 'application/json' },
   });
 }
+
+/** An answer with the contract's error body: `message` in it twice, as the server words it; on `field` if given. */
+export function errorResponse(status: number, code: string, message: string, field?: string): Response {
+  return jsonResponse(status, {
+    code,
+    message,
+    errors: [field === undefined ? { message } : { message, field }],
+  });
+}

@@ -1,5 +1,5 @@
-import { Copy, Download } from 'lucide-react';
-import { Button } from '../ui/button';
+import { Download } from 'lucide-react';
+import { Button, CopyButton } from '../ui/button';
 import { useToast } from '../ui/toast';
 
 /** The recovery codes, shown once: a list to read, Copy and Download (a text file). */
@@ -30,14 +30,7 @@ export function RecoveryCodes({ codes, email }: { codes: string[]; email: string
         ))}
       </ol>
       <div className="flex flex-wrap gap-2">
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={<Copy aria-hidden="true" className="size-4" />}
-          onClick={() => void copy()}
-        >
-          Copy
-        </Button>
+        <CopyButton onClick={() => void copy()} />
         <Button
           variant="secondary"
           size="sm"

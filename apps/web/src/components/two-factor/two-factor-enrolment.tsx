@@ -1,14 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { QRCodeSVG } from 'qrcode.react';
-import { Copy } from 'lucide-react';
 import { z } from 'zod';
 import { TOTP_DIGITS, twoFactorEnableRequestSchema, type TwoFactorSetup } from '@guardian/contract';
 import { useTwoFactorEnableMutation } from '../../api/two-factor/two-factor-enable-mutation';
 import { useTwoFactorSetupMutation } from '../../api/two-factor/two-factor-setup-mutation';
 import { actionErrorMessage } from '../../lib/api';
 import { useDialogForm } from '../../lib/use-dialog-form';
-import { Button } from '../ui/button';
+import { Button, CopyButton } from '../ui/button';
 import { ErrorMessage } from '../ui/error-message';
 import { Field, Input } from '../ui/input';
 import { useToast } from '../ui/toast';
@@ -133,14 +132,7 @@ export function TwoFactorEnrolment({ email, onDone, onCancel }: TwoFactorEnrolme
             >
               {grouped(secret.secret)}
             </code>
-            <Button
-              variant="secondary"
-              size="sm"
-              icon={<Copy aria-hidden="true" className="size-4" />}
-              onClick={() => void copySecret()}
-            >
-              Copy
-            </Button>
+            <CopyButton onClick={() => void copySecret()} />
           </div>
         </li>
         <li>

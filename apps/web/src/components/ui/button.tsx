@@ -1,6 +1,6 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { clsx } from 'clsx';
-import { Trash2 } from 'lucide-react';
+import { Copy, Trash2 } from 'lucide-react';
 import { Spinner } from './spinner';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -79,6 +79,20 @@ export function DeleteButton({ label, onClick }: { label: string; onClick: () =>
       onClick={onClick}
     >
       <Trash2 aria-hidden="true" className="size-4" />
+    </Button>
+  );
+}
+
+/** Copy: puts something on the clipboard (what, and saying so, is the caller's). */
+export function CopyButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      icon={<Copy aria-hidden="true" className="size-4" />}
+      onClick={onClick}
+    >
+      Copy
     </Button>
   );
 }

@@ -1,10 +1,12 @@
 import {
+  Fragment,
   useCallback,
   useEffect,
   useLayoutEffect,
   useRef,
   type ComponentProps,
   type HTMLAttributes,
+  type ReactElement,
   type ReactNode,
 } from 'react';
 import { clsx } from 'clsx';
@@ -360,4 +362,51 @@ export function TableRows<T>({ colSpan, loading, loadingText, rows, empty, child
     return <TableLoadingRow colSpan={colSpan}>{loadingText}</TableLoadingRow>;
   if (rows.length === 0) return <TableEmptyRow colSpan={colSpan}>{empty}</TableEmptyRow>;
   return <>{rows.map((row, index) => children(row, index))}</>;
+}
+
+/**
+ * A column's header: its text; its text with a class; or a header cell of its own (a sortable one).
+ * A column that is false is not shown.
+ */
+export type TableColumn = string | { label: ReactNode; className: string } | ReactElement | false;
+
+interface DataTableProps<T> extends Omit<TableRowsProps<T>, 'colSpan'> {
+  /** Names the table for screen readers. */
+  caption: string;
+  /** Dims the table and marks it busy. */
+  busy?: boolean;
+  /** The columns' headers, in order; the loading and empty rows span them. */
+  columns: readonly TableColumn[];
+}
+
+/**
+ * A whole table: its header row over its rows (`TableRows`: loading, empty, or each row).
+ *
+ *   <DataTable caption="Zones" columns={['Domain', 'Status']} rows={zones} loading={loading}
+ *     loadingText="Loading zones..." empty="No zones found.">
+ *     {(zone) => <TableRow key={zone.id}>...</TableRow>}
+ *   </DataTable>
+ */
+export function DataTable<T>({ caption, busy, columns, ...rows }: DataTableProps<T>) {
+  const shown = columns.filter((column): column is Exclude<TableColumn, false> => column !== false);
+  return (
+    <Table caption={caption} busy={busy}>
+      <TableHead>
+        {shown.map((column, index) =>
+          typeof column === 'string' ? (
+            <TableHeaderCell key={index}>{column}</TableHeaderCell>
+          ) : 'label' in column ? (
+            <TableHeaderCell key={index} className={column.className}>
+              {column.label}
+            </TableHeaderCell>
+          ) : (
+            <Fragment key={index}>{column}</Fragment>
+          ),
+        )}
+      </TableHead>
+      <TableBody>
+        <TableRows colSpan={shown.length} {...rows} />
+      </TableBody>
+    </Table>
+  );
 }

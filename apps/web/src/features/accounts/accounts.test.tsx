@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { CloudflareAccount } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
+import { columnHeaders, tableColumn } from '../../test/table';
 import { sessionToken } from '../../test/token';
 import { cloudflareAccount } from '../../test/cloudflare-account';
 
@@ -42,29 +43,15 @@ async function openAccounts() {
   return { user, ...view };
 }
 
-/** The text of one column of the table's rows, in order. */
-function column(index: number): string[] {
-  return screen
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) => within(row).getAllByRole('cell')[index]!.textContent ?? '');
-}
-
 describe('accounts table', () => {
   it('lists the accounts by id with the masked token and every column of the spec', async () => {
     await openAccounts();
     await screen.findByText('Guardian Demo');
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'No',
-      'Account Name',
-      'Account ID',
-      'Token',
-      'Settings',
-    ]);
-    expect(column(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs']);
-    expect(column(0)).toEqual(['1', '2', '3']);
-    expect(column(2)).toEqual(['acc-guardian', 'acc-acme', 'acc-zeta']);
-    expect(column(3).map((text) => text.slice(0, 8))).toEqual(['****abcd', '****efgh', '****wxyz']);
+    expect(columnHeaders()).toEqual(['No', 'Account Name', 'Account ID', 'Token', 'Settings']);
+    expect(tableColumn(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs']);
+    expect(tableColumn(0)).toEqual(['1', '2', '3']);
+    expect(tableColumn(2)).toEqual(['acc-guardian', 'acc-acme', 'acc-zeta']);
+    expect(tableColumn(3).map((text) => text.slice(0, 8))).toEqual(['****abcd', '****efgh', '****wxyz']);
     expect(screen.getByRole('columnheader', { name: 'No' })).toHaveAttribute('aria-sort', 'ascending');
   });
 
@@ -72,21 +59,21 @@ describe('accounts table', () => {
     const { user } = await openAccounts();
     await screen.findByText('Guardian Demo');
     await user.click(screen.getByRole('button', { name: 'Account Name' }));
-    expect(column(1)).toEqual(['Acme Security', 'Guardian Demo', 'Zeta Labs']);
+    expect(tableColumn(1)).toEqual(['Acme Security', 'Guardian Demo', 'Zeta Labs']);
     expect(screen.getByRole('columnheader', { name: 'Account Name' })).toHaveAttribute(
       'aria-sort',
       'ascending',
     );
     await user.click(screen.getByRole('button', { name: 'Account Name' }));
-    expect(column(1)).toEqual(['Zeta Labs', 'Guardian Demo', 'Acme Security']);
+    expect(tableColumn(1)).toEqual(['Zeta Labs', 'Guardian Demo', 'Acme Security']);
     expect(screen.getByRole('columnheader', { name: 'Account Name' })).toHaveAttribute(
       'aria-sort',
       'descending',
     );
     await user.click(screen.getByRole('button', { name: 'No' }));
-    expect(column(2)).toEqual(['acc-guardian', 'acc-acme', 'acc-zeta']);
+    expect(tableColumn(2)).toEqual(['acc-guardian', 'acc-acme', 'acc-zeta']);
     await user.click(screen.getByRole('button', { name: 'No' }));
-    expect(column(2)).toEqual(['acc-zeta', 'acc-acme', 'acc-guardian']);
+    expect(tableColumn(2)).toEqual(['acc-zeta', 'acc-acme', 'acc-guardian']);
   });
 
   it('searches by account name and by account id', async () => {
@@ -94,10 +81,10 @@ describe('accounts table', () => {
     await screen.findByText('Guardian Demo');
     const search = screen.getByRole('searchbox', { name: 'Search accounts' });
     await user.type(search, 'acme');
-    expect(column(1)).toEqual(['Acme Security']);
+    expect(tableColumn(1)).toEqual(['Acme Security']);
     await user.clear(search);
     await user.type(search, 'ACC-ZETA');
-    expect(column(1)).toEqual(['Zeta Labs']);
+    expect(tableColumn(1)).toEqual(['Zeta Labs']);
     await user.clear(search);
     await user.type(search, 'nothing-like-it');
     expect(screen.getByText('No accounts match your search.')).toBeInTheDocument();
@@ -107,16 +94,16 @@ describe('accounts table', () => {
     api.answer('GET /api/cloudflare/accounts', () => jsonResponse(200, MANY_ACCOUNTS));
     const { user } = await openAccounts();
     await screen.findByText('Account 01');
-    expect(column(1)).toHaveLength(20);
+    expect(tableColumn(1)).toHaveLength(20);
     await user.click(screen.getByRole('button', { name: 'Page 3' }));
-    expect(column(1)).toEqual(['Account 41', 'Account 42', 'Account 43', 'Account 44', 'Account 45']);
-    expect(column(0)).toEqual(['41', '42', '43', '44', '45']);
+    expect(tableColumn(1)).toEqual(['Account 41', 'Account 42', 'Account 43', 'Account 44', 'Account 45']);
+    expect(tableColumn(0)).toEqual(['41', '42', '43', '44', '45']);
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
 
     await user.type(screen.getByRole('searchbox', { name: 'Search accounts' }), 'Account');
     expect(screen.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
-    expect(column(1)[0]).toBe('Account 01');
+    expect(tableColumn(1)[0]).toBe('Account 01');
   });
 
   it("shows each token's state: valid (and until when), revoked, expired, disabled, not checked yet", async () => {
@@ -134,7 +121,7 @@ describe('accounts table', () => {
     );
     await openAccounts();
     await screen.findByText('Plain');
-    const tokens = column(3);
+    const tokens = tableColumn(3);
     expect(tokens[0]).toBe('****aaaaValidChecked at Cloudflare 28 Nov 2026, 08:00');
     expect(tokens[1]).toContain('****bbbbValidExpires 1 May 2031');
     expect(tokens[2]).toContain('Expires');
@@ -166,17 +153,13 @@ describe('accounts table', () => {
     expect(api.sent('PUT /api/cloudflare/accounts/1')).toEqual([{ account_name: 'Production' }]);
     saving.release(jsonResponse(200, account(1, 'Production', 'acc-guardian', 'abcd')));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(column(1)).toEqual(['Production', 'Acme Security', 'Zeta Labs']);
+    expect(tableColumn(1)).toEqual(['Production', 'Acme Security', 'Zeta Labs']);
     expect(screen.getByRole('status')).toHaveTextContent('Account Production saved.');
   });
 
   it('replaces a token: says Verifying..., shows the refusal, then the new masked token', async () => {
     api.answer('PUT /api/cloudflare/accounts/2', () =>
-      jsonResponse(400, {
-        code: 'BAD_REQUEST',
-        message: 'Cloudflare reports this API token as disabled.',
-        errors: [{ message: 'Cloudflare reports this API token as disabled.' }],
-      }),
+      errorResponse(400, 'BAD_REQUEST', 'Cloudflare reports this API token as disabled.'),
     );
     const { user } = await openAccounts();
     await screen.findByText('Acme Security');
@@ -201,7 +184,7 @@ describe('accounts table', () => {
     });
     verifying.release(jsonResponse(200, account(2, 'Acme Security', 'acc-acme', 'wxyz')));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(column(3)[1]).toMatch(/^\*\*\*\*wxyzValid/);
+    expect(tableColumn(3)[1]).toMatch(/^\*\*\*\*wxyzValid/);
   });
 
   it('deletes an account after a confirmation that says what goes from Guardian and what stays at Cloudflare', async () => {
@@ -275,17 +258,13 @@ describe('accounts table', () => {
       ),
     );
     deleting.release(new Response(null, { status: 204 }));
-    await waitFor(() => expect(column(1)).toEqual(['Guardian Demo', 'Zeta Labs']));
+    await waitFor(() => expect(tableColumn(1)).toEqual(['Guardian Demo', 'Zeta Labs']));
     expect(screen.getByRole('status')).toHaveTextContent('Account Acme Security deleted.');
   });
 
   it('says why a delete was refused', async () => {
     api.answer('DELETE /api/cloudflare/accounts/1', () =>
-      jsonResponse(409, {
-        code: 'CONFLICT',
-        message: 'Guardian is still working on "Guardian Demo" (1 job).',
-        errors: [{ message: 'Guardian is still working on "Guardian Demo" (1 job).' }],
-      }),
+      errorResponse(409, 'CONFLICT', 'Guardian is still working on "Guardian Demo" (1 job).'),
     );
     const { user } = await openAccounts();
     await screen.findByText('Guardian Demo');
@@ -295,7 +274,7 @@ describe('accounts table', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Guardian is still working on "Guardian Demo"',
     );
-    expect(column(1)).toContain('Guardian Demo');
+    expect(tableColumn(1)).toContain('Guardian Demo');
   });
 
   it('replaces the page with the spec’s message when the accounts cannot be fetched', async () => {
@@ -346,19 +325,15 @@ describe('Add Account', () => {
 
     verifying.release(jsonResponse(201, account(9, 'Spare Account', 'acc-spare', 'en-3')));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(column(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs', 'Spare Account']);
-    expect(column(3)[3]).toMatch(/^\*\*\*\*en-3/);
+    expect(tableColumn(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs', 'Spare Account']);
+    expect(tableColumn(3)[3]).toMatch(/^\*\*\*\*en-3/);
     expect(screen.getByRole('status')).toHaveTextContent('Account added.');
     expect(api.callsTo('GET /api/cloudflare/accounts')).toHaveLength(1);
   });
 
   it("marks the field the server's refusal is about, not only the banner", async () => {
     api.answer('POST /api/cloudflare/accounts', () =>
-      jsonResponse(409, {
-        code: 'CONFLICT',
-        message: 'You already have an account named "Guardian Demo".',
-        errors: [{ message: 'You already have an account named "Guardian Demo".', field: 'account_name' }],
-      }),
+      errorResponse(409, 'CONFLICT', 'You already have an account named "Guardian Demo".', 'account_name'),
     );
     const { user, dialog } = await openAddAccount();
     await user.type(within(dialog).getByLabelText(/Account Name/), 'Guardian Demo');
@@ -374,11 +349,7 @@ describe('Add Account', () => {
 
   it('shows the server’s message, or Failed to add account', async () => {
     api.answer('POST /api/cloudflare/accounts', () =>
-      jsonResponse(400, {
-        code: 'BAD_REQUEST',
-        message: 'Cloudflare refused this API token: Invalid API Token',
-        errors: [{ message: 'Cloudflare refused this API token: Invalid API Token' }],
-      }),
+      errorResponse(400, 'BAD_REQUEST', 'Cloudflare refused this API token: Invalid API Token'),
     );
     const { user, dialog } = await openAddAccount();
     await user.type(within(dialog).getByLabelText(/Account Name/), 'Broken');
@@ -395,11 +366,7 @@ describe('Add Account', () => {
 
   it('drops the server’s message once a field is edited, and a field’s message once the field is valid', async () => {
     api.answer('POST /api/cloudflare/accounts', () =>
-      jsonResponse(400, {
-        code: 'BAD_REQUEST',
-        message: 'Cloudflare refused this API token: Invalid API Token',
-        errors: [{ message: 'Cloudflare refused this API token: Invalid API Token' }],
-      }),
+      errorResponse(400, 'BAD_REQUEST', 'Cloudflare refused this API token: Invalid API Token'),
     );
     const { user, dialog } = await openAddAccount();
     const tokenInput = within(dialog).getByLabelText(/API Token/);

@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiKey, PasswordSetupResult, User, UsersPage } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
+import { stubResizeObserver } from '../../test/resize-observer';
 import { sessionToken } from '../../test/token';
 
 const ADMIN = 'admin@example.com';
@@ -50,15 +51,8 @@ const conflict = (message: string) =>
   jsonResponse(409, { code: 'CONFLICT', message, errors: [{ code: 'CONFLICT', message }] });
 
 beforeEach(() => {
-  // The row actions' tooltips are placed by Radix, which observes sizes; jsdom has no ResizeObserver.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  // The row actions have tooltips.
+  stubResizeObserver();
   setToken(sessionToken({ level: 0, email: ADMIN }));
   api = fakeApi({
     'GET /api/admin/users': (call) => jsonResponse(200, usersPage(call.params)),

@@ -1,15 +1,14 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  ITEM_SEARCH_DEBOUNCE_MS,
-  type BanList,
-  type BanListItem,
-  type BanListItemsPage,
-} from '@guardian/contract';
+import { ITEM_SEARCH_DEBOUNCE_MS, type BanListItem, type BanListItemsPage } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
+import { banListOf } from '../../test/ban-list';
+import { capacityOf } from '../../test/capacity';
 import { fakeApi } from '../../test/fake-api';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
+import { stubResizeObserver } from '../../test/resize-observer';
+import { columnHeaders } from '../../test/table';
 import { sessionToken } from '../../test/token';
 import { formatCreatedOn } from './components/ban-list-items-table';
 
@@ -17,19 +16,7 @@ const LIST_ID = '2c0fc9fa937b11eaa1b71c4d701ab86e';
 const ITEMS_PATH = `/api/cloudflare/banlists/${LIST_ID}/items`;
 const CREATED_ON = '2025-03-04T05:06:07Z';
 
-const BAN_LISTS: BanList[] = [
-  {
-    id: 1,
-    account_name: 'Guardian Demo',
-    account_id: 'acc-guardian',
-    list_name: 'blocked_ips',
-    list_id: LIST_ID,
-    kind: 'ip',
-    items: 1000,
-    purpose: null,
-    purpose_source: null,
-  },
-];
+const BAN_LISTS = [banListOf(1, 'blocked_ips', { list_id: LIST_ID, items: 1000 })];
 
 const item = (id: number, overrides: Partial<BanListItem> = {}): BanListItem => ({
   id,
@@ -73,8 +60,7 @@ function itemsPage(params: URLSearchParams, total: number): BanListItemsPage {
   };
 }
 
-const failure = (status: number, message: string) => () =>
-  jsonResponse(status, { code: 'UPSTREAM', message, errors: [{ message }] });
+const failure = (status: number, message: string) => () => errorResponse(status, 'UPSTREAM', message);
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
@@ -120,7 +106,7 @@ describe('ban list items table', () => {
       'href',
       '/cloudflare/banlists',
     );
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+    expect(columnHeaders()).toEqual([
       'No',
       'IP Address',
       'Comment',
@@ -144,7 +130,7 @@ describe('ban list items table', () => {
       jsonResponse(200, [{ ...BAN_LISTS[0]!, kind: 'hostname' }]),
     );
     await openItems();
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+    expect(columnHeaders()).toEqual([
       'No',
       'Hostname',
       'Comment',
@@ -156,15 +142,7 @@ describe('ban list items table', () => {
   });
 
   it('cuts a long value to its column and shows it whole in a tooltip (issue 35 item 8)', async () => {
-    // Radix places the tooltip by observing sizes; jsdom has no ResizeObserver.
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
     const host = `${'very-long-label.'.repeat(5)}example.com`;
     const api = itemsApi(2);
     api.answer('GET /api/cloudflare/banlists', () =>
@@ -417,16 +395,7 @@ describe('Add item', () => {
     const api = itemsApi();
     api.answer('GET /api/cloudflare/capacity', () =>
       jsonResponse(200, {
-        accounts: [
-          {
-            account_name: 'Guardian Demo',
-            account_id: 'acc-guardian',
-            plan: 'free',
-            plan_source: 'assumed',
-            lists: { used: 1, limit: 1 },
-            items: { used: 10_000, limit: 10_000 },
-          },
-        ],
+        accounts: [capacityOf('Guardian Demo', 'acc-guardian', 'free', 'assumed', [1, 1], [10_000, 10_000])],
       }),
     );
     const { user } = await openItems();

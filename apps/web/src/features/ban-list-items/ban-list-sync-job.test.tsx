@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { BanList, BanListItemsPage, Job } from '@guardian/contract';
+import type { BanListItemsPage, Job } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
+import { banListOf } from '../../test/ban-list';
 import { fakeApi } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
@@ -16,17 +17,7 @@ const ITEMS_PATH = `/api/cloudflare/banlists/${LIST_ID}/items`;
 const SYNC = `POST /api/cloudflare/banlists/${LIST_ID}/sync`;
 const JOB = `GET /api/jobs/${JOB_ID}`;
 
-const BAN_LIST: BanList = {
-  id: 1,
-  account_name: 'Guardian Demo',
-  account_id: 'acc-guardian',
-  list_name: 'blocked_ips',
-  list_id: LIST_ID,
-  kind: 'ip',
-  items: 1,
-  purpose: null,
-  purpose_source: null,
-};
+const BAN_LIST = banListOf(1, 'blocked_ips', { list_id: LIST_ID, items: 1 });
 
 const job = (overrides: Partial<Job> = {}): Job => jobOf({ id: JOB_ID, list_id: LIST_ID, ...overrides });
 

@@ -5,34 +5,24 @@ import type { AccountCapacity, BanList, CloudflareAccount, Snapshot } from '@gua
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import { banListOf } from '../../test/ban-list';
+import { capacityOf } from '../../test/capacity';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
+import { columnHeaders, tableColumn } from '../../test/table';
 import { sessionToken } from '../../test/token';
 import { cloudflareAccount } from '../../test/cloudflare-account';
 
 let api: FakeApi;
 
-const banList = (id: number, listName: string, overrides: Partial<BanList> = {}): BanList => ({
-  id,
-  account_name: 'Guardian Demo',
-  account_id: 'acc-guardian',
-  list_name: listName,
-  list_id: `list-${listName}`,
-  kind: 'ip',
-  items: id * 10,
-  purpose: null,
-  purpose_source: null,
-  ...overrides,
-});
-
 const BAN_LISTS: BanList[] = [
-  banList(3, 'partner_hosts', { kind: 'hostname', items: 1 }),
-  banList(1, 'blocked_ips', { items: 10_000 }),
-  banList(2, 'acme_bad_actors', { account_name: 'Acme Security', account_id: 'acc-acme', items: 150 }),
+  banListOf(3, 'partner_hosts', { kind: 'hostname', items: 1 }),
+  banListOf(1, 'blocked_ips', { items: 10_000 }),
+  banListOf(2, 'acme_bad_actors', { account_name: 'Acme Security', account_id: 'acc-acme', items: 150 }),
 ];
 
 /** 25 lists: two pages of 20. */
 const MANY_BAN_LISTS = Array.from({ length: 25 }, (_, i) =>
-  banList(i + 1, `list_${String(i + 1).padStart(2, '0')}`),
+  banListOf(i + 1, `list_${String(i + 1).padStart(2, '0')}`),
 );
 
 const ACCOUNTS: CloudflareAccount[] = [
@@ -41,26 +31,11 @@ const ACCOUNTS: CloudflareAccount[] = [
 ];
 
 const CAPACITY: AccountCapacity[] = [
-  {
-    account_name: 'Guardian Demo',
-    account_id: 'acc-demo',
-    plan: 'enterprise',
-    plan_source: 'inferred',
-    lists: { used: 2, limit: 1_000 },
-    items: { used: 10_003, limit: 500_000 },
-  },
-  {
-    account_name: 'Acme Security',
-    account_id: 'acc-acme',
-    plan: 'free',
-    plan_source: 'assumed',
-    lists: { used: 1, limit: 1 },
-    items: { used: 42, limit: 10_000 },
-  },
+  capacityOf('Guardian Demo', 'acc-demo', 'enterprise', 'inferred', [2, 1_000], [10_003, 500_000]),
+  capacityOf('Acme Security', 'acc-acme', 'free', 'assumed', [1, 1], [42, 10_000]),
 ];
 
-const failure = (status: number, message: string) => () =>
-  jsonResponse(status, { code: 'UPSTREAM', message, errors: [{ message }] });
+const failure = (status: number, message: string) => () => errorResponse(status, 'UPSTREAM', message);
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
@@ -81,21 +56,13 @@ async function openBanLists() {
   return { user, ...view };
 }
 
-/** The text of one column of the table's rows, in order. */
-function column(index: number): string[] {
-  return screen
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) => within(row).getAllByRole('cell')[index]!.textContent ?? '');
-}
-
 // A long operation's job is polled every second: its outcome shows a second or more after the click.
 const toast = () => screen.findByRole('alert');
 
 describe('ban lists table', () => {
   it('lists the ban lists by id with every column of the spec and links the item counts', async () => {
     await openBanLists();
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+    expect(columnHeaders()).toEqual([
       'No',
       'Account Name',
       'Account ID',
@@ -105,9 +72,9 @@ describe('ban lists table', () => {
       'Items',
       'Settings',
     ]);
-    expect(column(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts']);
-    expect(column(0)).toEqual(['1', '2', '3']);
-    expect(column(5)).toEqual(['ip', 'ip', 'hostname']);
+    expect(tableColumn(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts']);
+    expect(tableColumn(0)).toEqual(['1', '2', '3']);
+    expect(tableColumn(5)).toEqual(['ip', 'ip', 'hostname']);
     const row = screen.getByText('acme_bad_actors').closest('tr')!;
     expect(
       within(row)
@@ -126,12 +93,12 @@ describe('ban lists table', () => {
   it('toggles the sort direction when a header is clicked', async () => {
     const { user } = await openBanLists();
     await user.click(screen.getByRole('button', { name: 'Items' }));
-    expect(column(3)).toEqual(['partner_hosts', 'acme_bad_actors', 'blocked_ips']);
+    expect(tableColumn(3)).toEqual(['partner_hosts', 'acme_bad_actors', 'blocked_ips']);
     await user.click(screen.getByRole('button', { name: 'Items' }));
-    expect(column(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts']);
+    expect(tableColumn(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts']);
     expect(screen.getByRole('columnheader', { name: 'Items' })).toHaveAttribute('aria-sort', 'descending');
     await user.click(screen.getByRole('button', { name: 'List Name' }));
-    expect(column(3)).toEqual(['acme_bad_actors', 'blocked_ips', 'partner_hosts']);
+    expect(tableColumn(3)).toEqual(['acme_bad_actors', 'blocked_ips', 'partner_hosts']);
   });
 
   it('pages by 20', async () => {
@@ -139,10 +106,10 @@ describe('ban lists table', () => {
     const user = userEvent.setup();
     renderApp('/cloudflare/banlists');
     await screen.findByText('list_01');
-    expect(column(3)).toHaveLength(20);
+    expect(tableColumn(3)).toHaveLength(20);
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
-    expect(column(3)).toEqual(['list_21', 'list_22', 'list_23', 'list_24', 'list_25']);
-    expect(column(0)).toEqual(['21', '22', '23', '24', '25']);
+    expect(tableColumn(3)).toEqual(['list_21', 'list_22', 'list_23', 'list_24', 'list_25']);
+    expect(tableColumn(0)).toEqual(['21', '22', '23', '24', '25']);
   });
 
   it('replaces the page with the spec’s message when the ban lists cannot be fetched', async () => {
@@ -221,7 +188,7 @@ describe('Add ban list', () => {
     adding.release(
       jsonResponse(
         201,
-        banList(9, 'new_hosts', {
+        banListOf(9, 'new_hosts', {
           account_name: 'Acme Security',
           account_id: 'acc-acme',
           kind: 'hostname',
@@ -230,7 +197,7 @@ describe('Add ban list', () => {
       ),
     );
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(column(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts', 'new_hosts']);
+    expect(tableColumn(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts', 'new_hosts']);
     expect(api.callsTo('GET /api/cloudflare/banlists')).toHaveLength(1);
   });
 
@@ -327,7 +294,7 @@ describe('Clean All', () => {
     // then the toast says so.
     expect(await screen.findByRole('status')).toHaveTextContent('All ban lists cleaned.');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(column(6)).toEqual(['0', '0', '0']);
+    expect(tableColumn(6)).toEqual(['0', '0', '0']);
     expect(api.callsTo('GET /api/cloudflare/banlists')).toHaveLength(2);
   });
 
@@ -418,7 +385,7 @@ describe('Update', () => {
     await user.click(screen.getByRole('button', { name: 'Update' }));
     expect(await screen.findByRole('button', { name: 'Syncing...' })).toBeDisabled();
 
-    const updated = [...BAN_LISTS, banList(4, 'spare_list', { account_name: 'Spare Account' })];
+    const updated = [...BAN_LISTS, banListOf(4, 'spare_list', { account_name: 'Spare Account' })];
     api.answer('GET /api/cloudflare/banlists', () => jsonResponse(200, updated));
     syncing.release(jsonResponse(200, updated));
     expect(await screen.findByText('spare_list')).toBeInTheDocument();
@@ -427,7 +394,7 @@ describe('Update', () => {
   });
 
   it('a long update (202, its job) stays on Syncing... until the job ends, then re-fetches', async () => {
-    const updated = [...BAN_LISTS, banList(4, 'spare_list', { account_name: 'Spare Account' })];
+    const updated = [...BAN_LISTS, banListOf(4, 'spare_list', { account_name: 'Spare Account' })];
     const running = jobOf({ kind: 'ban-lists-update', target: 'All lists', account_name: null });
     api.answer('POST /api/cloudflare/banlists/update', () => jsonResponse(202, running));
     const polled = api.held(`GET /api/jobs/${running.id}`);
@@ -565,7 +532,7 @@ describe("a new account's lists", () => {
       target: 'spare_list',
       list_id: 'list-spare_list',
     });
-    const spare = banList(9, 'spare_list', {
+    const spare = banListOf(9, 'spare_list', {
       account_name: 'Spare Account',
       account_id: 'acc-spare',
       items: 0,

@@ -5,6 +5,7 @@ import type { DnsRecord } from '@guardian/contract';
 import { getToken, setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi, UPSTREAM_REASON, upstreamFailure } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
+import { columnHeaders } from '../../test/table';
 import { sessionToken } from '../../test/token';
 import { parsePriority, toRecordInput, ttlLabel, NEW_RECORD_FORM } from './components/dns-record-form';
 
@@ -78,14 +79,7 @@ describe('DNS records table', () => {
 
   it('shows Type, Name, Content, TTL (1 as Auto), Proxied and the actions', async () => {
     await openDns();
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
-      'Type',
-      'Name',
-      'Content',
-      'TTL',
-      'Proxied',
-      'Actions',
-    ]);
+    expect(columnHeaders()).toEqual(['Type', 'Name', 'Content', 'TTL', 'Proxied', 'Actions']);
     const a = within(rowOf('203.0.113.10')).getAllByRole('cell');
     expect(a[3]).toHaveTextContent('Auto');
     expect(a[4]).toHaveTextContent('Proxied');

@@ -10,9 +10,11 @@ import type {
   IpSearchMatch,
 } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
+import { banListOf } from '../../test/ban-list';
+import { capacityOf } from '../../test/capacity';
 import { fakeApi } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
 const SEARCH = 'GET /api/cloudflare/ip-search';
@@ -56,8 +58,7 @@ const answer = (overrides: Partial<IpSearchAnswer> = {}): IpSearchAnswer => ({
   ...overrides,
 });
 
-const refusal = (message: string) => () =>
-  jsonResponse(400, { code: 'BAD_REQUEST', message, errors: [{ message }] });
+const refusal = (message: string) => () => errorResponse(400, 'BAD_REQUEST', message);
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
@@ -180,12 +181,7 @@ describe('IP Lists: where is this address?', () => {
 
   it('a failed search offers Retry, which asks again', async () => {
     const api = fakeApi({
-      [SEARCH]: () =>
-        jsonResponse(503, {
-          code: 'UNAVAILABLE',
-          message: 'The database is unavailable.',
-          errors: [{ message: 'The database is unavailable.' }],
-        }),
+      [SEARCH]: () => errorResponse(503, 'UNAVAILABLE', 'The database is unavailable.'),
     });
     const { user } = await openPage('/cloudflare/ips?q=203.0.113.7');
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -219,70 +215,21 @@ const REMOVE = 'POST /api/cloudflare/ip-search/remove';
 const JOB_ONE = '11111111-1111-4111-8111-111111111111';
 const JOB_TWO = '22222222-2222-4222-8222-222222222222';
 
-const LISTS: BanList[] = [
-  {
-    id: 1,
-    account_name: 'Guardian Demo',
-    account_id: 'acc-demo',
-    list_name: 'blocked_ips',
-    list_id: 'list-one',
-    kind: 'ip',
-    items: 3,
-    purpose: null,
-    purpose_source: null,
-  },
-  {
-    id: 2,
-    account_name: 'Guardian Demo',
-    account_id: 'acc-demo',
-    list_name: 'bad_hosts',
-    list_id: 'list-host',
-    kind: 'hostname',
-    items: 1,
-    purpose: null,
-    purpose_source: null,
-  },
-  {
-    id: 3,
-    account_name: 'Guardian Demo',
-    account_id: 'acc-demo',
-    list_name: 'spare_ips',
-    list_id: 'list-three',
-    kind: 'ip',
-    items: 0,
-    purpose: null,
-    purpose_source: null,
-  },
-  {
-    id: 4,
+const LISTS = [
+  banListOf(1, 'blocked_ips', { account_id: 'acc-demo', list_id: 'list-one', items: 3 }),
+  banListOf(2, 'bad_hosts', { account_id: 'acc-demo', list_id: 'list-host', kind: 'hostname', items: 1 }),
+  banListOf(3, 'spare_ips', { account_id: 'acc-demo', list_id: 'list-three', items: 0 }),
+  banListOf(4, 'scanners', {
     account_name: 'Second Co',
     account_id: 'acc-two',
-    list_name: 'scanners',
     list_id: 'list-two',
-    kind: 'ip',
     items: 10_000,
-    purpose: null,
-    purpose_source: null,
-  },
+  }),
 ];
 
 const CAPACITY: AccountCapacity[] = [
-  {
-    account_name: 'Guardian Demo',
-    account_id: 'acc-demo',
-    plan: 'enterprise',
-    plan_source: 'setting',
-    lists: { used: 3, limit: 1_000 },
-    items: { used: 4, limit: 500_000 },
-  },
-  {
-    account_name: 'Second Co',
-    account_id: 'acc-two',
-    plan: 'pro',
-    plan_source: 'setting',
-    lists: { used: 1, limit: 10 },
-    items: { used: 10_000, limit: 10_000 },
-  },
+  capacityOf('Guardian Demo', 'acc-demo', 'enterprise', 'setting', [3, 1_000], [4, 500_000]),
+  capacityOf('Second Co', 'acc-two', 'pro', 'setting', [1, 10], [10_000, 10_000]),
 ];
 
 describe('IP Lists: Ban everywhere and Remove from lists', () => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
-import { Copy, KeyRound, Plus } from 'lucide-react';
+import { KeyRound, Plus } from 'lucide-react';
 import {
   createApiKeyRequestSchema,
   type ApiKeyAccess,
@@ -9,9 +9,10 @@ import {
   type CreatedApiKey,
 } from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
-import { Button, DeleteButton } from '../../components/ui/button';
+import { Button, CopyButton, DeleteButton } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
@@ -69,23 +70,15 @@ function CreateKeyDialog({
     : (errors.name ?? errors.access ?? errors.list_ids ?? errors.expires_at)?.message;
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Create API Key"
       description="For scripts such as Fail2Ban or CrowdSec. The key is shown once."
+      size="md"
+      onClose={onClose}
       onSubmit={form.submitWith((request) => create.mutate(request, { onSuccess: onCreated }))}
-      busy={create.isPending}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            {create.isPending ? 'Creating...' : 'Create Key'}
-          </Button>
-        </>
-      }
+      saving={create.isPending}
+      submitLabel="Create Key"
+      savingLabel="Creating..."
     >
       <label className="grid gap-1 text-sm font-medium text-ink">
         Name
@@ -121,7 +114,7 @@ function CreateKeyDialog({
         <Input type="date" {...form.register('expires_at')} />
       </label>
       {message && <ErrorMessage>{message}</ErrorMessage>}
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -148,14 +141,7 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: (
         >
           {created.key}
         </code>
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={<Copy aria-hidden="true" className="size-4" />}
-          onClick={() => void copy()}
-        >
-          Copy
-        </Button>
+        <CopyButton onClick={() => void copy()} />
       </div>
     </Dialog>
   );

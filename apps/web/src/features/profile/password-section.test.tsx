@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { OwnSession } from '@guardian/contract';
 import { getToken, setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import type { FakeApi } from '../../test/fake-api';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
+import { fakeProfileApi } from '../../test/profile';
 import { sessionToken } from '../../test/token';
 
 let api: FakeApi;
@@ -22,10 +23,7 @@ const session = (id: string, current: boolean): OwnSession => ({
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1, email: 'ayse@example.com' }));
-  api = fakeApi({
-    'GET /api/me/api-keys': () => jsonResponse(200, []),
-    'GET /api/me/two-factor': () =>
-      jsonResponse(200, { enabled: false, enabled_at: null, recovery_codes_left: 0, required: false }),
+  api = fakeProfileApi({
     'GET /api/me/sessions': () =>
       jsonResponse(200, [
         session('00000000-0000-4000-8000-000000000002', false),
@@ -61,13 +59,7 @@ describe('Profile: password', () => {
 
   it('says the current password is wrong, under its field, and keeps the person signed in', async () => {
     const before = getToken();
-    api.answer('POST /api/me/password', () =>
-      jsonResponse(400, {
-        code: 'BAD_REQUEST',
-        message: WRONG,
-        errors: [{ message: WRONG, field: 'current_password' }],
-      }),
-    );
+    api.answer('POST /api/me/password', () => errorResponse(400, 'BAD_REQUEST', WRONG, 'current_password'));
     const { user, dialog } = await openDialog();
     await user.type(within(dialog).getByLabelText(/Current password/), 'not-my-password');
     await user.type(within(dialog).getByLabelText(/New password/), 'a-new-password');
@@ -86,9 +78,7 @@ describe('Profile: password', () => {
 
   it('shows a refusal that names no field (too many attempts) in the dialog', async () => {
     const LIMITED = 'Too many wrong passwords. Please wait a few minutes and try again.';
-    api.answer('POST /api/me/password', () =>
-      jsonResponse(429, { code: 'RATE_LIMITED', message: LIMITED, errors: [{ message: LIMITED }] }),
-    );
+    api.answer('POST /api/me/password', () => errorResponse(429, 'RATE_LIMITED', LIMITED));
     const { user, dialog } = await openDialog();
     await user.type(within(dialog).getByLabelText(/Current password/), 'old-password');
     await user.type(within(dialog).getByLabelText(/New password/), 'a-new-password');

@@ -2,15 +2,17 @@ import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { LockKeyhole } from 'lucide-react';
 import { z } from 'zod';
-import { changePasswordRequestSchema, PASSWORD_MIN_LENGTH } from '@guardian/contract';
+import { changePasswordRequestSchema } from '@guardian/contract';
+import { NewPasswordFields } from '../../components/new-password-fields';
 import { Button } from '../../components/ui/button';
-import { Dialog } from '../../components/ui/dialog';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Field, Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, actionErrorMessage } from '../../lib/api';
 import { useDialogForm } from '../../lib/use-dialog-form';
 import { useChangePasswordMutation } from '../../api/own-account/password-change-mutation';
+import { ProfileSection } from './profile-section';
 
 /** The request's own rules (the server's), and the new password typed twice alike. */
 const changePasswordFormSchema = changePasswordRequestSchema
@@ -42,13 +44,10 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   const { errors } = form.formState;
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Change Password"
       description="Every other browser and device is signed out; this one stays signed in. Your API keys are revoked: create new ones for your scripts."
-      size="sm"
-      busy={change.isPending}
+      onClose={onClose}
       onSubmit={form.submitWith((request) =>
         change.mutate(request, {
           onSuccess: () => {
@@ -57,16 +56,9 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
           },
         }),
       )}
-      footer={
-        <>
-          <Button variant="secondary" disabled={change.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={change.isPending}>
-            {change.isPending ? 'Changing...' : 'Change Password'}
-          </Button>
-        </>
-      }
+      saving={change.isPending}
+      submitLabel="Change Password"
+      savingLabel="Changing..."
     >
       <Field label="Current password" required error={errors.current_password?.message}>
         {(control) => (
@@ -78,35 +70,11 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
           />
         )}
       </Field>
-      <Field
-        label="New password"
-        required
-        error={errors.new_password?.message}
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('new_password')}
-            type="password"
-            autoComplete="new-password"
-          />
-        )}
-      </Field>
-      <Field label="Confirm new password" required error={errors.confirm_password?.message}>
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('confirm_password')}
-            type="password"
-            autoComplete="new-password"
-          />
-        )}
-      </Field>
+      <NewPasswordFields form={form} password="new_password" confirmation="confirm_password" />
       {change.isError && !namesAField(change.error) && (
         <ErrorMessage>{actionErrorMessage(change.error, 'Failed to change the password.')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -114,25 +82,18 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
 export function PasswordSection() {
   const [changing, setChanging] = useState(false);
   return (
-    <section
-      aria-labelledby="password-title"
-      className="rounded-card border border-line bg-surface p-5 shadow-xs"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="min-w-0">
-          <h2 id="password-title" className="flex items-center gap-2 text-base font-semibold text-ink">
-            <LockKeyhole aria-hidden="true" className="size-4 text-ink-muted" />
-            Password
-          </h2>
-          <p className="text-sm text-ink-muted">
-            Changing it signs you out everywhere else: anyone holding an old session is out.
-          </p>
-        </div>
+    <ProfileSection
+      id="password"
+      icon={LockKeyhole}
+      title="Password"
+      description="Changing it signs you out everywhere else: anyone holding an old session is out."
+      action={
         <Button variant="secondary" onClick={() => setChanging(true)}>
           Change Password
         </Button>
-      </div>
+      }
+    >
       {changing && <ChangePasswordDialog onClose={() => setChanging(false)} />}
-    </section>
+    </ProfileSection>
   );
 }

@@ -1,10 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApiKey, BanList, CreatedApiKey } from '@guardian/contract';
+import type { ApiKey, CreatedApiKey } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
+import { banListOf } from '../../test/ban-list';
+import type { FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
+import { fakeProfileApi } from '../../test/profile';
 import { sessionToken } from '../../test/token';
 
 let api: FakeApi;
@@ -20,27 +22,13 @@ const existing: ApiKey = {
   expires_at: null,
   last_used_at: null,
 };
-const list: BanList = {
-  id: 3,
-  account_name: 'Guardian Demo',
-  account_id: 'acc',
-  list_name: 'blocked_ips',
-  list_id: 'list-blocked',
-  kind: 'ip',
-  items: 0,
-  purpose: null,
-  purpose_source: null,
-};
+const list = banListOf(3, 'blocked_ips', { account_id: 'acc', list_id: 'list-blocked', items: 0 });
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
-  api = fakeApi({
+  api = fakeProfileApi({
     'GET /api/me/api-keys': () => jsonResponse(200, [existing]),
     'GET /api/cloudflare/banlists': () => jsonResponse(200, [list]),
-    'GET /api/me/sessions': () => jsonResponse(200, []),
-    // The two-factor section (two-factor-section.test.tsx tests it).
-    'GET /api/me/two-factor': () =>
-      jsonResponse(200, { enabled: false, enabled_at: null, recovery_codes_left: 0, required: false }),
   });
 });
 

@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { OwnSession } from '@guardian/contract';
 import { getToken, setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import type { FakeApi } from '../../test/fake-api';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
+import { fakeProfileApi } from '../../test/profile';
 import { sessionToken } from '../../test/token';
 
 let api: FakeApi;
@@ -35,12 +36,7 @@ const moment = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1, email: 'ayse@example.com' }));
-  api = fakeApi({
-    'GET /api/me/api-keys': () => jsonResponse(200, []),
-    'GET /api/me/two-factor': () =>
-      jsonResponse(200, { enabled: false, enabled_at: null, recovery_codes_left: 0, required: false }),
-    'GET /api/me/sessions': () => jsonResponse(200, [newest, mine]),
-  });
+  api = fakeProfileApi({ 'GET /api/me/sessions': () => jsonResponse(200, [newest, mine]) });
 });
 
 async function openSessions() {
@@ -127,11 +123,7 @@ describe('Profile: sessions', () => {
   it('says why a session could not be ended', async () => {
     const { user, list } = await openSessions();
     api.answer(`DELETE /api/me/sessions/${OTHER}`, () =>
-      jsonResponse(404, {
-        code: 'NOT_FOUND',
-        message: 'Session not found.',
-        errors: [{ message: 'Session not found.' }],
-      }),
+      errorResponse(404, 'NOT_FOUND', 'Session not found.'),
     );
     await user.click(within(list).getAllByRole('button', { name: /^End Session/ })[0]!);
     const dialog = await screen.findByRole('dialog', { name: 'End Session' });

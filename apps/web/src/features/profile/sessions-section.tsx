@@ -13,6 +13,7 @@ import { useEndOtherSessionsMutation } from '../../api/own-account/other-session
 import { useEndOwnSessionMutation } from '../../api/own-account/own-session-end-mutation';
 import { useOwnSessionsQuery } from '../../api/own-account/own-sessions-query';
 import { deviceLabel } from './device-label';
+import { ProfileSection } from './profile-section';
 
 const moment = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -75,27 +76,19 @@ export function SessionsSection() {
   const others = sessions.data?.filter((session) => !session.current).length ?? 0;
 
   return (
-    <section
-      aria-labelledby="sessions-title"
-      className="rounded-card border border-line bg-surface p-5 shadow-xs"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="min-w-0">
-          <h2 id="sessions-title" className="flex items-center gap-2 text-base font-semibold text-ink">
-            <MonitorSmartphone aria-hidden="true" className="size-4 text-ink-muted" />
-            Sessions
-          </h2>
-          <p className="text-sm text-ink-muted">
-            Where you are signed in, newest first. End one you do not recognise, then change your password.
-          </p>
-        </div>
-        {others > 0 && (
+    <ProfileSection
+      id="sessions"
+      icon={MonitorSmartphone}
+      title="Sessions"
+      description="Where you are signed in, newest first. End one you do not recognise, then change your password."
+      action={
+        others > 0 && (
           <Button variant="secondary" size="sm" onClick={() => void endOtherSessions()}>
             Sign out all other sessions
           </Button>
-        )}
-      </div>
-
+        )
+      }
+    >
       {sessions.isError ? (
         <ErrorMessage className="mt-4" onRetry={() => void sessions.refetch()}>
           {actionErrorMessage(sessions.error, 'Failed to fetch your sessions.')}
@@ -139,6 +132,6 @@ export function SessionsSection() {
           })}
         </ul>
       )}
-    </section>
+    </ProfileSection>
   );
 }

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { TwoFactorStatus } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
 let api: FakeApi;
@@ -56,9 +56,7 @@ describe('Profile: two-factor sign-in', () => {
     );
 
     const WRONG = 'That code is not right.';
-    api.answer('POST /api/me/two-factor/enable', () =>
-      jsonResponse(400, { code: 'BAD_REQUEST', message: WRONG, errors: [{ message: WRONG, field: 'code' }] }),
-    );
+    api.answer('POST /api/me/two-factor/enable', () => errorResponse(400, 'BAD_REQUEST', WRONG, 'code'));
     await user.type(within(dialog).getByLabelText('Code from the app'), '12345');
     await user.click(within(dialog).getByRole('button', { name: 'Turn On' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Enter the 6-digit code your app shows.');
@@ -90,11 +88,7 @@ describe('Profile: two-factor sign-in', () => {
     await user.click(await within(section).findByRole('button', { name: 'Turn Off' }));
     const dialog = await screen.findByRole('dialog', { name: 'Turn Off Two-Factor Sign-In' });
     api.answer('POST /api/me/two-factor/disable', () =>
-      jsonResponse(400, {
-        code: 'BAD_REQUEST',
-        message: 'The password is not right.',
-        errors: [{ message: 'The password is not right.' }],
-      }),
+      errorResponse(400, 'BAD_REQUEST', 'The password is not right.'),
     );
     await user.type(within(dialog).getByLabelText('Password'), 'wrong');
     await user.click(within(dialog).getByRole('button', { name: 'Turn Off' }));

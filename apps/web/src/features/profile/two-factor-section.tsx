@@ -10,6 +10,7 @@ import {
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog } from '../../components/ui/dialog';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Field, Input } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
@@ -21,6 +22,7 @@ import { useSession } from '../../lib/session';
 import { useRecoveryCodesMutation } from '../../api/two-factor/recovery-codes-mutation';
 import { useTwoFactorDisableMutation } from '../../api/two-factor/two-factor-disable-mutation';
 import { useTwoFactorStatusQuery } from '../../api/two-factor/two-factor-status-query';
+import { ProfileSection } from './profile-section';
 
 const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 
@@ -96,28 +98,19 @@ function ConfirmDialog({
   const chooseUsing = { onChange: () => form.setValue('value', '') };
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title={turningOff ? 'Turn Off Two-Factor Sign-In' : 'New Recovery Codes'}
       description={
         turningOff
           ? 'Signing in will take your password alone. Confirm with your password or a code.'
           : 'Your current recovery codes stop working. Confirm with your password or a code.'
       }
-      size="sm"
+      onClose={onClose}
       onSubmit={submit}
-      busy={busy}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant={turningOff ? 'danger' : 'primary'} loading={busy}>
-            {turningOff ? (busy ? 'Turning off...' : 'Turn Off') : busy ? 'Creating...' : 'Create New Codes'}
-          </Button>
-        </>
-      }
+      saving={busy}
+      submitLabel={turningOff ? 'Turn Off' : 'Create New Codes'}
+      savingLabel={turningOff ? 'Turning off...' : 'Creating...'}
+      submitVariant={turningOff ? 'danger' : 'primary'}
     >
       <fieldset className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-ink">
         <legend className="sr-only">Confirm with</legend>
@@ -142,7 +135,7 @@ function ConfirmDialog({
         )}
       </Field>
       {message && <ErrorMessage>{message}</ErrorMessage>}
-    </Dialog>
+    </FormDialog>
   );
 }
 
@@ -155,28 +148,22 @@ export function TwoFactorSection() {
   const [newCodes, setNewCodes] = useState<string[] | null>(null);
 
   return (
-    <section
-      aria-labelledby="two-factor-title"
-      className="rounded-card border border-line bg-surface p-5 shadow-xs"
+    <ProfileSection
+      id="two-factor"
+      icon={ShieldCheck}
+      title={
+        <>
+          Two-factor sign-in
+          {status.data && (
+            <Badge tone={status.data.enabled ? 'green' : 'grey'}>{status.data.enabled ? 'On' : 'Off'}</Badge>
+          )}
+        </>
+      }
+      description="A code from an authenticator app on your phone, asked after your password."
+      action={
+        status.data && !status.data.enabled && <Button onClick={() => setEnrolling(true)}>Turn On</Button>
+      }
     >
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="min-w-0">
-          <h2 id="two-factor-title" className="flex items-center gap-2 text-base font-semibold text-ink">
-            <ShieldCheck aria-hidden="true" className="size-4 text-ink-muted" />
-            Two-factor sign-in
-            {status.data && (
-              <Badge tone={status.data.enabled ? 'green' : 'grey'}>
-                {status.data.enabled ? 'On' : 'Off'}
-              </Badge>
-            )}
-          </h2>
-          <p className="text-sm text-ink-muted">
-            A code from an authenticator app on your phone, asked after your password.
-          </p>
-        </div>
-        {status.data && !status.data.enabled && <Button onClick={() => setEnrolling(true)}>Turn On</Button>}
-      </div>
-
       {status.isError ? (
         <ErrorMessage className="mt-4" onRetry={() => void status.refetch()}>
           {actionErrorMessage(status.error, 'Failed to fetch the two-factor state.')}
@@ -242,6 +229,6 @@ export function TwoFactorSection() {
           <RecoveryCodes codes={newCodes} email={email} />
         </Dialog>
       )}
-    </section>
+    </ProfileSection>
   );
 }

@@ -3,8 +3,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2 } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { z } from 'zod';
-import { passwordLinkUseRequestSchema, PASSWORD_MIN_LENGTH } from '@guardian/contract';
+import { passwordLinkUseRequestSchema } from '@guardian/contract';
 import { GuardianLogo } from '../../components/guardian-logo';
+import { NewPasswordFields } from '../../components/new-password-fields';
 import { Button, buttonClassName } from '../../components/ui/button';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Field, Input } from '../../components/ui/input';
@@ -45,7 +46,6 @@ function SetPasswordForm({ token, email, expiresAt }: { token: string; email: st
     defaultValues: { password: '', confirm_password: '' },
     saves: [use],
   });
-  const { errors } = form.formState;
 
   if (use.isSuccess) {
     return (
@@ -93,26 +93,7 @@ function SetPasswordForm({ token, email, expiresAt }: { token: string; email: st
           />
         )}
       </Field>
-      <Field
-        label="New password"
-        required
-        error={errors.password?.message}
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-      >
-        {(control) => (
-          <Input {...control} {...form.register('password')} type="password" autoComplete="new-password" />
-        )}
-      </Field>
-      <Field label="Confirm new password" required error={errors.confirm_password?.message}>
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('confirm_password')}
-            type="password"
-            autoComplete="new-password"
-          />
-        )}
-      </Field>
+      <NewPasswordFields form={form} password="password" confirmation="confirm_password" />
       {use.isError && (
         <ErrorMessage>{actionErrorMessage(use.error, 'Failed to set the password.')}</ErrorMessage>
       )}

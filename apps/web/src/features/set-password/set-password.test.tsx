@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import { linkTokenOf } from './link-token';
 
 let api: FakeApi;
@@ -12,11 +12,7 @@ const USED =
   'This set-password link has already been used. Sign in with the password you chose, or ask an administrator for a new link.';
 
 const refusal = (status: number, message: string) =>
-  jsonResponse(status, {
-    code: status === 404 ? 'NOT_FOUND' : 'CONFLICT',
-    message,
-    errors: [{ message }],
-  });
+  errorResponse(status, status === 404 ? 'NOT_FOUND' : 'CONFLICT', message);
 
 beforeEach(() => {
   localStorage.clear();

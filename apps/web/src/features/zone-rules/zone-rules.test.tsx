@@ -6,7 +6,7 @@ import { PAGE_RULE_SETTINGS, type FirewallRule, type PageRule } from '@guardian/
 import { AppProviders, createQueryClient } from '../../app/providers';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type Answer } from '../../test/fake-api';
-import { jsonResponse, renderApp } from '../../test/render-app';
+import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 import ZoneRulesScreen from '.';
 
@@ -78,8 +78,7 @@ function rulesApi(state: { firewall: FirewallRule[]; pages: PageRule[] }) {
   return fakeApi(answers);
 }
 
-const failure = (status: number, message: string) => () =>
-  jsonResponse(status, { code: 'BAD_REQUEST', message, errors: [{ message }] });
+const failure = (status: number, message: string) => () => errorResponse(status, 'BAD_REQUEST', message);
 
 beforeEach(() => setToken(sessionToken({ level: 1 })));
 
@@ -291,7 +290,7 @@ describe('firewall rules tab', () => {
     const api = rulesApi({ firewall: [], pages: [] });
     const message = 'could not find list $gone';
     api.answer(`POST ${FIREWALL_PATH}`, () =>
-      jsonResponse(400, { code: 'BAD_REQUEST', message, errors: [{ message, field: 'filter.expression' }] }),
+      errorResponse(400, 'BAD_REQUEST', message, 'filter.expression'),
     );
     const { user } = await openScreen();
     await user.click(await screen.findByRole('button', { name: 'Add Firewall Rule' }));

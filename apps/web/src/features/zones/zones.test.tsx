@@ -6,6 +6,7 @@ import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi, UPSTREAM_REASON, upstreamFailure } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
+import { columnHeaders } from '../../test/table';
 import { sessionToken } from '../../test/token';
 import { cloudflareAccount } from '../../test/cloudflare-account';
 
@@ -63,7 +64,7 @@ describe('zones table', () => {
     await openZones();
     await screen.findByText('alpha.com');
     expect(domains()).toEqual(['alpha.com', 'bravo.com', 'mike.com', 'zulu.com']);
-    expect(screen.getAllByRole('columnheader').map((header) => header.textContent)).toEqual([
+    expect(columnHeaders()).toEqual([
       'No',
       'Domain',
       'Account Name',
@@ -299,7 +300,8 @@ describe('Add Zone', () => {
     await waitFor(() => expect(api.callsTo('GET /api/cloudflare/zones')).toHaveLength(2));
   });
 
-  it('shows the first message of the errors array, or Failed to add zone.', async () => {
+  /** Opens Add Zone, with Cloudflare answering an add that twice.com already exists. */
+  async function openAddZoneRefusingTwice() {
     api.answer('POST /api/cloudflare/zones', () =>
       jsonResponse(400, {
         code: 'BAD_REQUEST',
@@ -307,7 +309,11 @@ describe('Add Zone', () => {
         errors: [{ code: 1061, message: 'twice.com already exists' }],
       }),
     );
-    const { user, dialog } = await openAddZone();
+    return openAddZone();
+  }
+
+  it('shows the first message of the errors array, or Failed to add zone.', async () => {
+    const { user, dialog } = await openAddZoneRefusingTwice();
     await user.selectOptions(within(dialog).getByLabelText(/Account/), 'acc-guardian');
     await user.type(within(dialog).getByLabelText(/Domain Name/), 'twice.com');
     await user.click(within(dialog).getByRole('button', { name: 'Add Zone' }));
@@ -319,14 +325,7 @@ describe('Add Zone', () => {
   });
 
   it('drops the server’s message once a field is edited, and a field’s message once the field is valid', async () => {
-    api.answer('POST /api/cloudflare/zones', () =>
-      jsonResponse(400, {
-        code: 'BAD_REQUEST',
-        message: 'dup',
-        errors: [{ code: 1061, message: 'twice.com already exists' }],
-      }),
-    );
-    const { user, dialog } = await openAddZone();
+    const { user, dialog } = await openAddZoneRefusingTwice();
     const domain = within(dialog).getByLabelText(/Domain Name/);
     await user.selectOptions(within(dialog).getByLabelText(/Account/), 'acc-guardian');
     await user.type(domain, 'twice.com');

@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { addAccountRequestSchema } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
 import { TokenInput } from './token-input';
@@ -28,24 +27,14 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
   const { errors } = form.formState;
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Add Account"
       description="Connect a Cloudflare account with an API token."
-      size="sm"
-      busy={addAccount.isPending}
+      onClose={onClose}
       onSubmit={form.submitWith((request) => addAccount.mutate(request, { onSuccess: onAdded }))}
-      footer={
-        <>
-          <Button variant="secondary" disabled={addAccount.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={addAccount.isPending}>
-            {addAccount.isPending ? 'Verifying...' : 'Add Account'}
-          </Button>
-        </>
-      }
+      saving={addAccount.isPending}
+      submitLabel="Add Account"
+      savingLabel="Verifying..."
     >
       <Field label="Account Name" required error={errors.account_name?.message}>
         {(control) => (
@@ -68,6 +57,6 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
       {addAccount.isError && (
         <ErrorMessage>{errorMessage(addAccount.error, 'Failed to add account')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { updateAccountRequestSchema, type CloudflareAccount } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
 import { TokenInput } from './token-input';
@@ -31,26 +30,16 @@ export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDial
   const replacingToken = form.watch('token')?.trim() !== '';
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Edit Account"
       description={`Cloudflare account ${account.account_id}.`}
-      size="sm"
-      busy={updateAccount.isPending}
+      onClose={onClose}
       onSubmit={form.submitWith((request) =>
         updateAccount.mutate({ id: account.id, request }, { onSuccess: onSaved }),
       )}
-      footer={
-        <>
-          <Button variant="secondary" disabled={updateAccount.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={updateAccount.isPending}>
-            {updateAccount.isPending ? (replacingToken ? 'Verifying...' : 'Saving...') : 'Save'}
-          </Button>
-        </>
-      }
+      saving={updateAccount.isPending}
+      submitLabel="Save"
+      savingLabel={replacingToken ? 'Verifying...' : 'Saving...'}
     >
       <Field label="Account Name" required error={errors.account_name?.message}>
         {(control) => <Input {...control} {...form.register('account_name')} autoComplete="off" />}
@@ -65,6 +54,6 @@ export function EditAccountDialog({ account, onClose, onSaved }: EditAccountDial
       {updateAccount.isError && (
         <ErrorMessage>{errorMessage(updateAccount.error, 'Failed to save the account.')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,6 +1,5 @@
 import type { User } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { useToast } from '../../../components/ui/toast';
 import { useSetUserLevelMutation } from '../../../api/users/user-level-mutation';
@@ -41,9 +40,7 @@ export function LevelDialog({ user, isSelf, onClose }: LevelDialogProps) {
   });
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Change Level"
       description={
         <>
@@ -52,24 +49,16 @@ export function LevelDialog({ user, isSelf, onClose }: LevelDialogProps) {
           are revoked.
         </>
       }
-      size="sm"
-      busy={setLevel.isPending}
+      onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" disabled={setLevel.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={setLevel.isPending}>
-            {setLevel.isPending ? 'Saving...' : 'Save Level'}
-          </Button>
-        </>
-      }
+      saving={setLevel.isPending}
+      submitLabel="Save Level"
+      savingLabel="Saving..."
     >
       <LevelField field={form.register('level')} error={errors.level?.message} />
       {setLevel.isError && (
         <ErrorMessage>{actionErrorMessage(setLevel.error, 'Failed to change the level.')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -4,22 +4,12 @@ import { Button, DeleteButton } from '../../../components/ui/button';
 import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
-import {
-  Table,
-  TableActionsCell,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeaderCell,
-  TableRow,
-  TableRows,
-} from '../../../components/ui/table';
+import { DataTable, TableActionsCell, TableCell, TableRow } from '../../../components/ui/table';
 import { useToast } from '../../../components/ui/toast';
 import { actionErrorMessage } from '../../../lib/api';
 import { useRevokeUserApiKeyMutation } from '../../../api/api-keys/user-api-key-revoke-mutation';
 import { useUserApiKeysQuery } from '../../../api/api-keys/user-api-keys-query';
 
-const COLUMN_COUNT = 5;
 const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 const ACCESS_LABEL: Record<ApiKeyAccess, string> = { read: 'Read only', ban: 'Ban' };
 
@@ -64,49 +54,39 @@ export function UserApiKeysDialog({ user, onClose }: { user: User; onClose: () =
           {actionErrorMessage(keys.error, 'Failed to fetch the API keys.')}
         </ErrorMessage>
       ) : (
-        <Table caption={`API keys of ${user.email}`}>
-          <TableHead>
-            <TableHeaderCell>Name</TableHeaderCell>
-            <TableHeaderCell>Access</TableHeaderCell>
-            <TableHeaderCell>Created</TableHeaderCell>
-            <TableHeaderCell>Last Used</TableHeaderCell>
-            <TableHeaderCell>Actions</TableHeaderCell>
-          </TableHead>
-          <TableBody>
-            <TableRows
-              colSpan={COLUMN_COUNT}
-              loading={keys.isPending}
-              loadingText="Loading API keys..."
-              rows={keys.data}
-              empty={`${user.email} has no API keys.`}
-            >
-              {(key) => (
-                <TableRow key={key.id}>
-                  <TableCell label="Name" className="font-medium break-words">
-                    <span>
-                      {key.name} <span className="font-mono text-xs text-ink-muted">…{key.last_four}</span>
-                    </span>
-                  </TableCell>
-                  <TableCell label="Access">
-                    <Badge tone={key.access === 'ban' ? 'blue' : 'grey'}>{ACCESS_LABEL[key.access]}</Badge>
-                  </TableCell>
-                  <TableCell label="Created" className="whitespace-nowrap text-ink-muted">
-                    {day.format(new Date(key.created_at))}
-                  </TableCell>
-                  <TableCell label="Last Used" className="whitespace-nowrap text-ink-muted">
-                    {key.last_used_at ? day.format(new Date(key.last_used_at)) : 'Never'}
-                  </TableCell>
-                  <TableActionsCell label="Actions">
-                    <DeleteButton
-                      label={`Revoke API key ${key.name}`}
-                      onClick={() => void remove(key.id, key.name)}
-                    />
-                  </TableActionsCell>
-                </TableRow>
-              )}
-            </TableRows>
-          </TableBody>
-        </Table>
+        <DataTable
+          caption={`API keys of ${user.email}`}
+          columns={['Name', 'Access', 'Created', 'Last Used', 'Actions']}
+          loading={keys.isPending}
+          loadingText="Loading API keys..."
+          rows={keys.data}
+          empty={`${user.email} has no API keys.`}
+        >
+          {(key) => (
+            <TableRow key={key.id}>
+              <TableCell label="Name" className="font-medium break-words">
+                <span>
+                  {key.name} <span className="font-mono text-xs text-ink-muted">…{key.last_four}</span>
+                </span>
+              </TableCell>
+              <TableCell label="Access">
+                <Badge tone={key.access === 'ban' ? 'blue' : 'grey'}>{ACCESS_LABEL[key.access]}</Badge>
+              </TableCell>
+              <TableCell label="Created" className="whitespace-nowrap text-ink-muted">
+                {day.format(new Date(key.created_at))}
+              </TableCell>
+              <TableCell label="Last Used" className="whitespace-nowrap text-ink-muted">
+                {key.last_used_at ? day.format(new Date(key.last_used_at)) : 'Never'}
+              </TableCell>
+              <TableActionsCell label="Actions">
+                <DeleteButton
+                  label={`Revoke API key ${key.name}`}
+                  onClick={() => void remove(key.id, key.name)}
+                />
+              </TableActionsCell>
+            </TableRow>
+          )}
+        </DataTable>
       )}
     </Dialog>
   );

@@ -3,21 +3,11 @@ import { KeyRound, KeySquare, UserCheck, UserCog, UserX } from 'lucide-react';
 import type { User } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button, DeleteButton } from '../../../components/ui/button';
-import {
-  Table,
-  TableActionsCell,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeaderCell,
-  TableRow,
-  TableRows,
-} from '../../../components/ui/table';
+import { DataTable, TableActionsCell, TableCell, TableRow } from '../../../components/ui/table';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { ResetTwoFactorAction } from '../../../components/two-factor/reset-two-factor-action';
 import { levelLabel } from '../lib/user-forms';
 
-const COLUMN_COUNT = 7;
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 
@@ -45,107 +35,89 @@ export function UsersTable({
   onTwoFactorReset,
 }: UsersTableProps) {
   return (
-    <Table caption="Users">
-      <TableHead>
-        <TableHeaderCell>E-mail</TableHeaderCell>
-        <TableHeaderCell>Level</TableHeaderCell>
-        <TableHeaderCell>State</TableHeaderCell>
-        <TableHeaderCell>Two-Factor</TableHeaderCell>
-        <TableHeaderCell>Last Sign-In</TableHeaderCell>
-        <TableHeaderCell>Created</TableHeaderCell>
-        <TableHeaderCell>Actions</TableHeaderCell>
-      </TableHead>
-      <TableBody>
-        <TableRows
-          colSpan={COLUMN_COUNT}
-          loading={loading}
-          loadingText="Loading users..."
-          rows={rows}
-          empty={searching ? 'No users match your search.' : 'No users yet.'}
-        >
-          {(user) => (
-            <TableRow key={user.id}>
-              <TableCell label="E-mail" className="font-medium break-words">
-                {/* One element: a card's value column takes one item. */}
-                <span>
-                  <EmailText email={user.email} />
-                  {user.email.toLowerCase() === ownEmail.toLowerCase() && (
-                    <span className="ml-1.5 font-normal whitespace-nowrap text-ink-muted">(you)</span>
-                  )}
-                </span>
-              </TableCell>
-              <TableCell label="Level" className="whitespace-nowrap">
-                {user.level === 0 ? (
-                  <Badge tone="blue">{levelLabel(user.level)}</Badge>
-                ) : (
-                  levelLabel(user.level)
-                )}
-              </TableCell>
-              <TableCell label="State">
-                <Badge tone={user.disabled ? 'grey' : 'green'}>{user.disabled ? 'Disabled' : 'Active'}</Badge>
-              </TableCell>
-              <TableCell label="Two-Factor">
-                <Badge tone={user.two_factor ? 'green' : 'grey'}>{user.two_factor ? 'On' : 'Off'}</Badge>
-              </TableCell>
-              <TableCell label="Last Sign-In" className="text-ink-muted">
-                {user.last_sign_in_at ? (
-                  <time dateTime={user.last_sign_in_at}>
-                    {dateTime.format(new Date(user.last_sign_in_at))}
-                  </time>
-                ) : (
-                  'Never'
-                )}
-              </TableCell>
-              <TableCell label="Created" className="whitespace-nowrap text-ink-muted">
-                <time dateTime={user.created_at}>{date.format(new Date(user.created_at))}</time>
-              </TableCell>
-              <TableActionsCell
-                label="Actions"
-                className="cards:max-w-full [&>div]:gap-1 cards:[&>div]:flex-wrap"
-              >
-                <IconAction
-                  label={`Change level of ${user.email}`}
-                  tip="Change level"
-                  icon={<UserCog aria-hidden="true" className="size-4" />}
-                  onClick={() => onAction('level', user)}
-                />
-                {user.disabled ? (
-                  <IconAction
-                    label={`Enable ${user.email}`}
-                    tip="Enable"
-                    icon={<UserCheck aria-hidden="true" className="size-4" />}
-                    onClick={() => onAction('enable', user)}
-                  />
-                ) : (
-                  <IconAction
-                    label={`Disable ${user.email}`}
-                    tip="Disable"
-                    icon={<UserX aria-hidden="true" className="size-4" />}
-                    onClick={() => onAction('disable', user)}
-                  />
-                )}
-                <IconAction
-                  label={`Reset password of ${user.email}`}
-                  tip="Reset password"
-                  icon={<KeyRound aria-hidden="true" className="size-4" />}
-                  onClick={() => onAction('password', user)}
-                />
-                <IconAction
-                  label={`API keys of ${user.email}`}
-                  tip="API keys"
-                  icon={<KeySquare aria-hidden="true" className="size-4" />}
-                  onClick={() => onAction('keys', user)}
-                />
-                {user.two_factor && (
-                  <ResetTwoFactorAction userId={user.id} email={user.email} onReset={onTwoFactorReset} />
-                )}
-                <DeleteButton label={`Delete ${user.email}`} onClick={() => onAction('delete', user)} />
-              </TableActionsCell>
-            </TableRow>
-          )}
-        </TableRows>
-      </TableBody>
-    </Table>
+    <DataTable
+      caption="Users"
+      columns={['E-mail', 'Level', 'State', 'Two-Factor', 'Last Sign-In', 'Created', 'Actions']}
+      loading={loading}
+      loadingText="Loading users..."
+      rows={rows}
+      empty={searching ? 'No users match your search.' : 'No users yet.'}
+    >
+      {(user) => (
+        <TableRow key={user.id}>
+          <TableCell label="E-mail" className="font-medium break-words">
+            {/* One element: a card's value column takes one item. */}
+            <span>
+              <EmailText email={user.email} />
+              {user.email.toLowerCase() === ownEmail.toLowerCase() && (
+                <span className="ml-1.5 font-normal whitespace-nowrap text-ink-muted">(you)</span>
+              )}
+            </span>
+          </TableCell>
+          <TableCell label="Level" className="whitespace-nowrap">
+            {user.level === 0 ? <Badge tone="blue">{levelLabel(user.level)}</Badge> : levelLabel(user.level)}
+          </TableCell>
+          <TableCell label="State">
+            <Badge tone={user.disabled ? 'grey' : 'green'}>{user.disabled ? 'Disabled' : 'Active'}</Badge>
+          </TableCell>
+          <TableCell label="Two-Factor">
+            <Badge tone={user.two_factor ? 'green' : 'grey'}>{user.two_factor ? 'On' : 'Off'}</Badge>
+          </TableCell>
+          <TableCell label="Last Sign-In" className="text-ink-muted">
+            {user.last_sign_in_at ? (
+              <time dateTime={user.last_sign_in_at}>{dateTime.format(new Date(user.last_sign_in_at))}</time>
+            ) : (
+              'Never'
+            )}
+          </TableCell>
+          <TableCell label="Created" className="whitespace-nowrap text-ink-muted">
+            <time dateTime={user.created_at}>{date.format(new Date(user.created_at))}</time>
+          </TableCell>
+          <TableActionsCell
+            label="Actions"
+            className="cards:max-w-full [&>div]:gap-1 cards:[&>div]:flex-wrap"
+          >
+            <IconAction
+              label={`Change level of ${user.email}`}
+              tip="Change level"
+              icon={<UserCog aria-hidden="true" className="size-4" />}
+              onClick={() => onAction('level', user)}
+            />
+            {user.disabled ? (
+              <IconAction
+                label={`Enable ${user.email}`}
+                tip="Enable"
+                icon={<UserCheck aria-hidden="true" className="size-4" />}
+                onClick={() => onAction('enable', user)}
+              />
+            ) : (
+              <IconAction
+                label={`Disable ${user.email}`}
+                tip="Disable"
+                icon={<UserX aria-hidden="true" className="size-4" />}
+                onClick={() => onAction('disable', user)}
+              />
+            )}
+            <IconAction
+              label={`Reset password of ${user.email}`}
+              tip="Reset password"
+              icon={<KeyRound aria-hidden="true" className="size-4" />}
+              onClick={() => onAction('password', user)}
+            />
+            <IconAction
+              label={`API keys of ${user.email}`}
+              tip="API keys"
+              icon={<KeySquare aria-hidden="true" className="size-4" />}
+              onClick={() => onAction('keys', user)}
+            />
+            {user.two_factor && (
+              <ResetTwoFactorAction userId={user.id} email={user.email} onReset={onTwoFactorReset} />
+            )}
+            <DeleteButton label={`Delete ${user.email}`} onClick={() => onAction('delete', user)} />
+          </TableActionsCell>
+        </TableRow>
+      )}
+    </DataTable>
   );
 }
 

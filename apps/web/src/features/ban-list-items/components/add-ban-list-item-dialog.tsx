@@ -10,8 +10,7 @@ import {
   type BanListKind,
   type ItemExpiry,
 } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
 import { useState } from 'react';
@@ -55,13 +54,10 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
   const full = useCapacityWarning(listId);
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Add Item"
       description="The item is added at Cloudflare, then to this list."
-      size="sm"
-      busy={addItem.isPending}
+      onClose={onClose}
       onSubmit={form.submitWith((request) => {
         if (needsConfirmation) {
           form.setError('ip', { type: 'wide', message: 'Confirm the range below to ban all of it.' });
@@ -69,16 +65,9 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
         }
         addItem.mutate(request, { onSuccess: onAdded });
       })}
-      footer={
-        <>
-          <Button variant="secondary" disabled={addItem.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={addItem.isPending}>
-            {addItem.isPending ? 'Adding...' : 'Add Item'}
-          </Button>
-        </>
-      }
+      saving={addItem.isPending}
+      submitLabel="Add Item"
+      savingLabel="Adding..."
     >
       <Field label={BAN_LIST_VALUE_LABELS[kind ?? 'ip']} required error={errors.ip?.message}>
         {(control) => (
@@ -145,7 +134,7 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
       {addItem.isError && (
         <ErrorMessage>{errorMessage(addItem.error, 'An unknown error occurred.')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -6,23 +6,11 @@ import {
 } from '@guardian/contract';
 import { clsx } from 'clsx';
 import { DeleteButton } from '../../../components/ui/button';
-import {
-  SortableHeaderCell,
-  Table,
-  TableActionsCell,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeaderCell,
-  TableRow,
-  TableRows,
-} from '../../../components/ui/table';
+import { TableActionsCell, TableCell } from '../../../components/ui/table';
+import { PagedDataTable, type PagedTableProps } from '../../../components/ui/paged-table';
 import { Tooltip } from '../../../components/ui/tooltip';
-import type { SortState } from '../../../lib/use-sort';
 import { addedByText } from '../lib/item-provenance';
 import { formatExpiry } from './item-expiry-field';
-
-const COLUMN_COUNT = 7;
 
 /**
  * A value longer than this (a long hostname, a redirect, the longest IPv6 CIDRs) is cut by the cell
@@ -44,114 +32,68 @@ export function valueColumnLabel(kind: BanListKind | undefined): string {
   return kind === undefined || kind === 'ip' ? 'IP Address' : BAN_LIST_VALUE_LABELS[kind];
 }
 
-interface BanListItemsTableProps {
-  rows: BanListItem[];
+interface BanListItemsTableProps extends PagedTableProps<BanListItem, BanListItemSort> {
   /** The list's kind (undefined while it loads): names the value column. */
   kind: BanListKind | undefined;
-  /** The row number of the first row: the "No" column counts across pages. */
-  firstRowNumber: number;
-  loading: boolean;
   /** True while a search finds nothing, to say so instead of "no items". */
   searching: boolean;
-  sort: SortState<BanListItemSort>;
-  onSort: (column: BanListItemSort) => void;
   onDelete: (item: BanListItem) => void;
   /** Opens the item's detail (its history, its expiry). */
   onOpen: (item: BanListItem) => void;
 }
 
-export function BanListItemsTable({
-  rows,
-  kind,
-  firstRowNumber,
-  loading,
-  searching,
-  sort,
-  onSort,
-  onDelete,
-  onOpen,
-}: BanListItemsTableProps) {
+export function BanListItemsTable({ kind, searching, onDelete, onOpen, ...table }: BanListItemsTableProps) {
   return (
-    <Table caption="Ban list items">
-      <TableHead>
-        {/* "No" follows the order the items reached the list, so it sorts by id. */}
-        <SortableHeaderCell column="id" sort={sort} onSort={onSort}>
-          No
-        </SortableHeaderCell>
-        <SortableHeaderCell column="ip" sort={sort} onSort={onSort}>
-          {valueColumnLabel(kind)}
-        </SortableHeaderCell>
-        <SortableHeaderCell column="comment" sort={sort} onSort={onSort}>
-          Comment
-        </SortableHeaderCell>
-        {/* On a tablet these two headers may take two lines, so that the seven columns fit. */}
-        <SortableHeaderCell
-          column="created_on"
-          sort={sort}
-          onSort={onSort}
-          className="max-lg:whitespace-normal"
-        >
-          Created On
-        </SortableHeaderCell>
-        <SortableHeaderCell column="expires_at" sort={sort} onSort={onSort}>
-          Expires
-        </SortableHeaderCell>
-        <SortableHeaderCell
-          column="added_by"
-          sort={sort}
-          onSort={onSort}
-          className="max-lg:whitespace-normal"
-        >
-          Added by
-        </SortableHeaderCell>
-        <TableHeaderCell>Delete</TableHeaderCell>
-      </TableHead>
-      <TableBody>
-        <TableRows
-          colSpan={COLUMN_COUNT}
-          loading={loading}
-          loadingText="Loading items..."
-          rows={rows}
-          empty={searching ? 'No items match your search.' : 'This list has no items.'}
-        >
-          {(item, index) => (
-            <TableRow key={item.id}>
-              <TableCell label="No" className="text-ink-muted tabular-nums">
-                {firstRowNumber + index}
-              </TableCell>
-              <TableCell label={valueColumnLabel(kind)} className="font-mono text-xs">
-                <ItemValueButton value={item.ip} onOpen={() => onOpen(item)} />
-              </TableCell>
-              {/* Comments and who added an item wrap anywhere: a long word (a URL, an e-mail) never widens the table. */}
-              <TableCell label="Comment" className="max-w-md min-w-28 wrap-anywhere lg:min-w-40">
-                {item.comment}
-              </TableCell>
-              <TableCell label="Created On" className="min-w-28 text-ink-muted">
-                <time dateTime={item.created_on}>{formatCreatedOn(item.created_on)}</time>
-              </TableCell>
-              <TableCell label="Expires" className="min-w-24 text-ink-muted">
-                {item.expires_at === null ? (
-                  formatExpiry(null)
-                ) : (
-                  <time dateTime={item.expires_at}>{formatExpiry(item.expires_at)}</time>
-                )}
-              </TableCell>
-              <TableCell
-                label="Added by"
-                className={
-                  item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56 wrap-anywhere lg:min-w-48'
-                }
-              >
-                {addedByText(item)}
-              </TableCell>
-              <TableActionsCell label="Delete" className="w-px py-1.5">
-                <DeleteButton label={`Delete ${item.ip}`} onClick={() => onDelete(item)} />
-              </TableActionsCell>
-            </TableRow>
-          )}
-        </TableRows>
-      </TableBody>
-    </Table>
+    <PagedDataTable
+      caption="Ban list items"
+      table={table}
+      // "No" follows the order the items reached the list, so it sorts by id.
+      numberSort="id"
+      columns={(header) => [
+        header('ip', valueColumnLabel(kind)),
+        header('comment', 'Comment'),
+        // On a tablet these two headers may take two lines, so that the seven columns fit.
+        header('created_on', 'Created On', 'max-lg:whitespace-normal'),
+        header('expires_at', 'Expires'),
+        header('added_by', 'Added by', 'max-lg:whitespace-normal'),
+        'Delete',
+      ]}
+      loadingText="Loading items..."
+      empty={searching ? 'No items match your search.' : 'This list has no items.'}
+    >
+      {(item) => (
+        <>
+          <TableCell label={valueColumnLabel(kind)} className="font-mono text-xs">
+            <ItemValueButton value={item.ip} onOpen={() => onOpen(item)} />
+          </TableCell>
+          {/* Comments and who added an item wrap anywhere: a long word (a URL, an e-mail) never widens the table. */}
+          <TableCell label="Comment" className="max-w-md min-w-28 wrap-anywhere lg:min-w-40">
+            {item.comment}
+          </TableCell>
+          <TableCell label="Created On" className="min-w-28 text-ink-muted">
+            <time dateTime={item.created_on}>{formatCreatedOn(item.created_on)}</time>
+          </TableCell>
+          <TableCell label="Expires" className="min-w-24 text-ink-muted">
+            {item.expires_at === null ? (
+              formatExpiry(null)
+            ) : (
+              <time dateTime={item.expires_at}>{formatExpiry(item.expires_at)}</time>
+            )}
+          </TableCell>
+          <TableCell
+            label="Added by"
+            className={
+              item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56 wrap-anywhere lg:min-w-48'
+            }
+          >
+            {addedByText(item)}
+          </TableCell>
+          <TableActionsCell label="Delete" className="w-px py-1.5">
+            <DeleteButton label={`Delete ${item.ip}`} onClick={() => onDelete(item)} />
+          </TableActionsCell>
+        </>
+      )}
+    </PagedDataTable>
   );
 }
 

@@ -1,29 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BanList, BanListItemsPage } from '@guardian/contract';
+import type { BanListItemsPage } from '@guardian/contract';
 import { setToken } from '../../../lib/auth-token';
+import { banListOf } from '../../../test/ban-list';
 import { fakeApi } from '../../../test/fake-api';
-import { jsonResponse, renderApp } from '../../../test/render-app';
+import { errorResponse, jsonResponse, renderApp } from '../../../test/render-app';
 import { sessionToken } from '../../../test/token';
 
 const LIST_ID = '2c0fc9fa937b11eaa1b71c4d701ab86e';
 const EXPORT = `GET /api/cloudflare/banlists/${LIST_ID}/items/export`;
 const CSV = 'value,comment,expires,added_by,added_at\r\n10.0.0.1,"a, b",never,,2025-03-04T05:06:07.000Z\r\n';
 
-const LISTS: BanList[] = [
-  {
-    id: 1,
-    account_name: 'Guardian Demo',
-    account_id: 'acc',
-    list_name: 'blocked_ips',
-    list_id: LIST_ID,
-    kind: 'ip',
-    items: 1,
-    purpose: null,
-    purpose_source: null,
-  },
-];
+const LISTS = [banListOf(1, 'blocked_ips', { account_id: 'acc', list_id: LIST_ID, items: 1 })];
 const PAGE: BanListItemsPage = {
   items: [
     {
@@ -141,12 +130,7 @@ describe('Export on the ban list items screen', () => {
     fakeApi({
       'GET /api/cloudflare/banlists': () => jsonResponse(200, LISTS),
       [`GET /api/cloudflare/banlists/${LIST_ID}/items`]: () => jsonResponse(200, PAGE),
-      [EXPORT]: () =>
-        jsonResponse(404, {
-          code: 'NOT_FOUND',
-          message: 'Ban list not found.',
-          errors: [{ message: 'Ban list not found.' }],
-        }),
+      [EXPORT]: () => errorResponse(404, 'NOT_FOUND', 'Ban list not found.'),
     });
     captureDownloads();
     const user = await openItems();

@@ -6,7 +6,7 @@ import { AppProviders, createQueryClient } from '../../../app/providers';
 import { setToken } from '../../../lib/auth-token';
 import { fakeApi } from '../../../test/fake-api';
 import { jobOf } from '../../../test/job';
-import { jsonResponse } from '../../../test/render-app';
+import { errorResponse, jsonResponse } from '../../../test/render-app';
 import { sessionToken } from '../../../test/token';
 import { ImportBanListItemsDialog } from './import-ban-list-items-dialog';
 
@@ -214,7 +214,7 @@ it("shows the job's count while Import still waits for the server's answer (issu
 it("shows the server's words when the preview is refused", async () => {
   const message = 'The import has 100,001 lines; at most 100,000 are taken at once. Please split it.';
   const { user, dialog } = openDialog({
-    [PREVIEW]: () => jsonResponse(400, { code: 'BAD_REQUEST', message, errors: [{ message }] }),
+    [PREVIEW]: () => errorResponse(400, 'BAD_REQUEST', message),
   });
   await user.type(within(dialog).getByLabelText(/^Items/), '10.0.0.1');
   await user.click(within(dialog).getByRole('button', { name: 'Preview' }));

@@ -7,8 +7,7 @@ import {
   capacityWarning,
   type BanList,
 } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { useAccountsQuery } from '../../../api/accounts/accounts-query';
@@ -47,24 +46,15 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
   const full = capacity && capacityWarning(capacity, { lists: 1 });
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Add Ban List"
       description="Create a list at Cloudflare in one of your accounts."
-      size="sm"
-      busy={addBanList.isPending}
+      onClose={onClose}
       onSubmit={form.submitWith((request) => addBanList.mutate(request, { onSuccess: onAdded }))}
-      footer={
-        <>
-          <Button variant="secondary" disabled={addBanList.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={addBanList.isPending} disabled={accounts.isError}>
-            {addBanList.isPending ? 'Adding...' : 'Add Ban List'}
-          </Button>
-        </>
-      }
+      saving={addBanList.isPending}
+      submitLabel="Add Ban List"
+      savingLabel="Adding..."
+      submitDisabled={accounts.isError}
     >
       {accounts.isError ? (
         <ErrorMessage onRetry={() => void accounts.refetch()}>Could not load accounts.</ErrorMessage>
@@ -123,6 +113,6 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
       {addBanList.isError && (
         <ErrorMessage>{errorMessage(addBanList.error, 'Failed to add ban list.')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -6,9 +6,8 @@ import {
   dnsRecordInputSchema,
   type DnsRecordInput,
 } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { useToast } from '../../../components/ui/toast';
 import { Field, Input, Select, Textarea } from '../../../components/ui/input';
@@ -75,22 +74,14 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
   const idleLabel = record ? 'Save Changes' : 'Add Record';
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title={record ? 'Edit DNS Record' : 'Add DNS Record'}
-      busy={save.isPending}
+      size="md"
+      onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" disabled={save.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {save.isPending ? busyLabel : idleLabel}
-          </Button>
-        </>
-      }
+      saving={save.isPending}
+      submitLabel={idleLabel}
+      savingLabel={busyLabel}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Type" required>
@@ -184,6 +175,6 @@ export function DnsRecordDialog({ zoneId, record, onClose }: DnsRecordDialogProp
       {save.isError && (
         <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save DNS record.')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -7,17 +7,7 @@ import {
   type IpSearchRelation,
 } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeaderCell,
-  TableRow,
-  TableRows,
-} from '../../../components/ui/table';
-
-const COLUMN_COUNT = 7;
+import { DataTable, TableCell, TableRow } from '../../../components/ui/table';
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -74,83 +64,77 @@ export function IpSearchResultsTable({
     onSelectedChange(next);
   };
   return (
-    <Table caption="Lists holding the search">
-      <TableHead>
-        <TableHeaderCell className="w-10">
-          <span className="sr-only">Choose</span>
-        </TableHeaderCell>
-        <TableHeaderCell>Account Name</TableHeaderCell>
-        <TableHeaderCell>List Name</TableHeaderCell>
-        <TableHeaderCell>Item</TableHeaderCell>
-        <TableHeaderCell>Comment</TableHeaderCell>
-        <TableHeaderCell>Created On</TableHeaderCell>
-        <TableHeaderCell>Expires</TableHeaderCell>
-      </TableHead>
-      <TableBody>
-        <TableRows
-          colSpan={COLUMN_COUNT}
-          loading={loading}
-          loadingText="Searching your lists..."
-          rows={matches}
-          empty={empty}
-        >
-          {(match) => {
-            const relation = RELATIONS[match.relation];
-            return (
-              <TableRow key={matchKey(match)}>
-                <TableCell label="Choose">
-                  <input
-                    type="checkbox"
-                    aria-label={`Choose ${match.ip} in ${match.list_name} (${match.account_name})`}
-                    className="size-4 accent-brand"
-                    checked={selected.has(matchKey(match))}
-                    onChange={(event) => toggle(matchKey(match), event.target.checked)}
-                  />
-                </TableCell>
-                <TableCell label="Account Name" className="break-words">
-                  {match.account_name}
-                </TableCell>
-                <TableCell label="List Name" className="break-words">
-                  <Link
-                    to={`/cloudflare/banlists/${encodeURIComponent(match.list_id)}/items`}
-                    className="font-medium text-brand underline-offset-2 hover:underline"
-                  >
-                    {match.list_name}
-                  </Link>
-                </TableCell>
-                <TableCell label="Item">
-                  <span className="inline-flex flex-wrap items-center gap-2">
-                    <span className="font-mono text-xs break-words">{match.ip}</span>
-                    <Badge tone={relation.tone}>{relation.label}</Badge>
-                  </span>
-                </TableCell>
-                <TableCell label="Comment" className="max-w-md min-w-40 break-words">
-                  {match.comment}
-                </TableCell>
-                <TableCell label="Created On" className="text-ink-muted">
-                  <div>
-                    <time dateTime={match.created_on} className="whitespace-nowrap">
-                      {formatCreatedOn(match.created_on)}
-                    </time>
-                    <span className="block text-xs break-words">
-                      {match.added_via === 'cloudflare'
-                        ? ADDED_AT_CLOUDFLARE
-                        : `by ${match.added_by} (${ADDED_VIA[match.added_via]})`}
-                    </span>
-                  </div>
-                </TableCell>
-                <TableCell label="Expires" className="whitespace-nowrap text-ink-muted">
-                  {match.expires_at ? (
-                    <time dateTime={match.expires_at}>{formatCreatedOn(match.expires_at)}</time>
-                  ) : (
-                    'Never'
-                  )}
-                </TableCell>
-              </TableRow>
-            );
-          }}
-        </TableRows>
-      </TableBody>
-    </Table>
+    <DataTable
+      caption="Lists holding the search"
+      columns={[
+        { label: <span className="sr-only">Choose</span>, className: 'w-10' },
+        'Account Name',
+        'List Name',
+        'Item',
+        'Comment',
+        'Created On',
+        'Expires',
+      ]}
+      loading={loading}
+      loadingText="Searching your lists..."
+      rows={matches}
+      empty={empty}
+    >
+      {(match) => {
+        const relation = RELATIONS[match.relation];
+        return (
+          <TableRow key={matchKey(match)}>
+            <TableCell label="Choose">
+              <input
+                type="checkbox"
+                aria-label={`Choose ${match.ip} in ${match.list_name} (${match.account_name})`}
+                className="size-4 accent-brand"
+                checked={selected.has(matchKey(match))}
+                onChange={(event) => toggle(matchKey(match), event.target.checked)}
+              />
+            </TableCell>
+            <TableCell label="Account Name" className="break-words">
+              {match.account_name}
+            </TableCell>
+            <TableCell label="List Name" className="break-words">
+              <Link
+                to={`/cloudflare/banlists/${encodeURIComponent(match.list_id)}/items`}
+                className="font-medium text-brand underline-offset-2 hover:underline"
+              >
+                {match.list_name}
+              </Link>
+            </TableCell>
+            <TableCell label="Item">
+              <span className="inline-flex flex-wrap items-center gap-2">
+                <span className="font-mono text-xs break-words">{match.ip}</span>
+                <Badge tone={relation.tone}>{relation.label}</Badge>
+              </span>
+            </TableCell>
+            <TableCell label="Comment" className="max-w-md min-w-40 break-words">
+              {match.comment}
+            </TableCell>
+            <TableCell label="Created On" className="text-ink-muted">
+              <div>
+                <time dateTime={match.created_on} className="whitespace-nowrap">
+                  {formatCreatedOn(match.created_on)}
+                </time>
+                <span className="block text-xs break-words">
+                  {match.added_via === 'cloudflare'
+                    ? ADDED_AT_CLOUDFLARE
+                    : `by ${match.added_by} (${ADDED_VIA[match.added_via]})`}
+                </span>
+              </div>
+            </TableCell>
+            <TableCell label="Expires" className="whitespace-nowrap text-ink-muted">
+              {match.expires_at ? (
+                <time dateTime={match.expires_at}>{formatCreatedOn(match.expires_at)}</time>
+              ) : (
+                'Never'
+              )}
+            </TableCell>
+          </TableRow>
+        );
+      }}
+    </DataTable>
   );
 }

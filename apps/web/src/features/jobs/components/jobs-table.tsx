@@ -1,16 +1,7 @@
 import { JOB_KIND_LABELS, type Job, type JobState } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import {
-  Table,
-  TableActionsCell,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeaderCell,
-  TableRow,
-  TableRows,
-} from '../../../components/ui/table';
+import { DataTable, TableActionsCell, TableCell, TableRow } from '../../../components/ui/table';
 import { countOf } from '../../../api/jobs/job-progress';
 import { hasEnded } from '../../../api/jobs/keys';
 
@@ -96,82 +87,77 @@ export function JobsTable({
 }: JobsTableProps) {
   // A column of Cancel only while one of the person's operations runs (an empty strip on every card otherwise).
   const cancellable = jobs.some((job) => !hasEnded(job) && canCancel(job));
-  const columns = 6 + (showStartedBy ? 1 : 0) + (cancellable ? 1 : 0);
   return (
-    <Table caption="Operations">
-      <TableHead>
-        <TableHeaderCell>Operation</TableHeaderCell>
-        {showStartedBy && <TableHeaderCell>Started By</TableHeaderCell>}
-        <TableHeaderCell>Progress</TableHeaderCell>
-        <TableHeaderCell>State</TableHeaderCell>
-        <TableHeaderCell>Result</TableHeaderCell>
-        <TableHeaderCell>Started</TableHeaderCell>
-        <TableHeaderCell>Finished</TableHeaderCell>
-        {cancellable && <TableHeaderCell>Actions</TableHeaderCell>}
-      </TableHead>
-      <TableBody>
-        <TableRows
-          colSpan={columns}
-          loading={loading}
-          loadingText="Loading operations..."
-          rows={jobs}
-          empty="No operations yet."
-        >
-          {(job) => {
-            const state = STATES[job.state];
-            const cancelling = cancellingId === job.id || job.cancel_requested;
-            return (
-              <TableRow key={job.id}>
-                <TableCell label="Operation" className="min-w-48">
-                  <div className="min-w-0">
-                    <span className="font-medium">{JOB_KIND_LABELS[job.kind]}</span>
-                    <span className="block text-xs break-words text-ink-muted">
-                      {job.target}
-                      {job.account_name && ` · ${job.account_name}`}
-                    </span>
-                  </div>
-                </TableCell>
-                {showStartedBy && (
-                  <TableCell label="Started By" className="wrap-anywhere">
-                    {job.started_by}
-                  </TableCell>
+    <DataTable
+      caption="Operations"
+      columns={[
+        'Operation',
+        showStartedBy && 'Started By',
+        'Progress',
+        'State',
+        'Result',
+        'Started',
+        'Finished',
+        cancellable && 'Actions',
+      ]}
+      loading={loading}
+      loadingText="Loading operations..."
+      rows={jobs}
+      empty="No operations yet."
+    >
+      {(job) => {
+        const state = STATES[job.state];
+        const cancelling = cancellingId === job.id || job.cancel_requested;
+        return (
+          <TableRow key={job.id}>
+            <TableCell label="Operation" className="min-w-48">
+              <div className="min-w-0">
+                <span className="font-medium">{JOB_KIND_LABELS[job.kind]}</span>
+                <span className="block text-xs break-words text-ink-muted">
+                  {job.target}
+                  {job.account_name && ` · ${job.account_name}`}
+                </span>
+              </div>
+            </TableCell>
+            {showStartedBy && (
+              <TableCell label="Started By" className="wrap-anywhere">
+                {job.started_by}
+              </TableCell>
+            )}
+            <JobProgressCell job={job} />
+            <TableCell label="State">
+              <Badge tone={state.tone}>{state.label}</Badge>
+            </TableCell>
+            <TableCell
+              label="Result"
+              className={job.state === 'failed' ? 'max-w-72 text-danger-hover' : 'max-w-72'}
+            >
+              {outcomeOf(job)}
+            </TableCell>
+            <TableCell label="Started" className="whitespace-nowrap text-ink-muted">
+              {formatMoment(job.started_at ?? job.created_at)}
+            </TableCell>
+            <TableCell label="Finished" className="whitespace-nowrap text-ink-muted">
+              {formatMoment(job.finished_at)}
+            </TableCell>
+            {cancellable && (
+              <TableActionsCell label="Actions" align="end">
+                {!hasEnded(job) && canCancel(job) && (
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    loading={cancelling}
+                    aria-label={`Cancel ${JOB_KIND_LABELS[job.kind]} of ${job.target}`}
+                    onClick={() => onCancel(job)}
+                  >
+                    {cancelling ? 'Cancelling...' : 'Cancel'}
+                  </Button>
                 )}
-                <JobProgressCell job={job} />
-                <TableCell label="State">
-                  <Badge tone={state.tone}>{state.label}</Badge>
-                </TableCell>
-                <TableCell
-                  label="Result"
-                  className={job.state === 'failed' ? 'max-w-72 text-danger-hover' : 'max-w-72'}
-                >
-                  {outcomeOf(job)}
-                </TableCell>
-                <TableCell label="Started" className="whitespace-nowrap text-ink-muted">
-                  {formatMoment(job.started_at ?? job.created_at)}
-                </TableCell>
-                <TableCell label="Finished" className="whitespace-nowrap text-ink-muted">
-                  {formatMoment(job.finished_at)}
-                </TableCell>
-                {cancellable && (
-                  <TableActionsCell label="Actions" align="end">
-                    {!hasEnded(job) && canCancel(job) && (
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        loading={cancelling}
-                        aria-label={`Cancel ${JOB_KIND_LABELS[job.kind]} of ${job.target}`}
-                        onClick={() => onCancel(job)}
-                      >
-                        {cancelling ? 'Cancelling...' : 'Cancel'}
-                      </Button>
-                    )}
-                  </TableActionsCell>
-                )}
-              </TableRow>
-            );
-          }}
-        </TableRows>
-      </TableBody>
-    </Table>
+              </TableActionsCell>
+            )}
+          </TableRow>
+        );
+      }}
+    </DataTable>
   );
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getToken, setToken } from '../../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../../test/fake-api';
-import { jsonResponse, renderApp } from '../../../test/render-app';
+import { errorResponse, jsonResponse, renderApp } from '../../../test/render-app';
 import { sessionToken } from '../../../test/token';
 
 let api: FakeApi;
@@ -65,13 +65,7 @@ describe('sign-in second step', () => {
   });
 
   it('says clearly that a code is wrong, and lets the person type another', async () => {
-    api.answer('POST /api/login/two-factor', () =>
-      jsonResponse(401, {
-        code: 'UNAUTHORIZED',
-        message: WRONG,
-        errors: [{ message: WRONG, field: 'code' }],
-      }),
-    );
+    api.answer('POST /api/login/two-factor', () => errorResponse(401, 'UNAUTHORIZED', WRONG, 'code'));
     const { user, router } = await passwordStep();
     await user.type(screen.getByLabelText('Authentication code'), '000000');
     await user.click(screen.getByRole('button', { name: 'Verify' }));

@@ -9,33 +9,24 @@ import {
   type FirewallRule,
   type FirewallRuleAction,
 } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select, Textarea } from '../../../components/ui/input';
-import { useToast } from '../../../components/ui/toast';
 import { useAddFirewallRuleMutation } from '../../../api/firewall-rules/firewall-rule-add-mutation';
 import { useUpdateFirewallRuleMutation } from '../../../api/firewall-rules/firewall-rule-update-mutation';
-import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
+import { RuleDialog, useSavedAndClosed } from '../rule-dialog';
 
 interface FirewallRuleDialogProps {
   zoneId: string;
   /** The rule to edit; none to add a new one. */
   rule: FirewallRule | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
 }
 
 /** Add or edit a firewall rule (spec section 2): Description, Expression with its help link, Action. */
-export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: FirewallRuleDialogProps) {
-  const toast = useToast();
+export function FirewallRuleDialog({ zoneId, rule, onClose }: FirewallRuleDialogProps) {
+  const saved = useSavedAndClosed(onClose);
   const addRule = useAddFirewallRuleMutation(zoneId);
   const updateRule = useUpdateFirewallRuleMutation(zoneId);
-  const editing = rule !== null;
-  const saving = addRule.isPending || updateRule.isPending;
-
-  const save = editing ? updateRule : addRule;
   const form = useDialogForm({
     // The grammar is checked here too, so a slip shows at the field before any request.
     resolver: zodResolver(firewallRuleFormSchema(rule?.filter.expression)),
@@ -58,44 +49,26 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
       const edited = { ...rule, description: fields.description, action: fields.action };
       updateRule.mutate(
         { ...edited, filter: { ...rule.filter, expression: fields.filter.expression } },
-        {
-          onSuccess: () => {
-            toast.success('Firewall rule updated successfully!');
-            onOpenChange(false);
-          },
-        },
+        saved('Firewall rule updated successfully!'),
       );
     } else {
       addRule.mutate(
         { description: fields.description, action: fields.action, expression: fields.filter.expression },
-        {
-          onSuccess: () => {
-            toast.success('Firewall rule added and priorities updated!');
-            onOpenChange(false);
-          },
-        },
+        saved('Firewall rule added and priorities updated!'),
       );
     }
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title={editing ? 'Edit Firewall Rule' : 'Add Firewall Rule'}
-      size="lg"
-      busy={saving}
+    <RuleDialog
+      ruleName="Firewall Rule"
+      editing={rule !== null}
+      addRule={addRule}
+      updateRule={updateRule}
+      failedToAdd="Failed to add rule."
+      failedToUpdate="Failed to update rule."
+      onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" disabled={saving} onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            {editing ? (saving ? 'Saving...' : 'Save Changes') : saving ? 'Adding...' : 'Add Rule'}
-          </Button>
-        </>
-      }
     >
       <Field label="Description" required error={errors.description?.message}>
         {(control) => (
@@ -146,11 +119,6 @@ export function FirewallRuleDialog({ zoneId, rule, open, onOpenChange }: Firewal
           </Select>
         )}
       </Field>
-      {save.isError && (
-        <ErrorMessage>
-          {errorMessage(save.error, editing ? 'Failed to update rule.' : 'Failed to add rule.')}
-        </ErrorMessage>
-      )}
-    </Dialog>
+    </RuleDialog>
   );
 }

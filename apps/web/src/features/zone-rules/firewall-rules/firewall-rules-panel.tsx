@@ -1,8 +1,5 @@
 import { useState } from 'react';
-import { Plus } from 'lucide-react';
 import type { FirewallRule } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { useConfirm } from '../../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
@@ -13,19 +10,15 @@ import { useReorderFirewallRulesMutation } from '../../../api/firewall-rules/fir
 import { moveFirewallRule } from './firewall-rule-order';
 import { FirewallRuleDialog } from './firewall-rule-dialog';
 import { FirewallRulesTable } from './firewall-rules-table';
-
-/** The dialog being shown: adding, or editing one rule. */
-type Editing = { rule: FirewallRule | null } | null;
+import { RulesTab, useRuleDelete } from '../rules-tab';
 
 /** The Firewall Rules tab (spec sections 2 and 4). */
 export function FirewallRulesPanel({ zoneId }: { zoneId: string }) {
   const toast = useToast();
-  const confirm = useConfirm();
   const rules = useFirewallRulesQuery(zoneId);
   const updateRule = useUpdateFirewallRuleMutation(zoneId);
   const deleteRule = useDeleteFirewallRuleMutation(zoneId);
   const reorder = useReorderFirewallRulesMutation(zoneId);
-  const [editing, setEditing] = useState<Editing>(null);
   // A failed toggle or delete replaces the view with its message (spec section 8).
   const [viewError, setViewError] = useState<string | null>(null);
 
@@ -38,21 +31,16 @@ export function FirewallRulesPanel({ zoneId }: { zoneId: string }) {
       },
     );
 
+  const deleteWithConfirm = useRuleDelete<FirewallRule>({
+    ruleName: 'Firewall Rule',
+    describe: (rule) => rule.description,
+    deletedMessage: 'Firewall rule deleted successfully!',
+    remove: (rule) => deleteRule.mutateAsync(rule),
+    onError: (error) => setViewError(errorMessage(error, 'Failed to delete rule.')),
+  });
   const remove = async (rule: FirewallRule) => {
     // A rule without a filter cannot be deleted by its filter id (spec section 5).
-    if (!rule.filter?.id) return;
-    try {
-      const deleted = await confirm({
-        title: 'Delete Firewall Rule',
-        message: `Are you sure you want to delete the rule "${rule.description}"? This action cannot be undone.`,
-        confirmLabel: 'Delete',
-        busyLabel: 'Deleting...',
-        action: () => deleteRule.mutateAsync(rule),
-      });
-      if (deleted) toast.success('Firewall rule deleted successfully!');
-    } catch (error) {
-      setViewError(errorMessage(error, 'Failed to delete rule.'));
-    }
+    if (rule.filter?.id) await deleteWithConfirm(rule);
   };
 
   const move = (from: number, to: number) => {
@@ -63,55 +51,36 @@ export function FirewallRulesPanel({ zoneId }: { zoneId: string }) {
     });
   };
 
-  // The spec replaces the view with a toggle's or delete's error; Retry brings the rules back, read again.
-  if (viewError) {
-    return (
-      <ErrorMessage
-        onRetry={() => {
-          setViewError(null);
-          void rules.refetch();
-        }}
-      >
-        {viewError}
-      </ErrorMessage>
-    );
-  }
-  if (rules.isError) {
-    return (
-      <ErrorMessage onRetry={() => void rules.refetch()}>
-        Failed to fetch firewall rules: {errorMessage(rules.error, 'An unknown error occurred.')}
-      </ErrorMessage>
-    );
-  }
-
   return (
-    <div className="space-y-4">
-      <div className="flex justify-end">
-        <Button
-          icon={<Plus aria-hidden="true" className="size-4" />}
-          onClick={() => setEditing({ rule: null })}
-        >
-          Add Firewall Rule
-        </Button>
-      </div>
-      <FirewallRulesTable
-        rules={rules.data}
-        saving={reorder.isPending}
-        togglingId={updateRule.isPending ? (updateRule.variables?.id ?? null) : null}
-        onMove={move}
-        onToggle={toggle}
-        onEdit={(rule) => setEditing({ rule })}
-        onDelete={remove}
-      />
-      {editing && (
-        <FirewallRuleDialog
-          key={editing.rule?.id ?? 'new'}
-          zoneId={zoneId}
-          rule={editing.rule}
-          open
-          onOpenChange={(open) => !open && setEditing(null)}
+    <RulesTab
+      rules={rules}
+      rulesName="firewall rules"
+      addLabel="Add Firewall Rule"
+      // The spec replaces the view with a toggle's or delete's error; Retry brings the rules back, read again.
+      replacement={
+        viewError && (
+          <ErrorMessage
+            onRetry={() => {
+              setViewError(null);
+              void rules.refetch();
+            }}
+          >
+            {viewError}
+          </ErrorMessage>
+        )
+      }
+      table={(edit) => (
+        <FirewallRulesTable
+          rules={rules.data}
+          saving={reorder.isPending}
+          togglingId={updateRule.isPending ? (updateRule.variables?.id ?? null) : null}
+          onMove={move}
+          onToggle={toggle}
+          onEdit={edit}
+          onDelete={remove}
         />
       )}
-    </div>
+      dialog={(rule, onClose) => <FirewallRuleDialog zoneId={zoneId} rule={rule} onClose={onClose} />}
+    />
   );
 }

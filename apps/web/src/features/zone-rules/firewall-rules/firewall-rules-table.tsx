@@ -12,7 +12,7 @@ import {
 import { GripVertical } from 'lucide-react';
 import { FIREWALL_ACTION_LABELS, type FirewallRule, type FirewallRuleAction } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
+import { RuleButtons } from '../rules-tab';
 import {
   Table,
   TableActionsCell,
@@ -214,15 +214,12 @@ function FirewallRuleCells({
         <Badge tone={rule.paused ? 'grey' : 'green'}>{rule.paused ? 'Paused' : 'Active'}</Badge>
       </TableCell>
       <TableActionsCell label={COLUMNS[5]} align="end" style={widthOf(5)}>
-        <Button size="sm" variant="secondary" loading={toggling} onClick={() => onToggle(rule)}>
-          Toggle Status
-        </Button>
-        <Button size="sm" variant="secondary" onClick={() => onEdit(rule)}>
-          Edit
-        </Button>
-        <Button size="sm" variant="danger" onClick={() => onDelete(rule)}>
-          Delete
-        </Button>
+        <RuleButtons
+          toggling={toggling}
+          onToggle={() => onToggle(rule)}
+          onEdit={() => onEdit(rule)}
+          onDelete={() => onDelete(rule)}
+        />
       </TableActionsCell>
     </>
   );

@@ -11,16 +11,12 @@ import {
   type PageRuleActionValue,
   type PageRuleTarget,
 } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
-import { useToast } from '../../../components/ui/toast';
 import { useAddPageRuleMutation } from '../../../api/page-rules/page-rule-add-mutation';
 import { useUpdatePageRuleMutation } from '../../../api/page-rules/page-rule-update-mutation';
 import { useZoneSettingsQuery } from '../../../api/zone-settings/zone-settings-query';
-import { errorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
+import { RuleDialog, useSavedAndClosed } from '../rule-dialog';
 import { defaultSettingValue, offeredSettings, securityLevelWarning } from './page-rule-editor';
 import { PageRuleSettingField } from './page-rule-setting-field';
 
@@ -28,8 +24,7 @@ interface PageRuleDialogProps {
   zoneId: string;
   /** The rule to edit; none to add a new one. */
   rule: PageRule | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
 }
 
 /** What the editor holds: the URL pattern alone, and the settings in their order. */
@@ -74,16 +69,12 @@ function pageRuleResolver(
  * Add or edit a page rule (spec sections 2 and 4): 'If the URL matches', the list 'Then the settings
  * are', and the dropdown that adds a setting under the catalogue's group rules.
  */
-export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDialogProps) {
-  const toast = useToast();
+export function PageRuleDialog({ zoneId, rule, onClose }: PageRuleDialogProps) {
+  const saved = useSavedAndClosed(onClose);
   const addRule = useAddPageRuleMutation(zoneId);
   const updateRule = useUpdatePageRuleMutation(zoneId);
   // The zone's own Security Level, from Cloudflare: a rule's level starts there and is warned below it.
   const zoneSecurityLevel = useZoneSettingsQuery(zoneId).data?.securityLevel;
-  const editing = rule !== null;
-  const saving = addRule.isPending || updateRule.isPending;
-
-  const save = editing ? updateRule : addRule;
   const form = useDialogForm({
     resolver: pageRuleResolver(rule?.targets[0]?.constraint.operator ?? 'matches'),
     defaultValues: { urlPattern: rule ? pageRuleUrlPattern(rule) : '', actions: rule?.actions ?? [] },
@@ -117,43 +108,22 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
 
   const submit = form.submitWith((checked) => {
     if (rule) {
-      updateRule.mutate(
-        { ...rule, ...checked },
-        {
-          onSuccess: () => {
-            toast.success('Page rule updated successfully!');
-            onOpenChange(false);
-          },
-        },
-      );
+      updateRule.mutate({ ...rule, ...checked }, saved('Page rule updated successfully!'));
     } else {
-      addRule.mutate(checked, {
-        onSuccess: () => {
-          toast.success('Page rule added successfully!');
-          onOpenChange(false);
-        },
-      });
+      addRule.mutate(checked, saved('Page rule added successfully!'));
     }
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title={editing ? 'Edit Page Rule' : 'Add Page Rule'}
-      size="lg"
-      busy={saving}
+    <RuleDialog
+      ruleName="Page Rule"
+      editing={rule !== null}
+      addRule={addRule}
+      updateRule={updateRule}
+      failedToAdd="Failed to add page rule."
+      failedToUpdate="Failed to update page rule."
+      onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" disabled={saving} onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            {editing ? (saving ? 'Saving...' : 'Save Changes') : saving ? 'Adding...' : 'Add Rule'}
-          </Button>
-        </>
-      }
     >
       <Field
         label="If the URL matches"
@@ -207,12 +177,6 @@ export function PageRuleDialog({ zoneId, rule, open, onOpenChange }: PageRuleDia
         )}
         {settingsListError && <p className="text-sm text-danger">{settingsListError}</p>}
       </section>
-
-      {save.isError && (
-        <ErrorMessage>
-          {errorMessage(save.error, editing ? 'Failed to update page rule.' : 'Failed to add page rule.')}
-        </ErrorMessage>
-      )}
-    </Dialog>
+    </RuleDialog>
   );
 }

@@ -1,19 +1,8 @@
 import { pageRuleUrlPattern, type PageRule } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import {
-  Table,
-  TableActionsCell,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeaderCell,
-  TableRow,
-  TableRows,
-} from '../../../components/ui/table';
+import { RuleButtons } from '../rules-tab';
+import { DataTable, TableActionsCell, TableCell, TableRow } from '../../../components/ui/table';
 import { describePageRuleAction } from './page-rule-editor';
-
-const COLUMN_COUNT = 5;
 
 interface PageRulesTableProps {
   /** Undefined while the first load runs. */
@@ -28,63 +17,51 @@ interface PageRulesTableProps {
 /** Page rules by ascending priority: Priority, URL Pattern, Actions, Status, Actions (spec section 2). */
 export function PageRulesTable({ rules, togglingId, onToggle, onEdit, onDelete }: PageRulesTableProps) {
   return (
-    <Table caption="Page rules">
-      <TableHead>
-        <TableHeaderCell className="w-24">Priority</TableHeaderCell>
-        <TableHeaderCell>URL Pattern</TableHeaderCell>
-        <TableHeaderCell>Actions</TableHeaderCell>
-        <TableHeaderCell>Status</TableHeaderCell>
-        <TableHeaderCell className="text-right">Actions</TableHeaderCell>
-      </TableHead>
-      <TableBody>
-        <TableRows
-          colSpan={COLUMN_COUNT}
-          loadingText="Loading Page Rules..."
-          rows={rules}
-          empty="No page rules found."
-        >
-          {(rule) => (
-            <TableRow key={rule.id}>
-              <TableCell label="Priority" className="font-medium tabular-nums">
-                {rule.priority}
-              </TableCell>
-              <TableCell label="URL Pattern" className="min-w-56 font-medium break-words">
-                {pageRuleUrlPattern(rule)}
-              </TableCell>
-              <TableCell label="Actions" className="min-w-64">
-                <ul className="space-y-0.5 text-ink-muted">
-                  {rule.actions.map((action) => (
-                    <li key={action.id} className="break-words">
-                      {describePageRuleAction(action)}
-                    </li>
-                  ))}
-                </ul>
-              </TableCell>
-              <TableCell label="Status">
-                <Badge tone={rule.status === 'active' ? 'green' : 'grey'}>
-                  {rule.status === 'active' ? 'Active' : 'Disabled'}
-                </Badge>
-              </TableCell>
-              <TableActionsCell label="Actions" align="end">
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  loading={togglingId === rule.id}
-                  onClick={() => onToggle(rule)}
-                >
-                  Toggle Status
-                </Button>
-                <Button size="sm" variant="secondary" onClick={() => onEdit(rule)}>
-                  Edit
-                </Button>
-                <Button size="sm" variant="danger" onClick={() => onDelete(rule)}>
-                  Delete
-                </Button>
-              </TableActionsCell>
-            </TableRow>
-          )}
-        </TableRows>
-      </TableBody>
-    </Table>
+    <DataTable
+      caption="Page rules"
+      columns={[
+        { label: 'Priority', className: 'w-24' },
+        'URL Pattern',
+        'Actions',
+        'Status',
+        { label: 'Actions', className: 'text-right' },
+      ]}
+      loadingText="Loading Page Rules..."
+      rows={rules}
+      empty="No page rules found."
+    >
+      {(rule) => (
+        <TableRow key={rule.id}>
+          <TableCell label="Priority" className="font-medium tabular-nums">
+            {rule.priority}
+          </TableCell>
+          <TableCell label="URL Pattern" className="min-w-56 font-medium break-words">
+            {pageRuleUrlPattern(rule)}
+          </TableCell>
+          <TableCell label="Actions" className="min-w-64">
+            <ul className="space-y-0.5 text-ink-muted">
+              {rule.actions.map((action) => (
+                <li key={action.id} className="break-words">
+                  {describePageRuleAction(action)}
+                </li>
+              ))}
+            </ul>
+          </TableCell>
+          <TableCell label="Status">
+            <Badge tone={rule.status === 'active' ? 'green' : 'grey'}>
+              {rule.status === 'active' ? 'Active' : 'Disabled'}
+            </Badge>
+          </TableCell>
+          <TableActionsCell label="Actions" align="end">
+            <RuleButtons
+              toggling={togglingId === rule.id}
+              onToggle={() => onToggle(rule)}
+              onEdit={() => onEdit(rule)}
+              onDelete={() => onDelete(rule)}
+            />
+          </TableActionsCell>
+        </TableRow>
+      )}
+    </DataTable>
   );
 }

@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { addZoneRequestSchema, type AddZoneResponse } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input, Select } from '../../../components/ui/input';
 import { useAccountsQuery } from '../../../api/accounts/accounts-query';
@@ -31,26 +30,17 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
   const { errors } = form.formState;
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Add Zone"
       description="Add a domain to one of your Cloudflare accounts."
-      size="sm"
-      busy={addZone.isPending}
+      onClose={onClose}
       onSubmit={form.submitWith((request) =>
         addZone.mutate(request, { onSuccess: ({ result }) => onAdded(result) }),
       )}
-      footer={
-        <>
-          <Button variant="secondary" disabled={addZone.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={addZone.isPending} disabled={accounts.isError}>
-            {addZone.isPending ? 'Adding...' : 'Add Zone'}
-          </Button>
-        </>
-      }
+      saving={addZone.isPending}
+      submitLabel="Add Zone"
+      savingLabel="Adding..."
+      submitDisabled={accounts.isError}
     >
       {accounts.isError ? (
         <ErrorMessage onRetry={() => void accounts.refetch()}>Failed to fetch accounts.</ErrorMessage>
@@ -81,6 +71,6 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
         )}
       </Field>
       {addZone.isError && <ErrorMessage>{addZoneErrorText(addZone.error)}</ErrorMessage>}
-    </Dialog>
+    </FormDialog>
   );
 }

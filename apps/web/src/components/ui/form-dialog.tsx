@@ -1,0 +1,62 @@
+import type { ComponentProps, ReactNode } from 'react';
+import { Button, type ButtonVariant } from './button';
+import { Dialog } from './dialog';
+
+interface FormDialogProps {
+  title: ReactNode;
+  description?: ReactNode;
+  size?: ComponentProps<typeof Dialog>['size'];
+  /** Closes the dialog: Cancel, Esc, the close button. */
+  onClose: () => void;
+  onSubmit: ComponentProps<typeof Dialog>['onSubmit'];
+  /** While the save runs the dialog stays open, Cancel is off and the submit button spins. */
+  saving: boolean;
+  /** The submit button's text, and its text while saving ('Add Account', 'Verifying...'). */
+  submitLabel: string;
+  savingLabel: string;
+  /** The submit button is off, e.g. while the form's choices could not be read. */
+  submitDisabled?: boolean;
+  /** 'danger' for a submit that takes something away. */
+  submitVariant?: ButtonVariant;
+  /** The fields. */
+  children: ReactNode;
+}
+
+/** A dialog that is a form: its fields over Cancel and the submit button. */
+export function FormDialog({
+  title,
+  description,
+  size = 'sm',
+  onClose,
+  onSubmit,
+  saving,
+  submitLabel,
+  savingLabel,
+  submitDisabled,
+  submitVariant,
+  children,
+}: FormDialogProps) {
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={title}
+      description={description}
+      size={size}
+      busy={saving}
+      onSubmit={onSubmit}
+      footer={
+        <>
+          <Button variant="secondary" disabled={saving} onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" variant={submitVariant} loading={saving} disabled={submitDisabled}>
+            {saving ? savingLabel : submitLabel}
+          </Button>
+        </>
+      }
+    >
+      {children}
+    </Dialog>
+  );
+}

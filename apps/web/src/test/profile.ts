@@ -1,0 +1,13 @@
+import { fakeApi, type Answer } from './fake-api';
+import { jsonResponse } from './render-app';
+
+/** The fake API of the profile page: no API keys, no sessions, two-factor sign-in off, unless `answers` say otherwise. */
+export function fakeProfileApi(answers: Record<string, Answer> = {}) {
+  return fakeApi({
+    'GET /api/me/api-keys': () => jsonResponse(200, []),
+    'GET /api/me/sessions': () => jsonResponse(200, []),
+    'GET /api/me/two-factor': () =>
+      jsonResponse(200, { enabled: false, enabled_at: null, recovery_codes_left: 0, required: false }),
+    ...answers,
+  });
+}
