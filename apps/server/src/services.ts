@@ -132,7 +132,7 @@ export function createServices(config: Config, deps: AppDeps) {
     auth: new AuthService(users, sessions, twoFactor, config),
     twoFactor,
     // A newly added account's lists are recorded and each list's sync queued at once (issue 35 item 5).
-    accounts: new AccountsService(deps.db, deps.cloudflare, deps.tokenCipher, {
+    accounts: new AccountsService(deps.db, banListParts.accounts, deps.cloudflare, deps.tokenCipher, {
       bringIn: async (userId, account) => {
         const lists = await banListSyncJobs.bringIn(userId, account);
         // Its zones too (issue 35 item 6): their plans are the account's Lists plan. Not reading them
@@ -149,7 +149,7 @@ export function createServices(config: Config, deps: AppDeps) {
         for (const ref of listRefs) await items.dropAll(ref);
       },
     }),
-    tokenChecks: new TokenChecks(deps.db, deps, (err) =>
+    tokenChecks: new TokenChecks(banListParts.accounts, deps, (err) =>
       deps.logger?.warn({ err }, 'could not check an account API token at Cloudflare'),
     ),
     banLists,

@@ -1,6 +1,12 @@
 import { AppError } from '../app-error';
 import type { Queryable } from '../db';
-import type { ListWriteLimits } from '../jobs/jobs-config';
+
+/** A Lists write budget per Cloudflare account: item changes and modifying requests per window. */
+export interface ListWriteLimits {
+  items: number;
+  requests: number;
+  windowMs: number;
+}
 
 /**
  * Cloudflare's Lists write budget per account (../shared/cloudflare/README.md, Cloudflare docs PR

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { Config } from '../config';
 import { createPgliteDb } from './pglite';
 import { createPostgresDb } from './postgres';
 import type { Db, DbLogger } from './types';
@@ -12,6 +11,16 @@ export { runMigrations } from './migrate';
 export { runAsRead } from './reads';
 export { copyRows, type CopyValue } from './copy-text';
 
+/** What the database needs of the server's configuration (config.ts's Config is one). */
+export interface DbConfig {
+  /** 'test' keeps PGlite in memory. */
+  mode: string;
+  dataDir: string;
+  databaseUrl?: string;
+  databaseQueryTimeoutMs?: number;
+  databaseReadTimeoutMs?: number;
+}
+
 export interface CreateDbOptions {
   logger?: DbLogger;
   /** PostgreSQL only: the schema to work in (the test context's isolation). */
@@ -23,8 +32,7 @@ export interface CreateDbOptions {
  * process of its own.
  */
 export async function createDb(
-  config: Pick<Config, 'mode' | 'dataDir' | 'databaseUrl'> &
-    Partial<Pick<Config, 'databaseQueryTimeoutMs' | 'databaseReadTimeoutMs'>>,
+  config: DbConfig,
   options: CreateDbOptions = {},
 ): Promise<Db> {
   const bounds = {

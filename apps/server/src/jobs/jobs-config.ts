@@ -1,9 +1,4 @@
-/** A Lists write budget per Cloudflare account: item changes and modifying requests per window. */
-export interface ListWriteLimits {
-  items: number;
-  requests: number;
-  windowMs: number;
-}
+import type { ListWriteLimits } from '../cloudflare/list-write-budget';
 
 /** Settings of background operations; every field has a default (tests shorten them). */
 export interface JobsConfig {

@@ -64,16 +64,13 @@ export interface AccountLists {
 }
 
 export class AccountsService {
-  private readonly accounts: AccountsRepository;
-
   constructor(
     private readonly db: Db,
+    private readonly accounts: AccountsRepository,
     private readonly cloudflare: CloudflareGateway,
     private readonly cipher: TokenCipher,
     private readonly lists: AccountLists,
-  ) {
-    this.accounts = new AccountsRepository(db);
-  }
+  ) {}
 
   async list(userId: number): Promise<CloudflareAccount[]> {
     return (await this.accounts.listForUser(userId)).map(toAccountDto);

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createAppDeps } from '../../app';
 import type { TestUser } from '../../test/context';
 import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
-import { TOKEN_CHECK_EVERY_MS } from './accounts.repository';
+import { AccountsRepository, TOKEN_CHECK_EVERY_MS } from './accounts.repository';
 import { TokenChecks, TOKENS_PER_SWEEP } from './token-checks';
 
 /** Long enough for a few sync jobs on a loaded machine; each wait ends as soon as its condition holds. */
@@ -444,7 +444,7 @@ describe('Cloudflare accounts', () => {
     ctx.sandbox.control.setTokenStatus(tokens[1]!, 'disabled');
     ctx.sandbox.control.setTokenStatus(tokens[2]!, 'expired');
 
-    const checks = new TokenChecks(ctx.db, createAppDeps(ctx.config, ctx.db), (err) => {
+    const checks = new TokenChecks(new AccountsRepository(ctx.db), createAppDeps(ctx.config, ctx.db), (err) => {
       throw err;
     });
     // Just added: none is due before its round comes.

@@ -1,6 +1,5 @@
 import { PeriodicSweep } from '../../periodic-sweep';
 import { accountClient, type AccountClientDeps } from '../../cloudflare';
-import type { Db } from '../../db';
 import { AccountsRepository, TOKEN_CHECK_EVERY_MS, type AccountWithTokenState } from './accounts.repository';
 import { isTokenRefusal, verifyToken } from './token-verify';
 
@@ -24,16 +23,14 @@ const RETRY_MS = 15 * 60_000;
  * in a round; an account added or given a new token is due TOKEN_CHECK_EVERY_MS after that check. Not a queued job: no person waits for it, and a row per check would crowd their jobs view.
  */
 export class TokenChecks {
-  private readonly accounts: AccountsRepository;
   private readonly periodic: PeriodicSweep;
 
   constructor(
-    db: Db,
+    private readonly accounts: AccountsRepository,
     private readonly deps: AccountClientDeps,
     private readonly onError: (err: unknown) => void,
     sweepMs = TOKEN_CHECK_SWEEP_MS,
   ) {
-    this.accounts = new AccountsRepository(db);
     this.periodic = new PeriodicSweep(() => this.sweep(), sweepMs, onError);
   }
 
