@@ -31,10 +31,7 @@ export interface CreateDbOptions {
  * PostgreSQL when DATABASE_URL is set, else PGlite in `<dataDir>/pglite` (in memory under tests), in a
  * process of its own.
  */
-export async function createDb(
-  config: DbConfig,
-  options: CreateDbOptions = {},
-): Promise<Db> {
+export async function createDb(config: DbConfig, options: CreateDbOptions = {}): Promise<Db> {
   const bounds = {
     queryTimeoutMs: config.databaseQueryTimeoutMs,
     readTimeoutMs: config.databaseReadTimeoutMs,

@@ -444,9 +444,13 @@ describe('Cloudflare accounts', () => {
     ctx.sandbox.control.setTokenStatus(tokens[1]!, 'disabled');
     ctx.sandbox.control.setTokenStatus(tokens[2]!, 'expired');
 
-    const checks = new TokenChecks(new AccountsRepository(ctx.db), createAppDeps(ctx.config, ctx.db), (err) => {
-      throw err;
-    });
+    const checks = new TokenChecks(
+      new AccountsRepository(ctx.db),
+      createAppDeps(ctx.config, ctx.db),
+      (err) => {
+        throw err;
+      },
+    );
     // Just added: none is due before its round comes.
     const ivanDue = `SELECT count(*)::int AS count FROM cloudflare_accounts WHERE user_id = ${ivan.id} AND token_check_due <= now()`;
     expect((await ctx.db.query<{ count: number }>(ivanDue))[0]!.count).toBe(0);
