@@ -293,6 +293,36 @@ describe('GraphQL Analytics: answers', () => {
     expect(hours).toEqual([...hours].sort());
   });
 
+  it('splits hours into finer buckets with the same totals, and cuts a range inside an hour', async () => {
+    const { shop } = await analyticsSandbox();
+    const end = Math.floor(Date.now() / HOUR) * HOUR - 1;
+    const query = `query ($zoneTag: string, $filter: ZoneHttpRequestsAdaptiveGroupsFilter_InputObject) {
+      viewer { zones(filter: { zoneTag: $zoneTag }) {
+        quarters: httpRequestsAdaptiveGroups(limit: 1000, filter: $filter) { count dimensions { datetimeFifteenMinutes } }
+        hours: httpRequestsAdaptiveGroups(limit: 1000, filter: $filter) { count dimensions { datetimeHour } }
+      } }
+    }`;
+    const filter = { datetime_geq: iso(end + 1 - 6 * HOUR), datetime_leq: iso(end) };
+    const zone = firstZone(await gql(query, { zoneTag: shop.id, filter }));
+    const quarters = rows(zone, 'quarters');
+    const hours = rows(zone, 'hours');
+    expect(hours).toHaveLength(6);
+    expect(quarters).toHaveLength(24);
+    expect(total(quarters)).toBe(total(hours));
+    for (const row of quarters)
+      expect(String(row.dimensions.datetimeFifteenMinutes)).toMatch(/:(00|15|30|45):00Z$/);
+    // Half an hour holds the two quarters' requests.
+    const half = { datetime_geq: iso(end + 1 - HOUR), datetime_lt: iso(end + 1 - HOUR / 2) };
+    const halfHour = rows(firstZone(await gql(query, { zoneTag: shop.id, filter: half })), 'hours');
+    const lastHour = quarters.filter(
+      (row) => Date.parse(String(row.dimensions.datetimeFifteenMinutes)) >= end + 1 - HOUR,
+    );
+    const firstTwo = lastHour
+      .filter((row) => Date.parse(String(row.dimensions.datetimeFifteenMinutes)) < end + 1 - HOUR / 2)
+      .reduce((sum, row) => sum + row.count, 0);
+    expect(total(halfHour)).toBe(firstTwo);
+  });
+
   it('lists sampled security events newest first, filtered, with Cloudflare’s fields', async () => {
     const { shop } = await analyticsSandbox();
     const now = Date.now();

@@ -293,13 +293,15 @@ export function groupEvents(
       add(batch, first, to - from);
       continue;
     }
-    // The events cross a bucket of a fine time dimension: add them run by run.
-    let runStart = from;
-    for (let index = from + 1; index <= to; index++) {
-      if (index === to || !sameBuckets(eventTime(batch, index), eventTime(batch, runStart))) {
-        add(batch, eventTime(batch, runStart), index - runStart);
-        runStart = index;
-      }
+    // The events cross buckets of a time dimension finer than the batch: split it at the bucket edges
+    // of the finest one (the coarser ones nest in it), a binary search per bucket, not a walk per event.
+    const finest = Math.min(...timeBuckets);
+    for (let index = from; index < to;) {
+      const at = eventTime(batch, index);
+      const edge = (Math.floor(at / finest) + 1) * finest;
+      const next = Math.min(to, eventsWithin(batch, edge, Number.POSITIVE_INFINITY).from);
+      add(batch, at, next - index);
+      index = next;
     }
   }
   const rows: GroupRow[] = [...groups.values()].map((group) => ({
