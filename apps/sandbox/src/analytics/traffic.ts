@@ -207,7 +207,7 @@ function buildProfile(state: SandboxState, zone: Zone): ZoneProfile {
   };
 }
 
-interface SecurityEventInput {
+interface GeneratedEvent {
   action: string;
   source: string;
   origin: Origin;
@@ -224,7 +224,7 @@ interface SecurityEventInput {
 const edgeStatusOf = (action: string, source: string): number =>
   action === 'log' || action === 'skip' || action === 'allow' ? 200 : source === 'ratelimit' ? 429 : 403;
 
-export function securityFields(input: SecurityEventInput): Record<string, string | number> {
+export function securityFields(input: GeneratedEvent): Record<string, string | number> {
   return {
     action: input.action,
     source: input.source,
@@ -322,7 +322,7 @@ function securityHour(profile: ZoneProfile, zoneTag: string, hour: number, out: 
     const roll = random();
     const host = pick(random, profile.hosts);
     const userAgent = pick(random, ATTACK_AGENTS);
-    let input: SecurityEventInput;
+    let input: GeneratedEvent;
     if (roll < 0.35 && profile.blockingRules.length > 0) {
       const rule = pick(random, profile.blockingRules);
       input = {
