@@ -17,6 +17,7 @@ import { botManagementView, ZONE_SETTINGS, zoneSettingView } from './resources/z
 import { activateZone, createZone, isValidDomain, zoneView } from './resources/zones';
 import type { ListKind, Plan, TokenKind, TokenStatus } from './state';
 import { isRecord } from './is-record';
+import type { SecurityEventInput } from './analytics/added-events';
 
 const PLANS: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
 const TOKEN_STATUSES: readonly TokenStatus[] = ['active', 'disabled', 'expired'];
@@ -109,6 +110,11 @@ export interface SandboxControl {
   getPageRules(zoneId: string): PageRuleView[];
   /** The zone's settings as Cloudflare would answer them (null for an unknown zone). */
   getZoneSettings(zoneId: string): ZoneSettingsView | null;
+  /**
+   * Adds security events (at most 1,000 entries a call; the newest 10,000 are kept): every GraphQL
+   * Analytics query counts them at once. Returns how many were added; one bad entry adds none.
+   */
+  addSecurityEvents(events: SecurityEventInput[]): number;
   snapshot(): SandboxSnapshot;
   /** Saves now to `file` and keeps saving there after each change. */
   persistTo(file: string): Promise<void>;
@@ -121,6 +127,7 @@ export interface ControlDeps {
   faults: FaultInjector;
   calls: CallLog;
   rateLimiter: RateLimiter | null;
+  graphqlRateLimiter: RateLimiter | null;
   persistTo(file: string): Promise<void>;
 }
 
@@ -138,6 +145,7 @@ export function createControl({
   faults,
   calls,
   rateLimiter,
+  graphqlRateLimiter,
   persistTo,
 }: ControlDeps): SandboxControl {
   const { state } = context;
@@ -270,7 +278,10 @@ export function createControl({
     callLog: (filter) => calls.list(filter),
     callCount: (filter) => calls.count(filter),
     resetCalls: () => calls.reset(),
-    resetRateLimits: () => rateLimiter?.reset(),
+    resetRateLimits: () => {
+      rateLimiter?.reset();
+      graphqlRateLimiter?.reset();
+    },
     settle: () => context.operations.settle(),
 
     getAccounts: () => [...state.accounts.values()].map(accountView),
@@ -305,6 +316,12 @@ export function createControl({
       return { settings, bot_management: botManagementView(zone) };
     },
 
+    addSecurityEvents(events) {
+      const added = context.analytics.added.add(events);
+      if (typeof added === 'string') throw new ControlError(added);
+      return added;
+    },
+
     snapshot() {
       return {
         accounts: control.getAccounts(),
@@ -327,6 +344,8 @@ export function createControl({
       faults.clear();
       calls.reset();
       rateLimiter?.reset();
+      graphqlRateLimiter?.reset();
+      context.analytics.reset();
       state.changed();
     },
   };
@@ -480,6 +499,12 @@ export function registerControlRoutes(app: FastifyInstance, control: SandboxCont
     const operation = control.getBulkOperation(request.params.operation_id);
     if (!operation) throw new ControlError('No such operation', 404);
     return operation;
+  });
+
+  // A fresh attack for tests and the demo; the body is bounded (1,000 events) well below the sandbox's.
+  app.post<{ Body: unknown }>('/analytics/events', { bodyLimit: 1024 * 1024 }, async (request) => {
+    if (!Array.isArray(request.body)) throw new ControlError('The body must be a JSON array of events');
+    return { added: control.addSecurityEvents(request.body as SecurityEventInput[]) };
   });
 
   app.get('/faults', async () => control.faults().map(serializeFault));

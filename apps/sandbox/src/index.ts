@@ -23,3 +23,5 @@ export type { Fault, FaultSpec, FaultStatus, HostileAnswer } from './faults';
 export type { CallFilter, CallRecord } from './call-log';
 export type { ListKind, Plan, TokenKind, TokenStatus } from './state';
 export { PLAN_LIMITS, type PlanLimits } from './plans';
+export { DATASET_SETTINGS, DATASETS, type Dataset, type DatasetSettings } from './analytics/datasets';
+export type { SecurityEventInput } from './analytics/added-events';

@@ -19,6 +19,8 @@ import { registerAccountRoutes } from './resources/accounts';
 import { BulkOperationRunner } from './bulk-operation-runner';
 import { registerBulkOperationRoutes } from './resources/bulk-operations';
 import { registerDnsRoutes } from './resources/dns';
+import { registerGraphqlRoutes } from './resources/graphql';
+import { Analytics } from './analytics/analytics';
 import { registerListRoutes } from './resources/lists';
 import { registerPageRuleRoutes } from './resources/pagerules';
 import { registerRulesetRoutes } from './resources/rulesets';
@@ -41,6 +43,11 @@ export interface SandboxOptions {
   zoneActivationDelayMs?: number | null;
   /** Per-token rate limit (default 1,200 requests per 300,000 ms); `false` turns it off. */
   rateLimit?: { limit?: number; windowMs?: number } | false;
+  /**
+   * Per-token limit of GraphQL Analytics queries (default 300 per 300,000 ms, on top of `rateLimit`);
+   * `false` turns it off. Without it, `rateLimit: false` turns this one off too.
+   */
+  graphqlRateLimit?: { limit?: number; windowMs?: number } | false;
   /** The call log keeps at most this many calls (default 200,000). */
   callLogLimit?: number;
   /** Seed of the random draws of `fraction` faults (default: time-based). */
@@ -75,10 +82,14 @@ function resolveOptions(options: SandboxOptions): ResolvedOptions {
     options.rateLimit === false
       ? null
       : { limit: options.rateLimit?.limit ?? 1200, windowMs: options.rateLimit?.windowMs ?? 300_000 };
+  const graphql = options.graphqlRateLimit ?? (options.rateLimit === false ? false : {});
+  const graphqlRateLimit =
+    graphql === false ? null : { limit: graphql.limit ?? 300, windowMs: graphql.windowMs ?? 300_000 };
   return {
     operationDelayMs: options.operationDelayMs ?? 0,
     zoneActivationDelayMs: options.zoneActivationDelayMs ?? null,
     rateLimit,
+    graphqlRateLimit,
     callLogLimit: options.callLogLimit ?? 200_000,
   };
 }
@@ -123,7 +134,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     timers.add(handle);
   };
   const operations = new BulkOperationRunner(state, () => resolved.operationDelayMs, schedule);
-  const context: SandboxContext = { state, options: resolved, operations, schedule };
+  const analytics = new Analytics(state);
+  const context: SandboxContext = { state, options: resolved, operations, schedule, analytics };
 
   let saver: StateSaver | null = null;
   const persistDebounceMs = options.persistDebounceMs ?? 250;
@@ -138,6 +150,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const calls = new CallLog(resolved.callLogLimit);
   const rateLimiter = resolved.rateLimit
     ? new RateLimiter(resolved.rateLimit.limit, resolved.rateLimit.windowMs)
+    : null;
+  const graphqlRateLimiter = resolved.graphqlRateLimit
+    ? new RateLimiter(resolved.graphqlRateLimit.limit, resolved.graphqlRateLimit.windowMs)
     : null;
 
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? 64 * 1024 * 1024 });
@@ -245,6 +260,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       registerListRoutes(api, context);
       registerRulesetRoutes(api, context);
       registerPageRuleRoutes(api, context);
+      registerGraphqlRoutes(api, context, graphqlRateLimiter);
     },
     { prefix: API_PREFIX },
   );
@@ -253,7 +269,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     saver = new StateSaver(state, file, persistDebounceMs);
     await saver.save();
   };
-  const control = createControl({ context, faults, calls, rateLimiter, persistTo });
+  const control = createControl({ context, faults, calls, rateLimiter, graphqlRateLimiter, persistTo });
   const controlSecret = options.controlSecret ?? randomBytes(24).toString('base64url');
   await app.register(async (controlApi) => registerControlRoutes(controlApi, control, controlSecret), {
     prefix: CONTROL_PREFIX,

@@ -27,7 +27,7 @@ function readToken(state: SandboxState, request: FastifyRequest): Token | undefi
 }
 
 /** A token's status now: an active token whose expiry has passed is expired, as at Cloudflare. */
-function statusOf(token: Token): Token['status'] {
+export function statusOf(token: Token): Token['status'] {
   const expired = token.expiresOn !== undefined && Date.parse(token.expiresOn) <= Date.now();
   return token.status === 'active' && expired ? 'expired' : token.status;
 }
