@@ -209,9 +209,7 @@ describe('ban lists', () => {
         'misc',
         'pass_or_deny',
       ]) {
-        made[name] = (
-          await call(erin, 'POST', '', { account_name: 'Purpose Co', list_name: name, kind: 'ip' })
-        ).json<BanList>();
+        made[name] = (await addList(erin, 'Purpose Co', name)).json<BanList>();
       }
       expect(await purposes(erin)).toEqual({
         office_allowlist: ['allow', 'name'],
@@ -250,9 +248,7 @@ describe('ban lists', () => {
     it("is set only on the person's own lists, and only to block, allow or null", async () => {
       const frank = await ctx.createUser();
       await ctx.addAccount(frank, { name: 'Frank Co' });
-      const list = (
-        await call(frank, 'POST', '', { account_name: 'Frank Co', list_name: 'frank_list', kind: 'ip' })
-      ).json<BanList>();
+      const list = (await addList(frank, 'Frank Co', 'frank_list')).json<BanList>();
 
       const other = await call(bob, 'PUT', `/${list.id}/purpose`, { purpose: 'allow' });
       expect(other.statusCode).toBe(404);
@@ -269,12 +265,8 @@ describe('ban lists', () => {
     it("makes the person's lists equal to Cloudflare's: adds, renames, removes (with their items)", async () => {
       const carol = await ctx.createUser();
       const account = await ctx.addAccount(carol, { name: 'Update Co' });
-      const kept = (
-        await call(carol, 'POST', '', { account_name: 'Update Co', list_name: 'kept', kind: 'ip' })
-      ).json<BanList>();
-      const removed = (
-        await call(carol, 'POST', '', { account_name: 'Update Co', list_name: 'removed', kind: 'ip' })
-      ).json<BanList>();
+      const kept = (await addList(carol, 'Update Co', 'kept')).json<BanList>();
+      const removed = (await addList(carol, 'Update Co', 'removed')).json<BanList>();
       ctx.sandbox.control.seedListItems(account.account_id, removed.list_id, [
         { ip: '192.0.2.9', comment: 'x' },
       ]);
