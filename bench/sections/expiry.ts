@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { banListEndpoints, listCapacityEndpoints, pathOf } from '@guardian/contract';
+import { CLOUDFLARE_LIST_WRITE_LIMITS } from '../../apps/server/src/cloudflare/list-write-budget';
 import { EXPIRY_BATCH } from '../../apps/server/src/modules/ban-list-expiry';
 import { fmt } from '../lib/report';
 import { reasonOf, type Context } from './context';
@@ -18,7 +19,8 @@ const FIGURE =
 const ITEMS = 50_000;
 /** Ids per DELETE. */
 const BATCH = EXPIRY_BATCH;
-const LIST_WRITES = { items: 1_000_000, requests: 30_000 };
+/** Cloudflare's Lists write budget per account, as the server keeps it. */
+const LIST_WRITES = CLOUDFLARE_LIST_WRITE_LIMITS;
 const REQUESTS_PER_5_MIN = 1_200;
 const WAIT_MS = 10 * 60_000;
 

@@ -160,32 +160,37 @@ async function seedSandbox(sandbox: Sandbox, baseUrl: string): Promise<void> {
     ],
   } as Cloudflare.Rulesets.PhaseUpdateParams);
 
-  await cf.pageRules.create({
-    zone_id,
-    targets: [{ target: 'url', constraint: { operator: 'matches', value: 'http://guardian-demo.com/*' } }],
-    actions: [{ id: 'always_use_https' }],
-    priority: 1,
-    status: 'active',
-  } as Cloudflare.PageRules.PageRuleCreateParams);
-  await cf.pageRules.create({
-    zone_id,
-    targets: [{ target: 'url', constraint: { operator: 'matches', value: 'guardian-demo.com/old-blog/*' } }],
-    actions: [
-      { id: 'forwarding_url', value: { url: 'https://guardian-demo.com/blog/$1', status_code: 301 } },
-    ],
-    priority: 2,
-    status: 'active',
-  } as Cloudflare.PageRules.PageRuleCreateParams);
-  await cf.pageRules.create({
-    zone_id,
-    targets: [{ target: 'url', constraint: { operator: 'matches', value: 'guardian-demo.com/static/*' } }],
-    actions: [
-      { id: 'cache_level', value: 'cache_everything' },
-      { id: 'browser_cache_ttl', value: 14400 },
-    ],
-    priority: 3,
-    status: 'disabled',
-  } as Cloudflare.PageRules.PageRuleCreateParams);
+  const pageRules = [
+    {
+      url: 'http://guardian-demo.com/*',
+      actions: [{ id: 'always_use_https' }],
+      priority: 1,
+      status: 'active',
+    },
+    {
+      url: 'guardian-demo.com/old-blog/*',
+      actions: [
+        { id: 'forwarding_url', value: { url: 'https://guardian-demo.com/blog/$1', status_code: 301 } },
+      ],
+      priority: 2,
+      status: 'active',
+    },
+    {
+      url: 'guardian-demo.com/static/*',
+      actions: [
+        { id: 'cache_level', value: 'cache_everything' },
+        { id: 'browser_cache_ttl', value: 14400 },
+      ],
+      priority: 3,
+      status: 'disabled',
+    },
+  ];
+  for (const { url, ...rule } of pageRules)
+    await cf.pageRules.create({
+      zone_id,
+      targets: [{ target: 'url', constraint: { operator: 'matches', value: url } }],
+      ...rule,
+    } as Cloudflare.PageRules.PageRuleCreateParams);
 }
 
 /** How long the seeding waits for the syncs of the demo accounts' lists (a 10,000-item list among them). */

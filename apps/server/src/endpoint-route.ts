@@ -2,6 +2,7 @@ import { endpoints, type Endpoint } from '@guardian/contract';
 import type {
   ContextConfigDefault,
   FastifyInstance,
+  FastifyReply,
   FastifySchema,
   FastifySchemaCompiler,
   FastifySerializerCompiler,
@@ -15,6 +16,7 @@ import type {
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import type { ZodType } from 'zod';
+import { sendChecked, type Checked } from './cloudflare/create-once';
 
 /**
  * Fastify checks an endpoint's params, query and body with its Zod schemas and hands the handler what
@@ -158,6 +160,38 @@ export function route<E extends Declared>(
     handler: handler as RouteHandlerMethod,
   };
   app.route(options);
+}
+
+/** The request a handler of the endpoint receives, typed by its schemas. */
+export type EndpointRequest<E extends Endpoint> = Parameters<EndpointHandler<E>>[0];
+
+/** The status of an endpoint's success answer: the one 2xx it declares. */
+function successStatusOf(endpoint: Endpoint): number {
+  const statuses = Object.keys(endpoint.responses)
+    .map(Number)
+    .filter((status) => status < 300);
+  if (statuses.length !== 1)
+    throw new Error(
+      `${endpoint.method} ${endpoint.path} declares ${statuses.length} success answers, not one.`,
+    );
+  return statuses[0]!;
+}
+
+/**
+ * Registers an endpoint that changes something at Cloudflare: `change` gives its checked value, sent
+ * with the endpoint's success status, and the outcome header when Guardian had to check (sendChecked).
+ */
+export function checkedRoute<E extends Declared>(
+  app: FastifyInstance,
+  endpoint: E,
+  change: (request: EndpointRequest<E>) => Promise<Checked<unknown>>,
+  routeOptions: EndpointRouteOptions<E> = {},
+): void {
+  const status = successStatusOf(endpoint);
+  const handler = async (request: EndpointRequest<E>, reply: FastifyReply) =>
+    sendChecked(reply, status, await change(request));
+  // The value is checked on its way out by the endpoint's response schema, as every route's answer is.
+  route(app, endpoint, handler as EndpointHandler<E>, routeOptions);
 }
 
 /** Every declared endpoint's name, `group.name` (e.g. `banListItems.add`), by "METHOD /path". */

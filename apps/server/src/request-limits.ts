@@ -175,6 +175,9 @@ function countBodies(app: FastifyInstance, bodies: BodiesInFlight): void {
   });
 }
 
+/** The window of the per-person limit (`perMinute`): a minute. */
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+
 /**
  * Per-person limits on the API, after the auth guard (registered before any route, after
  * registerAuthGuard, so its hooks run after the guard's): `perMinute` requests a minute, keyed by the
@@ -196,7 +199,7 @@ export async function registerRequestLimits(
   });
   await app.register(rateLimit, {
     max: limits.perMinute,
-    timeWindow: 60_000,
+    timeWindow: RATE_LIMIT_WINDOW_MS,
     keyGenerator: requesterOf,
     // The web app's files are not API work (a page load fetches several).
     allowList: (request) => !isApiPath(request.url),

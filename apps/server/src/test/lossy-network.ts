@@ -1,10 +1,13 @@
+import type { Config } from '../config';
+import type { CloudflareTestContextOptions } from './cloudflare-context';
+
 /**
  * A network under the console's Cloudflare client that loses answers (issue 41): while answers are to
  * be lost, the answer to a write (of one method, when given) is dropped after Cloudflare applied it,
  * as a cut connection would; with `failReads`, every read after the first lost answer fails as well.
  *
  *   const network = lossyNetwork();
- *   ctx = await createCloudflareTestContext({ config: { cloudflare: { fetch: network.fetch } as Config['cloudflare'] } });
+ *   ctx = await createCloudflareTestContext(throughNetwork(network));
  *   network.lose(10, { failReads: true });
  */
 export interface LossyNetwork {
@@ -45,4 +48,9 @@ export function lossyNetwork(): LossyNetwork {
       lost = false;
     },
   };
+}
+
+/** Test-context options whose Cloudflare client calls through `network` (the context fills in the rest). */
+export function throughNetwork(network: LossyNetwork): CloudflareTestContextOptions {
+  return { config: { cloudflare: { fetch: network.fetch } as Config['cloudflare'] } };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isIpAddress } from '../dns-records/dns-records.schemas';
 import { PAGE_SIZE, type BanListKind } from '../shared/constants';
 import { LOOKUP_ID_MAX } from '../shared/ids';
+import { pagingQueryFields } from '../shared/paging';
 
 /**
  * How an item reached its list (issue 15): through the console's Add dialog, an import, an API call
@@ -163,18 +164,7 @@ export const banListItemsQuerySchema = z.object({
     .trim()
     .max(BAN_LIST_ITEM_SEARCH_MAX, `The search must be at most ${BAN_LIST_ITEM_SEARCH_MAX} characters.`)
     .default(''),
-  page: z.coerce
-    .number({ error: 'page must be a number.' })
-    .int('page must be a whole number.')
-    .min(1, 'page must be 1 or more.')
-    .max(1_000_000, 'page is too large.')
-    .default(1),
-  per_page: z.coerce
-    .number({ error: 'per_page must be a number.' })
-    .int('per_page must be a whole number.')
-    .min(1, 'per_page must be 1 or more.')
-    .max(BAN_LIST_ITEMS_MAX_PER_PAGE, `per_page must be at most ${BAN_LIST_ITEMS_MAX_PER_PAGE}.`)
-    .default(PAGE_SIZE.banListItems),
+  ...pagingQueryFields(PAGE_SIZE.banListItems, BAN_LIST_ITEMS_MAX_PER_PAGE),
   sort: z
     .enum(BAN_LIST_ITEM_SORTS, { error: `sort must be one of ${BAN_LIST_ITEM_SORTS.join(', ')}.` })
     .default('id'),

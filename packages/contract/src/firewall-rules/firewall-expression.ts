@@ -31,6 +31,18 @@ export interface FirewallExpressionProblem {
 /** Brackets and function calls nest at most this deep. */
 export const FIREWALL_EXPRESSION_MAX_DEPTH = 32;
 
+/** The WAF's true-or-false detections: known fields, and boolean ones (they stand alone). */
+const WAF_DETECTIONS = [
+  'cf.waf.auth_detected',
+  'cf.waf.credential_check.saw_leaked_credentials',
+  'cf.waf.credential_check.username_and_password_leaked',
+  'cf.waf.credential_check.username_leaked',
+  'cf.waf.credential_check.username_password_similar',
+  'cf.waf.content_scan.has_obj',
+  'cf.waf.content_scan.has_malicious_obj',
+  'cf.waf.content_scan.has_failed',
+];
+
 /** The fields of the Rules language that WAF custom rules can read. */
 export const FIREWALL_EXPRESSION_FIELDS: ReadonlySet<string> = new Set([
   // Request and URI
@@ -136,14 +148,7 @@ export const FIREWALL_EXPRESSION_FIELDS: ReadonlySet<string> = new Set([
   'cf.waf.score.xss',
   'cf.waf.score.rce',
   'cf.waf.score.class',
-  'cf.waf.auth_detected',
-  'cf.waf.credential_check.saw_leaked_credentials',
-  'cf.waf.credential_check.username_and_password_leaked',
-  'cf.waf.credential_check.username_leaked',
-  'cf.waf.credential_check.username_password_similar',
-  'cf.waf.content_scan.has_obj',
-  'cf.waf.content_scan.has_malicious_obj',
-  'cf.waf.content_scan.has_failed',
+  ...WAF_DETECTIONS,
   'cf.waf.content_scan.num_obj',
   'cf.waf.content_scan.num_malicious_obj',
   'cf.waf.content_scan.obj_results',
@@ -217,14 +222,7 @@ const BOOLEAN_FIELDS: ReadonlySet<string> = new Set([
   'cf.tls_client_auth.cert_presented',
   'cf.tls_client_auth.cert_verified',
   'cf.tls_client_auth.cert_revoked',
-  'cf.waf.auth_detected',
-  'cf.waf.credential_check.saw_leaked_credentials',
-  'cf.waf.credential_check.username_and_password_leaked',
-  'cf.waf.credential_check.username_leaked',
-  'cf.waf.credential_check.username_password_similar',
-  'cf.waf.content_scan.has_obj',
-  'cf.waf.content_scan.has_malicious_obj',
-  'cf.waf.content_scan.has_failed',
+  ...WAF_DETECTIONS,
   'cf.llm.prompt.detected',
   'cf.llm.prompt.pii_detected',
   'cf.api_gateway.auth_id_present',

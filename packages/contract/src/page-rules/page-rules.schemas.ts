@@ -57,98 +57,86 @@ const onOff = (id: string, label: string, group: PageRuleGroup): PageRuleSetting
   kind: 'toggle',
 });
 
+/** A setting of a few values: `options` as the editor offers them, `otherValues` Cloudflare's others. */
+const select = (
+  id: string,
+  label: string,
+  group: PageRuleGroup,
+  options: readonly PageRuleSelectOption[],
+  otherValues?: readonly string[],
+): PageRuleSetting => ({ id, label, group, kind: 'select', options, ...(otherValues && { otherValues }) });
+
 export const PAGE_RULE_SETTINGS: readonly PageRuleSetting[] = [
   { id: 'forwarding_url', label: 'Forwarding URL', group: 'redirect', kind: 'forwarding' },
 
   onOff('always_use_https', 'Always Use HTTPS', 'ssl'),
   onOff('automatic_https_rewrites', 'Automatic HTTPS Rewrites', 'ssl'),
-  {
-    id: 'ssl',
-    label: 'SSL',
-    group: 'ssl',
-    kind: 'select',
-    options: [
+  select(
+    'ssl',
+    'SSL',
+    'ssl',
+    [
       { value: 'off', label: 'Off' },
       { value: 'flexible', label: 'Flexible' },
       { value: 'full', label: 'Full' },
       { value: 'strict', label: 'Full (Strict)' },
     ],
-    otherValues: ['origin_pull'],
-  },
+    ['origin_pull'],
+  ),
 
-  {
-    id: 'browser_cache_ttl',
-    label: 'Browser Cache TTL',
-    group: 'cache',
-    kind: 'select',
-    options: [
-      { value: 0, label: 'Respect Existing Headers' },
-      { value: 30, label: '30 seconds' },
-      { value: 1800, label: '30 minutes' },
-      { value: 3600, label: '1 hour' },
-      { value: 14400, label: '4 hours' },
-      { value: 86400, label: '1 day' },
-    ],
-  },
+  select('browser_cache_ttl', 'Browser Cache TTL', 'cache', [
+    { value: 0, label: 'Respect Existing Headers' },
+    { value: 30, label: '30 seconds' },
+    { value: 1800, label: '30 minutes' },
+    { value: 3600, label: '1 hour' },
+    { value: 14400, label: '4 hours' },
+    { value: 86400, label: '1 day' },
+  ]),
   { id: 'edge_cache_ttl', label: 'Edge Cache TTL (seconds)', group: 'cache', kind: 'number' },
-  {
-    id: 'cache_level',
-    label: 'Cache Level',
-    group: 'cache',
-    kind: 'select',
-    options: [
+  select(
+    'cache_level',
+    'Cache Level',
+    'cache',
+    [
       { value: 'bypass', label: 'Bypass' },
       { value: 'standard', label: 'Standard' },
       { value: 'cache_everything', label: 'Cache Everything' },
     ],
-    otherValues: ['basic', 'simplified'],
-  },
+    ['basic', 'simplified'],
+  ),
   onOff('cache_deception_armor', 'Cache Deception Armor', 'cache'),
   onOff('cache_by_device_type', 'Cache By Device Type', 'cache'),
   onOff('explicit_cache_control', 'Origin Cache Control', 'cache'),
   onOff('sort_query_string_for_cache', 'Sort Query String for Cache', 'cache'),
 
   onOff('mirage', 'Mirage', 'performance'),
-  {
-    id: 'polish',
-    label: 'Polish',
-    group: 'performance',
-    kind: 'select',
-    options: [
-      { value: 'off', label: 'Off' },
-      { value: 'lossless', label: 'Lossless' },
-      { value: 'lossy', label: 'Lossy' },
-    ],
-  },
-  {
-    id: 'rocket_loader',
-    label: 'Rocket Loader',
-    group: 'performance',
-    kind: 'select',
-    options: [
-      { value: 'off', label: 'Off' },
-      { value: 'manual', label: 'Manual' },
-      { value: 'automatic', label: 'Automatic' },
-    ],
-  },
+  select('polish', 'Polish', 'performance', [
+    { value: 'off', label: 'Off' },
+    { value: 'lossless', label: 'Lossless' },
+    { value: 'lossy', label: 'Lossy' },
+  ]),
+  select('rocket_loader', 'Rocket Loader', 'performance', [
+    { value: 'off', label: 'Off' },
+    { value: 'manual', label: 'Manual' },
+    { value: 'automatic', label: 'Automatic' },
+  ]),
   onOff('opportunistic_encryption', 'Opportunistic Encryption', 'performance'),
   onOff('respect_strong_etags', 'Respect Strong ETags', 'performance'),
   onOff('origin_error_page_pass_thru', 'Origin Error Page Pass-thru', 'performance'),
 
-  {
-    id: 'security_level',
-    label: 'Security Level',
-    group: 'security',
-    kind: 'select',
-    options: [
+  select(
+    'security_level',
+    'Security Level',
+    'security',
+    [
       { value: 'essentially_off', label: 'Essentially Off' },
       { value: 'low', label: 'Low' },
       { value: 'medium', label: 'Medium' },
       { value: 'high', label: 'High' },
       { value: 'under_attack', label: "I'm Under Attack" },
     ],
-    otherValues: ['off'],
-  },
+    ['off'],
+  ),
   onOff('waf', 'Web Application Firewall', 'security'),
   onOff('server_side_exclude', 'Server Side Excludes', 'security'),
   onOff('email_obfuscation', 'Email Obfuscation', 'security'),

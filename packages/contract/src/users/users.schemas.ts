@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../auth/auth.constants';
+import { pagingQueryFields } from '../shared/paging';
 
 /** The signed-in user, as `GET /api/me` answers. Level 0 is an administrator. */
 export const currentUserSchema = z.object({
@@ -60,18 +61,7 @@ export const USERS_MAX_PER_PAGE = 100;
 /** `GET /api/admin/users`: a page of users, oldest first, searched by e-mail (contains, any case). */
 export const usersQuerySchema = z.object({
   search: z.string().trim().max(EMAIL_MAX_LENGTH, 'The search is too long.').default(''),
-  page: z.coerce
-    .number({ error: 'page must be a number.' })
-    .int('page must be a whole number.')
-    .min(1, 'page must be 1 or more.')
-    .max(1_000_000, 'page is too large.')
-    .default(1),
-  per_page: z.coerce
-    .number({ error: 'per_page must be a number.' })
-    .int('per_page must be a whole number.')
-    .min(1, 'per_page must be 1 or more.')
-    .max(USERS_MAX_PER_PAGE, `per_page must be at most ${USERS_MAX_PER_PAGE}.`)
-    .default(USERS_PAGE_SIZE),
+  ...pagingQueryFields(USERS_PAGE_SIZE, USERS_MAX_PER_PAGE),
 });
 export type UsersQuery = z.input<typeof usersQuerySchema>;
 /** The query as the server has it, defaults filled in. */

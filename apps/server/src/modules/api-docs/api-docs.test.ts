@@ -144,69 +144,48 @@ describe('validation by declaration', () => {
 });
 
 describe('the pre-serialised answers', () => {
+  /** A POST of `user`'s that must create (201): what it made. */
+  const created = async (url: string, payload: object) => {
+    const response = await ctx.app.inject({ method: 'POST', url, headers: user.headers, payload });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json();
+  };
+  const read = (url: string) => ctx.app.inject({ method: 'GET', url, headers: user.headers });
+
   it('match their declared schemas exactly (no serializer checks them on the way out)', async () => {
     const account = ctx.sandbox.control.addAccount({ name: 'Docs', plan: 'pro' });
     ctx.sandbox.control.addToken({ value: 'docs-token-abcd1234', accountIds: [account.id] });
-    const added = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/cloudflare/accounts',
-      headers: user.headers,
-      payload: { account_name: 'Docs', token: 'docs-token-abcd1234' },
+    await created('/api/cloudflare/accounts', { account_name: 'Docs', token: 'docs-token-abcd1234' });
+    await created('/api/cloudflare/zones', { account_id: account.id, domain: 'docs-example.com' });
+    const list = await created('/api/cloudflare/banlists', {
+      account_name: 'Docs',
+      list_name: 'docs_list',
+      kind: 'ip',
     });
-    expect(added.statusCode).toBe(201);
-    const zone = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/cloudflare/zones',
-      headers: user.headers,
-      payload: { account_id: account.id, domain: 'docs-example.com' },
+    const listId = list.list_id as string;
+    const item = await created(`/api/cloudflare/banlists/${listId}/items`, {
+      ip: '203.0.113.7',
+      comment: 'docs',
     });
-    expect(zone.statusCode).toBe(201);
-    const list = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/cloudflare/banlists',
-      headers: user.headers,
-      payload: { account_name: 'Docs', list_name: 'docs_list', kind: 'ip' },
-    });
-    expect(list.statusCode).toBe(201);
-    const listId = list.json().list_id as string;
-    const item = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/cloudflare/banlists/${listId}/items`,
-      headers: user.headers,
-      payload: { ip: '203.0.113.7', comment: 'docs' },
-    });
-    expect(item.statusCode).toBe(201);
 
-    const zones = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/cloudflare/zones',
-      headers: user.headers,
-    });
+    const zones = await read('/api/cloudflare/zones');
     expect(zones.headers['content-type']).toBe('application/json; charset=utf-8');
     const zoneRows = z.array(z.strictObject(zoneSchema.shape)).parse(zones.json());
     expect(zoneRows.map((row) => row.domain)).toEqual(['docs-example.com']);
 
-    const page = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/cloudflare/banlists/${listId}/items?per_page=10`,
-      headers: user.headers,
-    });
+    const page = await read(`/api/cloudflare/banlists/${listId}/items?per_page=10`);
     expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
     const strictPage = z.strictObject({
       ...banListItemsPageSchema.shape,
       items: z.array(z.strictObject(banListItemSchema.shape)),
     });
     expect(strictPage.parse(page.json())).toEqual({
-      items: [item.json()],
+      items: [item],
       totalItems: 1,
       totalItemsCapped: false,
     });
 
-    const search = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/cloudflare/ip-search?q=203.0.113.0%2F24',
-      headers: user.headers,
-    });
+    const search = await read('/api/cloudflare/ip-search?q=203.0.113.0%2F24');
     expect(search.headers['content-type']).toBe('application/json; charset=utf-8');
     const strictSearch = z.strictObject({
       ...ipSearchAnswerSchema.shape,

@@ -28,13 +28,11 @@ describe('API keys', () => {
   });
   afterAll(() => ctx.close());
 
-  const createKey = async (payload: object) => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/me/api-keys',
-      headers: alice.headers,
-      payload,
-    });
+  /** Asks for a new key of `person`'s own, as the profile screen does. */
+  const askForKey = (person: TestUser, payload: object) =>
+    ctx.app.inject({ method: 'POST', url: '/api/me/api-keys', headers: person.headers, payload });
+  const createKey = async (payload: object, person: TestUser = alice) => {
+    const response = await askForKey(person, payload);
     expect(response.statusCode, response.body).toBe(201);
     return response.json<CreatedApiKey>();
   };
@@ -143,16 +141,9 @@ describe('API keys', () => {
     expect((await withKey('gk_1_short', 'GET', '/cloudflare/banlists')).statusCode).toBe(401);
 
     const bob = await ctx.createUser();
-    const bobs = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/me/api-keys',
-      headers: bob.headers,
-      payload: { name: 'bob', access: 'read' },
-    });
+    const bobs = await createKey({ name: 'bob', access: 'read' }, bob);
     await ctx.db.query('UPDATE users SET disabled = true WHERE id = $1', [bob.id]);
-    expect((await withKey(bobs.json<CreatedApiKey>().key, 'GET', '/cloudflare/banlists')).statusCode).toBe(
-      401,
-    );
+    expect((await withKey(bobs.key, 'GET', '/cloudflare/banlists')).statusCode).toBe(401);
   });
 
   it("records a key's changes under its name, and checks what a key is created with", async () => {
@@ -179,20 +170,10 @@ describe('API keys', () => {
       { name: 'x', access: 'read', list_ids: Array.from({ length: 51 }, (_, i) => `l${i}`) },
       { name: 'x', access: 'read', expires_at: '2020-01-01T00:00:00Z' },
     ]) {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/me/api-keys',
-        headers: alice.headers,
-        payload,
-      });
+      const response = await askForKey(alice, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
     }
-    const refused = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/me/api-keys',
-      headers: alice.headers,
-      payload: { name: 'a\nb', access: 'read' },
-    });
+    const refused = await askForKey(alice, { name: 'a\nb', access: 'read' });
     expect(refused.json().message).toMatch(/name may hold only printable characters/i);
     // Printable text of any script is a name.
     expect((await createKey({ name: 'Ünïcødé スクリプト', access: 'read' })).name).toBe('Ünïcødé スクリプト');
@@ -200,13 +181,7 @@ describe('API keys', () => {
   /** A read key of a new person, working (200) as it is made. */
   const personWithKey = async () => {
     const person = await ctx.createUser();
-    const created = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/me/api-keys',
-      headers: person.headers,
-      payload: { name: 'script', access: 'read' },
-    });
-    const { key } = created.json<CreatedApiKey>();
+    const { key } = await createKey({ name: 'script', access: 'read' }, person);
     expect((await withKey(key, 'GET', '/cloudflare/banlists')).statusCode).toBe(200);
     return { person, key };
   };

@@ -1,7 +1,6 @@
 import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { sendChecked } from '../../cloudflare/create-once';
-import { route } from '../../endpoint-route';
+import { checkedRoute, route } from '../../endpoint-route';
 import type { BanListItemsService } from '../ban-list-items';
 import type { BanListsService } from './ban-lists.service';
 import type { BanListSyncJobs } from '../ban-list-mirror';
@@ -24,9 +23,7 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
 ) => {
   route(app, banListEndpoints.list, async (request) => banLists.list(request.user.id));
 
-  route(app, banListEndpoints.add, async (request, reply) => {
-    return sendChecked(reply, 201, await banLists.create(request.user.id, request.body));
-  });
+  checkedRoute(app, banListEndpoints.add, ({ user, body }) => banLists.create(user.id, body));
 
   // Jobs: a short one answers the lists as before, a long one 202 with the job to poll.
   route(app, banListEndpoints.update, async (request, reply) => {
@@ -46,14 +43,9 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     { owns: ['id'] },
   );
 
-  route(
-    app,
-    banListEndpoints.remove,
-    async (request, reply) => {
-      return sendChecked(reply, 204, await banLists.delete(request.user.id, request.params.id));
-    },
-    { owns: ['id'] },
-  );
+  checkedRoute(app, banListEndpoints.remove, ({ user, params }) => banLists.delete(user.id, params.id), {
+    owns: ['id'],
+  });
 
   route(
     app,

@@ -10,6 +10,9 @@ describe('ban lists', () => {
 
   const call = (user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     ctx.app.inject({ method, url: `/api/cloudflare/banlists${url}`, headers: user.headers, payload });
+  /** Asks for a new list, as the Add dialog does. */
+  const addList = (user: TestUser, account_name: string, list_name: string, kind = 'ip') =>
+    call(user, 'POST', '', { account_name, list_name, kind });
   const listsOf = async (user: TestUser) => (await call(user, 'GET', '')).json<BanList[]>();
   const cloudflareListNames = (accountId: string) =>
     ctx.sandbox.control
@@ -36,11 +39,7 @@ describe('ban lists', () => {
   describe('create', () => {
     it('creates the list at Cloudflare, then answers and lists it', async () => {
       const account = await ctx.addAccount(alice, { name: 'Create Co' });
-      const response = await call(alice, 'POST', '', {
-        account_name: 'Create Co',
-        list_name: 'blocked_ips',
-        kind: 'ip',
-      });
+      const response = await addList(alice, 'Create Co', 'blocked_ips');
       expect(response.statusCode).toBe(201);
       const [atCloudflare] = ctx.sandbox.control.getLists(account.account_id);
       expect(response.json()).toEqual({
@@ -60,11 +59,7 @@ describe('ban lists', () => {
 
     it('names the account case-insensitively, as accounts are unique per person that way', async () => {
       const account = await ctx.addAccount(alice, { name: 'Case Co' });
-      const response = await call(alice, 'POST', '', {
-        account_name: 'case co',
-        list_name: 'x1',
-        kind: 'ip',
-      });
+      const response = await addList(alice, 'case co', 'x1');
       expect(response.statusCode).toBe(201);
       expect(response.json().account_id).toBe(account.account_id);
     });
@@ -90,43 +85,27 @@ describe('ban lists', () => {
 
     it("answers 404 for an account the person does not have, another person's included", async () => {
       await ctx.addAccount(bob, { name: 'Bob Only' });
-      const response = await call(alice, 'POST', '', {
-        account_name: 'Bob Only',
-        list_name: 'x',
-        kind: 'ip',
-      });
+      const response = await addList(alice, 'Bob Only', 'x');
       expect(response.statusCode).toBe(404);
       expect(response.json().message).toBe('Account "Bob Only" not found.');
     });
 
     it("passes on Cloudflare's reasons (plan quota, kind, duplicate) and stores nothing", async () => {
       const free = await ctx.addAccount(alice, { name: 'Free Co', plan: 'free' });
-      expect(
-        (await call(alice, 'POST', '', { account_name: 'Free Co', list_name: 'one', kind: 'ip' })).statusCode,
-      ).toBe(201);
+      expect((await addList(alice, 'Free Co', 'one')).statusCode).toBe(201);
       const before = await listsOf(alice);
 
-      const quota = await call(alice, 'POST', '', { account_name: 'Free Co', list_name: 'two', kind: 'ip' });
+      const quota = await addList(alice, 'Free Co', 'two');
       expect(quota.statusCode).toBe(400);
       expect(quota.json().message).toBe('You have reached the maximum number of lists (1) for your plan');
 
       const pro = await ctx.addAccount(alice, { name: 'Pro Co', plan: 'pro' });
-      const kind = await call(alice, 'POST', '', {
-        account_name: 'Pro Co',
-        list_name: 'hosts',
-        kind: 'hostname',
-      });
+      const kind = await addList(alice, 'Pro Co', 'hosts', 'hostname');
       expect(kind.statusCode).toBe(400);
       expect(kind.json().message).toBe('Lists of kind hostname are only available on Enterprise plans');
 
-      expect(
-        (await call(alice, 'POST', '', { account_name: 'Pro Co', list_name: 'dup', kind: 'ip' })).statusCode,
-      ).toBe(201);
-      const duplicate = await call(alice, 'POST', '', {
-        account_name: 'Pro Co',
-        list_name: 'dup',
-        kind: 'ip',
-      });
+      expect((await addList(alice, 'Pro Co', 'dup')).statusCode).toBe(201);
+      const duplicate = await addList(alice, 'Pro Co', 'dup');
       expect(duplicate.statusCode).toBe(400);
       expect(duplicate.json().message).toBe('A list named dup already exists');
 
@@ -139,11 +118,7 @@ describe('ban lists', () => {
       const account = await ctx.addAccount(alice, { name: 'Down Co' });
       const before = await listsOf(alice);
       ctx.sandbox.control.injectFault({ path: /\/rules\/lists$/, method: 'POST', status: 503 });
-      const response = await call(alice, 'POST', '', {
-        account_name: 'Down Co',
-        list_name: 'down',
-        kind: 'ip',
-      });
+      const response = await addList(alice, 'Down Co', 'down');
       expect(response.statusCode).toBe(502);
       expect(response.json().message).toBe('Cloudflare is unavailable right now. Please try again.');
       expect(await listsOf(alice)).toEqual(before);
@@ -158,11 +133,7 @@ describe('ban lists', () => {
         status: 429,
         retryAfterSeconds: 60,
       });
-      const response = await call(alice, 'POST', '', {
-        account_name: 'Busy Co',
-        list_name: 'busy',
-        kind: 'ip',
-      });
+      const response = await addList(alice, 'Busy Co', 'busy');
       expect(response.statusCode).toBe(429);
       expect(response.json().message).toBe(
         'Cloudflare is rate limiting this account. Please try again in 1 minute.',
@@ -173,9 +144,7 @@ describe('ban lists', () => {
   describe('delete', () => {
     it('deletes the list at Cloudflare, then its mirror', async () => {
       const account = await ctx.addAccount(alice, { name: 'Delete Co' });
-      const list = (
-        await call(alice, 'POST', '', { account_name: 'Delete Co', list_name: 'gone', kind: 'ip' })
-      ).json<BanList>();
+      const list = (await addList(alice, 'Delete Co', 'gone')).json<BanList>();
       ctx.sandbox.control.seedListItems(account.account_id, list.list_id, [
         { ip: '192.0.2.1', comment: 'x' },
       ]);
@@ -194,9 +163,7 @@ describe('ban lists', () => {
 
     it('removes a list that Cloudflare no longer has', async () => {
       const account = await ctx.addAccount(alice, { name: 'Vanished Co' });
-      const list = (
-        await call(alice, 'POST', '', { account_name: 'Vanished Co', list_name: 'v', kind: 'ip' })
-      ).json<BanList>();
+      const list = (await addList(alice, 'Vanished Co', 'v')).json<BanList>();
       await deleteAtCloudflare(account.account_id, list.list_id, account.tokenValue);
       expect((await call(alice, 'DELETE', `/${list.id}`)).statusCode).toBe(204);
       expect(await listsOf(alice)).not.toContainEqual(expect.objectContaining({ id: list.id }));
@@ -204,9 +171,7 @@ describe('ban lists', () => {
 
     it("answers 404 for another person's list and unknown ids, 400 for a malformed id; nothing changes", async () => {
       await ctx.addAccount(bob, { name: 'Bob Delete' });
-      const list = (
-        await call(bob, 'POST', '', { account_name: 'Bob Delete', list_name: 'mine', kind: 'ip' })
-      ).json<BanList>();
+      const list = (await addList(bob, 'Bob Delete', 'mine')).json<BanList>();
       expect((await call(alice, 'DELETE', `/${list.id}`)).statusCode).toBe(404);
       expect((await call(alice, 'DELETE', '/999999')).statusCode).toBe(404);
       const malformed = await call(alice, 'DELETE', '/abc');
@@ -217,9 +182,7 @@ describe('ban lists', () => {
 
     it('keeps everything when Cloudflare refuses or fails', async () => {
       const account = await ctx.addAccount(alice, { name: 'Keep Co' });
-      const list = (
-        await call(alice, 'POST', '', { account_name: 'Keep Co', list_name: 'kept', kind: 'ip' })
-      ).json<BanList>();
+      const list = (await addList(alice, 'Keep Co', 'kept')).json<BanList>();
       ctx.sandbox.control.injectFault({ path: /\/rules\/lists\/[^/]+$/, method: 'DELETE', status: 503 });
       const response = await call(alice, 'DELETE', `/${list.id}`);
       expect(response.statusCode).toBe(502);
@@ -246,9 +209,7 @@ describe('ban lists', () => {
         'misc',
         'pass_or_deny',
       ]) {
-        made[name] = (
-          await call(erin, 'POST', '', { account_name: 'Purpose Co', list_name: name, kind: 'ip' })
-        ).json<BanList>();
+        made[name] = (await addList(erin, 'Purpose Co', name)).json<BanList>();
       }
       expect(await purposes(erin)).toEqual({
         office_allowlist: ['allow', 'name'],
@@ -287,9 +248,7 @@ describe('ban lists', () => {
     it("is set only on the person's own lists, and only to block, allow or null", async () => {
       const frank = await ctx.createUser();
       await ctx.addAccount(frank, { name: 'Frank Co' });
-      const list = (
-        await call(frank, 'POST', '', { account_name: 'Frank Co', list_name: 'frank_list', kind: 'ip' })
-      ).json<BanList>();
+      const list = (await addList(frank, 'Frank Co', 'frank_list')).json<BanList>();
 
       const other = await call(bob, 'PUT', `/${list.id}/purpose`, { purpose: 'allow' });
       expect(other.statusCode).toBe(404);
@@ -306,12 +265,8 @@ describe('ban lists', () => {
     it("makes the person's lists equal to Cloudflare's: adds, renames, removes (with their items)", async () => {
       const carol = await ctx.createUser();
       const account = await ctx.addAccount(carol, { name: 'Update Co' });
-      const kept = (
-        await call(carol, 'POST', '', { account_name: 'Update Co', list_name: 'kept', kind: 'ip' })
-      ).json<BanList>();
-      const removed = (
-        await call(carol, 'POST', '', { account_name: 'Update Co', list_name: 'removed', kind: 'ip' })
-      ).json<BanList>();
+      const kept = (await addList(carol, 'Update Co', 'kept')).json<BanList>();
+      const removed = (await addList(carol, 'Update Co', 'removed')).json<BanList>();
       ctx.sandbox.control.seedListItems(account.account_id, removed.list_id, [
         { ip: '192.0.2.9', comment: 'x' },
       ]);

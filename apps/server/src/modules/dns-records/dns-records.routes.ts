@@ -1,7 +1,6 @@
 import { dnsRecordEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { sendChecked } from '../../cloudflare/create-once';
-import { route } from '../../endpoint-route';
+import { checkedRoute, route } from '../../endpoint-route';
 import type { DnsRecordsService } from './dns-records.service';
 
 /**
@@ -19,32 +18,24 @@ export const dnsRecordsRoutes: FastifyPluginAsync<{ dns: DnsRecordsService }> = 
     zoneRoute,
   );
 
-  route(
+  checkedRoute(
     app,
     dnsRecordEndpoints.add,
-    async (request, reply) => {
-      return sendChecked(reply, 201, await dns.create(request.user.id, request.params.zone_id, request.body));
-    },
+    ({ user, params, body }) => dns.create(user.id, params.zone_id, body),
     zoneRoute,
   );
 
-  route(
+  checkedRoute(
     app,
     dnsRecordEndpoints.update,
-    async (request, reply) => {
-      const { zone_id, record_id } = request.params;
-      return sendChecked(reply, 200, await dns.update(request.user.id, zone_id, record_id, request.body));
-    },
+    ({ user, params, body }) => dns.update(user.id, params.zone_id, params.record_id, body),
     recordRoute,
   );
 
-  route(
+  checkedRoute(
     app,
     dnsRecordEndpoints.remove,
-    async (request, reply) => {
-      const { zone_id, record_id } = request.params;
-      return sendChecked(reply, 204, await dns.remove(request.user.id, zone_id, record_id));
-    },
+    ({ user, params }) => dns.remove(user.id, params.zone_id, params.record_id),
     recordRoute,
   );
 };

@@ -2,9 +2,8 @@ import { refusalOf } from '../../test/request';
 import { OUTCOME_HEADER, type CloudflareAccount, type DnsRecord, type ErrorBody } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
-import type { Config } from '../../config';
 import type { TestUser } from '../../test/context';
-import { lossyNetwork } from '../../test/lossy-network';
+import { lossyNetwork, throughNetwork } from '../../test/lossy-network';
 
 /** Cloudflare's answers to writes, lost when a test says so (test/lossy-network.ts). */
 const network = lossyNetwork();
@@ -16,10 +15,7 @@ describe('DNS records', () => {
   let zoneCounter = 0;
 
   beforeAll(async () => {
-    // The context fills in the rest of the Cloudflare options around this network.
-    ctx = await createCloudflareTestContext({
-      config: { cloudflare: { fetch: network.fetch } as Config['cloudflare'] },
-    });
+    ctx = await createCloudflareTestContext(throughNetwork(network));
     user = await ctx.createUser();
     account = await ctx.addAccount(user, { name: 'DNS owner' });
   });

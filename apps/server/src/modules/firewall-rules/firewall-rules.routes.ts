@@ -1,8 +1,14 @@
 import { firewallRuleEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { sendChecked } from '../../cloudflare/create-once';
-import { route } from '../../endpoint-route';
+import type { Checked } from '../../cloudflare/create-once';
+import { checkedRoute, route } from '../../endpoint-route';
 import type { FirewallRulesService } from './firewall-rules.service';
+
+/** The zone's rules after a change, answered as `{ result }` (Cloudflare's own shape). */
+const asResult = <T>({ value: result, outcome }: Checked<T>): Checked<{ result: T }> => ({
+  value: { result },
+  outcome,
+});
 
 /** Firewall rules of a zone (spec section 7), kept at Cloudflare as WAF custom rules. */
 export const firewallRulesRoutes: FastifyPluginAsync<{ firewall: FirewallRulesService }> = async (
@@ -19,52 +25,31 @@ export const firewallRulesRoutes: FastifyPluginAsync<{ firewall: FirewallRulesSe
     zoneOnly,
   );
 
-  route(
+  checkedRoute(
     app,
     firewallRuleEndpoints.add,
-    async (request, reply) => {
-      const [rule] = request.body;
-      const { value: result, outcome } = await firewall.add(request.user.id, request.params.zone_id, rule!);
-      return sendChecked(reply, 201, { value: { result }, outcome });
-    },
+    async ({ user, params, body: [rule] }) => asResult(await firewall.add(user.id, params.zone_id, rule!)),
     zoneOnly,
   );
 
-  route(
+  checkedRoute(
     app,
     firewallRuleEndpoints.reorder,
-    async (request, reply) => {
-      const { value: result, outcome } = await firewall.reorder(
-        request.user.id,
-        request.params.zone_id,
-        request.body,
-      );
-      return sendChecked(reply, 200, { value: { result }, outcome });
-    },
+    async ({ user, params, body }) => asResult(await firewall.reorder(user.id, params.zone_id, body)),
     zoneOnly,
   );
 
-  route(
+  checkedRoute(
     app,
     firewallRuleEndpoints.update,
-    async (request, reply) => {
-      const { zone_id, rule_id } = request.params;
-      return sendChecked(reply, 200, await firewall.update(request.user.id, zone_id, rule_id, request.body));
-    },
+    ({ user, params, body }) => firewall.update(user.id, params.zone_id, params.rule_id, body),
     zoneAndRule,
   );
 
-  route(
+  checkedRoute(
     app,
     firewallRuleEndpoints.remove,
-    async (request, reply) => {
-      const { zone_id, rule_id } = request.params;
-      return sendChecked(
-        reply,
-        204,
-        await firewall.remove(request.user.id, zone_id, rule_id, request.query.filter_id),
-      );
-    },
+    ({ user, params, query }) => firewall.remove(user.id, params.zone_id, params.rule_id, query.filter_id),
     zoneAndRule,
   );
 };

@@ -1,9 +1,8 @@
 import { OUTCOME_HEADER, type FirewallRule } from '@guardian/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
-import type { Config } from '../../config';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TestUser } from '../../test/context';
-import { lossyNetwork } from '../../test/lossy-network';
+import { lossyNetwork, throughNetwork } from '../../test/lossy-network';
+import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 import { addOwnedZone } from '../../test/zone';
 
 const ENTRYPOINT = /\/rulesets\/phases\/http_request_firewall_custom\/entrypoint$/;
@@ -13,23 +12,9 @@ const WRITE_METHODS = ['PUT', 'POST', 'PATCH', 'DELETE'] as const;
 const network = lossyNetwork();
 
 describe('firewall rules (WAF custom rules)', () => {
-  let ctx: CloudflareTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  beforeAll(async () => {
-    // The context fills in the rest of the Cloudflare options around this network.
-    ctx = await createCloudflareTestContext({
-      config: { cloudflare: { fetch: network.fetch } as Config['cloudflare'] },
-    });
-    alice = await ctx.createUser();
-    bob = await ctx.createUser();
-  });
-  afterAll(() => ctx.close());
-  beforeEach(() => {
-    ctx.sandbox.control.clearFaults();
-    network.reset();
-  });
+  let { ctx, alice, bob } = {} as TwoPeople;
+  twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite), throughNetwork(network));
+  beforeEach(() => network.reset());
   const checked = (found: string) => `Cloudflare's answer was lost; Guardian checked: ${found}.`;
 
   const url = (zoneId: string, rest = '') => `/api/cloudflare/zones/${zoneId}/firewall-rules${rest}`;

@@ -1,7 +1,6 @@
 import { pageRuleEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { sendChecked } from '../../cloudflare/create-once';
-import { route } from '../../endpoint-route';
+import { checkedRoute, route } from '../../endpoint-route';
 import type { PageRulesService } from './page-rules.service';
 
 /** Page rules of a zone (spec section 7), read and written live at Cloudflare. */
@@ -21,40 +20,24 @@ export const pageRulesRoutes: FastifyPluginAsync<{ pageRules: PageRulesService }
     zoneOnly,
   );
 
-  route(
+  checkedRoute(
     app,
     pageRuleEndpoints.add,
-    async (request, reply) => {
-      return sendChecked(
-        reply,
-        201,
-        await pageRules.add(request.user.id, request.params.zone_id, request.body),
-      );
-    },
+    ({ user, params, body }) => pageRules.add(user.id, params.zone_id, body),
     zoneOnly,
   );
 
-  route(
+  checkedRoute(
     app,
     pageRuleEndpoints.update,
-    async (request, reply) => {
-      const { zone_id, pagerule_id } = request.params;
-      return sendChecked(
-        reply,
-        200,
-        await pageRules.update(request.user.id, zone_id, pagerule_id, request.body),
-      );
-    },
+    ({ user, params, body }) => pageRules.update(user.id, params.zone_id, params.pagerule_id, body),
     zoneAndRule,
   );
 
-  route(
+  checkedRoute(
     app,
     pageRuleEndpoints.remove,
-    async (request, reply) => {
-      const { zone_id, pagerule_id } = request.params;
-      return sendChecked(reply, 204, await pageRules.remove(request.user.id, zone_id, pagerule_id));
-    },
+    ({ user, params }) => pageRules.remove(user.id, params.zone_id, params.pagerule_id),
     zoneAndRule,
   );
 };

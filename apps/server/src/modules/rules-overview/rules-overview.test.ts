@@ -14,6 +14,12 @@ describe('rules overview', () => {
   const overview = (user: TestUser, query: Record<string, string>) =>
     ctx.app.inject({ ...requestTo(rulesOverviewEndpoints.get, { query }), headers: user.headers });
 
+  /** Two firewall rules, one found by its description, the other by its expression. */
+  const SCRAPERS_AND_ADMIN = [
+    { description: 'Block scrapers', expression: '(http.user_agent contains "Scraper")' },
+    { description: 'Admin area', expression: '(http.request.uri.path contains "/wp-admin")' },
+  ];
+
   /** Writes rules straight at Cloudflare, as the dashboard would. */
   async function seedRules(
     token: string,
@@ -49,15 +55,7 @@ describe('rules overview', () => {
   it('counts each zone’s firewall and page rules, in the order asked', async () => {
     const one = await addOwnedZone(ctx, alice);
     const two = await addOwnedZone(ctx, alice);
-    await seedRules(
-      one.token,
-      one.zoneId,
-      [
-        { description: 'Block scrapers', expression: '(http.user_agent contains "Scraper")' },
-        { description: 'Admin area', expression: '(http.request.uri.path contains "/wp-admin")' },
-      ],
-      ['one.example.com/old/*'],
-    );
+    await seedRules(one.token, one.zoneId, SCRAPERS_AND_ADMIN, ['one.example.com/old/*']);
     const response = await overview(alice, { zone_ids: `${two.zoneId},${one.zoneId}` });
     expect(response.statusCode).toBe(200);
     const { zones } = response.json<RulesOverviewResponse>();
@@ -75,15 +73,10 @@ describe('rules overview', () => {
 
   it('finds rules by description or expression, and page rules by URL, case-insensitively', async () => {
     const zone = await addOwnedZone(ctx, alice);
-    await seedRules(
-      zone.token,
-      zone.zoneId,
-      [
-        { description: 'Block scrapers', expression: '(http.user_agent contains "Scraper")' },
-        { description: 'Admin area', expression: '(http.request.uri.path contains "/wp-admin")' },
-      ],
-      ['shop.example.com/WP-ADMIN/*', 'shop.example.com/cart/*'],
-    );
+    await seedRules(zone.token, zone.zoneId, SCRAPERS_AND_ADMIN, [
+      'shop.example.com/WP-ADMIN/*',
+      'shop.example.com/cart/*',
+    ]);
     const byExpression = (
       await overview(alice, { zone_ids: zone.zoneId, search: 'wp-admin' })
     ).json<RulesOverviewResponse>();

@@ -1,7 +1,6 @@
 import { snapshotEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { sendChecked } from '../../cloudflare/create-once';
-import { route } from '../../endpoint-route';
+import { checkedRoute, route } from '../../endpoint-route';
 import { itemActorOf } from '../auth';
 import type { SnapshotRestorers, SnapshotsService } from './snapshots.service';
 
@@ -25,12 +24,12 @@ export const snapshotsRoutes: FastifyPluginAsync<SnapshotRoutesOptions> = async 
   // The snapshot is found among the person's own (a miss is 404), and its lists and zone through
   // their accounts again when it is put back. The restored items' history names the person as an
   // item's other events do.
-  route(
+  checkedRoute(
     app,
     snapshotEndpoints.restore,
-    async (request, reply) => {
+    (request) => {
       const { userId, name } = itemActorOf(request);
-      return sendChecked(reply, 200, await snapshots.restore({ userId, name }, request.params.id, restorers));
+      return snapshots.restore({ userId, name }, request.params.id, restorers);
     },
     { owns: ['id'] },
   );
