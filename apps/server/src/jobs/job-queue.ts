@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
+import type { z } from 'zod';
 import { AppError } from '../app-error';
 import { PLANNED_ONCE, type Db } from '../db';
 import { JobsRepository, type JobRecord } from './jobs.repository';
@@ -14,8 +15,9 @@ import { jobErrorCode, jobErrorInWords, jobErrorRetryAfter, isRetryable } from '
  */
 export const queueOf = (kind: string) => `guardian-${kind}`;
 
-export interface JobContext {
-  job: JobRecord;
+export interface JobContext<P = Record<string, unknown>> {
+  /** The job, its details (`data`) as its kind's schema read them. */
+  job: Omit<JobRecord, 'data'> & { data: P };
   /** Aborted when the person cancels, or the server stops: stop at the next step and throw. */
   signal: AbortSignal;
   /** How far it got (items or lists done of total); written at most a few times a second. */
@@ -27,10 +29,43 @@ export interface JobContext {
   flushProgress(): Promise<void>;
 }
 
-export interface JobKind {
-  /** Does the work; its answer is the job's result (JSON). */
-  run(context: JobContext): Promise<unknown>;
+/** Does a job's work; its answer is the job's result (JSON). */
+export type JobHandler<P = Record<string, unknown>> = (context: JobContext<P>) => Promise<unknown>;
+
+/** How often a run that failed in a way that may pass (Cloudflare 429/5xx, the database away) is tried. */
+export interface RetryPolicy {
+  /** Runs in all (1: never tried again). */
+  attempts: number;
+  /** The first retry's delay; each next one doubles. */
+  delaySeconds: number;
 }
+
+/** A kind of job as the queue knows it, before its handler is given (`JobQueue.handle`). */
+export interface JobKindDeclaration<S extends z.ZodType = z.ZodType> {
+  /** What the job's stored details must be: checked when a run takes it (a job that does not fit fails). */
+  payload: S;
+  retry: RetryPolicy;
+}
+
+export type JobKindTable = Record<string, JobKindDeclaration>;
+
+/** The handler of every kind of a table, each given its kind's details. */
+export type JobHandlers<K extends JobKindTable> = {
+  [N in keyof K]: JobHandler<z.output<K[N]['payload']>>;
+};
+
+/** A job to queue: a kind of the table and the details its schema takes. */
+export type NewJobOf<K extends JobKindTable, N extends keyof K & string = keyof K & string> = {
+  [M in N]: {
+    kind: M;
+    userId: number;
+    accountId?: number | null;
+    target: string;
+    data: z.input<K[M]['payload']>;
+    /** Runs at most this many times (a person waiting for it: 1); else the kind's retry policy. */
+    attempts?: number;
+  };
+}[N];
 
 export interface JobQueueOptions {
   /** Jobs one process runs at once. */
@@ -41,10 +76,6 @@ export interface JobQueueOptions {
   heartbeatMs: number;
   /** A running job whose worker was silent this long is given back to the queue (its process died). */
   staleMs: number;
-  /** Runs of one job before it fails for good (retries of a failure that may pass: Cloudflare 5xx, 429...). */
-  maxAttempts: number;
-  /** The first retry's delay; each next one doubles (pg-boss's backoff). */
-  retryDelaySeconds: number;
   /** Written at most this often while a job reports progress. */
   progressEveryMs: number;
   logger?: { warn(details: object, message: string): void; error(details: object, message: string): void };
@@ -119,8 +150,6 @@ export const JOB_QUEUE_DEFAULTS: JobQueueOptions = {
   pollMs: 1_000,
   heartbeatMs: 2_000,
   staleMs: 30_000,
-  maxAttempts: 3,
-  retryDelaySeconds: 2,
   progressEveryMs: 500,
 };
 
@@ -133,6 +162,21 @@ export class JobCancelled extends Error {
 
 /** Thrown into a run whose job the sweep gave to another worker (this one was thought dead). */
 class JobLost extends Error {}
+
+/**
+ * A job whose stored details do not fit its kind's schema (written by another version, or by hand):
+ * failed, not run, and not tried again. The person reads the first line, the log the schema's words.
+ */
+export class JobDetailsRefused extends AppError {
+  constructor(kind: string, issues: z.ZodError) {
+    super(
+      'INTERNAL',
+      `This job's details are not what a "${kind}" job takes, so it was not run: ${issues.issues
+        .map((issue) => `${issue.path.join('.') || 'details'}: ${issue.message}`)
+        .join('; ')}.`,
+    );
+  }
+}
 
 /** Thrown into a run stopped because the server stops (the job goes back to the queue). */
 export class WorkerStopping extends Error {
@@ -153,10 +197,10 @@ interface Running {
  * one process, `FOR UPDATE SKIP LOCKED`; a failed run is retried with backoff), the `jobs` table
  * keeps what people see. Every server process on the database runs one; see README.md.
  */
-export class JobQueue {
+export class JobQueue<K extends JobKindTable = JobKindTable> {
   readonly jobs: JobsRepository;
   private readonly options: JobQueueOptions;
-  private readonly kinds = new Map<string, JobKind>();
+  private handlers: JobHandlers<K> | undefined;
   private readonly running = new Map<string, Running>();
   private readonly ended = new EventEmitter();
   private boss: PgBoss | undefined;
@@ -181,6 +225,8 @@ export class JobQueue {
 
   constructor(
     private readonly db: Db,
+    /** The kinds this process runs (and sends): each one's details schema and retry policy. */
+    private readonly kinds: K,
     options: Partial<JobQueueOptions> = {},
   ) {
     this.options = { ...JOB_QUEUE_DEFAULTS, ...options };
@@ -188,8 +234,16 @@ export class JobQueue {
     this.ended.setMaxListeners(0);
   }
 
-  define(kind: string, definition: JobKind): void {
-    this.kinds.set(kind, definition);
+  /**
+   * Gives every kind its handler, in one call (the composition root's): the services that do the
+   * work are built after the queue they send their jobs to.
+   */
+  handle(handlers: JobHandlers<K>): void {
+    this.handlers = handlers;
+  }
+
+  private kindNames(): string[] {
+    return Object.keys(this.kinds);
   }
 
   get started(): boolean {
@@ -199,6 +253,8 @@ export class JobQueue {
   /** Creates (or migrates) pg-boss's schema, then starts taking jobs. */
   async start(): Promise<void> {
     if (this.boss) return;
+    if (!this.handlers)
+      throw new Error('The job queue was started before its kinds were given their handlers.');
     const schema = await this.bossSchema();
     this.bossSchemaName = schema;
     const boss = new PgBoss({
@@ -211,7 +267,7 @@ export class JobQueue {
     });
     boss.on('error', (err: unknown) => this.options.logger?.warn({ err }, 'The job queue reported an error'));
     await boss.start();
-    for (const name of [...this.kinds.keys()].map(queueOf)) await this.createQueue(boss, name);
+    for (const name of this.kindNames()) await this.createQueue(boss, name);
     this.boss = boss;
     this.stopping = false;
     this.loop = this.takeJobs();
@@ -275,20 +331,20 @@ export class JobQueue {
   }
 
   /** Queues a job (its row and pg-boss's in one transaction) and wakes this process's worker. */
-  async enqueue(job: {
-    kind: string;
-    userId: number;
-    accountId?: number | null;
-    target: string;
-    data: Record<string, unknown>;
-  }): Promise<JobRecord> {
+  async enqueue(job: NewJobOf<K>): Promise<JobRecord> {
     // Right after the app is ready the queue may still be starting.
     if (!this.boss) await this.starting;
     const boss = this.requireBoss();
-    if (!this.kinds.has(job.kind)) throw new Error(`No job kind "${job.kind}" is defined.`);
+    if (!Object.hasOwn(this.kinds, job.kind)) throw new Error(`No job kind "${job.kind}" is defined.`);
     const id = randomUUID();
     const queue = queueOf(job.kind);
-    const row = { id, accountId: null, ...job };
+    const { attempts, ...sent } = job;
+    // The runs it gets go with its details, beside what its schema reads.
+    const data = {
+      ...(sent.data as Record<string, unknown>),
+      ...(attempts ? { maxAttempts: attempts } : {}),
+    };
+    const row = { id, accountId: null, ...sent, data };
     const queueing = this.sendInOne ? await sendStatement(boss, queue, id) : undefined;
     let queued: JobRecord | undefined;
     try {
@@ -381,7 +437,9 @@ export class JobQueue {
    * Creates a kind's queue unless it exists. Processes starting at once may both try, and
    * PostgreSQL may call one of two concurrent creations a deadlock: then it is looked for again.
    */
-  private async createQueue(boss: PgBoss, name: string): Promise<void> {
+  private async createQueue(boss: PgBoss, kind: string): Promise<void> {
+    const name = queueOf(kind);
+    const { retry } = this.kinds[kind]!;
     for (let attempt = 1; ; attempt++) {
       if (await boss.getQueue(name)) return;
       try {
@@ -389,8 +447,8 @@ export class JobQueue {
           name,
           policy: 'standard',
           // Room for runs stopped by restarts beyond the attempts a failure gets (see `run`).
-          retryLimit: this.options.maxAttempts + 5,
-          retryDelay: this.options.retryDelaySeconds,
+          retryLimit: retry.attempts + 5,
+          retryDelay: retry.delaySeconds,
           retryBackoff: true,
         });
         return;
@@ -511,7 +569,7 @@ export class JobQueue {
    * Should pg-boss's table not be as read here (changed in an upgrade), every queue is fetched from as before.
    */
   private async readyQueues(): Promise<string[]> {
-    const names = [...this.kinds.keys()].map(queueOf);
+    const names = this.kindNames().map(queueOf);
     if (this.bossSchemaName === undefined || !this.probeWorks) return names;
     try {
       const rows = await this.db.query<{ name: string }>(
@@ -558,7 +616,9 @@ export class JobQueue {
       return;
     }
     const attempt = job.attempts;
-    const kind = this.kinds.get(job.kind);
+    const declared = Object.hasOwn(this.kinds, job.kind) ? this.kinds[job.kind] : undefined;
+    // Its details are read by its own kind's schema below: the handler takes what that answers.
+    const handler = declared && (this.handlers?.[job.kind] as JobHandler<unknown> | undefined);
     // Counted from the claim, which wrote the row: a run shorter than progressEveryMs writes its
     // progress only with its end, and a longer one its first report a throttle's span in.
     let lastWrite = Date.now();
@@ -598,9 +658,11 @@ export class JobQueue {
       return pendingWrite;
     };
     try {
-      if (!kind) throw new Error(`This server does not know jobs of the kind "${job.kind}".`);
+      if (!declared || !handler) throw new Error(`This server does not know jobs of the kind "${job.kind}".`);
+      const details = declared.payload.safeParse(job.data);
+      if (!details.success) throw new JobDetailsRefused(job.kind, details.error);
       signal.throwIfAborted();
-      const result = await kind.run({ job, signal, progress, flushProgress });
+      const result = await handler({ job: { ...job, data: details.data }, signal, progress, flushProgress });
       // The last report the throttle held back is written with the end, in the same statement.
       clearTimeout(trailing);
       await pendingWrite;
@@ -619,7 +681,7 @@ export class JobQueue {
       }
       const words = reason instanceof WorkerStopping ? reason.message : jobErrorInWords(reason);
       const maxAttempts =
-        typeof job.data.maxAttempts === 'number' ? job.data.maxAttempts : this.options.maxAttempts;
+        typeof job.data.maxAttempts === 'number' ? job.data.maxAttempts : (declared?.retry.attempts ?? 1);
       const again = reason instanceof WorkerStopping || (isRetryable(reason) && attempt < maxAttempts);
       if (again) {
         if (await this.jobs.requeue(id, attempt, words))

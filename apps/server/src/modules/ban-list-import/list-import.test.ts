@@ -519,12 +519,12 @@ describe('import into a list', () => {
     const reports: [number, number | null | undefined][] = [];
     const recordedAt: number[] = [];
     let flushed = 0;
-    const result = (await listImport.kind.run({
+    const result = (await listImport.run({
       job: {
         userId: alice.id,
         createdAt: new Date(),
         data: { listId, importId: shown.id, expires: 'never', by: alice.email },
-      } as unknown as JobRecord,
+      } as unknown as Parameters<typeof listImport.run>[0]['job'],
       signal: new AbortController().signal,
       progress: (done, total) => {
         reports.push([done, total]);
