@@ -13,7 +13,8 @@ const nothing = z.object({});
 
 /**
  * Every kind of job Guardian runs: what its stored details must be (checked when a run takes the
- * job) and how often a failure that may pass is tried. The handlers
+ * job), whether it takes its Cloudflare account's turn (one job of such kinds per account runs at
+ * once, in all processes: the others of the account wait queued) and how often a failure that may pass is tried. The handlers
  * are given in one call at the composition root (`services.ts`); the list of kinds is the
  * contract's, so the jobs view names each.
  */
@@ -22,11 +23,12 @@ export const JOB_KIND_TABLE = {
   // brought in, a list read back after a lost write): those are tried again.
   'ban-list-sync': {
     payload: z.object({ listId: z.string() }),
+    accountTurn: false,
     retry: IN_BACKGROUND,
   },
-  'ban-lists-update': { payload: nothing, retry: ONCE },
-  'ban-lists-clean': { payload: nothing, retry: ONCE },
-  'zones-sync': { payload: nothing, retry: ONCE },
+  'ban-lists-update': { payload: nothing, accountTurn: false, retry: ONCE },
+  'ban-lists-clean': { payload: nothing, accountTurn: false, retry: ONCE },
+  'zones-sync': { payload: nothing, accountTurn: false, retry: ONCE },
   'ban-everywhere': {
     payload: z.object({
       value: z.string(),
@@ -35,6 +37,7 @@ export const JOB_KIND_TABLE = {
       actor: itemActor,
       expiresAt: z.string().nullable(),
     }),
+    accountTurn: true,
     retry: ONCE,
   },
   'ip-search-remove': {
@@ -42,14 +45,16 @@ export const JOB_KIND_TABLE = {
       items: z.array(z.object({ listId: z.string(), itemId: z.number() })),
       actor: itemActor,
     }),
+    accountTurn: true,
     retry: ONCE,
   },
   'ban-list-import': {
     payload: z.object({ listId: z.string(), importId: z.string(), expires: z.string(), by: z.string() }),
+    accountTurn: false,
     retry: ONCE,
   },
   // Queued by each process's sweep; a failed run is not tried again behind the next sweep.
-  'ban-list-expiry': { payload: nothing, retry: ONCE },
+  'ban-list-expiry': { payload: nothing, accountTurn: true, retry: ONCE },
 } satisfies Record<JobKind, JobKindDeclaration>;
 
 export type GuardianJobKinds = typeof JOB_KIND_TABLE;

@@ -13,7 +13,6 @@ import { buildApp, createAppDeps } from '../../app';
 import { createServices } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import type { JobRecord } from '../../jobs/jobs.repository';
 import { csvRows, parseExpiryCell, parseImport } from './list-import';
 import { parseItemValue } from '../ban-list-mirror';
 import { ListImportRepository } from './list-import.repository';
