@@ -87,7 +87,7 @@ const BUSY_POLL_FACTOR = 5;
  * its retry policy gives failures: past them it fails, so a job that brings its server down each
  * time does not go round for ever.
  */
-export const RESTART_ROOM = 5;
+const RESTART_ROOM = 5;
 
 export const JOB_QUEUE_DEFAULTS: JobQueueOptions = {
   concurrency: 2,
@@ -109,7 +109,7 @@ class JobLost extends Error {}
 
 /**
  * A job whose stored details do not fit its kind's schema (written by another version, or by hand):
- * failed, not run, and not tried again. The person reads the first line, the log the schema's words.
+ * failed, not run, and not tried again; its error names each detail the schema refused.
  */
 export class JobDetailsRefused extends AppError {
   constructor(kind: string, issues: z.ZodError) {
