@@ -15,17 +15,18 @@ import type { BanListParts } from './modules/ban-list-mirror';
 import { BanListsRepository } from './modules/ban-list-mirror';
 import { AccountsRepository } from './modules/accounts';
 import { BanListItemsService } from './modules/ban-list-items';
-import { ITEM_EXPIRY, ItemExpiry } from './modules/ban-list-expiry';
+import { ItemExpiry } from './modules/ban-list-expiry';
 import { BanListsService } from './modules/ban-lists';
-import { BAN_LIST_SYNC, BanListSyncJobs } from './modules/ban-list-mirror';
-import { BAN_LISTS_CLEAN, BAN_LISTS_UPDATE, BanListsJobs } from './modules/ban-lists';
-import { BAN_LIST_IMPORT, ListImportService } from './modules/ban-list-import';
+import { BanListSyncJobs } from './modules/ban-list-mirror';
+import { BanListsJobs } from './modules/ban-lists';
+import { ListImportService } from './modules/ban-list-import';
 import { ListReconciler } from './modules/ban-list-items';
 import { ListWriteBudget } from './cloudflare/list-write-budget';
-import { ZONES_SYNC, ZonesSyncJobs } from './modules/zones';
-import { BAN_EVERYWHERE, IP_SEARCH_REMOVE, IpSearchActions } from './modules/ip-search';
+import { ZonesSyncJobs } from './modules/zones';
+import { IpSearchActions } from './modules/ip-search';
 import { IpSearchService } from './modules/ip-search';
 import { JobQueue } from './jobs/job-queue';
+import { JOB_KIND_TABLE } from './jobs/job-kinds';
 import { JobsService } from './jobs/jobs.service';
 import { DnsRecordsService } from './modules/dns-records';
 import { FirewallRulesService } from './modules/firewall-rules';
@@ -86,14 +87,11 @@ export function createServices(config: Config, deps: AppDeps) {
   const { owned } = banListParts;
   const banLists = new BanListsService(banListParts, snapshots);
   // Long operations run as jobs on the database's queue; the app starts and stops its worker.
-  const jobQueue = new JobQueue(deps.db, { logger: deps.logger });
+  const jobQueue = new JobQueue(deps.db, JOB_KIND_TABLE, { logger: deps.logger });
   const jobs = new JobsService(jobQueue);
   const jobWaitMs = config.jobs?.waitMs ?? SYNC_WAIT_MS;
   const banListSyncJobs = new BanListSyncJobs(banListParts, jobs, jobWaitMs);
-  jobQueue.define(BAN_LIST_SYNC, banListSyncJobs.kind);
   const banListsJobs = new BanListsJobs(banLists, jobs, jobWaitMs);
-  jobQueue.define(BAN_LISTS_UPDATE, banListsJobs.updateKind);
-  jobQueue.define(BAN_LISTS_CLEAN, banListsJobs.cleanKind);
   // A list write whose outcome was lost and could not be found out is read back by the list's sync.
   const listReconciler = new ListReconciler(jobs);
   const banListItems = new BanListItemsService(banListParts, listReconciler);
@@ -101,17 +99,23 @@ export function createServices(config: Config, deps: AppDeps) {
   const itemExpiry = new ItemExpiry(banListParts, jobQueue, config.itemExpirySweepMs, (err) =>
     deps.logger?.error({ err }, 'could not look for expired ban list items'),
   );
-  jobQueue.define(ITEM_EXPIRY, itemExpiry.kind);
   const listImport = new ListImportService(banListParts, jobs, jobWaitMs, listReconciler);
-  jobQueue.define(BAN_LIST_IMPORT, listImport.kind);
   // The IP search's Ban everywhere and Remove from lists: a job per account, through the items service.
   const ipSearchActions = new IpSearchActions(banListParts, banListItems, jobs, jobWaitMs);
-  jobQueue.define(BAN_EVERYWHERE, ipSearchActions.banKind);
-  jobQueue.define(IP_SEARCH_REMOVE, ipSearchActions.removeKind);
   const ipSearch = new IpSearchService(deps.db, owned, deps.answerCaches);
   const zones = new ZonesService(deps);
   const zonesSyncJobs = new ZonesSyncJobs(zones, jobs, jobWaitMs);
-  jobQueue.define(ZONES_SYNC, zonesSyncJobs.kind);
+  // Each kind of JOB_KIND_TABLE (src/jobs/job-kinds.ts) and the service that does its work.
+  jobQueue.handle({
+    'ban-list-sync': banListSyncJobs.run,
+    'ban-lists-update': banListsJobs.runUpdate,
+    'ban-lists-clean': banListsJobs.runClean,
+    'zones-sync': zonesSyncJobs.run,
+    'ban-everywhere': ipSearchActions.runBan,
+    'ip-search-remove': ipSearchActions.runRemove,
+    'ban-list-import': listImport.run,
+    'ban-list-expiry': itemExpiry.run,
+  });
   const dns = new DnsRecordsService(deps, snapshots);
   // Snapshots put things back through the modules that own them, without importing them.
   const restorers: SnapshotRestorers = {

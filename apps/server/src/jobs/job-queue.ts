@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
-import PgBoss from 'pg-boss';
+import type { z } from 'zod';
 import { AppError } from '../app-error';
-import { PLANNED_ONCE, type Db } from '../db';
+import type { Db } from '../db';
 import { JobsRepository, type JobRecord } from './jobs.repository';
-import { pgBossDb } from './pg-boss-db';
 import { jobErrorCode, jobErrorInWords, jobErrorRetryAfter, isRetryable } from './job-errors';
 
-/**
- * pg-boss's queue of a kind of job: a process takes only the kinds it defines, so a process of an
- * older version never takes (and fails) a kind it does not know.
- */
-export const queueOf = (kind: string) => `guardian-${kind}`;
-
-export interface JobContext {
-  job: JobRecord;
+export interface JobContext<P = Record<string, unknown>> {
+  /** The job, its details (`data`) as its kind's schema read them. */
+  job: Omit<JobRecord, 'data'> & { data: P };
   /** Aborted when the person cancels, or the server stops: stop at the next step and throw. */
   signal: AbortSignal;
   /** How far it got (items or lists done of total); written at most a few times a second. */
@@ -27,10 +20,48 @@ export interface JobContext {
   flushProgress(): Promise<void>;
 }
 
-export interface JobKind {
-  /** Does the work; its answer is the job's result (JSON). */
-  run(context: JobContext): Promise<unknown>;
+/** Does a job's work; its answer is the job's result (JSON). */
+export type JobHandler<P = Record<string, unknown>> = (context: JobContext<P>) => Promise<unknown>;
+
+/** How often a run that failed in a way that may pass (Cloudflare 429/5xx, the database away) is tried. */
+export interface RetryPolicy {
+  /** Runs in all (1: never tried again). */
+  attempts: number;
+  /** The first retry's delay; each next one doubles. */
+  delaySeconds: number;
 }
+
+/** A kind of job as the queue knows it, before its handler is given (`JobQueue.handle`). */
+export interface JobKindDeclaration<S extends z.ZodType = z.ZodType> {
+  /** What the job's stored details must be: checked when a run takes it (a job that does not fit fails). */
+  payload: S;
+  /**
+   * Whether its jobs take their Cloudflare account's turn: one such job per account runs at once,
+   * in all processes (the others of the account wait queued); a job without an account takes none.
+   */
+  accountTurn: boolean;
+  retry: RetryPolicy;
+}
+
+export type JobKindTable = Record<string, JobKindDeclaration>;
+
+/** The handler of every kind of a table, each given its kind's details. */
+export type JobHandlers<K extends JobKindTable> = {
+  [N in keyof K]: JobHandler<z.output<K[N]['payload']>>;
+};
+
+/** A job to queue: a kind of the table and the details its schema takes. */
+export type NewJobOf<K extends JobKindTable, N extends keyof K & string = keyof K & string> = {
+  [M in N]: {
+    kind: M;
+    userId: number;
+    accountId?: number | null;
+    target: string;
+    data: z.input<K[M]['payload']>;
+    /** Runs at most this many times (a person waiting for it: 1); else the kind's retry policy. */
+    attempts?: number;
+  };
+}[N];
 
 export interface JobQueueOptions {
   /** Jobs one process runs at once. */
@@ -41,86 +72,28 @@ export interface JobQueueOptions {
   heartbeatMs: number;
   /** A running job whose worker was silent this long is given back to the queue (its process died). */
   staleMs: number;
-  /** Runs of one job before it fails for good (retries of a failure that may pass: Cloudflare 5xx, 429...). */
-  maxAttempts: number;
-  /** The first retry's delay; each next one doubles (pg-boss's backoff). */
-  retryDelaySeconds: number;
   /** Written at most this often while a job reports progress. */
   progressEveryMs: number;
   logger?: { warn(details: object, message: string): void; error(details: object, message: string): void };
 }
 
-interface Statement {
-  text: string;
-  values: unknown[];
-}
-
-/**
- * The one statement pg-boss would run for `call` (given a `db`), taken instead of run, to be run inside
- * one of ours: undefined when it runs none or several, or one not shaped as `shape`.
- */
-async function statementOf(
-  call: (db: PgBoss.Db) => Promise<unknown>,
-  rows: unknown[],
-  shape: RegExp,
-): Promise<Statement | undefined> {
-  const taken: Statement[] = [];
-  await call({
-    executeSql: async (text, values = []) => {
-      taken.push({ text, values });
-      return { rows };
-    },
-  });
-  const [statement] = taken;
-  return taken.length === 1 && shape.test(statement!.text) ? statement : undefined;
-}
-
-/**
- * pg-boss's insert of a job (`boss.send`), to be run inside the statement that writes the job's row:
- * one round trip instead of a transaction of four.
- */
-const sendStatement = (boss: PgBoss, queue: string, id: string) =>
-  statementOf(
-    (db) => boss.send(queue, {}, { id, db } as PgBoss.SendOptions),
-    [{ id }],
-    /^\s*INSERT INTO\b[\s\S]*\bRETURNING id\s*$/i,
-  );
-
-/**
- * pg-boss's taking of the next job of `queue` (`boss.fetch`, `FOR UPDATE SKIP LOCKED`), to be run
- * inside the statement that claims the job's row: one round trip instead of two.
- */
-const fetchStatement = (boss: PgBoss, queue: string) =>
-  statementOf((db) => boss.fetch(queue, { db }), [], /^\s*WITH\b[\s\S]*\bRETURNING\b/i);
-
-/** A job taken from pg-boss: `claimed` is its row when claimed in the same statement (null: not claimable). */
-interface Taken {
-  id: string;
-  queue: string;
-  claimed?: JobRecord | null;
-}
-
-/** Whether a database error says a statement is not as the database's tables are (SQLSTATE class 42). */
-const notAsTables = (err: unknown) => String((err as { code?: unknown }).code ?? '').startsWith('42');
+/** Whether a database error is a unique index refusing a row (SQLSTATE 23505). */
+const isUniqueViolation = (err: unknown) => (err as { code?: unknown }).code === '23505';
 
 /** How many times rarer a worker with a run in flight asks the queue for another job. */
 const BUSY_POLL_FACTOR = 5;
 /**
- * pg-boss hands a job out once `start_after < now()`, and PGlite's clock counts whole milliseconds: a
- * take in the millisecond of the send finds nothing. A queue this process sent to that gave no job is
- * looked at once more this much later (had another process taken the job, that look costs one take).
- * A job ready at once (a negative `startAfter`) would need pg-boss to take an interval it does not
- * document, or the server's clock to agree with PostgreSQL's.
+ * Runs a job may be stopped without failing (its server stopping, or going silent) beyond the runs
+ * its retry policy gives failures: past them it fails, so a job that brings its server down each
+ * time does not go round for ever.
  */
-const SENT_LOOK_AGAIN_MS = 2;
+const RESTART_ROOM = 5;
 
 export const JOB_QUEUE_DEFAULTS: JobQueueOptions = {
   concurrency: 2,
   pollMs: 1_000,
   heartbeatMs: 2_000,
   staleMs: 30_000,
-  maxAttempts: 3,
-  retryDelaySeconds: 2,
   progressEveryMs: 500,
 };
 
@@ -133,6 +106,21 @@ export class JobCancelled extends Error {
 
 /** Thrown into a run whose job the sweep gave to another worker (this one was thought dead). */
 class JobLost extends Error {}
+
+/**
+ * A job whose stored details do not fit its kind's schema (written by another version, or by hand):
+ * failed, not run, and not tried again; its error names each detail the schema refused.
+ */
+export class JobDetailsRefused extends AppError {
+  constructor(kind: string, issues: z.ZodError) {
+    super(
+      'INTERNAL',
+      `This job's details are not what a "${kind}" job takes, so it was not run: ${issues.issues
+        .map((issue) => `${issue.path.join('.') || 'details'}: ${issue.message}`)
+        .join('; ')}.`,
+    );
+  }
+}
 
 /** Thrown into a run stopped because the server stops (the job goes back to the queue). */
 export class WorkerStopping extends Error {
@@ -149,17 +137,18 @@ interface Running {
 }
 
 /**
- * Durable jobs on the app's own database: pg-boss keeps the queue (a job is taken by one worker of
- * one process, `FOR UPDATE SKIP LOCKED`; a failed run is retried with backoff), the `jobs` table
- * keeps what people see. Every server process on the database runs one; see README.md.
+ * Durable jobs on the app's own database, in its `jobs` table alone: a job is taken by one worker of
+ * one process (`FOR UPDATE SKIP LOCKED`), a failed run is tried again after a growing delay
+ * (`run_after`), a running job's worker marks it alive and a silent one's job is given back; the
+ * same row is what people see. Every server process on the database runs one; see README.md.
  */
-export class JobQueue {
+export class JobQueue<K extends JobKindTable = JobKindTable> {
   readonly jobs: JobsRepository;
   private readonly options: JobQueueOptions;
-  private readonly kinds = new Map<string, JobKind>();
+  private handlers: JobHandlers<K> | undefined;
   private readonly running = new Map<string, Running>();
   private readonly ended = new EventEmitter();
-  private boss: PgBoss | undefined;
+  private active = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private stopping = false;
@@ -167,20 +156,13 @@ export class JobQueue {
   private wantStarted = false;
   /** A job was sent from this process while the loop was not asleep: look again before sleeping. */
   private wakeRequested = false;
-  /** Queues this process sent a job to since the loop last looked: fetched from at once, without the probe. */
-  private readonly sentTo = new Set<string>();
   private starting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  /** pg-boss's schema, once started: the idle poll reads its waiting jobs (`readyQueues`). */
-  private bossSchemaName: string | undefined;
-  private probeWorks = true;
-  /** Whether pg-boss's insert of a job is written with the job's row in one statement (`sendStatement`). */
-  private sendInOne = true;
-  /** Whether pg-boss's taking of a job claims the job's row in the same statement (`fetchStatement`). */
-  private takeInOne = true;
 
   constructor(
     private readonly db: Db,
+    /** The kinds this process runs (and sends): each one's details schema, account turn and retry policy. */
+    private readonly kinds: K,
     options: Partial<JobQueueOptions> = {},
   ) {
     this.options = { ...JOB_QUEUE_DEFAULTS, ...options };
@@ -188,31 +170,29 @@ export class JobQueue {
     this.ended.setMaxListeners(0);
   }
 
-  define(kind: string, definition: JobKind): void {
-    this.kinds.set(kind, definition);
+  /**
+   * Gives every kind its handler, in one call (the composition root's): the services that do the
+   * work are built after the queue they send their jobs to.
+   */
+  handle(handlers: JobHandlers<K>): void {
+    this.handlers = handlers;
   }
 
   get started(): boolean {
-    return this.boss !== undefined;
+    return this.active;
   }
 
-  /** Creates (or migrates) pg-boss's schema, then starts taking jobs. */
+  /**
+   * Starts taking jobs: of this process's kinds only, so a process of an older version never takes
+   * (and fails) a kind it does not know. The first take is the database's first word: a database
+   * away makes the start fail (`startInBackground` tries again).
+   */
   async start(): Promise<void> {
-    if (this.boss) return;
-    const schema = await this.bossSchema();
-    this.bossSchemaName = schema;
-    const boss = new PgBoss({
-      db: pgBossDb(this.db),
-      schema,
-      // Jobs are taken by our own loop (fetch), and the sweep for dead workers is ours too (heartbeats).
-      supervise: true,
-      schedule: false,
-      maintenanceIntervalSeconds: 60,
-    });
-    boss.on('error', (err: unknown) => this.options.logger?.warn({ err }, 'The job queue reported an error'));
-    await boss.start();
-    for (const name of [...this.kinds.keys()].map(queueOf)) await this.createQueue(boss, name);
-    this.boss = boss;
+    if (this.active) return;
+    if (!this.handlers)
+      throw new Error('The job queue was started before its kinds were given their handlers.');
+    await this.db.query('SELECT 1');
+    this.active = true;
     this.stopping = false;
     this.loop = this.takeJobs();
     // A tick whose previous run has not ended is skipped: on a busy database (PGlite answers one
@@ -241,7 +221,7 @@ export class JobQueue {
   startInBackground(retryMs = 2_000): void {
     this.wantStarted = true;
     const attempt = () => {
-      if (!this.wantStarted || this.boss) return;
+      if (!this.wantStarted || this.active) return;
       this.starting = this.start()
         .catch((err: unknown) => {
           this.options.logger?.warn({ err }, 'The job queue could not start yet; it will try again');
@@ -262,7 +242,7 @@ export class JobQueue {
     this.wantStarted = false;
     clearTimeout(this.retryTimer);
     await this.starting;
-    if (!this.boss) return;
+    if (!this.active) return;
     this.stopping = true;
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
@@ -270,47 +250,33 @@ export class JobQueue {
     await this.loop;
     for (const run of this.running.values()) run.controller.abort(new WorkerStopping());
     await Promise.all([...this.running.values()].map((run) => run.done));
-    await this.boss.stop({ graceful: false, close: false, wait: true });
-    this.boss = undefined;
+    this.active = false;
   }
 
-  /** Queues a job (its row and pg-boss's in one transaction) and wakes this process's worker. */
-  async enqueue(job: {
-    kind: string;
-    userId: number;
-    accountId?: number | null;
-    target: string;
-    data: Record<string, unknown>;
-  }): Promise<JobRecord> {
+  /**
+   * Queues a job (one statement, which answers its row) and wakes this process's worker, which
+   * takes it at once.
+   */
+  async enqueue(job: NewJobOf<K>): Promise<JobRecord> {
     // Right after the app is ready the queue may still be starting.
-    if (!this.boss) await this.starting;
-    const boss = this.requireBoss();
-    if (!this.kinds.has(job.kind)) throw new Error(`No job kind "${job.kind}" is defined.`);
-    const id = randomUUID();
-    const queue = queueOf(job.kind);
-    const row = { id, accountId: null, ...job };
-    const queueing = this.sendInOne ? await sendStatement(boss, queue, id) : undefined;
-    let queued: JobRecord | undefined;
-    try {
-      queued = queueing
-        ? await this.jobs.insertWith(row, queueing)
-        : await this.db.transaction(async (tx) => {
-            const inserted = await new JobsRepository(tx).insert(row);
-            await boss.send(queue, {}, { id, db: pgBossDb(tx) } as PgBoss.SendOptions);
-            return inserted;
-          });
-    } catch (err) {
-      // pg-boss's insert not as read here (changed in an upgrade): its own way from now on.
-      if (!queueing || !notAsTables(err)) throw err;
-      this.sendInOne = false;
-      this.options.logger?.warn(
-        { err },
-        'The job queue cannot write a job in one statement; it uses a transaction',
+    if (!this.active) await this.starting;
+    if (!this.active)
+      throw new AppError(
+        'UNAVAILABLE',
+        'Background operations cannot start right now. Please try again in a moment.',
       );
-      return this.enqueue(job);
-    }
-    if (!queued) throw new Error(`The job queue "${queue}" took no job (is the queue created?).`);
-    this.sentTo.add(queue);
+    if (!Object.hasOwn(this.kinds, job.kind)) throw new Error(`No job kind "${job.kind}" is defined.`);
+    const { accountTurn, retry } = this.kinds[job.kind]!;
+    const queued = await this.jobs.insert({
+      id: randomUUID(),
+      kind: job.kind,
+      userId: job.userId,
+      accountId: job.accountId ?? null,
+      target: job.target,
+      data: job.data as Record<string, unknown>,
+      maxAttempts: job.attempts ?? retry.attempts,
+      accountTurn,
+    });
     this.wakeRequested = true;
     this.wake?.();
     return queued;
@@ -371,87 +337,45 @@ export class JobQueue {
 
   /** Cancels a queued job, or asks a running one to stop (its worker sees it at its next heartbeat). */
   async cancel(id: string): Promise<void> {
-    const job = await this.jobs.find(id);
-    const state = await this.jobs.requestCancel(id);
-    if (job && state === 'cancelled') await this.boss?.cancel(queueOf(job.kind), id);
+    await this.jobs.requestCancel(id);
     this.running.get(id)?.controller.abort(new JobCancelled());
   }
 
-  /**
-   * Creates a kind's queue unless it exists. Processes starting at once may both try, and
-   * PostgreSQL may call one of two concurrent creations a deadlock: then it is looked for again.
-   */
-  private async createQueue(boss: PgBoss, name: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      if (await boss.getQueue(name)) return;
-      try {
-        await boss.createQueue(name, {
-          name,
-          policy: 'standard',
-          // Room for runs stopped by restarts beyond the attempts a failure gets (see `run`).
-          retryLimit: this.options.maxAttempts + 5,
-          retryDelay: this.options.retryDelaySeconds,
-          retryBackoff: true,
-        });
-        return;
-      } catch (err) {
-        if (attempt >= 5) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      }
-    }
-  }
-
-  private requireBoss(): PgBoss {
-    if (!this.boss)
-      throw new AppError(
-        'UNAVAILABLE',
-        'Background operations cannot start right now. Please try again in a moment.',
-      );
-    return this.boss;
-  }
-
-  /** pg-boss's own schema: `pgboss`, or the test's schema on PostgreSQL (so it is dropped with it). */
-  private async bossSchema(): Promise<string> {
-    const [row] = await this.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    return row && row.schema !== 'public' ? row.schema : 'pgboss';
-  }
-
   private async takeJobs(): Promise<void> {
-    // When the probe last found no job ready: the next is due a poll later. A job taken on the probe's
-    // word, or a slot freed, makes it due at once (more may wait); a job sent from this process is
-    // fetched without it.
-    let probedAt = -Infinity;
+    // When the queue was last found empty: the next look is due a poll later. A job taken, or a
+    // slot freed, makes it due at once (more may wait); a job sent from this process wakes it.
+    let emptyAt = -Infinity;
     // A worker with a run in flight asks less often: on PGlite's one connection each ask waits in
     // line with the run's own statements. Jobs sent from this process still wake it at once.
     const pollMs = () =>
       this.running.size > 0 ? this.options.pollMs * BUSY_POLL_FACTOR : this.options.pollMs;
+    const kinds = Object.keys(this.kinds);
     while (!this.stopping) {
       if (this.running.size >= this.options.concurrency) {
         await Promise.race([...this.running.values()].map((run) => run.done));
-        probedAt = -Infinity;
+        emptyAt = -Infinity;
         continue;
       }
+      const sent = this.wakeRequested;
       this.wakeRequested = false;
-      let job: Taken | undefined;
-      try {
-        job = await this.fetchSent();
-        if (!job && Date.now() - probedAt >= pollMs()) {
-          for (const name of await this.readyQueues()) {
-            job = await this.take(name);
-            if (job) break;
-          }
-          probedAt = job ? -Infinity : Date.now();
+      let job: JobRecord | undefined;
+      if (sent || Date.now() - emptyAt >= pollMs()) {
+        try {
+          job = await this.jobs.take(kinds);
+          emptyAt = job ? -Infinity : Date.now();
+        } catch (err) {
+          // Two jobs of one account's turn taken at once by two processes: the index refused the
+          // second, which stays queued until the first ends.
+          if (!isUniqueViolation(err)) this.report(err);
+          emptyAt = Date.now();
         }
-      } catch (err) {
-        this.report(err);
-        probedAt = Date.now();
       }
       if (job) {
         this.begin(job);
         continue;
       }
       if (this.wakeRequested || this.stopping) continue;
-      const due = probedAt + pollMs() - Date.now();
+      const due = emptyAt + pollMs() - Date.now();
       if (due <= 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, due);
@@ -464,81 +388,10 @@ export class JobQueue {
     }
   }
 
-  /**
-   * A job from the queues this process sent to since the loop last looked: they hold one (unless
-   * another process took it first), so they are fetched from at once, without asking the probe.
-   */
-  private async fetchSent(): Promise<Taken | undefined> {
-    const sent = [...this.sentTo];
-    this.sentTo.clear();
-    for (const [index, name] of sent.entries()) {
-      const job = (await this.take(name)) ?? (await sleep(SENT_LOOK_AGAIN_MS).then(() => this.take(name)));
-      if (job) {
-        // The others are looked at next time round.
-        for (const later of sent.slice(index + 1)) this.sentTo.add(later);
-        return job;
-      }
-    }
-    return undefined;
-  }
-
-  /**
-   * Takes the next job of `queue` from pg-boss, and claims its row in the same statement; should
-   * pg-boss take it otherwise (an upgrade), the row is claimed by the run, as a statement of its own.
-   */
-  private async take(queue: string): Promise<Taken | undefined> {
-    const boss = this.boss!;
-    const taking = this.takeInOne ? await fetchStatement(boss, queue) : undefined;
-    if (taking) {
-      try {
-        const taken = await this.jobs.claimWith(taking);
-        return taken && { id: taken.id, queue, claimed: taken.claimed };
-      } catch (err) {
-        if (!notAsTables(err)) throw err;
-        this.takeInOne = false;
-        this.options.logger?.warn({ err }, 'The job queue cannot take and claim a job in one statement');
-      }
-    }
-    const [job] = await boss.fetch(queue);
-    return job && { id: job.id, queue };
-  }
-
-  /**
-   * The queues of this process's kinds that hold a job ready to take, asked in one statement: an idle
-   * worker's poll is one read of pg-boss's index of waiting jobs (`job_i5`), not a fetch per kind (8
-   * statements a second, each waiting in line on PGlite's one connection with people's requests).
-   * Only those queues are then fetched from (`boss.fetch` takes the job, `FOR UPDATE SKIP LOCKED`).
-   * Should pg-boss's table not be as read here (changed in an upgrade), every queue is fetched from as before.
-   */
-  private async readyQueues(): Promise<string[]> {
-    const names = [...this.kinds.keys()].map(queueOf);
-    if (this.bossSchemaName === undefined || !this.probeWorks) return names;
-    try {
-      const rows = await this.db.query<{ name: string }>(
-        `SELECT q.name FROM unnest($1::text[]) AS q (name)
-         WHERE EXISTS (SELECT 1 FROM ${this.bossSchemaName}.job j
-                       WHERE j.name = q.name AND j.state < 'active' AND j.start_after < now())`,
-        [names],
-        PLANNED_ONCE,
-      );
-      return rows.map((row) => row.name);
-    } catch (err) {
-      // Only a table that is not as expected (SQLSTATE class 42) turns it off; the database being
-      // away is reported by the loop, which tries again at its next poll.
-      if (!notAsTables(err)) throw err;
-      this.probeWorks = false;
-      this.options.logger?.warn(
-        { err },
-        'The job queue cannot read its waiting jobs at once; it asks each kind',
-      );
-      return names;
-    }
-  }
-
-  private begin(taken: Taken): void {
-    const { id } = taken;
+  private begin(job: JobRecord): void {
+    const { id } = job;
     const controller = new AbortController();
-    const done = this.run(taken, controller.signal)
+    const done = this.run(job, controller.signal)
       .catch((err: unknown) => this.report(err))
       .finally(() => {
         this.running.delete(id);
@@ -547,18 +400,13 @@ export class JobQueue {
     this.running.set(id, { controller, done });
   }
 
-  private async run({ id, queue, claimed }: Taken, signal: AbortSignal): Promise<void> {
-    const boss = this.boss!;
-    const job = claimed === undefined ? await this.jobs.claim(id) : (claimed ?? undefined);
-    if (job === undefined) {
-      // Cancelled before it started, or ended: nothing to run.
-      const found = await this.jobs.find(id);
-      if (found?.cancelRequested && !ENDED.has(found.state)) await this.finished(id, { state: 'cancelled' });
-      if (!found || found.cancelRequested || ENDED.has(found.state)) await boss.complete(queue, id);
-      return;
-    }
+  /** Runs a job its take claimed (`attempts` counts this run: every write of the run names it). */
+  private async run(job: JobRecord, signal: AbortSignal): Promise<void> {
+    const { id } = job;
     const attempt = job.attempts;
-    const kind = this.kinds.get(job.kind);
+    const declared = Object.hasOwn(this.kinds, job.kind) ? this.kinds[job.kind] : undefined;
+    // Its details are read by its own kind's schema below: the handler takes what that answers.
+    const handler = declared && (this.handlers?.[job.kind] as JobHandler<unknown> | undefined);
     // Counted from the claim, which wrote the row: a run shorter than progressEveryMs writes its
     // progress only with its end, and a longer one its first report a throttle's span in.
     let lastWrite = Date.now();
@@ -598,15 +446,16 @@ export class JobQueue {
       return pendingWrite;
     };
     try {
-      if (!kind) throw new Error(`This server does not know jobs of the kind "${job.kind}".`);
+      if (!declared || !handler) throw new Error(`This server does not know jobs of the kind "${job.kind}".`);
+      const details = declared.payload.safeParse(job.data);
+      if (!details.success) throw new JobDetailsRefused(job.kind, details.error);
       signal.throwIfAborted();
-      const result = await kind.run({ job, signal, progress, flushProgress });
+      const result = await handler({ job: { ...job, data: details.data }, signal, progress, flushProgress });
       // The last report the throttle held back is written with the end, in the same statement.
       clearTimeout(trailing);
       await pendingWrite;
       const last = unwritten as { done: number; total: number | null } | null;
-      if (await this.finished(id, { state: 'succeeded', result: result ?? null, progress: last }, attempt))
-        await this.complete(boss, queue, id);
+      await this.finished(id, { state: 'succeeded', result: result ?? null, progress: last }, attempt);
     } catch (err) {
       clearTimeout(trailing);
       await pendingWrite;
@@ -614,17 +463,18 @@ export class JobQueue {
       // Another worker has it now: its run decides.
       if (reason instanceof JobLost) return;
       if (reason instanceof JobCancelled) {
-        if (await this.finished(id, { state: 'cancelled' }, attempt)) await this.complete(boss, queue, id);
+        await this.finished(id, { state: 'cancelled' }, attempt);
         return;
       }
       const words = reason instanceof WorkerStopping ? reason.message : jobErrorInWords(reason);
-      const maxAttempts =
-        typeof job.data.maxAttempts === 'number' ? job.data.maxAttempts : this.options.maxAttempts;
-      const again = reason instanceof WorkerStopping || (isRetryable(reason) && attempt < maxAttempts);
+      // A run only stopped (its server stopping) did not fail: it is given back at once, within room.
+      const stopped = reason instanceof WorkerStopping && attempt < job.maxAttempts + RESTART_ROOM;
+      const again = stopped || (isRetryable(reason) && attempt < job.maxAttempts);
       if (again) {
-        if (await this.jobs.requeue(id, attempt, words))
-          await this.giveBack(boss, queue, id, words, reason instanceof WorkerStopping);
-      } else if (
+        // The first retry after the kind's delay, each next one after twice the last.
+        const delay = stopped ? 0 : (declared?.retry.delaySeconds ?? 0) * 2 ** (attempt - 1);
+        await this.jobs.requeue(id, attempt, words, delay);
+      } else {
         await this.finished(
           id,
           {
@@ -633,9 +483,7 @@ export class JobQueue {
             result: { code: jobErrorCode(reason), retryAfterSeconds: jobErrorRetryAfter(reason) },
           },
           attempt,
-        )
-      ) {
-        await this.complete(boss, queue, id, { failed: words });
+        );
       }
     }
   }
@@ -653,56 +501,20 @@ export class JobQueue {
     }
   }
 
-  /** Gives back the jobs of workers that went silent (a killed process), for any process to take at once. */
+  /**
+   * Gives back the jobs of workers that went silent (a killed process), for any process to take at
+   * once; one stopped so more than its room allows fails.
+   */
   private async sweep(): Promise<void> {
-    const boss = this.boss;
-    if (!boss) return;
-    const stale = await this.jobs.requeueStale(
-      this.options.staleMs,
-      'The server working on it stopped; another one carries on.',
-    );
-    for (const { id, kind } of stale)
-      await this.giveBack(boss, queueOf(kind), id, 'The server working on it stopped.', true);
-  }
-
-  /**
-   * pg-boss puts a failed job back after the retry delay (doubling), for any process to take; past
-   * its retry limit it keeps it failed, and so does the job's row. A job whose run was only stopped
-   * (its server stopping, or gone silent) did not fail: `atOnce` makes it ready now, not after the delay.
-   */
-  private async giveBack(
-    boss: PgBoss,
-    queue: string,
-    id: string,
-    words: string,
-    atOnce = false,
-  ): Promise<void> {
-    await boss.fail(queue, id, { message: words });
-    const queued = await boss.getJobById(queue, id);
-    if (queued && queued.state === 'failed') await this.finished(id, { state: 'failed', error: words });
-    else if (atOnce)
-      await this.db.query(
-        `UPDATE ${this.bossSchemaName!}.job SET start_after = now() WHERE name = $1 AND id = $2 AND state = 'retry'`,
-        [queue, id],
-        PLANNED_ONCE,
-      );
-  }
-
-  /**
-   * pg-boss's completion of a job whose row has ended, once the waiter's answer has had its turn: on
-   * PGlite's one connection the answer's own statements (its audit row, written before it is sent)
-   * would otherwise wait behind it. Nothing reads it in between.
-   */
-  private async complete(boss: PgBoss, queue: string, id: string, data?: object): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await boss.complete(queue, id, data);
+    await this.jobs.requeueStale(this.options.staleMs, RESTART_ROOM, {
+      requeued: 'The server working on it stopped; another one carries on.',
+      failed: 'The server working on it stopped too many times.',
+    });
   }
 
   /**
    * Ends the job's row (see `JobsRepository.finish`) and tells this process's waiters at once, with the
-   * ended row: it is what they answer with, and pg-boss's own completion that follows changes nothing
-   * they read (were this process to die before it, the job's next taker finds the row ended and
-   * completes it).
+   * ended row: it is what they answer with.
    */
   private async finished(
     id: string,

@@ -15,6 +15,8 @@ export interface JobRecord {
   progressDone: number;
   progressTotal: number | null;
   attempts: number;
+  /** Runs it gets before a failure that may pass is its end (its kind's retry policy, or the sender's). */
+  maxAttempts: number;
   result: unknown;
   error: string | null;
   cancelRequested: boolean;
@@ -30,65 +32,52 @@ export interface NewJob {
   accountId: number | null;
   target: string;
   data: Record<string, unknown>;
+  maxAttempts: number;
+  /** Whether it takes its account's turn (see `JobKindDeclaration.accountTurn`). */
+  accountTurn: boolean;
 }
 
 const COLUMNS = `
   j.id, j.kind, j.user_id AS "userId", u.email AS "userEmail", j.account_id AS "accountId",
   a.account_name AS "accountName", j.target, j.data, j.state, j.progress_done AS "progressDone",
-  j.progress_total AS "progressTotal", j.attempts, j.result, j.error,
+  j.progress_total AS "progressTotal", j.attempts, j.max_attempts AS "maxAttempts", j.result, j.error,
   j.cancel_requested AS "cancelRequested", j.created_at AS "createdAt", j.started_at AS "startedAt",
   j.finished_at AS "finishedAt"`;
 const JOINED = `JOIN users u ON u.id = j.user_id LEFT JOIN cloudflare_accounts a ON a.id = j.account_id`;
 const FROM = `jobs j ${JOINED}`;
 /** A write's rows (`WITH j AS (UPDATE ... RETURNING *)`) as `find` answers them: one statement, not two. */
 const FROM_WRITTEN = `j ${JOINED}`;
-/** A run's claim of a queued job (see `JobsRepository.claim`). */
-const CLAIM = `UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
-  attempts = attempts + 1`;
-const CLAIMABLE = `state = 'queued' AND NOT cancel_requested`;
 
 /**
- * The `jobs` table (migration 016): what people see of the queue's jobs. The statements every job runs
- * (its insert, claim, progress, heartbeats and end) look rows up by id, so their plans are made once
- * (PLANNED_ONCE: on PGlite planning them was most of a short job's cost to its caller).
+ * The `jobs` table (migrations 016 and 037): the queue, and what people see of its jobs. The statements
+ * every job runs (its insert, take, progress, heartbeats and end) look rows up by id, or the waiting
+ * ones by kind and time, so their plans are made once (PLANNED_ONCE: on PGlite planning them was
+ * most of a short job's cost to its caller).
  */
 export class JobsRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Writes the job's row; answers it as `find` would, in the same statement. */
+  /** Queues the job, ready at once; answers its row as `find` would, in the same statement. */
   async insert(job: NewJob): Promise<JobRecord> {
     const rows = await this.db.query<JobRecord>(
       `WITH j AS (
-         INSERT INTO jobs (id, kind, user_id, account_id, target, data) VALUES ($1, $2, $3, $4, $5, $6)
+         INSERT INTO jobs (id, kind, user_id, account_id, target, data, max_attempts, account_turn)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          RETURNING *)
        SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
-      [job.id, job.kind, job.userId, job.accountId, job.target, JSON.stringify(job.data)],
+      [
+        job.id,
+        job.kind,
+        job.userId,
+        job.accountId,
+        job.target,
+        JSON.stringify(job.data),
+        job.maxAttempts,
+        job.accountTurn,
+      ],
       PLANNED_ONCE,
     );
     return rows[0]!;
-  }
-
-  /**
-   * Writes the job's row in the statement `queueing` (pg-boss's own insert of the job, `INSERT ...
-   * RETURNING id`, with its parameters): both rows or neither, in one statement. The row as `find`
-   * answers it, or undefined when pg-boss inserted nothing (then neither is written).
-   */
-  async insertWith(
-    job: NewJob,
-    queueing: { text: string; values: unknown[] },
-  ): Promise<JobRecord | undefined> {
-    const at = (n: number) => `$${queueing.values.length + n}`;
-    const rows = await this.db.query<JobRecord>(
-      `WITH queued AS (${queueing.text}),
-       j AS (
-         INSERT INTO jobs (id, kind, user_id, account_id, target, data)
-         SELECT queued.id, ${at(2)}, ${at(3)}, ${at(4)}, ${at(5)}, ${at(6)} FROM queued WHERE queued.id = ${at(1)}::uuid
-         RETURNING *)
-       SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
-      [...queueing.values, job.id, job.kind, job.userId, job.accountId, job.target, JSON.stringify(job.data)],
-      PLANNED_ONCE,
-    );
-    return rows[0];
   }
 
   async find(id: string): Promise<JobRecord | undefined> {
@@ -115,39 +104,35 @@ export class JobsRepository {
   }
 
   /**
-   * Claims a queued job for a run: the job as it is now (its `attempts` is the run's number), or
-   * undefined when it is not queued (cancelled, or another run has it). Later writes of the run name
-   * the attempt, so a run the sweep gave away can no longer change the row.
+   * Takes the next job of `kinds` that is ready (queued, its `run_after` come) for a run, and claims
+   * it in the same statement: `FOR UPDATE SKIP LOCKED`, so of several workers, in any process, one
+   * has it; the others take the next or none. A job that takes its account's turn is passed over
+   * while another of the account runs; two taken at once by two processes, the index
+   * `jobs_account_turn_idx` refuses the second (23505, left queued). Answers the job as it is now
+   * (`attempts` is the run's number: later writes of the run name it, so a run the sweep gave away
+   * can no longer change the row), or undefined when none is ready.
    */
-  async claim(id: string): Promise<JobRecord | undefined> {
+  async take(kinds: string[]): Promise<JobRecord | undefined> {
     const rows = await this.db.query<JobRecord>(
-      `WITH j AS (${CLAIM} WHERE id = $1 AND ${CLAIMABLE} RETURNING *) SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
-      [id],
+      `WITH j AS (
+         UPDATE jobs SET state = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
+           attempts = attempts + 1
+         WHERE id = (
+           SELECT q.id FROM jobs q
+           WHERE q.state = 'queued' AND NOT q.cancel_requested AND q.run_after <= now()
+             AND q.kind = ANY($1::text[])
+             AND NOT (q.account_turn AND EXISTS (
+               SELECT 1 FROM jobs r WHERE r.state = 'running' AND r.account_turn AND r.account_id = q.account_id))
+           ORDER BY q.run_after, q.created_at
+           LIMIT 1
+           FOR UPDATE SKIP LOCKED)
+         AND state = 'queued'
+         RETURNING *)
+       SELECT ${COLUMNS} FROM ${FROM_WRITTEN}`,
+      [kinds],
       PLANNED_ONCE,
     );
     return rows[0];
-  }
-
-  /**
-   * Takes a job with the statement `taking` (pg-boss's own taking of the next job of a queue, `WITH
-   * ... UPDATE ... RETURNING` the job, with its parameters) and claims its row in the same statement
-   * (see `claim`): the job taken and its claimed row (null when not claimable), or undefined when
-   * pg-boss had none to give.
-   */
-  async claimWith(taking: {
-    text: string;
-    values: unknown[];
-  }): Promise<{ id: string; claimed: JobRecord | null } | undefined> {
-    const [row] = await this.db.query<JobRecord & { takenId: string }>(
-      `WITH taken AS (${taking.text}),
-       j AS (${CLAIM} WHERE id = (SELECT id FROM taken) AND ${CLAIMABLE} RETURNING *)
-       SELECT taken.id AS "takenId", ${COLUMNS} FROM taken LEFT JOIN (j ${JOINED}) ON j.id = taken.id`,
-      taking.values,
-      PLANNED_ONCE,
-    );
-    if (!row) return undefined;
-    const { takenId, ...claimed } = row;
-    return { id: takenId, claimed: claimed.id ? claimed : null };
   }
 
   async progress(id: string, attempt: number, done: number, total: number | null): Promise<void> {
@@ -208,23 +193,37 @@ export class JobsRepository {
     return rows[0];
   }
 
-  /** Puts run `attempt` of a job back in the queue (it will be tried again), with why; false when not its. */
-  async requeue(id: string, attempt: number, error: string | null): Promise<boolean> {
+  /**
+   * Puts run `attempt` of a job back in the queue, to be taken again in `delaySeconds`, with why;
+   * false when it is not that run's.
+   */
+  async requeue(id: string, attempt: number, error: string | null, delaySeconds: number): Promise<boolean> {
     const rows = await this.db.query(
-      `UPDATE jobs SET state = 'queued', heartbeat_at = NULL, error = $3
+      `UPDATE jobs SET state = 'queued', heartbeat_at = NULL, error = $3,
+         run_after = now() + make_interval(secs => $4)
        WHERE id = $1 AND attempts = $2 AND state = 'running' RETURNING id`,
-      [id, attempt, error],
+      [id, attempt, error, delaySeconds],
       PLANNED_ONCE,
     );
     return rows.length > 0;
   }
 
-  /** Running jobs whose worker has been silent for `staleMs`: given back to the queue, their ids. */
-  requeueStale(staleMs: number, error: string): Promise<{ id: string; kind: string }[]> {
-    return this.db.query<{ id: string; kind: string }>(
-      `UPDATE jobs SET state = 'queued', heartbeat_at = NULL, error = $2
-       WHERE state = 'running' AND heartbeat_at < now() - make_interval(secs => $1) RETURNING id, kind`,
-      [staleMs / 1000, error],
+  /**
+   * Running jobs whose worker has been silent for `staleMs` (its process was killed): given back to
+   * the queue, ready at once; one stopped more than `room` runs beyond its attempts fails.
+   */
+  async requeueStale(
+    staleMs: number,
+    room: number,
+    words: { requeued: string; failed: string },
+  ): Promise<void> {
+    await this.db.query(
+      `UPDATE jobs SET state = CASE WHEN attempts < max_attempts + $2 THEN 'queued' ELSE 'failed' END,
+         heartbeat_at = NULL, run_after = now(),
+         error = CASE WHEN attempts < max_attempts + $2 THEN $3 ELSE $4 END,
+         finished_at = CASE WHEN attempts < max_attempts + $2 THEN NULL ELSE now() END
+       WHERE state = 'running' AND heartbeat_at < now() - make_interval(secs => $1)`,
+      [staleMs / 1000, room, words.requeued, words.failed],
     );
   }
 

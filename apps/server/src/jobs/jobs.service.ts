@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type ErrorCode, type Job, type JobKind, type JobsList } from '@guardian/contract';
 import { AppError } from '../app-error';
-import type { JobQueue } from './job-queue';
+import type { JobQueue, NewJobOf } from './job-queue';
+import type { GuardianJobKinds } from './job-kinds';
 import type { JobRecord } from './jobs.repository';
 
 const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
@@ -36,7 +37,7 @@ export interface Person {
 /** What people do with jobs: see theirs (administrators everyone's), cancel theirs, start and wait. */
 export class JobsService {
   constructor(
-    readonly queue: JobQueue,
+    readonly queue: JobQueue<GuardianJobKinds>,
     private readonly listMax = 100,
   ) {}
 
@@ -71,13 +72,15 @@ export class JobsService {
   /**
    * Starts a job and waits up to `waitMs` for it: its result when it ended well, its error (the code
    * and words the API would have answered) when it failed, else the job itself, still going, for the
-   * caller to answer 202 with.
+   * caller to answer 202 with. Run once: the person who waits is answered a failure, it is not
+   * tried again behind their back (Cloudflare calls are retried within the run already); a restart
+   * still carries it on.
    */
   async startAndWait(
-    job: Parameters<JobQueue['enqueue']>[0],
+    job: NewJobOf<GuardianJobKinds>,
     waitMs: number,
   ): Promise<{ result: unknown } | { job: Job }> {
-    const queued = await this.queue.enqueue(job);
+    const queued = await this.queue.enqueue({ ...job, attempts: 1 });
     const now = await this.queue.waitFor(queued.id, waitMs, queued);
     if (!now) throw jobNotFound();
     if (now.state === 'succeeded') return { result: now.result };

@@ -338,11 +338,11 @@ describe('ban list item provenance and expiry', () => {
           job: { id, accountId: account.id, createdAt },
           signal: new AbortController().signal,
           progress: () => {},
-        }) as unknown as Parameters<typeof run.kind.run>[0];
-      expect(await run.kind.run(context(randomUUID(), new Date()))).toEqual({ removed: 0 });
+        }) as unknown as Parameters<typeof run.run>[0];
+      expect(await run.run(context(randomUUID(), new Date()))).toEqual({ removed: 0 });
       expect(cloudflareIds(listId)).toHaveLength(3);
       await ctx.db.query(`UPDATE jobs SET state = 'succeeded' WHERE id = $1`, [earlierId]);
-      expect(await run.kind.run(context(randomUUID(), new Date()))).toEqual({ removed: 3 });
+      expect(await run.run(context(randomUUID(), new Date()))).toEqual({ removed: 3 });
       expect(cloudflareIds(listId)).toEqual([]);
       expect(await mirrorIds(ref)).toEqual([]);
     });

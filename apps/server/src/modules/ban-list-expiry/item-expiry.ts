@@ -4,7 +4,8 @@ import type { Db } from '../../db';
 import { cloudflareErrorToAppError } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { AuditRepository } from '../audit';
-import type { JobContext, JobKind, JobQueue } from '../../jobs/job-queue';
+import type { JobContext, JobQueue } from '../../jobs/job-queue';
+import type { GuardianJobHandler, GuardianJobKinds } from '../../jobs/job-kinds';
 import { banListNotFound } from '../ban-list-mirror';
 import { BanListItemsRepository } from '../ban-list-mirror';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
@@ -15,7 +16,7 @@ import type { AccountListWrites } from '../ban-list-mirror';
 import type { ListTurns } from '../ban-list-mirror';
 import type { BanListParts } from '../ban-list-mirror';
 
-export const ITEM_EXPIRY = 'ban-list-expiry';
+export const ITEM_EXPIRY = 'ban-list-expiry' satisfies keyof GuardianJobKinds;
 
 /**
  * Ids in one DELETE at Cloudflare: n due items of a list go in ceil(n / EXPIRY_BATCH) calls, one
@@ -60,7 +61,7 @@ export class ItemExpiry {
 
   constructor(
     parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists'>,
-    private readonly queue: JobQueue,
+    private readonly queue: JobQueue<GuardianJobKinds>,
     sweepMs: number,
     private readonly onError: (err: unknown) => void,
     /** Ids per DELETE (tests make it small). */
@@ -71,20 +72,18 @@ export class ItemExpiry {
   }
 
   /** The job of one account: its due items removed, `done` of `total` counted as they go. */
-  readonly kind: JobKind = {
-    run: async (context) => {
-      const { job } = context;
-      if (job.accountId === null) return { removed: 0 };
-      // Two processes' sweeps may queue a job each for one account at once: the later one leaves the
-      // work to the earlier (it would only wait for the account's write turn, and fail).
-      const [earlier] = await this.db.query(
-        `SELECT 1 FROM jobs WHERE kind = $1 AND account_id = $2 AND state IN ('queued', 'running')
+  readonly run: GuardianJobHandler<'ban-list-expiry'> = async (context) => {
+    const { job } = context;
+    if (job.accountId === null) return { removed: 0 };
+    // Two processes' sweeps may queue a job each for one account at once: the later one leaves the
+    // work to the earlier (it would only wait for the account's write turn, and fail).
+    const [earlier] = await this.db.query(
+      `SELECT 1 FROM jobs WHERE kind = $1 AND account_id = $2 AND state IN ('queued', 'running')
          AND (created_at, id) < ($3, $4::uuid)`,
-        [ITEM_EXPIRY, job.accountId, job.createdAt, job.id],
-      );
-      if (earlier) return { removed: 0 };
-      return { removed: await this.expireAccount(job.accountId, context) };
-    },
+      [ITEM_EXPIRY, job.accountId, job.createdAt, job.id],
+    );
+    if (earlier) return { removed: 0 };
+    return { removed: await this.expireAccount(job.accountId, context) };
   };
 
   start(): void {
@@ -120,8 +119,7 @@ export class ItemExpiry {
         userId: account.user_id,
         accountId: account.account_ref,
         target: account.account_name,
-        // The next sweep queues it again: a failed run is not retried behind that.
-        data: { maxAttempts: 1 },
+        data: {},
       });
     }
     return due.length;

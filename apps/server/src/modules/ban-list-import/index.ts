@@ -1,3 +1,3 @@
 // The ban-list-import module's entry: the one file other modules and the composition root import (lint holds it).
 export { listImportRoutes } from './list-import.routes';
-export { BAN_LIST_IMPORT, ListImportService } from './list-import.service';
+export { ListImportService } from './list-import.service';

@@ -14,7 +14,7 @@ import {
 import type Cloudflare from 'cloudflare';
 import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
-import type { JobKind } from '../../jobs/job-queue';
+import type { GuardianJobHandler } from '../../jobs/job-kinds';
 import type { JobsService } from '../../jobs/jobs.service';
 import { banListNotFound, toBanListDto } from '../ban-list-mirror';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
@@ -32,8 +32,6 @@ import type { OwnedLists } from '../ban-list-mirror';
 import type { ListTurns } from '../ban-list-mirror';
 import type { AccountListWrites } from '../ban-list-mirror';
 import type { BanListParts } from '../ban-list-mirror';
-
-export const BAN_LIST_IMPORT = 'ban-list-import';
 
 type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][number];
 /** An item of the import that reached Cloudflare, with its expiry (ISO, null for never). */
@@ -199,12 +197,11 @@ export class ListImportService {
     }
     const outcome = await this.jobs.startAndWait(
       {
-        kind: BAN_LIST_IMPORT,
+        kind: 'ban-list-import',
         userId: actor.userId,
         accountId: list.accountRef,
         target: list.listName,
-        // Started by a person who waits: a failure is answered, not tried again behind their back.
-        data: { listId, importId, expires, by: actor.name, maxAttempts: 1 },
+        data: { listId, importId, expires, by: actor.name },
       },
       this.waitMs,
     );
@@ -212,27 +209,25 @@ export class ListImportService {
   }
 
   /** The job: sends the new items and records what Cloudflare took. */
-  readonly kind: JobKind = {
-    run: async ({ job, signal, progress, flushProgress }) => {
-      const data = job.data as { listId: string; importId: string; expires: string; by: string };
-      const list = await this.owned.requireList(job.userId, data.listId);
-      const cf = await this.owned.clientOf(job.userId, list);
-      const defaultExpiry = expiryOfChoice(data.expires, new Date(job.createdAt));
-      return this.turns.writing(list.ref, async () => {
-        const stored = await this.imports.items(data.importId, job.userId, list.ref);
-        if (!stored) throw previewGone();
-        const current = await this.lists.findOwned(job.userId, list.ref);
-        if (!current) throw banListNotFound();
-        const result = await this.send(cf, current, stored, defaultExpiry, {
-          by: { userId: job.userId, name: data.by },
-          signal,
-          progress,
-          flushProgress,
-        });
-        await this.imports.remove(data.importId);
-        return result;
+  readonly run: GuardianJobHandler<'ban-list-import'> = async ({ job, signal, progress, flushProgress }) => {
+    const { data } = job;
+    const list = await this.owned.requireList(job.userId, data.listId);
+    const cf = await this.owned.clientOf(job.userId, list);
+    const defaultExpiry = expiryOfChoice(data.expires, new Date(job.createdAt));
+    return this.turns.writing(list.ref, async () => {
+      const stored = await this.imports.items(data.importId, job.userId, list.ref);
+      if (!stored) throw previewGone();
+      const current = await this.lists.findOwned(job.userId, list.ref);
+      if (!current) throw banListNotFound();
+      const result = await this.send(cf, current, stored, defaultExpiry, {
+        by: { userId: job.userId, name: data.by },
+        signal,
+        progress,
+        flushProgress,
       });
-    },
+      await this.imports.remove(data.importId);
+      return result;
+    });
   };
 
   private async send(

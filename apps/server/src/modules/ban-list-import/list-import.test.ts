@@ -13,7 +13,6 @@ import { buildApp, createAppDeps } from '../../app';
 import { createServices } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
-import type { JobRecord } from '../../jobs/jobs.repository';
 import { csvRows, parseExpiryCell, parseImport } from './list-import';
 import { parseItemValue } from '../ban-list-mirror';
 import { ListImportRepository } from './list-import.repository';
@@ -519,12 +518,12 @@ describe('import into a list', () => {
     const reports: [number, number | null | undefined][] = [];
     const recordedAt: number[] = [];
     let flushed = 0;
-    const result = (await listImport.kind.run({
+    const result = (await listImport.run({
       job: {
         userId: alice.id,
         createdAt: new Date(),
         data: { listId, importId: shown.id, expires: 'never', by: alice.email },
-      } as unknown as JobRecord,
+      } as unknown as Parameters<typeof listImport.run>[0]['job'],
       signal: new AbortController().signal,
       progress: (done, total) => {
         reports.push([done, total]);

@@ -4,15 +4,13 @@ import { accountListsAnswer, usableAnswer } from '../../cloudflare/answers';
 import type { AccountRecord } from '../accounts';
 import { banListNotFound, toBanListDto } from './owned-lists';
 import { syncMirror } from './mirror-sync';
-import type { JobKind } from '../../jobs/job-queue';
+import type { GuardianJobHandler } from '../../jobs/job-kinds';
 import type { JobsService } from '../../jobs/jobs.service';
 import type { Db } from '../../db';
 import type { OwnedLists } from './owned-lists';
 import type { ListTurns } from './list-turns';
 import type { BanListsRepository } from './ban-lists.repository';
 import type { BanListParts } from './ban-list-parts';
-
-export const BAN_LIST_SYNC = 'ban-list-sync';
 
 /**
  * Queues a list's sync for its owner, not waited for: retried, kept across a restart, shown in the
@@ -24,7 +22,7 @@ export function queueListSync(
   list: { accountRef: number; listName: string; listId: string },
 ) {
   return jobs.queue.enqueue({
-    kind: BAN_LIST_SYNC,
+    kind: 'ban-list-sync',
     userId,
     accountId: list.accountRef,
     target: list.listName,
@@ -52,28 +50,26 @@ export class BanListSyncJobs {
   }
 
   /** The job's work: the same steps as the in-request sync, with progress and a way to stop. */
-  readonly kind: JobKind = {
-    run: async ({ job, signal, progress, flushProgress }) => {
-      const listId = String(job.data.listId);
-      let total: number | null = null;
-      const list = await this.owned.requireList(job.userId, listId);
-      const cf = await this.owned.clientOf(job.userId, list);
-      return this.turns.writing(list.ref, async () => {
-        // Read again once it is this sync's turn: a write queued before it may have changed the list.
-        const current = await this.lists.findOwned(job.userId, list.ref);
-        if (!current) throw banListNotFound();
-        const synced = await syncMirror(this.db, cf, current, {
-          signal,
-          onTotal: (count) => {
-            total = count;
-            progress(0, count);
-          },
-          onProgress: (done) => progress(done, total),
-          onItemsStored: flushProgress,
-        });
-        return toBanListDto(synced);
+  readonly run: GuardianJobHandler<'ban-list-sync'> = async ({ job, signal, progress, flushProgress }) => {
+    const { listId } = job.data;
+    let total: number | null = null;
+    const list = await this.owned.requireList(job.userId, listId);
+    const cf = await this.owned.clientOf(job.userId, list);
+    return this.turns.writing(list.ref, async () => {
+      // Read again once it is this sync's turn: a write queued before it may have changed the list.
+      const current = await this.lists.findOwned(job.userId, list.ref);
+      if (!current) throw banListNotFound();
+      const synced = await syncMirror(this.db, cf, current, {
+        signal,
+        onTotal: (count) => {
+          total = count;
+          progress(0, count);
+        },
+        onProgress: (done) => progress(done, total),
+        onItemsStored: flushProgress,
       });
-    },
+      return toBanListDto(synced);
+    });
   };
 
   /** Starts the sync of the person's list; the list when it ended within the wait, else the job. */
@@ -81,13 +77,11 @@ export class BanListSyncJobs {
     const list = await this.owned.requireList(userId, listId);
     const outcome = await this.jobs.startAndWait(
       {
-        kind: BAN_LIST_SYNC,
+        kind: 'ban-list-sync',
         userId,
         accountId: list.accountRef,
         target: list.listName,
-        // Started by a person who waits: a failure is answered, not tried again behind their back
-        // (Cloudflare calls are retried within the call already); a restart still carries it on.
-        data: { listId, maxAttempts: 1 },
+        data: { listId },
       },
       this.waitMs,
     );

@@ -11,7 +11,7 @@ export {
   type RestoredItem,
 } from './ban-list-items.repository';
 export { type BanListParts } from './ban-list-parts';
-export { BAN_LIST_SYNC, BanListSyncJobs, queueListSync } from './ban-list-sync-job';
+export { BanListSyncJobs, queueListSync } from './ban-list-sync-job';
 export { BanListsRepository, type BanListRecord, type CloudflareListSummary } from './ban-lists.repository';
 export { GUARDIAN_ACTOR, ItemHistoryRepository, type NewItemEvent } from './item-history';
 export { ListCapacity, requireRoom } from './list-capacity';

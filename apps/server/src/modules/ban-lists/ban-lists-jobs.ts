@@ -1,10 +1,7 @@
 import type { BanList } from '@guardian/contract';
-import type { JobKind } from '../../jobs/job-queue';
+import type { GuardianJobHandler } from '../../jobs/job-kinds';
 import type { JobsService } from '../../jobs/jobs.service';
 import type { BanListsService } from './ban-lists.service';
-
-export const BAN_LISTS_UPDATE = 'ban-lists-update';
-export const BAN_LISTS_CLEAN = 'ban-lists-clean';
 
 /**
  * "Update" (every account's lists read again) and "Clean All" (every list emptied) as jobs
@@ -20,34 +17,25 @@ export class BanListsJobs {
     private readonly waitMs: number,
   ) {}
 
-  readonly updateKind: JobKind = {
-    run: ({ job, signal, progress }) => this.banLists.update(job.userId, { signal, progress }),
-  };
+  readonly runUpdate: GuardianJobHandler<'ban-lists-update'> = ({ job, signal, progress }) =>
+    this.banLists.update(job.userId, { signal, progress });
 
-  readonly cleanKind: JobKind = {
-    run: ({ job, signal, progress }) => this.banLists.clean(job.userId, { signal, progress, jobId: job.id }),
-  };
+  readonly runClean: GuardianJobHandler<'ban-lists-clean'> = ({ job, signal, progress }) =>
+    this.banLists.clean(job.userId, { signal, progress, jobId: job.id });
 
   /** Starts "Update"; the lists when it ended within the wait, else the job. */
   update(userId: number) {
-    return this.start(BAN_LISTS_UPDATE, userId);
+    return this.start('ban-lists-update', userId);
   }
 
   /** Starts "Clean All"; the lists when it ended within the wait, else the job. */
   clean(userId: number) {
-    return this.start(BAN_LISTS_CLEAN, userId);
+    return this.start('ban-lists-clean', userId);
   }
 
-  private async start(kind: string, userId: number) {
+  private async start(kind: 'ban-lists-update' | 'ban-lists-clean', userId: number) {
     const outcome = await this.jobs.startAndWait(
-      {
-        kind,
-        userId,
-        target: 'All lists',
-        // Started by a person who waits: a failure is answered, not tried again behind their back
-        // (Cloudflare calls are retried within the call already); a restart still carries it on.
-        data: { maxAttempts: 1 },
-      },
+      { kind, userId, target: 'All lists', data: {} },
       this.waitMs,
     );
     return 'job' in outcome ? outcome : { lists: outcome.result as BanList[] };

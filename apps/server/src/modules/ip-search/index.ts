@@ -1,4 +1,4 @@
 // The ip-search module's entry: the one file other modules and the composition root import (lint holds it).
-export { BAN_EVERYWHERE, IP_SEARCH_REMOVE, IpSearchActions } from './ip-search-actions';
+export { IpSearchActions } from './ip-search-actions';
 export { ipSearchRoutes } from './ip-search.routes';
 export { IpSearchService } from './ip-search.service';

@@ -11,15 +11,17 @@ import type { BanListItemsService } from '../ban-list-items';
 import type { BanListRecord } from '../ban-list-mirror';
 import type { ItemActor } from '../auth';
 import { parseItemValue } from '../ban-list-mirror';
-import type { JobKind } from '../../jobs/job-queue';
+import type { GuardianJobHandler, GuardianJobKinds } from '../../jobs/job-kinds';
+import type { NewJobOf } from '../../jobs/job-queue';
 import { toJobDto, type JobsService } from '../../jobs/jobs.service';
 import type { OwnedLists } from '../ban-list-mirror';
 import type { BanListParts } from '../ban-list-mirror';
 
-export const BAN_EVERYWHERE = 'ban-everywhere';
-export const IP_SEARCH_REMOVE = 'ip-search-remove';
-
 type ListOutcome = IpSearchJobResult['lists'][number];
+/** One account's part of an action, as its job's kind and details. */
+type AccountJob = {
+  [K in 'ban-everywhere' | 'ip-search-remove']: Pick<NewJobOf<GuardianJobKinds, K>, 'kind' | 'data'>;
+}['ban-everywhere' | 'ip-search-remove'];
 
 interface AccountPart<T> {
   accountRef: number;
@@ -70,73 +72,60 @@ export class IpSearchActions {
     ({ owned: this.owned } = parts);
   }
 
-  readonly banKind: JobKind = {
-    run: async ({ job, signal, progress }) => {
-      const { value, comment, listIds, actor, expiresAt } = job.data as {
-        value: string;
-        comment: string;
-        listIds: string[];
-        actor: ItemActor;
-        expiresAt: string | null;
-      };
-      const lists: ListOutcome[] = [];
-      progress(0, listIds.length);
-      for (const listId of listIds) {
-        signal.throwIfAborted();
-        const list = await this.owned.requireList(job.userId, listId);
-        const outcome = await about(`The list "${list.listName}"`, async () => {
-          try {
-            await this.items.add({ ...actor, userId: job.userId }, list, {
-              ip: value,
-              comment,
-              ...(expiresAt ? { expires: expiresAt } : {}),
-            });
-            return 'added' as const;
-          } catch (err) {
-            // The add refuses a value the list (or Cloudflare's copy of it) already holds: nothing to do.
-            if (
-              err instanceof AppError &&
-              err.code === 'CONFLICT' &&
-              err.message.includes('is already in this list')
-            )
-              return 'already' as const;
-            throw err;
-          }
-        });
-        lists.push({ list_id: list.listId, list_name: list.listName, outcome });
-        progress(lists.length, listIds.length);
-      }
-      return { lists } satisfies IpSearchJobResult;
-    },
+  readonly runBan: GuardianJobHandler<'ban-everywhere'> = async ({ job, signal, progress }) => {
+    const { value, comment, listIds, actor, expiresAt } = job.data;
+    const lists: ListOutcome[] = [];
+    progress(0, listIds.length);
+    for (const listId of listIds) {
+      signal.throwIfAborted();
+      const list = await this.owned.requireList(job.userId, listId);
+      const outcome = await about(`The list "${list.listName}"`, async () => {
+        try {
+          await this.items.add({ ...actor, userId: job.userId }, list, {
+            ip: value,
+            comment,
+            ...(expiresAt ? { expires: expiresAt } : {}),
+          });
+          return 'added' as const;
+        } catch (err) {
+          // The add refuses a value the list (or Cloudflare's copy of it) already holds: nothing to do.
+          if (
+            err instanceof AppError &&
+            err.code === 'CONFLICT' &&
+            err.message.includes('is already in this list')
+          )
+            return 'already' as const;
+          throw err;
+        }
+      });
+      lists.push({ list_id: list.listId, list_name: list.listName, outcome });
+      progress(lists.length, listIds.length);
+    }
+    return { lists } satisfies IpSearchJobResult;
   };
 
-  readonly removeKind: JobKind = {
-    run: async ({ job, signal, progress }) => {
-      const { items: entries, actor } = job.data as {
-        items: { listId: string; itemId: number }[];
-        actor: ItemActor;
-      };
-      const lists: ListOutcome[] = [];
-      progress(0, entries.length);
-      for (const { listId, itemId } of entries) {
-        signal.throwIfAborted();
-        const list = await this.owned.requireList(job.userId, listId);
-        const outcome = await about(`The list "${list.listName}"`, async () => {
-          try {
-            await this.items.delete({ ...actor, userId: job.userId }, listId, itemId);
-            return 'removed' as const;
-          } catch (err) {
-            // Removed meanwhile (another tab, a sync): what was asked for is done.
-            if (err instanceof AppError && err.code === 'NOT_FOUND' && err.message === 'Item not found.')
-              return 'gone' as const;
-            throw err;
-          }
-        });
-        lists.push({ list_id: list.listId, list_name: list.listName, outcome });
-        progress(lists.length, entries.length);
-      }
-      return { lists } satisfies IpSearchJobResult;
-    },
+  readonly runRemove: GuardianJobHandler<'ip-search-remove'> = async ({ job, signal, progress }) => {
+    const { items: entries, actor } = job.data;
+    const lists: ListOutcome[] = [];
+    progress(0, entries.length);
+    for (const { listId, itemId } of entries) {
+      signal.throwIfAborted();
+      const list = await this.owned.requireList(job.userId, listId);
+      const outcome = await about(`The list "${list.listName}"`, async () => {
+        try {
+          await this.items.delete({ ...actor, userId: job.userId }, listId, itemId);
+          return 'removed' as const;
+        } catch (err) {
+          // Removed meanwhile (another tab, a sync): what was asked for is done.
+          if (err instanceof AppError && err.code === 'NOT_FOUND' && err.message === 'Item not found.')
+            return 'gone' as const;
+          throw err;
+        }
+      });
+      lists.push({ list_id: list.listId, list_name: list.listName, outcome });
+      progress(lists.length, entries.length);
+    }
+    return { lists } satisfies IpSearchJobResult;
   };
 
   /**
@@ -159,12 +148,9 @@ export class IpSearchActions {
         throw new AppError('BAD_REQUEST', `The list "${list.listName}": ${value}`);
       chosen.push({ list, entry: listId });
     }
-    return this.start(userId, BAN_EVERYWHERE, byAccount(chosen), (part) => ({
-      value: request.value,
-      comment: request.comment,
-      listIds: part.entries,
-      actor,
-      expiresAt,
+    return this.start(userId, byAccount(chosen), (part) => ({
+      kind: 'ban-everywhere',
+      data: { value: request.value, comment: request.comment, listIds: part.entries, actor, expiresAt },
     }));
   }
 
@@ -183,27 +169,26 @@ export class IpSearchActions {
       const list = await this.owned.requireList(userId, list_id);
       chosen.push({ list, entry: { listId: list_id, itemId: item_id } });
     }
-    return this.start(userId, IP_SEARCH_REMOVE, byAccount(chosen), (part) => ({
-      items: part.entries,
-      actor,
+    return this.start(userId, byAccount(chosen), (part) => ({
+      kind: 'ip-search-remove',
+      data: { items: part.entries, actor },
     }));
   }
 
   private async start<T>(
     userId: number,
-    kind: string,
     parts: AccountPart<T>[],
-    dataOf: (part: AccountPart<T>) => Record<string, unknown>,
+    jobOf: (part: AccountPart<T>) => AccountJob,
   ): Promise<IpSearchActionAnswer & { ended: boolean }> {
     const queued = [];
     for (const part of parts) {
       const job = await this.jobs.queue.enqueue({
-        kind,
+        ...jobOf(part),
         userId,
         accountId: part.accountRef,
         target: part.lists.map((list) => list.listName).join(', '),
         // Started by a person who watches it: a failure is shown, not tried again behind their back.
-        data: { ...dataOf(part), maxAttempts: 1 },
+        attempts: 1,
       });
       queued.push({ part, job });
     }

@@ -223,8 +223,8 @@ describe('snapshots: undoing Clean All, a deleted list, a deleted DNS record', (
     );
     const job = (await new JobsRepository(ctx.db).find(row!.id))!;
     const { banListsJobs } = createServices(ctx.config, createAppDeps(ctx.config, ctx.db));
-    await banListsJobs.cleanKind.run({
-      job,
+    await banListsJobs.runClean({
+      job: { ...job, data: {} },
       signal: new AbortController().signal,
       progress: () => undefined,
       flushProgress: async () => undefined,

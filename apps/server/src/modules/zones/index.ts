@@ -3,7 +3,7 @@ export { fetchAllPages } from './all-pages';
 export { requireOwnedZone } from './owned-zone';
 export { zoneSettingsRoutes } from './zone-settings.routes';
 export { ZoneSettingsService } from './zone-settings.service';
-export { ZONES_SYNC, ZonesSyncJobs } from './zones-sync-job';
+export { ZonesSyncJobs } from './zones-sync-job';
 export { ZonesRepository, type OwnedZone, type ZoneRecord } from './zones.repository';
 export { zonesRoutes } from './zones.routes';
 export { ZonesService } from './zones.service';

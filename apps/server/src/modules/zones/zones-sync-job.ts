@@ -1,9 +1,7 @@
 import type { SyncZonesResponse } from '@guardian/contract';
-import type { JobKind } from '../../jobs/job-queue';
+import type { GuardianJobHandler } from '../../jobs/job-kinds';
 import type { JobsService } from '../../jobs/jobs.service';
 import type { ZonesService } from './zones.service';
-
-export const ZONES_SYNC = 'zones-sync';
 
 /**
  * Zone sync ("Update List") as a job (src/jobs/): the call waits for a short one and answers as
@@ -17,14 +15,13 @@ export class ZonesSyncJobs {
     private readonly waitMs: number,
   ) {}
 
-  readonly kind: JobKind = {
-    run: ({ job, signal, progress }) => this.zones.sync(job.userId, { signal, progress }),
-  };
+  readonly run: GuardianJobHandler<'zones-sync'> = ({ job, signal, progress }) =>
+    this.zones.sync(job.userId, { signal, progress });
 
   /** Starts the sync; its answer when it ended within the wait, else the job. */
   async sync(userId: number) {
     const outcome = await this.jobs.startAndWait(
-      { kind: ZONES_SYNC, userId, target: 'All zones', data: { maxAttempts: 1 } },
+      { kind: 'zones-sync', userId, target: 'All zones', data: {} },
       this.waitMs,
     );
     return 'job' in outcome ? outcome : { synced: outcome.result as SyncZonesResponse };
