@@ -31,61 +31,80 @@ export interface AdminMenuItem extends MenuItem {
   icon: LucideIcon;
 }
 
-/** A group of the user menu: each of its pages lives under /<id>/, which `groupForPath` relies on. */
-function menuGroup(
-  id: string,
-  label: string,
-  icon: LucideIcon,
-  pages: [label: string, page: string][],
-): MenuGroup {
-  const prefix = `/${id}`;
-  return {
-    id,
-    label,
-    icon,
-    prefix,
-    items: pages.map(([pageLabel, page]) => ({ label: pageLabel, to: `${prefix}/${page}` })),
-  };
-}
-
 /** Spec section 2, user sidebar menu. */
 export const USER_MENU: MenuGroup[] = [
-  menuGroup('dashboard', 'Dashboard', LayoutDashboard, [
-    ['Overview', 'overview'],
-    ['Alerts', 'alerts'],
-    ['Activity', 'activity'],
-    ['Performance', 'performance'],
-  ]),
-  menuGroup('servers', 'Server Management', Server, [
-    ['Server List', 'list'],
-    ['Server Groups', 'groups'],
-    ['Integrations', 'integrations'],
-  ]),
-  menuGroup('cloudflare', 'Cloudflare', Cloud, [
-    ['Accounts', 'accounts'],
-    ['Ban Lists', 'banlists'],
-    ['IP Lists', 'ips'],
-    ['Zones', 'zones'],
-    ['Rules', 'rules'],
-  ]),
-  menuGroup('mail-protection', 'Mail Protection', Mail, [
-    ['Integration', 'integration'],
-    ['Filtering', 'filtering'],
-    ['Blocklist', 'blocklist'],
-    ['Logs', 'logs'],
-    ['Audit', 'audit'],
-  ]),
-  menuGroup('reports', 'Reports', BarChart3, [
-    ['Security', 'security'],
-    ['Traffic', 'traffic'],
-    ['Errors', 'errors'],
-    ['Activity', 'activity'],
-  ]),
-  menuGroup('support', 'Help and Support', LifeBuoy, [
-    ['Guide', 'guide'],
-    ['FAQ', 'faq'],
-    ['Ticket', 'ticket'],
-  ]),
+  {
+    id: 'dashboard',
+    label: 'Dashboard',
+    icon: LayoutDashboard,
+    prefix: '/dashboard',
+    items: [
+      { label: 'Overview', to: '/dashboard/overview' },
+      { label: 'Alerts', to: '/dashboard/alerts' },
+      { label: 'Activity', to: '/dashboard/activity' },
+      { label: 'Performance', to: '/dashboard/performance' },
+    ],
+  },
+  {
+    id: 'servers',
+    label: 'Server Management',
+    icon: Server,
+    prefix: '/servers',
+    items: [
+      { label: 'Server List', to: '/servers/list' },
+      { label: 'Server Groups', to: '/servers/groups' },
+      { label: 'Integrations', to: '/servers/integrations' },
+    ],
+  },
+  {
+    id: 'cloudflare',
+    label: 'Cloudflare',
+    icon: Cloud,
+    prefix: '/cloudflare',
+    items: [
+      { label: 'Accounts', to: '/cloudflare/accounts' },
+      { label: 'Ban Lists', to: '/cloudflare/banlists' },
+      { label: 'IP Lists', to: '/cloudflare/ips' },
+      { label: 'Zones', to: '/cloudflare/zones' },
+      { label: 'Rules', to: '/cloudflare/rules' },
+    ],
+  },
+  {
+    id: 'mail-protection',
+    label: 'Mail Protection',
+    icon: Mail,
+    prefix: '/mail-protection',
+    items: [
+      { label: 'Integration', to: '/mail-protection/integration' },
+      { label: 'Filtering', to: '/mail-protection/filtering' },
+      { label: 'Blocklist', to: '/mail-protection/blocklist' },
+      { label: 'Logs', to: '/mail-protection/logs' },
+      { label: 'Audit', to: '/mail-protection/audit' },
+    ],
+  },
+  {
+    id: 'reports',
+    label: 'Reports',
+    icon: BarChart3,
+    prefix: '/reports',
+    items: [
+      { label: 'Security', to: '/reports/security' },
+      { label: 'Traffic', to: '/reports/traffic' },
+      { label: 'Errors', to: '/reports/errors' },
+      { label: 'Activity', to: '/reports/activity' },
+    ],
+  },
+  {
+    id: 'support',
+    label: 'Help and Support',
+    icon: LifeBuoy,
+    prefix: '/support',
+    items: [
+      { label: 'Guide', to: '/support/guide' },
+      { label: 'FAQ', to: '/support/faq' },
+      { label: 'Ticket', to: '/support/ticket' },
+    ],
+  },
 ];
 
 /** Spec section 2, admin sidebar menu. */
