@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page, type Route } from '@playwright/test';
-import { signIn } from './support/session';
+import { shareSignedInPage } from './support/session';
 import { DEMO_USER } from './support/stack';
 
 // The demo stack is shared with the specs that run after this one: this spec adds the spare account
@@ -9,15 +9,8 @@ const listName = `e2e_list_${Date.now().toString(36)}`;
 const BAN_LIST_PATH = /^\/api\/cloudflare\/banlists\/\d+$/;
 const ITEM_PATH = /\/items\/\d+$/;
 
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage();
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn));
 
 /** The row with a cell named `text`, or an item's row whose address (a button opening its details) is `text`. */
 const rowWith = (text: string) =>

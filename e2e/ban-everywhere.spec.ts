@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/session';
+import { listsHoldingTheSearch } from './support/ip-lists';
+import { shareSignedInPage } from './support/session';
 import { DEMO_USER } from './support/stack';
 
 // Issue 15: find an address across accounts and ban it everywhere (office_allowlist of Guardian Demo
@@ -8,21 +9,10 @@ import { DEMO_USER } from './support/stack';
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/ban-everywhere';
 const ADDRESS = '198.18.7.77';
 
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn), { viewport: { width: 1280, height: 800 } });
 
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
-
-const results = () => page.getByRole('table', { name: 'Lists holding the search' });
-const resultRows = () =>
-  results()
-    .getByRole('row')
-    .filter({ hasNot: page.getByRole('columnheader') });
+const resultRows = () => listsHoldingTheSearch(page);
 
 async function searchFor(q: string) {
   await page.goto(`/cloudflare/ips?q=${encodeURIComponent(q)}`);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/session';
+import { shareSignedInPage } from './support/session';
 import { DEMO_USER } from './support/stack';
 
 // Issue 15: Import beside Add on the ban list items screen. A CSV file with invalid lines, a line the
@@ -21,16 +21,9 @@ const FILE = [
   '',
 ].join('\n');
 
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  mkdirSync(SHOTS, { recursive: true });
-  page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn), { viewport: { width: 1366, height: 900 } });
+test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
 const table = () => page.getByRole('table', { name: 'Ban list items' });
 

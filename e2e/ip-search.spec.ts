@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/session';
+import { listsHoldingTheSearch } from './support/ip-lists';
+import { shareSignedInPage } from './support/session';
 import { DEMO_USER } from './support/stack';
 
 // Reads the demo's seeded lists only: blocked_ips (10,000 items from 10.0.0.0, Guardian Demo),
@@ -8,22 +9,11 @@ import { DEMO_USER } from './support/stack';
 // (192.0.2.1 to 192.0.2.150, Acme Security). Issue 15: "Where is this address?" and Export.
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/ip-search';
 
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn), { viewport: { width: 1280, height: 800 } });
 
 const box = () => page.getByLabel('IP address, CIDR, hostname or AS number');
-const results = () => page.getByRole('table', { name: 'Lists holding the search' });
-const resultRows = () =>
-  results()
-    .getByRole('row')
-    .filter({ hasNot: page.getByRole('columnheader') });
+const resultRows = () => listsHoldingTheSearch(page);
 
 async function searchFor(q: string) {
   await box().fill(q);

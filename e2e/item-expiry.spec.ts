@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/session';
-import { DEMO_USER, E2E_SERVER_LOG, SANDBOX_TOKENS } from './support/stack';
+import { shareSignedInPage } from './support/session';
+import { atCloudflare } from './support/sandbox';
+import { DEMO_USER } from './support/stack';
 
 // Issue 15: an item added with an expiry a minute or two ahead disappears at Cloudflare and from the
 // list by itself (the e2e stack sweeps every 2 seconds: GUARDIAN_EXPIRY_SWEEP_SECONDS in
@@ -10,35 +10,10 @@ import { DEMO_USER, E2E_SERVER_LOG, SANDBOX_TOKENS } from './support/stack';
 // Demo, with an address in no seeded list.
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-h1';
 const ADDRESS = '192.0.2.231';
-const GUARDIAN_TOKEN = SANDBOX_TOKENS[0]!;
-
-test.describe.configure({ mode: 'serial' });
 
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  mkdirSync(SHOTS, { recursive: true });
-  page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
-
-/** The sandbox's Cloudflare API, as the demo's banner prints it in the server log. */
-function sandboxUrl(): string {
-  const log = readFileSync(resolve(import.meta.dirname, '..', E2E_SERVER_LOG), 'utf8');
-  const url = /Cloudflare sandbox: (http:\/\/\S+)/.exec(log)?.[1];
-  if (!url) throw new Error('The demo did not print its sandbox URL.');
-  return url;
-}
-
-/** Reads Cloudflare (the sandbox) directly, with the account's own token, not through the console. */
-async function atCloudflare<T>(path: string): Promise<T> {
-  const response = await fetch(`${sandboxUrl()}${path}`, {
-    headers: { authorization: `Bearer ${GUARDIAN_TOKEN}` },
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { result: T }).result;
-}
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn), { viewport: { width: 1366, height: 800 } });
+test.beforeAll(() => mkdirSync(SHOTS, { recursive: true }));
 
 /** The values of the list at Cloudflare matching `search`. */
 async function valuesAtCloudflare(listId: string, search: string): Promise<string[]> {

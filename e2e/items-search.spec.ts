@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from './support/session';
+import { shareSignedInPage } from './support/session';
 import { DEMO_USER } from './support/stack';
 
 // Reads the seeded lists only (blocked_ips: 10,000 items 10.0.0.0 to 10.0.39.15, every sixth a
@@ -7,15 +7,8 @@ import { DEMO_USER } from './support/stack';
 // so its checks are about order, not count). Issue 18 items 1 and 9.
 const SHOTS = '/tmp/shots/items';
 
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn), { viewport: { width: 1366, height: 800 } });
 
 const cells = (row: Locator) => row.getByRole('cell');
 const pagination = () => page.getByRole('navigation', { name: 'Pagination' });

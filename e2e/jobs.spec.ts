@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/session';
+import { shareSignedInPage } from './support/session';
 import { DEMO_USER } from './support/stack';
 
 // Issue 14: "Update from Cloudflare" runs as a job. The seeded blocked_ips (10,000 items, Guardian
@@ -8,15 +8,8 @@ import { DEMO_USER } from './support/stack';
 // and the operation is listed in the jobs view the bell opens.
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/jobs';
 
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn), { viewport: { width: 1280, height: 800 } });
 
 const toast = (text: string) => page.getByRole('status').filter({ hasText: text });
 

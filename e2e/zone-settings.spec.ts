@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/session';
-import { DEMO_USER, E2E_SERVER_LOG, SANDBOX_TOKENS } from './support/stack';
+import { shareSignedInPage } from './support/session';
+import { atCloudflare } from './support/sandbox';
+import { DEMO_USER } from './support/stack';
 
 /**
  * Zone settings applied at Cloudflare (the demo's sandbox) and read back; the rules overview of every
@@ -10,37 +9,12 @@ import { DEMO_USER, E2E_SERVER_LOG, SANDBOX_TOKENS } from './support/stack';
  * puts every setting back as it found it. The overview only reads.
  */
 const ZONE = 'demo-site-47.net';
-const GUARDIAN_TOKEN = SANDBOX_TOKENS[0]!;
-
-test.describe.configure({ mode: 'serial' });
 
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
-
-/** The sandbox's Cloudflare API, as the demo's banner prints it in the server log. */
-function sandboxUrl(): string {
-  const log = readFileSync(resolve(import.meta.dirname, '..', E2E_SERVER_LOG), 'utf8');
-  const url = /Cloudflare sandbox: (http:\/\/\S+)/.exec(log)?.[1];
-  if (!url) throw new Error('The demo did not print its sandbox URL.');
-  return url;
-}
-
-/** Reads Cloudflare (the sandbox) directly, with the account's own token, not through the console. */
-async function atCloudflare(path: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${sandboxUrl()}${path}`, {
-    headers: { authorization: `Bearer ${GUARDIAN_TOKEN}` },
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { result: Record<string, unknown> }).result;
-}
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn), { viewport: { width: 1366, height: 800 } });
 
 async function zoneIdAtCloudflare(name: string): Promise<string> {
-  const result = (await atCloudflare(`/zones?name=${name}`)) as unknown as { id: string }[];
+  const result = await atCloudflare<{ id: string }[]>(`/zones?name=${name}`);
   return result[0]!.id;
 }
 

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from './support/session';
-import { DEMO_USER, E2E_SANDBOX_CONTROL_SECRET, E2E_SERVER_LOG } from './support/stack';
+import { shareSignedInPage } from './support/session';
+import { sandboxControl } from './support/sandbox';
+import { DEMO_USER } from './support/stack';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
@@ -10,15 +9,8 @@ const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 // own (unique name) and never deletes the seeded zones or records.
 const domain = `e2e-zones-${Date.now().toString(36)}.com`;
 
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
-
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage();
-  await signIn(page, DEMO_USER);
-});
-test.afterAll(() => page.close());
+shareSignedInPage(DEMO_USER, (signedIn) => (page = signedIn));
 
 const zoneRow = (name: string) =>
   page.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
@@ -136,20 +128,6 @@ test.describe('DNS records of the new zone', () => {
     await expect(page.getByRole('heading', { name: 'DNS Records' })).toBeVisible();
     await expect(page.getByText('No DNS records found.')).toBeVisible();
   });
-
-  /** The sandbox's control API (the demo prints its Cloudflare URL in the server log). */
-  async function sandboxControl(method: 'POST' | 'DELETE', path: string, body?: object) {
-    const log = readFileSync(resolve(import.meta.dirname, '..', E2E_SERVER_LOG), 'utf8');
-    const api = /Cloudflare sandbox: (http:\/\/\S+)/.exec(log)?.[1];
-    if (!api) throw new Error('The demo did not print its sandbox URL.');
-    const response = await fetch(`${new URL(api).origin}/__sandbox${path}`, {
-      method,
-      headers: { 'x-sandbox-control-secret': E2E_SANDBOX_CONTROL_SECRET, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as { id: string };
-  }
 
   // Issue 35 item 13: a failed read took 15 s and said only 'Failed to fetch DNS records.'
   test('a failed read says why, after one request, and Retry reads again', async () => {

@@ -9,6 +9,7 @@ import { refetchSnapshots, useSnapshotsQuery } from '../api/snapshots/snapshots-
 import { actionErrorMessage } from '../lib/api';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
+import { useConfirm, type ConfirmOptions } from './ui/confirm-dialog';
 import { useToast } from './ui/toast';
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
@@ -58,7 +59,7 @@ function useRestore() {
  * The success toast of a destructive action, with a Restore button: it finds the snapshot the action
  * just took (`match`) and puts it back. `filter` is the page's own snapshot list.
  */
-export function useUndoableSuccess(filter: SnapshotFilter) {
+function useUndoableSuccess(filter: SnapshotFilter) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const restore = useRestore();
@@ -81,6 +82,29 @@ export function useUndoableSuccess(filter: SnapshotFilter) {
     },
     [filter, queryClient, restore, toast],
   );
+}
+
+interface UndoableAction extends ConfirmOptions {
+  /** The success toast, whose Restore puts back the snapshot that `taken` picks out. */
+  done: string;
+  taken: (snapshot: Snapshot) => boolean;
+  /** The failure toast, before the server's reason. */
+  failed: string;
+}
+
+/**
+ * A destructive action that Guardian keeps a copy of: asked for in the confirm dialog, then told in a
+ * toast with Restore, or its failure in an error toast. `filter` is the page's own snapshot list.
+ */
+export function useUndoableAction(filter: SnapshotFilter) {
+  const confirm = useConfirm();
+  const toast = useToast();
+  const undoableSuccess = useUndoableSuccess(filter);
+  return ({ done, taken, failed, ...options }: UndoableAction) =>
+    confirm(options).then(
+      (confirmed) => confirmed && undoableSuccess(done, taken),
+      (error: unknown) => toast.error(actionErrorMessage(error, failed)),
+    );
 }
 
 /**

@@ -1,10 +1,10 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { clsx } from 'clsx';
 import { ChevronDown } from 'lucide-react';
 import { GuardianLogo } from '../../components/guardian-logo';
 import { useSession } from '../../lib/session';
-import { ADMIN_MENU, groupForPath, isItemActive, type MenuGroup, USER_MENU } from '../menus';
+import { ADMIN_MENU, groupForPath, isItemActive, type MenuGroup, type MenuItem, USER_MENU } from '../menus';
 
 interface SidebarProps {
   /** Called when a link is followed, so the phone drawer can close. */
@@ -30,32 +30,45 @@ export function Sidebar({ onNavigate }: SidebarProps) {
   );
 }
 
-const linkClassName = (active: boolean) =>
-  clsx(
-    'flex items-center gap-3 rounded-control px-3 py-2 text-sm transition-colors',
-    active ? 'bg-brand font-medium text-white' : 'text-sidebar-ink hover:bg-sidebar-hover hover:text-white',
+interface MenuLinkProps extends SidebarProps {
+  item: MenuItem;
+  pathname: string;
+  /** Shown before the label (the admin menu's icons). */
+  children?: ReactNode;
+}
+
+/** A menu item's link, lit and marked as the current page while its page is open. */
+function MenuLink({ item, pathname, onNavigate, children }: MenuLinkProps) {
+  const active = isItemActive(item, pathname);
+  return (
+    <Link
+      to={item.to}
+      onClick={onNavigate}
+      aria-current={active ? 'page' : undefined}
+      className={clsx(
+        'flex items-center gap-3 rounded-control px-3 py-2 text-sm transition-colors',
+        active
+          ? 'bg-brand font-medium text-white'
+          : 'text-sidebar-ink hover:bg-sidebar-hover hover:text-white',
+      )}
+    >
+      {children}
+      {item.label}
+    </Link>
   );
+}
 
 function AdminNav({ onNavigate }: SidebarProps) {
   const { pathname } = useLocation();
   return (
     <ul className="space-y-1">
-      {ADMIN_MENU.map((item) => {
-        const active = isItemActive(item, pathname);
-        return (
-          <li key={item.to}>
-            <Link
-              to={item.to}
-              onClick={onNavigate}
-              aria-current={active ? 'page' : undefined}
-              className={linkClassName(active)}
-            >
-              <item.icon aria-hidden="true" className="size-4.5 shrink-0" />
-              {item.label}
-            </Link>
-          </li>
-        );
-      })}
+      {ADMIN_MENU.map((item) => (
+        <li key={item.to}>
+          <MenuLink item={item} pathname={pathname} onNavigate={onNavigate}>
+            <item.icon aria-hidden="true" className="size-4.5 shrink-0" />
+          </MenuLink>
+        </li>
+      ))}
     </ul>
   );
 }
@@ -120,21 +133,11 @@ function NavGroup({ group, open, current, pathname, onToggle, onNavigate }: NavG
         />
       </button>
       <ul id={panelId} hidden={!open} className="mt-1 ml-5 space-y-0.5 border-l border-white/10 pl-3">
-        {group.items.map((item) => {
-          const active = isItemActive(item, pathname);
-          return (
-            <li key={item.to}>
-              <Link
-                to={item.to}
-                onClick={onNavigate}
-                aria-current={active ? 'page' : undefined}
-                className={linkClassName(active)}
-              >
-                {item.label}
-              </Link>
-            </li>
-          );
-        })}
+        {group.items.map((item) => (
+          <li key={item.to}>
+            <MenuLink item={item} pathname={pathname} onNavigate={onNavigate} />
+          </li>
+        ))}
       </ul>
     </li>
   );

@@ -6,7 +6,7 @@ interface FormDialogProps {
   title: ReactNode;
   description?: ReactNode;
   size?: ComponentProps<typeof Dialog>['size'];
-  /** Closes the dialog: Cancel, Esc, the close button. */
+  /** Closes the dialog: Cancel (or Close), Esc, the close button. */
   onClose: () => void;
   onSubmit: ComponentProps<typeof Dialog>['onSubmit'];
   /** While the save runs the dialog stays open, Cancel is off and the submit button spins. */
@@ -18,11 +18,18 @@ interface FormDialogProps {
   submitDisabled?: boolean;
   /** 'danger' for a submit that takes something away. */
   submitVariant?: ButtonVariant;
+  /** The other button's text: 'Close' where the dialog is mostly to read. */
+  cancelLabel?: string;
   /** The fields. */
   children: ReactNode;
+  /**
+   * What the save made, shown once (a password, a link): the dialog turns into it, with Done. It stays
+   * the same Dialog, so the focus stays where the shown content puts it.
+   */
+  saved?: { title: string; content: ReactNode } | null;
 }
 
-/** A dialog that is a form: its fields over Cancel and the submit button. */
+/** A dialog that is a form: its fields over Cancel and the submit button, and then what it saved. */
 export function FormDialog({
   title,
   description,
@@ -34,8 +41,23 @@ export function FormDialog({
   savingLabel,
   submitDisabled,
   submitVariant,
+  cancelLabel = 'Cancel',
   children,
+  saved,
 }: FormDialogProps) {
+  if (saved) {
+    return (
+      <Dialog
+        open
+        onOpenChange={(open) => !open && onClose()}
+        title={saved.title}
+        size={size}
+        footer={<Button onClick={onClose}>Done</Button>}
+      >
+        {saved.content}
+      </Dialog>
+    );
+  }
   return (
     <Dialog
       open
@@ -48,7 +70,7 @@ export function FormDialog({
       footer={
         <>
           <Button variant="secondary" disabled={saving} onClick={onClose}>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button type="submit" variant={submitVariant} loading={saving} disabled={submitDisabled}>
             {saving ? savingLabel : submitLabel}

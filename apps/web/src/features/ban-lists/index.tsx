@@ -2,13 +2,12 @@ import { useState } from 'react';
 import { Eraser, Plus, RefreshCw } from 'lucide-react';
 import { PAGE_SIZE, type BanList } from '@guardian/contract';
 import { Button } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { useToast } from '../../components/ui/toast';
 import { RunningJobStrip } from '../../components/job-progress-strip';
-import { RecentlyRemoved, useRestoreNote, useUndoableSuccess } from '../../components/recently-removed';
+import { RecentlyRemoved, useRestoreNote, useUndoableAction } from '../../components/recently-removed';
 import type { SnapshotFilter } from '../../api/snapshots/keys';
 import { actionErrorMessage } from '../../lib/api';
 import { usePagedRows } from '../../lib/use-paged-rows';
@@ -35,10 +34,9 @@ export default function BanListsScreen() {
   const updateBanLists = useUpdateBanListsMutation();
   const cleanBanLists = useCleanBanListsMutation();
   const deleteBanList = useDeleteBanListMutation();
-  const confirm = useConfirm();
   const toast = useToast();
   const [adding, setAdding] = useState(false);
-  const undoableSuccess = useUndoableSuccess(BAN_LIST_SNAPSHOTS);
+  const undoable = useUndoableAction(BAN_LIST_SNAPSHOTS);
   // Said after the spec's words, which stay as they are.
   const cleanAllNote = useRestoreNote('clean-all');
   const deleteNote = useRestoreNote('ban-list');
@@ -61,36 +59,28 @@ export default function BanListsScreen() {
     toast.error(actionErrorMessage(error, 'Failed to cancel. Please try again.'));
 
   const cleanAll = () =>
-    confirm({
+    undoable({
       title: 'Clean All Ban Lists',
       message: `Are you sure you want to clean all items from all ban lists? This action is irreversible. ${cleanAllNote}`,
       confirmLabel: 'Clean All',
       busyLabel: 'Deleting...',
       action: () => cleanBanLists.mutateAsync(),
-    }).then(
-      (cleaned) =>
-        cleaned && undoableSuccess('All ban lists cleaned.', (snapshot) => snapshot.kind === 'clean-all'),
-      (error: unknown) =>
-        toast.error(actionErrorMessage(error, 'Failed to clean all ban lists. Please try again.')),
-    );
+      done: 'All ban lists cleaned.',
+      taken: (snapshot) => snapshot.kind === 'clean-all',
+      failed: 'Failed to clean all ban lists. Please try again.',
+    });
 
   const remove = (banList: BanList) =>
-    confirm({
+    undoable({
       title: 'Delete Ban List',
       message: `Are you sure you want to delete this ban list? This action cannot be undone. ${deleteNote}`,
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteBanList.mutateAsync(banList),
-    }).then(
-      (deleted) =>
-        deleted &&
-        undoableSuccess(
-          `Ban list ${banList.list_name} deleted.`,
-          (snapshot) => snapshot.list_id === banList.list_id,
-        ),
-      (error: unknown) =>
-        toast.error(actionErrorMessage(error, 'Failed to delete ban list. Please try again.')),
-    );
+      done: `Ban list ${banList.list_name} deleted.`,
+      taken: (snapshot) => snapshot.list_id === banList.list_id,
+      failed: 'Failed to delete ban list. Please try again.',
+    });
 
   if (banLists.isError) {
     return (

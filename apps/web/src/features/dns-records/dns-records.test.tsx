@@ -69,6 +69,15 @@ async function openAddDialog(user: ReturnType<typeof userEvent.setup>) {
   return screen.findByRole('dialog', { name: 'Add DNS Record' });
 }
 
+/** Turns the new A record's Proxied off, picks a TTL of 1 hour, and turns Proxied back on. */
+async function chooseAnHourThenProxy(user: ReturnType<typeof userEvent.setup>, dialog: HTMLElement) {
+  const proxied = within(dialog).getByRole('checkbox', { name: 'Proxied' });
+  await user.click(proxied);
+  await user.selectOptions(within(dialog).getByLabelText('TTL'), '1 hour');
+  await user.click(proxied);
+  return proxied;
+}
+
 const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
 
 describe('DNS records table', () => {
@@ -235,10 +244,7 @@ describe('DNS record dialog', () => {
   it('holds TTL at Auto while proxied, as Cloudflare does, and sends Auto', async () => {
     const { user } = await openDns();
     const dialog = await openAddDialog(user);
-    const proxied = within(dialog).getByRole('checkbox', { name: 'Proxied' });
-    await user.click(proxied);
-    await user.selectOptions(within(dialog).getByLabelText('TTL'), '1 hour');
-    await user.click(proxied);
+    await chooseAnHourThenProxy(user, dialog);
     const ttl = within(dialog).getByLabelText('TTL');
     expect(ttl).toBeDisabled();
     expect(ttl).toHaveDisplayValue('Auto');
@@ -253,10 +259,7 @@ describe('DNS record dialog', () => {
   it('keeps the TTL chosen before Proxied was turned on, for when it is turned off', async () => {
     const { user } = await openDns();
     const dialog = await openAddDialog(user);
-    const proxied = within(dialog).getByRole('checkbox', { name: 'Proxied' });
-    await user.click(proxied);
-    await user.selectOptions(within(dialog).getByLabelText('TTL'), '1 hour');
-    await user.click(proxied);
+    const proxied = await chooseAnHourThenProxy(user, dialog);
     await user.click(proxied);
     expect(within(dialog).getByLabelText('TTL')).toBeEnabled();
     expect(within(dialog).getByLabelText('TTL')).toHaveValue('3600');

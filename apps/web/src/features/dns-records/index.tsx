@@ -3,11 +3,9 @@ import { Link, useParams } from 'react-router';
 import { ArrowLeft, Plus, RefreshCw } from 'lucide-react';
 import type { DnsRecord } from '@guardian/contract';
 import { Button, buttonClassName } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
-import { useToast } from '../../components/ui/toast';
-import { RecentlyRemoved, useRestoreNote, useUndoableSuccess } from '../../components/recently-removed';
+import { RecentlyRemoved, useRestoreNote, useUndoableAction } from '../../components/recently-removed';
 import { actionErrorMessage } from '../../lib/api';
 import { useDeleteDnsRecordMutation } from '../../api/dns-records/dns-record-delete-mutation';
 import { useZoneDomain } from '../../api/zones/zone-domain';
@@ -31,26 +29,22 @@ export default function DnsRecordsScreen() {
   const zoneId = useParams().zoneId ?? '';
   const records = useDnsRecordsQuery(zoneId);
   const deleteRecord = useDeleteDnsRecordMutation(zoneId);
-  const confirm = useConfirm();
-  const toast = useToast();
   const [editing, setEditing] = useState<Editing>({ mode: 'closed' });
   const snapshotFilter = useMemo(() => ({ zoneId }), [zoneId]);
-  const undoableSuccess = useUndoableSuccess(snapshotFilter);
+  const undoable = useUndoableAction(snapshotFilter);
   const restoreNote = useRestoreNote('dns-record');
 
   const remove = (record: DnsRecord) =>
-    confirm({
+    undoable({
       title: 'Delete DNS Record',
       message: `Are you sure you want to delete this DNS record? This action cannot be undone. ${restoreNote}`,
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteRecord.mutateAsync(record.id),
-    }).then(
-      (deleted) =>
-        deleted &&
-        undoableSuccess(`DNS record ${record.name} deleted.`, (snapshot) => snapshot.record_id === record.id),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete DNS record.')),
-    );
+      done: `DNS record ${record.name} deleted.`,
+      taken: (snapshot) => snapshot.record_id === record.id,
+      failed: 'Failed to delete DNS record.',
+    });
 
   const domain = useZoneDomain(zoneId);
   const description = domain ? `Zone ID: ${zoneId} · ${domain}` : `Zone ID: ${zoneId}`;

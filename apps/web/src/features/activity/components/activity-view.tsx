@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ChangeEvent, type ReactNode } from 'react';
 import { Download, RotateCw, Search } from 'lucide-react';
 import { AUDIT_SEARCH_MAX, type AuditEvent, type AuditOutcome } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
@@ -58,6 +58,16 @@ function targetLine(target: AuditEvent['target']): string {
 const selectClass =
   'h-10 w-full rounded-control border border-line-strong bg-surface px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand';
 
+/** A filter's control with its name above it. */
+function FilterLabel({ text, children }: { text: string; children: ReactNode }) {
+  return (
+    <label className="grid gap-1 text-sm font-medium text-ink">
+      {text}
+      {children}
+    </label>
+  );
+}
+
 /**
  * The audit trail as a page: filters, the events newest first with Load more, and a CSV export of what
  * the filters select. `everyone` is the administrators' view, with the person filter and column.
@@ -73,7 +83,12 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
   const trail = useAuditQuery(scope, applied);
   const toast = useToast();
   const [exporting, setExporting] = useState(false);
-  const set = (key: keyof AuditFilters) => (value: string) => setFilters((old) => ({ ...old, [key]: value }));
+  /** A filter's control: shows its value, and changes it. */
+  const filter = (key: keyof AuditFilters) => ({
+    value: filters[key],
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      setFilters((old) => ({ ...old, [key]: event.target.value })),
+  });
 
   const download = async () => {
     setExporting(true);
@@ -130,54 +145,31 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
             <Input
               type="search"
               className="pl-9"
-              value={filters.q}
+              {...filter('q')}
               maxLength={AUDIT_SEARCH_MAX}
               placeholder="An address, a list, a zone, an e-mail..."
-              onChange={(event) => set('q')(event.target.value)}
             />
           </span>
         </label>
         {everyone && (
-          <label className="grid gap-1 text-sm font-medium text-ink">
-            Person
-            <Input
-              value={filters.actor}
-              maxLength={254}
-              placeholder="E-mail contains..."
-              onChange={(event) => set('actor')(event.target.value)}
-            />
-          </label>
+          <FilterLabel text="Person">
+            <Input {...filter('actor')} maxLength={254} placeholder="E-mail contains..." />
+          </FilterLabel>
         )}
-        <label className="grid gap-1 text-sm font-medium text-ink">
-          Account ID
-          <Input
-            value={filters.account_id}
-            maxLength={64}
-            placeholder="Cloudflare account id"
-            onChange={(event) => set('account_id')(event.target.value)}
-          />
-        </label>
-        <label className="grid gap-1 text-sm font-medium text-ink">
-          Kind
-          <select
-            className={selectClass}
-            value={filters.action}
-            onChange={(event) => set('action')(event.target.value)}
-          >
+        <FilterLabel text="Account ID">
+          <Input {...filter('account_id')} maxLength={64} placeholder="Cloudflare account id" />
+        </FilterLabel>
+        <FilterLabel text="Kind">
+          <select className={selectClass} {...filter('action')}>
             {ACTION_KINDS.map((kind) => (
               <option key={kind.value} value={kind.value}>
                 {kind.label}
               </option>
             ))}
           </select>
-        </label>
-        <label className="grid gap-1 text-sm font-medium text-ink">
-          Outcome
-          <select
-            className={selectClass}
-            value={filters.outcome}
-            onChange={(event) => set('outcome')(event.target.value)}
-          >
+        </FilterLabel>
+        <FilterLabel text="Outcome">
+          <select className={selectClass} {...filter('outcome')}>
             <option value="">Any outcome</option>
             {Object.entries(OUTCOMES).map(([value, outcome]) => (
               <option key={value} value={value}>
@@ -185,15 +177,13 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
               </option>
             ))}
           </select>
-        </label>
-        <label className="grid gap-1 text-sm font-medium text-ink">
-          From
-          <Input type="date" value={filters.from} onChange={(event) => set('from')(event.target.value)} />
-        </label>
-        <label className="grid gap-1 text-sm font-medium text-ink">
-          To
-          <Input type="date" value={filters.to} onChange={(event) => set('to')(event.target.value)} />
-        </label>
+        </FilterLabel>
+        <FilterLabel text="From">
+          <Input type="date" {...filter('from')} />
+        </FilterLabel>
+        <FilterLabel text="To">
+          <Input type="date" {...filter('to')} />
+        </FilterLabel>
       </form>
 
       {trail.isError ? (

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { EMAIL_MAX_LENGTH } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { Field, Input } from '../../../components/ui/input';
 import { useToast } from '../../../components/ui/toast';
 import { useCreateUserMutation } from '../../../api/users/user-create-mutation';
@@ -11,7 +10,7 @@ import { actionErrorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
 import { createUserResolver, NEW_USER_FORM } from '../lib/user-forms';
 import { LevelField } from './level-field';
-import { outcomeDialog, savedOutcome, type PasswordOutcome } from './password-result';
+import { PasswordResult, savedOutcome, type PasswordOutcome } from './password-result';
 import { PasswordSetupFields } from './password-setup-fields';
 
 /**
@@ -29,8 +28,6 @@ export function CreateUserDialog({ onClose }: { onClose: () => void }) {
   });
   const { errors } = form.formState;
 
-  if (outcome) return outcomeDialog({ title: 'User Added', outcome, onClose });
-
   const submit = form.submitWith((request) =>
     createUser.mutate(request, {
       onSuccess: (result) => {
@@ -41,24 +38,15 @@ export function CreateUserDialog({ onClose }: { onClose: () => void }) {
   );
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Add User"
       description="A person who can sign in to Guardian."
-      size="sm"
-      busy={createUser.isPending}
+      onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" disabled={createUser.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={createUser.isPending}>
-            {createUser.isPending ? 'Adding...' : 'Add User'}
-          </Button>
-        </>
-      }
+      saving={createUser.isPending}
+      submitLabel="Add User"
+      savingLabel="Adding..."
+      saved={outcome && { title: 'User Added', content: <PasswordResult outcome={outcome} /> }}
     >
       <Field label="E-mail" required error={errors.email?.message}>
         {(control) => (
@@ -81,6 +69,6 @@ export function CreateUserDialog({ onClose }: { onClose: () => void }) {
       {createUser.isError && (
         <ErrorMessage>{actionErrorMessage(createUser.error, 'Failed to add the user.')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

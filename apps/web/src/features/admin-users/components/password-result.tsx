@@ -1,6 +1,4 @@
 import type { PasswordLink, PasswordSetup } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
 import { setPasswordUrl } from '../lib/set-password-link';
 import { OneTimeSecret } from './one-time-secret';
 
@@ -54,32 +52,5 @@ export function savedOutcome(
     result.user.email,
     result.password_link,
     setup.method === 'password' ? setup.password : undefined,
-  );
-}
-
-/**
- * The dialog a save turns into: its password or link, shown this once, and Done. Called as a function,
- * not mounted as a component of its own, so that React keeps the form's open Dialog and only changes
- * its contents: a new Dialog would take the focus from Copy and lose the button to give it back to.
- */
-export function outcomeDialog({
-  title,
-  outcome,
-  onClose,
-}: {
-  title: string;
-  outcome: PasswordOutcome;
-  onClose: () => void;
-}) {
-  return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={title}
-      size="sm"
-      footer={<Button onClick={onClose}>Done</Button>}
-    >
-      <PasswordResult outcome={outcome} />
-    </Dialog>
   );
 }

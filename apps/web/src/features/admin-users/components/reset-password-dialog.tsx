@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import { FormProvider } from 'react-hook-form';
 import type { User } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { useToast } from '../../../components/ui/toast';
 import { useResetUserPasswordMutation } from '../../../api/users/user-password-reset-mutation';
 import { actionErrorMessage } from '../../../lib/api';
 import { useDialogForm } from '../../../lib/use-dialog-form';
 import { NEW_PASSWORD_FORM, resetPasswordResolver } from '../lib/user-forms';
-import { outcomeDialog, savedOutcome, type PasswordOutcome } from './password-result';
+import { PasswordResult, savedOutcome, type PasswordOutcome } from './password-result';
 import { PasswordSetupFields } from './password-setup-fields';
 
 interface ResetPasswordDialogProps {
@@ -32,8 +31,6 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
     saves: [reset],
   });
 
-  if (outcome) return outcomeDialog({ title: 'Password Reset', outcome, onClose });
-
   const submit = form.submitWith(({ password_setup: setup }) =>
     reset.mutate(
       { id: user.id, setup },
@@ -47,9 +44,7 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
   );
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Reset Password"
       description={
         <>
@@ -57,19 +52,12 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
           out everywhere{isSelf ? ' (that is you)' : ''} and their API keys are revoked.
         </>
       }
-      size="sm"
-      busy={reset.isPending}
+      onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" disabled={reset.isPending} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={reset.isPending}>
-            {reset.isPending ? 'Resetting...' : 'Reset Password'}
-          </Button>
-        </>
-      }
+      saving={reset.isPending}
+      submitLabel="Reset Password"
+      savingLabel="Resetting..."
+      saved={outcome && { title: 'Password Reset', content: <PasswordResult outcome={outcome} /> }}
     >
       <FormProvider {...form}>
         <PasswordSetupFields password="new" />
@@ -77,6 +65,6 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
       {reset.isError && (
         <ErrorMessage>{actionErrorMessage(reset.error, 'Failed to reset the password.')}</ErrorMessage>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

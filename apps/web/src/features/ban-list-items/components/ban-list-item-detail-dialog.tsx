@@ -7,9 +7,8 @@ import {
   type ItemAddedVia,
   type ItemExpiry,
 } from '@guardian/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { useChangeBanListItemExpiryMutation } from '../../../api/ban-list-items/ban-list-item-expiry-mutation';
 import { useBanListItemHistoryQuery } from '../../../api/ban-list-items/ban-list-item-history-query';
@@ -69,24 +68,16 @@ export function BanListItemDetailDialog({
   });
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <FormDialog
       title="Item Details"
       description={item.ip}
       size="md"
-      busy={change.isPending}
+      onClose={onClose}
       onSubmit={form.submitWith(({ expires }) => change.mutate(expires, { onSuccess: onChanged }))}
-      footer={
-        <>
-          <Button variant="secondary" disabled={change.isPending} onClick={onClose}>
-            Close
-          </Button>
-          <Button type="submit" loading={change.isPending}>
-            {change.isPending ? 'Saving...' : 'Save Expiry'}
-          </Button>
-        </>
-      }
+      saving={change.isPending}
+      submitLabel="Save Expiry"
+      savingLabel="Saving..."
+      cancelLabel="Close"
     >
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
         <dt className="text-ink-muted">{valueLabel}</dt>
@@ -140,6 +131,6 @@ export function BanListItemDetailDialog({
           </ol>
         )}
       </section>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -9,8 +9,15 @@ import { counted } from '../../../lib/counted';
 export type BanListSortKey =
   'id' | 'account_name' | 'account_id' | 'list_name' | 'list_id' | 'kind' | 'items';
 
-// Cloudflare's 32-character ids wrap in two lines, so all eight columns fit a laptop screen.
-const idClassName = 'block max-w-[16ch] break-all';
+/** A Cloudflare id: its 32 characters wrap in two lines, so all eight columns fit a laptop screen. */
+function IdCell({ label, id }: { label: string; id: string }) {
+  return (
+    <TableCell label={label} className="font-mono text-xs whitespace-nowrap">
+      <span className="block max-w-[16ch] break-all">{id}</span>
+    </TableCell>
+  );
+}
+
 const linkClassName = 'font-medium text-brand tabular-nums hover:text-brand-hover hover:underline';
 
 interface BanListsTableProps extends PagedTableProps<BanList, BanListSortKey> {
@@ -41,15 +48,11 @@ export function BanListsTable({ onDelete, ...table }: BanListsTableProps) {
           <TableCell label="Account Name" className="whitespace-nowrap">
             {banList.account_name}
           </TableCell>
-          <TableCell label="Account ID" className="font-mono text-xs whitespace-nowrap">
-            <span className={idClassName}>{banList.account_id}</span>
-          </TableCell>
+          <IdCell label="Account ID" id={banList.account_id} />
           <TableCell label="List Name" className="font-medium whitespace-nowrap">
             {banList.list_name}
           </TableCell>
-          <TableCell label="Ban List ID" className="font-mono text-xs whitespace-nowrap">
-            <span className={idClassName}>{banList.list_id}</span>
-          </TableCell>
+          <IdCell label="Ban List ID" id={banList.list_id} />
           <TableCell label="Kind">
             <Badge tone="grey">{banList.kind}</Badge>
           </TableCell>

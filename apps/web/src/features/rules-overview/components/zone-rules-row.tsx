@@ -50,6 +50,28 @@ function Count({
   );
 }
 
+/** Said under the matches listed when the search matched more of a zone's rules than the overview lists. */
+function MoreMatches({
+  matched,
+  rules,
+  rulesPath,
+}: {
+  matched: { matchCount: number; matches: readonly unknown[] };
+  rules: string;
+  rulesPath: string;
+}) {
+  const more = matched.matchCount - matched.matches.length;
+  if (more <= 0) return null;
+  return (
+    <li className="text-ink-muted">
+      and {more} more {rules}:{' '}
+      <Link to={rulesPath} className="text-brand hover:underline">
+        open the zone’s rules
+      </Link>
+    </li>
+  );
+}
+
 /** One zone of the overview: its counts, links into its rules, and with a search the matching rules. */
 export function ZoneRulesRow({ zone, state, searching }: ZoneRulesRowProps) {
   const rulesPath = `/cloudflare/zones/${encodeURIComponent(zone.id)}/rules`;
@@ -99,14 +121,7 @@ export function ZoneRulesRow({ zone, state, searching }: ZoneRulesRowProps) {
               </span>
             </li>
           ))}
-          {firewall && firewall.matchCount > firewall.matches.length && (
-            <li className="text-ink-muted">
-              and {firewall.matchCount - firewall.matches.length} more firewall rules:{' '}
-              <Link to={rulesPath} className="text-brand hover:underline">
-                open the zone’s rules
-              </Link>
-            </li>
-          )}
+          {firewall && <MoreMatches matched={firewall} rules="firewall rules" rulesPath={rulesPath} />}
           {pages?.matches.map((rule) => (
             <li key={rule.id} className="flex flex-col gap-1 sm:flex-row sm:items-baseline sm:gap-3">
               <Badge tone="grey" className="self-start">
@@ -118,14 +133,7 @@ export function ZoneRulesRow({ zone, state, searching }: ZoneRulesRowProps) {
               </span>
             </li>
           ))}
-          {pages && pages.matchCount > pages.matches.length && (
-            <li className="text-ink-muted">
-              and {pages.matchCount - pages.matches.length} more page rules:{' '}
-              <Link to={rulesPath} className="text-brand hover:underline">
-                open the zone’s rules
-              </Link>
-            </li>
-          )}
+          {pages && <MoreMatches matched={pages} rules="page rules" rulesPath={rulesPath} />}
         </ul>
       ) : null}
     </li>
