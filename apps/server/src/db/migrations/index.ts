@@ -32,6 +32,7 @@ import { sql as auditWordsAndSessionDevices } from './033_audit_words_and_sessio
 import { sql as banListPurpose } from './034_ban_list_purpose';
 import { sql as zonePlan } from './035_zone_plan';
 import { sql as banListRulePurpose } from './036_ban_list_rule_purpose';
+import { sql as itemOrderBuckets } from './038_item_order_buckets';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -75,4 +76,5 @@ export const migrations: readonly Migration[] = [
   { name: '034_ban_list_purpose', sql: banListPurpose },
   { name: '035_zone_plan', sql: zonePlan },
   { name: '036_ban_list_rule_purpose', sql: banListRulePurpose },
+  { name: '038_item_order_buckets', sql: itemOrderBuckets },
 ];
