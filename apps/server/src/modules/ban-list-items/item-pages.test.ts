@@ -134,13 +134,19 @@ describe('item pages without the answer caches', () => {
       ]) {
         queries.mockClear();
         await page(query);
-        const statements = queries.mock.calls.map(([sql]) => sql.replace(/\s+/g, ' ').slice(0, 60));
-        expect(statements, query).toHaveLength(2);
+        // The request's statements: the app's job worker and sweeps share the database meanwhile.
+        const statements = queries.mock.calls
+          .map(([sql]) => sql.replace(/\s+/g, ' ').slice(0, 60))
+          .filter((sql) => /ban_list|users|sessions/.test(sql));
+        expect(statements.length, `${query}: ${statements.join(' | ')}`).toBe(2);
       }
       // A search that could start an address first asks how many values do (to pick its plan).
       queries.mockClear();
       await page('search=10.3');
-      expect(queries.mock.calls, 'search=10.3').toHaveLength(3);
+      expect(
+        queries.mock.calls.filter(([sql]) => sql.includes('ban_list')),
+        'search=10.3',
+      ).toHaveLength(3);
     } finally {
       queries.mockRestore();
     }
