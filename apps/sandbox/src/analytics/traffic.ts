@@ -290,22 +290,20 @@ export class TrafficGenerator {
 
   /** Batches of security events of the zone in the hours touching [lo, hi]. Active zones only. */
   securityBatches(zone: Zone, lo: number, hi: number): Batch[] {
-    if (zone.status !== 'active') return [];
-    const profile = this.profile(zone);
-    const batches: Batch[] = [];
-    for (let hour = Math.floor(lo / HOUR_MS); hour <= Math.floor(hi / HOUR_MS); hour++) {
-      securityHour(profile, zone.id, hour, batches);
-    }
-    return batches;
+    return this.hourly(zone, lo, hi, securityHour);
   }
 
   /** Batches of HTTP requests of the zone in the hours touching [lo, hi]. Active zones only. */
   trafficBatches(zone: Zone, lo: number, hi: number): Batch[] {
+    return this.hourly(zone, lo, hi, trafficHour);
+  }
+
+  private hourly(zone: Zone, lo: number, hi: number, generate: typeof securityHour): Batch[] {
     if (zone.status !== 'active') return [];
     const profile = this.profile(zone);
     const batches: Batch[] = [];
     for (let hour = Math.floor(lo / HOUR_MS); hour <= Math.floor(hi / HOUR_MS); hour++) {
-      trafficHour(profile, zone.id, hour, batches);
+      generate(profile, zone.id, hour, batches);
     }
     return batches;
   }

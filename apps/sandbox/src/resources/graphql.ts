@@ -159,6 +159,25 @@ function zoneNode(context: QueryContext, zone: Zone) {
   const timeFields = (dataset: Dataset) => TIME_FILTER_FIELDS[dataset];
   const filterOf = (args: DatasetArgs) => args.filter ?? undefined;
   const orderOf = (args: DatasetArgs) => args.orderBy ?? undefined;
+  /** A `...Groups` dataset's resolver: the range checked against the plan, then the batches grouped. */
+  const grouped =
+    (
+      dataset: Dataset,
+      batchesOf: (lo: number, hi: number) => ReturnType<typeof context.analytics.securityBatches>,
+    ) =>
+    (args: DatasetArgs, _context: unknown, info: GraphQLResolveInfo): GroupRow[] => {
+      const { lo, hi } = checkedRange(context, zone, account, dataset, args, info);
+      return groupEvents(
+        batchesOf(lo, hi),
+        lo,
+        hi,
+        filterOf(args),
+        timeFields(dataset),
+        selectedDimensions(info),
+        orderOf(args),
+        args.limit,
+      );
+    };
   return {
     zoneTag: zone.id,
     settings: () =>
@@ -184,44 +203,12 @@ function zoneNode(context: QueryContext, zone: Zone) {
         args.limit,
       );
     },
-    firewallEventsAdaptiveGroups: (
-      args: DatasetArgs,
-      _context: unknown,
-      info: GraphQLResolveInfo,
-    ): GroupRow[] => {
-      const { lo, hi } = checkedRange(context, zone, account, 'firewallEventsAdaptiveGroups', args, info);
-      const batches = context.analytics.securityBatches(zone, lo, hi);
-      const dataset = 'firewallEventsAdaptiveGroups';
-      return groupEvents(
-        batches,
-        lo,
-        hi,
-        filterOf(args),
-        timeFields(dataset),
-        selectedDimensions(info),
-        orderOf(args),
-        args.limit,
-      );
-    },
-    httpRequestsAdaptiveGroups: (
-      args: DatasetArgs,
-      _context: unknown,
-      info: GraphQLResolveInfo,
-    ): GroupRow[] => {
-      const { lo, hi } = checkedRange(context, zone, account, 'httpRequestsAdaptiveGroups', args, info);
-      const batches = context.analytics.trafficBatches(zone, lo, hi);
-      const dataset = 'httpRequestsAdaptiveGroups';
-      return groupEvents(
-        batches,
-        lo,
-        hi,
-        filterOf(args),
-        timeFields(dataset),
-        selectedDimensions(info),
-        orderOf(args),
-        args.limit,
-      );
-    },
+    firewallEventsAdaptiveGroups: grouped('firewallEventsAdaptiveGroups', (lo, hi) =>
+      context.analytics.securityBatches(zone, lo, hi),
+    ),
+    httpRequestsAdaptiveGroups: grouped('httpRequestsAdaptiveGroups', (lo, hi) =>
+      context.analytics.trafficBatches(zone, lo, hi),
+    ),
   };
 }
 
