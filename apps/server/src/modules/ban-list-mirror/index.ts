@@ -4,7 +4,6 @@ export {
   BanListItemsRepository,
   ensurePartition,
   type BanListItemRecord,
-  type BucketOrder,
   type CommentMatch,
   type ItemFilter,
   type ItemOrder,
