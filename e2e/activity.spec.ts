@@ -10,6 +10,8 @@ test('a change shows in the person’s Activity, in everyone’s for the adminis
   await signIn(page, DEMO_USER);
   await page.goto('/cloudflare/banlists');
   await page.getByRole('link', { name: /items in office_allowlist$/ }).click();
+  // On the list's page before Add: the Ban Lists page has an Add button of its own.
+  await expect(page.getByRole('heading', { name: 'office_allowlist' })).toBeVisible();
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Item' });
   await dialog.getByLabel('IP Address / CIDR').fill('203.0.113.77');

@@ -16,6 +16,8 @@ test('Clean All asks with the spec’s words, says a failure, then empties every
     .getByRole('row')
     .filter({ has: page.getByRole('cell', { name: 'blocked_ips', exact: true }) });
   await blocked.getByRole('link', { name: '10,000 items in blocked_ips' }).click();
+  // On the list's page before Add: the Ban Lists page has an Add button of its own.
+  await expect(page.getByRole('heading', { name: 'blocked_ips' })).toBeVisible();
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const add = page.getByRole('dialog', { name: 'Add Item' });
   await add.getByLabel('IP Address / CIDR').fill(TEMPORARY.ip);
