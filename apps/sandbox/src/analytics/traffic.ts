@@ -323,40 +323,14 @@ function securityHour(profile: ZoneProfile, zoneTag: string, hour: number, out: 
     let input: GeneratedEvent;
     if (roll < 0.35 && profile.blockingRules.length > 0) {
       const rule = pick(random, profile.blockingRules);
-      input = {
-        ...ruleFields(rule),
-        source: 'firewallCustom',
-        origin: pick(random, rule.origins),
-        host,
-        method: 'GET',
-        path: pick(random, ATTACK_PATHS),
-        query: '',
-        userAgent,
-      };
+      // Arguments in this order: the draws from `random` stay as they were.
+      input = customRuleHit(rule, pick(random, rule.origins), host, pick(random, ATTACK_PATHS), userAgent);
     } else if (roll < 0.45 && profile.pathRules.length > 0) {
       const rule = pick(random, profile.pathRules);
-      input = {
-        ...ruleFields(rule),
-        source: 'firewallCustom',
-        origin: pick(random, anyone),
-        host,
-        method: 'GET',
-        path: rule.path ?? '/',
-        query: '',
-        userAgent,
-      };
+      input = customRuleHit(rule, pick(random, anyone), host, rule.path ?? '/', userAgent);
     } else if (roll < 0.5 && profile.skipRules.length > 0) {
       const rule = pick(random, profile.skipRules);
-      input = {
-        ...ruleFields(rule),
-        source: 'firewallCustom',
-        origin: pick(random, rule.origins),
-        host,
-        method: 'GET',
-        path: '/admin',
-        query: '',
-        userAgent: 'Mozilla/5.0',
-      };
+      input = customRuleHit(rule, pick(random, rule.origins), host, '/admin', 'Mozilla/5.0');
     } else if (roll < 0.75) {
       const rule = pick(random, MANAGED_RULES);
       input = {
@@ -428,11 +402,25 @@ function securityHour(profile: ZoneProfile, zoneTag: string, hour: number, out: 
   }
 }
 
-const ruleFields = (rule: RuleTarget) => ({
+/** A GET that one of the zone's custom rules acted on. */
+const customRuleHit = (
+  rule: RuleTarget,
+  origin: Origin,
+  host: string,
+  path: string,
+  userAgent: string,
+): GeneratedEvent => ({
   action: rule.action,
   ruleId: rule.ruleId,
   rulesetId: rule.rulesetId,
   description: rule.description,
+  source: 'firewallCustom',
+  origin,
+  host,
+  method: 'GET',
+  path,
+  query: '',
+  userAgent,
 });
 
 function trafficHour(profile: ZoneProfile, zoneTag: string, hour: number, out: Batch[]): void {
