@@ -101,6 +101,15 @@ export const JOB_PROGRESS_POLL_MS = 100;
 export const BUDGET = {
   readP99Ms: 50,
   readBaselineShare: 0.5,
+  /** Issue 36: the answer caches off, one person asking each read 20 times one after another. */
+  coldSequentialP99Ms: 50,
+  coldSequentialRequests: 20,
+  /** The same at `--connections` at once, by database: PGlite answers one statement at a time. */
+  coldLoadP99Ms: { pglite: 250, postgres: 100 },
+  /** Database round trips per request with the caches off, the auth guard's included. */
+  coldReadRoundTrips: 3,
+  coldZonesP99Ms: 50,
+  coldZonesRoundTrips: 2,
   zonesP99Ms: 50,
   zonesQueriesPerRequest: 1,
   syncItemsPerSecond: 50_000,

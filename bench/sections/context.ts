@@ -3,7 +3,13 @@
  * clients, the report) and the helpers several sections share.
  */
 import { performance } from 'node:perf_hooks';
-import { banListEndpoints, banListItemEndpoints, pathOf } from '@guardian/contract';
+import {
+  banListEndpoints,
+  banListItemEndpoints,
+  pathOf,
+  type BanListItemSort,
+  type SortOrder,
+} from '@guardian/contract';
 import type { ChildBundles } from '../lib/build-children';
 import { ApiError, type Api } from '../lib/api';
 import { fmt, type Report } from '../lib/report';
@@ -83,12 +89,16 @@ export interface ItemsPage {
   totalItems: number;
 }
 
-export function itemsPath(listKey: string, query: { search?: string; page: number; sort?: 'ip' }): string {
+export function itemsPath(
+  listKey: string,
+  query: { search?: string; page: number; sort?: BanListItemSort; order?: SortOrder },
+): string {
   const params = new URLSearchParams({
     search: query.search ?? '',
     page: String(query.page),
     per_page: String(PAGE_SIZE),
     ...(query.sort ? { sort: query.sort } : {}),
+    ...(query.order ? { order: query.order } : {}),
   });
   return `${pathOf(banListItemEndpoints.page, { list_id: listKey })}?${params}`;
 }

@@ -12,8 +12,16 @@ import { measureReads, reportRead, type ReadTarget } from './read-load';
 export async function zonesSection(ctx: Context): Promise<void> {
   const { report } = ctx;
   const budgets = [
-    { name: `${fmt.int(ZONE_COUNT)} zones: p99`, limit: `< ${BUDGET.zonesP99Ms} ms` },
-    { name: 'database round trips / request', limit: `<= ${BUDGET.zonesQueriesPerRequest} (+ auth)` },
+    { name: `${fmt.int(ZONE_COUNT)} zones (cached): p99`, limit: `< ${BUDGET.zonesP99Ms} ms` },
+    { name: `${fmt.int(ZONE_COUNT)} zones (cold: caches off): p99`, limit: `< ${BUDGET.coldZonesP99Ms} ms` },
+    {
+      name: `${fmt.int(ZONE_COUNT)} zones (cold: caches off): round trips / request`,
+      limit: `<= ${BUDGET.coldZonesRoundTrips}`,
+    },
+    {
+      name: 'database round trips / request (cached)',
+      limit: `<= ${BUDGET.zonesQueriesPerRequest} (+ auth)`,
+    },
   ];
   const target: ReadTarget = {
     name: `${fmt.int(ZONE_COUNT)} zones`,
@@ -26,7 +34,10 @@ export async function zonesSection(ctx: Context): Promise<void> {
   };
   try {
     await measureReads(ctx, 'Zones', [target], true, (_, result) =>
-      reportRead(report, 'Zones', target, result, BUDGET.zonesP99Ms, false),
+      reportRead(report, 'Zones', target, result, BUDGET.zonesP99Ms, false, {
+        p99Ms: BUDGET.coldZonesP99Ms,
+        roundTrips: BUDGET.coldZonesRoundTrips,
+      }),
     );
     // Round trips, exactly: a few requests one after another, counted by the proxy around the Db
     // (with the caches on, as the server runs; then off, as after every change of the zones).
@@ -56,7 +67,7 @@ export async function zonesSection(ctx: Context): Promise<void> {
       `${fmt.ratio(trips.data)} for the zones + ${fmt.ratio(trips.auth)} auth guard = ${fmt.ratio(trips.total)}`;
     report.budget(
       'Zones',
-      'database round trips / request',
+      'database round trips / request (cached)',
       cached.data,
       shown(cached) +
         (uncached ? `; after a change ${fmt.ratio(uncached.data)} + ${fmt.ratio(uncached.auth)}` : ''),

@@ -33,6 +33,7 @@ import { sql as banListPurpose } from './034_ban_list_purpose';
 import { sql as zonePlan } from './035_zone_plan';
 import { sql as banListRulePurpose } from './036_ban_list_rule_purpose';
 import { sql as jobsQueue } from './037_jobs_queue';
+import { sql as itemOrderBuckets } from './038_item_order_buckets';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -77,4 +78,5 @@ export const migrations: readonly Migration[] = [
   { name: '035_zone_plan', sql: zonePlan },
   { name: '036_ban_list_rule_purpose', sql: banListRulePurpose },
   { name: '037_jobs_queue', sql: jobsQueue },
+  { name: '038_item_order_buckets', sql: itemOrderBuckets },
 ];

@@ -22,6 +22,7 @@ import type { Db } from '../../db';
 import {
   BanListItemsRepository,
   type BanListItemRecord,
+  type BucketOrder,
   type CommentMatch,
   type ItemFilter,
   type ItemOrder,
@@ -38,19 +39,17 @@ import { lookAfterLostWrite, type ListReconciler } from './write-outcome';
 const CACHED_PAGES = 500;
 const CACHED_COUNTS = 500;
 const CACHED_EXACT_COUNTS = 500;
-/** With more deleted ids than this in a list's id range, its pages are read by offset until the next sync. */
-const MAX_HOLES_FOR_ARITHMETIC = 10_000;
 /** A search that could start an IP address (or CIDR). */
 const IP_PREFIX = /^[0-9a-f:./]+$/i;
 /** Up to this many IP matches, a search reads them through the IP index first. */
 const FEW_VALUES = 50_000;
 /**
- * No index keeps the date order (sorting the whole list is the cost, more with every row skipped),
- * and the comment order's (migration 026) is walked past every row skipped: their pages reach this
- * many items from either end.
+ * A list without order buckets for Comment or Created On (never one since migration 038; kept as the
+ * bound of an offset's walk, which passes every row it skips): its pages reach this many items from
+ * either end.
  */
 const UNINDEXED_SORT_DEPTH = 10_000;
-const UNINDEXED_SORTS: ReadonlySet<BanListItemSort> = new Set(['comment', 'created_on']);
+const UNINDEXED_SORTS: ReadonlySet<ItemOrder> = new Set(['comment', 'created_on']);
 /** Letters and digits: what pg_trgm makes trigrams of (it reads any other character as a space). */
 const WORD = /[a-z0-9]+/gi;
 
@@ -88,6 +87,15 @@ interface ExactCount {
 /** The IP Address column of an ip list sorts as addresses (migration 014); of the other kinds, as text. */
 const orderOf = (list: BanListRecord, sort: BanListItemSort): ItemOrder =>
   sort === 'ip' && list.kind === 'ip' ? 'address' : sort;
+
+/** The orders a list keeps in buckets (migration 038), by the page's order. */
+const BUCKET_ORDERS: Partial<Record<ItemOrder, BucketOrder>> = {
+  id: 'id',
+  ip: 'value',
+  address: 'address',
+  comment: 'comment',
+  created_on: 'created_on',
+};
 
 export function toItemDto(item: BanListItemRecord): BanListItem {
   return {
@@ -164,13 +172,6 @@ export class BanListItemsService {
     let total = list.itemsCount;
     let capped = false;
     if (!search) {
-      if (UNINDEXED_SORTS.has(sort) && Math.min(offset + perPage, total - offset) > UNINDEXED_SORT_DEPTH) {
-        throw new AppError(
-          'BAD_REQUEST',
-          `Sorted by Comment or Created On, pages reach ${UNINDEXED_SORT_DEPTH.toLocaleString('en-US')} items from either end. ` +
-            'Sort by No or IP Address, or search, to see the others.',
-        );
-      }
       if (offset < total) items = await this.readPage(list, { sort: by, order, limit: perPage }, offset);
     } else {
       if (offset >= SEARCH_MATCHES_MAX) {
@@ -180,21 +181,29 @@ export class BanListItemsService {
         );
       }
       const filter = await this.filterFor(list, search);
+      const query = { filter, sort: by, order, limit: perPage, start: { offset } };
       let reachable: number;
       if (exact !== undefined) {
         total = exact;
         reachable = Math.min(exact, SEARCH_MATCHES_MAX);
+        if (offset < reachable) items = await this.items.page(list.ref, query);
       } else {
         // Counted only so far past this page, to answer it at once: the exact count is a call of its own.
         const limit = Math.min(offset + perPage * (1 + BAN_LIST_ITEM_SEARCH_PAGES_AHEAD), SEARCH_MATCHES_MAX);
-        const count = await this.countOf(list, filter, limit);
+        const countKey = [list.ref, list.itemsVersion, JSON.stringify(filter), limit].join('\u0000');
+        let count = this.counts.get(countKey);
+        if (count === undefined) {
+          // The page and its count in one statement: one round trip fewer the first time.
+          ({ items, count } = await this.items.pageAndCount(list.ref, query, limit + 1));
+          this.counts.set(countKey, count);
+        } else {
+          items = await this.items.page(list.ref, query);
+        }
         total = reachable = Math.min(count, limit);
         capped = count > limit;
       }
-      if (offset < reachable) {
-        const rows = Math.min(perPage, reachable - offset);
-        items = await this.items.page(list.ref, { filter, sort: by, order, limit: rows, start: { offset } });
-      }
+      // The matches past the reachable ones are not shown.
+      items = items.slice(0, Math.max(reachable - offset, 0));
     }
     const json = Buffer.from(
       JSON.stringify({
@@ -265,22 +274,13 @@ export class BanListItemsService {
     return [list.ref, list.itemsVersion, search].join('\u0000');
   }
 
-  /** The filter's matches, counted up to `limit` + 1 (cached per version of the list). */
-  private async countOf(list: BanListRecord, filter: ItemFilter, limit: number): Promise<number> {
-    const key = [list.ref, list.itemsVersion, JSON.stringify(filter), limit].join('\u0000');
-    let count = this.counts.get(key);
-    if (count === undefined) {
-      count = await this.items.count(list.ref, filter, limit + 1);
-      this.counts.set(key, count);
-    }
-    return count;
-  }
-
   /**
-   * One page of the whole list. In the id order the page's first id is computed from the list's id
-   * range and its holes, and read by a range of the primary key: the last page is as quick as the
-   * first. In the other orders, a page past the middle is read from the other end (an offset walks
-   * over every row it skips).
+   * One page of the whole list. Without deleted ids, the id order's page is read by a range of the
+   * primary key from an id computed from the list's id range; otherwise, and in the IP Address,
+   * Comment and Created On orders, by the list's order buckets (migration 038), which find any page
+   * by its index: the last page is as quick as the first. A descending page is the ascending one
+   * counted from the end, reversed. The other orders (and a list without buckets for an order) are
+   * read by offset from the nearer end.
    */
   private async readPage(
     list: BanListRecord,
@@ -289,50 +289,43 @@ export class BanListItemsService {
   ): Promise<BanListItemRecord[]> {
     const total = list.itemsCount;
     const query = { ...ordering, filter: { kind: 'all' } as const };
-    if (query.sort === 'id') {
-      const fromId = await this.idAtOffset(list, query.order, offset);
-      if (fromId !== undefined) return this.items.page(list.ref, { ...query, start: { fromId } });
+    const ascending = query.order === 'asc';
+    if (query.sort === 'id' && list.nextItemId - list.firstItemId === total) {
+      const fromId = ascending ? list.firstItemId + offset : list.nextItemId - 1 - offset;
+      return this.items.page(list.ref, { ...query, start: { fromId } });
+    }
+    const buckets = BUCKET_ORDERS[query.sort];
+    if (buckets) {
+      const rows = ascending
+        ? await this.items.pageInBuckets(list.ref, buckets, offset, query.limit)
+        : await this.items.pageInBuckets(
+            list.ref,
+            buckets,
+            Math.max(total - offset - query.limit, 0),
+            Math.min(query.limit, total - offset),
+          );
+      if (rows) return ascending ? rows : rows.reverse();
+    }
+    if (
+      UNINDEXED_SORTS.has(query.sort) &&
+      Math.min(offset + query.limit, total - offset) > UNINDEXED_SORT_DEPTH
+    ) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `Sorted by Comment or Created On, pages reach ${UNINDEXED_SORT_DEPTH.toLocaleString('en-US')} items from either end. ` +
+          'Sort by No or IP Address, or search, to see the others.',
+      );
     }
     if (offset + query.limit / 2 <= total / 2)
       return this.items.page(list.ref, { ...query, start: { offset } });
     const end = Math.min(offset + query.limit, total);
     const reversed = await this.items.page(list.ref, {
       ...query,
-      order: query.order === 'asc' ? 'desc' : 'asc',
+      order: ascending ? 'desc' : 'asc',
       limit: end - offset,
       start: { offset: total - end },
     });
     return reversed.reverse();
-  }
-
-  /**
-   * The id from which the page at `offset` runs (in `order`): ids run from firstItemId to nextItemId - 1,
-   * so without holes it is plain arithmetic, and each hole passed on the way shifts it by one.
-   * Undefined when too many holes make reading them dearer than an offset.
-   */
-  private async idAtOffset(
-    list: BanListRecord,
-    order: SortOrder,
-    offset: number,
-  ): Promise<number | undefined> {
-    const lastId = list.nextItemId - 1;
-    const holeCount = list.nextItemId - list.firstItemId - list.itemsCount;
-    if (holeCount > MAX_HOLES_FOR_ARITHMETIC) return undefined;
-    const holes = holeCount > 0 ? await this.items.holes(list.ref, MAX_HOLES_FOR_ARITHMETIC) : [];
-    if (order === 'asc') {
-      let id = list.firstItemId + offset;
-      for (const hole of holes) {
-        if (hole > id) break;
-        id++;
-      }
-      return id;
-    }
-    let id = lastId - offset;
-    for (let index = holes.length - 1; index >= 0; index--) {
-      if (holes[index]! < id) break;
-      id--;
-    }
-    return id;
   }
 
   /**

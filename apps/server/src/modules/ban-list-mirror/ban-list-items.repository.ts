@@ -234,6 +234,22 @@ const SORT_COLUMNS: Record<ItemOrder, string> = {
   added_by: 'lower(added_by)',
 };
 
+function orderByOf(query: Pick<ItemsPageQuery, 'sort' | 'order'>): string {
+  const direction = query.order === 'asc' ? 'ASC' : 'DESC';
+  const column = SORT_COLUMNS[query.sort];
+  return column === 'id' ? `id ${direction}` : `${column} ${direction}, id ${direction}`;
+}
+
+/** The orders kept in buckets (migration 038): each one's key over the items and its bucket column. */
+const BUCKET_ORDERS = {
+  id: { key: 'id', column: 'from_number' },
+  value: { key: 'ip', column: 'from_value' },
+  address: { key: 'ip_sort', column: 'from_address' },
+  comment: { key: 'comment', column: 'from_comment' },
+  created_on: { key: 'coalesce(first_created_on, created_on)', column: 'from_created' },
+} as const;
+export type BucketOrder = keyof typeof BUCKET_ORDERS;
+
 /**
  * The only SQL on ban list items: the mirror of each list lives in its own partition (see migration
  * 003), so a list is paged, searched, emptied or replaced without touching the others.
@@ -244,21 +260,75 @@ export class BanListItemsRepository {
   async page(ref: number, query: ItemsPageQuery): Promise<BanListItemRecord[]> {
     const items = matching(query.filter);
     const params: unknown[] = [ref, ...items.params];
-    const direction = query.order === 'asc' ? 'ASC' : 'DESC';
     let where = '';
     if ('fromId' in query.start) {
       params.push(query.start.fromId);
       where = `WHERE id ${query.order === 'asc' ? '>=' : '<='} $${params.length}`;
     }
-    const column = SORT_COLUMNS[query.sort];
-    const orderBy = column === 'id' ? `id ${direction}` : `${column} ${direction}, id ${direction}`;
     params.push(query.limit, 'offset' in query.start ? query.start.offset : 0);
     const rows = await this.db.query<ItemRow>(
       `SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ${where}
-       ORDER BY ${orderBy} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+       ORDER BY ${orderByOf(query)} LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
     return rows.map(toItem);
+  }
+
+  /**
+   * The page of the whole list at `offset` in an order kept in buckets (migration 038), ascending:
+   * the buckets' counts find the bucket holding the item at `offset`, and the order's index is walked
+   * from that bucket's first key, so the middle page costs what the first does. Undefined when the
+   * list keeps no buckets for the order (or `offset` is past its items): read it another way.
+   */
+  async pageInBuckets(
+    ref: number,
+    order: BucketOrder,
+    offset: number,
+    limit: number,
+  ): Promise<BanListItemRecord[] | undefined> {
+    const { key, column } = BUCKET_ORDERS[order];
+    const rows = await this.db.query<ItemRow>(
+      `WITH bucket AS (
+         SELECT ${column} AS from_key, from_id, items,
+                sum(items) OVER (ORDER BY ${column}, from_id) - items AS before
+         FROM ban_list_item_buckets WHERE ban_list_ref = $1 AND item_order = $2
+       ), start AS (
+         SELECT from_key, from_id, $3::bigint - before AS skip FROM bucket
+         WHERE before <= $3::bigint AND $3::bigint < before + items
+         ORDER BY before LIMIT 1
+       )
+       SELECT item.* FROM start CROSS JOIN LATERAL (
+         SELECT ${ITEM_COLUMNS} FROM ban_list_items
+         WHERE ban_list_ref = $1 AND (${key}, id) >= (start.from_key, start.from_id)
+         ORDER BY ${key}, id OFFSET start.skip LIMIT $4
+       ) AS item`,
+      [ref, order, offset, limit],
+    );
+    return rows.length === 0 ? undefined : rows.map(toItem);
+  }
+
+  /** A page of `query` (from an offset) and how many items pass its filter, counted no further than `countLimit`. */
+  async pageAndCount(
+    ref: number,
+    query: ItemsPageQuery & { start: { offset: number } },
+    countLimit: number,
+  ): Promise<{ items: BanListItemRecord[]; count: number }> {
+    const items = matching(query.filter);
+    const params: unknown[] = [ref, ...items.params, countLimit, query.limit, query.start.offset];
+    const [countLimitAt, limitAt, offsetAt] = [params.length - 2, params.length - 1, params.length];
+    const rows = await this.db.query<ItemRow & { matches: number }>(
+      `SELECT counted.matches, item.* FROM
+         (SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${items.sql} AS item LIMIT $${countLimitAt}) AS match) AS counted
+       LEFT JOIN LATERAL (
+         SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ORDER BY ${orderByOf(query)}
+         LIMIT $${limitAt} OFFSET $${offsetAt}
+       ) AS item ON true`,
+      params,
+    );
+    return {
+      items: rows.filter((row) => row.id !== null).map(toItem),
+      count: rows[0]!.matches,
+    };
   }
 
   /** How many items pass the filter, counting no further than `limit` (every one without it). */
@@ -371,49 +441,32 @@ export class BanListItemsRepository {
     return rows.map(toItem);
   }
 
-  /**
-   * Deletes the items with these ids (those still there) and records their ids as holes, in two
-   * statements whatever their number; answers the deleted items.
-   */
+  /** Deletes the items with these ids (those still there), in one statement whatever their number; answers them. */
   async deleteMany(ref: number, ids: readonly number[]): Promise<BanListItemRecord[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.query<ItemRow>(
       `DELETE FROM ban_list_items WHERE ban_list_ref = $1 AND id = ANY($2::bigint[]) RETURNING ${ITEM_COLUMNS}`,
       [ref, ids],
     );
-    if (rows.length > 0) {
-      await this.db.query(
-        'INSERT INTO ban_list_item_holes (ban_list_ref, id) SELECT $1, unnest($2::bigint[])',
-        [ref, rows.map((row) => row.id)],
-      );
-    }
     return rows.map(toItem);
   }
 
-  /** Deletes an item and records its id as a hole in the list's id range. */
+  /** Deletes an item; false when it was not there. */
   async deleteById(ref: number, id: number): Promise<boolean> {
     const rows = await this.db.query(
       'DELETE FROM ban_list_items WHERE ban_list_ref = $1 AND id = $2 RETURNING id',
       [ref, id],
     );
-    if (rows.length === 0) return false;
-    await this.db.query('INSERT INTO ban_list_item_holes (ban_list_ref, id) VALUES ($1, $2)', [ref, id]);
-    return true;
+    return rows.length > 0;
   }
 
-  /** The ids of deleted items within the list's id range, ascending (at most `limit`). */
-  async holes(ref: number, limit: number): Promise<number[]> {
-    const rows = await this.db.query<{ id: number }>(
-      'SELECT id FROM ban_list_item_holes WHERE ban_list_ref = $1 ORDER BY id LIMIT $2',
-      [ref, limit],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** Empties a list's mirror: its partition goes (the next item write creates it again), and its holes. */
+  /**
+   * Empties a list's mirror: its partition goes (the next item write creates it again), and its order
+   * buckets (cut again with its next items: a dropped table counts no rows out).
+   */
   async dropAll(ref: number): Promise<void> {
     await this.db.exec(`DROP TABLE IF EXISTS ${partitionOf(ref)}`);
-    await this.db.query('DELETE FROM ban_list_item_holes WHERE ban_list_ref = $1', [ref]);
+    await this.db.query('DELETE FROM ban_list_item_buckets WHERE ban_list_ref = $1', [ref]);
   }
 
   // A sync loads the whole list into a table of its own, outside any transaction, then swaps it in.
@@ -519,6 +572,8 @@ export class BanListItemsRepository {
         `CREATE INDEX ON ${table} (ip_sort, id)`,
         // The Comment order (migration 026).
         `CREATE INDEX ON ${table} (comment, id)`,
+        // The Created On order (migration 038).
+        `CREATE INDEX ON ${table} ((coalesce(first_created_on, created_on)), id)`,
         // The Expires and Added by orders (migration 019).
         `CREATE INDEX ON ${table} (ban_list_ref, expires_at, id)`,
         `CREATE INDEX ON ${table} (ban_list_ref, lower(added_by), id)`,
@@ -620,15 +675,17 @@ export class BanListItemsRepository {
 
   /**
    * Replaces the list's partition with the loaded table. Its indexes match the partitioned ones and
-   * its CHECK constraint proves the partition bound, so attaching it reads no rows.
+   * its CHECK constraint proves the partition bound, so attaching it reads no rows. The orders'
+   * buckets are cut from the new items (migration 038: a walk of each order's index just built).
    */
-  async swapInLoad(ref: number): Promise<void> {
+  async swapInLoad(ref: number, count: number): Promise<void> {
     const partition = partitionOf(ref);
     await this.dropAll(ref);
     await this.db.exec(`
       ALTER TABLE ${loadTableOf(ref)} RENAME TO ${partition};
       ALTER TABLE ban_list_items ATTACH PARTITION ${partition} FOR VALUES IN (${ref});
     `);
+    await this.db.query('SELECT ban_list_item_buckets_build($1, $2)', [ref, count]);
   }
 
   async dropLoad(ref: number): Promise<void> {

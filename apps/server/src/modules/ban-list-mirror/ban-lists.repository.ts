@@ -204,7 +204,7 @@ export class BanListsRepository {
     );
   }
 
-  /** `count` items were deleted at once (their ids are recorded as holes by the items repository). */
+  /** `count` items were deleted at once. */
   async recordDeletedMany(ref: number, count: number): Promise<void> {
     await this.db.query(
       'UPDATE ban_lists SET items_count = items_count - $2::integer, items_version = items_version + 1 WHERE id = $1',

@@ -4,6 +4,7 @@ export {
   BanListItemsRepository,
   ensurePartition,
   type BanListItemRecord,
+  type BucketOrder,
   type CommentMatch,
   type ItemFilter,
   type ItemOrder,

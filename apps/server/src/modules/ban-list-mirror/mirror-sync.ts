@@ -187,7 +187,7 @@ export async function syncMirror(
       if (locked.nextItemId !== firstId) {
         throw new AppError('CONFLICT', 'The list changed while it was being synced. Please sync it again.');
       }
-      await new BanListItemsRepository(tx).swapInLoad(list.ref);
+      await new BanListItemsRepository(tx).swapInLoad(list.ref, count);
       // Imported items' history goes on under the ids Cloudflare gave them.
       await new ItemHistoryRepository(tx).renameItems(list.ref, learned);
       await lists.recordReplaced(list.ref, firstId, count);
