@@ -136,8 +136,9 @@ describe('item pages without the answer caches', () => {
         await page(query);
         // The request's statements: the app's job worker and sweeps share the database meanwhile.
         const statements = queries.mock.calls
-          .map(([sql]) => sql.replace(/\s+/g, ' ').slice(0, 60))
-          .filter((sql) => /ban_list|users|sessions/.test(sql));
+          .map(([sql]) => sql.replace(/\s+/g, ' '))
+          .filter((sql) => /ban_list|users|sessions/.test(sql))
+          .map((sql) => sql.slice(0, 60));
         expect(statements.length, `${query}: ${statements.join(' | ')}`).toBe(2);
       }
       // A search that could start an address first asks how many values do (to pick its plan).
