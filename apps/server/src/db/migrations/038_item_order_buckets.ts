@@ -37,13 +37,13 @@ const ORDERS = [
   },
 ] as const;
 
-/** The bucket each changed row falls in, per order, as `(item_order, from_id)` beside the row. */
+/** The bucket each changed row falls in, per order, as `(item_order, bucket)` beside the row. */
 const bucketOfChange = ORDERS.map(
   (order) => `SELECT '${order.name}' AS item_order, (
-      SELECT b.from_id FROM ban_list_item_buckets b
+      SELECT b.bucket FROM ban_list_item_buckets b
       WHERE b.ban_list_ref = r.ban_list_ref AND b.item_order = '${order.name}'
         AND (b.${order.column}, b.from_id) <= (r.${order.name}_key, r.id)
-      ORDER BY b.${order.column} DESC, b.from_id DESC LIMIT 1) AS from_id`,
+      ORDER BY b.${order.column} DESC, b.from_id DESC LIMIT 1) AS bucket`,
 ).join(' UNION ALL ');
 
 const changeColumns = (row: string) =>
@@ -56,6 +56,10 @@ const byOrder = (pick: (order: (typeof ORDERS)[number]) => string) =>
 
 export const sql = `
   CREATE TABLE ban_list_item_buckets (
+    -- A bucket's own id: its start's item id alone does not name it. A bucket keeps the key its first
+    -- item had when it was cut, and that item may have moved since (a comment edited, a restored item
+    -- given back its first date): a bucket cut later can start at the same item at its new place.
+    bucket bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     ban_list_ref bigint NOT NULL REFERENCES ban_lists (id) ON DELETE CASCADE,
     item_order text NOT NULL CHECK (item_order IN (${ORDERS.map((order) => `'${order.name}'`).join(', ')})),
     -- The bucket's first key and id (the key in the order's own column, so it compares as the items'
@@ -66,8 +70,7 @@ export const sql = `
     from_address inet,
     from_comment text,
     from_created timestamptz,
-    items integer NOT NULL,
-    PRIMARY KEY (ban_list_ref, item_order, from_id)
+    items integer NOT NULL
   );
   ${ORDERS.map(
     (order) =>
@@ -127,7 +130,7 @@ export const sql = `
   END $$;
 
   -- Cuts a bucket grown past twice its size into buckets of ITEMS_PER_BUCKET (the first keeps its start).
-  CREATE FUNCTION ban_list_item_buckets_split(ref bigint, ord text, first_id bigint) RETURNS void
+  CREATE FUNCTION ban_list_item_buckets_split(ref bigint, ord text, grown_bucket bigint) RETURNS void
   LANGUAGE plpgsql AS $$
   BEGIN
     EXECUTE format($split$
@@ -141,14 +144,12 @@ export const sql = `
           ORDER BY %2$s, id LIMIT grown.items
         ) AS bucket
       ) AS ranked
-      WHERE grown.ban_list_ref = $1 AND grown.item_order = $2 AND grown.from_id = $3
-        AND rn > 0 AND rn %% ${ITEMS_PER_BUCKET} = 0
+      WHERE grown.bucket = $3 AND rn > 0 AND rn %% ${ITEMS_PER_BUCKET} = 0
     $split$,
       ${byOrder((order) => `'${order.column}'`)},
       ${byOrder((order) => `$q$${order.key}$q$`)}
-    ) USING ref, ord, first_id;
-    UPDATE ban_list_item_buckets SET items = ${ITEMS_PER_BUCKET}
-    WHERE ban_list_ref = ref AND item_order = ord AND from_id = first_id;
+    ) USING ref, ord, grown_bucket;
+    UPDATE ban_list_item_buckets SET items = ${ITEMS_PER_BUCKET} WHERE bucket = grown_bucket;
   END $$;
 
   -- Counts a statement's rows in their buckets: ±1 per row (an update counts its row out of its old
@@ -189,18 +190,18 @@ export const sql = `
       WITH counted AS (
         UPDATE ban_list_item_buckets AS b SET items = b.items + c.delta
         FROM (
-          SELECT r.ban_list_ref, bucket.item_order, bucket.from_id, sum(r.delta)::integer AS delta
-          FROM (%s) AS r CROSS JOIN LATERAL (${bucketOfChange}) AS bucket
-          WHERE bucket.from_id IS NOT NULL AND r.ban_list_ref <> ALL ($1)
-          GROUP BY 1, 2, 3
+          SELECT found.bucket, sum(r.delta)::integer AS delta
+          FROM (%s) AS r CROSS JOIN LATERAL (${bucketOfChange}) AS found
+          WHERE found.bucket IS NOT NULL AND r.ban_list_ref <> ALL ($1)
+          GROUP BY 1
         ) AS c
-        WHERE b.ban_list_ref = c.ban_list_ref AND b.item_order = c.item_order AND b.from_id = c.from_id
-        RETURNING b.ban_list_ref, b.item_order, b.from_id, b.items
+        WHERE b.bucket = c.bucket
+        RETURNING b.ban_list_ref, b.item_order, b.bucket, b.items
       )
-      SELECT ban_list_ref, item_order, from_id FROM counted WHERE items > ${2 * ITEMS_PER_BUCKET}
+      SELECT ban_list_ref, item_order, bucket FROM counted WHERE items > ${2 * ITEMS_PER_BUCKET}
     $count$, changes) USING built
     LOOP
-      PERFORM ban_list_item_buckets_split(grown.ban_list_ref, grown.item_order, grown.from_id);
+      PERFORM ban_list_item_buckets_split(grown.ban_list_ref, grown.item_order, grown.bucket);
     END LOOP;
     RETURN NULL;
   END $$;

@@ -165,4 +165,40 @@ describe('item pages without the answer caches', () => {
       byComment.slice(1_200, 1_300).map((item) => item.id),
     );
   }, 600_000);
+
+  it('restores a Clean All whose items come back in the middle of the Created On order, and pages it right', async () => {
+    // Dates of their own, a second apart in the order of their ids. A restore brings the items back
+    // dated now and then gives them their first dates: each moves from the end of the Created On order
+    // to the place it had, which is again the place of its id, so the item that starts a bucket as
+    // the restore's sync cut them is again the one where a grown bucket is cut.
+    await ctx.db.query(
+      `UPDATE ban_list_items SET first_created_on = now() - interval '1 day' + id * interval '1 second'
+       WHERE ban_list_ref = (SELECT id FROM ban_lists WHERE list_id = $1)`,
+      [listId],
+    );
+    const before = await everything();
+    const call = (url: string) =>
+      ctx.app.inject({ method: 'POST', url: `/api${url}`, headers: alice.headers });
+    expect((await call('/cloudflare/banlists/clean')).statusCode).toBe(200);
+    expect((await page('per_page=1')).totalItems).toBe(0);
+    const snapshots = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/snapshots?kind=clean-all',
+      headers: alice.headers,
+    });
+    const [snapshot] = snapshots.json<{ id: string }[]>();
+    const restored = await call(`/snapshots/${snapshot!.id}/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+
+    const items = await everything();
+    const dated = (each: BanListItem[]) => each.map((item) => `${item.ip} ${item.created_on}`).sort();
+    expect(dated(items)).toEqual(dated(before));
+    const byDate = [...items].sort(ORDERS.created_on);
+    for (const n of [1, 13, 26]) {
+      expect(
+        (await page(`sort=created_on&order=asc&per_page=100&page=${n}`)).items.map((item) => item.id),
+        `created_on page ${n}`,
+      ).toEqual(byDate.slice((n - 1) * 100, n * 100).map((item) => item.id));
+    }
+  }, 600_000);
 });
