@@ -18,7 +18,7 @@ interface Entry {
 /**
  * The zones list of recent users, as the JSON sent, with the mirror version it was read at. Reading
  * 1,000 rows costs far more than checking the version, so a list is read again only when its version
- * moved (see ZonesRepository.listVersion), and the version is checked at most once a second per user:
+ * moved (see ZonesRepository.listJsonForUser), and the version is checked at most once a second per user:
  * every write of this process calls `changed()`, so its own changes show at once.
  */
 export class ZoneListCache {
@@ -38,6 +38,12 @@ export class ZoneListCache {
     const entry = this.entries.peek(userId);
     if (!entry || entry.checkedAt < this.changedAt) return undefined;
     return performance.now() - entry.checkedAt < ZONE_LIST_RECHECK_MS ? entry.json : undefined;
+  }
+
+  /** The version of the list kept for the user, if any: the database answers the list only when it moved. */
+  keptVersion(userId: number): string | undefined {
+    if (!this.caching.enabled) return undefined;
+    return this.entries.peek(userId)?.version;
   }
 
   /** The list when it was stored at `version`, which the database has just confirmed. */

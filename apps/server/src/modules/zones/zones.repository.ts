@@ -85,34 +85,33 @@ export class ZonesRepository {
   }
 
   /**
-   * Every zone of every account of the user, with the account, as the zones screen shows them: the
-   * JSON of `Zone[]`, built by the database in one query whatever the number of zones (one text
-   * value to read instead of a row per zone).
+   * The user's zones list as the zones screen shows them, with its version, in one statement: the
+   * version (bumped by every zone write) with the number of accounts (deleting an account removes its
+   * zones by cascade, without a bump), and the JSON of `Zone[]` (built by the database whatever the
+   * number of zones: one text value instead of a row per zone) unless the version is still
+   * `knownVersion`, whose list the caller keeps. One snapshot: the list is the version's.
    */
-  async listJsonForUser(userId: number): Promise<string> {
-    const [row] = await this.db.query<{ json: string }>(
-      `SELECT coalesce(json_agg(json_build_object(
-                'id', z.zone_id, 'domain', z.domain, 'accountName', a.account_name,
-                'account_id', a.account_id, 'status', z.status, 'name_servers', z.name_servers
-              ) ORDER BY z.domain, z.zone_id), '[]')::text AS json
-         FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
-        WHERE a.user_id = $1`,
-      [userId],
+  async listJsonForUser(
+    userId: number,
+    knownVersion?: string,
+  ): Promise<{ version: string; json: string | null }> {
+    const [row] = await this.db.query<{ version: string; json: string | null }>(
+      `WITH current AS (
+         SELECT coalesce((SELECT version FROM zone_list_versions WHERE user_id = $1), 0)
+                || '/' || (SELECT count(*) FROM cloudflare_accounts WHERE user_id = $1) AS version
+       )
+       SELECT version, CASE WHEN version IS DISTINCT FROM $2 THEN (
+         SELECT coalesce(json_agg(json_build_object(
+                  'id', z.zone_id, 'domain', z.domain, 'accountName', a.account_name,
+                  'account_id', a.account_id, 'status', z.status, 'name_servers', z.name_servers
+                ) ORDER BY z.domain, z.zone_id), '[]')::text
+           FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
+          WHERE a.user_id = $1
+       ) END AS json
+       FROM current`,
+      [userId, knownVersion ?? null],
     );
-    return row!.json;
-  }
-
-  /**
-   * What the user's zones list depends on, in one cheap read: the version every zone write bumps, and
-   * the number of accounts (deleting an account removes its zones by cascade, without a bump).
-   */
-  async listVersion(userId: number): Promise<string> {
-    const [row] = await this.db.query<{ version: number | null; accounts: number }>(
-      `SELECT (SELECT version FROM zone_list_versions WHERE user_id = $1) AS version,
-              (SELECT count(*) FROM cloudflare_accounts WHERE user_id = $1) AS accounts`,
-      [userId],
-    );
-    return `${row?.version ?? 0}/${row?.accounts ?? 0}`;
+    return row!;
   }
 
   /** Records a zone of the account (a new one, or a newer view of a known one). Run it in a transaction. */

@@ -101,27 +101,54 @@ describe('zones', () => {
       const queries = vi.spyOn(ctx.db, 'query');
       const ofRequest = () =>
         queries.mock.calls.filter(([sql]) => /FROM zones|zone_list_versions|FROM users u/.test(sql));
-      const zoneReads = () => queries.mock.calls.filter(([sql]) => /FROM zones/.test(sql)).length;
-      const versionChecks = () => queries.mock.calls.filter(([sql]) => /zone_list_versions/.test(sql)).length;
+      // One statement checks the version and answers the list only when it moved (json null otherwise).
+      const zoneStatements = () =>
+        Promise.all(
+          queries.mock.calls.flatMap(([sql], i) =>
+            /zone_list_versions/.test(sql)
+              ? [queries.mock.results[i]!.value as Promise<{ json: unknown }[]>]
+              : [],
+          ),
+        );
+      const zoneReads = async () => (await zoneStatements()).filter(([row]) => row?.json !== null).length;
+      const versionChecks = async () => (await zoneStatements()).length;
       expect(await listZones(few.user)).toHaveLength(1);
       const forOne = ofRequest().length;
       queries.mockClear();
       expect(await listZones(many.user)).toHaveLength(120);
       expect(ofRequest().length).toBe(forOne);
-      expect(zoneReads()).toBe(1);
+      expect(await zoneReads()).toBe(1);
 
       // Right after: no database work beyond the auth guard's.
       queries.mockClear();
       expect(await listZones(many.user)).toHaveLength(120);
-      expect(zoneReads()).toBe(0);
-      expect(versionChecks()).toBe(0);
+      expect(await zoneReads()).toBe(0);
+      expect(await versionChecks()).toBe(0);
 
       // A second later: one cheap version check, the list itself still from memory.
       await recheckInterval();
       queries.mockClear();
       expect(await listZones(many.user)).toHaveLength(120);
-      expect(zoneReads()).toBe(0);
-      expect(versionChecks()).toBe(1);
+      expect(await zoneReads()).toBe(0);
+      expect(await versionChecks()).toBe(1);
+    });
+
+    it('reads a changed list and its version in one statement, the first request after a change included (issue 36)', async () => {
+      const { user, accounts } = await userWithAccounts('Changing');
+      ctx.sandbox.control.addZone(accounts[0]!.account_id, 'first.com');
+      await sync(user);
+      const queries = vi.spyOn(ctx.db, 'query');
+      const zoneStatements = () =>
+        queries.mock.calls.filter(([sql]) => /FROM zones|zone_list_versions|cloudflare_accounts/.test(sql));
+      expect(await listZones(user)).toHaveLength(1);
+      expect(zoneStatements()).toHaveLength(1);
+
+      ctx.sandbox.control.addZone(accounts[0]!.account_id, 'second.com');
+      await sync(user);
+      await recheckInterval();
+      queries.mockClear();
+      expect((await listZones(user)).map((zone) => zone.domain)).toEqual(['first.com', 'second.com']);
+      expect(zoneStatements()).toHaveLength(1);
     });
 
     it('sees changes written by another server process within a second, and zones gone with a deleted account', async () => {
