@@ -1,5 +1,5 @@
 import type { AuditPage, CreatedApiKey, OwnSession } from '@guardian/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../test/context';
 
 const FIREFOX = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -50,6 +50,21 @@ describe("a person's sessions", () => {
     await sessionsOf(script);
     const seen = (await sessionsOf(laptop)).slice(0, 3).map((session) => session.last_seen_at);
     expect(seen.every((at) => at !== null)).toBe(true);
+  });
+
+  it('are checked in one statement that also notes them as used (issue 36: the auth guard costs one round trip)', async () => {
+    const laptop = await signIn(ada, FIREFOX);
+    const queries = vi.spyOn(ctx.db, 'query');
+    try {
+      await sessionsOf(laptop);
+      const sessionStatements = queries.mock.calls.filter(
+        ([sql]) => /\bsessions\b/.test(sql) && !/ORDER BY created_at/.test(sql),
+      );
+      expect(sessionStatements.map(([sql]) => sql.replace(/\s+/g, ' ').slice(0, 80))).toHaveLength(1);
+    } finally {
+      queries.mockRestore();
+    }
+    expect((await sessionsOf(laptop)).find((session) => session.current)!.last_seen_at).not.toBeNull();
   });
 
   it('Sign out all other sessions ends every one but this one; API keys stay; it is in the trail', async () => {

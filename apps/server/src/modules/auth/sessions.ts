@@ -113,10 +113,7 @@ export class Sessions {
     const session = await verifySessionToken(token, this.config);
     // The database, not the token, decides: a disabled or deleted user is out, a changed level applies.
     // Each read notes the session as seen (the profile's "last seen"; written at most once a minute).
-    const [found] = await Promise.all([
-      this.users.findSession(session.userId, session.sessionId),
-      this.users.seeSession(session.userId, session.sessionId),
-    ]);
+    const found = await this.users.findSession(session.userId, session.sessionId);
     if (!found) {
       throw new AppError('UNAUTHORIZED', 'Your account is no longer active. Please sign in again.');
     }

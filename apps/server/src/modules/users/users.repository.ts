@@ -327,15 +327,6 @@ export class UsersRepository {
     return rows.length;
   }
 
-  /** Notes that the session was used now, at most once a minute (a write per request would cost more). */
-  async seeSession(userId: number, sessionId: string): Promise<void> {
-    await this.db.query(
-      `UPDATE sessions SET last_seen_at = now()
-        WHERE id = $1 AND user_id = $2 AND (last_seen_at IS NULL OR last_seen_at < now() - interval '1 minute')`,
-      [sessionId, userId],
-    );
-  }
-
   /** Ends one of the user's sessions; false when they have none with this id. */
   async endOwnSession(userId: number, sessionId: string): Promise<boolean> {
     const rows = await this.db.query('DELETE FROM sessions WHERE id = $1 AND user_id = $2 RETURNING id', [
@@ -401,8 +392,14 @@ export class UsersRepository {
 
   /** The session's user, unless that user is gone or disabled (then undefined). */
   async findSession(userId: number, sessionId: string): Promise<SessionLookup | undefined> {
+    // The same statement notes the session as used now (the profile's "last seen"), at most once a
+    // minute: a write per request would cost more, a statement of its own a second round trip.
     const [row] = await this.db.query<{ id: number; email: string; level: number; open: boolean }>(
-      `SELECT u.id, u.email, u.level, s.id IS NOT NULL AS open
+      `WITH seen AS (
+         UPDATE sessions SET last_seen_at = now()
+          WHERE id = $2 AND user_id = $1 AND (last_seen_at IS NULL OR last_seen_at < now() - interval '1 minute')
+       )
+       SELECT u.id, u.email, u.level, s.id IS NOT NULL AS open
          FROM users u
          LEFT JOIN sessions s ON s.id = $2 AND s.user_id = u.id AND s.expires_at > now()
         WHERE u.id = $1 AND NOT u.disabled`,
