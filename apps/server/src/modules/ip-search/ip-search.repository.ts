@@ -9,6 +9,8 @@ export interface SearchedList {
   kind: BanListKind;
   accountName: string;
   accountId: string;
+  /** Bumped by every change of the list's items: with the names, what a search's answer depends on. */
+  itemsVersion: number;
 }
 
 export interface FoundItem {
@@ -30,6 +32,7 @@ interface ListRow {
   kind: BanListKind;
   account_name: string;
   account_id: string;
+  items_version: number;
 }
 
 interface ItemRow {
@@ -68,24 +71,10 @@ const toItem = (row: ItemRow): FoundItem => ({
 export class IpSearchRepository {
   constructor(private readonly db: Queryable) {}
 
-  /**
-   * What a search's answer depends on besides the items' values: the person's lists of the kind, their
-   * items' versions (bumped by every change of a list's items) and the names an answer shows.
-   */
-  async versionOf(userId: number, kind: BanListKind): Promise<string> {
-    const [row] = await this.db.query<{ version: string }>(
-      `SELECT md5(coalesce(json_agg(json_build_array(bl.id, bl.items_version, bl.list_id, bl.list_name,
-                                                     a.account_id, a.account_name) ORDER BY bl.id)::text, '')) AS version
-       FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref
-       WHERE a.user_id = $1 AND bl.kind = $2`,
-      [userId, kind],
-    );
-    return row?.version ?? '';
-  }
-
+  /** The person's lists of a kind, with their items' versions: what a search's answer depends on. */
   async listsOf(userId: number, kind: BanListKind): Promise<SearchedList[]> {
     const rows = await this.db.query<ListRow>(
-      `SELECT bl.id AS ref, bl.list_id, bl.list_name, bl.kind, a.account_name, a.account_id
+      `SELECT bl.id AS ref, bl.list_id, bl.list_name, bl.kind, a.account_name, a.account_id, bl.items_version
        FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref
        WHERE a.user_id = $1 AND bl.kind = $2
        ORDER BY bl.id`,
@@ -98,6 +87,7 @@ export class IpSearchRepository {
       kind: row.kind,
       accountName: row.account_name,
       accountId: row.account_id,
+      itemsVersion: Number(row.items_version),
     }));
   }
 
@@ -109,9 +99,21 @@ export class IpSearchRepository {
     return this.found('ip_search_holding($1::bigint[], $2::inet, $3::int)', refs, inet, limit);
   }
 
-  /** Items of the lists strictly inside the CIDR `inet` (`<<`), in address order: a wide CIDR holds many. */
-  async within(refs: readonly number[], inet: string, limit: number): Promise<FoundItem[]> {
-    return this.found('ip_search_within($1::bigint[], $2::inet, $3::int)', refs, inet, limit);
+  /**
+   * Items of the lists holding the CIDR `inet` (as `holding`), then those strictly inside it (`<<`),
+   * in address order (a wide CIDR holds many): both in one statement, `limit` in all.
+   */
+  async holdingOrWithin(refs: readonly number[], inet: string, limit: number): Promise<FoundItem[]> {
+    if (refs.length === 0) return [];
+    const rows = await this.db.query<ItemRow>(
+      `SELECT * FROM (
+         SELECT held.*, 0 AS part FROM ip_search_holding($1::bigint[], $2::inet, $3::int) WITH ORDINALITY AS held
+         UNION ALL
+         SELECT inside.*, 1 AS part FROM ip_search_within($1::bigint[], $2::inet, $3::int) WITH ORDINALITY AS inside
+       ) AS found ORDER BY part, ordinality LIMIT $3`,
+      [refs, inet, limit],
+    );
+    return rows.map(toItem);
   }
 
   /** Items of the lists whose value is exactly `value` (hostname and asn lists store them normalised). */

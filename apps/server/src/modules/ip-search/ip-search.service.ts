@@ -7,6 +7,7 @@ import {
   type IpSearchKind,
   type IpSearchMatch,
 } from '@guardian/contract';
+import { createHash } from 'node:crypto';
 import { AppError } from '../../app-error';
 import { AnswerCache } from '../../answer-cache';
 import type { AnswerCaches } from '../../deps';
@@ -52,8 +53,17 @@ const LIST_KIND: Record<IpSearchKind, BanListKind> = {
 
 /** Characters of JSON kept in all by the answer cache (an answer of 500 matches of one list: about 90,000). */
 const CACHED_ANSWER_CHARS = 16_000_000;
+/** Lists kept in all, across people and kinds, for the moment a version is taken as read. */
+const KEPT_LISTS_MAX = 200_000;
 /** How long a person's lists' version is taken as read (as a page read takes its list: ban-list-mirror/owned-lists.ts). */
 const VERSION_KEPT_MS = 1_000;
+
+/** A person's lists of a kind as last read, the version of the answers they make, and this process's writes then. */
+interface KeptLists {
+  lists: SearchedList[];
+  version: string;
+  changes: number;
+}
 
 /** "Where is this address?": one search across every list of every account of the person. */
 export class IpSearchService {
@@ -65,14 +75,16 @@ export class IpSearchService {
    */
   private readonly answers: AnswerCache<string>;
   /**
-   * The version, read at most once a second per person and kind (searches come in bursts) and anew
-   * after any list write of this process; another process's write shows within the second.
+   * The person's lists of a kind and their version, read at most once a second per person and kind
+   * (searches come in bursts) and anew after any list write of this process; another process's write
+   * shows within the second. The lists are read with what the version is made of, so a search after a
+   * change costs that one read and its own statement.
    */
-  private readonly versions: AnswerCache<{ version: string; changes: number }>;
+  private readonly lists: AnswerCache<KeptLists>;
 
   constructor(
     db: Queryable,
-    /** This process's count of list writes (OwnedLists): a search kept for a moment checks it. */
+    /** This process's count of list writes (OwnedLists): lists kept for a moment check it. */
     private readonly owned: { readonly changes: number },
     caching: AnswerCaches,
   ) {
@@ -81,46 +93,48 @@ export class IpSearchService {
       maxSize: CACHED_ANSWER_CHARS,
       sizeCalculation: (json) => json.length,
     });
-    this.versions = new AnswerCache(caching, { max: 1_000, ttl: VERSION_KEPT_MS });
+    this.lists = new AnswerCache(caching, {
+      maxSize: KEPT_LISTS_MAX,
+      sizeCalculation: (kept) => kept.lists.length + 1,
+      ttl: VERSION_KEPT_MS,
+    });
   }
 
   /** The answer as the JSON of `IpSearchAnswer`, serialised once per search and version of the lists. */
   async searchJson(userId: number, text: string): Promise<string> {
     const parsed = parseSearch(text);
     if (typeof parsed === 'string') throw new AppError('BAD_REQUEST', parsed);
-    const kind = LIST_KIND[parsed.kind];
-    const version = await this.versionOf(userId, kind);
+    const { lists, version } = await this.listsOf(userId, LIST_KIND[parsed.kind]);
     const key = [userId, parsed.kind, parsed.value, version].join('\u0000');
     const cached = this.answers.get(key);
     if (cached !== undefined) return cached;
-    const json = JSON.stringify((await this.find(userId, parsed, kind)) satisfies IpSearchAnswer);
+    const json = JSON.stringify((await this.find(lists, parsed)) satisfies IpSearchAnswer);
     this.answers.set(key, json);
     return json;
   }
 
-  private async versionOf(userId: number, kind: BanListKind): Promise<string> {
+  private async listsOf(userId: number, kind: BanListKind): Promise<KeptLists> {
     const key = `${userId}\u0000${kind}`;
     const changes = this.owned.changes;
-    const kept = this.versions.get(key);
-    if (kept && kept.changes === changes) return kept.version;
-    const version = await this.repository.versionOf(userId, kind);
-    this.versions.set(key, { version, changes });
-    return version;
+    const kept = this.lists.get(key);
+    if (kept && kept.changes === changes) return kept;
+    const lists = await this.repository.listsOf(userId, kind);
+    const version = createHash('sha256').update(JSON.stringify(lists)).digest('base64url');
+    const read = { lists, version, changes };
+    this.lists.set(key, read);
+    return read;
   }
 
-  private async find(userId: number, parsed: ParsedSearch, kind: BanListKind): Promise<IpSearchAnswer> {
-    const lists = await this.repository.listsOf(userId, kind);
+  private async find(lists: readonly SearchedList[], parsed: ParsedSearch): Promise<IpSearchAnswer> {
     const refs = lists.map((list) => list.ref);
     // One past the bound tells whether there are more.
     const wanted = IP_SEARCH_MATCHES_MAX + 1;
-    let found: FoundItem[];
-    if (parsed.kind === 'hostname' || parsed.kind === 'asn') {
-      found = await this.repository.exact(refs, parsed.value, wanted);
-    } else {
-      found = await this.repository.holding(refs, parsed.value, wanted);
-      if (parsed.kind === 'cidr' && found.length < wanted)
-        found = found.concat(await this.repository.within(refs, parsed.value, wanted - found.length));
-    }
+    const found =
+      parsed.kind === 'hostname' || parsed.kind === 'asn'
+        ? await this.repository.exact(refs, parsed.value, wanted)
+        : parsed.kind === 'cidr'
+          ? await this.repository.holdingOrWithin(refs, parsed.value, wanted)
+          : await this.repository.holding(refs, parsed.value, wanted);
     return {
       query: parsed,
       lists_searched: lists.length,
@@ -134,7 +148,7 @@ export class IpSearchService {
  * The matches under their lists, each list named once: a list comes where its first match falls, and
  * its matches keep their order.
  */
-function groupByList(lists: SearchedList[], found: FoundItem[]): IpSearchFoundList[] {
+function groupByList(lists: readonly SearchedList[], found: FoundItem[]): IpSearchFoundList[] {
   const byRef = new Map<number, SearchedList>(lists.map((list) => [list.ref, list]));
   const grouped = new Map<number, IpSearchFoundList>();
   for (const item of found) {
