@@ -1,5 +1,6 @@
 import { zoneEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
+import { answerOrJob } from '../../jobs/job-answer';
 import { route } from '../../endpoint-route';
 import type { ZonesService } from './zones.service';
 import type { ZonesSyncJobs } from './zones-sync-job';
@@ -21,8 +22,7 @@ export const zonesRoutes: FastifyPluginAsync<{ zones: ZonesService; zonesSyncJob
 
   // A job: a short sync answers as before, a long one 202 with the job to poll.
   route(app, zoneEndpoints.sync, async (request, reply) => {
-    const outcome = await zonesSyncJobs.sync(request.user.id);
-    return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.synced;
+    return answerOrJob(reply, await zonesSyncJobs.sync(request.user.id));
   });
 
   route(
