@@ -1,7 +1,7 @@
 import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { answerOrJob } from '../../jobs/job-answer';
-import { checkedRoute, route } from '../../endpoint-route';
+import { checkedRoute, noContentRoute, route } from '../../endpoint-route';
 import type { BanListItemsService } from '../ban-list-items';
 import type { BanListsService } from './ban-lists.service';
 import type { BanListSyncJobs } from '../ban-list-mirror';
@@ -86,13 +86,10 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     { owns: ['list_id'] },
   );
 
-  route(
+  noContentRoute(
     app,
     banListItemEndpoints.remove,
-    async (request, reply) => {
-      await items.delete(itemActorOf(request), request.params.list_id, request.params.item_id);
-      return reply.code(204).send();
-    },
+    (request) => items.delete(itemActorOf(request), request.params.list_id, request.params.item_id),
     { owns: ['list_id', 'item_id'] },
   );
 

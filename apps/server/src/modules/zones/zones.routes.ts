@@ -1,7 +1,7 @@
 import { zoneEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { answerOrJob } from '../../jobs/job-answer';
-import { route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { ZonesService } from './zones.service';
 import type { ZonesSyncJobs } from './zones-sync-job';
 
@@ -25,13 +25,10 @@ export const zonesRoutes: FastifyPluginAsync<{ zones: ZonesService; zonesSyncJob
     return answerOrJob(reply, await zonesSyncJobs.sync(request.user.id));
   });
 
-  route(
+  noContentRoute(
     app,
     zoneEndpoints.remove,
-    async (request, reply) => {
-      await zones.remove(request.user.id, request.params.zone_id);
-      return reply.code(204).send();
-    },
+    (request) => zones.remove(request.user.id, request.params.zone_id),
     { owns: ['zone_id'] },
   );
 };
