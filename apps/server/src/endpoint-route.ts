@@ -194,6 +194,23 @@ export function checkedRoute<E extends Declared>(
   route(app, endpoint, handler as EndpointHandler<E>, routeOptions);
 }
 
+/**
+ * Registers an endpoint that answers 204 with no body (a delete, a revoke, a sign-out): `work` does it,
+ * and its value, if any, is not sent.
+ */
+export function noContentRoute<E extends Declared>(
+  app: FastifyInstance,
+  endpoint: E,
+  work: (request: EndpointRequest<E>) => Promise<unknown>,
+  routeOptions: EndpointRouteOptions<E> = {},
+): void {
+  const handler = async (request: EndpointRequest<E>, reply: FastifyReply) => {
+    await work(request);
+    return reply.code(204).send();
+  };
+  route(app, endpoint, handler as EndpointHandler<E>, routeOptions);
+}
+
 /** Every declared endpoint's name, `group.name` (e.g. `banListItems.add`), by "METHOD /path". */
 const ENDPOINT_NAMES = new Map<string, string>(
   Object.entries(endpoints).flatMap(([group, members]) =>

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { AppError } from './app-error';
 import type { LoginRateLimit } from './config';
 
 interface Counter {
@@ -112,6 +113,33 @@ export class LoginLimiter {
       }
       await new Promise<void>((resolve) => counters[full]!.waiters.push(resolve));
     }
+  }
+
+  /**
+   * One limited attempt: refused with RATE_LIMITED (`tooMany`, and Retry-After) while the key or the
+   * address must wait; else `check` runs and its verdict settles the attempt: a refusal counts as a
+   * failure and is thrown, a value as a success and is answered. A check that throws (the database is
+   * down) does not count against the person.
+   */
+  async attempt<T>(
+    key: string,
+    address: string,
+    tooMany: string,
+    check: () => Promise<{ refusal: AppError } | { value: T }>,
+  ): Promise<T> {
+    const attempt = await this.acquire(key, address);
+    const { retryAfterSeconds } = attempt;
+    if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', tooMany, { retryAfterSeconds });
+    let verdict: Awaited<ReturnType<typeof check>>;
+    try {
+      verdict = await check();
+    } catch (err) {
+      attempt.settle('unchecked');
+      throw err;
+    }
+    attempt.settle('refusal' in verdict ? 'failure' : 'success');
+    if ('refusal' in verdict) throw verdict.refusal;
+    return verdict.value;
   }
 
   private settle(keys: Key[], outcome: AttemptOutcome): void {

@@ -41,7 +41,7 @@ import { PasswordLinksService } from './modules/users';
 import { UsersRepository } from './modules/users';
 import { UsersService } from './modules/users';
 import { ZoneSettingsService } from './modules/zones';
-import { ZonesService } from './modules/zones';
+import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
 const SYNC_WAIT_MS = 5_000;
@@ -88,10 +88,9 @@ export function createServices(config: Config, deps: AppDeps) {
   const banLists = new BanListsService(banListParts, snapshots);
   // Long operations run as jobs on the database's queue; the app starts and stops its worker.
   const jobQueue = new JobQueue(deps.db, JOB_KIND_TABLE, { logger: deps.logger });
-  const jobs = new JobsService(jobQueue);
-  const jobWaitMs = config.jobs?.waitMs ?? SYNC_WAIT_MS;
-  const banListSyncJobs = new BanListSyncJobs(banListParts, jobs, jobWaitMs);
-  const banListsJobs = new BanListsJobs(banLists, jobs, jobWaitMs);
+  const jobs = new JobsService(jobQueue, config.jobs?.waitMs ?? SYNC_WAIT_MS);
+  const banListSyncJobs = new BanListSyncJobs(banListParts, jobs);
+  const banListsJobs = new BanListsJobs(banLists, jobs);
   // A list write whose outcome was lost and could not be found out is read back by the list's sync.
   const listReconciler = new ListReconciler(jobs);
   const banListItems = new BanListItemsService(banListParts, listReconciler);
@@ -99,12 +98,15 @@ export function createServices(config: Config, deps: AppDeps) {
   const itemExpiry = new ItemExpiry(banListParts, jobQueue, config.itemExpirySweepMs, (err) =>
     deps.logger?.error({ err }, 'could not look for expired ban list items'),
   );
-  const listImport = new ListImportService(banListParts, jobs, jobWaitMs, listReconciler);
+  const listImport = new ListImportService(banListParts, jobs, listReconciler);
   // The IP search's Ban everywhere and Remove from lists: a job per account, through the items service.
-  const ipSearchActions = new IpSearchActions(banListParts, banListItems, jobs, jobWaitMs);
+  const ipSearchActions = new IpSearchActions(banListParts, banListItems, jobs);
   const ipSearch = new IpSearchService(deps.db, owned, deps.answerCaches);
-  const zones = new ZonesService(deps);
-  const zonesSyncJobs = new ZonesSyncJobs(zones, jobs, jobWaitMs);
+  const zoneRecords = new ZonesRepository(deps.db);
+  // The person's zones, for every service that acts on one.
+  const ownedZones = new OwnedZones(zoneRecords, deps);
+  const zones = new ZonesService(deps, zoneRecords, banListParts.accounts, ownedZones);
+  const zonesSyncJobs = new ZonesSyncJobs(zones, jobs);
   // Each kind of JOB_KIND_TABLE (src/jobs/job-kinds.ts) and the service that does its work.
   jobQueue.handle({
     'ban-list-sync': banListSyncJobs.run,
@@ -116,7 +118,7 @@ export function createServices(config: Config, deps: AppDeps) {
     'ban-list-import': listImport.run,
     'ban-list-expiry': itemExpiry.run,
   });
-  const dns = new DnsRecordsService(deps, snapshots);
+  const dns = new DnsRecordsService(deps, ownedZones, snapshots);
   // Snapshots put things back through the modules that own them, without importing them.
   const restorers: SnapshotRestorers = {
     banList: (person, list, items, options) => banLists.restore(person, list, items, options),
@@ -170,14 +172,14 @@ export function createServices(config: Config, deps: AppDeps) {
     jobs,
     zones,
     zonesSyncJobs,
-    zoneSettings: new ZoneSettingsService(deps),
+    zoneSettings: new ZoneSettingsService(ownedZones),
     dns,
     // What a zone's rules say its account's lists are for is kept with the lists (issue 35 item 9).
-    firewall: new FirewallRulesService(deps, (accountRef, purposes) =>
+    firewall: new FirewallRulesService(deps, ownedZones, (accountRef, purposes) =>
       banListParts.lists.setRulePurposes(accountRef, purposes),
     ),
-    pageRules: new PageRulesService(deps),
-    rulesOverview: new RulesOverviewService(deps),
+    pageRules: new PageRulesService(ownedZones),
+    rulesOverview: new RulesOverviewService(deps, zoneRecords),
     snapshots,
     restorers,
     apiKeys: new ApiKeysService(deps.db),

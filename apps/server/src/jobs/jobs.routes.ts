@@ -1,16 +1,13 @@
 import { jobEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../endpoint-route';
+import { noContentRoute, route } from '../endpoint-route';
 import type { JobsService } from './jobs.service';
 
 /** The person's background operations under /api/jobs. */
 export const jobsRoutes: FastifyPluginAsync<{ jobs: JobsService }> = async (app, { jobs }) => {
   route(app, jobEndpoints.list, async (request) => jobs.list(request.user, request.query.scope));
 
-  route(app, jobEndpoints.seen, async (request, reply) => {
-    await jobs.seen(request.user.id);
-    return reply.code(204).send();
-  });
+  noContentRoute(app, jobEndpoints.seen, (request) => jobs.seen(request.user.id));
 
   // Ownership is checked in the service: the job's own user (or an administrator, to read it).
   route(app, jobEndpoints.get, async (request) => jobs.get(request.user, request.params.id), {

@@ -29,6 +29,9 @@ export function toJobDto(job: JobRecord): Job {
 
 const jobNotFound = () => new AppError('NOT_FOUND', 'Job not found.');
 
+/** What a call that started a job gets: the job's result when it ended within the wait, else the job. */
+export type JobOutcome<T> = { result: T } | { job: Job };
+
 export interface Person {
   id: number;
   level: number;
@@ -38,6 +41,8 @@ export interface Person {
 export class JobsService {
   constructor(
     readonly queue: JobQueue<GuardianJobKinds>,
+    /** How long a call that starts a job waits for it before it answers 202 with the job. */
+    readonly waitMs: number,
     private readonly listMax = 100,
   ) {}
 
@@ -76,14 +81,12 @@ export class JobsService {
    * tried again behind their back (Cloudflare calls are retried within the run already); a restart
    * still carries it on.
    */
-  async startAndWait(
-    job: NewJobOf<GuardianJobKinds>,
-    waitMs: number,
-  ): Promise<{ result: unknown } | { job: Job }> {
+  async startAndWait<T>(job: NewJobOf<GuardianJobKinds>): Promise<JobOutcome<T>> {
     const queued = await this.queue.enqueue({ ...job, attempts: 1 });
-    const now = await this.queue.waitFor(queued.id, waitMs, queued);
+    const now = await this.queue.waitFor(queued.id, this.waitMs, queued);
     if (!now) throw jobNotFound();
-    if (now.state === 'succeeded') return { result: now.result };
+    // The kind's handler answered it, in the type its caller names.
+    if (now.state === 'succeeded') return { result: now.result as T };
     if (now.state === 'failed') {
       const { code, retryAfterSeconds } =
         (now.result as { code?: string; retryAfterSeconds?: number } | null) ?? {};

@@ -22,14 +22,9 @@ describe('Update, Clean All and Update List as jobs', () => {
     ctx = await createCloudflareTestContext({ sandbox: { operationDelayMs: 20 } });
     alice = await ctx.createUser();
     account = await ctx.addAccount(alice, { name: 'Jobs Co', plan: 'enterprise' });
-    const config = { ...ctx.config, jobs: { waitMs: 300 } };
-    impatient = await buildApp(config, createAppDeps(config, ctx.db));
-    await impatient.ready();
+    impatient = await ctx.impatientApp(300);
   });
-  afterAll(async () => {
-    await impatient.close();
-    await ctx.close();
-  });
+  afterAll(() => ctx.close());
   afterEach(() => ctx.sandbox.control.clearFaults());
 
   const post = (url: string, app: FastifyInstance = ctx.app, user = alice) =>

@@ -36,6 +36,11 @@ export interface TestContext {
     level?: number;
     disabled?: boolean;
   }): Promise<TestUser>;
+  /**
+   * A second app on the same database whose calls wait only `waitMs` for the jobs they start, so a
+   * job answers 202 at will; ready, and closed with the context.
+   */
+  impatientApp(waitMs: number): Promise<FastifyInstance>;
   /** Closes the app and the database, and drops the PostgreSQL schema. */
   close(): Promise<void>;
 }
@@ -130,6 +135,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   await app.ready();
   const repository = new UsersRepository(db);
   const users = new UsersService(repository, config.passwordHashing);
+  const otherApps: FastifyInstance[] = [];
 
   return {
     config,
@@ -152,7 +158,15 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
         headers: { authorization: `Bearer ${token}` },
       };
     },
+    async impatientApp(waitMs) {
+      const impatientConfig = { ...config, jobs: { ...config.jobs, waitMs } };
+      const impatient = await buildApp(impatientConfig, createAppDeps(impatientConfig, db, options.deps));
+      otherApps.push(impatient);
+      await impatient.ready();
+      return impatient;
+    },
     async close() {
+      for (const other of otherApps) await other.close();
       await app.close();
       await dropSchema?.();
       await db.close();

@@ -1,6 +1,6 @@
 import { accountEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { AccountsService } from './accounts.service';
 
 export const accountsRoutes: FastifyPluginAsync<{ accounts: AccountsService }> = async (
@@ -23,12 +23,11 @@ export const accountsRoutes: FastifyPluginAsync<{ accounts: AccountsService }> =
     { owns: ['id'] },
   );
 
-  route(
+  noContentRoute(
     app,
     accountEndpoints.remove,
-    async (request, reply) => {
+    async (request) => {
       request.auditEffects = { removed: await accounts.remove(request.user.id, request.params.id) };
-      return reply.code(204).send();
     },
     { owns: ['id'] },
   );

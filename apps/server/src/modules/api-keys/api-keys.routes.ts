@@ -1,6 +1,6 @@
 import { apiKeyEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { ApiKeysService } from './api-keys.service';
 
 /** The person's API keys (/api/me/api-keys): with a session only, never with a key; anyone's for administrators. */
@@ -11,13 +11,10 @@ export const apiKeysRoutes: FastifyPluginAsync<{ apiKeys: ApiKeysService }> = as
     reply.code(201).send(await apiKeys.create(request.user.id, request.body)),
   );
 
-  route(
+  noContentRoute(
     app,
     apiKeyEndpoints.revoke,
-    async (request, reply) => {
-      await apiKeys.revoke(request.user.id, request.params.id);
-      return reply.code(204).send();
-    },
+    (request) => apiKeys.revoke(request.user.id, request.params.id),
     { owns: ['id'] },
   );
 
@@ -25,13 +22,10 @@ export const apiKeysRoutes: FastifyPluginAsync<{ apiKeys: ApiKeysService }> = as
   route(app, apiKeyEndpoints.userList, async (request) => apiKeys.listOfUser(request.params.id), {
     owns: ['id'],
   });
-  route(
+  noContentRoute(
     app,
     apiKeyEndpoints.userRevoke,
-    async (request, reply) => {
-      await apiKeys.revoke(request.params.id, request.params.key_id);
-      return reply.code(204).send();
-    },
+    (request) => apiKeys.revoke(request.params.id, request.params.key_id),
     { owns: ['id', 'key_id'] },
   );
 };

@@ -1,6 +1,6 @@
 import { authEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import { AppError } from '../../app-error';
 import { bearerToken } from './auth.guard';
 import type { AuthService } from './auth.service';
@@ -19,9 +19,8 @@ export const authRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app,
   route(app, authEndpoints.me, async (request) => request.user);
 
   // Ends the session on the server: its token is refused from now on (the guard checked it is open).
-  route(app, authEndpoints.logout, async (request, reply) => {
+  noContentRoute(app, authEndpoints.logout, async (request) => {
     if (request.body !== undefined) throw new AppError('BAD_REQUEST', 'Signing out takes no request body.');
     await app.sessions.end(bearerToken(request));
-    return reply.code(204).send();
   });
 };

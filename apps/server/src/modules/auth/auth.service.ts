@@ -35,28 +35,21 @@ export class AuthService {
     credentials: LoginRequest,
     device: SessionDevice & { address: string },
   ): Promise<LoginResponse> {
-    const attempt = await this.limiter.acquire(credentials.email, device.address);
-    const { retryAfterSeconds } = attempt;
-    if (retryAfterSeconds > 0) throw new AppError('RATE_LIMITED', TOO_MANY_ATTEMPTS, { retryAfterSeconds });
-
-    let user: UserWithPasswordHash | undefined;
-    let passwordMatches: boolean;
-    try {
-      user = await this.users.findByEmailWithPasswordHash(credentials.email);
-      passwordMatches = await verifyPassword(
-        user?.passwordHash ?? (await this.dummyHash),
-        credentials.password,
-      );
-    } catch (err) {
-      // Not checked (the database is down): it does not count against the person.
-      attempt.settle('unchecked');
-      throw err;
-    }
-    if (!user || user.disabled || !passwordMatches) {
-      attempt.settle('failure');
-      throw new AppError('UNAUTHORIZED', INVALID_CREDENTIALS);
-    }
-    attempt.settle('success');
+    const user = await this.limiter.attempt<UserWithPasswordHash>(
+      credentials.email,
+      device.address,
+      TOO_MANY_ATTEMPTS,
+      async () => {
+        const found = await this.users.findByEmailWithPasswordHash(credentials.email);
+        const passwordMatches = await verifyPassword(
+          found?.passwordHash ?? (await this.dummyHash),
+          credentials.password,
+        );
+        return !found || found.disabled || !passwordMatches
+          ? { refusal: new AppError('UNAUTHORIZED', INVALID_CREDENTIALS) }
+          : { value: found };
+      },
+    );
     const stamp = passwordStamp(user.passwordHash);
     const next = await this.twoFactor.signInStep(user.id, stamp);
     if (next.kind === 'challenge') {

@@ -1,7 +1,7 @@
 import { ownAccountEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
-import { route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import { AppError } from '../../app-error';
 import { keysRevoked } from '../users';
 import { bearerToken } from './auth.guard';
@@ -45,13 +45,12 @@ export const ownAccountRoutes: FastifyPluginAsync<{ ownAccount: OwnAccountServic
     request.auditEffects = { sessions_ended: ended };
     return { ended };
   });
-  route(
+  noContentRoute(
     app,
     ownAccountEndpoints.endSession,
-    async (request, reply) => {
+    async (request) => {
       sessionOnly(request);
       await ownAccount.end(request.user.id, request.params.id);
-      return reply.code(204).send();
     },
     { owns: ['id'] },
   );

@@ -42,25 +42,19 @@ export class OwnAccountService {
     request: ChangePasswordRequest,
     device: SessionDevice & { address: string },
   ): Promise<KeysRevoked<string>> {
-    const attempt = await this.limiter.acquire(String(user.id), device.address);
-    if (attempt.retryAfterSeconds > 0) {
-      throw new AppError('RATE_LIMITED', TOO_MANY, { retryAfterSeconds: attempt.retryAfterSeconds });
-    }
-    let matches: boolean;
-    try {
+    await this.limiter.attempt(String(user.id), device.address, TOO_MANY, async () => {
       const stored = await this.users.findByIdWithPasswordHash(user.id);
-      matches = stored !== undefined && (await verifyPassword(stored.passwordHash, request.current_password));
-    } catch (err) {
-      attempt.settle('unchecked');
-      throw err;
-    }
-    attempt.settle(matches ? 'success' : 'failure');
-    // A 400, not a 401: the session stays (a 401 would sign the person out).
-    if (!matches) {
-      throw new AppError('BAD_REQUEST', WRONG_PASSWORD, {
-        errors: [{ message: WRONG_PASSWORD, field: 'current_password' }],
-      });
-    }
+      const matches =
+        stored !== undefined && (await verifyPassword(stored.passwordHash, request.current_password));
+      // A 400, not a 401: the session stays (a 401 would sign the person out).
+      return matches
+        ? { value: undefined }
+        : {
+            refusal: new AppError('BAD_REQUEST', WRONG_PASSWORD, {
+              errors: [{ message: WRONG_PASSWORD, field: 'current_password' }],
+            }),
+          };
+    });
     const passwordHash = await hashPassword(request.new_password, this.hashing);
     const changed = await this.users.replacePassword(user.id, passwordHash);
     if (!changed)

@@ -1,6 +1,7 @@
 import { BAN_LIST_IMPORT_TEXT_MAX, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { route } from '../../endpoint-route';
+import { answerOrJob } from '../../jobs/job-answer';
 import type { ImportActor, ListImportService } from './list-import.service';
 
 export interface ListImportRoutesOptions {
@@ -41,7 +42,7 @@ export const listImportRoutes: FastifyPluginAsync<ListImportRoutesOptions> = asy
         request.params.import_id,
         request.body.expires,
       );
-      return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.result;
+      return answerOrJob(reply, outcome);
     },
     { owns: ['list_id', 'import_id'] },
   );

@@ -114,8 +114,6 @@ export class ListImportService {
   constructor(
     parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists'>,
     private readonly jobs: JobsService,
-    /** How long the call waits before it answers with the job instead. */
-    private readonly waitMs: number,
     /** Where a write whose outcome could not be found out is read back later. */
     private readonly reconciler: ListReconciler,
   ) {
@@ -195,17 +193,13 @@ export class ListImportService {
       await this.imports.remove(importId);
       throw err;
     }
-    const outcome = await this.jobs.startAndWait(
-      {
-        kind: 'ban-list-import',
-        userId: actor.userId,
-        accountId: list.accountRef,
-        target: list.listName,
-        data: { listId, importId, expires, by: actor.name },
-      },
-      this.waitMs,
-    );
-    return 'job' in outcome ? outcome : { result: outcome.result as BanListImportResult };
+    return this.jobs.startAndWait<BanListImportResult>({
+      kind: 'ban-list-import',
+      userId: actor.userId,
+      accountId: list.accountRef,
+      target: list.listName,
+      data: { listId, importId, expires, by: actor.name },
+    });
   }
 
   /** The job: sends the new items and records what Cloudflare took. */

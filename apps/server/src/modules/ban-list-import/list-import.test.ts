@@ -9,7 +9,7 @@ import type {
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp, createAppDeps } from '../../app';
+import { createAppDeps } from '../../app';
 import { createServices } from '../../services';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
@@ -276,14 +276,9 @@ describe('import into a list', () => {
     await ctx.db.query("UPDATE cloudflare_accounts SET list_plan = 'enterprise' WHERE account_id = $1", [
       account.account_id,
     ]);
-    const config = { ...ctx.config, jobs: { waitMs: 200 } };
-    impatient = await buildApp(config, createAppDeps(config, ctx.db));
-    await impatient.ready();
+    impatient = await ctx.impatientApp(200);
   });
-  afterAll(async () => {
-    await impatient.close();
-    await ctx.close();
-  });
+  afterAll(() => ctx.close());
   afterEach(() => ctx.sandbox.control.clearFaults());
 
   const call = (

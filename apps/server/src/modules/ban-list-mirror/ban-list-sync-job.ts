@@ -43,8 +43,6 @@ export class BanListSyncJobs {
   constructor(
     parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'lists'>,
     private readonly jobs: JobsService,
-    /** How long the call waits before it answers with the job instead. */
-    private readonly waitMs: number,
   ) {
     ({ db: this.db, owned: this.owned, turns: this.turns, lists: this.lists } = parts);
   }
@@ -75,17 +73,13 @@ export class BanListSyncJobs {
   /** Starts the sync of the person's list; the list when it ended within the wait, else the job. */
   async sync(userId: number, listId: string) {
     const list = await this.owned.requireList(userId, listId);
-    const outcome = await this.jobs.startAndWait(
-      {
-        kind: 'ban-list-sync',
-        userId,
-        accountId: list.accountRef,
-        target: list.listName,
-        data: { listId },
-      },
-      this.waitMs,
-    );
-    return 'job' in outcome ? outcome : { list: outcome.result as BanList };
+    return this.jobs.startAndWait<BanList>({
+      kind: 'ban-list-sync',
+      userId,
+      accountId: list.accountRef,
+      target: list.listName,
+      data: { listId },
+    });
   }
 
   /**

@@ -13,8 +13,6 @@ export class BanListsJobs {
   constructor(
     private readonly banLists: BanListsService,
     private readonly jobs: JobsService,
-    /** How long the call waits before it answers with the job instead. */
-    private readonly waitMs: number,
   ) {}
 
   readonly runUpdate: GuardianJobHandler<'ban-lists-update'> = ({ job, signal, progress }) =>
@@ -33,11 +31,7 @@ export class BanListsJobs {
     return this.start('ban-lists-clean', userId);
   }
 
-  private async start(kind: 'ban-lists-update' | 'ban-lists-clean', userId: number) {
-    const outcome = await this.jobs.startAndWait(
-      { kind, userId, target: 'All lists', data: {} },
-      this.waitMs,
-    );
-    return 'job' in outcome ? outcome : { lists: outcome.result as BanList[] };
+  private start(kind: 'ban-lists-update' | 'ban-lists-clean', userId: number) {
+    return this.jobs.startAndWait<BanList[]>({ kind, userId, target: 'All lists', data: {} });
   }
 }

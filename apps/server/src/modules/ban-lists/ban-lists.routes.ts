@@ -1,6 +1,7 @@
 import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { checkedRoute, route } from '../../endpoint-route';
+import { answerOrJob } from '../../jobs/job-answer';
+import { checkedRoute, noContentRoute, route } from '../../endpoint-route';
 import type { BanListItemsService } from '../ban-list-items';
 import type { BanListsService } from './ban-lists.service';
 import type { BanListSyncJobs } from '../ban-list-mirror';
@@ -27,13 +28,11 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
 
   // Jobs: a short one answers the lists as before, a long one 202 with the job to poll.
   route(app, banListEndpoints.update, async (request, reply) => {
-    const outcome = await banListsJobs.update(request.user.id);
-    return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.lists;
+    return answerOrJob(reply, await banListsJobs.update(request.user.id));
   });
 
   route(app, banListEndpoints.clean, async (request, reply) => {
-    const outcome = await banListsJobs.clean(request.user.id);
-    return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.lists;
+    return answerOrJob(reply, await banListsJobs.clean(request.user.id));
   });
 
   route(
@@ -87,13 +86,10 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     { owns: ['list_id'] },
   );
 
-  route(
+  noContentRoute(
     app,
     banListItemEndpoints.remove,
-    async (request, reply) => {
-      await items.delete(itemActorOf(request), request.params.list_id, request.params.item_id);
-      return reply.code(204).send();
-    },
+    (request) => items.delete(itemActorOf(request), request.params.list_id, request.params.item_id),
     { owns: ['list_id', 'item_id'] },
   );
 
@@ -122,8 +118,7 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     banListItemEndpoints.sync,
     async (request, reply) => {
       // A job: a short sync answers the list as before, a long one 202 with the job to poll.
-      const outcome = await banListSyncJobs.sync(request.user.id, request.params.list_id);
-      return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.list;
+      return answerOrJob(reply, await banListSyncJobs.sync(request.user.id, request.params.list_id));
     },
     { owns: ['list_id'] },
   );

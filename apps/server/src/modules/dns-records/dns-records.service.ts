@@ -22,7 +22,7 @@ import { AppError } from '../../app-error';
 import type { SnapshotDnsRecord } from '../snapshots';
 import type { SnapshotsService } from '../snapshots';
 import { fetchAllPages } from '../zones';
-import { requireOwnedZone } from '../zones';
+import type { OwnedZones } from '../zones';
 import type { ZoneRecord } from '../zones';
 
 type CloudflareRecord = z.infer<typeof dnsRecordAnswer>;
@@ -136,12 +136,13 @@ function qualifiedName(name: string, zone: ZoneRecord): string {
 export class DnsRecordsService {
   constructor(
     private readonly deps: AppDeps,
+    private readonly ownedZones: OwnedZones,
     /** Deleting a record keeps it here first, so it can be restored. */
     private readonly snapshots: SnapshotsService,
   ) {}
 
   async list(userId: number, zoneId: string): Promise<DnsRecord[]> {
-    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { zone, cf } = await this.ownedZones.require(userId, zoneId);
     // One page one larger than the limit: a zone over it is told apart from one at it.
     const perPage = MAX_RECORDS_PER_ZONE + 1;
     const records = await fetchAllPages(
@@ -152,7 +153,7 @@ export class DnsRecordsService {
   }
 
   async create(userId: number, zoneId: string, input: ValidDnsRecordInput): Promise<Checked<DnsRecord>> {
-    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { zone, cf } = await this.ownedZones.require(userId, zoneId);
     const { value, outcome } = await this.createRecord(cf, zone, {
       zone_id: zone.zoneId,
       ...recordBody(input, []),
@@ -201,7 +202,7 @@ export class DnsRecordsService {
     recordId: string,
     input: ValidDnsRecordInput,
   ): Promise<Checked<DnsRecord>> {
-    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { zone, cf } = await this.ownedZones.require(userId, zoneId);
     const existing = await this.find(cf, zone, recordId);
     if (!isEditable(existing)) {
       throw new AppError('BAD_REQUEST', `${existing.type} records cannot be edited here.`);
@@ -235,7 +236,7 @@ export class DnsRecordsService {
    * so; still there, the answer says it was not deleted.
    */
   async remove(userId: number, zoneId: string, recordId: string): Promise<Checked<void>> {
-    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { zone, cf } = await this.ownedZones.require(userId, zoneId);
     const record = await this.find(cf, zone, recordId);
     await this.snapshots.keepDnsRecord(
       userId,
@@ -269,7 +270,7 @@ export class DnsRecordsService {
 
   /** Creates a kept record again (see `remove`). */
   async restore(userId: number, kept: SnapshotDnsRecord): Promise<void> {
-    const { zone, cf } = await requireOwnedZone(this.deps, userId, kept.zoneId);
+    const { zone, cf } = await this.ownedZones.require(userId, kept.zoneId);
     await this.createRecord(cf, zone, {
       zone_id: zone.zoneId,
       ...kept.body,

@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../app-error';
 import { isCloudflareNotFound } from '../../cloudflare';
 import { changeChecked, checkedAfterLoss, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
-import { requireOwnedZone } from '../zones';
+import type { OwnedZones } from '../zones';
 import { CustomRules, definitionOf, type CustomRule, type CustomRuleset } from './custom-rules';
 import { listPurposesOf, type ListPurposesRead } from './list-uses';
 import { editedCustomRule, newCustomRule, toFirewallRule, toFirewallRules } from './firewall-rule-mapping';
@@ -33,12 +33,13 @@ const ruleNotFound = () => new AppError('NOT_FOUND', 'Firewall rule not found.')
 export class FirewallRulesService {
   constructor(
     private readonly deps: AppDeps,
+    private readonly ownedZones: OwnedZones,
     /** Told what the rules read say the zone's account's ban lists are for (issue 35 item 9). */
     private readonly purposesRead: ListPurposesRead = async () => {},
   ) {}
 
   private async customRules(userId: number, zoneId: string): Promise<CustomRules> {
-    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { cf, zone } = await this.ownedZones.require(userId, zoneId);
     return new CustomRules(cf, zone.zoneId);
   }
 
@@ -54,7 +55,7 @@ export class FirewallRulesService {
   }
 
   async list(userId: number, zoneId: string): Promise<FirewallRule[]> {
-    const { cf, zone, account } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { cf, zone, account } = await this.ownedZones.require(userId, zoneId);
     const rules = (await new CustomRules(cf, zone.zoneId).get())?.rules ?? [];
     // What the rules say of the lists they use is a hint for Ban everywhere: not worth failing the read.
     await this.purposesRead(account.id, listPurposesOf(rules)).catch((err: unknown) =>

@@ -66,8 +66,6 @@ export class IpSearchActions {
     parts: Pick<BanListParts, 'owned'>,
     private readonly items: BanListItemsService,
     private readonly jobs: JobsService,
-    /** How long the call waits for the jobs before it answers them still going (202). */
-    private readonly waitMs: number,
   ) {
     ({ owned: this.owned } = parts);
   }
@@ -193,7 +191,9 @@ export class IpSearchActions {
       queued.push({ part, job });
     }
     // Each wait starts from the row just written (not read again), as startAndWait's does.
-    const now = await Promise.all(queued.map(({ job }) => this.jobs.queue.waitFor(job.id, this.waitMs, job)));
+    const now = await Promise.all(
+      queued.map(({ job }) => this.jobs.queue.waitFor(job.id, this.jobs.waitMs, job)),
+    );
     const answer = queued.map(({ part }, index) => {
       const job = now[index];
       if (!job) throw new AppError('NOT_FOUND', 'Job not found.');

@@ -1,11 +1,10 @@
 import type { PageRule, PageRuleFields } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
-import type { AppDeps } from '../../deps';
 import { isCloudflareNotFound } from '../../cloudflare';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
 import { changeChecked, createChecked, outcomeUnknown, type Checked } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
-import { requireOwnedZone } from '../zones';
+import type { OwnedZones } from '../zones';
 import { toCloudflareActions, toConsoleActions, type CloudflarePageRuleAction } from './page-rule-actions';
 
 type CreateParams = Parameters<Cloudflare['pageRules']['create']>[0];
@@ -51,11 +50,11 @@ async function orRuleNotFound<T>(call: Promise<T>): Promise<T> {
 
 /** Page rules of a user's zone, read and written live at Cloudflare. */
 export class PageRulesService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly ownedZones: OwnedZones) {}
 
   /** By ascending priority (Cloudflare: the higher number wins). */
   async list(userId: number, zoneId: string): Promise<PageRule[]> {
-    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { cf, zone } = await this.ownedZones.require(userId, zoneId);
     const answer = await cf.pageRules.list({ zone_id: zone.zoneId, order: 'priority', direction: 'asc' });
     return usableAnswer(pageRulesAnswer, answer, "the zone's page rules")
       .map(toPageRule)
@@ -68,7 +67,7 @@ export class PageRulesService {
    * the create sent again.
    */
   async add(userId: number, zoneId: string, fields: PageRuleFields): Promise<Checked<PageRule>> {
-    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { cf, zone } = await this.ownedZones.require(userId, zoneId);
     const existing = new Set((await cf.pageRules.list({ zone_id: zone.zoneId })).map((rule) => rule.id));
     const params = { zone_id: zone.zoneId, ...cloudflareFields(fields) } as CreateParams;
     const pattern = fields.targets[0]?.constraint.value;
@@ -95,7 +94,7 @@ export class PageRulesService {
     ruleId: string,
     fields: PageRuleFields & { id?: string },
   ): Promise<Checked<PageRule>> {
-    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { cf, zone } = await this.ownedZones.require(userId, zoneId);
     if (fields.id !== undefined && fields.id !== ruleId) {
       throw new AppError('BAD_REQUEST', 'The rule id in the body does not match the address.');
     }
@@ -121,7 +120,7 @@ export class PageRulesService {
    * included), the rule read back once tells, and the answer says what Guardian found.
    */
   async remove(userId: number, zoneId: string, ruleId: string): Promise<Checked<void>> {
-    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { cf, zone } = await this.ownedZones.require(userId, zoneId);
     await orRuleNotFound(cf.pageRules.get(ruleId, { zone_id: zone.zoneId }));
     return changeChecked(
       async () => {

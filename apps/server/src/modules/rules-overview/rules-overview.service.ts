@@ -14,7 +14,7 @@ import { accountClient, cloudflareErrorToAppError } from '../../cloudflare';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
 import { CustomRules } from '../firewall-rules';
 import { toFirewallRules } from '../firewall-rules';
-import { ZonesRepository, type OwnedZone } from '../zones';
+import type { OwnedZone, ZonesRepository } from '../zones';
 import { mapWithConcurrency } from './concurrency';
 
 /**
@@ -98,11 +98,10 @@ async function pageRulesSummary(cf: Cloudflare, zoneId: string, needle: string):
  * zones at a time; a zone that fails, or is not the person's, carries its error in its row.
  */
 export class RulesOverviewService {
-  private readonly zones: ZonesRepository;
-
-  constructor(private readonly deps: AppDeps) {
-    this.zones = new ZonesRepository(deps.db);
-  }
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly zones: ZonesRepository,
+  ) {}
 
   async read(userId: number, zoneIds: string[], search = ''): Promise<RulesOverviewResponse> {
     const owned = new Map(

@@ -1,6 +1,6 @@
 import { twoFactorEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { TwoFactorService } from './two-factor.service';
 
 export const twoFactorRoutes: FastifyPluginAsync<{ twoFactor: TwoFactorService }> = async (
@@ -12,10 +12,9 @@ export const twoFactorRoutes: FastifyPluginAsync<{ twoFactor: TwoFactorService }
   route(app, twoFactorEndpoints.enable, async (request) =>
     twoFactor.enable(request.user.id, request.body.code),
   );
-  route(app, twoFactorEndpoints.disable, async (request, reply) => {
-    await twoFactor.disable(request.user.id, request.body, request.ip);
-    return reply.code(204).send();
-  });
+  noContentRoute(app, twoFactorEndpoints.disable, (request) =>
+    twoFactor.disable(request.user.id, request.body, request.ip),
+  );
   route(app, twoFactorEndpoints.regenerateRecoveryCodes, async (request) =>
     twoFactor.regenerateRecoveryCodes(request.user.id, request.body, request.ip),
   );
@@ -29,13 +28,10 @@ export const twoFactorRoutes: FastifyPluginAsync<{ twoFactor: TwoFactorService }
     await twoFactor.setRequired(false);
     return { required: false };
   });
-  route(
+  noContentRoute(
     app,
     twoFactorEndpoints.reset,
-    async (request, reply) => {
-      await twoFactor.reset(request.params.id);
-      return reply.code(204).send();
-    },
+    (request) => twoFactor.reset(request.params.id),
     // Administrators reach every person: the id is checked to exist (404), not to be the caller's.
     { owns: ['id'] },
   );

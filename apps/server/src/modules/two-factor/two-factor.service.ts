@@ -175,27 +175,15 @@ export class TwoFactorService {
     code: string,
     address: string,
   ): Promise<void> {
-    const attempt = await this.limiter.acquire(String(person.id), address);
-    if (attempt.retryAfterSeconds > 0) {
-      throw new AppError('RATE_LIMITED', TOO_MANY_CODES, { retryAfterSeconds: attempt.retryAfterSeconds });
-    }
-    let outcome: CodeOutcome;
-    try {
+    await this.limiter.attempt(String(person.id), address, TOO_MANY_CODES, async () => {
       const record = await this.record(person.id);
-      // Turned off (an administrator's reset) since the password step: start again.
+      // Turned off (an administrator's reset) since the password step: start again (not counted).
       if (!record.enabledAt) throw new AppError('UNAUTHORIZED', CHALLENGE_INVALID);
-      outcome = await this.checkCode(record, code);
-    } catch (err) {
-      attempt.settle('unchecked');
-      throw err;
-    }
-    if (outcome === 'wrong' || outcome === 'used') {
-      attempt.settle('failure');
-      throw new AppError('UNAUTHORIZED', outcome === 'used' ? USED_CODE : WRONG_CODE, {
-        errors: [{ message: outcome === 'used' ? USED_CODE : WRONG_CODE, field: 'code' }],
-      });
-    }
-    attempt.settle('success');
+      const outcome = await this.checkCode(record, code);
+      if (outcome !== 'wrong' && outcome !== 'used') return { value: undefined };
+      const message = outcome === 'used' ? USED_CODE : WRONG_CODE;
+      return { refusal: new AppError('UNAUTHORIZED', message, { errors: [{ message, field: 'code' }] }) };
+    });
     this.usedChallenges.set(person.challengeId, true);
   }
 
@@ -269,29 +257,21 @@ export class TwoFactorService {
     address: string,
   ): Promise<void> {
     if (!record.enabledAt) throw new AppError('CONFLICT', NOT_ON);
-    const attempt = await this.limiter.acquire(String(record.userId), address);
-    if (attempt.retryAfterSeconds > 0) {
-      throw new AppError('RATE_LIMITED', TOO_MANY_CODES, { retryAfterSeconds: attempt.retryAfterSeconds });
-    }
-    let refusal: AppError | undefined;
-    try {
+    await this.limiter.attempt(String(record.userId), address, TOO_MANY_CODES, async () => {
       if (password !== undefined) {
-        if (!(await verifyPassword(record.passwordHash, password))) {
-          refusal = new AppError('BAD_REQUEST', WRONG_PASSWORD, {
-            errors: [{ message: WRONG_PASSWORD, field: 'password' }],
-          });
-        }
-      } else {
-        const outcome = await this.checkCode(record, code ?? '');
-        if (outcome === 'wrong' || outcome === 'used')
-          refusal = wrongCode(outcome === 'used' ? USED_CODE : WRONG_CODE);
+        return (await verifyPassword(record.passwordHash, password))
+          ? { value: undefined }
+          : {
+              refusal: new AppError('BAD_REQUEST', WRONG_PASSWORD, {
+                errors: [{ message: WRONG_PASSWORD, field: 'password' }],
+              }),
+            };
       }
-    } catch (err) {
-      attempt.settle('unchecked');
-      throw err;
-    }
-    attempt.settle(refusal ? 'failure' : 'success');
-    if (refusal) throw refusal;
+      const outcome = await this.checkCode(record, code ?? '');
+      return outcome === 'wrong' || outcome === 'used'
+        ? { refusal: wrongCode(outcome === 'used' ? USED_CODE : WRONG_CODE) }
+        : { value: undefined };
+    });
   }
 
   /** A TOTP code (once per time step) or an unused recovery code (used up here). */

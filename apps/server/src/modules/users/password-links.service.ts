@@ -51,29 +51,14 @@ export class PasswordLinksService {
     return link;
   }
 
-  private async usable(token: string, address: string): Promise<PasswordLinkRecord> {
-    const attempt = await this.limiter.acquire(LIMIT_KEY, address);
-    if (attempt.retryAfterSeconds > 0) {
-      throw new AppError('RATE_LIMITED', TOO_MANY, { retryAfterSeconds: attempt.retryAfterSeconds });
-    }
-    let link: PasswordLinkRecord | undefined;
-    try {
-      link = await this.users.findPasswordLink(linkTokenHash(token));
-    } catch (err) {
-      attempt.settle('unchecked');
-      throw err;
-    }
-    const refusal = !link
-      ? new AppError('NOT_FOUND', NOT_VALID)
-      : link.usedAt
-        ? new AppError('CONFLICT', USED)
-        : link.expiresAt.getTime() <= Date.now()
-          ? new AppError('CONFLICT', EXPIRED)
-          : link.disabled
-            ? new AppError('CONFLICT', DISABLED)
-            : undefined;
-    attempt.settle(refusal ? 'failure' : 'success');
-    if (refusal || !link) throw refusal;
-    return link;
+  private usable(token: string, address: string): Promise<PasswordLinkRecord> {
+    return this.limiter.attempt<PasswordLinkRecord>(LIMIT_KEY, address, TOO_MANY, async () => {
+      const link = await this.users.findPasswordLink(linkTokenHash(token));
+      if (!link) return { refusal: new AppError('NOT_FOUND', NOT_VALID) };
+      if (link.usedAt) return { refusal: new AppError('CONFLICT', USED) };
+      if (link.expiresAt.getTime() <= Date.now()) return { refusal: new AppError('CONFLICT', EXPIRED) };
+      if (link.disabled) return { refusal: new AppError('CONFLICT', DISABLED) };
+      return { value: link };
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { passwordLinkEndpoints, userEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { PasswordLinksService } from './password-links.service';
 import type { KeysRevoked, UsersService } from './users.service';
 
@@ -49,24 +49,15 @@ export const usersRoutes: FastifyPluginAsync<{
     async (request) => keysRevoked(request, await users.resetPassword(request.params.id, request.body)),
     { owns: ['id'] },
   );
-  route(
-    app,
-    userEndpoints.remove,
-    async (request, reply) => {
-      await users.remove(request.params.id);
-      return reply.code(204).send();
-    },
-    { owns: ['id'] },
-  );
+  noContentRoute(app, userEndpoints.remove, (request) => users.remove(request.params.id), { owns: ['id'] });
 
   // Whoever holds a set-password link. Once the link names its person, the trail records them.
   route(app, passwordLinkEndpoints.check, async (request) => {
     const link = await passwordLinks.check(request.body.token, request.ip);
     return { email: link.email, expires_at: link.expiresAt.toISOString() };
   });
-  route(app, passwordLinkEndpoints.use, async (request, reply) => {
+  noContentRoute(app, passwordLinkEndpoints.use, async (request) => {
     const link = await passwordLinks.use(request.body.token, request.body.password, request.ip);
     request.user = { id: link.userId, email: link.email, level: link.level };
-    return reply.code(204).send();
   });
 };

@@ -10,11 +10,10 @@ import {
 import type Cloudflare from 'cloudflare';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { AppError } from '../../app-error';
 import { cloudflareErrorToAppError } from '../../cloudflare';
 import { usableAnswer } from '../../cloudflare/answers';
-import { requireOwnedZone } from './owned-zone';
+import type { OwnedZones } from './owned-zone';
 
 const SECURITY_LEVELS = ['off', 'essentially_off', 'low', 'medium', 'high', 'under_attack'] as const;
 type SecurityLevel = (typeof SECURITY_LEVELS)[number];
@@ -57,10 +56,10 @@ export class ZoneSettingsService {
    */
   private readonly levelsBeforeAttack = new LRUCache<string, SecurityLevel>({ max: REMEMBERED_LEVELS });
 
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly ownedZones: OwnedZones) {}
 
   async get(userId: number, zoneId: string): Promise<ZoneSettingsState> {
-    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { cf, zone } = await this.ownedZones.require(userId, zoneId);
     const id = zone.zoneId;
     const [https, level, bots] = await Promise.allSettled([
       readAlwaysUseHttps(cf, id),
@@ -94,7 +93,7 @@ export class ZoneSettingsService {
     zoneId: string,
     changes: UpdateZoneSettingsRequest,
   ): Promise<UpdateZoneSettingsResponse> {
-    const { cf, zone } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { cf, zone } = await this.ownedZones.require(userId, zoneId);
     const id = zone.zoneId;
     const result: UpdateZoneSettingsResponse = { applied: {}, failed: [] };
     const apply = async (setting: ZoneSettingKey, write: (wanted: boolean) => Promise<boolean>) => {

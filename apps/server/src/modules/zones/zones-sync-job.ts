@@ -11,19 +11,18 @@ export class ZonesSyncJobs {
   constructor(
     private readonly zones: ZonesService,
     private readonly jobs: JobsService,
-    /** How long the call waits before it answers with the job instead. */
-    private readonly waitMs: number,
   ) {}
 
   readonly run: GuardianJobHandler<'zones-sync'> = ({ job, signal, progress }) =>
     this.zones.sync(job.userId, { signal, progress });
 
   /** Starts the sync; its answer when it ended within the wait, else the job. */
-  async sync(userId: number) {
-    const outcome = await this.jobs.startAndWait(
-      { kind: 'zones-sync', userId, target: 'All zones', data: {} },
-      this.waitMs,
-    );
-    return 'job' in outcome ? outcome : { synced: outcome.result as SyncZonesResponse };
+  sync(userId: number) {
+    return this.jobs.startAndWait<SyncZonesResponse>({
+      kind: 'zones-sync',
+      userId,
+      target: 'All zones',
+      data: {},
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { zoneEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../../endpoint-route';
+import { answerOrJob } from '../../jobs/job-answer';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { ZonesService } from './zones.service';
 import type { ZonesSyncJobs } from './zones-sync-job';
 
@@ -21,17 +22,13 @@ export const zonesRoutes: FastifyPluginAsync<{ zones: ZonesService; zonesSyncJob
 
   // A job: a short sync answers as before, a long one 202 with the job to poll.
   route(app, zoneEndpoints.sync, async (request, reply) => {
-    const outcome = await zonesSyncJobs.sync(request.user.id);
-    return 'job' in outcome ? reply.code(202).send(outcome.job) : outcome.synced;
+    return answerOrJob(reply, await zonesSyncJobs.sync(request.user.id));
   });
 
-  route(
+  noContentRoute(
     app,
     zoneEndpoints.remove,
-    async (request, reply) => {
-      await zones.remove(request.user.id, request.params.zone_id);
-      return reply.code(204).send();
-    },
+    (request) => zones.remove(request.user.id, request.params.zone_id),
     { owns: ['zone_id'] },
   );
 };

@@ -11,9 +11,9 @@ import { accountClient, cloudflareErrorToAppError, isCloudflareNotFound } from '
 import { usableAnswer, zoneAnswer } from '../../cloudflare/answers';
 import { createOnce } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
-import { AccountsRepository, type AccountRecord } from '../accounts';
+import type { AccountRecord, AccountsRepository } from '../accounts';
 import { fetchAllPages } from './all-pages';
-import { requireOwnedZone } from './owned-zone';
+import type { OwnedZones } from './owned-zone';
 import { ZoneListCache } from './zone-list-cache';
 import { ZonesRepository, type CloudflareZoneFields } from './zones.repository';
 
@@ -55,14 +55,16 @@ function mirrorFields(zone: CloudflareZone): CloudflareZoneFields {
  * lists a thousand zones in one query. Every write goes to Cloudflare first, then to the mirror.
  */
 export class ZonesService {
-  private readonly zones: ZonesRepository;
-  private readonly accounts: AccountsRepository;
   private readonly listCache: ZoneListCache;
 
-  constructor(private readonly deps: AppDeps) {
+  /** The repositories are the app's (built once at the composition root); a transaction builds its own. */
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly zones: ZonesRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly ownedZones: OwnedZones,
+  ) {
     this.listCache = new ZoneListCache(deps.answerCaches);
-    this.zones = new ZonesRepository(deps.db);
-    this.accounts = new AccountsRepository(deps.db);
   }
 
   /**
@@ -176,7 +178,7 @@ export class ZonesService {
   }
 
   async remove(userId: number, zoneId: string): Promise<void> {
-    const { zone, cf } = await requireOwnedZone(this.deps, userId, zoneId);
+    const { zone, cf } = await this.ownedZones.require(userId, zoneId);
     try {
       await cf.zones.delete({ zone_id: zone.zoneId });
     } catch (err) {

@@ -1,5 +1,4 @@
-import { Download } from 'lucide-react';
-import { Button, CopyButton } from '../ui/button';
+import { CopyButton, DownloadButton } from '../ui/button';
 import { useToast } from '../ui/toast';
 
 /** The recovery codes, shown once: a list to read, Copy and Download (a text file). */
@@ -31,14 +30,7 @@ export function RecoveryCodes({ codes, email }: { codes: string[]; email: string
       </ol>
       <div className="flex flex-wrap gap-2">
         <CopyButton onClick={() => void copy()} />
-        <Button
-          variant="secondary"
-          size="sm"
-          icon={<Download aria-hidden="true" className="size-4" />}
-          onClick={download}
-        >
-          Download
-        </Button>
+        <DownloadButton onClick={download} />
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ComponentType, ReactNode } from 'react';
 import { clsx } from 'clsx';
-import { Copy, Trash2 } from 'lucide-react';
+import { Copy, Download, RefreshCw, Trash2 } from 'lucide-react';
 import { Spinner } from './spinner';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -83,16 +83,62 @@ export function DeleteButton({ label, onClick }: { label: string; onClick: () =>
   );
 }
 
-/** Copy: puts something on the clipboard (what, and saying so, is the caller's). */
-export function CopyButton({ onClick }: { onClick: () => void }) {
+/** A small secondary button that hands over what is shown beside it (Copy, Download). */
+function HandOverButton({
+  icon: Icon,
+  label,
+  onClick,
+}: {
+  icon: ComponentType<{ className?: string; 'aria-hidden'?: 'true' }>;
+  label: string;
+  onClick: () => void;
+}) {
   return (
     <Button
       variant="secondary"
       size="sm"
-      icon={<Copy aria-hidden="true" className="size-4" />}
+      icon={<Icon aria-hidden="true" className="size-4" />}
       onClick={onClick}
     >
-      Copy
+      {label}
+    </Button>
+  );
+}
+
+/** Copy: puts something on the clipboard (what, and saying so, is the caller's). */
+export function CopyButton({ onClick }: { onClick: () => void }) {
+  return <HandOverButton icon={Copy} label="Copy" onClick={onClick} />;
+}
+
+/** Download: saves what is shown as a file (which file is the caller's). */
+export function DownloadButton({ onClick }: { onClick: () => void }) {
+  return <HandOverButton icon={Download} label="Download" onClick={onClick} />;
+}
+
+/**
+ * Reads something again from Cloudflare ("Update", "Update List", "Update from Cloudflare"): it spins
+ * while busy, and says "Syncing..." while the sync runs.
+ */
+export function SyncButton({
+  label,
+  syncing,
+  busy = syncing,
+  onClick,
+}: {
+  label: string;
+  syncing: boolean;
+  /** Spins: by default while syncing; longer where the call is answered before the sync ends. */
+  busy?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <Button
+      variant="secondary"
+      icon={<RefreshCw aria-hidden="true" className="size-4" />}
+      loading={busy}
+      onClick={onClick}
+    >
+      {syncing ? 'Syncing...' : label}
     </Button>
   );
 }

@@ -34,14 +34,21 @@ export function Input({ invalid, className, ...props }: InputProps) {
 }
 
 /** A text input with a magnifier, for the table search boxes. Give it an aria-label or a Field. */
-export function SearchInput({ className, ...props }: Omit<InputProps, 'type'>) {
+export function SearchInput({
+  className,
+  onSearch,
+  ...props
+}: Omit<InputProps, 'type' | 'onChange'> & {
+  /** The text as the person types it. */
+  onSearch: (text: string) => void;
+}) {
   return (
     <div className={clsx('relative', className)}>
       <Search
         aria-hidden="true"
         className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
       />
-      <Input type="search" className="pl-9" {...props} />
+      <Input type="search" className="pl-9" onChange={(event) => onSearch(event.target.value)} {...props} />
     </div>
   );
 }

@@ -83,8 +83,8 @@ export default function AccountsScreen() {
           aria-label="Search accounts"
           placeholder="Search Account Name or ID..."
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
+          onSearch={(text) => {
+            setSearch(text);
             setPage(1);
           }}
         />

@@ -127,7 +127,7 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
           placeholder="Search E-mail..."
           maxLength={EMAIL_MAX_LENGTH}
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onSearch={setSearch}
         />
         {!users.isPending && (
           <p className="inline-flex items-center gap-2 text-sm text-ink-muted" aria-live="polite">

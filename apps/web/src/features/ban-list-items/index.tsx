@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, Plus, RefreshCw, Upload } from 'lucide-react';
+import { ArrowLeft, Plus, Upload } from 'lucide-react';
 import {
   BAN_LIST_ITEM_SEARCH_MATCHES_MAX,
   BAN_LIST_ITEM_SEARCH_MAX,
@@ -11,7 +11,7 @@ import {
   type BanListKind,
   type Job,
 } from '@guardian/contract';
-import { Button, buttonClassName } from '../../components/ui/button';
+import { Button, buttonClassName, SyncButton } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
@@ -184,14 +184,12 @@ function BanListItemsView({ listId }: { listId: string }) {
         actions={
           <>
             {backToBanLists}
-            <Button
-              variant="secondary"
-              icon={<RefreshCw aria-hidden="true" className="size-4" />}
-              loading={syncBanList.isPending || syncBanList.job !== null}
+            <SyncButton
+              label="Update from Cloudflare"
+              syncing={syncBanList.job !== null}
+              busy={syncBanList.isPending || syncBanList.job !== null}
               onClick={() => void sync()}
-            >
-              {syncBanList.job ? 'Syncing...' : 'Update from Cloudflare'}
-            </Button>
+            />
             <ExportBanListItemsButton
               listId={listId}
               listName={banList.data?.list_name}
@@ -235,7 +233,7 @@ function BanListItemsView({ listId }: { listId: string }) {
           placeholder="Search IP or Comment..."
           maxLength={BAN_LIST_ITEM_SEARCH_MAX}
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onSearch={setSearch}
         />
         <ItemsSummary
           loading={items.isPending}

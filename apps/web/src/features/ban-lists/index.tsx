@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Eraser, Plus, RefreshCw } from 'lucide-react';
+import { Eraser, Plus } from 'lucide-react';
 import { PAGE_SIZE, type BanList } from '@guardian/contract';
-import { Button } from '../../components/ui/button';
+import { Button, SyncButton } from '../../components/ui/button';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
@@ -106,14 +106,7 @@ export default function BanListsScreen() {
             >
               Clean All
             </Button>
-            <Button
-              variant="secondary"
-              icon={<RefreshCw aria-hidden="true" className="size-4" />}
-              loading={updateBanLists.isPending}
-              onClick={update}
-            >
-              {updateBanLists.isPending ? 'Syncing...' : 'Update'}
-            </Button>
+            <SyncButton label="Update" syncing={updateBanLists.isPending} onClick={update} />
             <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setAdding(true)}>
               Add
             </Button>

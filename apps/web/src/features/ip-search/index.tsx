@@ -88,7 +88,7 @@ export default function IpSearchScreen() {
             value={text}
             invalid={refused}
             aria-describedby={refused ? `${ERROR_ID} ${HINT_ID}` : HINT_ID}
-            onChange={(event) => setText(event.target.value)}
+            onSearch={setText}
           />
           <Button
             type="submit"

@@ -133,7 +133,7 @@ export default function RulesOverviewScreen() {
               className="w-full sm:max-w-sm"
               maxLength={RULES_OVERVIEW_SEARCH_MAX_LENGTH}
               value={search}
-              onChange={(event) => setSearch(event.target.value)}
+              onSearch={setSearch}
             />
             <p className="text-sm text-ink-muted" aria-live="polite">
               {reading

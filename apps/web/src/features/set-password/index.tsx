@@ -4,11 +4,11 @@ import { CheckCircle2 } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { z } from 'zod';
 import { passwordLinkUseRequestSchema } from '@guardian/contract';
+import { AccountEmailField } from '../../components/account-email-field';
 import { GuardianLogo } from '../../components/guardian-logo';
 import { NewPasswordFields } from '../../components/new-password-fields';
 import { Button, buttonClassName } from '../../components/ui/button';
 import { ErrorMessage } from '../../components/ui/error-message';
-import { Field, Input } from '../../components/ui/input';
 import { PageSpinner } from '../../components/ui/spinner';
 import { ApiError, actionErrorMessage, errorMessage } from '../../lib/api';
 import { useDialogForm } from '../../lib/use-dialog-form';
@@ -80,19 +80,7 @@ function SetPasswordForm({ token, email, expiresAt }: { token: string; email: st
       className="space-y-5"
       onSubmit={form.submitWith(({ password }) => use.mutate({ token, password }))}
     >
-      <Field label="E-mail">
-        {(control) => (
-          <Input
-            {...control}
-            type="email"
-            name="email"
-            autoComplete="username"
-            value={email}
-            readOnly
-            className="bg-canvas"
-          />
-        )}
-      </Field>
+      <AccountEmailField value={email} readOnly className="bg-canvas" />
       <NewPasswordFields form={form} password="password" confirmation="confirm_password" />
       {use.isError && (
         <ErrorMessage>{actionErrorMessage(use.error, 'Failed to set the password.')}</ErrorMessage>

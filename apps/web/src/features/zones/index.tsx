@@ -1,8 +1,8 @@
 import { useMemo, useRef, useState } from 'react';
-import { Plus, RefreshCw } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { PAGE_SIZE, type Zone } from '@guardian/contract';
 import { RunningJobStrip } from '../../components/job-progress-strip';
-import { Button } from '../../components/ui/button';
+import { Button, SyncButton } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
@@ -94,14 +94,7 @@ export default function ZonesScreen() {
         description="The domains of your Cloudflare accounts."
         actions={
           <>
-            <Button
-              variant="secondary"
-              icon={<RefreshCw aria-hidden="true" className="size-4" />}
-              loading={syncZones.isPending}
-              onClick={sync}
-            >
-              {syncZones.isPending ? 'Syncing...' : 'Update List'}
-            </Button>
+            <SyncButton label="Update List" syncing={syncZones.isPending} onClick={sync} />
             <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setAdding(true)}>
               Add Zone
             </Button>
@@ -124,7 +117,7 @@ export default function ZonesScreen() {
           aria-label="Search zones"
           placeholder="Search Domain or Account..."
           value={search}
-          onChange={(event) => changeSearch(event.target.value)}
+          onSearch={changeSearch}
         />
       </div>
       <ZonesTable

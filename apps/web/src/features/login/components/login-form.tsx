@@ -4,6 +4,7 @@ import { EMAIL_PATTERN, type TwoFactorChallenge } from '@guardian/contract';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { setToken } from '../../../lib/auth-token';
 import { returnPathOf, sessionEndedBy, type LoginRedirect } from '../../../lib/login-redirect';
+import { AccountEmailField } from '../../../components/account-email-field';
 import { Button } from '../../../components/ui/button';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Field, Input } from '../../../components/ui/input';
@@ -60,20 +61,12 @@ export function LoginForm({ onChallenge }: { onChallenge: (challenge: TwoFactorC
           Your session has ended. Please sign in again.
         </p>
       )}
-      <Field label="E-mail">
-        {(control) => (
-          <Input
-            {...control}
-            type="email"
-            name="email"
-            autoComplete="username"
-            inputMode="email"
-            placeholder="you@company.com"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        )}
-      </Field>
+      <AccountEmailField
+        inputMode="email"
+        placeholder="you@company.com"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
       <Field label="Password">
         {(control) => (
           <Input
