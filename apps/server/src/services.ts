@@ -29,7 +29,7 @@ import { JobQueue } from './jobs/job-queue';
 import { JOB_KIND_TABLE } from './jobs/job-kinds';
 import { JobsService } from './jobs/jobs.service';
 import { DnsRecordsService } from './modules/dns-records';
-import { FirewallRulesService } from './modules/firewall-rules';
+import { FirewallRulesService, type ListPurposesRead } from './modules/firewall-rules';
 import { PageRulesService } from './modules/page-rules';
 import { RulesOverviewService } from './modules/rules-overview';
 import type { SnapshotRestorers } from './modules/snapshots';
@@ -117,6 +117,10 @@ export function createServices(config: Config, deps: AppDeps) {
     'ban-list-expiry': itemExpiry.run,
   });
   const dns = new DnsRecordsService(deps, snapshots);
+  // Whoever reads a zone's WAF rules (its rules screen, the rules overview) tells the lists what the
+  // rules say of them (issue 35 item 9).
+  const rulePurposesRead: ListPurposesRead = (accountRef, purposes) =>
+    banListParts.lists.setRulePurposes(accountRef, purposes);
   // Snapshots put things back through the modules that own them, without importing them.
   const restorers: SnapshotRestorers = {
     banList: (person, list, items, options) => banLists.restore(person, list, items, options),
@@ -172,12 +176,9 @@ export function createServices(config: Config, deps: AppDeps) {
     zonesSyncJobs,
     zoneSettings: new ZoneSettingsService(deps),
     dns,
-    // What a zone's rules say its account's lists are for is kept with the lists (issue 35 item 9).
-    firewall: new FirewallRulesService(deps, (accountRef, purposes) =>
-      banListParts.lists.setRulePurposes(accountRef, purposes),
-    ),
+    firewall: new FirewallRulesService(deps, rulePurposesRead),
     pageRules: new PageRulesService(deps),
-    rulesOverview: new RulesOverviewService(deps),
+    rulesOverview: new RulesOverviewService(deps, rulePurposesRead),
     snapshots,
     restorers,
     apiKeys: new ApiKeysService(deps.db),
