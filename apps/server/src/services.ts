@@ -143,13 +143,14 @@ export function createServices(config: Config, deps: AppDeps) {
     accounts: new AccountsService(deps.db, banListParts.accounts, deps.cloudflare, deps.tokenCipher, {
       bringIn: async (userId, account) => {
         const lists = await banListSyncJobs.bringIn(userId, account);
-        // Its zones too (issue 35 item 6): their plans are the account's Lists plan. Not reading them
-        // loses nothing: the plan shows as assumed until the person's next zones update.
-        await zones
-          .bringIn(account)
-          .catch((err: unknown) =>
-            deps.logger?.warn({ err }, "could not read a newly added account's zones"),
-          );
+        // Its zones too (issue 35 item 6): their plans are the account's Lists plan. One page is read
+        // while the person waits; the rest, or all of them when that read failed, come by a zones
+        // update queued with the lists' syncs.
+        const read = await zones.bringIn(account).catch((err: unknown) => {
+          deps.logger?.warn({ err }, "could not read a newly added account's zones");
+          return { complete: false };
+        });
+        if (!read.complete) await zonesSyncJobs.queue(userId);
         return lists;
       },
       dropItems: async (tx, listRefs) => {
