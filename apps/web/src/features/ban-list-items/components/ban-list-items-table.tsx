@@ -121,7 +121,8 @@ function ItemValueButton({ value, onOpen }: { value: string; onOpen: () => void 
   const button = (
     <button
       type="button"
-      className="block max-w-72 text-left text-brand underline-offset-2 wrap-anywhere hover:underline focus-visible:underline cards:max-w-full"
+      // At least an IPv4 address wide (15 characters of its monospace font): those never wrap.
+      className="block max-w-72 min-w-[15ch] text-left text-brand underline-offset-2 wrap-anywhere hover:underline focus-visible:underline cards:max-w-full"
       aria-label={`Details of ${value}`}
       onClick={onOpen}
     >
