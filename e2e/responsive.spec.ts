@@ -163,7 +163,7 @@ test.describe('on a 390 x 844 phone', () => {
 /**
  * Issue 35 item 8: items with long comments (a URL), who added them and their expiry stay a table on
  * a laptop and a tablet (long cells wrap, a long value is cut with a tooltip); cards on a phone only.
- * Two items are added to office_allowlist through the API and removed again at the end.
+ * Three items are added to office_allowlist through the API and removed again at the end.
  */
 test.describe('ban list items with comments and provenance', () => {
   const TABLET = { width: 768, height: 1024 };
@@ -175,6 +175,8 @@ test.describe('ban list items with comments and provenance', () => {
       expires: '7d',
     },
     { ip: '203.0.113.200', comment: 'x'.repeat(120), expires: '30d' },
+    // An IPv6 address written out whole: the longest value an ip list holds that needs no tooltip cut.
+    { ip: '2001:db8:85a3:1234:5678:8a2e:370:7334', comment: 'Written out whole' },
   ];
   const items: Screen = {
     name: 'items-with-comments',
@@ -220,6 +222,27 @@ test.describe('ban list items with comments and provenance', () => {
       if (SHOTS_DIR) await shoot(`ban-list-items-comments-${viewport.width}`);
     });
   }
+
+  test('at 1024 px with the sidebar open they stay a table, long values wrapping or cut', async () => {
+    await page.evaluate(() => localStorage.setItem('guardian.sidebar', 'open'));
+    try {
+      await page.setViewportSize(LAPTOP);
+      const table = await expectActionsOnScreen(items);
+      await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+      expect(await layoutOf(items)).toBe('table');
+      await expect(
+        table.getByRole('button', { name: 'Details of 2001:db8:85a3:1234:5678:8a2e:370:7334' }),
+      ).toBeVisible();
+      // No cell's content runs past its cell: what does not fit wraps or is cut.
+      const overflowing = await table
+        .locator('tbody td')
+        .evaluateAll((cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1).length);
+      expect(overflowing).toBe(0);
+      if (SHOTS_DIR) await shoot(`ban-list-items-comments-${LAPTOP.width}-sidebar`);
+    } finally {
+      await page.evaluate(() => localStorage.removeItem('guardian.sidebar'));
+    }
+  });
 
   test('on a phone they are cards, nothing wider than the screen', async () => {
     await page.setViewportSize(PHONE);

@@ -29,7 +29,7 @@ import { JobQueue } from './jobs/job-queue';
 import { JOB_KIND_TABLE } from './jobs/job-kinds';
 import { JobsService } from './jobs/jobs.service';
 import { DnsRecordsService } from './modules/dns-records';
-import { FirewallRulesService } from './modules/firewall-rules';
+import { FirewallRulesService, type ListPurposesRead } from './modules/firewall-rules';
 import { PageRulesService } from './modules/page-rules';
 import { RulesOverviewService } from './modules/rules-overview';
 import type { SnapshotRestorers } from './modules/snapshots';
@@ -119,6 +119,10 @@ export function createServices(config: Config, deps: AppDeps) {
     'ban-list-expiry': itemExpiry.run,
   });
   const dns = new DnsRecordsService(deps, ownedZones, snapshots);
+  // Whoever reads a zone's WAF rules (its rules screen, the rules overview) tells the lists what the
+  // rules say of them (issue 35 item 9).
+  const rulePurposesRead: ListPurposesRead = (accountRef, purposes) =>
+    banListParts.lists.setRulePurposes(accountRef, purposes);
   // Snapshots put things back through the modules that own them, without importing them.
   const restorers: SnapshotRestorers = {
     banList: (person, list, items, options) => banLists.restore(person, list, items, options),
@@ -141,13 +145,14 @@ export function createServices(config: Config, deps: AppDeps) {
     accounts: new AccountsService(deps.db, banListParts.accounts, deps.cloudflare, deps.tokenCipher, {
       bringIn: async (userId, account) => {
         const lists = await banListSyncJobs.bringIn(userId, account);
-        // Its zones too (issue 35 item 6): their plans are the account's Lists plan. Not reading them
-        // loses nothing: the plan shows as assumed until the person's next zones update.
-        await zones
-          .bringIn(account)
-          .catch((err: unknown) =>
-            deps.logger?.warn({ err }, "could not read a newly added account's zones"),
-          );
+        // Its zones too (issue 35 item 6): their plans are the account's Lists plan. One page is read
+        // while the person waits; the rest, or all of them when that read failed, come by a zones
+        // update queued with the lists' syncs.
+        const read = await zones.bringIn(account).catch((err: unknown) => {
+          deps.logger?.warn({ err }, "could not read a newly added account's zones");
+          return { complete: false };
+        });
+        if (!read.complete) await zonesSyncJobs.queue(userId);
         return lists;
       },
       dropItems: async (tx, listRefs) => {
@@ -174,12 +179,9 @@ export function createServices(config: Config, deps: AppDeps) {
     zonesSyncJobs,
     zoneSettings: new ZoneSettingsService(ownedZones),
     dns,
-    // What a zone's rules say its account's lists are for is kept with the lists (issue 35 item 9).
-    firewall: new FirewallRulesService(deps, ownedZones, (accountRef, purposes) =>
-      banListParts.lists.setRulePurposes(accountRef, purposes),
-    ),
+    firewall: new FirewallRulesService(deps, ownedZones, rulePurposesRead),
     pageRules: new PageRulesService(ownedZones),
-    rulesOverview: new RulesOverviewService(deps, zoneRecords),
+    rulesOverview: new RulesOverviewService(deps, zoneRecords, rulePurposesRead),
     snapshots,
     restorers,
     apiKeys: new ApiKeysService(deps.db),

@@ -73,9 +73,14 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
   const lists = subject.lists?.length ? listed(subject.lists) : 'the chosen lists';
   const person = subject.person ?? `user ${text(target.id) ?? ''}`.trim();
   const record = [text(target.type), text(target.name)].filter(Boolean).join(' ');
-  const rule = text(target.description);
+  // A firewall rule's add sends a list holding the rule (kept as the trail's `body`).
+  const rule = text(
+    target.description ?? (target.body as { description?: unknown }[] | undefined)?.[0]?.description,
+  );
+  // Sent with an add or an edit; a delete's is read by its handler (the trail's `url`).
   const pageRuleUrl = text(
-    (target.targets as { constraint?: { value?: unknown } }[] | undefined)?.[0]?.constraint?.value,
+    (target.targets as { constraint?: { value?: unknown } }[] | undefined)?.[0]?.constraint?.value ??
+      target.url,
   );
   const key = subject.keyName ? `API key "${subject.keyName}"` : 'an API key';
   const phrase = (did: string, tried: string, what?: string): Phrase => ({ did, tried, what });
@@ -162,13 +167,21 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
         `firewall rule${rule ? ` "${rule}"` : ` ${text(target.rule_id)}`} in ${zone}`,
       );
     case 'firewallRules.remove':
-      return phrase('deleted', 'delete', `firewall rule ${text(target.rule_id) ?? ''} in ${zone}`);
+      return phrase(
+        'deleted',
+        'delete',
+        `firewall rule${rule ? ` "${rule}"` : ` ${text(target.rule_id) ?? ''}`} in ${zone}`,
+      );
     case 'pageRules.add':
       return phrase('added', 'add', `page rule${pageRuleUrl ? ` for ${pageRuleUrl}` : ''} to ${zone}`);
     case 'pageRules.update':
       return phrase('updated', 'update', `page rule${pageRuleUrl ? ` for ${pageRuleUrl}` : ''} in ${zone}`);
     case 'pageRules.remove':
-      return phrase('deleted', 'delete', `page rule ${text(target.pagerule_id) ?? ''} in ${zone}`);
+      return phrase(
+        'deleted',
+        'delete',
+        `page rule ${pageRuleUrl ? `for ${pageRuleUrl}` : (text(target.pagerule_id) ?? '')} in ${zone}`,
+      );
     case 'zones.add':
       return phrase('added', 'add', `zone ${text(target.domain) ?? ''}${inAccount}`);
     case 'zones.sync':

@@ -371,6 +371,53 @@ describe('the audit trail', () => {
       ]);
     });
 
+    it('names a deleted firewall rule by its description and a deleted page rule by its URL pattern', async () => {
+      const eve = await ctx.createUser();
+      const { zoneId } = await addOwnedZone(ctx, eve);
+      const [zone] = await ctx.db.query<{ domain: string }>('SELECT domain FROM zones WHERE zone_id = $1', [
+        zoneId,
+      ]);
+      const rules = `/cloudflare/zones/${zoneId}/firewall-rules`;
+      const added = await call(eve, 'POST', rules, [
+        {
+          description: 'Block the scanners',
+          action: 'block',
+          paused: false,
+          filter: { expression: 'ip.src eq 192.0.2.9', paused: false },
+        },
+      ]);
+      expect(added.statusCode, added.body).toBe(201);
+      const [rule] = added.json<{ result: { id: string; filter: { id: string } }[] }>().result;
+      const pageRule = await call(eve, 'POST', `/cloudflare/zones/${zoneId}/pagerules`, {
+        targets: [{ target: 'url', constraint: { operator: 'matches', value: `${zone!.domain}/old/*` } }],
+        actions: [{ id: 'always_use_https', value: 'on' }],
+      });
+      expect(pageRule.statusCode, pageRule.body).toBe(201);
+      const pageRuleId = pageRule.json<{ id: string }>().id;
+
+      ctx.sandbox.control.resetCalls();
+      const removedRule = await call(eve, 'DELETE', `${rules}/${rule!.id}?filter_id=${rule!.filter.id}`);
+      expect(removedRule.statusCode, removedRule.body).toBe(204);
+      const removedPageRule = await call(
+        eve,
+        'DELETE',
+        `/cloudflare/zones/${zoneId}/pagerules/${pageRuleId}`,
+      );
+      expect(removedPageRule.statusCode, removedPageRule.body).toBe(204);
+      // Named from the rule each delete reads first anyway: no call more than the deletes make.
+      expect(ctx.sandbox.control.callCount({ path: new RegExp(`/zones/${zoneId}/`) })).toBe(4);
+
+      expect(await summaries(eve, '?q=deleted')).toEqual([
+        `${eve.email} deleted page rule for ${zone!.domain}/old/* in ${zone!.domain}`,
+        `${eve.email} deleted firewall rule "Block the scanners" in ${zone!.domain}`,
+      ]);
+      // Found by what a person remembers of it; its add (a list holding the rule) is named too.
+      expect(await summaries(eve, '?q=scanners')).toEqual([
+        `${eve.email} deleted firewall rule "Block the scanners" in ${zone!.domain}`,
+        `${eve.email} added firewall rule "Block the scanners" to ${zone!.domain}`,
+      ]);
+    });
+
     it('does not record an import preview, which changes nothing', async () => {
       const cleo = await ctx.createUser();
       await ctx.addAccount(cleo, { name: 'Preview Co' });

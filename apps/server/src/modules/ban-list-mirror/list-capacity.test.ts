@@ -125,6 +125,37 @@ describe('the plan learned from Cloudflare', () => {
     expect(zones.body).toContain(`business-${user.id}.com`);
   });
 
+  it('is known at once from the first page of zones; the rest come by a zones update queued with the add', async () => {
+    const user = await ctx.createUser();
+    const cfAccount = ctx.sandbox.control.addAccount({ name: `Many ${user.id}`, plan: 'pro' });
+    // More than one page of zones (50 a page): the add reads one, the person does not wait for all.
+    for (let i = 0; i < 60; i++) ctx.sandbox.control.addZone(cfAccount.id, `many-${user.id}-${i}.com`);
+    const token = `many-token-${user.id}-0001`;
+    ctx.sandbox.control.addToken({ value: token, accountIds: [cfAccount.id] });
+    const added = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/accounts',
+      headers: user.headers,
+      payload: { account_name: `Many ${user.id}`, token },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(await capacity(user, cfAccount.id)).toMatchObject({ plan: 'pro', plan_source: 'zones' });
+    const jobs = await ctx.app.inject({ method: 'GET', url: '/api/jobs', headers: user.headers });
+    expect(jobs.json<{ jobs: { kind: string; target: string }[] }>().jobs).toContainEqual(
+      expect.objectContaining({ kind: 'zones-sync', target: 'All zones' }),
+    );
+    // The zones update brings in every zone.
+    const zoneCount = async () =>
+      (
+        await ctx.db.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
+           WHERE a.user_id = $1`,
+          [user.id],
+        )
+      )[0]!.count;
+    await expect.poll(zoneCount, { timeout: 20_000, interval: 100 }).toBe(60);
+  });
+
   it("is the highest plan among the account's zones, once they are read; a plan the person sets wins", async () => {
     const user = await ctx.createUser();
     const pro = await ctx.addAccount(user, { name: `Pro ${user.id}`, plan: 'pro' });

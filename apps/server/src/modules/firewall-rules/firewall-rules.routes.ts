@@ -49,7 +49,15 @@ export const firewallRulesRoutes: FastifyPluginAsync<{ firewall: FirewallRulesSe
   checkedRoute(
     app,
     firewallRuleEndpoints.remove,
-    ({ user, params, query }) => firewall.remove(user.id, params.zone_id, params.rule_id, query.filter_id),
+    (request) =>
+      firewall.remove(
+        request.user.id,
+        request.params.zone_id,
+        request.params.rule_id,
+        request.query.filter_id,
+        // After the delete the rule is gone: the trail names it by what the service read first.
+        (rule) => (request.auditEffects = { description: rule.description }),
+      ),
     zoneAndRule,
   );
 };

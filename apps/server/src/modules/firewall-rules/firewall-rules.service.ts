@@ -166,12 +166,20 @@ export class FirewallRulesService {
   /**
    * The filter id must be the rule's: a console firewall rule's filter is the custom rule itself.
    * When the delete's outcome is unknown (a retry's 404 after an attempt that may have landed
-   * included), the ruleset read back once tells whether the rule is gone.
+   * included), the ruleset read back once tells whether the rule is gone. `found` is told the rule
+   * once it is found, before the delete: the audit trail names it by its description, read anyway.
    */
-  async remove(userId: number, zoneId: string, ruleId: string, filterId: string): Promise<Checked<void>> {
+  async remove(
+    userId: number,
+    zoneId: string,
+    ruleId: string,
+    filterId: string,
+    found: (rule: { description: string }) => void = () => {},
+  ): Promise<Checked<void>> {
     const rules = await this.customRules(userId, zoneId);
     if (filterId !== ruleId) throw new AppError('BAD_REQUEST', "filter_id must be the rule's filter id.");
-    const { ruleset } = await this.findRule(rules, ruleId);
+    const { ruleset, rule } = await this.findRule(rules, ruleId);
+    found({ description: rule.description ?? '' });
     const isGone = async () => !(await rules.get())?.rules.some((rule) => rule.id === ruleId);
     return changeChecked(
       async () => {

@@ -37,6 +37,25 @@ describe('what rules say of the lists they use', () => {
     );
   });
 
+  it("reads a negation written with not and parentheses, and lists of any kind (ASNs, hostnames), not Cloudflare's managed lists", () => {
+    expect(
+      listPurposesOf([
+        rule('block', 'not (ip.src in $office)'),
+        rule('skip', 'not(ip.src in $scanners)'),
+        rule('managed_challenge', 'ip.src.asnum in $bad_asns'),
+        rule('skip', '(http.host in $partner_hosts)'),
+        rule('block', 'ip.src in $cf.open_proxies'),
+      ]),
+    ).toEqual(
+      new Map([
+        ['office', 'allow'],
+        ['scanners', 'block'],
+        ['bad_asns', 'block'],
+        ['partner_hosts', 'allow'],
+      ]),
+    );
+  });
+
   it('says nothing of a list the rules disagree on, of logging rules, or of disabled ones', () => {
     expect(
       listPurposesOf([

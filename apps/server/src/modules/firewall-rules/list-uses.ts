@@ -10,8 +10,12 @@ export type ListPurposesRead = (accountRef: number, purposes: ListPurposes) => P
 /** Actions that keep a list's addresses out (or make them prove themselves): the list is a blocklist. */
 const BLOCKING = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
 
-/** `ip.src in $name`, maybe negated (`not ip.src in $name`, `!(ip.src in $name)`). */
-const LIST_TEST = /(not\s+|!\s*\(?\s*)?ip\.src\s+in\s+\$([A-Za-z0-9_]+)/g;
+/**
+ * `<field> in $name` for a list of any kind (`ip.src`, `ip.src.asnum`, `http.host`...), maybe negated
+ * (`not ip.src in $name`, `not (ip.src in $name)`, `!(ip.src in $name)`). Cloudflare's managed lists
+ * (`$cf.open_proxies`) are not the account's.
+ */
+const LIST_TEST = /(?:(\bnot\b|!)\s*\(?\s*)?\b[a-z][a-z0-9_.]*\s+in\s+\$([A-Za-z0-9_]+)(?![\w.])/g;
 
 /**
  * What enabled rules say each list they test is for: a blocklist when a rule blocks or challenges its

@@ -37,7 +37,14 @@ export const pageRulesRoutes: FastifyPluginAsync<{ pageRules: PageRulesService }
   checkedRoute(
     app,
     pageRuleEndpoints.remove,
-    ({ user, params }) => pageRules.remove(user.id, params.zone_id, params.pagerule_id),
+    (request) =>
+      pageRules.remove(
+        request.user.id,
+        request.params.zone_id,
+        request.params.pagerule_id,
+        // After the delete the rule is gone: the trail names it by what the service read first.
+        (rule) => (request.auditEffects = { url: rule.url }),
+      ),
     zoneAndRule,
   );
 };

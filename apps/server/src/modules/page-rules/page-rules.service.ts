@@ -117,11 +117,18 @@ export class PageRulesService {
   /**
    * The rule must exist; a 404 from the delete itself then means it is gone (deleted meanwhile).
    * When the delete's outcome is unknown (a retry's 404 after an attempt that may have landed
-   * included), the rule read back once tells, and the answer says what Guardian found.
+   * included), the rule read back once tells, and the answer says what Guardian found. `found` is
+   * told the rule's URL pattern before the delete: the audit trail names it so, read anyway.
    */
-  async remove(userId: number, zoneId: string, ruleId: string): Promise<Checked<void>> {
+  async remove(
+    userId: number,
+    zoneId: string,
+    ruleId: string,
+    found: (rule: { url: string }) => void = () => {},
+  ): Promise<Checked<void>> {
     const { cf, zone } = await this.ownedZones.require(userId, zoneId);
-    await orRuleNotFound(cf.pageRules.get(ruleId, { zone_id: zone.zoneId }));
+    const rule = await orRuleNotFound(cf.pageRules.get(ruleId, { zone_id: zone.zoneId }));
+    found({ url: rule.targets?.[0]?.constraint?.value ?? '' });
     return changeChecked(
       async () => {
         try {

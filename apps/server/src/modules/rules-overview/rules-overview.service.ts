@@ -12,8 +12,13 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../app-error';
 import { accountClient, cloudflareErrorToAppError } from '../../cloudflare';
 import { pageRuleAnswer, pageRulesAnswer, usableAnswer } from '../../cloudflare/answers';
-import { CustomRules } from '../firewall-rules';
-import { toFirewallRules } from '../firewall-rules';
+import {
+  CustomRules,
+  listPurposesOf,
+  toFirewallRules,
+  type ListPurposes,
+  type ListPurposesRead,
+} from '../firewall-rules';
 import type { OwnedZone, ZonesRepository } from '../zones';
 import { mapWithConcurrency } from './concurrency';
 
@@ -51,9 +56,11 @@ async function firewallSummary(
   cf: Cloudflare,
   zoneId: string,
   needle: string,
+  purposesRead: (purposes: ListPurposes) => Promise<void>,
 ): Promise<FirewallRulesSummary> {
   try {
     const ruleset = await new CustomRules(cf, zoneId).get();
+    await purposesRead(listPurposesOf(ruleset?.rules ?? []));
     const rules: FirewallRuleMatch[] = toFirewallRules(ruleset?.rules ?? []).map((rule) => ({
       id: rule.id,
       priority: rule.priority,
@@ -101,6 +108,8 @@ export class RulesOverviewService {
   constructor(
     private readonly deps: AppDeps,
     private readonly zones: ZonesRepository,
+    /** Told what the rules read say the zone's account's ban lists are for (issue 35 item 9). */
+    private readonly purposesRead: ListPurposesRead = async () => {},
   ) {}
 
   async read(userId: number, zoneIds: string[], search = ''): Promise<RulesOverviewResponse> {
@@ -130,7 +139,12 @@ export class RulesOverviewService {
     }
     const cf = accountClient(this.deps, owned.account);
     const [firewallRules, pageRules] = await Promise.all([
-      firewallSummary(cf, owned.zone.zoneId, needle),
+      firewallSummary(cf, owned.zone.zoneId, needle, (purposes) =>
+        // A hint for Ban everywhere, from rules read anyway: not worth failing the zone's row.
+        this.purposesRead(owned.account.id, purposes).catch((err: unknown) =>
+          this.deps.logger?.warn({ err }, 'could not record what the rules say of their lists'),
+        ),
+      ),
       pageRulesSummary(cf, owned.zone.zoneId, needle),
     ]);
     return { zone_id: zoneId, domain: owned.zone.domain, firewallRules, pageRules };

@@ -99,6 +99,39 @@ describe('rules overview', () => {
     });
   });
 
+  it('tells the ban lists what the rules it reads say they are for (issue 35 item 9)', async () => {
+    const carol = await ctx.createUser();
+    const zone = await addOwnedZone(ctx, carol);
+    const accounts = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/cloudflare/accounts',
+      headers: carol.headers,
+    });
+    const [account] = accounts.json<{ account_name: string }[]>();
+    // A name that says nothing of its purpose; a rule written at Cloudflare blocks its addresses.
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/banlists',
+      headers: carol.headers,
+      payload: { account_name: account!.account_name, list_name: 'watched', kind: 'ip' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    await seedRules(
+      zone.token,
+      zone.zoneId,
+      [{ description: 'Watched out', expression: '(ip.src in $watched)' }],
+      [],
+    );
+    const watched = async () =>
+      (await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/banlists', headers: carol.headers }))
+        .json<{ list_name: string; purpose: string | null; purpose_source: string | null }[]>()
+        .find((list) => list.list_name === 'watched');
+    expect(await watched()).toMatchObject({ purpose: null, purpose_source: null });
+
+    expect((await overview(carol, { zone_ids: zone.zoneId })).statusCode).toBe(200);
+    expect(await watched()).toMatchObject({ purpose: 'block', purpose_source: 'rules' });
+  });
+
   it('keeps a failed zone’s error in its row; the other zones still answer', async () => {
     const ok = await addOwnedZone(ctx, alice);
     const broken = await addOwnedZone(ctx, alice);

@@ -16,6 +16,11 @@ export class ZonesSyncJobs {
   readonly run: GuardianJobHandler<'zones-sync'> = ({ job, signal, progress }) =>
     this.zones.sync(job.userId, { signal, progress });
 
+  /** Queues the sync without waiting for it (the jobs view shows it). */
+  async queue(userId: number): Promise<void> {
+    await this.jobs.queue.enqueue({ kind: 'zones-sync', userId, target: 'All zones', data: {} });
+  }
+
   /** Starts the sync; its answer when it ended within the wait, else the job. */
   sync(userId: number) {
     return this.jobs.startAndWait<SyncZonesResponse>({

@@ -169,12 +169,24 @@ export class ZonesService {
   }
 
   /**
-   * Reads a newly added account's zones into the mirror (that account only), so what depends on them
-   * is right from the first screen: the account's Lists plan, learned from its zones' plans. Answers
-   * how many zones it has.
+   * Reads the first page of a newly added account's zones into the mirror (one call, while the person
+   * waits for the add), so what depends on them is right from the first screen: the account's Lists
+   * plan, learned from its zones' plans. Answers whether that page was all of them; when it was not,
+   * the rest is for a zones update.
    */
-  bringIn(account: AccountRecord): Promise<number> {
-    return this.syncAccount(account);
+  async bringIn(account: AccountRecord): Promise<{ complete: boolean }> {
+    const what = "the account's zones";
+    const answer = await accountClient(this.deps, account).zones.list({
+      account: { id: account.accountId },
+      per_page: ZONES_PER_PAGE,
+      page: 1,
+    });
+    const zones = usableAnswer(zoneAnswer.array().max(ZONES_PER_PAGE), answer.result, what).map(mirrorFields);
+    const pages = announcedPages(answer);
+    await this.writing(() =>
+      this.deps.db.transaction((tx) => new ZonesRepository(tx).replaceForAccount(account.id, zones)),
+    );
+    return { complete: pages === undefined ? zones.length < ZONES_PER_PAGE : pages <= 1 };
   }
 
   async remove(userId: number, zoneId: string): Promise<void> {

@@ -18,13 +18,14 @@ export function PageHeader({ title, description, actions, documentTitle }: PageH
   }, [tabTitle]);
 
   return (
-    <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-      <div className="min-w-0 space-y-1 break-words">
+    // The actions sit beside the title while it keeps 18rem, else they go under it: decided by the
+    // room the page has, not the screen's width (a laptop with the sidebar open is as narrow as a tablet).
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div className="min-w-0 flex-[1_1_18rem] space-y-1 break-words">
         <h1 className="text-2xl font-semibold tracking-tight text-ink">{title}</h1>
         {description && <p className="text-sm text-ink-muted">{description}</p>}
       </div>
-      {/* The actions keep one row beside the title on wide screens; the description wraps instead. */}
-      {actions && <div className="flex flex-wrap items-center gap-2 lg:shrink-0">{actions}</div>}
+      {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
     </div>
   );
 }

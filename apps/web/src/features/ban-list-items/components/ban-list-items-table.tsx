@@ -4,7 +4,7 @@ import {
   type BanListItemSort,
   type BanListKind,
 } from '@guardian/contract';
-import { clsx } from 'clsx';
+import type { ReactNode } from 'react';
 import { DeleteButton } from '../../../components/ui/button';
 import { TableActionsCell, TableCell } from '../../../components/ui/table';
 import { PagedDataTable, type PagedTableProps } from '../../../components/ui/paged-table';
@@ -13,11 +13,23 @@ import { addedByText } from '../lib/item-provenance';
 import { formatExpiry } from './item-expiry-field';
 
 /**
- * A value longer than this (a long hostname, a redirect, the longest IPv6 CIDRs) is cut by the cell
- * with an ellipsis on a laptop and shown whole in a tooltip: the column stays narrow enough for the
- * table to fit. Every IPv4 and most IPv6 values fit.
+ * A value longer than this (a long hostname, a redirect) is cut after two lines, and whole in a
+ * tooltip. Shorter ones (every IP address) wrap whole, on as many lines as the column needs.
  */
 const VALUE_SHOWN_WHOLE = 40;
+
+/** Where a value may wrap: after an IPv6 address's colons, a hostname's dots, a URL's slashes. */
+const VALUE_BREAKS = /(?<=[:./])/;
+
+/**
+ * The value with a line break allowed after each separator, so that it wraps between the groups of
+ * an address rather than inside one (a group longer than its column still wraps anywhere).
+ */
+export function breakableValue(value: string): ReactNode[] {
+  return value
+    .split(VALUE_BREAKS)
+    .flatMap((part, index) => (index === 0 ? [part] : [<wbr key={index} />, part]));
+}
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -50,12 +62,13 @@ export function BanListItemsTable({ kind, searching, onDelete, onOpen, ...table 
       // "No" follows the order the items reached the list, so it sorts by id.
       numberSort="id"
       columns={(header) => [
-        header('ip', valueColumnLabel(kind)),
+        // Headers of two words may take two lines where the table is narrow, so that the seven columns
+        // fit (important: a header's text is kept on one line by default).
+        header('ip', valueColumnLabel(kind), 'whitespace-normal!'),
         header('comment', 'Comment'),
-        // On a tablet these two headers may take two lines, so that the seven columns fit.
-        header('created_on', 'Created On', 'max-lg:whitespace-normal'),
+        header('created_on', 'Created On', 'whitespace-normal!'),
         header('expires_at', 'Expires'),
-        header('added_by', 'Added by', 'max-lg:whitespace-normal'),
+        header('added_by', 'Added by', 'whitespace-normal!'),
         'Delete',
       ]}
       loadingText="Loading items..."
@@ -66,8 +79,12 @@ export function BanListItemsTable({ kind, searching, onDelete, onOpen, ...table 
           <TableCell label={valueColumnLabel(kind)} className="font-mono text-xs">
             <ItemValueButton value={item.ip} onOpen={() => onOpen(item)} />
           </TableCell>
-          {/* Comments and who added an item wrap anywhere: a long word (a URL, an e-mail) never widens the table. */}
-          <TableCell label="Comment" className="max-w-md min-w-28 wrap-anywhere lg:min-w-40">
+          {/*
+            Comments and who added an item wrap anywhere: a long word (a URL, an e-mail) never widens the
+            table. No cell's width follows the screen's: with the sidebar open a laptop's table is as
+            narrow as a tablet's, and it must still fit.
+          */}
+          <TableCell label="Comment" className="max-w-md min-w-28 wrap-anywhere">
             {item.comment}
           </TableCell>
           <TableCell label="Created On" className="min-w-28 text-ink-muted">
@@ -82,9 +99,7 @@ export function BanListItemsTable({ kind, searching, onDelete, onOpen, ...table 
           </TableCell>
           <TableCell
             label="Added by"
-            className={
-              item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56 wrap-anywhere lg:min-w-48'
-            }
+            className={item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56 wrap-anywhere'}
           >
             {addedByText(item)}
           </TableCell>
@@ -97,21 +112,22 @@ export function BanListItemsTable({ kind, searching, onDelete, onOpen, ...table 
   );
 }
 
-/** The item's value, opening its detail; a long one cut to the column's width, whole in a tooltip. */
+/**
+ * The item's value, opening its detail. It wraps between its groups where the column is narrow; a
+ * long one is cut after two lines (whole on a card) and whole in a tooltip.
+ */
 function ItemValueButton({ value, onOpen }: { value: string; onOpen: () => void }) {
+  const long = value.length > VALUE_SHOWN_WHOLE;
   const button = (
     <button
       type="button"
-      className={clsx(
-        'block text-left text-brand underline-offset-2 hover:underline focus-visible:underline',
-        // Cut to the column on a wide screen; on a tablet and on a card it wraps, so an IPv6 address fits.
-        'wrap-anywhere lg:max-w-72 lg:truncate cards:max-w-full cards:whitespace-normal',
-      )}
+      // At least an IPv4 address wide (15 characters of its monospace font): those never wrap.
+      className="block max-w-72 min-w-[15ch] text-left text-brand underline-offset-2 wrap-anywhere hover:underline focus-visible:underline cards:max-w-full"
       aria-label={`Details of ${value}`}
       onClick={onOpen}
     >
-      {value}
+      <span className={long ? 'line-clamp-2 cards:line-clamp-none' : undefined}>{breakableValue(value)}</span>
     </button>
   );
-  return value.length > VALUE_SHOWN_WHOLE ? <Tooltip content={value}>{button}</Tooltip> : button;
+  return long ? <Tooltip content={value}>{button}</Tooltip> : button;
 }
