@@ -46,6 +46,9 @@ function report(
 const graphqlCalls = (ctx: CloudflareTestContext, token: string) =>
   ctx.sandbox.control.callLog().filter((call) => call.path === '/graphql' && call.token === token).length;
 
+/** Long enough that a loaded machine never retries a query: the tests count the queries sent. */
+const PATIENT = { cloudflare: { timeoutMs: 30_000 } as Config['cloudflare'] };
+
 const ATTACKER_LISTED = '198.51.100.77';
 const ATTACKER_NEW = '192.0.2.200';
 
@@ -57,7 +60,7 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
   let pro: { account: Account; zoneIds: string[] };
 
   beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
+    ctx = await createCloudflareTestContext({ config: PATIENT });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
     enterprise = await accountWithZones(ctx, alice, 'enterprise', 2);
@@ -262,6 +265,7 @@ describe('reports when Cloudflare refuses', () => {
     ctx = await createCloudflareTestContext({
       config: {
         cloudflare: {
+          ...PATIENT.cloudflare,
           fetch: graphqlAs200,
           analyticsRateLimit: { requests: 3, windowMs: 300_000 },
           // The sandbox's address is filled in by the test context.
