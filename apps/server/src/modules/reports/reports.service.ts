@@ -69,12 +69,15 @@ class Tally<V> {
 const topRows = (tally: Tally<string>): ReportTopRow[] =>
   tally.top(REPORT_TOP_MAX).map(({ value, count }) => ({ value: cut(value, 2048), count }));
 
-/** A bucket's start as ISO time: an hour's time as Cloudflare gives it, a day's date at midnight UTC. */
-function bucketTime(dimensions: { datetimeHour?: string; date?: string }): string {
-  const raw = dimensions.datetimeHour ?? (dimensions.date ? `${dimensions.date}T00:00:00Z` : '');
-  const ms = Date.parse(raw);
+/** Cloudflare's time as ISO time, or '' when it is not one (such a row is left out). */
+function isoTime(text: string): string {
+  const ms = Date.parse(text);
   return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
 }
+
+/** A bucket's start as ISO time: an hour's time as Cloudflare gives it, a day's date at midnight UTC. */
+const bucketTime = (dimensions: { datetimeHour?: string; date?: string }) =>
+  isoTime(dimensions.datetimeHour ?? (dimensions.date ? `${dimensions.date}T00:00:00Z` : ''));
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 /** The class of an HTTP status of 100-599. */
@@ -218,6 +221,7 @@ export class ReportsService {
       for (const zone of data.viewer.zones) {
         for (const row of zone.overTime) {
           const time = bucketTime(row.dimensions);
+          if (!time) continue;
           series.add(
             `${time}\u0000${row.dimensions.action}`,
             { time, action: row.dimensions.action },
@@ -248,23 +252,24 @@ export class ReportsService {
           );
         }
         for (const event of zone.events ?? [])
-          events.push({
-            time: new Date(Date.parse(event.datetime)).toISOString(),
-            zone_id: zone.zoneTag,
-            action: cut(event.action, 64),
-            source: cut(event.source, 64),
-            ip: cut(event.clientIP, 64),
-            country: cut(event.clientCountryName, 64),
-            asn: cut(event.clientAsn, 16),
-            host: cut(event.clientRequestHTTPHost, 253),
-            method: cut(event.clientRequestHTTPMethodName, 16),
-            path: cut(event.clientRequestPath, 2048),
-            rule_id: cut(event.ruleId, 64),
-            description: cut(event.description, 500),
-            ray_id: cut(event.rayName, 64),
-            sample_interval: event.sampleInterval,
-            sampled: event.sampleInterval > 1,
-          });
+          if (isoTime(event.datetime))
+            events.push({
+              time: isoTime(event.datetime),
+              zone_id: zone.zoneTag,
+              action: cut(event.action, 64),
+              source: cut(event.source, 64),
+              ip: cut(event.clientIP, 64),
+              country: cut(event.clientCountryName, 64),
+              asn: cut(event.clientAsn, 16),
+              host: cut(event.clientRequestHTTPHost, 253),
+              method: cut(event.clientRequestHTTPMethodName, 16),
+              path: cut(event.clientRequestPath, 2048),
+              rule_id: cut(event.ruleId, 64),
+              description: cut(event.description, 500),
+              ray_id: cut(event.rayName, 64),
+              sample_interval: event.sampleInterval,
+              sampled: event.sampleInterval > 1,
+            });
       }
     }
     const topIps = ips.top(REPORT_TOP_MAX);
@@ -338,6 +343,7 @@ export class ReportsService {
       for (const zone of data.viewer.zones) {
         for (const row of zone.overTime) {
           const time = bucketTime(row.dimensions);
+          if (!time) continue;
           let point = series.get(time);
           if (!point)
             series.set(time, (point = { time, requests: 0, cached_requests: 0, bytes: 0, visits: 0 }));
@@ -411,6 +417,7 @@ export class ReportsService {
         totals.requests += zone.total[0]?.count ?? 0;
         for (const row of zone.overTime) {
           const time = bucketTime(row.dimensions);
+          if (!time) continue;
           let point = series.get(time);
           if (!point) series.set(time, (point = { time, client_errors: 0, server_errors: 0 }));
           if (row.dimensions.edgeResponseStatus >= 500) point.server_errors += row.count;
