@@ -1,4 +1,5 @@
 import {
+  REPORT_BUCKETS,
   REPORT_LEFT_OUT_MAX,
   REPORT_RANGE_SECONDS,
   REPORT_ZONES_MAX,
@@ -155,7 +156,7 @@ export class ReportPlanner {
         range: query.range,
         since: since.toISOString(),
         until: until.toISOString(),
-        bucket: query.range === '30d' ? 'day' : 'hour',
+        bucket: REPORT_BUCKETS[query.range],
         zone_count: kept.length,
         left_out: leftOut.slice(0, REPORT_LEFT_OUT_MAX),
         left_out_more: Math.max(0, leftOut.length - REPORT_LEFT_OUT_MAX),

@@ -1,4 +1,5 @@
 import {
+  REPORT_BUCKETS,
   REPORT_RECENT_EVENTS_MAX,
   REPORT_SERIES_MAX,
   REPORT_TOP_MAX,
@@ -577,4 +578,6 @@ export class ReportsService {
   }
 }
 
-const bucketOf = (query: ReportQuery): BucketDimension => (query.range === '30d' ? 'date' : 'datetimeHour');
+/** Cloudflare's time dimension of the range's bucket. */
+const bucketOf = (query: ReportQuery): BucketDimension =>
+  REPORT_BUCKETS[query.range] === 'day' ? 'date' : 'datetimeHour';
