@@ -38,6 +38,7 @@ import { isWebAppRoute, registerWebApp } from './web-app';
 import { DatabaseRequestBudget } from './cloudflare/request-budget';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { ipSearchRoutes } from './modules/ip-search';
+import { reportsRoutes } from './modules/reports';
 
 /** The dependencies a running server builds from its config (tests and benchmarks may swap some). */
 export function createAppDeps(config: Config, db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
@@ -169,6 +170,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     search: services.ipSearch,
     actions: services.ipSearchActions,
   });
+  await app.register(reportsRoutes, { reports: services.reports });
   await app.register(apiKeysRoutes, { apiKeys: services.apiKeys });
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
   await app.register(apiDocsRoutes);

@@ -32,6 +32,7 @@ import { DnsRecordsService } from './modules/dns-records';
 import { FirewallRulesService, type ListPurposesRead } from './modules/firewall-rules';
 import { PageRulesService } from './modules/page-rules';
 import { RulesOverviewService } from './modules/rules-overview';
+import { ReportsService } from './modules/reports';
 import type { SnapshotRestorers } from './modules/snapshots';
 import { SnapshotsService } from './modules/snapshots';
 import { TwoFactorRepository } from './modules/two-factor';
@@ -182,6 +183,8 @@ export function createServices(config: Config, deps: AppDeps) {
     firewall: new FirewallRulesService(deps, ownedZones, rulePurposesRead),
     pageRules: new PageRulesService(ownedZones),
     rulesOverview: new RulesOverviewService(deps, zoneRecords, rulePurposesRead),
+    // Cloudflare's analytics of the person's zones; a source IP is checked against their lists.
+    reports: new ReportsService(deps, ipSearch),
     snapshots,
     restorers,
     apiKeys: new ApiKeysService(deps.db),

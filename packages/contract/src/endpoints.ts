@@ -19,6 +19,7 @@ import { rulesOverviewEndpoints } from './rules-overview/rules-overview.endpoint
 import { jobEndpoints } from './jobs/jobs.endpoints';
 import { ipSearchEndpoints } from './ip-search/ip-search.endpoints';
 import { listCapacityEndpoints } from './list-capacity/list-capacity.endpoints';
+import { reportEndpoints } from './reports/reports.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -44,6 +45,7 @@ export const endpoints = {
   jobs: jobEndpoints,
   ipSearch: ipSearchEndpoints,
   listCapacity: listCapacityEndpoints,
+  reports: reportEndpoints,
 } as const;
 
 /** The table as one list. */

@@ -53,3 +53,5 @@ export * from './audit/audit.schemas';
 export * from './audit/audit.endpoints';
 export * from './jobs/jobs.schemas';
 export * from './jobs/jobs.endpoints';
+export * from './reports/reports.schemas';
+export * from './reports/reports.endpoints';

@@ -10,6 +10,13 @@ export interface CloudflareOptions {
   maxRetries: number;
   /** The per-token budget the console keeps under (Cloudflare: 1,200 per 5 minutes). */
   rateLimit: { requests: number; windowMs: number };
+  /**
+   * The per-token budget of GraphQL Analytics queries (Cloudflare: 300 per 5 minutes, on top of the
+   * REST budget, which each query also spends).
+   */
+  analyticsRateLimit?: { requests: number; windowMs: number };
+  /** The largest GraphQL Analytics answer read; a larger one is not used (502). */
+  maxAnalyticsAnswerBytes?: number;
   /** A 429 asking to wait longer than this is not waited for; the person sees the rate-limit message. */
   maxRetryAfterMs: number;
   /** One call's whole time, every retry and wait included: a person is waiting on it. */
@@ -34,6 +41,10 @@ export const CLOUDFLARE_DEFAULTS: Omit<Required<CloudflareOptions>, 'baseUrl' | 
   deadlineMs: 30_000,
   // Room for 1,000 custom rules at their 4,096-character maximum, or 3,500 DNS records of 2 KB.
   maxAnswerBytes: 8 * 1024 * 1024,
+  // The same margin under Cloudflare's 300 GraphQL queries per 5 minutes.
+  analyticsRateLimit: { requests: 280, windowMs: 5 * 60_000 },
+  // A report's widest query (10 zones, a few hundred rows per part) is well under 1 MiB.
+  maxAnalyticsAnswerBytes: 4 * 1024 * 1024,
 };
 
 /** Cloudflare blocks a token for at most 5 minutes; a longer retry-after is not believed. */
@@ -85,10 +96,10 @@ function retryAfterMs(headers: Headers): number | undefined {
 /**
  * Cloudflare has no idempotency keys: a POST whose answer is lost may have been applied, so it is
  * never sent twice blindly (the services read again before re-creating). These POSTs are safe to
- * repeat: a list item append overwrites the same keys, and a custom rule carries a unique `ref` that
- * Cloudflare refuses twice.
+ * repeat: a list item append overwrites the same keys, a custom rule carries a unique `ref` that
+ * Cloudflare refuses twice, and a GraphQL Analytics query only reads.
  */
-const REPEATABLE_POSTS = [/\/rules\/lists\/[^/]+\/items$/, /\/rulesets\/[^/]+\/rules$/];
+const REPEATABLE_POSTS = [/\/rules\/lists\/[^/]+\/items$/, /\/rulesets\/[^/]+\/rules$/, /\/graphql$/];
 
 function isRepeatable(method: string, url: string): boolean {
   if (method !== 'POST') return true;
@@ -133,6 +144,8 @@ interface TransportOptions {
   throttle: RequestThrottle;
   /** The token's budget the throttle keeps, to name it when it holds a call back. */
   rateLimit: { requests: number; windowMs: number };
+  /** What the budget counts, in its refusal: "calls to Cloudflare" or "GraphQL Analytics queries". */
+  budgetOf: string;
   network: typeof fetch;
   timeoutMs: number;
   maxRetries: number;
@@ -173,7 +186,7 @@ function guardedFetch(options: TransportOptions): typeof fetch {
     if (wait > 0) {
       const response = (await throttle.heldByCloudflare())
         ? rateLimited(wait)
-        : budgetUsedUp(wait, options.rateLimit);
+        : budgetUsedUp(wait, options.rateLimit, options.budgetOf);
       return { kind: 'answer', response };
     }
     const timeoutMs = Math.min(options.timeoutMs, deadline - Date.now());
@@ -288,7 +301,11 @@ export function isBudgetRefusal(headers: Headers | undefined): boolean {
 }
 
 /** The call was not sent: the token has used Guardian's own budget of calls (Cloudflare refused nothing). */
-function budgetUsedUp(waitMs: number, budget: { requests: number; windowMs: number }): Response {
+function budgetUsedUp(
+  waitMs: number,
+  budget: { requests: number; windowMs: number },
+  budgetOf: string,
+): Response {
   const waitSeconds = Math.ceil(waitMs / 1000);
   const minutes = budget.windowMs / 60_000;
   const per =
@@ -296,7 +313,7 @@ function budgetUsedUp(waitMs: number, budget: { requests: number; windowMs: numb
   const when = waitSeconds < 120 ? `${waitSeconds} seconds` : `${Math.ceil(waitSeconds / 60)} minutes`;
   const response = localAnswer(
     429,
-    `Guardian's own limit of ${budget.requests.toLocaleString('en-US')} calls to Cloudflare per ${per} for this account's API token is used up (Cloudflare refused nothing); nothing was sent. It frees up in ${when}: please try again then.`,
+    `Guardian's own limit of ${budget.requests.toLocaleString('en-US')} ${budgetOf} per ${per} for this account's API token is used up (Cloudflare refused nothing); nothing was sent. It frees up in ${when}: please try again then.`,
     { 'retry-after': String(waitSeconds) },
   );
   budgetRefusals.add(response.headers);
@@ -306,9 +323,41 @@ function budgetUsedUp(waitMs: number, budget: { requests: number; windowMs: numb
 /** Tokens whose clients are kept; beyond it the least recently used client is dropped. */
 const MAX_CLIENTS = 1_000;
 
+/**
+ * A GraphQL Analytics query spends both budgets of its token: the analytics one (300 per 5 minutes)
+ * and the REST one. The analytics budget is asked first, so a query it holds back spends nothing.
+ */
+class AnalyticsThrottle implements RequestThrottle {
+  constructor(
+    private readonly analytics: RequestThrottle,
+    private readonly rest: RequestThrottle,
+  ) {}
+
+  async acquire(maxWaitMs?: number): Promise<number> {
+    const wait = await this.analytics.acquire(maxWaitMs);
+    return wait > 0 ? wait : this.rest.acquire(maxWaitMs);
+  }
+
+  /** Cloudflare's 429 to a query: its analytics budget (a REST 429 also holds the REST calls' throttle). */
+  blockFor(ms: number): void {
+    this.analytics.blockFor(ms);
+  }
+
+  async heldByCloudflare(): Promise<boolean> {
+    return (await this.analytics.heldByCloudflare()) || (await this.rest.heldByCloudflare());
+  }
+}
+
+/** A token's SDK clients: its REST calls, and its GraphQL Analytics queries (made when first asked). */
+interface TokenClients {
+  rest: Cloudflare;
+  throttle: RequestThrottle;
+  analytics?: Cloudflare;
+}
+
 /** One SDK client per stored account token, each with its own throttle. */
 export class CloudflareGateway {
-  private readonly clients = new Map<string, Cloudflare>();
+  private readonly clients = new Map<string, TokenClients>();
   private readonly options: Required<Omit<CloudflareOptions, 'fetch' | 'throttleFor'>> &
     Pick<CloudflareOptions, 'fetch' | 'throttleFor'>;
 
@@ -317,30 +366,75 @@ export class CloudflareGateway {
   }
 
   client(apiToken: string): Cloudflare {
+    return this.clientsOf(apiToken).rest;
+  }
+
+  /**
+   * The client for `POST /graphql` (the SDK has no GraphQL method: its generic `post` is used, see
+   * analytics.ts): the same transport, with the analytics budget too and a smaller answer bound.
+   */
+  analyticsClient(apiToken: string): Cloudflare {
+    const clients = this.clientsOf(apiToken);
+    if (!clients.analytics) {
+      const { analyticsRateLimit, maxAnalyticsAnswerBytes } = this.options;
+      const key = tokenKey(apiToken);
+      // Its own key in the shared count: the analytics budget is a second count of the same token.
+      const analytics =
+        this.options.throttleFor?.(`${key}:analytics`, analyticsRateLimit) ??
+        new SlidingWindowThrottle(analyticsRateLimit.requests, analyticsRateLimit.windowMs);
+      clients.analytics = this.sdkClient(apiToken, {
+        throttle: new AnalyticsThrottle(analytics, clients.throttle),
+        rateLimit: analyticsRateLimit,
+        budgetOf: 'GraphQL Analytics queries to Cloudflare',
+        maxAnswerBytes: maxAnalyticsAnswerBytes,
+      });
+    }
+    return clients.analytics;
+  }
+
+  private clientsOf(apiToken: string): TokenClients {
     // Keyed by a hash so the map never holds a second plain copy of the token as a key.
-    const key = createHash('sha256').update(apiToken).digest('base64url');
-    let client = this.clients.get(key);
-    if (client) {
+    const key = tokenKey(apiToken);
+    let clients = this.clients.get(key);
+    if (clients) {
       // Map order is insertion order: re-inserting marks the client as recently used.
       this.clients.delete(key);
     } else {
-      const { rateLimit, deadlineMs, timeoutMs } = this.options;
+      const { rateLimit, maxAnswerBytes } = this.options;
       const throttle =
         this.options.throttleFor?.(key, rateLimit) ??
         new SlidingWindowThrottle(rateLimit.requests, rateLimit.windowMs);
-      client = new Cloudflare({
-        apiToken,
-        baseURL: this.options.baseUrl,
-        // The transport times every attempt and the deadline; the SDK's own timer is only a backstop.
-        timeout: Math.max(deadlineMs, timeoutMs) + 5_000,
-        maxRetries: 0,
-        fetch: guardedFetch({ ...this.options, throttle, network: this.options.fetch ?? fetch }),
-        logLevel: 'off',
-      });
+      clients = {
+        rest: this.sdkClient(apiToken, {
+          throttle,
+          rateLimit,
+          budgetOf: 'calls to Cloudflare',
+          maxAnswerBytes,
+        }),
+        throttle,
+      };
       // Rejected tokens (a failed "Add Account") must not pile up for the life of the process.
       if (this.clients.size >= MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
     }
-    this.clients.set(key, client);
-    return client;
+    this.clients.set(key, clients);
+    return clients;
+  }
+
+  private sdkClient(
+    apiToken: string,
+    transport: Pick<TransportOptions, 'throttle' | 'rateLimit' | 'budgetOf' | 'maxAnswerBytes'>,
+  ): Cloudflare {
+    const { deadlineMs, timeoutMs } = this.options;
+    return new Cloudflare({
+      apiToken,
+      baseURL: this.options.baseUrl,
+      // The transport times every attempt and the deadline; the SDK's own timer is only a backstop.
+      timeout: Math.max(deadlineMs, timeoutMs) + 5_000,
+      maxRetries: 0,
+      fetch: guardedFetch({ ...this.options, ...transport, network: this.options.fetch ?? fetch }),
+      logLevel: 'off',
+    });
   }
 }
+
+const tokenKey = (apiToken: string) => createHash('sha256').update(apiToken).digest('base64url');

@@ -8,3 +8,15 @@ export {
   type OperationEnd,
 } from './bulk-operations';
 export { accountClient, type AccountClientDeps } from './account-client';
+export {
+  ANALYTICS_DATASETS,
+  AnalyticsRefusal,
+  MAX_ZONES_PER_QUERY,
+  queryAnalytics,
+  zoneAnalyticsSettings,
+  zoneBatches,
+  type AnalyticsDataset,
+  type AnalyticsRefusalReason,
+  type DatasetSettings,
+  type ZoneAnalyticsSettings,
+} from './analytics';

@@ -1,5 +1,5 @@
 // The accounts module's entry: the one file other modules and the composition root import (lint holds it).
-export { AccountsRepository, type AccountRecord } from './accounts.repository';
+export { AccountsRepository, type AccountRecord, type AccountWithTokenState } from './accounts.repository';
 export { accountsRoutes } from './accounts.routes';
 export { AccountsService } from './accounts.service';
 export { TokenChecks } from './token-checks';

@@ -113,6 +113,38 @@ export class IpSearchService {
     return json;
   }
 
+  /**
+   * For each address, the person's IP lists holding it (exactly or in a CIDR): what a report marks
+   * as already banned. At most `perAddress` lists each; what is not an address holds nothing.
+   */
+  async listsHolding(
+    userId: number,
+    addresses: readonly string[],
+    perAddress: number,
+  ): Promise<Map<string, { accountId: string; listId: string; listName: string }[]>> {
+    const holding = new Map<string, { accountId: string; listId: string; listName: string }[]>();
+    const { lists } = await this.listsOf(userId, 'ip');
+    const byRef = new Map(lists.map((list) => [list.ref, list]));
+    const refs = lists.map((list) => list.ref);
+    for (const address of addresses) {
+      const parsed = parseSearch(address);
+      if (typeof parsed === 'string' || parsed.kind !== 'address' || refs.length === 0) {
+        holding.set(address, []);
+        continue;
+      }
+      const found = await this.repository.holding(refs, parsed.value, perAddress * 4);
+      const listRefs = [...new Set(found.map((item) => item.listRef))].slice(0, perAddress);
+      holding.set(
+        address,
+        listRefs.map((ref) => {
+          const list = byRef.get(ref)!;
+          return { accountId: list.accountId, listId: list.listId, listName: list.listName };
+        }),
+      );
+    }
+    return holding;
+  }
+
   private async listsOf(userId: number, kind: BanListKind): Promise<KeptLists> {
     const key = `${userId}\u0000${kind}`;
     const changes = this.owned.changes;

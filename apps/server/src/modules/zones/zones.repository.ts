@@ -41,6 +41,25 @@ interface OwnedZoneRow {
   token_last4: string;
 }
 
+const toOwnedZone = (row: OwnedZoneRow): OwnedZone => ({
+  zone: {
+    id: row.id,
+    accountRef: row.account_ref,
+    zoneId: row.zone_id,
+    domain: row.domain,
+    status: row.status,
+    nameServers: row.name_servers,
+  },
+  account: {
+    id: row.account_ref,
+    userId: row.user_id,
+    accountName: row.account_name,
+    accountId: row.account_id,
+    tokenEncrypted: row.token_encrypted,
+    tokenLast4: row.token_last4,
+  },
+});
+
 /** The only SQL on zones. A zone is only ever found through the user's own accounts. */
 export class ZonesRepository {
   constructor(private readonly db: Queryable) {}
@@ -64,24 +83,30 @@ export class ZonesRepository {
         ORDER BY z.zone_id, z.id`,
       [userId, zoneIds],
     );
-    return rows.map((row) => ({
-      zone: {
-        id: row.id,
-        accountRef: row.account_ref,
-        zoneId: row.zone_id,
-        domain: row.domain,
-        status: row.status,
-        nameServers: row.name_servers,
-      },
-      account: {
-        id: row.account_ref,
-        userId: row.user_id,
-        accountName: row.account_name,
-        accountId: row.account_id,
-        tokenEncrypted: row.token_encrypted,
-        tokenLast4: row.token_last4,
-      },
-    }));
+    return rows.map(toOwnedZone);
+  }
+
+  /**
+   * The user's zones (of one account of theirs, or one zone, when asked), each once with one of its
+   * accounts, by domain: at most `limit`.
+   */
+  async listOwned(
+    userId: number,
+    only: { accountId?: string; zoneId?: string },
+    limit: number,
+  ): Promise<OwnedZone[]> {
+    const rows = await this.db.query<OwnedZoneRow>(
+      `SELECT * FROM (
+         SELECT DISTINCT ON (z.zone_id)
+                z.id, z.account_ref, z.zone_id, z.domain, z.status, z.name_servers,
+                a.user_id, a.account_name, a.account_id, a.token_encrypted, a.token_last4
+           FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
+          WHERE a.user_id = $1 AND ($2::text IS NULL OR a.account_id = $2) AND ($3::text IS NULL OR z.zone_id = $3)
+          ORDER BY z.zone_id, z.id
+       ) owned ORDER BY domain, zone_id LIMIT $4`,
+      [userId, only.accountId ?? null, only.zoneId ?? null, limit],
+    );
+    return rows.map(toOwnedZone);
   }
 
   /**

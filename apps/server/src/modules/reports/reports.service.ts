@@ -1,0 +1,583 @@
+import {
+  REPORT_BUCKETS,
+  REPORT_RECENT_EVENTS_MAX,
+  REPORT_SERIES_MAX,
+  REPORT_TOP_MAX,
+  type ErrorsReport,
+  type OverviewReport,
+  type OverviewTile,
+  type ReportQuery,
+  type ReportScope,
+  type ReportTopRow,
+  type SecurityReport,
+  type TrafficReport,
+} from '@guardian/contract';
+import type { z } from 'zod';
+import { AnswerCache } from '../../answer-cache';
+import { AppError } from '../../app-error';
+import { queryAnalytics, type AnalyticsDataset } from '../../cloudflare';
+import type { AppDeps } from '../../deps';
+import { AccountsRepository } from '../accounts';
+import type { IpSearchService } from '../ip-search';
+import { mapWithConcurrency } from '../rules-overview';
+import { ReportPlanner, windowsOf, type QueryBatch, type ReportPlan, type ReportWindow } from './report-plan';
+import {
+  BLOCKING_ACTIONS,
+  errorsAnswerSchema,
+  errorsQuery,
+  OVERVIEW_QUERY,
+  overviewAnswerSchema,
+  securityAnswerSchema,
+  securityQuery,
+  trafficAnswerSchema,
+  trafficQuery,
+  type BucketDimension,
+} from './report-queries';
+import { ReportsRepository } from './reports.repository';
+
+/** How long a report's answer is kept: a person switching tabs or ranges does not ask Cloudflare again. */
+const REPORT_KEPT_MS = 60_000;
+/** Queries of one report in flight at once (each is a 10-zone query). */
+const QUERY_CONCURRENCY = 4;
+/** Rows of a series asked per zone (Cloudflare's maxPageSize may be lower). */
+const SERIES_ROWS = 10_000;
+/** Cache statuses whose request the edge answered from its cache. */
+const CACHED_STATUSES = new Set(['hit', 'stale', 'revalidated', 'updating']);
+
+const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
+
+/** Counts by key, summed over zones and windows. */
+class Tally<V> {
+  private readonly rows = new Map<string, { value: V; count: number }>();
+  add(key: string, value: V, count: number): void {
+    const row = this.rows.get(key);
+    if (row) row.count += count;
+    else this.rows.set(key, { value, count });
+  }
+  /** The largest first (ties by key), at most `max`. */
+  top(max: number): { value: V; count: number }[] {
+    return [...this.rows.entries()]
+      .sort(([keyA, a], [keyB, b]) => b.count - a.count || (keyA < keyB ? -1 : 1))
+      .slice(0, max)
+      .map(([, row]) => row);
+  }
+  all(): { key: string; value: V; count: number }[] {
+    return [...this.rows.entries()].map(([key, row]) => ({ key, ...row }));
+  }
+}
+
+/** A top table of plain values (countries, hosts, paths). */
+const topRows = (tally: Tally<string>): ReportTopRow[] =>
+  tally.top(REPORT_TOP_MAX).map(({ value, count }) => ({ value: cut(value, 2048), count }));
+
+/** Cloudflare's time as ISO time, or '' when it is not one (such a row is left out). */
+function isoTime(text: string): string {
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+}
+
+/** A bucket's start as ISO time: an hour's time as Cloudflare gives it, a day's date at midnight UTC. */
+const bucketTime = (dimensions: { datetimeHour?: string; date?: string }) =>
+  isoTime(dimensions.datetimeHour ?? (dimensions.date ? `${dimensions.date}T00:00:00Z` : ''));
+
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+/** The class of an HTTP status of 100-599. */
+const statusClass = (status: number) => STATUS_CLASSES[Math.floor(status / 100) - 1]!;
+
+/** A query of one batch over one window. */
+interface BatchWindow {
+  batch: QueryBatch;
+  window: ReportWindow;
+  /** The newest window of its batch: where the sampled events are read. */
+  newest: boolean;
+}
+
+/**
+ * The Reports pages and the overview's tiles: Cloudflare's analytics of the person's own zones (the
+ * planner finds them only through the person's accounts), 10 zones a query, answers kept a minute.
+ */
+export class ReportsService {
+  private readonly planner: ReportPlanner;
+  private readonly accounts: AccountsRepository;
+  private readonly repository: ReportsRepository;
+  private readonly answers: AnswerCache<object>;
+
+  constructor(
+    deps: AppDeps,
+    private readonly ipSearch: IpSearchService,
+  ) {
+    this.planner = new ReportPlanner(deps);
+    this.accounts = new AccountsRepository(deps.db);
+    this.repository = new ReportsRepository(deps.db);
+    this.answers = new AnswerCache(deps.answerCaches, { max: 500, ttl: REPORT_KEPT_MS });
+  }
+
+  security(userId: number, query: ReportQuery): Promise<SecurityReport> {
+    return this.kept('security', userId, query, () => this.readSecurity(userId, query));
+  }
+
+  traffic(userId: number, query: ReportQuery): Promise<TrafficReport> {
+    return this.kept('traffic', userId, query, () => this.readTraffic(userId, query));
+  }
+
+  errors(userId: number, query: ReportQuery): Promise<ErrorsReport> {
+    return this.kept('errors', userId, query, () => this.readErrors(userId, query));
+  }
+
+  /**
+   * A kept answer of the same person and question, read at most a minute ago (its scope says no
+   * query was sent for it), or a new one.
+   */
+  private async kept<T extends { scope: ReportScope }>(
+    kind: string,
+    userId: number,
+    query: ReportQuery,
+    read: () => Promise<T>,
+  ): Promise<T> {
+    const key = JSON.stringify([kind, userId, query]);
+    const kept = this.answers.get(key) as T | undefined;
+    if (kept) return { ...kept, scope: { ...kept.scope, cloudflare_queries: 0 } };
+    const answer = await read();
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  /**
+   * Runs `query` for every batch and window of the plan, a few at a time. A query with a series is
+   * given `$seriesLimit`: the rows of the dataset's page on the zones' plan, up to SERIES_ROWS.
+   */
+  private async run<S extends z.ZodType>(
+    plan: ReportPlan,
+    dataset: AnalyticsDataset,
+    schema: S,
+    queryOf: (part: BatchWindow) => { query: string; variables: Record<string, unknown>; series?: false },
+  ): Promise<{ answers: { part: BatchWindow; data: z.infer<S> }[]; queries: number }> {
+    const parts: BatchWindow[] = plan.batches.flatMap((batch) =>
+      windowsOf(plan, batch.settings[dataset]!).map((window, index) => ({
+        batch,
+        window,
+        newest: index === 0,
+      })),
+    );
+    const answers = await mapWithConcurrency(parts, QUERY_CONCURRENCY, async (part) => {
+      const { query, variables, series } = queryOf(part);
+      const limits = part.batch.settings[dataset]!;
+      const data = await queryAnalytics(
+        part.batch.client,
+        query,
+        {
+          zoneTags: part.batch.zoneTags,
+          since: part.window.since.toISOString(),
+          until: part.window.until.toISOString(),
+          ...(series === false ? {} : { seriesLimit: Math.min(SERIES_ROWS, limits.maxPageSize) }),
+          ...variables,
+        },
+        schema,
+      );
+      return { part, data };
+    });
+    return { answers, queries: plan.queries + parts.length };
+  }
+
+  private scopeOf(plan: ReportPlan, queries: number): ReportScope {
+    return { ...plan.scope, cloudflare_queries: queries, read_at: new Date().toISOString() };
+  }
+
+  private async readSecurity(userId: number, query: ReportQuery): Promise<SecurityReport> {
+    const plan = await this.planner.plan(userId, query, 'firewallEventsAdaptiveGroups');
+    const bucket = bucketOf(query);
+    let eventsSince = plan.until;
+    const { answers, queries } = await this.run(
+      plan,
+      'firewallEventsAdaptiveGroups',
+      securityAnswerSchema,
+      (part) => {
+        const events = part.batch.settings.firewallEventsAdaptive;
+        if (!part.newest || !events?.enabled) return { query: securityQuery(bucket, false), variables: {} };
+        // The sampled events reach back as far as one query of them may, within the report's range.
+        const reach = Math.min(events.maxDuration, events.notOlderThan) * 1000;
+        const since = new Date(Math.max(plan.since.getTime(), plan.until.getTime() - reach));
+        if (since < eventsSince) eventsSince = since;
+        return {
+          query: securityQuery(bucket, true),
+          variables: {
+            eventsSince: since.toISOString(),
+            eventsLimit: Math.min(REPORT_RECENT_EVENTS_MAX, events.maxPageSize),
+          },
+        };
+      },
+    );
+
+    const series = new Tally<{ time: string; action: string }>();
+    const byAction = new Tally<string>();
+    const bySource = new Tally<string>();
+    const ips = new Tally<{ ip: string; country: string; asn: string }>();
+    const asns = new Tally<{ asn: string; description: string }>();
+    const countries = new Tally<string>();
+    const hosts = new Tally<string>();
+    const paths = new Tally<string>();
+    const rules = new Tally<{ zone_id: string; rule_id: string; source: string; description: string }>();
+    const events: SecurityReport['recent_events'] = [];
+    for (const { data } of answers) {
+      for (const zone of data.viewer.zones) {
+        for (const row of zone.overTime) {
+          const time = bucketTime(row.dimensions);
+          if (!time) continue;
+          series.add(
+            `${time}\u0000${row.dimensions.action}`,
+            { time, action: row.dimensions.action },
+            row.count,
+          );
+        }
+        for (const row of zone.byAction)
+          byAction.add(row.dimensions.action!, row.dimensions.action!, row.count);
+        for (const row of zone.bySource)
+          bySource.add(row.dimensions.source!, row.dimensions.source!, row.count);
+        for (const { count, dimensions: d } of zone.topIps)
+          ips.add(d.clientIP, { ip: d.clientIP, country: d.clientCountryName, asn: d.clientAsn }, count);
+        for (const { count, dimensions: d } of zone.topAsns)
+          asns.add(d.clientAsn, { asn: d.clientAsn, description: d.clientASNDescription }, count);
+        for (const row of zone.topCountries)
+          countries.add(row.dimensions.clientCountryName!, row.dimensions.clientCountryName!, row.count);
+        for (const row of zone.topHosts)
+          hosts.add(row.dimensions.clientRequestHTTPHost!, row.dimensions.clientRequestHTTPHost!, row.count);
+        for (const row of zone.topPaths)
+          paths.add(row.dimensions.clientRequestPath!, row.dimensions.clientRequestPath!, row.count);
+        for (const { count, dimensions: d } of zone.topRules) {
+          // Events no rule matched (security level, IP access rules) name none.
+          if (!d.ruleId) continue;
+          rules.add(
+            `${zone.zoneTag}\u0000${d.ruleId}`,
+            { zone_id: zone.zoneTag, rule_id: d.ruleId, source: d.source, description: d.description },
+            count,
+          );
+        }
+        for (const event of zone.events ?? [])
+          if (isoTime(event.datetime))
+            events.push({
+              time: isoTime(event.datetime),
+              zone_id: zone.zoneTag,
+              action: cut(event.action, 64),
+              source: cut(event.source, 64),
+              ip: cut(event.clientIP, 64),
+              country: cut(event.clientCountryName, 64),
+              asn: cut(event.clientAsn, 16),
+              host: cut(event.clientRequestHTTPHost, 253),
+              method: cut(event.clientRequestHTTPMethodName, 16),
+              path: cut(event.clientRequestPath, 2048),
+              rule_id: cut(event.ruleId, 64),
+              description: cut(event.description, 500),
+              ray_id: cut(event.rayName, 64),
+              sample_interval: event.sampleInterval,
+              sampled: event.sampleInterval > 1,
+            });
+      }
+    }
+    const topIps = ips.top(REPORT_TOP_MAX);
+    const listed = await this.ipSearch.listsHolding(
+      userId,
+      topIps.map(({ value }) => value.ip),
+      REPORT_TOP_MAX,
+    );
+    return {
+      scope: this.scopeOf(plan, queries),
+      total: byAction.all().reduce((sum, row) => sum + row.count, 0),
+      over_time: series
+        .all()
+        .map(({ value, count }) => ({ time: value.time, action: cut(value.action, 64), count }))
+        .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.action < b.action ? -1 : 1))
+        .slice(0, REPORT_SERIES_MAX),
+      by_action: byAction.top(REPORT_TOP_MAX).map(({ value, count }) => ({ action: cut(value, 64), count })),
+      by_source: bySource.top(REPORT_TOP_MAX).map(({ value, count }) => ({ source: cut(value, 64), count })),
+      top_source_ips: topIps.map(({ value, count }) => ({
+        ip: cut(value.ip, 64),
+        count,
+        country: cut(value.country, 64),
+        asn: cut(value.asn, 16),
+        listed_in: (listed.get(value.ip) ?? []).map((list) => ({
+          account_id: list.accountId,
+          list_id: list.listId,
+          list_name: cut(list.listName, 100),
+        })),
+      })),
+      top_asns: asns.top(REPORT_TOP_MAX).map(({ value, count }) => ({
+        asn: cut(value.asn, 16),
+        description: cut(value.description, 256),
+        count,
+      })),
+      top_countries: topRows(countries),
+      top_hosts: topRows(hosts),
+      top_paths: topRows(paths),
+      top_rules: rules.top(REPORT_TOP_MAX).map(({ value, count }) => ({
+        zone_id: value.zone_id,
+        rule_id: cut(value.rule_id, 64),
+        source: cut(value.source, 64),
+        description: cut(value.description, 500),
+        count,
+      })),
+      recent_events: events
+        .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0))
+        .slice(0, REPORT_RECENT_EVENTS_MAX),
+      recent_events_since: eventsSince.toISOString(),
+    };
+  }
+
+  private async readTraffic(userId: number, query: ReportQuery): Promise<TrafficReport> {
+    const plan = await this.planner.plan(userId, query, 'httpRequestsAdaptiveGroups');
+    const bucket = bucketOf(query);
+    const { answers, queries } = await this.run(
+      plan,
+      'httpRequestsAdaptiveGroups',
+      trafficAnswerSchema,
+      () => ({
+        query: trafficQuery(bucket),
+        variables: {},
+      }),
+    );
+    const series = new Map<string, TrafficReport['over_time'][number]>();
+    const cache = new Tally<string>();
+    const classes = new Tally<ReturnType<typeof statusClass>>();
+    const countries = new Tally<string>();
+    const hosts = new Tally<string>();
+    const paths = new Tally<string>();
+    for (const { data } of answers) {
+      for (const zone of data.viewer.zones) {
+        for (const row of zone.overTime) {
+          const time = bucketTime(row.dimensions);
+          if (!time) continue;
+          let point = series.get(time);
+          if (!point)
+            series.set(time, (point = { time, requests: 0, cached_requests: 0, bytes: 0, visits: 0 }));
+          point.requests += row.count;
+          if (CACHED_STATUSES.has(row.dimensions.cacheStatus)) point.cached_requests += row.count;
+          point.bytes += row.sum.edgeResponseBytes;
+          point.visits += row.sum.visits;
+        }
+        for (const row of zone.byCache)
+          cache.add(row.dimensions.cacheStatus!, row.dimensions.cacheStatus!, row.count);
+        for (const row of zone.byStatus) {
+          const status = row.dimensions.edgeResponseStatus;
+          if (status >= 100 && status < 600) classes.add(statusClass(status), statusClass(status), row.count);
+        }
+        for (const row of zone.topCountries)
+          countries.add(row.dimensions.clientCountryName!, row.dimensions.clientCountryName!, row.count);
+        for (const row of zone.topHosts)
+          hosts.add(row.dimensions.clientRequestHTTPHost!, row.dimensions.clientRequestHTTPHost!, row.count);
+        for (const row of zone.topPaths)
+          paths.add(row.dimensions.clientRequestPath!, row.dimensions.clientRequestPath!, row.count);
+      }
+    }
+    const overTime = [...series.values()]
+      .sort((a, b) => (a.time < b.time ? -1 : 1))
+      .slice(0, REPORT_SERIES_MAX);
+    const sum = (field: 'requests' | 'cached_requests' | 'bytes' | 'visits') =>
+      [...series.values()].reduce((total, point) => total + point[field], 0);
+    return {
+      scope: this.scopeOf(plan, queries),
+      totals: {
+        requests: sum('requests'),
+        cached_requests: sum('cached_requests'),
+        bytes: sum('bytes'),
+        visits: sum('visits'),
+      },
+      over_time: overTime,
+      by_cache_status: cache.top(REPORT_TOP_MAX).map(({ value, count }) => ({
+        cache_status: cut(value, 64),
+        cached: CACHED_STATUSES.has(value),
+        count,
+      })),
+      by_status_class: classes
+        .all()
+        .map(({ value, count }) => ({ status_class: value, count }))
+        .sort((a, b) => (a.status_class < b.status_class ? -1 : 1)),
+      top_countries: topRows(countries),
+      top_hosts: topRows(hosts),
+      top_paths: topRows(paths),
+    };
+  }
+
+  private async readErrors(userId: number, query: ReportQuery): Promise<ErrorsReport> {
+    const plan = await this.planner.plan(userId, query, 'httpRequestsAdaptiveGroups');
+    const bucket = bucketOf(query);
+    const { answers, queries } = await this.run(
+      plan,
+      'httpRequestsAdaptiveGroups',
+      errorsAnswerSchema,
+      () => ({
+        query: errorsQuery(bucket),
+        variables: {},
+      }),
+    );
+    const series = new Map<string, ErrorsReport['over_time'][number]>();
+    const statuses = new Tally<number>();
+    const paths = new Tally<string>();
+    const hosts = new Tally<string>();
+    const totals = { requests: 0, client_errors: 0, server_errors: 0, origin_errors: 0, edge_errors: 0 };
+    for (const { data } of answers) {
+      for (const zone of data.viewer.zones) {
+        totals.requests += zone.total[0]?.count ?? 0;
+        for (const row of zone.overTime) {
+          const time = bucketTime(row.dimensions);
+          if (!time) continue;
+          let point = series.get(time);
+          if (!point) series.set(time, (point = { time, client_errors: 0, server_errors: 0 }));
+          if (row.dimensions.edgeResponseStatus >= 500) point.server_errors += row.count;
+          else point.client_errors += row.count;
+        }
+        for (const { count, dimensions: d } of zone.byStatus) {
+          statuses.add(String(d.edgeResponseStatus), d.edgeResponseStatus, count);
+          if (d.edgeResponseStatus >= 500) {
+            totals.server_errors += count;
+            // No origin status: the edge answered on its own (it could not reach the origin, or refused).
+            if (d.originResponseStatus >= 500) totals.origin_errors += count;
+            else if (d.originResponseStatus === 0) totals.edge_errors += count;
+          } else totals.client_errors += count;
+        }
+        for (const row of zone.topPaths)
+          paths.add(row.dimensions.clientRequestPath!, row.dimensions.clientRequestPath!, row.count);
+        for (const row of zone.topHosts)
+          hosts.add(row.dimensions.clientRequestHTTPHost!, row.dimensions.clientRequestHTTPHost!, row.count);
+      }
+    }
+    return {
+      scope: this.scopeOf(plan, queries),
+      totals,
+      over_time: [...series.values()].sort((a, b) => (a.time < b.time ? -1 : 1)).slice(0, REPORT_SERIES_MAX),
+      by_status: statuses.top(REPORT_TOP_MAX).map(({ value, count }) => ({ status: value, count })),
+      top_paths: topRows(paths),
+      top_hosts: topRows(hosts),
+    };
+  }
+
+  /** The overview's tiles; a tile whose source fails or does not exist says why instead of a number. */
+  async overview(userId: number): Promise<OverviewReport> {
+    const key = JSON.stringify(['overview', userId]);
+    const kept = this.answers.get(key) as OverviewReport | undefined;
+    if (kept) return kept;
+
+    const zones = await this.planner.zonesOf(userId, {});
+    const active = zones.filter((zone) => zone.zone.status === 'active').length;
+    const protectedZones: OverviewTile = {
+      value: active,
+      unit: 'count',
+      detail: `${active} of ${zones.length} zone${zones.length === 1 ? '' : 's'} active at Cloudflare`,
+      unavailable: null,
+    };
+
+    let blocked: OverviewTile;
+    let alerts: OverviewTile;
+    let reachable: { passed: boolean; detail: string } | undefined;
+    if (zones.length === 0) {
+      const none = 'No zones yet: add a Cloudflare account with zones to see its security events.';
+      blocked = {
+        value: null,
+        unit: 'count',
+        detail: 'Blocked or challenged in the last 24 hours',
+        unavailable: none,
+      };
+      alerts = {
+        value: null,
+        unit: 'count',
+        detail: 'Top attackers of the last 24 hours in none of your lists',
+        unavailable: none,
+      };
+    } else {
+      try {
+        const { blockedCount, unlisted, attackers, zoneCount } = await this.readOverview(userId);
+        blocked = {
+          value: blockedCount,
+          unit: 'count',
+          detail: `Blocked or challenged in the last 24 hours on ${zoneCount} zone${zoneCount === 1 ? '' : 's'}`,
+          unavailable: null,
+        };
+        alerts = {
+          value: unlisted,
+          unit: 'count',
+          detail: `Of the ${attackers} top attacking addresses of the last 24 hours, in none of your lists`,
+          unavailable: null,
+        };
+        reachable = { passed: true, detail: "Cloudflare's analytics answered." };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        blocked = {
+          value: null,
+          unit: 'count',
+          detail: 'Blocked or challenged in the last 24 hours',
+          unavailable: err.message,
+        };
+        alerts = {
+          value: null,
+          unit: 'count',
+          detail: 'Top attackers of the last 24 hours in none of your lists',
+          unavailable: err.message,
+        };
+        // A plan without security analytics is no failure of Cloudflare's.
+        reachable = err.code === 'BAD_REQUEST' ? undefined : { passed: false, detail: err.message };
+      }
+    }
+
+    const checks: OverviewReport['system_health']['checks'] = [];
+    const accounts = await this.accounts.listForUser(userId);
+    if (accounts.length > 0) {
+      const valid = accounts.filter(
+        (account) => account.tokenStatus === null || account.tokenStatus === 'active',
+      );
+      checks.push({
+        name: 'Account API tokens valid',
+        passed: valid.length === accounts.length,
+        detail: `${valid.length} of ${accounts.length} account API token${accounts.length === 1 ? '' : 's'} valid`,
+      });
+    }
+    if (reachable) checks.push({ name: 'Cloudflare reachable', ...reachable });
+    const jobs = await this.repository.jobOutcomes(userId, new Date(Date.now() - 86_400_000));
+    const ended = jobs.succeeded + jobs.failed;
+    checks.push({
+      name: 'Jobs succeeding',
+      passed: jobs.failed === 0,
+      detail:
+        ended === 0
+          ? 'No job ended in the last 24 hours'
+          : `${jobs.succeeded} of ${ended} job${ended === 1 ? '' : 's'} of the last 24 hours succeeded`,
+    });
+    const passed = checks.filter((check) => check.passed).length;
+    const answer: OverviewReport = {
+      protected_zones: protectedZones,
+      security_alerts: alerts,
+      blocked_threats: blocked,
+      system_health: {
+        value: Math.round((passed / checks.length) * 1000) / 10,
+        unit: 'percent',
+        detail: `${passed} of ${checks.length} of Guardian's checks pass`,
+        unavailable: null,
+        checks,
+      },
+      read_at: new Date().toISOString(),
+    };
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  private async readOverview(userId: number) {
+    const plan = await this.planner.plan(userId, { range: '24h' }, 'firewallEventsAdaptiveGroups');
+    const { answers } = await this.run(plan, 'firewallEventsAdaptiveGroups', overviewAnswerSchema, () => ({
+      query: OVERVIEW_QUERY,
+      variables: { blocking: BLOCKING_ACTIONS },
+      series: false,
+    }));
+    let blockedCount = 0;
+    const ips = new Tally<string>();
+    for (const { data } of answers)
+      for (const zone of data.viewer.zones) {
+        blockedCount += zone.blocked[0]?.count ?? 0;
+        for (const row of zone.topIps) ips.add(row.dimensions.clientIP, row.dimensions.clientIP, row.count);
+      }
+    const attackers = ips.top(REPORT_TOP_MAX).map(({ value }) => value);
+    const listed = await this.ipSearch.listsHolding(userId, attackers, 1);
+    const unlisted = attackers.filter((ip) => (listed.get(ip) ?? []).length === 0).length;
+    return { blockedCount, unlisted, attackers: attackers.length, zoneCount: plan.scope.zone_count };
+  }
+}
+
+/** Cloudflare's time dimension of the range's bucket. */
+const bucketOf = (query: ReportQuery): BucketDimension =>
+  REPORT_BUCKETS[query.range] === 'day' ? 'date' : 'datetimeHour';

@@ -1,0 +1,47 @@
+import {
+  errorsReportSchema,
+  overviewReportSchema,
+  reportQuerySchema,
+  securityReportSchema,
+  trafficReportSchema,
+} from './reports.schemas';
+import { cloudflareErrors, endpointGroup, signedInErrors } from '../shared/endpoint';
+
+/** A report's errors: a range beyond what the zones' plans keep (400), an unknown zone or account (404), Cloudflare's. */
+export const reportEndpoints = endpointGroup('Reports', {
+  security: {
+    method: 'GET',
+    path: '/api/reports/security',
+    summary:
+      "Security events of the person's zones from Cloudflare's analytics: over time by action, by source, top source IPs (each with the person's lists already holding it), ASNs, countries, hosts, paths and rules, and recent sampled events.",
+    query: reportQuerySchema,
+    responses: { 200: securityReportSchema, ...cloudflareErrors() },
+    costly: true,
+  },
+  traffic: {
+    method: 'GET',
+    path: '/api/reports/traffic',
+    summary:
+      "Requests of the person's zones from Cloudflare's analytics: over time, cached and uncached, by status class, top countries, hosts and paths.",
+    query: reportQuerySchema,
+    responses: { 200: trafficReportSchema, ...cloudflareErrors() },
+    costly: true,
+  },
+  errors: {
+    method: 'GET',
+    path: '/api/reports/errors',
+    summary:
+      "4xx and 5xx answers of the person's zones from Cloudflare's analytics: over time, by status, edge and origin errors, top paths and hosts.",
+    query: reportQuerySchema,
+    responses: { 200: errorsReportSchema, ...cloudflareErrors() },
+    costly: true,
+  },
+  overview: {
+    method: 'GET',
+    path: '/api/reports/overview',
+    summary:
+      "The overview's four tiles, live: protected zones, security alerts (unlisted top attackers of the last 24 h), blocked threats of the last 24 h, and system health.",
+    responses: { 200: overviewReportSchema, ...signedInErrors() },
+    costly: true,
+  },
+});
