@@ -114,7 +114,9 @@ describe('findFirewallExpressionProblem', () => {
     );
   });
 
-  it('reads the longest expression Cloudflare takes quickly, however it is built', () => {
+  // Catches a reading that backtracks (it would take minutes at these lengths), not a speed: a few
+  // milliseconds on a quiet machine, the bound holds on a busy one (1.4 s was seen against 500 ms).
+  it('reads the longest expression Cloudflare takes without backtracking, however it is built', () => {
     const started = performance.now();
     for (const expression of [
       `${'not '.repeat(1000)}ssl`,
@@ -125,7 +127,7 @@ describe('findFirewallExpressionProblem', () => {
     ]) {
       findFirewallExpressionProblem(expression);
     }
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 
