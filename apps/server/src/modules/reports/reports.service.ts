@@ -322,17 +322,28 @@ export class ReportsService {
     };
   }
 
-  private async readTraffic(userId: number, query: ReportQuery): Promise<TrafficReport> {
+  /** The queries of a report of the person's HTTP requests: its plan, each answer, what it cost. */
+  private async readRequests<S extends z.ZodType>(
+    userId: number,
+    query: ReportQuery,
+    schema: S,
+    queryOf: (bucket: ReturnType<typeof bucketOf>) => string,
+  ) {
     const plan = await this.planner.plan(userId, query, 'httpRequestsAdaptiveGroups');
-    const bucket = bucketOf(query);
-    const { answers, queries } = await this.run(
-      plan,
-      'httpRequestsAdaptiveGroups',
+    const text = queryOf(bucketOf(query));
+    const run = await this.run(plan, 'httpRequestsAdaptiveGroups', schema, () => ({
+      query: text,
+      variables: {},
+    }));
+    return { plan, ...run };
+  }
+
+  private async readTraffic(userId: number, query: ReportQuery): Promise<TrafficReport> {
+    const { plan, answers, queries } = await this.readRequests(
+      userId,
+      query,
       trafficAnswerSchema,
-      () => ({
-        query: trafficQuery(bucket),
-        variables: {},
-      }),
+      trafficQuery,
     );
     const series = new Map<string, TrafficReport['over_time'][number]>();
     const cache = new Tally<string>();
@@ -397,16 +408,11 @@ export class ReportsService {
   }
 
   private async readErrors(userId: number, query: ReportQuery): Promise<ErrorsReport> {
-    const plan = await this.planner.plan(userId, query, 'httpRequestsAdaptiveGroups');
-    const bucket = bucketOf(query);
-    const { answers, queries } = await this.run(
-      plan,
-      'httpRequestsAdaptiveGroups',
+    const { plan, answers, queries } = await this.readRequests(
+      userId,
+      query,
       errorsAnswerSchema,
-      () => ({
-        query: errorsQuery(bucket),
-        variables: {},
-      }),
+      errorsQuery,
     );
     const series = new Map<string, ErrorsReport['over_time'][number]>();
     const statuses = new Tally<number>();
