@@ -238,6 +238,24 @@ test.describe('ban list items with comments and provenance', () => {
         .locator('tbody td')
         .evaluateAll((cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1).length);
       expect(overflowing).toBe(0);
+      // Who added an item is their e-mail's name and its @domain, each on one line (cut, never broken).
+      const addedBy = table
+        .getByRole('row')
+        .filter({ hasText: 'credential stuffing' })
+        .getByTitle(DEMO_USER.email);
+      const lines = await addedBy.evaluate((cell) => {
+        // The lines its text is laid on: the distinct tops of its text nodes' boxes.
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        const tops = new Set<number>();
+        for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+          if (text.parentElement?.closest('[aria-hidden]')) continue;
+          const range = document.createRange();
+          range.selectNodeContents(text);
+          for (const rect of Array.from(range.getClientRects())) tops.add(Math.round(rect.top));
+        }
+        return tops.size;
+      });
+      expect(lines).toBe(2);
       if (SHOTS_DIR) await shoot(`ban-list-items-comments-${LAPTOP.width}-sidebar`);
     } finally {
       await page.evaluate(() => localStorage.removeItem('guardian.sidebar'));

@@ -80,8 +80,7 @@ export function BanListItemsTable({ kind, searching, onDelete, onOpen, ...table 
             <ItemValueButton value={item.ip} onOpen={() => onOpen(item)} />
           </TableCell>
           {/*
-            Comments and who added an item wrap anywhere: a long word (a URL, an e-mail) never widens the
-            table. No cell's width follows the screen's: with the sidebar open a laptop's table is as
+            Comments wrap anywhere: a long word (a URL) never widens the table. No cell's width follows the screen's: with the sidebar open a laptop's table is as
             narrow as a tablet's, and it must still fit.
           */}
           <TableCell label="Comment" className="max-w-md min-w-28 wrap-anywhere">
@@ -99,9 +98,9 @@ export function BanListItemsTable({ kind, searching, onDelete, onOpen, ...table 
           </TableCell>
           <TableCell
             label="Added by"
-            className={item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56 wrap-anywhere'}
+            className={item.added_via === 'cloudflare' ? 'text-ink-muted' : 'max-w-56'}
           >
-            {addedByText(item)}
+            {item.added_via === 'cloudflare' ? addedByText(item) : <AddedBy text={addedByText(item)} />}
           </TableCell>
           <TableActionsCell label="Delete" className="w-px py-1.5">
             <DeleteButton label={`Delete ${item.ip}`} onClick={() => onDelete(item)} />
@@ -130,4 +129,27 @@ function ItemValueButton({ value, onOpen }: { value: string; onOpen: () => void 
     </button>
   );
   return long ? <Tooltip content={value}>{button}</Tooltip> : button;
+}
+
+/**
+ * Who added an item: their e-mail's name, then its @domain below it, each on one line and cut with an
+ * ellipsis where the column is narrower (whole in the tooltip and to a screen reader), so no e-mail
+ * breaks mid-name. The parts themselves do not size the column (`w-0 min-w-full`); a hidden copy of
+ * the longer one does: as wide as it where the table has room, as narrow as the table needs where not.
+ */
+function AddedBy({ text }: { text: string }) {
+  const parts = text.split(/(?=@)/);
+  const longest = parts.reduce((a, b) => (b.length > a.length ? b : a));
+  return (
+    <span title={text} className="block">
+      {parts.map((part, index) => (
+        <span key={index} className="block w-0 min-w-full truncate">
+          {part}
+        </span>
+      ))}
+      <span aria-hidden className="block h-0 overflow-hidden wrap-anywhere">
+        {longest}
+      </span>
+    </span>
+  );
 }
