@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
@@ -12,5 +14,7 @@ export default defineProject({
     // PGlite boots a WebAssembly PostgreSQL per context: allow for it on a busy machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // In-memory databases start from a saved empty cluster instead of running initdb (db/pglite-host.ts).
+    env: { GUARDIAN_TEST_PGLITE_TEMPLATE: join(tmpdir(), `guardian-test-pglite-${process.getuid?.() ?? 0}`) },
   },
 });

@@ -6,9 +6,10 @@
  *
  * Usage: node pglite-host.js [folder]   (no folder: in memory, for tests)
  */
-import { chmodSync, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { chmodSync, lstatSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir, type TakenOver } from './data-dir-lock';
 import { serializeError, type HostMessage, type HostRequest } from './pglite-protocol';
@@ -60,19 +61,53 @@ function restrictToOwner(path: string): void {
   if (stats.isDirectory()) for (const entry of readdirSync(path)) restrictToOwner(join(path, entry));
 }
 
+/**
+ * Tests open hundreds of in-memory databases, and PostgreSQL's initdb is most of each one's start
+ * (about 3 s of 4 on a quiet 2-core machine, 11 s of 14 on a busy one). With GUARDIAN_TEST_PGLITE_TEMPLATE
+ * set (the server's vitest config sets it) the first in-memory database saves its new, empty cluster
+ * there, named with PGlite's version, and every later one starts from that copy: the same cluster,
+ * without initdb. A folder's database never uses it.
+ */
+function templateFile(): string | undefined {
+  const base = process.env.GUARDIAN_TEST_PGLITE_TEMPLATE;
+  if (!base) return undefined;
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const { version } = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return `${base}-${version}.tar`;
+}
+
+async function openInMemory(options: PGliteOptions): Promise<PGlite> {
+  const template = templateFile();
+  const saved =
+    template && lstatSync(template, { throwIfNoEntry: false }) ? readFileSync(template) : undefined;
+  if (saved) return PGlite.create({ ...options, loadDataDir: new Blob([saved]) });
+  const pglite = await PGlite.create(options);
+  if (template) {
+    // Written aside and renamed: a database starting meanwhile reads the whole file or none.
+    const partial = `${template}.${process.pid}`;
+    writeFileSync(partial, new Uint8Array(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    renameSync(partial, template);
+  }
+  return pglite;
+}
+
 async function open(
   folder: string | undefined,
 ): Promise<{ pglite: PGlite; unlock?: () => void; tookOver?: TakenOver }> {
   const { release: unlock, tookOver } = folder ? lockDataDir(folder) : {};
   try {
     if (folder) restrictToOwner(folder);
-    const pglite = await PGlite.create({
-      dataDir: folder,
+    const options: PGliteOptions = {
       startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS, ...PLAN_SETTINGS],
       extensions: { pg_trgm },
       // PGlite already returns int8 as number; dates as text match the PostgreSQL client.
       parsers: { [DATE_OID]: (text: string) => text },
-    });
+    };
+    const pglite = folder
+      ? await PGlite.create({ ...options, dataDir: folder })
+      : await openInMemory(options);
     if (folder) restrictToOwner(folder);
     return { pglite, unlock, tookOver };
   } catch (err) {
