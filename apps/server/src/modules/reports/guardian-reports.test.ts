@@ -324,7 +324,11 @@ describe('the Performance report (GET /api/reports/performance)', () => {
   });
 
   it("never reads another person's zones or budgets: their zone or account is not found", async () => {
-    for (const query of [{ zone_id: zoneIds[0]! }, { account_id: enterprise.account_id }]) {
+    const queries: Record<string, string>[] = [
+      { zone_id: zoneIds[0]! },
+      { account_id: enterprise.account_id },
+    ];
+    for (const query of queries) {
       const response = await get(ctx, bob, 'performance', query);
       expect(response.statusCode).toBe(404);
     }
