@@ -15,6 +15,7 @@ interface GroupRow {
   dimensions: Record<string, string | number>;
   sum?: Record<string, number>;
   avg?: Record<string, number>;
+  quantiles?: Record<string, number>;
 }
 type ZoneData = Record<string, unknown> & { zoneTag: string };
 interface GraphqlAnswer {
@@ -238,6 +239,56 @@ describe('GraphQL Analytics: answers', () => {
     );
     expect(days.length).toBeGreaterThanOrEqual(30);
     for (const day of days) expect(day.count).toBeGreaterThan(0);
+  });
+
+  it('answers response-time percentiles of HTTP requests: ordered, cached faster, the origin only where reached', async () => {
+    const { shop } = await analyticsSandbox();
+    const now = Date.now();
+    const query = `query ($zoneTag: string, $filter: ZoneHttpRequestsAdaptiveGroupsFilter_InputObject) {
+      viewer { zones(filter: { zoneTag: $zoneTag }) {
+        all: httpRequestsAdaptiveGroups(limit: 1, filter: $filter) {
+          count avg { edgeTimeToFirstByteMs }
+          quantiles { edgeTimeToFirstByteMsP50 edgeTimeToFirstByteMsP95 edgeTimeToFirstByteMsP99 originResponseDurationMsP50 }
+        }
+        byCache: httpRequestsAdaptiveGroups(limit: 100, filter: $filter) {
+          count dimensions { cacheStatus } quantiles { edgeTimeToFirstByteMsP50 edgeTimeToFirstByteMsP99 }
+        }
+        origin: httpRequestsAdaptiveGroups(limit: 1, filter: { AND: [$filter, { originResponseStatus_gt: 0 }] }) {
+          count quantiles { originResponseDurationMsP50 originResponseDurationMsP99 }
+        }
+      } }
+    }`;
+    const zone = firstZone(
+      await gql(query, { zoneTag: shop.id, filter: { datetime_geq: iso(now - DAY), datetime_lt: iso(now) } }),
+    );
+    const [all] = rows(zone, 'all');
+    const q = all!.quantiles!;
+    expect(q.edgeTimeToFirstByteMsP50).toBeGreaterThan(0);
+    expect(q.edgeTimeToFirstByteMsP95).toBeGreaterThanOrEqual(q.edgeTimeToFirstByteMsP50!);
+    expect(q.edgeTimeToFirstByteMsP99).toBeGreaterThanOrEqual(q.edgeTimeToFirstByteMsP95!);
+    // Most requests are cache hits (tens of ms), the rest hundreds: the mean sits above the median.
+    expect(all!.avg!.edgeTimeToFirstByteMs).toBeGreaterThan(q.edgeTimeToFirstByteMsP50!);
+    const byCache = new Map(rows(zone, 'byCache').map((row) => [row.dimensions.cacheStatus, row.quantiles!]));
+    expect(byCache.get('hit')!.edgeTimeToFirstByteMsP99).toBeLessThan(
+      byCache.get('dynamic')!.edgeTimeToFirstByteMsP50!,
+    );
+    // Over every request the origin's median is a cache hit's 0; over those that reached it, it is not.
+    expect(q.originResponseDurationMsP50).toBe(0);
+    const [origin] = rows(zone, 'origin');
+    expect(origin!.count).toBeLessThan(all!.count);
+    expect(origin!.quantiles!.originResponseDurationMsP50).toBeGreaterThan(0);
+    expect(origin!.quantiles!.originResponseDurationMsP99).toBeGreaterThanOrEqual(
+      origin!.quantiles!.originResponseDurationMsP50!,
+    );
+
+    const unknown = await gql(
+      `{ viewer { zones(filter: { zoneTag: "${shop.id}" }) {
+        httpRequestsAdaptiveGroups(limit: 1, filter: { datetime_geq: "${iso(now - HOUR)}", datetime_lt: "${iso(now)}" }) {
+          quantiles { edgeTimeToFirstByteMsP42 }
+        } } } }`,
+    );
+    expect(unknown.data).toBeNull();
+    expect(unknown.errors![0]!.message).toContain('edgeTimeToFirstByteMsP42');
   });
 
   it('answers HTTP traffic with sums, averages, errors and cache statuses that add up', async () => {

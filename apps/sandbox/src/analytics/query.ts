@@ -1,5 +1,5 @@
 import { eventsWithin, eventTime, hash, type Batch } from './batches';
-import { TIME_DIMENSIONS } from './schema';
+import { HTTP_REQUEST_QUANTILE_MEASURES, QUANTILE_LEVELS, TIME_DIMENSIONS } from './schema';
 
 /**
  * A refusal in Cloudflare's GraphQL error shape: the message Cloudflare's error page lists, the HTTP
@@ -234,6 +234,25 @@ export interface GroupRow {
   dimensions: Record<string, string | number>;
   sum: Record<string, number>;
   avg: Record<string, number>;
+  /** Percentiles of the group's requests (`edgeTimeToFirstByteMsP95`...): only datasets with quantiles. */
+  quantiles: Record<string, number>;
+}
+
+/**
+ * The value below which `level` of the requests fall, each batch's requests at the batch's mean (the
+ * generator gives a batch one time): the smallest value whose requests, with the smaller ones', reach
+ * the level.
+ */
+function percentile(values: { value: number; count: number }[], level: number): number {
+  const total = values.reduce((sum, entry) => sum + entry.count, 0);
+  if (total === 0) return 0;
+  const sorted = [...values].sort((a, b) => a.value - b.value);
+  let seen = 0;
+  for (const entry of sorted) {
+    seen += entry.count;
+    if (seen >= level * total) return entry.value;
+  }
+  return sorted[sorted.length - 1]!.value;
 }
 
 /**
@@ -258,7 +277,13 @@ export function groupEvents(
     timeBuckets.every((bucketMs) => Math.floor(a / bucketMs) === Math.floor(b / bucketMs));
   const groups = new Map<
     string,
-    { count: number; dimensions: Record<string, string | number>; totals: Record<string, number> }
+    {
+      count: number;
+      dimensions: Record<string, string | number>;
+      totals: Record<string, number>;
+      /** Per measure with quantiles, each batch's mean and how many requests it counts here. */
+      spread: Record<string, { value: number; count: number }[]>;
+    }
   >();
   // The non-time part of a group's key, once per (shared) fields object.
   const fieldKeys = new Map<Fields, string>();
@@ -276,12 +301,16 @@ export function groupEvents(
       const values: Record<string, string | number> = {};
       for (const { name, bucketMs } of selected)
         values[name] = bucketMs === undefined ? batch.fields[name]! : formatBucket(name, at);
-      group = { count: 0, dimensions: values, totals: {} };
+      group = { count: 0, dimensions: values, totals: {}, spread: {} };
       groups.set(key, group);
     }
     group.count += count;
     for (const name in batch.totals)
       group.totals[name] = (group.totals[name] ?? 0) + (batch.totals[name]! * count) / batch.count;
+    for (const measure of HTTP_REQUEST_QUANTILE_MEASURES) {
+      const total = batch.totals[measure];
+      if (total !== undefined) (group.spread[measure] ??= []).push({ value: total / batch.count, count });
+    }
   };
   const passes = fieldTest(filter, timeFields);
   for (const batch of batches) {
@@ -309,6 +338,14 @@ export function groupEvents(
     dimensions: group.dimensions,
     sum: Object.fromEntries(Object.entries(group.totals).map(([name, total]) => [name, Math.round(total)])),
     avg: Object.fromEntries(Object.entries(group.totals).map(([name, total]) => [name, total / group.count])),
+    quantiles: Object.fromEntries(
+      Object.entries(group.spread).flatMap(([measure, values]) =>
+        Object.entries(QUANTILE_LEVELS).map(([suffix, level]) => [
+          `${measure}${suffix}`,
+          percentile(values, level),
+        ]),
+      ),
+    ),
   }));
   const orderings = orderingOf(orderBy);
   for (const { key } of orderings) {

@@ -61,6 +61,16 @@ export const HTTP_REQUEST_AVERAGES = [
   'sampleInterval',
 ] as const;
 
+/**
+ * The measures of `quantiles` (Cloudflare's `ZoneHttpRequestsAdaptiveGroupsQuantiles`), each as
+ * `<measure>P50`, `P95` and `P99`: the percentile over the group's requests.
+ */
+export const HTTP_REQUEST_QUANTILE_MEASURES = ['edgeTimeToFirstByteMs', 'originResponseDurationMs'] as const;
+export const QUANTILE_LEVELS = { P50: 0.5, P95: 0.95, P99: 0.99 } as const;
+export const HTTP_REQUEST_QUANTILES = HTTP_REQUEST_QUANTILE_MEASURES.flatMap((measure) =>
+  Object.keys(QUANTILE_LEVELS).map((level) => `${measure}${level}`),
+);
+
 const fieldLines = (fields: Record<string, FieldType>) =>
   Object.entries(fields).map(([name, type]) => `  ${name}: ${type}!`);
 
@@ -206,7 +216,12 @@ type ZoneHttpRequestsAdaptiveGroups {
   count: uint64!
   sum: ZoneHttpRequestsAdaptiveGroupsSum
   avg: ZoneHttpRequestsAdaptiveGroupsAvg
+  quantiles: ZoneHttpRequestsAdaptiveGroupsQuantiles
   dimensions: ZoneHttpRequestsAdaptiveGroupsDimensions
+}
+
+type ZoneHttpRequestsAdaptiveGroupsQuantiles {
+${HTTP_REQUEST_QUANTILES.map((name) => `  ${name}: float64!`).join('\n')}
 }
 
 type ZoneHttpRequestsAdaptiveGroupsSum {
@@ -265,6 +280,7 @@ export const AVAILABLE_FIELDS: Record<(typeof DATASETS)[number], string[]> = {
     'count',
     ...HTTP_REQUEST_SUMS.map((name) => `sum_${name}`),
     ...HTTP_REQUEST_AVERAGES.map((name) => `avg_${name}`),
+    ...HTTP_REQUEST_QUANTILES.map((name) => `quantiles_${name}`),
     ...[...Object.keys(HTTP_REQUEST_DIMENSIONS), ...Object.keys(TIME_DIMENSIONS)].map(
       (name) => `dimensions_${name}`,
     ),

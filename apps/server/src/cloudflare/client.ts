@@ -392,6 +392,20 @@ export class CloudflareGateway {
     return clients.analytics;
   }
 
+  /**
+   * Where a token's two budgets are counted (their keys in `cloudflare_budget`, as the throttles take
+   * them) and how large they are: what the Performance report reads of a token's use.
+   */
+  budgetsOf(
+    apiToken: string,
+  ): Record<'rest' | 'analytics', { key: string; requests: number; windowMs: number }> {
+    const key = tokenKey(apiToken);
+    return {
+      rest: { key, ...this.options.rateLimit },
+      analytics: { key: `${key}:analytics`, ...this.options.analyticsRateLimit },
+    };
+  }
+
   private clientsOf(apiToken: string): TokenClients {
     // Keyed by a hash so the map never holds a second plain copy of the token as a key.
     const key = tokenKey(apiToken);

@@ -1,6 +1,9 @@
 import {
+  activityQuerySchema,
+  activityReportSchema,
   errorsReportSchema,
   overviewReportSchema,
+  performanceReportSchema,
   reportQuerySchema,
   securityReportSchema,
   trafficReportSchema,
@@ -42,6 +45,23 @@ export const reportEndpoints = endpointGroup('Reports', {
     summary:
       "The overview's four tiles, live: protected zones, security alerts (unlisted top attackers of the last 24 h), blocked threats of the last 24 h, and system health.",
     responses: { 200: overviewReportSchema, ...signedInErrors() },
+    costly: true,
+  },
+  activity: {
+    method: 'GET',
+    path: '/api/reports/activity',
+    summary:
+      "Guardian's own changes from its audit trail, as charts: per hour or day (in the asked time zone) by kind, by person, done, refused and failed; each with the Activity table's filters showing the same changes. `scope=everyone` (administrators) covers every person.",
+    query: activityQuerySchema,
+    responses: { 200: activityReportSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
+  },
+  performance: {
+    method: 'GET',
+    path: '/api/reports/performance',
+    summary:
+      "The person's zones' edge and origin response times (mean and percentiles) and cached share over time, from Cloudflare's analytics; and Guardian's own: the person's jobs done and failed over time, and each account token's use of its request budgets.",
+    query: reportQuerySchema,
+    responses: { 200: performanceReportSchema, ...cloudflareErrors() },
     costly: true,
   },
 });

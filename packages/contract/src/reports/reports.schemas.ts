@@ -227,3 +227,234 @@ export const overviewReportSchema = z.object({
   read_at: z.string(),
 });
 export type OverviewReport = z.infer<typeof overviewReportSchema>;
+
+/*
+ * Activity (/reports/activity): Guardian's own changes, from its audit trail (not Cloudflare's
+ * analytics), as chart data. Read from the database only: no Cloudflare query, no plan limit.
+ */
+
+/**
+ * The kinds people recognise of the trail's actions: an action `banListItems.add` is of the kind
+ * `banListItems`. Each kind is the first part of the actions it groups, so `${kind}.` is the Activity
+ * table's `action` filter of the kind; an action of no kind here counts as `other`.
+ */
+export const ACTIVITY_KIND_LABELS = {
+  auth: 'Sign-ins',
+  ownAccount: 'Own account',
+  twoFactor: 'Two-factor',
+  apiKeys: 'API keys',
+  users: 'Users',
+  passwordLinks: 'Password links',
+  accounts: 'Accounts',
+  banLists: 'Ban lists',
+  banListItems: 'Ban list items',
+  ipSearch: 'IP search',
+  zones: 'Zones',
+  zoneSettings: 'Zone settings',
+  dnsRecords: 'DNS records',
+  firewallRules: 'Firewall rules',
+  pageRules: 'Page rules',
+  snapshots: 'Restores',
+  jobs: 'Jobs',
+  other: 'Other',
+} as const;
+export type ActivityKind = keyof typeof ACTIVITY_KIND_LABELS;
+export const ACTIVITY_KINDS = Object.keys(ACTIVITY_KIND_LABELS) as [ActivityKind, ...ActivityKind[]];
+
+/** The bucket of the Activity series: an hour for 24 hours, a day for 7 and 30 days. */
+export const ACTIVITY_BUCKETS: Record<ReportRange, 'hour' | 'day'> = {
+  '24h': 'hour',
+  '7d': 'day',
+  '30d': 'day',
+};
+/** Points of the Activity series: 31 days (or 25 hours) by every kind. */
+export const ACTIVITY_SERIES_MAX = 31 * ACTIVITY_KINDS.length;
+
+/**
+ * An IANA time zone the runtime's Intl knows (`Europe/Istanbul`, `UTC`): the Activity report's hours
+ * and days start at its midnights. Checked for form before Intl reads it.
+ */
+export const timeZoneSchema = z
+  .string()
+  .max(64, 'The time zone is too long.')
+  .regex(/^[A-Za-z][A-Za-z0-9_+\-/]*$/, 'Not a time zone.')
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'Unknown time zone: use an IANA name such as Europe/Istanbul or UTC.');
+
+export const activityQuerySchema = z.object({
+  range: z.enum(REPORT_RANGES).default('24h'),
+  /** Only the changes on this Cloudflare account (the person's own; for `everyone`, any Guardian has). */
+  account_id: cloudflareIdSchema('account').optional(),
+  /** `mine`: the person's own changes (everyone may); `everyone`: all people's (administrators only, else 403). */
+  scope: z.enum(['mine', 'everyone']).default('mine'),
+  /**
+   * The time zone whose hours and days the series is bucketed by (the browser's,
+   * `Intl.DateTimeFormat().resolvedOptions().timeZone`). Default UTC. Bucket times are still ISO
+   * instants (UTC): the start of each local hour or day.
+   */
+  tz: timeZoneSchema.default('UTC'),
+});
+export type ActivityQuery = z.infer<typeof activityQuerySchema>;
+
+/** How changes ended, as the trail's outcomes: done, refused (4xx) and failed (5xx). */
+const outcomeCounts = { success: count, refused: count, failed: count };
+
+/**
+ * The Activity table (web: /dashboard/activity, or /admin/activity for `everyone`) with the filters
+ * that show the same changes: each field is the audit endpoints' query parameter of the same name.
+ */
+export const activityLinkSchema = z.object({
+  path: z.enum(['/dashboard/activity', '/admin/activity']),
+  filters: z.object({
+    /** ISO time: the report's `since` and `until`. */
+    from: z.string(),
+    to: z.string(),
+    account_id: text(64).optional(),
+    /** The kind's actions: `${kind}.` (absent for `other`, which no prefix selects). */
+    action: text(64).optional(),
+    /** The person's whole e-mail (their events under earlier e-mails too). */
+    actor: text(254).optional(),
+  }),
+});
+export type ActivityLink = z.infer<typeof activityLinkSchema>;
+
+export const activityReportSchema = z.object({
+  range: z.enum(REPORT_RANGES),
+  scope: z.enum(['mine', 'everyone']),
+  /** ISO times the report starts and ends (now). */
+  since: z.string(),
+  until: z.string(),
+  bucket: z.enum(['hour', 'day']),
+  /** The time zone the buckets start in (the query's `tz`). */
+  tz: text(64),
+  totals: z.object(outcomeCounts),
+  /** Changes per bucket and kind (only buckets and kinds with changes), oldest first. */
+  over_time: z
+    .array(z.object({ time: z.string(), kind: z.enum(ACTIVITY_KINDS), ...outcomeCounts }))
+    .max(ACTIVITY_SERIES_MAX),
+  /** Changes by kind, the most first, each with its link. */
+  by_kind: z
+    .array(
+      z.object({ kind: z.enum(ACTIVITY_KINDS), label: text(64), ...outcomeCounts, link: activityLinkSchema }),
+    )
+    .max(ACTIVITY_KINDS.length),
+  /**
+   * Changes by person, the most first: for `mine` only the person. `user_id` null: sign-ins tried with
+   * e-mails nobody has (no link: the table cannot select them together).
+   */
+  by_person: z
+    .array(
+      z.object({
+        user_id: z.number().int().nullable(),
+        email: text(254).nullable(),
+        ...outcomeCounts,
+        link: activityLinkSchema.nullable(),
+      }),
+    )
+    .max(REPORT_TOP_MAX),
+  /** People with changes beyond those named. */
+  by_person_more: count,
+  /** The Activity table with the report's filters (range and account). */
+  link: activityLinkSchema,
+  read_at: z.string(),
+});
+export type ActivityReport = z.infer<typeof activityReportSchema>;
+
+/*
+ * Performance (/dashboard/performance): the person's zones' response times and cached share from
+ * Cloudflare's analytics (`httpRequestsAdaptiveGroups`), and Guardian's own jobs and token budgets
+ * from its database. Its series buckets are UTC hours (days for 30 days), as Cloudflare gives them.
+ */
+
+/** Response times in milliseconds; null where no request was counted (or the plan gives no percentiles). */
+export const latencySchema = z.object({
+  /** The mean, exact over zones and windows. */
+  avg: z.number().nonnegative().nullable(),
+  p50: z.number().nonnegative().nullable(),
+  p95: z.number().nonnegative().nullable(),
+  p99: z.number().nonnegative().nullable(),
+});
+export type Latency = z.infer<typeof latencySchema>;
+
+const timing = {
+  requests: count,
+  /** Requests the edge answered from its cache (hit, stale, revalidated, updating). */
+  cached_requests: count,
+  /** Cloudflare's time to the first byte of its answer (`edgeTimeToFirstByteMs`). */
+  edge_ttfb_ms: latencySchema,
+  /** The origin's time to answer the edge (`originResponseDurationMs`), over requests that reached it. */
+  origin_ms: latencySchema,
+};
+
+/** One token's use of one of Guardian's budgets of it, over the budget's sliding window. */
+export const tokenBudgetUseSchema = z.object({
+  used: count,
+  limit: count,
+  window_seconds: count,
+});
+
+/** Rows of the budgets table: one per account of the person's (Guardian's limit of accounts per person). */
+export const REPORT_BUDGETS_MAX = 200;
+
+export const performanceReportSchema = z.object({
+  range: z.enum(REPORT_RANGES),
+  since: z.string(),
+  until: z.string(),
+  bucket: z.enum(['hour', 'day']),
+  /** The zones' part; null when Cloudflare could not give it (`zones_unavailable` says why). */
+  zones: z
+    .object({
+      scope: reportScopeSchema,
+      totals: z.object(timing),
+      /** Per bucket, oldest first. */
+      over_time: z.array(z.object({ time: z.string(), ...timing })).max(REPORT_SERIES_MAX),
+      /** The busiest zones. */
+      by_zone: z.array(z.object({ zone_id: text(64), domain: text(253), ...timing })).max(REPORT_TOP_MAX),
+      /**
+       * True when a percentile covers several zones or query windows: Cloudflare gives percentiles per
+       * zone and window, and they are merged weighted by requests (an estimate; the mean is exact).
+       */
+      percentiles_estimated: z.boolean(),
+    })
+    .nullable(),
+  /** Why the zones' part is missing: a plan without request analytics, Cloudflare's refusal... */
+  zones_unavailable: text(500).nullable(),
+  /** The person's jobs that ended in the range (by when they ended), per bucket (UTC). */
+  jobs: z.object({
+    totals: z.object({ succeeded: count, failed: count, cancelled: count }),
+    over_time: z
+      .array(z.object({ time: z.string(), succeeded: count, failed: count, cancelled: count }))
+      .max(REPORT_SERIES_MAX),
+    by_kind: z
+      .array(
+        z.object({ kind: text(64), label: text(100), succeeded: count, failed: count, cancelled: count }),
+      )
+      .max(REPORT_TOP_MAX),
+  }),
+  /**
+   * Each of the person's accounts' API tokens: its use of Guardian's per-token budget of REST calls
+   * and of GraphQL Analytics queries, now, as every server process counts them. Accounts sharing a
+   * token show the same use.
+   */
+  budgets: z
+    .array(
+      z.object({
+        account_id: text(64),
+        account_name: text(255),
+        rest: tokenBudgetUseSchema,
+        analytics: tokenBudgetUseSchema,
+        /** ISO time until which Cloudflare told Guardian to hold this token's calls (a 429), or null. */
+        held_until: z.string().nullable(),
+      }),
+    )
+    .max(REPORT_BUDGETS_MAX),
+  budgets_more: count,
+  read_at: z.string(),
+});
+export type PerformanceReport = z.infer<typeof performanceReportSchema>;

@@ -115,6 +115,33 @@ export function errorsQuery(bucket: BucketDimension): string {
   ]);
 }
 
+/** Percentiles asked of a response time: Cloudflare's `quantiles` fields are `<measure>P50`... */
+const PERCENTILES = ['P50', 'P95', 'P99'] as const;
+const quantilesOf = (measure: string) => PERCENTILES.map((level) => `${measure}${level}`).join(' ');
+const EDGE_TIMES = `count avg { edgeTimeToFirstByteMs } quantiles { ${quantilesOf('edgeTimeToFirstByteMs')} }`;
+const ORIGIN_TIMES = `count avg { originResponseDurationMs } quantiles { ${quantilesOf('originResponseDurationMs')} }`;
+/** The origin's times only over requests it answered: a cache hit's 0 ms would read as a fast origin. */
+const REACHED_ORIGIN = `${RANGE}, originResponseStatus_gt: 0`;
+const CACHED = `${RANGE}, cacheStatus_in: $cached`;
+
+/**
+ * The Performance report's parts: the edge's time to first byte over every request, the origin's over
+ * the requests that reached it, and the cached requests; each over the whole window (per zone) and per
+ * bucket.
+ */
+export function performanceQuery(bucket: BucketDimension): string {
+  const overTime = (alias: string, body: string, filter?: string) =>
+    http(alias, '$seriesLimit', `${bucket}_ASC`, `${body} dimensions { ${bucket} }`, filter);
+  return zonesQuery('PerformanceReport', `${VARIABLES}, $cached: [string!]`, [
+    http('edge', '1', 'count_DESC', EDGE_TIMES),
+    http('origin', '1', 'count_DESC', ORIGIN_TIMES, REACHED_ORIGIN),
+    http('cached', '1', 'count_DESC', 'count', CACHED),
+    overTime('edgeOverTime', EDGE_TIMES),
+    overTime('originOverTime', ORIGIN_TIMES, REACHED_ORIGIN),
+    overTime('cachedOverTime', 'count', CACHED),
+  ]);
+}
+
 /** The actions that stopped a request: what the overview counts as a blocked threat. */
 export const BLOCKING_ACTIONS = [
   'block',
@@ -218,3 +245,22 @@ export const overviewAnswerSchema = zonesAnswer({
   topIps: rows(countRow({ clientIP: str }), TOP_ROWS_PER_ZONE),
 });
 export type OverviewAnswer = z.infer<typeof overviewAnswerSchema>;
+
+const timesRow = (measure: 'edgeTimeToFirstByteMs' | 'originResponseDurationMs') =>
+  z.object({
+    count: uint,
+    avg: z.object({ [measure]: num }),
+    quantiles: z.object(Object.fromEntries(PERCENTILES.map((level) => [`${measure}${level}`, num]))),
+  });
+const timesOverTime = (measure: 'edgeTimeToFirstByteMs' | 'originResponseDurationMs') =>
+  rows(timesRow(measure).extend({ dimensions: z.object(bucketShape) }));
+
+export const performanceAnswerSchema = zonesAnswer({
+  edge: rows(timesRow('edgeTimeToFirstByteMs'), 1),
+  origin: rows(timesRow('originResponseDurationMs'), 1),
+  cached: rows(z.object({ count: uint }), 1),
+  edgeOverTime: timesOverTime('edgeTimeToFirstByteMs'),
+  originOverTime: timesOverTime('originResponseDurationMs'),
+  cachedOverTime: rows(countRow(bucketShape)),
+});
+export type PerformanceAnswer = z.infer<typeof performanceAnswerSchema>;

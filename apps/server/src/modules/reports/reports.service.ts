@@ -1,9 +1,23 @@
 import {
+  ACTIVITY_BUCKETS,
+  ACTIVITY_KIND_LABELS,
+  ACTIVITY_KINDS,
+  ADMIN_LEVEL,
+  JOB_KIND_LABELS,
   REPORT_BUCKETS,
+  REPORT_BUDGETS_MAX,
+  REPORT_RANGE_SECONDS,
   REPORT_RECENT_EVENTS_MAX,
   REPORT_SERIES_MAX,
   REPORT_TOP_MAX,
+  type ActivityKind,
+  type ActivityLink,
+  type ActivityQuery,
+  type ActivityReport,
   type ErrorsReport,
+  type JobKind,
+  type Latency,
+  type PerformanceReport,
   type OverviewReport,
   type OverviewTile,
   type ReportQuery,
@@ -27,16 +41,20 @@ import {
   errorsQuery,
   OVERVIEW_QUERY,
   overviewAnswerSchema,
+  performanceAnswerSchema,
+  performanceQuery,
   securityAnswerSchema,
   securityQuery,
   trafficAnswerSchema,
   trafficQuery,
   type BucketDimension,
 } from './report-queries';
-import { ReportsRepository } from './reports.repository';
+import { ReportsRepository, type ActivityFilter, type OutcomeCounts } from './reports.repository';
 
 /** How long a report's answer is kept: a person switching tabs or ranges does not ask Cloudflare again. */
 const REPORT_KEPT_MS = 60_000;
+/** How long an Activity report is kept: it reads only the database, and a change just made should show soon. */
+const ACTIVITY_KEPT_MS = 10_000;
 /** Queries of one report in flight at once (each is a 10-zone query). */
 const QUERY_CONCURRENCY = 4;
 /** Rows of a series asked per zone (Cloudflare's maxPageSize may be lower). */
@@ -84,6 +102,60 @@ const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 /** The class of an HTTP status of 100-599. */
 const statusClass = (status: number) => STATUS_CLASSES[Math.floor(status / 100) - 1]!;
 
+/**
+ * Response times merged over zones and windows: the mean exactly (weighted by requests), each
+ * percentile weighted by requests (an estimate once it merges more than one part).
+ */
+class LatencyMerge {
+  count = 0;
+  /** Parts with requests merged: above 1, the percentiles are estimates. */
+  parts = 0;
+  private total = 0;
+  private readonly levels = { p50: 0, p95: 0, p99: 0 };
+
+  add(
+    count: number,
+    avg: number | undefined,
+    quantiles: Record<string, number | undefined>,
+    measure: string,
+  ): void {
+    if (count <= 0) return;
+    this.count += count;
+    this.parts += 1;
+    this.total += (avg ?? 0) * count;
+    this.levels.p50 += (quantiles[`${measure}P50`] ?? 0) * count;
+    this.levels.p95 += (quantiles[`${measure}P95`] ?? 0) * count;
+    this.levels.p99 += (quantiles[`${measure}P99`] ?? 0) * count;
+  }
+
+  figures(): Latency {
+    if (this.count === 0) return { avg: null, p50: null, p95: null, p99: null };
+    const ms = (sum: number) => Math.round((sum / this.count) * 10) / 10;
+    return {
+      avg: ms(this.total),
+      p50: ms(this.levels.p50),
+      p95: ms(this.levels.p95),
+      p99: ms(this.levels.p99),
+    };
+  }
+}
+
+/** What Performance shows of a set of requests: its edge and origin times, and how many were cached. */
+class Timing {
+  readonly edge = new LatencyMerge();
+  readonly origin = new LatencyMerge();
+  cached = 0;
+
+  figures() {
+    return {
+      requests: this.edge.count,
+      cached_requests: Math.min(this.cached, this.edge.count),
+      edge_ttfb_ms: this.edge.figures(),
+      origin_ms: this.origin.figures(),
+    };
+  }
+}
+
 /** A query of one batch over one window. */
 interface BatchWindow {
   batch: QueryBatch;
@@ -101,6 +173,8 @@ export class ReportsService {
   private readonly accounts: AccountsRepository;
   private readonly repository: ReportsRepository;
   private readonly answers: AnswerCache<object>;
+  private readonly activityAnswers: AnswerCache<ActivityReport>;
+  private readonly deps: AppDeps;
 
   constructor(
     deps: AppDeps,
@@ -110,6 +184,8 @@ export class ReportsService {
     this.accounts = new AccountsRepository(deps.db);
     this.repository = new ReportsRepository(deps.db);
     this.answers = new AnswerCache(deps.answerCaches, { max: 500, ttl: REPORT_KEPT_MS });
+    this.activityAnswers = new AnswerCache(deps.answerCaches, { max: 500, ttl: ACTIVITY_KEPT_MS });
+    this.deps = deps;
   }
 
   security(userId: number, query: ReportQuery): Promise<SecurityReport> {
@@ -452,6 +528,315 @@ export class ReportsService {
       by_status: statuses.top(REPORT_TOP_MAX).map(({ value, count }) => ({ status: value, count })),
       top_paths: topRows(paths),
       top_hosts: topRows(hosts),
+    };
+  }
+
+  /**
+   * Guardian's own changes as chart data, from the trail alone: the person's (`mine`), or everyone's
+   * for an administrator. Two grouped statements whatever the trail holds; kept 10 seconds.
+   */
+  async activity(user: { id: number; level: number }, query: ActivityQuery): Promise<ActivityReport> {
+    const everyone = query.scope === 'everyone';
+    if (everyone && user.level !== ADMIN_LEVEL)
+      throw new AppError('FORBIDDEN', "Only administrators see everyone's activity.");
+    if (query.account_id) {
+      const known = everyone
+        ? await this.repository.accountExists(query.account_id)
+        : await this.accounts.findOwnedByCloudflareId(user.id, query.account_id);
+      if (!known) throw new AppError('NOT_FOUND', 'Account not found.');
+    }
+    const key = JSON.stringify(['activity', user.id, query]);
+    const kept = this.activityAnswers.get(key);
+    if (kept) return kept;
+
+    const until = new Date();
+    const since = new Date(until.getTime() - REPORT_RANGE_SECONDS[query.range] * 1000);
+    const filter: ActivityFilter = {
+      since,
+      until,
+      bucket: ACTIVITY_BUCKETS[query.range],
+      tz: query.tz,
+      userId: everyone ? undefined : user.id,
+      accountId: query.account_id,
+      kinds: ACTIVITY_KINDS.filter((kind) => kind !== 'other'),
+    };
+    let series: Awaited<ReturnType<ReportsRepository['activitySeries']>>;
+    let people: Awaited<ReturnType<ReportsRepository['activityByPerson']>>;
+    try {
+      series = await this.repository.activitySeries(filter);
+      people = await this.repository.activityByPerson(filter, REPORT_TOP_MAX);
+    } catch (err) {
+      // A name Intl knows and the database's time zone table does not (22023): the person's words.
+      if ((err as { code?: unknown }).code === '22023')
+        throw new AppError('BAD_REQUEST', `Unknown time zone: ${query.tz}.`);
+      throw err;
+    }
+
+    const link = (more: Omit<ActivityLink['filters'], 'from' | 'to' | 'account_id'> = {}): ActivityLink => ({
+      path: everyone ? '/admin/activity' : '/dashboard/activity',
+      filters: {
+        from: since.toISOString(),
+        to: until.toISOString(),
+        ...(query.account_id ? { account_id: query.account_id } : {}),
+        ...more,
+      },
+    });
+    const totals: OutcomeCounts = { success: 0, refused: 0, failed: 0 };
+    const kinds = new Map<ActivityKind, OutcomeCounts>();
+    const addTo = (sum: OutcomeCounts, row: OutcomeCounts) => {
+      sum.success += row.success;
+      sum.refused += row.refused;
+      sum.failed += row.failed;
+    };
+    for (const row of series) {
+      addTo(totals, row);
+      let kind = kinds.get(row.kind);
+      if (!kind) kinds.set(row.kind, (kind = { success: 0, refused: 0, failed: 0 }));
+      addTo(kind, row);
+    }
+    const all = (counts: OutcomeCounts) => counts.success + counts.refused + counts.failed;
+    const answer: ActivityReport = {
+      range: query.range,
+      scope: query.scope,
+      since: since.toISOString(),
+      until: until.toISOString(),
+      bucket: filter.bucket,
+      tz: query.tz,
+      totals,
+      over_time: series
+        .map((row) => ({
+          time: new Date(row.time).toISOString(),
+          kind: row.kind,
+          success: row.success,
+          refused: row.refused,
+          failed: row.failed,
+        }))
+        .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.kind < b.kind ? -1 : 1)),
+      by_kind: [...kinds.entries()]
+        .sort(([kindA, a], [kindB, b]) => all(b) - all(a) || (kindA < kindB ? -1 : 1))
+        .map(([kind, counts]) => ({
+          kind,
+          label: ACTIVITY_KIND_LABELS[kind],
+          ...counts,
+          link: link(kind === 'other' ? {} : { action: `${kind}.` }),
+        })),
+      by_person: people.people.map((person) => ({
+        user_id: person.userId,
+        email: person.email === null ? null : cut(person.email, 254),
+        success: person.success,
+        refused: person.refused,
+        failed: person.failed,
+        // The Activity table selects a person by their whole e-mail; one's own needs no filter.
+        link: person.email === null ? null : everyone ? link({ actor: cut(person.email, 254) }) : link(),
+      })),
+      by_person_more: Math.max(0, people.total - people.people.length),
+      link: link(),
+      read_at: new Date().toISOString(),
+    };
+    this.activityAnswers.set(key, answer);
+    return answer;
+  }
+
+  /**
+   * Dashboard > Performance: the zones' response times and cached share (Cloudflare's analytics, as
+   * the other reports read it), the person's jobs, and their tokens' budgets. Another person's
+   * account or zone is 404 before anything is read; Cloudflare's refusal of the zones' part (a plan
+   * without it, its budget) leaves that part out with the reason, the rest still answers.
+   */
+  performance(userId: number, query: ReportQuery): Promise<PerformanceReport> {
+    const key = JSON.stringify(['performance', userId, query]);
+    const kept = this.answers.get(key) as PerformanceReport | undefined;
+    if (kept)
+      return Promise.resolve(
+        kept.zones
+          ? { ...kept, zones: { ...kept.zones, scope: { ...kept.zones.scope, cloudflare_queries: 0 } } }
+          : kept,
+      );
+    return this.readPerformance(userId, query).then((answer) => {
+      this.answers.set(key, answer);
+      return answer;
+    });
+  }
+
+  private async readPerformance(userId: number, query: ReportQuery): Promise<PerformanceReport> {
+    const owned = await this.planner.zonesOf(userId, query);
+    let zones: PerformanceReport['zones'] = null;
+    let unavailable: string | null = null;
+    try {
+      zones = await this.readZoneTimes(userId, query);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code === 'NOT_FOUND') throw err;
+      unavailable = err.message;
+    }
+    const until = zones ? new Date(zones.scope.until) : new Date();
+    const since = new Date(until.getTime() - REPORT_RANGE_SECONDS[query.range] * 1000);
+    const bucket = REPORT_BUCKETS[query.range];
+
+    // The accounts the report covers: the one asked for, the zone's, or all the person's.
+    const accountRef = query.zone_id ? owned[0]?.account.id : undefined;
+    let accounts = await this.accounts.listForUser(userId);
+    if (query.account_id) accounts = accounts.filter((account) => account.accountId === query.account_id);
+    else if (accountRef !== undefined) accounts = accounts.filter((account) => account.id === accountRef);
+
+    const jobRows = await this.repository.jobSeries(
+      userId,
+      { since, until, bucket },
+      query.account_id || query.zone_id ? (accounts[0]?.id ?? -1) : undefined,
+    );
+    const jobTotals = { succeeded: 0, failed: 0, cancelled: 0 };
+    const jobTimes = new Map<string, PerformanceReport['jobs']['over_time'][number]>();
+    const jobKinds = new Map<string, PerformanceReport['jobs']['by_kind'][number]>();
+    for (const row of jobRows) {
+      const time = new Date(row.time).toISOString();
+      let point = jobTimes.get(time);
+      if (!point) jobTimes.set(time, (point = { time, succeeded: 0, failed: 0, cancelled: 0 }));
+      let kind = jobKinds.get(row.kind);
+      if (!kind)
+        jobKinds.set(
+          row.kind,
+          (kind = {
+            kind: cut(row.kind, 64),
+            label: cut(JOB_KIND_LABELS[row.kind as JobKind] ?? row.kind, 100),
+            succeeded: 0,
+            failed: 0,
+            cancelled: 0,
+          }),
+        );
+      for (const sum of [jobTotals, point, kind]) {
+        sum.succeeded += row.succeeded;
+        sum.failed += row.failed;
+        sum.cancelled += row.cancelled;
+      }
+    }
+
+    const shown = accounts.slice(0, REPORT_BUDGETS_MAX);
+    const budgets = shown.map((account) =>
+      this.deps.cloudflare.budgetsOf(this.deps.tokenCipher.decrypt(account.tokenEncrypted)),
+    );
+    const use = await this.repository.budgetUse(budgets.flatMap((budget) => [budget.rest, budget.analytics]));
+    const useOf = (budget: { key: string; requests: number; windowMs: number }) => ({
+      used: use.get(budget.key)?.used ?? 0,
+      limit: budget.requests,
+      window_seconds: Math.round(budget.windowMs / 1000),
+    });
+    const heldUntil = (budget: (typeof budgets)[number]) => {
+      const times = [use.get(budget.rest.key)?.blockedUntil, use.get(budget.analytics.key)?.blockedUntil]
+        .filter((time): time is Date => time instanceof Date)
+        .map((time) => time.getTime());
+      return times.length === 0 ? null : new Date(Math.max(...times)).toISOString();
+    };
+
+    return {
+      range: query.range,
+      since: since.toISOString(),
+      until: until.toISOString(),
+      bucket,
+      zones,
+      zones_unavailable: unavailable === null ? null : cut(unavailable, 500),
+      jobs: {
+        totals: jobTotals,
+        over_time: [...jobTimes.values()]
+          .sort((a, b) => (a.time < b.time ? -1 : 1))
+          .slice(0, REPORT_SERIES_MAX),
+        by_kind: [...jobKinds.values()]
+          .sort((a, b) => b.succeeded + b.failed + b.cancelled - (a.succeeded + a.failed + a.cancelled))
+          .slice(0, REPORT_TOP_MAX),
+      },
+      budgets: shown.map((account, index) => ({
+        account_id: account.accountId,
+        account_name: cut(account.accountName, 255),
+        rest: useOf(budgets[index]!.rest),
+        analytics: useOf(budgets[index]!.analytics),
+        held_until: heldUntil(budgets[index]!),
+      })),
+      budgets_more: accounts.length - shown.length,
+      read_at: new Date().toISOString(),
+    };
+  }
+
+  /** The zones' part of Performance: one query per 10 zones and window, every part an alias. */
+  private async readZoneTimes(
+    userId: number,
+    query: ReportQuery,
+  ): Promise<NonNullable<PerformanceReport['zones']>> {
+    const plan = await this.planner.plan(userId, query, 'httpRequestsAdaptiveGroups');
+    const text = performanceQuery(bucketOf(query));
+    const { answers, queries } = await this.run(
+      plan,
+      'httpRequestsAdaptiveGroups',
+      performanceAnswerSchema,
+      () => ({
+        query: text,
+        variables: { cached: [...CACHED_STATUSES] },
+      }),
+    );
+    const domains = new Map(plan.zones.map((zone) => [zone.zone.zoneId, zone.zone.domain]));
+    const totals = new Timing();
+    const series = new Map<string, Timing>();
+    const zones = new Map<string, Timing>();
+    const at = (time: string) => {
+      let point = series.get(time);
+      if (!point) series.set(time, (point = new Timing()));
+      return point;
+    };
+    for (const { data } of answers)
+      for (const zone of data.viewer.zones) {
+        let byZone = zones.get(zone.zoneTag);
+        if (!byZone) zones.set(zone.zoneTag, (byZone = new Timing()));
+        for (const row of zone.edge)
+          for (const timing of [totals, byZone])
+            timing.edge.add(row.count, row.avg.edgeTimeToFirstByteMs, row.quantiles, 'edgeTimeToFirstByteMs');
+        for (const row of zone.origin)
+          for (const timing of [totals, byZone])
+            timing.origin.add(
+              row.count,
+              row.avg.originResponseDurationMs,
+              row.quantiles,
+              'originResponseDurationMs',
+            );
+        for (const row of zone.cached) for (const timing of [totals, byZone]) timing.cached += row.count;
+        for (const row of zone.edgeOverTime) {
+          const time = bucketTime(row.dimensions);
+          if (time)
+            at(time).edge.add(
+              row.count,
+              row.avg.edgeTimeToFirstByteMs,
+              row.quantiles,
+              'edgeTimeToFirstByteMs',
+            );
+        }
+        for (const row of zone.originOverTime) {
+          const time = bucketTime(row.dimensions);
+          if (time)
+            at(time).origin.add(
+              row.count,
+              row.avg.originResponseDurationMs,
+              row.quantiles,
+              'originResponseDurationMs',
+            );
+        }
+        for (const row of zone.cachedOverTime) {
+          const time = bucketTime(row.dimensions);
+          if (time) at(time).cached += row.count;
+        }
+      }
+    const all = [totals, ...series.values(), ...zones.values()];
+    return {
+      scope: this.scopeOf(plan, queries),
+      totals: totals.figures(),
+      over_time: [...series.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .slice(0, REPORT_SERIES_MAX)
+        .map(([time, timing]) => ({ time, ...timing.figures() })),
+      by_zone: [...zones.entries()]
+        .sort(([tagA, a], [tagB, b]) => b.edge.count - a.edge.count || (tagA < tagB ? -1 : 1))
+        .slice(0, REPORT_TOP_MAX)
+        .map(([zoneId, timing]) => ({
+          zone_id: zoneId,
+          domain: cut(domains.get(zoneId) ?? '', 253),
+          ...timing.figures(),
+        })),
+      percentiles_estimated: all.some((timing) => timing.edge.parts > 1 || timing.origin.parts > 1),
     };
   }
 
