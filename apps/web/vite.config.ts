@@ -19,7 +19,7 @@ const vendorChunks = [
     name: 'radix',
     test: /node_modules[\\/](radix-ui|@radix-ui|@floating-ui|react-remove-scroll[^\\/]*|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es|tslib)[\\/]/,
   },
-  { name: 'charts', test: /node_modules[\\/]uplot[\\/]|src[\\/]components[\\/]charts[\\/]/ },
+  { name: 'charts', test: /node_modules[\\/]uplot[\\/]/ },
   {
     name: 'dnd',
     test: /node_modules[\\/](@hello-pangea|redux|react-redux|css-box-model|raf-schd|use-memo-one|tiny-invariant|use-sync-external-store|@babel[\\/]runtime)[\\/]/,
@@ -42,8 +42,11 @@ export default defineConfig({
         manualPureFunctions: ['z'],
       },
       output: {
+        // A Reports page's chunk, or one made of their code only (the chart kit, their data, its icons): `report-*`.
         chunkFileNames: (chunk) =>
-          chunk.facadeModuleId && /[\\/]src[\\/]features[\\/]reports[\\/]/.test(chunk.facadeModuleId)
+          (chunk.facadeModuleId ? [chunk.facadeModuleId] : chunk.moduleIds).every((id) =>
+            /[\\/]src[\\/](features[\\/]reports|components[\\/]charts|api[\\/]reports)[\\/]|[\\/](uplot|lucide-react)[\\/]/.test(id),
+          ) && chunk.moduleIds.length > 0
             ? 'assets/report-[name]-[hash].js'
             : 'assets/[name]-[hash].js',
         codeSplitting: {

@@ -48,8 +48,9 @@ if (total > BUDGET_BYTES) {
 }
 
 const assets = readdirSync(join(dist, 'assets')).filter((name) => name.endsWith('.js'));
-const isCharts = (file) => /(^|\/)charts-[^/]*\.js$/.test(file);
-if (!assets.some(isCharts)) throw new Error('No charts chunk in dist/assets: see vendorChunks in vite.config.ts.');
+const isCharts = (file) => /(^|\/)(report-)?charts-[^/]*\.js$/.test(file);
+if (!assets.some(isCharts))
+  throw new Error('No charts chunk in dist/assets: see vendorChunks in vite.config.ts.');
 if (!assets.some((name) => name.startsWith('report-')))
   throw new Error('No report-* chunk in dist/assets: see chunkFileNames in vite.config.ts.');
 const chartsLoaders = [...files].filter(isCharts).map((file) => `the login page loads ${file}`);

@@ -154,7 +154,9 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
     // Cloudflare was not asked again; the lists were.
     expect(body.scope.cloudflare_queries).toBe(0);
     expect(body.top_source_ips.find((row) => row.ip === ATTACKER_NEW)).toMatchObject({
-      listed_in: [{ account_id: enterprise.account.account_id, list_id: attackersListId, list_name: 'attackers' }],
+      listed_in: [
+        { account_id: enterprise.account.account_id, list_id: attackersListId, list_name: 'attackers' },
+      ],
     });
     // Unlisted again for the tests after this one (the overview counts the unlisted attackers).
     const removed = await ctx.app.inject({

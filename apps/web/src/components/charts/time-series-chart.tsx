@@ -54,7 +54,7 @@ export function TimeSeriesChart({
   stacked = false,
 }: TimeSeriesChartProps) {
   const nothing = times.length === 0 || series.every((one) => one.values.every((value) => value === 0));
-  const zone = useMemo(timeZoneName, []);
+  const zone = useMemo(() => timeZoneName(), []);
   const table = (
     <Table caption={title}>
       <TableHead>
@@ -163,12 +163,16 @@ function Plot({ times, series, format, stacked, bucket }: PlotProps) {
     const observer =
       typeof ResizeObserver === 'undefined'
         ? null
-        : new ResizeObserver(() => plot.setSize({ width: Math.max(element.clientWidth, 200), height: HEIGHT }));
+        : new ResizeObserver(() =>
+            plot.setSize({ width: Math.max(element.clientWidth, 200), height: HEIGHT }),
+          );
     observer?.observe(element);
     return () => {
       observer?.disconnect();
       plot.destroy();
     };
   }, [times, series, format, stacked, bucket]);
-  return <div ref={holder} aria-hidden="true" className="w-full overflow-hidden" style={{ minHeight: HEIGHT }} />;
+  return (
+    <div ref={holder} aria-hidden="true" className="w-full overflow-hidden" style={{ minHeight: HEIGHT }} />
+  );
 }

@@ -24,10 +24,7 @@ import {
 } from './components/ip-search-results-table';
 import { ActionProgress } from '../../components/ban-everywhere/action-progress';
 import { useActionRun } from '../../components/ban-everywhere/use-action-run';
-import {
-  BanEverywhereDialog,
-  banTargetOf,
-} from '../../components/ban-everywhere/ban-everywhere-dialog';
+import { BanEverywhereDialog, banTargetOf } from '../../components/ban-everywhere/ban-everywhere-dialog';
 import { counted } from '../../lib/counted';
 import { usePagedRows } from '../../lib/use-paged-rows';
 

@@ -9,7 +9,12 @@ import { StatTile } from './components/stat-tile';
 /** Spec section 2's four tiles, in its order and words, each read live from its source. */
 const TILES = [
   { key: 'active_servers', label: 'Active Servers', icon: Server, accent: 'bg-brand-soft text-brand' },
-  { key: 'security_alerts', label: 'Security Alerts', icon: ShieldAlert, accent: 'bg-warning-soft text-warning' },
+  {
+    key: 'security_alerts',
+    label: 'Security Alerts',
+    icon: ShieldAlert,
+    accent: 'bg-warning-soft text-warning',
+  },
   { key: 'blocked_threats', label: 'Blocked Threats', icon: ShieldBan, accent: 'bg-danger-soft text-danger' },
   { key: 'system_health', label: 'System Health', icon: Activity, accent: 'bg-success-soft text-success' },
 ] as const satisfies readonly { key: keyof OverviewReport }[];
@@ -41,7 +46,15 @@ export default function OverviewScreen() {
               {...tile}
               loading={overview.isPending}
               value={data && data.value !== null ? valueText({ ...data, value: data.value }) : null}
-              detail={data ? (data.value === null ? data.unavailable : data.detail) : overview.isError ? 'Not read' : null}
+              detail={
+                data
+                  ? data.value === null
+                    ? data.unavailable
+                    : data.detail
+                  : overview.isError
+                    ? 'Not read'
+                    : null
+              }
             />
           );
         })}
@@ -53,7 +66,10 @@ export default function OverviewScreen() {
           </h2>
           <ul className="divide-y divide-line rounded-card border border-line bg-surface shadow-xs">
             {overview.data.system_health.checks.map((check) => (
-              <li key={check.name} className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 px-4 py-2.5 text-sm">
+              <li
+                key={check.name}
+                className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 px-4 py-2.5 text-sm"
+              >
                 <span className={check.passed ? 'font-medium text-success' : 'font-medium text-danger-hover'}>
                   {check.passed ? 'Passing' : 'Failing'}
                 </span>

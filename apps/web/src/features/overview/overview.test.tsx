@@ -48,7 +48,7 @@ beforeEach(() => {
 const tile = (label: string) => screen.getByText(label, { selector: 'dt' }).closest('dl')!;
 
 describe('Overview (Genel Durum)', () => {
-  it("shows the four tiles live, a tile without a source saying why and never a number", async () => {
+  it('shows the four tiles live, a tile without a source saying why and never a number', async () => {
     renderApp('/dashboard/overview');
     expect(await screen.findByRole('heading', { name: 'Genel Durum' })).toBeInTheDocument();
     expect(await screen.findByText('31,415')).toBeInTheDocument();
@@ -57,7 +57,9 @@ describe('Overview (Genel Durum)', () => {
     );
     expect(within(tile('Active Servers')).queryByText(/^\d/)).not.toBeInTheDocument();
     expect(tile('Security Alerts')).toHaveTextContent('3');
-    expect(tile('Blocked Threats')).toHaveTextContent('31,415Blocked or challenged in the last 24 hours on 3 zones');
+    expect(tile('Blocked Threats')).toHaveTextContent(
+      '31,415Blocked or challenged in the last 24 hours on 3 zones',
+    );
     expect(tile('System Health')).toHaveTextContent("66.7%2 of 3 of Guardian's checks pass");
     expect(screen.getByText('Jobs succeeding').parentElement).toHaveTextContent(
       'FailingJobs succeeding3 of 4 jobs of the last 24 hours succeeded',
@@ -73,7 +75,9 @@ describe('Overview (Genel Durum)', () => {
       errorResponse(502, 'CLOUDFLARE_ERROR', 'Cloudflare is unavailable. Try again in a minute.'),
     );
     renderApp('/dashboard/overview');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Cloudflare is unavailable. Try again in a minute.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Cloudflare is unavailable. Try again in a minute.',
+    );
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
     expect(tile('Blocked Threats')).toHaveTextContent('Blocked ThreatsNot read');
   });

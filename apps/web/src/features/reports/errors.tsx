@@ -93,7 +93,9 @@ function ErrorsView({ report }: { report: ErrorsReport }) {
           title="Top paths"
           rows={report.top_paths}
           rowKey={(row) => row.value}
-          columns={[{ header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> }]}
+          columns={[
+            { header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> },
+          ]}
           count={(row) => row.count}
           countLabel="Errors"
           empty={EMPTY}

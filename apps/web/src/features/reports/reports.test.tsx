@@ -21,7 +21,14 @@ const ZONE = 'b'.repeat(32);
 const OTHER_ZONE = 'c'.repeat(32);
 
 const ZONES: Zone[] = [
-  { id: ZONE, domain: 'shop.example', accountName: 'Acme', account_id: ACCOUNT, status: 'active', name_servers: [] },
+  {
+    id: ZONE,
+    domain: 'shop.example',
+    accountName: 'Acme',
+    account_id: ACCOUNT,
+    status: 'active',
+    name_servers: [],
+  },
   {
     id: OTHER_ZONE,
     domain: 'blog.example',
@@ -76,7 +83,13 @@ const security = (overrides: Partial<SecurityReport> = {}): SecurityReport => ({
   top_hosts: [{ value: 'shop.example', count: 1_500 }],
   top_paths: [{ value: '/wp-login.php', count: 900 }],
   top_rules: [
-    { zone_id: ZONE, rule_id: 'r'.repeat(32), source: 'firewallCustom', description: 'Block scanners', count: 1_200 },
+    {
+      zone_id: ZONE,
+      rule_id: 'r'.repeat(32),
+      source: 'firewallCustom',
+      description: 'Block scanners',
+      count: 1_200,
+    },
   ],
   recent_events: [
     {
@@ -117,17 +130,25 @@ const rowsOf = (table: HTMLElement) =>
   within(table)
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent?.trim()));
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent?.trim()),
+    );
 
 describe('Reports > Security', () => {
   it('shows events over time, by action and source, the top tables and the sampled events, each with its numbers', async () => {
     renderApp('/reports/security');
     expect(await screen.findByRole('heading', { name: 'Security', level: 1 })).toBeInTheDocument();
-    expect(await screen.findByText('Last 24 hours · 2 zones read · read from Cloudflare at', { exact: false })).toBeInTheDocument();
+    expect(
+      await screen.findByText('Last 24 hours · 2 zones read · read from Cloudflare at', { exact: false }),
+    ).toBeInTheDocument();
 
     // The chart's numbers are a table (hidden until "Show as table", read by screen readers all along).
     const overTime = screen.getByRole('table', { name: 'Events over time by action' });
-    const columns = within(overTime).getAllByRole('columnheader').map((th) => th.textContent);
+    const columns = within(overTime)
+      .getAllByRole('columnheader')
+      .map((th) => th.textContent);
     expect(columns).toEqual(['Time', 'Block', 'Managed challenge']);
     // Every hour of the range is a row: one without events is a 0, not a gap.
     const rows = rowsOf(overTime);
@@ -152,7 +173,14 @@ describe('Reports > Security', () => {
     ]);
     const ips = rowsOf(screen.getByRole('table', { name: 'Top source IPs' }));
     expect(ips[0]).toEqual(['198.51.100.77', 'NL', 'AS64500', 'In blocked_ips', 'Ban everywhere', '1,000']);
-    expect(ips[1]).toEqual(['192.0.2.200', 'US', 'AS64501', 'In none of your lists', 'Ban everywhere', '500']);
+    expect(ips[1]).toEqual([
+      '192.0.2.200',
+      'US',
+      'AS64501',
+      'In none of your lists',
+      'Ban everywhere',
+      '500',
+    ]);
     expect(rowsOf(screen.getByRole('table', { name: 'Top paths' }))).toEqual([['/wp-login.php', '900']]);
     // A rule by its description, linking to its zone's rules.
     expect(screen.getByRole('link', { name: 'Block scanners' })).toHaveAttribute(
@@ -186,7 +214,9 @@ describe('Reports > Security', () => {
     expect(api.callsTo(SECURITY)[0]!.params.get('account_id')).toBe(ACCOUNT);
     await user.selectOptions(screen.getByLabelText('Zone'), 'blog.example');
     await user.selectOptions(screen.getByLabelText('Range'), 'Last 7 days');
-    await waitFor(() => expect(router.state.location.search).toBe(`?account=${ACCOUNT}&zone=${OTHER_ZONE}&range=7d`));
+    await waitFor(() =>
+      expect(router.state.location.search).toBe(`?account=${ACCOUNT}&zone=${OTHER_ZONE}&range=7d`),
+    );
     await waitFor(() =>
       expect(Object.fromEntries(api.callsTo(SECURITY).at(-1)!.params)).toEqual({
         account_id: ACCOUNT,
@@ -236,7 +266,11 @@ describe('Reports > Security', () => {
     unmount();
 
     api.answer(SECURITY, () =>
-      errorResponse(400, 'BAD_REQUEST', "Cloudflare keeps this zone's security events for 3 days on its plan."),
+      errorResponse(
+        400,
+        'BAD_REQUEST',
+        "Cloudflare keeps this zone's security events for 3 days on its plan.",
+      ),
     );
     renderApp(`/reports/security?zone=${OTHER_ZONE}&range=7d`);
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -249,7 +283,12 @@ describe('Reports > Security', () => {
     const JOB = '11111111-1111-4111-8111-111111111111';
     api.answer('GET /api/cloudflare/banlists', () =>
       jsonResponse(200, [
-        banListOf(1, 'blocked_ips', { account_id: ACCOUNT, account_name: 'Acme', purpose: 'block', purpose_source: 'setting' }),
+        banListOf(1, 'blocked_ips', {
+          account_id: ACCOUNT,
+          account_name: 'Acme',
+          purpose: 'block',
+          purpose_source: 'setting',
+        }),
       ]),
     );
     api.answer('GET /api/cloudflare/capacity', () => jsonResponse(200, { accounts: [] }));
@@ -322,8 +361,20 @@ describe('Reports > Traffic and Errors', () => {
       scope: scope({ range: '30d', bucket: 'day', since: '2026-10-30T10:30:00.000Z' }),
       totals: { requests: 4_000, cached_requests: 1_000, bytes: 2_500_000, visits: 120 },
       over_time: [
-        { time: '2026-11-28T00:00:00.000Z', requests: 3_000, cached_requests: 800, bytes: 2_000_000, visits: 100 },
-        { time: '2026-11-29T00:00:00.000Z', requests: 1_000, cached_requests: 200, bytes: 500_000, visits: 20 },
+        {
+          time: '2026-11-28T00:00:00.000Z',
+          requests: 3_000,
+          cached_requests: 800,
+          bytes: 2_000_000,
+          visits: 100,
+        },
+        {
+          time: '2026-11-29T00:00:00.000Z',
+          requests: 1_000,
+          cached_requests: 200,
+          bytes: 500_000,
+          visits: 20,
+        },
       ],
       by_cache_status: [
         { cache_status: 'dynamic', cached: false, count: 3_000 },
@@ -358,7 +409,13 @@ describe('Reports > Traffic and Errors', () => {
   it('errors: 4xx and 5xx over time, by status, edge against origin', async () => {
     const errors: ErrorsReport = {
       scope: scope(),
-      totals: { requests: 10_000, client_errors: 400, server_errors: 100, origin_errors: 70, edge_errors: 30 },
+      totals: {
+        requests: 10_000,
+        client_errors: 400,
+        server_errors: 100,
+        origin_errors: 70,
+        edge_errors: 30,
+      },
       over_time: [{ time: '2026-11-29T09:00:00.000Z', client_errors: 400, server_errors: 100 }],
       by_status: [
         { status: 404, count: 400 },

@@ -191,7 +191,9 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
           title="Top paths"
           rows={report.top_paths}
           rowKey={(row) => row.value}
-          columns={[{ header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> }]}
+          columns={[
+            { header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> },
+          ]}
           count={(row) => row.count}
           countLabel="Events"
           empty={EMPTY}
@@ -246,7 +248,13 @@ const eventTime = new Intl.DateTimeFormat(undefined, {
 });
 
 /** The newest events, one row each, labelled as Cloudflare's sample where it sampled. */
-function RecentEvents({ report, domainOf }: { report: SecurityReport; domainOf: (zoneId: string) => string }) {
+function RecentEvents({
+  report,
+  domainOf,
+}: {
+  report: SecurityReport;
+  domainOf: (zoneId: string) => string;
+}) {
   const sampled = report.recent_events.some((event) => event.sampled);
   return (
     <section aria-labelledby="recent-events" className="space-y-2">
@@ -258,7 +266,11 @@ function RecentEvents({ report, domainOf }: { report: SecurityReport; domainOf: 
           {sampled
             ? 'Cloudflare samples these events: each row stands for the number of alike events it shows.'
             : 'The newest events as Cloudflare logged them.'}{' '}
-          Since <time dateTime={report.recent_events_since}>{eventTime.format(new Date(report.recent_events_since))}</time>.
+          Since{' '}
+          <time dateTime={report.recent_events_since}>
+            {eventTime.format(new Date(report.recent_events_since))}
+          </time>
+          .
         </p>
       </div>
       <DataTable

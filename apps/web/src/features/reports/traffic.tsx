@@ -130,7 +130,9 @@ function TrafficView({ report }: { report: TrafficReport }) {
         title="Top paths"
         rows={report.top_paths}
         rowKey={(row) => row.value}
-        columns={[{ header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> }]}
+        columns={[
+          { header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> },
+        ]}
         count={(row) => row.count}
         countLabel="Requests"
         empty={EMPTY}

@@ -51,7 +51,10 @@ export function ReportPage<T extends { scope: ReportScope }>({
       ) : report.isPending || !report.data ? (
         <ReportSkeleton />
       ) : (
-        <div aria-busy={stale || undefined} className={clsx('space-y-4 transition-opacity', stale && 'opacity-60')}>
+        <div
+          aria-busy={stale || undefined}
+          className={clsx('space-y-4 transition-opacity', stale && 'opacity-60')}
+        >
           <ScopeLine scope={report.data.scope} />
           {stale && <Spinner size="sm" label="Loading the report for these filters" className="text-brand" />}
           {children(report.data, query)}

@@ -1,10 +1,5 @@
 import { useSearchParams } from 'react-router';
-import {
-  CLOUDFLARE_ID_PATTERN,
-  REPORT_RANGES,
-  type ReportQuery,
-  type ReportRange,
-} from '@guardian/contract';
+import { CLOUDFLARE_ID_PATTERN, REPORT_RANGES, type ReportQuery, type ReportRange } from '@guardian/contract';
 
 export const RANGE_LABELS: Record<ReportRange, string> = {
   '24h': 'Last 24 hours',
