@@ -45,7 +45,9 @@ export default defineConfig({
         // A Reports page's chunk, or one made of their code only (the chart kit, their data, its icons): `report-*`.
         chunkFileNames: (chunk) =>
           (chunk.facadeModuleId ? [chunk.facadeModuleId] : chunk.moduleIds).every((id) =>
-            /[\\/]src[\\/](features[\\/]reports|components[\\/]charts|api[\\/]reports)[\\/]|[\\/](uplot|lucide-react)[\\/]/.test(id),
+            /[\\/]src[\\/](features[\\/]reports|components[\\/]charts|api[\\/]reports)[\\/]|[\\/](uplot|lucide-react)[\\/]/.test(
+              id,
+            ),
           ) && chunk.moduleIds.length > 0
             ? 'assets/report-[name]-[hash].js'
             : 'assets/[name]-[hash].js',

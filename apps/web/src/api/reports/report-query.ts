@@ -6,8 +6,20 @@ import { reportKeys, type ReportKind } from './keys';
 /** The server keeps each answer a minute: asking sooner gets the same answer. */
 const REPORT_STALE_MS = 60_000;
 
+const fetchers = {
+  security: (query: ReportQuery, signal?: AbortSignal) =>
+    callEndpoint(reportEndpoints.security, { query, signal }),
+  traffic: (query: ReportQuery, signal?: AbortSignal) =>
+    callEndpoint(reportEndpoints.traffic, { query, signal }),
+  errors: (query: ReportQuery, signal?: AbortSignal) =>
+    callEndpoint(reportEndpoints.errors, { query, signal }),
+};
+
+/** The answer of each report. */
+export type ReportAnswer<K extends ReportKind> = Awaited<ReturnType<(typeof fetchers)[K]>>;
+
 export function fetchReport<K extends ReportKind>(kind: K, query: ReportQuery, signal?: AbortSignal) {
-  return callEndpoint(reportEndpoints[kind], { query, signal });
+  return fetchers[kind](query, signal) as Promise<ReportAnswer<K>>;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Activity, Server, ShieldAlert, ShieldBan } from 'lucide-react';
+import { Activity, Server, ShieldAlert, ShieldBan, type LucideIcon } from 'lucide-react';
 import type { OverviewReport, OverviewTile } from '@guardian/contract';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
@@ -17,7 +17,12 @@ const TILES = [
   },
   { key: 'blocked_threats', label: 'Blocked Threats', icon: ShieldBan, accent: 'bg-danger-soft text-danger' },
   { key: 'system_health', label: 'System Health', icon: Activity, accent: 'bg-success-soft text-success' },
-] as const satisfies readonly { key: keyof OverviewReport }[];
+] satisfies {
+  key: Exclude<keyof OverviewReport, 'read_at'>;
+  label: string;
+  icon: LucideIcon;
+  accent: string;
+}[];
 
 /** A tile's figure as the console writes numbers: "1,287", "99.8%". */
 function valueText(tile: OverviewTile & { value: number }): string {

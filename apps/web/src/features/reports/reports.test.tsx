@@ -287,7 +287,7 @@ describe('Reports > Security', () => {
           account_id: ACCOUNT,
           account_name: 'Acme',
           purpose: 'block',
-          purpose_source: 'setting',
+          purpose_source: 'name',
         }),
       ]),
     );
