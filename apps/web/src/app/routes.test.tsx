@@ -60,18 +60,13 @@ describe('routing rules (spec section 2)', () => {
   it.each([
     ['level 1', { level: 1 }],
     ['no level', {}],
-  ])('shows the user dashboard with the four static tiles for %s', async (_case, options) => {
+  ])('shows the user dashboard with the four tiles of the spec for %s', async (_case, options) => {
     setToken(sessionToken(options));
     renderApp('/dashboard');
     expect(await screen.findByRole('heading', { name: 'Genel Durum' })).toBeInTheDocument();
-    const tiles: [string, string][] = [
-      ['Active Servers', '12'],
-      ['Security Alerts', '5'],
-      ['Blocked Threats', '1,287'],
-      ['System Health', '99.8%'],
-    ];
-    for (const [label, value] of tiles) {
-      expect(screen.getByText(label).nextElementSibling).toHaveTextContent(value);
+    // Their live values are features/overview/overview.test.tsx's.
+    for (const label of ['Active Servers', 'Security Alerts', 'Blocked Threats', 'System Health']) {
+      expect(screen.getByText(label, { selector: 'dt' })).toBeInTheDocument();
     }
     expect(screen.getAllByRole('navigation', { name: 'Main menu' }).length).toBeGreaterThan(0);
   });

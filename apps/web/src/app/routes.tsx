@@ -21,6 +21,9 @@ const DnsRecords = lazy(() => import('../features/dns-records'));
 const ZoneRules = lazy(() => import('../features/zone-rules'));
 const RulesOverview = lazy(() => import('../features/rules-overview'));
 const Activity = lazy(() => import('../features/activity'));
+const SecurityReport = lazy(() => import('../features/reports/security'));
+const TrafficReport = lazy(() => import('../features/reports/traffic'));
+const ErrorsReport = lazy(() => import('../features/reports/errors'));
 const Jobs = lazy(() => import('../features/jobs'));
 const AdminActivity = lazy(() => import('../features/activity/admin'));
 const AdminUsers = lazy(() => import('../features/admin-users'));
@@ -40,6 +43,9 @@ const screens: Record<string, ComponentType> = {
   'cloudflare/zones/:zoneId/rules': ZoneRules,
   'cloudflare/rules': RulesOverview,
   'dashboard/activity': Activity,
+  'reports/security': SecurityReport,
+  'reports/traffic': TrafficReport,
+  'reports/errors': ErrorsReport,
   // Opened from the top bar's bell.
   'dashboard/jobs': Jobs,
   'admin/activity': AdminActivity,

@@ -32,6 +32,9 @@ if (!window.matchMedia) {
     }) satisfies MediaQueryList;
 }
 
+// jsdom draws nothing on a canvas (and says so on the console): the charts show their tables alone.
+HTMLCanvasElement.prototype.getContext = (() => null) as typeof HTMLCanvasElement.prototype.getContext;
+
 afterEach(() => {
   try {
     expectTableLabelsMatchHeaders();

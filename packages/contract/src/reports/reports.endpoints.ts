@@ -43,7 +43,7 @@ export const reportEndpoints = endpointGroup('Reports', {
     method: 'GET',
     path: '/api/reports/overview',
     summary:
-      "The overview's four tiles, live: protected zones, security alerts (unlisted top attackers of the last 24 h), blocked threats of the last 24 h, and system health.",
+      "The overview's four tiles, live: active servers (none until Server Management exists), security alerts (unlisted top attackers of the last 24 h), blocked threats of the last 24 h, and system health.",
     responses: { 200: overviewReportSchema, ...signedInErrors() },
     costly: true,
   },

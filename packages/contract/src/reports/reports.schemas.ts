@@ -212,8 +212,8 @@ export const overviewTileSchema = z.object({
 export type OverviewTile = z.infer<typeof overviewTileSchema>;
 
 export const overviewReportSchema = z.object({
-  /** 'Protected Zones' (in place of the spec's 'Active Servers': Guardian protects zones): the person's active zones. */
-  protected_zones: overviewTileSchema,
+  /** 'Active Servers': servers that reported in the last 24 hours (null, and says so, until Server Management exists). */
+  active_servers: overviewTileSchema,
   /** 'Security Alerts': the top attacking addresses of the last 24 h that none of the person's lists holds. */
   security_alerts: overviewTileSchema,
   /** 'Blocked Threats': security events of the last 24 h that blocked or challenged a request. */

@@ -188,8 +188,36 @@ export class ReportsService {
     this.deps = deps;
   }
 
-  security(userId: number, query: ReportQuery): Promise<SecurityReport> {
-    return this.kept('security', userId, query, () => this.readSecurity(userId, query));
+  async security(userId: number, query: ReportQuery): Promise<SecurityReport> {
+    let read = false;
+    const answer = await this.kept('security', userId, query, () => {
+      read = true;
+      return this.readSecurity(userId, query);
+    });
+    if (read) return answer;
+    // The lists change under a kept answer (Ban everywhere from the report): which hold each address is
+    // read again every time, so a ban shows at once and not a minute later.
+    return { ...answer, top_source_ips: await this.withListedIn(userId, answer.top_source_ips) };
+  }
+
+  /** Each source IP with the person's lists holding it now (the IP Lists search). */
+  private async withListedIn<T extends { ip: string }>(
+    userId: number,
+    rows: T[],
+  ): Promise<(T & { listed_in: SecurityReport['top_source_ips'][number]['listed_in'] })[]> {
+    const listed = await this.ipSearch.listsHolding(
+      userId,
+      rows.map((row) => row.ip),
+      REPORT_TOP_MAX,
+    );
+    return rows.map((row) => ({
+      ...row,
+      listed_in: (listed.get(row.ip) ?? []).map((list) => ({
+        account_id: list.accountId,
+        list_id: list.listId,
+        list_name: cut(list.listName, 100),
+      })),
+    }));
   }
 
   traffic(userId: number, query: ReportQuery): Promise<TrafficReport> {
@@ -349,11 +377,14 @@ export class ReportsService {
             });
       }
     }
-    const topIps = ips.top(REPORT_TOP_MAX);
-    const listed = await this.ipSearch.listsHolding(
+    const topIps = await this.withListedIn(
       userId,
-      topIps.map(({ value }) => value.ip),
-      REPORT_TOP_MAX,
+      ips.top(REPORT_TOP_MAX).map(({ value, count }) => ({
+        ip: cut(value.ip, 64),
+        count,
+        country: cut(value.country, 64),
+        asn: cut(value.asn, 16),
+      })),
     );
     return {
       scope: this.scopeOf(plan, queries),
@@ -365,17 +396,7 @@ export class ReportsService {
         .slice(0, REPORT_SERIES_MAX),
       by_action: byAction.top(REPORT_TOP_MAX).map(({ value, count }) => ({ action: cut(value, 64), count })),
       by_source: bySource.top(REPORT_TOP_MAX).map(({ value, count }) => ({ source: cut(value, 64), count })),
-      top_source_ips: topIps.map(({ value, count }) => ({
-        ip: cut(value.ip, 64),
-        count,
-        country: cut(value.country, 64),
-        asn: cut(value.asn, 16),
-        listed_in: (listed.get(value.ip) ?? []).map((list) => ({
-          account_id: list.accountId,
-          list_id: list.listId,
-          list_name: cut(list.listName, 100),
-        })),
-      })),
+      top_source_ips: topIps,
       top_asns: asns.top(REPORT_TOP_MAX).map(({ value, count }) => ({
         asn: cut(value.asn, 16),
         description: cut(value.description, 256),
@@ -847,12 +868,12 @@ export class ReportsService {
     if (kept) return kept;
 
     const zones = await this.planner.zonesOf(userId, {});
-    const active = zones.filter((zone) => zone.zone.status === 'active').length;
-    const protectedZones: OverviewTile = {
-      value: active,
+    // Server Management is not built yet: the spec's first tile says so rather than count something else.
+    const activeServers: OverviewTile = {
+      value: null,
       unit: 'count',
-      detail: `${active} of ${zones.length} zone${zones.length === 1 ? '' : 's'} active at Cloudflare`,
-      unavailable: null,
+      detail: 'Servers that reported in the last 24 hours',
+      unavailable: 'Server Management is not set up yet: servers show here once they report in.',
     };
 
     let blocked: OverviewTile;
@@ -932,7 +953,7 @@ export class ReportsService {
     });
     const passed = checks.filter((check) => check.passed).length;
     const answer: OverviewReport = {
-      protected_zones: protectedZones,
+      active_servers: activeServers,
       security_alerts: alerts,
       blocked_threats: blocked,
       system_health: {

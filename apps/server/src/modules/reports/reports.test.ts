@@ -58,6 +58,7 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
   let bob: TestUser;
   let enterprise: { account: Account; zoneIds: string[] };
   let pro: { account: Account; zoneIds: string[] };
+  let attackersListId: string;
 
   beforeAll(async () => {
     ctx = await createCloudflareTestContext({ config: PATIENT });
@@ -70,6 +71,7 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
       name: 'attackers',
       kind: 'ip',
     });
+    attackersListId = list.id;
     ctx.sandbox.control.seedListItems(enterprise.account.account_id, list.id, [
       { ip: ATTACKER_LISTED, comment: 'seen before' },
     ]);
@@ -130,6 +132,39 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
     expect(body.recent_events[0]).toMatchObject({ sampled: false, sample_interval: 1 });
     const times = body.recent_events.map((event) => event.time);
     expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it('a kept security answer reads the lists again: an attacker banned since shows as listed at once', async () => {
+    const query = { account_id: enterprise.account.account_id, range: '7d' };
+    const first = await report(ctx, alice, 'security', query);
+    expect(first.statusCode, first.body).toBe(200);
+    const before = first.json<SecurityReport>().top_source_ips.find((row) => row.ip === ATTACKER_NEW);
+    expect(before).toMatchObject({ listed_in: [] });
+
+    const add = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/cloudflare/banlists/${attackersListId}/items`,
+      headers: alice.headers,
+      payload: { ip: ATTACKER_NEW, comment: 'From the security report' },
+    });
+    expect(add.statusCode, add.body).toBe(201);
+
+    const again = await report(ctx, alice, 'security', query);
+    const body = again.json<SecurityReport>();
+    // Cloudflare was not asked again; the lists were.
+    expect(body.scope.cloudflare_queries).toBe(0);
+    expect(body.top_source_ips.find((row) => row.ip === ATTACKER_NEW)).toMatchObject({
+      listed_in: [
+        { account_id: enterprise.account.account_id, list_id: attackersListId, list_name: 'attackers' },
+      ],
+    });
+    // Unlisted again for the tests after this one (the overview counts the unlisted attackers).
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/cloudflare/banlists/${attackersListId}/items/${add.json<{ id: number }>().id}`,
+      headers: alice.headers,
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
   });
 
   it('keeps an answer for a short while: the same report again asks Cloudflare nothing', async () => {
@@ -228,7 +263,14 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<OverviewReport>();
-    expect(body.protected_zones).toMatchObject({ value: 3, unavailable: null });
+    // No Server Management yet: the spec's first tile says so, and shows no number.
+    expect(body.active_servers).toEqual({
+      value: null,
+      unit: 'count',
+      detail: 'Servers that reported in the last 24 hours',
+      unavailable: 'Server Management is not set up yet: servers show here once they report in.',
+    });
+    expect(body).not.toHaveProperty('protected_zones');
     expect(body.blocked_threats.unavailable).toBeNull();
     expect(body.blocked_threats.value).toBeGreaterThanOrEqual(29_000);
     // The unlisted attacker is among the top sources; the listed one is not counted.
@@ -244,7 +286,7 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
 
     const bobs = await ctx.app.inject({ method: 'GET', url: '/api/reports/overview', headers: bob.headers });
     const bobBody = bobs.json<OverviewReport>();
-    expect(bobBody.protected_zones.value).toBe(0);
+    expect(bobBody.active_servers.value).toBeNull();
     expect(bobBody.blocked_threats).toMatchObject({ value: null });
     expect(bobBody.blocked_threats.unavailable).toContain('No zones yet');
   });

@@ -12,6 +12,7 @@ import { jobKeys } from '../jobs/keys';
 import { banListKeys } from '../ban-lists/keys';
 import { ipSearchKeys } from './keys';
 import { listCapacityKeys } from './list-capacity-query';
+import { reportKeys } from '../reports/keys';
 
 export type ActionPart = IpSearchActionAnswer['parts'][number];
 
@@ -35,6 +36,8 @@ export async function followParts(
   void queryClient.invalidateQueries({ queryKey: ipSearchKeys.all });
   void queryClient.invalidateQueries({ queryKey: banListKeys.all });
   void queryClient.invalidateQueries({ queryKey: listCapacityKeys.all });
+  // The security report's source IPs say which lists hold them.
+  void queryClient.invalidateQueries({ queryKey: reportKeys.all });
   return jobs;
 }
 

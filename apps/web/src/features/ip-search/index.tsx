@@ -1,6 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { Ban, Search, Trash2 } from 'lucide-react';
 import {
   IP_SEARCH_MATCHES_MAX,
@@ -16,15 +15,16 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useIpSearchQuery } from '../../api/ip-search/ip-search-query';
-import { followParts, removeMatches } from '../../api/ip-search/ip-search-actions';
+import { removeMatches } from '../../api/ip-search/ip-search-actions';
 import {
   IpSearchResultsTable,
   matchKey,
   matchRows,
   type MatchRow,
 } from './components/ip-search-results-table';
-import { ActionProgress, type ActionRun } from './components/action-progress';
-import { BanEverywhereDialog } from './components/ban-everywhere-dialog';
+import { ActionProgress } from '../../components/ban-everywhere/action-progress';
+import { useActionRun } from '../../components/ban-everywhere/use-action-run';
+import { BanEverywhereDialog, banTargetOf } from '../../components/ban-everywhere/ban-everywhere-dialog';
 import { counted } from '../../lib/counted';
 import { usePagedRows } from '../../lib/use-paged-rows';
 
@@ -120,12 +120,12 @@ interface AnswerProps {
 }
 
 function Answer({ q, search }: AnswerProps) {
-  const queryClient = useQueryClient();
   const confirm = useConfirm();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [selectedFor, setSelectedFor] = useState(q);
   const [banning, setBanning] = useState(false);
-  const [run, setRun] = useState<ActionRun | null>(null);
+  const { run, follow: followRun, dismiss } = useActionRun();
+  const follow = (title: string, started: IpSearchActionAnswer) => void followRun(title, started);
   const [failure, setFailure] = useState<string | null>(null);
   const answer = search.data;
   const rows = useMemo(() => (answer ? matchRows(answer) : []), [answer]);
@@ -136,21 +136,6 @@ function Answer({ q, search }: AnswerProps) {
     setSelected(new Set());
     setPage(1);
   }
-
-  /** Shows each account's part on the page as its job goes. */
-  const follow = (title: string, started: IpSearchActionAnswer) => {
-    setRun({ title, parts: started.parts });
-    void followParts(
-      started,
-      (index, job) =>
-        setRun((current) =>
-          current && current.parts[index]
-            ? { ...current, parts: current.parts.map((part, i) => (i === index ? { ...part, job } : part)) }
-            : current,
-        ),
-      queryClient,
-    );
-  };
 
   const removeChosen = async (chosen: MatchRow[]) => {
     setFailure(null);
@@ -225,7 +210,7 @@ function Answer({ q, search }: AnswerProps) {
         </div>
       )}
       {failure && <ErrorMessage>{failure}</ErrorMessage>}
-      {run && <ActionProgress run={run} onDismiss={() => setRun(null)} />}
+      {run && <ActionProgress run={run} onDismiss={dismiss} />}
       <IpSearchResultsTable
         matches={pageRows}
         loading={search.isPending}
@@ -236,7 +221,7 @@ function Answer({ q, search }: AnswerProps) {
       <Pagination className="mt-4" page={page} pageCount={pageCount} onPageChange={setPage} />
       {banning && answer && (
         <BanEverywhereDialog
-          answer={answer}
+          target={banTargetOf(answer)}
           onClose={() => setBanning(false)}
           onStarted={(started, value) => {
             setBanning(false);

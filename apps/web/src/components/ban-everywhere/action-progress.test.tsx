@@ -1,7 +1,7 @@
 import type { Job } from '@guardian/contract';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { jobOf } from '../../../test/job';
+import { jobOf } from '../../test/job';
 import { ActionProgress, type ProgressPart } from './action-progress';
 
 const part = (account_name: string, job: Partial<Job>, lists = ['blocked_ips']): ProgressPart => ({

@@ -14,20 +14,20 @@ import {
   type IpSearchAnswer,
   type ItemExpiryPreset,
 } from '@guardian/contract';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { useConfirm } from '../../../components/ui/confirm-dialog';
-import { Dialog } from '../../../components/ui/dialog';
-import { ErrorMessage } from '../../../components/ui/error-message';
-import { Field, Input, Select } from '../../../components/ui/input';
-import { Spinner } from '../../../components/ui/spinner';
-import { useBanListsQuery } from '../../../api/ban-lists/ban-lists-query';
-import { useBanEverywhereMutation } from '../../../api/ip-search/ip-search-actions';
-import { useListCapacityQuery } from '../../../api/ip-search/list-capacity-query';
-import { errorMessage } from '../../../lib/api';
-import { purposeLabel, purposeSourceWords } from '../../../lib/ban-list-purpose';
-import { counted } from '../../../lib/counted';
-import { useDialogForm } from '../../../lib/use-dialog-form';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { useConfirm } from '../ui/confirm-dialog';
+import { Dialog } from '../ui/dialog';
+import { ErrorMessage } from '../ui/error-message';
+import { Field, Input, Select } from '../ui/input';
+import { Spinner } from '../ui/spinner';
+import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
+import { useBanEverywhereMutation } from '../../api/ip-search/ip-search-actions';
+import { useListCapacityQuery } from '../../api/ip-search/list-capacity-query';
+import { errorMessage } from '../../lib/api';
+import { purposeLabel, purposeSourceWords } from '../../lib/ban-list-purpose';
+import { counted } from '../../lib/counted';
+import { useDialogForm } from '../../lib/use-dialog-form';
 
 /** The lists a search's value goes in: an address or CIDR in ip lists, the others in their own kind. */
 const LIST_KIND: Record<IpSearchAnswer['query']['kind'], BanListKind> = {
@@ -78,34 +78,48 @@ const banEverywhereFormSchema = banEverywhereRequestSchema
 const checkBanEverywhere = zodResolver(banEverywhereFormSchema);
 type BanEverywhereFields = z.output<typeof banEverywhereFormSchema>;
 
+/** What Ban everywhere bans: a value, the kind of list it goes in, and the lists already holding it exactly. */
+export interface BanTarget {
+  value: string;
+  kind: BanListKind;
+  /** Lists (Guardian's list ids) already holding the value: marked and left out. */
+  holding: ReadonlySet<string>;
+}
+
+/** An IP Lists search's answer as what Ban everywhere bans: its value, and the lists holding it exactly. */
+export function banTargetOf(answer: IpSearchAnswer): BanTarget {
+  return {
+    value: answer.query.value,
+    kind: LIST_KIND[answer.query.kind],
+    holding: new Set(
+      answer.lists
+        .filter((list) => list.matches.some((m) => m.relation === 'exact'))
+        .map((list) => list.list_id),
+    ),
+  };
+}
+
 interface BanEverywhereDialogProps {
-  answer: IpSearchAnswer;
+  target: BanTarget;
+  /** The comment the dialog starts with (the context it was opened from); the person may change it. */
+  comment?: string;
   onClose: () => void;
   /** The call answered: each account's job, to follow on the page. */
   onStarted: (answer: IpSearchActionAnswer, value: string) => void;
 }
 
 /**
- * Ban everywhere: the searched value, a comment and an expiry, into the chosen lists of every account.
- * The person's lists of the right kind, grouped by account, each marked with its purpose and where it
- * came from; the blocklists are chosen to start with; those already holding the value exactly are
- * marked and left out; an account whose quota one more item would pass is warned about. Banning
- * into an allowlist (whose items Cloudflare lets through) is asked about first, naming them.
+ * Ban everywhere: a value (an IP Lists search's, a report's attacker), a comment and an expiry, into the
+ * chosen lists of every account. The person's lists of the right kind, grouped by account, each marked
+ * with its purpose and where it came from; the blocklists are chosen to start with; those already
+ * holding the value exactly are marked and left out; an account whose quota one more item would pass is
+ * warned about. Banning into an allowlist (whose items Cloudflare lets through) is asked about first,
+ * naming them.
  */
-export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywhereDialogProps) {
-  const kind = LIST_KIND[answer.query.kind];
-  const value = answer.query.value;
+export function BanEverywhereDialog({ target, comment = '', onClose, onStarted }: BanEverywhereDialogProps) {
+  const { value, kind, holding } = target;
   const lists = useBanListsQuery();
   const capacity = useListCapacityQuery();
-  const holding = useMemo(
-    () =>
-      new Set(
-        answer.lists
-          .filter((list) => list.matches.some((m) => m.relation === 'exact'))
-          .map((list) => list.list_id),
-      ),
-    [answer],
-  );
   const groups = useMemo(() => {
     const byAccount = new Map<string, { name: string; lists: BanList[] }>();
     for (const list of lists.data ?? []) {
@@ -137,7 +151,7 @@ export function BanEverywhereDialog({ answer, onClose, onStarted }: BanEverywher
     );
   const form = useDialogForm({
     resolver,
-    defaultValues: { list_ids: null, comment: '', expiry: 'never', date: '' },
+    defaultValues: { list_ids: null, comment, expiry: 'never', date: '' },
     saves: [ban],
   });
   const { errors } = form.formState;

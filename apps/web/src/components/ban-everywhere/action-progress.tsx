@@ -1,7 +1,7 @@
 import type { IpSearchActionAnswer, IpSearchJobResult, IpSearchListOutcome, Job } from '@guardian/contract';
 import { CheckCircle2, CircleAlert, LoaderCircle, X } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { counted } from '../../../lib/counted';
+import { Button } from '../ui/button';
+import { counted } from '../../lib/counted';
 
 /** One account's part of Ban everywhere or Remove from lists, with its job as last seen. */
 export interface ProgressPart {

@@ -1,0 +1,11 @@
+import type { ReportQuery } from '@guardian/contract';
+
+/** Which report of the Reports pages. */
+export type ReportKind = 'security' | 'traffic' | 'errors';
+
+/** Query keys of the Reports pages and the overview's tiles: one answer per report and filters. */
+export const reportKeys = {
+  all: ['reports'] as const,
+  report: (kind: ReportKind, query: ReportQuery) => [...reportKeys.all, kind, query] as const,
+  overview: () => [...reportKeys.all, 'overview'] as const,
+};

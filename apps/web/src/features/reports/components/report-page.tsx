@@ -1,0 +1,164 @@
+import { useMemo, type ReactNode } from 'react';
+import { clsx } from 'clsx';
+import { REPORT_RANGES, type ReportQuery, type ReportRange, type ReportScope } from '@guardian/contract';
+import { ErrorMessage } from '../../../components/ui/error-message';
+import { Field, Select } from '../../../components/ui/input';
+import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { useZonesQuery } from '../../../api/zones/zones-query';
+import { errorMessage } from '../../../lib/api';
+import { RANGE_LABELS, useReportFilters } from '../lib/filters';
+import { ScopeLine } from './scope-line';
+
+interface ReportPageProps<T extends { scope: ReportScope }> {
+  title: string;
+  description: string;
+  /** The report for the filters: the screen's query hook. */
+  useReport: (query: ReportQuery) => {
+    data: T | undefined;
+    error: unknown;
+    isPending: boolean;
+    isError: boolean;
+    isFetching: boolean;
+    isPlaceholderData: boolean;
+    refetch: () => unknown;
+  };
+  children: (report: T, query: ReportQuery) => ReactNode;
+}
+
+/**
+ * A Reports page: its heading, the filters (account, zone, range; in the address), the scope of the
+ * answer (range, zones read and left out), and the report itself once read. Loading shows skeleton
+ * cards; a failure shows the server's message with Retry, never a blank chart.
+ */
+export function ReportPage<T extends { scope: ReportScope }>({
+  title,
+  description,
+  useReport,
+  children,
+}: ReportPageProps<T>) {
+  const { query, set } = useReportFilters();
+  const report = useReport(query);
+  const stale = report.isPlaceholderData && report.isFetching;
+  return (
+    <>
+      <PageHeader title={title} description={description} />
+      <Filters query={query} onChange={set} />
+      {report.isError ? (
+        <ErrorMessage onRetry={() => void report.refetch()}>
+          {errorMessage(report.error, `Failed to load the ${title.toLowerCase()} report.`)}
+        </ErrorMessage>
+      ) : report.isPending || !report.data ? (
+        <ReportSkeleton />
+      ) : (
+        <div
+          aria-busy={stale || undefined}
+          className={clsx('space-y-4 transition-opacity', stale && 'opacity-60')}
+        >
+          <ScopeLine scope={report.data.scope} />
+          {stale && <Spinner size="sm" label="Loading the report for these filters" className="text-brand" />}
+          {children(report.data, query)}
+        </div>
+      )}
+    </>
+  );
+}
+
+interface FiltersProps {
+  query: ReportQuery;
+  onChange: (next: { account?: string; zone?: string; range?: ReportRange }) => void;
+}
+
+/** Account, zone and range: the person's accounts and zones from the zones mirror. */
+function Filters({ query, onChange }: FiltersProps) {
+  const zones = useZonesQuery();
+  const accounts = useMemo(() => {
+    const byId = new Map<string, string>();
+    for (const zone of zones.data ?? []) byId.set(zone.account_id, zone.accountName);
+    return [...byId.entries()].sort((a, b) => a[1].localeCompare(b[1]));
+  }, [zones.data]);
+  const zoneChoices = useMemo(
+    () =>
+      (zones.data ?? [])
+        .filter((zone) => !query.account_id || zone.account_id === query.account_id)
+        .sort((a, b) => a.domain.localeCompare(b.domain)),
+    [zones.data, query.account_id],
+  );
+  return (
+    <form
+      aria-label="Report filters"
+      onSubmit={(event) => event.preventDefault()}
+      className="mb-4 grid gap-3 sm:grid-cols-3 lg:max-w-4xl"
+    >
+      <Field label="Account">
+        {(control) => (
+          <Select
+            {...control}
+            value={query.account_id ?? ''}
+            disabled={zones.isPending}
+            onChange={(event) => onChange({ account: event.target.value, zone: '' })}
+          >
+            <option value="">All accounts</option>
+            {accounts.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <Field label="Zone">
+        {(control) => (
+          <Select
+            {...control}
+            value={query.zone_id ?? ''}
+            disabled={zones.isPending}
+            onChange={(event) => onChange({ zone: event.target.value })}
+          >
+            <option value="">All zones</option>
+            {zoneChoices.map((zone) => (
+              <option key={zone.id} value={zone.id}>
+                {zone.domain}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <Field label="Range">
+        {(control) => (
+          <Select
+            {...control}
+            value={query.range}
+            onChange={(event) => onChange({ range: event.target.value as ReportRange })}
+          >
+            {REPORT_RANGES.map((range) => (
+              <option key={range} value={range}>
+                {RANGE_LABELS[range]}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+    </form>
+  );
+}
+
+/** Grey cards where the charts will be, while the first answer is read. */
+function ReportSkeleton() {
+  return (
+    <div className="space-y-4">
+      <Spinner label="Loading the report" className="text-brand" />
+      <div aria-hidden="true" className="grid gap-4 lg:grid-cols-2">
+        {[0, 1, 2, 3].map((card) => (
+          <div
+            key={card}
+            className={clsx(
+              'h-64 animate-pulse rounded-card border border-line bg-surface',
+              card === 0 && 'lg:col-span-2',
+            )}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}

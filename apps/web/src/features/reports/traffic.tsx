@@ -1,0 +1,142 @@
+import { useMemo } from 'react';
+import type { ReportQuery, TrafficReport } from '@guardian/contract';
+import { BarTable } from '../../components/charts/bar-table';
+import { formatBytes, formatCount, formatShare } from '../../components/charts/format';
+import { TimeSeriesChart } from '../../components/charts/time-series-chart';
+import { useReportQuery } from '../../api/reports/report-query';
+import { ReportPage } from './components/report-page';
+import { Totals } from './components/totals';
+import { bucketTimes, seriesOfFields } from './lib/series';
+
+const EMPTY = 'No requests in this range';
+const useTrafficReport = (query: ReportQuery) => useReportQuery('traffic', query);
+
+/** Reports > Traffic (/reports/traffic): requests, bandwidth, cache and visitors of the person's zones. */
+export default function TrafficReportScreen() {
+  return (
+    <ReportPage
+      title="Traffic"
+      description="Requests of your zones from Cloudflare's analytics: how many, how much, how much was cached."
+      useReport={useTrafficReport}
+    >
+      {(report) => <TrafficView report={report} />}
+    </ReportPage>
+  );
+}
+
+function TrafficView({ report }: { report: TrafficReport }) {
+  const times = useMemo(() => bucketTimes(report.scope), [report.scope]);
+  const requests = useMemo(
+    () =>
+      seriesOfFields(
+        report.over_time.map((row) => ({ ...row, uncached: row.requests - row.cached_requests })),
+        [
+          { field: 'cached_requests', label: 'Cached' },
+          { field: 'uncached', label: 'Not cached' },
+        ],
+        times,
+      ),
+    [report.over_time, times],
+  );
+  const bandwidth = useMemo(
+    () => seriesOfFields(report.over_time, [{ field: 'bytes', label: 'Bandwidth' }], times),
+    [report.over_time, times],
+  );
+  const visits = useMemo(
+    () => seriesOfFields(report.over_time, [{ field: 'visits', label: 'Visits' }], times),
+    [report.over_time, times],
+  );
+  const { totals } = report;
+  return (
+    <>
+      <Totals
+        items={[
+          { label: 'Requests', value: formatCount(totals.requests) },
+          {
+            label: 'Cached',
+            value: totals.requests === 0 ? '—' : formatShare(totals.cached_requests / totals.requests),
+          },
+          { label: 'Bandwidth', value: formatBytes(totals.bytes) },
+          { label: 'Visits', value: formatCount(totals.visits) },
+        ]}
+      />
+      <TimeSeriesChart
+        title="Requests over time"
+        description="Cached and not cached"
+        times={times}
+        series={requests}
+        bucket={report.scope.bucket}
+        empty={EMPTY}
+        stacked
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <TimeSeriesChart
+          title="Bandwidth over time"
+          times={times}
+          series={bandwidth}
+          bucket={report.scope.bucket}
+          format={formatBytes}
+          empty={EMPTY}
+        />
+        <TimeSeriesChart
+          title="Visitors over time"
+          description="Visits: requests that began a visit (Cloudflare's count)"
+          times={times}
+          series={visits}
+          bucket={report.scope.bucket}
+          empty={EMPTY}
+        />
+        <BarTable
+          title="By cache status"
+          rows={report.by_cache_status}
+          rowKey={(row) => row.cache_status}
+          columns={[
+            { header: 'Cache status', cell: (row) => row.cache_status },
+            { header: 'Cached', cell: (row) => (row.cached ? 'Yes' : 'No') },
+          ]}
+          count={(row) => row.count}
+          countLabel="Requests"
+          empty={EMPTY}
+        />
+        <BarTable
+          title="By status class"
+          rows={report.by_status_class}
+          rowKey={(row) => row.status_class}
+          columns={[{ header: 'Status', cell: (row) => row.status_class }]}
+          count={(row) => row.count}
+          countLabel="Requests"
+          empty={EMPTY}
+        />
+        <BarTable
+          title="Top countries"
+          rows={report.top_countries}
+          rowKey={(row) => row.value}
+          columns={[{ header: 'Country', cell: (row) => row.value }]}
+          count={(row) => row.count}
+          countLabel="Requests"
+          empty={EMPTY}
+        />
+        <BarTable
+          title="Top hosts"
+          rows={report.top_hosts}
+          rowKey={(row) => row.value}
+          columns={[{ header: 'Host', cell: (row) => <span className="break-all">{row.value}</span> }]}
+          count={(row) => row.count}
+          countLabel="Requests"
+          empty={EMPTY}
+        />
+      </div>
+      <BarTable
+        title="Top paths"
+        rows={report.top_paths}
+        rowKey={(row) => row.value}
+        columns={[
+          { header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> },
+        ]}
+        count={(row) => row.count}
+        countLabel="Requests"
+        empty={EMPTY}
+      />
+    </>
+  );
+}
