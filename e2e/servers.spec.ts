@@ -43,7 +43,9 @@ test('a person registers a server, copies its install step, sees it turn active 
   const shown = page.getByRole('dialog', { name: 'Server "e2e-web" registered' });
   const key = (await shown.getByLabel('Server key').textContent())!.trim();
   expect(key).toMatch(/^gs_\d+_[A-Za-z0-9_-]{43}$/);
-  await expect(shown.getByLabel('Install step')).toContainText(`printf '%s\\n' '${key}' > /etc/fail2ban/guardian/key`);
+  await expect(shown.getByLabel('Install step')).toContainText(
+    `printf '%s\\n' '${key}' > /etc/fail2ban/guardian/key`,
+  );
   await shown.getByRole('button', { name: 'Copy install step' }).click();
   await expect(page.getByText('Install step copied.')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -82,7 +84,10 @@ test('a person registers a server, copies its install step, sees it turn active 
   await page.goto('/servers/list');
 
   await row.getByRole('button', { name: 'Revoke server e2e-web' }).click();
-  await page.getByRole('dialog', { name: 'Revoke Server Key' }).getByRole('button', { name: 'Revoke' }).click();
+  await page
+    .getByRole('dialog', { name: 'Revoke Server Key' })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await expect(row).toContainText('Revoked');
   const after = await request.post('/api/server-api/heartbeat', {
     headers: { authorization: `Bearer ${key}` },

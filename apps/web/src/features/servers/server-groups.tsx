@@ -61,7 +61,12 @@ function GroupDialog({ group, onClose }: { group?: ServerGroup; onClose: () => v
   const toast = useToast();
   const form = useDialogForm<GroupForm, ServerGroupRequest>({
     resolver: (values, context, options) =>
-      checkGroup(toRequest(values), context, options as unknown as Parameters<typeof checkGroup>[2]) as never,
+      checkGroup(
+        // Text that is not a number goes on as typed: the schema says what is wrong with it.
+        toRequest(values) as unknown as Parameters<typeof checkGroup>[0],
+        context,
+        options as unknown as Parameters<typeof checkGroup>[2],
+      ) as never,
     fieldOf: (field) =>
       ({
         default_duration_seconds: 'default_hours',
@@ -106,11 +111,22 @@ function GroupDialog({ group, onClose }: { group?: ServerGroup; onClose: () => v
       savingLabel="Saving..."
     >
       <Field label="Name" required error={errors.name?.message}>
-        {(control) => <Input {...control} {...form.register('name')} maxLength={60} placeholder="Web hosts" />}
-      </Field>
-      <Field label="Lists its bans go to" required error={errors.list_ids?.message} hint="IP lists of any of your accounts.">
         {(control) => (
-          <div id={control.id} aria-describedby={control['aria-describedby']} className="grid max-h-40 gap-1 overflow-auto rounded-control border border-line p-2">
+          <Input {...control} {...form.register('name')} maxLength={60} placeholder="Web hosts" />
+        )}
+      </Field>
+      <Field
+        label="Lists its bans go to"
+        required
+        error={errors.list_ids?.message}
+        hint="IP lists of any of your accounts."
+      >
+        {(control) => (
+          <div
+            id={control.id}
+            aria-describedby={control['aria-describedby']}
+            className="grid max-h-40 gap-1 overflow-auto rounded-control border border-line p-2"
+          >
             {banLists.isPending ? (
               <span className="text-sm text-ink-muted">Loading lists...</span>
             ) : ipLists.length === 0 ? (
@@ -129,14 +145,26 @@ function GroupDialog({ group, onClose }: { group?: ServerGroup; onClose: () => v
         )}
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Default expiry (hours)" hint="Empty: until removed." error={errors.default_hours?.message}>
+        <Field
+          label="Default expiry (hours)"
+          hint="Empty: until removed."
+          error={errors.default_hours?.message}
+        >
           {(control) => <Input {...control} {...form.register('default_hours')} inputMode="decimal" />}
         </Field>
-        <Field label="Longest expiry (hours)" hint="Empty: no limit. Longer bans are cut to it." error={errors.max_hours?.message}>
+        <Field
+          label="Longest expiry (hours)"
+          hint="Empty: no limit. Longer bans are cut to it."
+          error={errors.max_hours?.message}
+        >
           {(control) => <Input {...control} {...form.register('max_hours')} inputMode="decimal" />}
         </Field>
       </div>
-      <Field label="Comment" hint="{server}, {jail} and {reason} are filled in." error={errors.comment_template?.message}>
+      <Field
+        label="Comment"
+        hint="{server}, {jail} and {reason} are filled in."
+        error={errors.comment_template?.message}
+      >
         {(control) => <Input {...control} {...form.register('comment_template')} maxLength={200} />}
       </Field>
       <Field
@@ -151,17 +179,22 @@ function GroupDialog({ group, onClose }: { group?: ServerGroup; onClose: () => v
         }
         error={errors.allowlist?.message}
       >
-        {(control) => <Textarea {...control} {...form.register('allowlist')} rows={4} placeholder="203.0.113.0/24" />}
+        {(control) => (
+          <Textarea {...control} {...form.register('allowlist')} rows={4} placeholder="203.0.113.0/24" />
+        )}
       </Field>
       <Field label="Ceiling (bans per hour per server)" error={errors.ceiling_per_hour?.message}>
         {(control) => <Input {...control} {...form.register('ceiling_per_hour')} inputMode="numeric" />}
       </Field>
-      {save.isError && <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save the server group.')}</ErrorMessage>}
+      {save.isError && (
+        <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save the server group.')}</ErrorMessage>
+      )}
     </FormDialog>
   );
 }
 
-const duration = (value: number | null) => (value === null ? 'never' : `${(value / 3600).toLocaleString('en-US')} h`);
+const duration = (value: number | null) =>
+  value === null ? 'never' : `${(value / 3600).toLocaleString('en-US')} h`;
 
 /** /servers/groups: the groups and their policies. */
 export default function ServerGroupsPage() {
@@ -199,7 +232,15 @@ export default function ServerGroupsPage() {
       ) : (
         <DataTable
           caption="Server groups"
-          columns={['Group', 'Lists', 'Expiry (default / longest)', 'Allowlist', 'Ceiling', 'Servers', 'Actions']}
+          columns={[
+            'Group',
+            'Lists',
+            'Expiry (default / longest)',
+            'Allowlist',
+            'Ceiling',
+            'Servers',
+            'Actions',
+          ]}
           rows={groups.data}
           loading={groups.isPending}
           loadingText="Loading server groups..."
@@ -218,7 +259,9 @@ export default function ServerGroupsPage() {
               <TableCell label="Expiry (default / longest)">
                 {duration(group.default_duration_seconds)} / {duration(group.max_duration_seconds)}
               </TableCell>
-              <TableCell label="Allowlist">{group.allowlist.length === 0 ? 'None' : `${group.allowlist.length} entries`}</TableCell>
+              <TableCell label="Allowlist">
+                {group.allowlist.length === 0 ? 'None' : `${group.allowlist.length} entries`}
+              </TableCell>
               <TableCell label="Ceiling">{group.ceiling_per_hour.toLocaleString('en-US')} / h</TableCell>
               <TableCell label="Servers">{group.servers}</TableCell>
               <TableActionsCell label="Actions">
@@ -230,13 +273,18 @@ export default function ServerGroupsPage() {
                 >
                   <Pencil aria-hidden="true" className="size-4" />
                 </Button>
-                <DeleteButton label={`Delete server group ${group.name}`} onClick={() => void removeGroup(group)} />
+                <DeleteButton
+                  label={`Delete server group ${group.name}`}
+                  onClick={() => void removeGroup(group)}
+                />
               </TableActionsCell>
             </TableRow>
           )}
         </DataTable>
       )}
-      {editing && <GroupDialog group={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />}
+      {editing && (
+        <GroupDialog group={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
+      )}
     </>
   );
 }

@@ -60,7 +60,9 @@ function Registered({ server }: { server: CreatedServer }) {
       </div>
       <div className="space-y-2">
         <div className="flex items-center justify-between gap-2">
-          <h3 className="font-medium text-ink">Install step ({SERVER_INTEGRATION_LABELS[server.integration]})</h3>
+          <h3 className="font-medium text-ink">
+            Install step ({SERVER_INTEGRATION_LABELS[server.integration]})
+          </h3>
           <Button size="sm" variant="secondary" onClick={() => void copy(step, 'Install step')}>
             Copy install step
           </Button>
@@ -97,7 +99,7 @@ function RegisterDialog({ onClose }: { onClose: () => void }) {
           ...values,
           group_id: values.group_id === '' ? undefined : Number(values.group_id),
           expected_interval_minutes: Number(values.expected_interval_minutes),
-        },
+        } as unknown as Parameters<typeof checkServer>[0],
         context,
         options as unknown as Parameters<typeof checkServer>[2],
       ) as never,
@@ -117,7 +119,11 @@ function RegisterDialog({ onClose }: { onClose: () => void }) {
       submitDisabled={noGroups || groups.isError}
       submitLabel="Register"
       savingLabel="Registering..."
-      saved={created ? { title: `Server "${created.name}" registered`, content: <Registered server={created} /> } : null}
+      saved={
+        created
+          ? { title: `Server "${created.name}" registered`, content: <Registered server={created} /> }
+          : null
+      }
     >
       <Field label="Name" required error={errors.name?.message}>
         {(control) => <Input {...control} {...form.register('name')} maxLength={60} placeholder="web-1" />}
@@ -165,13 +171,18 @@ function RegisterDialog({ onClose }: { onClose: () => void }) {
           <Input {...control} {...form.register('expected_interval_minutes')} inputMode="numeric" />
         )}
       </Field>
-      {groups.isError && <ErrorMessage>{actionErrorMessage(groups.error, 'Failed to fetch server groups.')}</ErrorMessage>}
-      {create.isError && <ErrorMessage>{actionErrorMessage(create.error, 'Failed to register the server.')}</ErrorMessage>}
+      {groups.isError && (
+        <ErrorMessage>{actionErrorMessage(groups.error, 'Failed to fetch server groups.')}</ErrorMessage>
+      )}
+      {create.isError && (
+        <ErrorMessage>{actionErrorMessage(create.error, 'Failed to register the server.')}</ErrorMessage>
+      )}
     </FormDialog>
   );
 }
 
-const counts = (value: { day: number; week: number }) => `${value.day.toLocaleString('en-US')} / ${value.week.toLocaleString('en-US')}`;
+const counts = (value: { day: number; week: number }) =>
+  `${value.day.toLocaleString('en-US')} / ${value.week.toLocaleString('en-US')}`;
 
 /** /servers/list: the person's servers, registered with a key shown once, watched, revocable. */
 export default function ServerListPage() {
@@ -209,7 +220,16 @@ export default function ServerListPage() {
       ) : (
         <DataTable
           caption="Servers"
-          columns={['Server', 'Integration', 'Last seen', 'Bans 24 h / 7 d', 'Unbans 24 h / 7 d', 'Refused 24 h / 7 d', 'State', 'Actions']}
+          columns={[
+            'Server',
+            'Integration',
+            'Last seen',
+            'Bans 24 h / 7 d',
+            'Unbans 24 h / 7 d',
+            'Refused 24 h / 7 d',
+            'State',
+            'Actions',
+          ]}
           rows={servers.data}
           loading={servers.isPending}
           loadingText="Loading servers..."
