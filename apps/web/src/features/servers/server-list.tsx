@@ -238,14 +238,19 @@ export default function ServerListPage() {
           {(server) => (
             <TableRow key={server.id}>
               <TableCell label="Server">
-                <span className="font-medium">{server.name}</span>
-                <span className="block text-xs text-ink-muted">
-                  {server.group_name} · key …{server.key_last_four}
-                </span>
+                {/* One grid cell on a phone's card: the name and its group under it, beside the label. */}
+                <div>
+                  <span className="font-medium">{server.name}</span>
+                  <span className="block text-xs text-ink-muted">
+                    {server.group_name} · key …{server.key_last_four}
+                  </span>
+                </div>
               </TableCell>
               <TableCell label="Integration">
-                {SERVER_INTEGRATION_LABELS[server.integration]}
-                {server.version && <span className="block text-xs text-ink-muted">{server.version}</span>}
+                <div>
+                  {SERVER_INTEGRATION_LABELS[server.integration]}
+                  {server.version && <span className="block text-xs text-ink-muted">{server.version}</span>}
+                </div>
               </TableCell>
               <TableCell label="Last seen">
                 {server.last_seen_at ? when.format(new Date(server.last_seen_at)) : 'Never'}
@@ -253,10 +258,12 @@ export default function ServerListPage() {
               <TableCell label="Bans 24 h / 7 d">{counts(server.bans)}</TableCell>
               <TableCell label="Unbans 24 h / 7 d">{counts(server.unbans)}</TableCell>
               <TableCell label="Refused 24 h / 7 d">
-                {counts(server.refused)}
-                {server.last_refusal && (
-                  <span className="block text-xs text-ink-muted">Last: {server.last_refusal.reason}</span>
-                )}
+                <div>
+                  {counts(server.refused)}
+                  {server.last_refusal && (
+                    <span className="block text-xs text-ink-muted">Last: {server.last_refusal.reason}</span>
+                  )}
+                </div>
               </TableCell>
               <TableCell label="State">
                 <Badge tone={STATE_TONE[server.state]}>{STATE_LABEL[server.state]}</Badge>
