@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Guardian's Fail2Ban action (see guardian.conf): ban or unban one address in a Cloudflare list.
+"""Guardian's Fail2Ban action (see guardian.conf): a registered server's bans and unbans.
 
-    guardian.py ban|unban <guardian url> <list id> <address> <key file> [comment]
+    guardian.py heartbeat <guardian url> <key file>
+    guardian.py ban <guardian url> <key file> <address> [jail] [reason] [bantime seconds]
+    guardian.py unban <guardian url> <key file> <address>
 
-The API key is read from <key file> (mode 0600: this refuses one others can read), never from the
-command line, where `ps` shows it to every local user. Exits non-zero, saying why, when the address
-was not banned or not removed, so Fail2Ban logs the failure.
+The server key is read from <key file> (mode 0600: this refuses one others can read), never from the
+command line, where `ps` shows it to every local user. Guardian takes a ban or unban at once (202) and
+writes it to Cloudflare in the background; a refusal (the group's allowlist, its ceiling of bans per
+hour, a malformed address, a revoked key) exits non-zero with Guardian's reason, so Fail2Ban logs it.
 """
 import json
 import os
 import stat
 import sys
 import urllib.error
-import urllib.parse
 import urllib.request
 
-PER_PAGE = 500  # Guardian's largest page of items
+VERSION = "guardian-fail2ban 2"
 
 
 def read_key(path):
@@ -26,11 +28,12 @@ def read_key(path):
         return file.read().strip()
 
 
-def call(method, url, key, body=None):
+def call(url, key, path, body):
+    body = {**body, "version": VERSION}
     request = urllib.request.Request(
-        url,
-        method=method,
-        data=None if body is None else json.dumps(body).encode(),
+        f"{url.rstrip('/')}/api/server-api/{path}",
+        method="POST",
+        data=json.dumps(body).encode(),
         headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=60) as response:
@@ -38,47 +41,36 @@ def call(method, url, key, body=None):
         return json.loads(text) if text else None
 
 
-def ban(items, key, address, comment):
-    try:
-        call("POST", items, key, {"ip": address, "comment": comment})
-    except urllib.error.HTTPError as error:
-        if error.code != 409:  # already in this list: banned
-            raise
-
-
-def unban(items, key, address):
-    # A search matches values starting with the address and comments containing it: page through
-    # every match for the exact item (not only the first page).
-    exact = {address, f"{address}/32", f"{address}/128"}
-    page = 1
-    while True:
-        query = urllib.parse.urlencode({"search": address, "per_page": PER_PAGE, "page": page})
-        found = call("GET", f"{items}?{query}", key)["items"]
-        for item in found:
-            if item.get("ip") in exact:
-                call("DELETE", f"{items}/{item['id']}", key)
-                print(f"guardian: removed {address} (item {item['id']})")
-                return
-        if len(found) < PER_PAGE:
-            sys.exit(f"guardian: {address} is not in the list: nothing removed")
-        page += 1
-
-
 def main(argv):
-    if len(argv) < 6 or argv[1] not in ("ban", "unban"):
+    if len(argv) < 4 or argv[1] not in ("heartbeat", "ban", "unban"):
         sys.exit(__doc__)
-    action, url, list_id, address, key_file = argv[1:6]
+    action, url, key_file = argv[1:4]
     key = read_key(key_file)
-    items = f"{url.rstrip('/')}/api/cloudflare/banlists/{urllib.parse.quote(list_id, safe='')}/items"
+    body = {}
+    if action != "heartbeat":
+        if len(argv) < 5:
+            sys.exit(__doc__)
+        body["address"] = argv[4]
+    if action == "ban":
+        jail, reason, bantime = (argv[5:8] + ["", "", ""])[:3]
+        if jail:
+            body["jail"] = jail
+        if reason:
+            body["reason"] = reason
+        # -1 (permanent) or nothing: the group's default expiry.
+        if bantime.lstrip("-").isdigit() and int(bantime) > 0:
+            body["duration_seconds"] = int(bantime)
     try:
-        if action == "ban":
-            ban(items, key, address, argv[6] if len(argv) > 6 else "fail2ban")
-        else:
-            unban(items, key, address)
+        answer = call(url, key, action, body)
+        print(f"guardian: {action} {body.get('address', '')}: {json.dumps(answer)}".replace("  ", " "))
     except urllib.error.HTTPError as error:
-        sys.exit(f"guardian: {action} {address}: {error.code} {error.read().decode(errors='replace')[:300]}")
+        try:
+            message = json.loads(error.read())["message"]
+        except Exception:  # not Guardian's answer (a proxy's page): its status says enough
+            message = error.reason
+        sys.exit(f"guardian: {action} {body.get('address', '')}: {error.code} {message}"[:500])
     except urllib.error.URLError as error:
-        sys.exit(f"guardian: {action} {address}: {error.reason}")
+        sys.exit(f"guardian: {action} {body.get('address', '')}: {error.reason}")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ import { DatabaseRequestBudget } from './cloudflare/request-budget';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { ipSearchRoutes } from './modules/ip-search';
 import { reportsRoutes } from './modules/reports';
+import { registerServerKeyGuard, serversRoutes } from './modules/servers';
 
 /** The dependencies a running server builds from its config (tests and benchmarks may swap some). */
 export function createAppDeps(config: Config, db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerResponseHeaders(app);
   const services = createServices(config, deps);
   registerAuthGuard(app, services.sessions, services.apiKeys);
+  registerServerKeyGuard(app, services.servers);
   await registerRequestLimits(app, config.requestLimits, config.bodiesInFlight);
   if (config.trustProxy === false) limitConnectionsPerAddress(app.server, config.connections.perAddress);
   rejectNulCharacters(app);
@@ -157,6 +159,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Every account's API token is asked about again every few hours (accounts/token-checks.ts).
   app.addHook('onReady', async () => services.tokenChecks.start());
   app.addHook('onClose', () => services.tokenChecks.stop());
+  // Servers' bans no job carries (a failed one, a lost enqueue) are handed to a new one.
+  app.addHook('onReady', async () => services.serverBanWrites.start());
+  app.addHook('onClose', () => services.serverBanWrites.stop());
   await app.register(zonesRoutes, { zones: services.zones, zonesSyncJobs: services.zonesSyncJobs });
   await app.register(zoneSettingsRoutes, { zoneSettings: services.zoneSettings });
   await app.register(rulesOverviewRoutes, { rulesOverview: services.rulesOverview });
@@ -172,6 +177,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   await app.register(reportsRoutes, { reports: services.reports });
   await app.register(apiKeysRoutes, { apiKeys: services.apiKeys });
+  await app.register(serversRoutes, { servers: services.servers });
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
   await app.register(apiDocsRoutes);
 

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
-/** Who may call a route: anyone, any signed-in user (the default under /api), or administrators. */
-export type RouteAccess = 'public' | 'user' | 'admin';
+/**
+ * Who may call a route: anyone, any signed-in user (the default under /api), administrators, or a
+ * registered server with its own key (guarded by the servers module, not by the person's guard).
+ */
+export type RouteAccess = 'public' | 'user' | 'admin' | 'server';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,9 +38,9 @@ export interface RouteEntry {
 export function guardedAccess(route: {
   url: string;
   config?: { access?: RouteAccess };
-}): Exclude<RouteAccess, 'public'> | undefined {
+}): 'user' | 'admin' | undefined {
   const access = route.config?.access ?? 'user';
-  return access === 'public' || !isApiPath(route.url) ? undefined : access;
+  return access === 'public' || access === 'server' || !isApiPath(route.url) ? undefined : access;
 }
 
 /** Starts recording routes; call before any route is registered. */

@@ -42,6 +42,7 @@ import { PasswordLinksService } from './modules/users';
 import { UsersRepository } from './modules/users';
 import { UsersService } from './modules/users';
 import { ZoneSettingsService } from './modules/zones';
+import { ServerBanWrites, ServersService } from './modules/servers';
 import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
@@ -103,6 +104,21 @@ export function createServices(config: Config, deps: AppDeps) {
   // The IP search's Ban everywhere and Remove from lists: a job per account, through the items service.
   const ipSearchActions = new IpSearchActions(banListParts, banListItems, jobs);
   const ipSearch = new IpSearchService(deps.db, owned, deps.answerCaches);
+  // Servers' bans: stored by the ban call, written per account by a job, as an import's items are.
+  const serverBanWrites = new ServerBanWrites(
+    deps.db,
+    banListParts.lists,
+    listImport,
+    banListItems,
+    jobQueue,
+    (err) => deps.logger?.error({ err }, "could not look for servers' pending bans"),
+  );
+  const servers = new ServersService(deps.db, owned, async (accountRef) => {
+    // Not queued now (the queue stopping, the database busy): the sweep queues it.
+    await serverBanWrites.trigger(accountRef).catch((err: unknown) =>
+      deps.logger?.warn({ err }, "could not queue a job of servers' bans"),
+    );
+  });
   const zoneRecords = new ZonesRepository(deps.db);
   // The person's zones, for every service that acts on one.
   const ownedZones = new OwnedZones(zoneRecords, deps);
@@ -118,6 +134,7 @@ export function createServices(config: Config, deps: AppDeps) {
     'ip-search-remove': ipSearchActions.runRemove,
     'ban-list-import': listImport.run,
     'ban-list-expiry': itemExpiry.run,
+    'server-bans': serverBanWrites.run,
   });
   const dns = new DnsRecordsService(deps, ownedZones, snapshots);
   // Whoever reads a zone's WAF rules (its rules screen, the rules overview) tells the lists what the
@@ -188,5 +205,7 @@ export function createServices(config: Config, deps: AppDeps) {
     snapshots,
     restorers,
     apiKeys: new ApiKeysService(deps.db),
+    servers,
+    serverBanWrites,
   };
 }

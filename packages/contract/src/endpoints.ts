@@ -20,6 +20,7 @@ import { jobEndpoints } from './jobs/jobs.endpoints';
 import { ipSearchEndpoints } from './ip-search/ip-search.endpoints';
 import { listCapacityEndpoints } from './list-capacity/list-capacity.endpoints';
 import { reportEndpoints } from './reports/reports.endpoints';
+import { serverApiEndpoints, serverEndpoints } from './servers/servers.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -46,6 +47,8 @@ export const endpoints = {
   ipSearch: ipSearchEndpoints,
   listCapacity: listCapacityEndpoints,
   reports: reportEndpoints,
+  servers: serverEndpoints,
+  serverApi: serverApiEndpoints,
 } as const;
 
 /** The table as one list. */

@@ -15,7 +15,9 @@ import {
   BAN_LIST_ITEMS_MAX_PER_PAGE,
   type BanList,
   type BanListItemsPage,
-  type CreatedApiKey,
+  type CreatedServer,
+  type Server,
+  type ServerGroup,
 } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
@@ -23,8 +25,8 @@ import type { TestUser } from '../test/context';
 
 /**
  * integrations/fail2ban/guardian.conf, run by Debian's own Fail2Ban: a jail reads a log this test
- * writes, bans an address through a running Guardian with an API key, and unbans it when told to
- * (fail2ban-client unbanip). CI installs fail2ban (.ci/run) and sets GUARDIAN_REQUIRE_FAIL2BAN=1, so
+ * writes, bans an address through a running Guardian as a registered server (its own key, from a
+ * 0600 file), and unbans it when told to (fail2ban-client unbanip). CI installs fail2ban (.ci/run) and sets GUARDIAN_REQUIRE_FAIL2BAN=1, so
  * there it cannot be skipped.
  */
 const hasFail2ban = spawnSync('fail2ban-client', ['--version']).status === 0;
@@ -60,7 +62,7 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
   let list: BanList;
   let url: string;
   let keyFile: string;
-  let key: CreatedApiKey;
+  let server: CreatedServer;
   let owner: TestUser;
 
   beforeAll(async () => {
@@ -76,14 +78,27 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
         payload: { account_name: 'Fail2Ban Co', list_name: 'fail2ban', kind: 'ip' },
       })
     ).json<BanList>();
-    key = (
+    const group = (
       await ctx.app.inject({
         method: 'POST',
-        url: '/api/me/api-keys',
+        url: '/api/servers/groups',
         headers: user.headers,
-        payload: { name: 'fail2ban', access: 'ban', list_ids: [list.list_id] },
+        payload: {
+          name: 'Web hosts',
+          list_ids: [list.list_id],
+          allowlist: ['192.0.2.128/25'],
+          comment_template: 'fail2ban {jail}: {reason}',
+        },
       })
-    ).json<CreatedApiKey>();
+    ).json<ServerGroup>();
+    server = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/servers',
+        headers: user.headers,
+        payload: { name: 'web-1', group_id: group.id, integration: 'fail2ban' },
+      })
+    ).json<CreatedServer>();
     url = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
 
     dir = mkdtempSync(join(tmpdir(), 'guardian-fail2ban-'));
@@ -92,7 +107,7 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
     copyFileSync(ACTION, join(dir, 'action.d', 'guardian.conf'));
     copyFileSync(SCRIPT, join(dir, 'action.d', 'guardian.py'));
     keyFile = join(dir, 'guardian.key');
-    writeFileSync(keyFile, `${key.key}\n`, { mode: 0o600 });
+    writeFileSync(keyFile, `${server.key}\n`, { mode: 0o600 });
     writeFileSync(
       join(dir, 'fail2ban.conf'),
       `[Definition]\nloglevel = INFO\nlogtarget = ${dir}/fail2ban.log\nsocket = ${dir}/fail2ban.sock\npidfile = ${dir}/fail2ban.pid\ndbfile = :memory:\n`,
@@ -114,7 +129,7 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
         'findtime = 600',
         // Unbanned by the test (fail2ban-client unbanip), once the lookalikes are in.
         'bantime = 3600',
-        `action = guardian[guardian_url="${url}", guardian_list="${list.list_id}", guardian_key_file="${keyFile}", guardian_script="${dir}/action.d/guardian.py"]`,
+        `action = guardian[guardian_url="${url}", guardian_key_file="${keyFile}", guardian_script="${dir}/action.d/guardian.py"]`,
         '',
       ].join('\n'),
     );
@@ -138,6 +153,16 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
       .getListItems(accountId, list.list_id)
       .some((item) => 'ip' in item && item.ip === ADDRESS);
 
+  const serverNow = async () =>
+    (await ctx.app.inject({ method: 'GET', url: '/api/servers', headers: owner.headers }))
+      .json<Server[]>()
+      .find((entry) => entry.id === server.id)!;
+
+  it('reports in when Fail2Ban starts: the server turns active with its version', async () => {
+    await vi.waitFor(async () => expect((await serverNow()).state).toBe('active'), { timeout: 20_000, interval: 250 });
+    expect((await serverNow()).version).toBe('guardian-fail2ban 2');
+  });
+
   it('adds the address to the Cloudflare list after the failures, and removes it when unbanned, past a page of lookalikes (issue 33)', async () => {
     for (let i = 0; i < 3; i += 1) appendFileSync(join(dir, 'auth.log'), `Failed login from ${ADDRESS}\n`);
     await vi.waitFor(() => expect(banned()).toBe(true), { timeout: 30_000, interval: 250 });
@@ -145,6 +170,20 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
       .getListItems(accountId, list.list_id)
       .find((entry) => 'ip' in entry && entry.ip === ADDRESS);
     expect(item?.comment).toMatch(/^fail2ban guardian-test: \d+ failures$/);
+    // The jail's bantime (an hour) is the item's expiry.
+    await vi.waitFor(
+      async () => {
+        const [row] = await ctx.db.query<{ expires_at: Date | null }>(
+          `SELECT i.expires_at FROM ban_list_items i JOIN ban_lists bl ON bl.id = i.ban_list_ref
+            WHERE bl.list_id = $1 AND i.ip = $2`,
+          [list.list_id, ADDRESS],
+        );
+        const left = (row?.expires_at?.getTime() ?? 0) - Date.now();
+        expect(left).toBeGreaterThan(3_500_000);
+        expect(left).toBeLessThanOrEqual(3_600_000);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
 
     // Lookalikes added after the ban, in one write, and mirrored: the search's first page is theirs.
     ctx.sandbox.control.seedListItems(
@@ -160,15 +199,20 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
       url: `/api/cloudflare/banlists/${list.list_id}/sync`,
       headers: owner.headers,
     });
-    expect(sync.statusCode, sync.body).toBe(200);
-    const firstPage = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/cloudflare/banlists/${list.list_id}/items?search=${ADDRESS}&per_page=${BAN_LIST_ITEMS_MAX_PER_PAGE}`,
-      headers: owner.headers,
-    });
-    const matches = firstPage.json<BanListItemsPage>().items;
-    expect(matches).toHaveLength(BAN_LIST_ITEMS_MAX_PER_PAGE);
-    expect(matches.map((match) => match.ip)).not.toContain(ADDRESS);
+    expect([200, 202], sync.body).toContain(sync.statusCode);
+    await vi.waitFor(
+      async () => {
+        const firstPage = await ctx.app.inject({
+          method: 'GET',
+          url: `/api/cloudflare/banlists/${list.list_id}/items?search=${ADDRESS}&per_page=${BAN_LIST_ITEMS_MAX_PER_PAGE}`,
+          headers: owner.headers,
+        });
+        const matches = firstPage.json<BanListItemsPage>().items;
+        expect(matches).toHaveLength(BAN_LIST_ITEMS_MAX_PER_PAGE);
+        expect(matches.map((match) => match.ip)).not.toContain(ADDRESS);
+      },
+      { timeout: 20_000, interval: 250 },
+    );
 
     const unban = await run('fail2ban-client', ['-c', dir, 'set', 'guardian-test', 'unbanip', ADDRESS]);
     expect(unban.status, unban.stderr).toBe(0);
@@ -180,9 +224,9 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
     await vi.waitFor(
       async () => {
         const trail = await ctx.db.query<{ action: string; actor: string }>(
-          'SELECT action, actor FROM audit_events WHERE actor LIKE \'%(API key "fail2ban")\' ORDER BY id',
+          'SELECT action, actor FROM audit_events WHERE actor LIKE \'%(server "web-1")\' ORDER BY id',
         );
-        expect(trail.map((row) => row.action)).toEqual(['banListItems.add', 'banListItems.remove']);
+        expect(trail.map((row) => row.action)).toEqual(['serverApi.ban', 'serverApi.unban']);
       },
       { timeout: 10_000, interval: 100 },
     );
@@ -198,10 +242,10 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
     );
     expect(actionban.status).toBe(0);
     expect(actionban.stdout).toContain(keyFile);
-    expect(actionban.stdout).not.toContain('gk_');
+    expect(actionban.stdout).not.toContain('gs_');
     chmodSync(keyFile, 0o644);
     try {
-      const refused = await runScript(['ban', url, list.list_id, '192.0.2.51', keyFile]);
+      const refused = await runScript(['ban', url, keyFile, '192.0.2.51']);
       expect(refused.status).not.toBe(0);
       expect(refused.stderr).toContain(`chmod 600 ${keyFile}`);
     } finally {
@@ -209,9 +253,13 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
     }
   });
 
-  it('fails, saying so, when an unban removed nothing', async () => {
-    const unban = await runScript(['unban', url, list.list_id, '203.0.113.99', keyFile]);
-    expect(unban.status).not.toBe(0);
-    expect(unban.stderr).toContain('203.0.113.99 is not in the list: nothing removed');
+  it("fails, saying Guardian's reason, when the group's policy refuses the ban", async () => {
+    const refused = await runScript(['ban', url, keyFile, '192.0.2.200', 'sshd']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('403 192.0.2.200 is within 192.0.2.128/25, on the allowlist of the group "Web hosts"');
+    const malformed = await runScript(['ban', url, keyFile, '192.0.2.300']);
+    expect(malformed.status).not.toBe(0);
+    expect(malformed.stderr).toContain('400');
+    expect((await serverNow()).refused.day).toBe(2);
   });
 });

@@ -55,6 +55,8 @@ export const JOB_KIND_TABLE = {
   },
   // Queued by each process's sweep; a failed run is not tried again behind the next sweep.
   'ban-list-expiry': { payload: nothing, accountTurn: true, retry: ONCE },
+  // Queued by a server's ban or unban (or the servers' sweep); Cloudflare refusing is tried again.
+  'server-bans': { payload: nothing, accountTurn: true, retry: IN_BACKGROUND },
 } satisfies Record<JobKind, JobKindDeclaration>;
 
 export type GuardianJobKinds = typeof JOB_KIND_TABLE;

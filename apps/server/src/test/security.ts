@@ -14,6 +14,8 @@ import {
   pathOf,
   apiKeyEndpoints,
   rulesOverviewEndpoints,
+  serverApiEndpoints,
+  serverEndpoints,
   snapshotEndpoints,
   jobEndpoints,
   twoFactorEndpoints,
@@ -59,7 +61,9 @@ export type ResourceKind =
   | 'apiKey'
   | 'session'
   | 'job'
-  | 'import';
+  | 'import'
+  | 'server'
+  | 'serverGroup';
 
 /** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
 const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
@@ -77,6 +81,8 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   jobs: 'job',
   capacity: 'account',
   import: 'import',
+  servers: 'server',
+  groups: 'serverGroup',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -124,6 +130,10 @@ export interface Estate {
   job: { id?: string };
   /** A previewed import into the estate's list. */
   import: { id?: string };
+  /** A registered server of the estate's person (in a group of its own) and its key. */
+  server: { id?: number; key?: string; groupId?: number };
+  /** A server group of the estate's person, with no server in it (so it can be deleted). */
+  serverGroup: { id?: number };
 }
 
 let estateCounter = 0;
@@ -328,6 +338,8 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     session: {},
     job: {},
     import: {},
+    server: {},
+    serverGroup: {},
   };
   estate.item.ip = String(
     control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
@@ -353,6 +365,21 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     payload: { name: `Estate ${tag}`, access: 'read' },
   });
   estate.apiKey.id = created.json<{ id: number }>().id;
+  const serversGroup = await call(ctx, user, serverEndpoints.groupCreate, {
+    payload: { name: `Servers ${tag}`, list_ids: [list.id] },
+  });
+  const server = await call(ctx, user, serverEndpoints.create, {
+    payload: { name: `web-${tag}`, group_id: serversGroup.json<{ id: number }>().id, integration: 'fail2ban' },
+  });
+  estate.server = {
+    id: server.json<{ id: number }>().id,
+    key: server.json<{ key: string }>().key,
+    groupId: serversGroup.json<{ id: number }>().id,
+  };
+  const emptyGroup = await call(ctx, user, serverEndpoints.groupCreate, {
+    payload: { name: `Empty ${tag}`, list_ids: [list.id] },
+  });
+  estate.serverGroup.id = emptyGroup.json<{ id: number }>().id;
   const signedIn = await call(ctx, user, authEndpoints.login, {
     payload: { email: user.email, password: user.password },
   });
@@ -421,6 +448,10 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
       return forms(estate.job.id);
     case 'import':
       return forms(estate.import.id);
+    case 'server':
+      return forms(estate.server.id);
+    case 'serverGroup':
+      return forms(estate.serverGroup.id);
   }
 }
 
@@ -600,6 +631,18 @@ export async function sampleRequest(
       return { payload: { plan: 'enterprise' } };
     case apiKeyEndpoints.create:
       return { payload: { name: `Sample ${sampleCounter}`, access: 'ban', list_ids: [estate.list.listId] } };
+    case serverEndpoints.groupCreate:
+    case serverEndpoints.groupUpdate:
+      return { payload: { name: `Group ${sampleCounter}`, list_ids: [estate.list.listId] } };
+    case serverEndpoints.create:
+      return {
+        payload: { name: `server-${sampleCounter}`, group_id: estate.server.groupId, integration: 'script' },
+      };
+    case serverApiEndpoints.ban:
+    case serverApiEndpoints.unban:
+      return { payload: { address: `198.18.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}` } };
+    case serverApiEndpoints.heartbeat:
+      return { payload: { version: 'sample' } };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.

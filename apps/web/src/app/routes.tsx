@@ -30,6 +30,9 @@ const AdminUsers = lazy(() => import('../features/admin-users'));
 const Profile = lazy(() => import('../features/profile'));
 const TwoFactorSetup = lazy(() => import('../features/two-factor'));
 const SetPassword = lazy(() => import('../features/set-password'));
+const ServerList = lazy(() => import('../features/servers/server-list'));
+const ServerGroups = lazy(() => import('../features/servers/server-groups'));
+const ServerIntegrations = lazy(() => import('../features/servers/server-integrations'));
 
 /** Screens with their own feature folder; every other menu route shows a placeholder. */
 const screens: Record<string, ComponentType> = {
@@ -50,6 +53,9 @@ const screens: Record<string, ComponentType> = {
   'dashboard/jobs': Jobs,
   'admin/activity': AdminActivity,
   'admin/users': AdminUsers,
+  'servers/list': ServerList,
+  'servers/groups': ServerGroups,
+  'servers/integrations': ServerIntegrations,
   profile: Profile,
 };
 

@@ -216,3 +216,15 @@ export function describeCidrRange(range: CidrRange): string {
   const count = range.addresses.toLocaleString('en-US');
   return `${range.network} covers ${range.first} – ${range.last} (${count} address${range.addresses === 1n ? '' : 'es'}).`;
 }
+
+/**
+ * Whether two addresses or CIDRs (any prefix, host bits ignored) share an address: a ban of one bans
+ * some of the other (a server's ban against its group's allowlist). Text that is neither never overlaps.
+ */
+export function ipRangesOverlap(a: string, b: string): boolean {
+  const x = readIp(a.trim());
+  const y = readIp(b.trim());
+  if (!x || !y || x.version !== y.version) return false;
+  // Two ranges overlap when they agree on the bits of the wider one's prefix.
+  return (x.address as ipaddr.IPv4).match(y.address as ipaddr.IPv4, Math.min(x.prefix, y.prefix));
+}

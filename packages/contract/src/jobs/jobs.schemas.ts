@@ -13,6 +13,7 @@ export const JOB_KINDS = [
   'ip-search-remove',
   'ban-list-import',
   'ban-list-expiry',
+  'server-bans',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -29,6 +30,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'ip-search-remove': 'Remove from lists',
   'ban-list-import': 'Import',
   'ban-list-expiry': 'Remove expired items',
+  'server-bans': "Servers' bans",
 };
 
 /** The most jobs one list answer holds (newest first). */

@@ -3,8 +3,11 @@ import { ERROR_STATUS, errorBodySchema, type ErrorCode } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Who may call an endpoint: anyone, any signed-in person (the default), or administrators. */
-export type EndpointAccess = 'public' | 'user' | 'admin';
+/**
+ * Who may call an endpoint: anyone, any signed-in person (the default), administrators, or a
+ * registered server with its own key (and nothing else: no session or API key).
+ */
+export type EndpointAccess = 'public' | 'user' | 'admin' | 'server';
 
 /**
  * One endpoint of the API, declared once: the server registers its route from it (Fastify checks

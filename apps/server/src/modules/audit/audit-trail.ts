@@ -12,6 +12,8 @@ declare module 'fastify' {
     auditContext?: AuditContext;
     /** What the change did beyond its request, set by the handler (e.g. `api_keys_revoked: 2`). */
     auditEffects?: Record<string, unknown>;
+    /** Who the trail names when it is not the person's session or API key (a server with its key). */
+    auditActor?: string;
   }
 }
 
@@ -216,7 +218,8 @@ export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: nu
     const email =
       request.user?.email ?? (typeof body.email === 'string' ? body.email.slice(0, 254) : 'anonymous');
     // A script's change is the person's, under the name of the key it used.
-    const actor = request.apiKey ? `${email} (API key "${request.apiKey.name}")` : email;
+    const actor =
+      request.auditActor ?? (request.apiKey ? `${email} (API key "${request.apiKey.name}")` : email);
     const context = request.auditContext;
     const record = async () => {
       // A sign-in, failed or not, goes into the trail of the person whose e-mail was given, if any:

@@ -202,6 +202,24 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       return phrase('revoked', 'revoke', key);
     case 'apiKeys.userRevoke':
       return phrase('revoked', 'revoke', `${key} of ${person}`);
+    case 'servers.groupCreate':
+      return phrase('created', 'create', `server group "${text(target.name) ?? ''}"`);
+    case 'servers.groupUpdate':
+      return phrase('changed', 'change', `the policy of server group "${text(target.name) ?? ''}"`);
+    case 'servers.groupRemove':
+      return phrase('deleted', 'delete', `server group ${text(target.group_id) ?? ''}`.trim());
+    case 'servers.create':
+      return phrase('registered', 'register', `server "${text(target.name) ?? ''}"`);
+    case 'servers.revoke':
+      return phrase('revoked', 'revoke', `the key of server ${text(target.server_id) ?? ''}`.trim());
+    case 'servers.userRevoke':
+      return phrase('revoked', 'revoke', `the key of server ${text(target.server_id) ?? ''} of ${person}`);
+    case 'serverApi.ban':
+      return phrase('banned', 'ban', text(target.address) ?? 'an address');
+    case 'serverApi.unban':
+      return phrase('unbanned', 'unban', text(target.address) ?? 'an address');
+    case 'serverApi.heartbeat':
+      return phrase('reported in', 'report in');
     case 'twoFactor.setup':
       return phrase('started setting up two-factor sign-in', 'start setting up two-factor sign-in');
     case 'twoFactor.enable':

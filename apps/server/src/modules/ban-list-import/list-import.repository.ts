@@ -118,7 +118,7 @@ export class ListImportRepository {
     ref: number,
     firstId: number,
     items: readonly (MirrorItem & { expiresAt: string | null })[],
-    by: { userId: number; name: string },
+    by: { userId: number; name: string; via?: 'import' | 'api' },
   ): Promise<void> {
     if (items.length === 0) return;
     await ensurePartition(this.db, ref);
@@ -127,13 +127,13 @@ export class ListImportRepository {
          INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort,
                                      added_via, added_by, added_by_user, expires_at)
          SELECT $1, $2::bigint - 1 + ordinality, item_id, ip, comment, created_on, ip_sort::inet,
-                'import', $8, $9, expires_at
+                $11, $8, $9, expires_at
          FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $10::timestamptz[])
               WITH ORDINALITY AS item (item_id, ip, comment, created_on, ip_sort, expires_at, ordinality)
          RETURNING item_id, ip, expires_at
        )
        INSERT INTO ban_list_item_history (ban_list_ref, item_id, value, event, user_id, actor, added_via, expires_at)
-       SELECT $1, item_id, ip, 'added', $9, $8, 'import', expires_at FROM added`,
+       SELECT $1, item_id, ip, 'added', $9, $8, $11, expires_at FROM added`,
       [
         ref,
         firstId,
@@ -145,6 +145,7 @@ export class ListImportRepository {
         by.name,
         by.userId,
         items.map((item) => item.expiresAt),
+        by.via ?? 'import',
       ],
     );
     await this.db.query(

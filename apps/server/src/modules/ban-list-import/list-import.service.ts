@@ -90,6 +90,8 @@ export interface ImportActor {
   userId: number;
   /** How the Added by column names them (their e-mail, with the API key's name for an API call). */
   name: string;
+  /** The items' provenance: an import, or a call with a key (a server's bans). */
+  via?: 'import' | 'api';
 }
 
 /**
@@ -223,6 +225,32 @@ export class ListImportService {
       return result;
     });
   };
+
+  /**
+   * Adds `items` ([value, comment, expiry ISO or null]) to a list in the fewest Cloudflare writes, as
+   * an import sends its items (the list's turn, the account's write turn and budget, the mirror
+   * recorded once Cloudflare took them, a lost answer found out): what the servers' bans of an
+   * account, coalesced by their job, go through. Items the list already holds are not sent.
+   */
+  async addItems(
+    by: ImportActor,
+    list: BanListRecord,
+    items: StoredImportItem[],
+    signal: AbortSignal,
+  ): Promise<BanListImportResult> {
+    const cf = await this.owned.clientOf(by.userId, list);
+    return this.turns.writing(list.ref, async () => {
+      const current = await this.lists.findOwned(by.userId, list.ref);
+      if (!current) throw banListNotFound();
+      // No preview position: the list's items are always looked up, so what it holds is not sent again.
+      return this.send(cf, current, { items, listNextItemId: null }, null, {
+        by,
+        signal,
+        progress: () => {},
+        flushProgress: async () => {},
+      });
+    });
+  }
 
   private async send(
     cf: Cloudflare,

@@ -28,6 +28,8 @@ export const JOB_PROGRESS_UNITS: Record<JobKind, [string, string]> = {
   // items read back first).
   'ban-list-import': ['item', 'items'],
   'ban-list-expiry': ['item', 'items'],
+  // The servers' bans and unbans of an account written so far.
+  'server-bans': ['ban', 'bans'],
 };
 
 /** "1 item", "10,000 items". */

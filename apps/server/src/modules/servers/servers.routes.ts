@@ -1,0 +1,59 @@
+import { serverApiEndpoints, serverEndpoints } from '@guardian/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { AppError } from '../../app-error';
+import { noContentRoute, route } from '../../endpoint-route';
+import type { ServersService } from './servers.service';
+
+/** Groups and servers (/api/servers...), their person's; anyone's servers for administrators to revoke. */
+export const serversRoutes: FastifyPluginAsync<{ servers: ServersService }> = async (app, { servers }) => {
+  route(app, serverEndpoints.groupList, async (request) => servers.groups(request.user.id));
+  route(app, serverEndpoints.groupCreate, async (request, reply) =>
+    reply.code(201).send(await servers.createGroup(request.user.id, request.body)),
+  );
+  route(
+    app,
+    serverEndpoints.groupUpdate,
+    async (request) => servers.updateGroup(request.user.id, request.params.group_id, request.body),
+    { owns: ['group_id'] },
+  );
+  noContentRoute(
+    app,
+    serverEndpoints.groupRemove,
+    (request) => servers.removeGroup(request.user.id, request.params.group_id),
+    { owns: ['group_id'] },
+  );
+
+  route(app, serverEndpoints.list, async (request) => servers.servers(request.user.id));
+  route(app, serverEndpoints.create, async (request, reply) =>
+    reply.code(201).send(await servers.create(request.user.id, request.body)),
+  );
+  noContentRoute(app, serverEndpoints.revoke, (request) => servers.revoke(request.user.id, request.params.server_id), {
+    owns: ['server_id'],
+  });
+
+  // Administrators see and revoke anyone's servers (a compromised host, a person who left).
+  route(app, serverEndpoints.userList, async (request) => servers.serversOfUser(request.params.id), {
+    owns: ['id'],
+  });
+  noContentRoute(
+    app,
+    serverEndpoints.userRevoke,
+    (request) => servers.revoke(request.params.id, request.params.server_id),
+    { owns: ['id', 'server_id'] },
+  );
+
+  // The server API: the server-key guard (server-key.guard.ts) set the server.
+  const serverOf = (request: { reportingServer?: import('./servers.service').ServerIdentity }) => {
+    if (!request.reportingServer) throw new AppError('UNAUTHORIZED', 'This route takes a server key.');
+    return request.reportingServer;
+  };
+  route(app, serverApiEndpoints.ban, async (request, reply) =>
+    reply.code(202).send(await servers.ban(serverOf(request), request.body)),
+  );
+  route(app, serverApiEndpoints.unban, async (request, reply) =>
+    reply.code(202).send(await servers.unban(serverOf(request), request.body)),
+  );
+  route(app, serverApiEndpoints.heartbeat, async (request) =>
+    servers.heartbeat(serverOf(request), request.body.version),
+  );
+};
