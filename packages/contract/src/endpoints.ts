@@ -20,6 +20,7 @@ import { jobEndpoints } from './jobs/jobs.endpoints';
 import { ipSearchEndpoints } from './ip-search/ip-search.endpoints';
 import { listCapacityEndpoints } from './list-capacity/list-capacity.endpoints';
 import { reportEndpoints } from './reports/reports.endpoints';
+import { alertEndpoints } from './alerts/alerts.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -46,6 +47,7 @@ export const endpoints = {
   ipSearch: ipSearchEndpoints,
   listCapacity: listCapacityEndpoints,
   reports: reportEndpoints,
+  alerts: alertEndpoints,
 } as const;
 
 /** The table as one list. */

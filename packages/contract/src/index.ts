@@ -55,3 +55,5 @@ export * from './jobs/jobs.schemas';
 export * from './jobs/jobs.endpoints';
 export * from './reports/reports.schemas';
 export * from './reports/reports.endpoints';
+export * from './alerts/alerts.schemas';
+export * from './alerts/alerts.endpoints';

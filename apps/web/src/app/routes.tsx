@@ -22,6 +22,7 @@ const ZoneRules = lazy(() => import('../features/zone-rules'));
 const RulesOverview = lazy(() => import('../features/rules-overview'));
 const Activity = lazy(() => import('../features/activity'));
 const Jobs = lazy(() => import('../features/jobs'));
+const Alerts = lazy(() => import('../features/alerts'));
 const AdminActivity = lazy(() => import('../features/activity/admin'));
 const AdminUsers = lazy(() => import('../features/admin-users'));
 const Profile = lazy(() => import('../features/profile'));
@@ -39,6 +40,7 @@ const screens: Record<string, ComponentType> = {
   'cloudflare/zones/:zoneId/dns': DnsRecords,
   'cloudflare/zones/:zoneId/rules': ZoneRules,
   'cloudflare/rules': RulesOverview,
+  'dashboard/alerts': Alerts,
   'dashboard/activity': Activity,
   // Opened from the top bar's bell.
   'dashboard/jobs': Jobs,

@@ -34,6 +34,7 @@ import { sql as zonePlan } from './035_zone_plan';
 import { sql as banListRulePurpose } from './036_ban_list_rule_purpose';
 import { sql as jobsQueue } from './037_jobs_queue';
 import { sql as itemOrderBuckets } from './038_item_order_buckets';
+import { sql as alerts } from './041_alerts';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -79,4 +80,5 @@ export const migrations: readonly Migration[] = [
   { name: '036_ban_list_rule_purpose', sql: banListRulePurpose },
   { name: '037_jobs_queue', sql: jobsQueue },
   { name: '038_item_order_buckets', sql: itemOrderBuckets },
+  { name: '041_alerts', sql: alerts },
 ];
