@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   accountEndpoints,
+  alertEndpoints,
   allEndpoints,
   API_DOCS_PATH,
   authEndpoints,
@@ -59,7 +60,8 @@ export type ResourceKind =
   | 'apiKey'
   | 'session'
   | 'job'
-  | 'import';
+  | 'import'
+  | 'alert';
 
 /** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
 const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
@@ -77,6 +79,7 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   jobs: 'job',
   capacity: 'account',
   import: 'import',
+  alerts: 'alert',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -124,6 +127,8 @@ export interface Estate {
   job: { id?: string };
   /** A previewed import into the estate's list. */
   import: { id?: string };
+  /** An alert of the estate's person (its API key's). */
+  alert: { id?: number };
 }
 
 let estateCounter = 0;
@@ -328,6 +333,7 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     session: {},
     job: {},
     import: {},
+    alert: {},
   };
   estate.item.ip = String(
     control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
@@ -353,6 +359,9 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     payload: { name: `Estate ${tag}`, access: 'read' },
   });
   estate.apiKey.id = created.json<{ id: number }>().id;
+  // Creating the key raised the person's alert.
+  const alerts = await call(ctx, user, alertEndpoints.list);
+  estate.alert.id = alerts.json<{ alerts: { id: number }[] }>().alerts[0]?.id;
   const signedIn = await call(ctx, user, authEndpoints.login, {
     payload: { email: user.email, password: user.password },
   });
@@ -421,6 +430,8 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
       return forms(estate.job.id);
     case 'import':
       return forms(estate.import.id);
+    case 'alert':
+      return forms(estate.alert.id);
   }
 }
 
