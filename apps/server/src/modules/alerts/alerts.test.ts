@@ -1,6 +1,6 @@
 import type { Alert, AlertsPage, BanList } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppDeps } from '../../deps';
+import { createAppDeps } from '../../app';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { AccountsRepository, TOKEN_CHECK_EVERY_MS, TokenChecks } from '../accounts';

@@ -7,7 +7,9 @@ import { alertKeys } from './keys';
 export type AlertAction = 'acknowledge' | 'resolve';
 
 export function changeAlert(id: number, action: AlertAction) {
-  return callEndpoint(alertEndpoints[action], { params: { id } });
+  return action === 'acknowledge'
+    ? callEndpoint(alertEndpoints.acknowledge, { params: { id } })
+    : callEndpoint(alertEndpoints.resolve, { params: { id } });
 }
 
 /** Acknowledges or resolves an alert; the lists and the open count are read again. */
