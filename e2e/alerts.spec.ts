@@ -19,7 +19,8 @@ let fillerId = '';
 test.beforeAll(async () => {
   const accounts = await sandboxControl<{ id: string; name: string }[]>('GET', '/accounts');
   acmeId = accounts.find((account) => account.name === 'Acme Security')!.id;
-  fillerId = (await sandboxControl('POST', `/accounts/${acmeId}/lists`, { name: 'e2e_filler', kind: 'ip' })).id;
+  fillerId = (await sandboxControl('POST', `/accounts/${acmeId}/lists`, { name: 'e2e_filler', kind: 'ip' }))
+    .id;
   // 150 items in acme_bad_actors + 9,850 here: the account's 10,000.
   const items = Array.from({ length: 9_850 }, (_, index) => ({ ip: `10.77.${index >> 8}.${index & 255}` }));
   await sandboxControl('POST', `/accounts/${acmeId}/lists/${fillerId}/items`, items);
@@ -54,7 +55,9 @@ test('a ban Cloudflare refused raises an alert the top bar counts; the person ac
   await expect(page).toHaveURL(/\/dashboard\/alerts$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
 
-  const alert = page.getByRole('listitem').filter({ hasText: `${REFUSED_IP} was not added to acme_bad_actors` });
+  const alert = page
+    .getByRole('listitem')
+    .filter({ hasText: `${REFUSED_IP} was not added to acme_bad_actors` });
   await expect(alert).toContainText('A ban was not applied');
   await expect(alert).toContainText('Open');
   await expect(alert.getByRole('link', { name: 'List acme_bad_actors' })).toBeVisible();
@@ -65,7 +68,9 @@ test('a ban Cloudflare refused raises an alert the top bar counts; the person ac
   await expect(page.getByRole('status').filter({ hasText: 'Alert acknowledged.' })).toBeVisible();
   await expect(alert).toContainText('Acknowledged');
   await expect(alert.getByRole('button', { name: /^Acknowledge: / })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: open > 1 ? `Alerts, ${open - 1} open` : 'Alerts, none open' })).toBeVisible();
+  await expect(
+    page.getByRole('link', { name: open > 1 ? `Alerts, ${open - 1} open` : 'Alerts, none open' }),
+  ).toBeVisible();
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${SHOTS}/alerts-390.png`, fullPage: true });

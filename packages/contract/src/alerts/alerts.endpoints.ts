@@ -12,7 +12,8 @@ export const alertEndpoints = endpointGroup('Alerts', {
   list: {
     method: 'GET',
     path: '/api/alerts',
-    summary: "The person's alerts, most recently seen first, filtered by state, kind and severity, paged by cursor.",
+    summary:
+      "The person's alerts, most recently seen first, filtered by state, kind and severity, paged by cursor.",
     query: alertsQuerySchema,
     responses: { 200: alertsPageSchema, ...signedInErrors() },
   },

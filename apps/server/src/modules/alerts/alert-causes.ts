@@ -203,7 +203,9 @@ export class AlertCauses {
     const { lists, items } = capacity;
     const over = [
       // A Free plan's one list is its design, not a warning: only its items quota raises.
-      lists.limit > 1 && lists.used > CAPACITY_THRESHOLD * lists.limit ? { what: 'lists', ...lists } : undefined,
+      lists.limit > 1 && lists.used > CAPACITY_THRESHOLD * lists.limit
+        ? { what: 'lists', ...lists }
+        : undefined,
       items.used > CAPACITY_THRESHOLD * items.limit ? { what: 'list items', ...items } : undefined,
     ].filter((entry) => entry !== undefined);
     if (over.length === 0) {
@@ -212,7 +214,10 @@ export class AlertCauses {
     }
     const full = over.some((entry) => entry.used >= entry.limit);
     const uses = over
-      .map((entry) => `${count(entry.used)} of ${count(entry.limit)} ${entry.what} (${percent(entry.used, entry.limit)}%)`)
+      .map(
+        (entry) =>
+          `${count(entry.used)} of ${count(entry.limit)} ${entry.what} (${percent(entry.used, entry.limit)}%)`,
+      )
       .join(' and ');
     // Raised again only when the words change: a sweep a minute must not count up an unchanged use.
     const live = await this.alerts.liveTitle(userId, capacityKey(ref));
@@ -242,7 +247,10 @@ export class AlertCauses {
     );
 
   /** A new API key of the person's. */
-  readonly apiKeyCreated = (userId: number, key: { id: number; name: string; access: string }): Promise<void> =>
+  readonly apiKeyCreated = (
+    userId: number,
+    key: { id: number; name: string; access: string },
+  ): Promise<void> =>
     this.safely(() =>
       this.raise({
         userId,

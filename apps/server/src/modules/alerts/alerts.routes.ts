@@ -12,9 +12,14 @@ export const alertsRoutes: FastifyPluginAsync<{ alerts: AlertsService }> = async
   }));
 
   // Ownership is the service's: the alert's own person, else 404.
-  route(app, alertEndpoints.acknowledge, async (request) => alerts.acknowledge(request.user.id, request.params.id), {
-    owns: ['id'],
-  });
+  route(
+    app,
+    alertEndpoints.acknowledge,
+    async (request) => alerts.acknowledge(request.user.id, request.params.id),
+    {
+      owns: ['id'],
+    },
+  );
   route(app, alertEndpoints.resolve, async (request) => alerts.resolve(request.user.id, request.params.id), {
     owns: ['id'],
   });

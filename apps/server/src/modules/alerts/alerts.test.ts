@@ -59,12 +59,17 @@ describe('Alerts', () => {
 
     const acknowledged = await call(ada, 'POST', `/api/alerts/${alert!.id}/acknowledge`);
     expect(acknowledged.statusCode, acknowledged.body).toBe(200);
-    expect(acknowledged.json<Alert>()).toMatchObject({ state: 'acknowledged', acknowledged_at: expect.any(String) });
+    expect(acknowledged.json<Alert>()).toMatchObject({
+      state: 'acknowledged',
+      acknowledged_at: expect.any(String),
+    });
     expect(await openCount(ada)).toBe(0);
     const resolved = await call(ada, 'POST', `/api/alerts/${alert!.id}/resolve`);
     expect(resolved.json<Alert>()).toMatchObject({ state: 'resolved', resolved_at: expect.any(String) });
     // Acknowledging a resolved alert changes nothing.
-    expect((await call(ada, 'POST', `/api/alerts/${alert!.id}/acknowledge`)).json<Alert>().state).toBe('resolved');
+    expect((await call(ada, 'POST', `/api/alerts/${alert!.id}/acknowledge`)).json<Alert>().state).toBe(
+      'resolved',
+    );
 
     const trail = await ctx.db.query<{ action: string; summary: string }>(
       `SELECT action, summary FROM audit_events WHERE user_id = $1 AND action LIKE 'alerts.%' ORDER BY id`,
@@ -86,12 +91,16 @@ describe('Alerts', () => {
       expect.stringContaining('"key 4"'),
       expect.stringContaining('"key 3"'),
     ]);
-    const second = (await call(bo, 'GET', `/api/alerts?limit=2&before=${first.next_cursor}`)).json<AlertsPage>();
+    const second = (
+      await call(bo, 'GET', `/api/alerts?limit=2&before=${first.next_cursor}`)
+    ).json<AlertsPage>();
     expect(second.alerts.map((alert) => alert.title)).toEqual([
       expect.stringContaining('"key 2"'),
       expect.stringContaining('"key 1"'),
     ]);
-    const last = (await call(bo, 'GET', `/api/alerts?limit=2&before=${second.next_cursor}`)).json<AlertsPage>();
+    const last = (
+      await call(bo, 'GET', `/api/alerts?limit=2&before=${second.next_cursor}`)
+    ).json<AlertsPage>();
     expect(last.alerts).toHaveLength(1);
     expect(last.next_cursor).toBeNull();
 
@@ -100,7 +109,14 @@ describe('Alerts', () => {
     expect(await alertsOf(bo, '?state=active')).toHaveLength(4);
     expect(await alertsOf(bo, '?kind=api-key-created&severity=info')).toHaveLength(5);
     expect(await alertsOf(bo, '?kind=job-failed')).toHaveLength(0);
-    for (const query of ['state=gone', 'kind=nope', 'severity=loud', 'limit=1000', 'before=-1', 'before=abc']) {
+    for (const query of [
+      'state=gone',
+      'kind=nope',
+      'severity=loud',
+      'limit=1000',
+      'before=-1',
+      'before=abc',
+    ]) {
       const refused = await call(bo, 'GET', `/api/alerts?${query}`);
       expect(refused.statusCode, query).toBe(400);
     }
@@ -151,13 +167,18 @@ describe('Alerts', () => {
       state: 'open',
       severity: 'warning',
       subject: { type: 'list', id: list.id, name: 'blocked' },
-      title: expect.stringMatching(/^198\.51\.100\.9 was not added to blocked \(account Full Co\): Cloudflare refused it: .*maximum/),
+      title: expect.stringMatching(
+        /^198\.51\.100\.9 was not added to blocked \(account Full Co\): Cloudflare refused it: .*maximum/,
+      ),
     });
     // Room again at Cloudflare (the filler list deleted there): the same add goes through.
-    const removed = await fetch(`${ctx.config.cloudflare.baseUrl}/accounts/${account.account_id}/rules/lists/${filler.id}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${account.tokenValue}` },
-    });
+    const removed = await fetch(
+      `${ctx.config.cloudflare.baseUrl}/accounts/${account.account_id}/rules/lists/${filler.id}`,
+      {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${account.tokenValue}` },
+      },
+    );
     expect(removed.status).toBe(200);
     expect((await add()).statusCode).toBe(201);
     expect((await alertsOf(di, '?kind=ban-refused'))[0]).toMatchObject({ id: alert!.id, state: 'cleared' });
@@ -198,7 +219,10 @@ describe('Alerts', () => {
     });
     ctx.sandbox.control.setTokenStatus(disabled.tokenValue, 'active');
     await sweepAll();
-    expect((await alertsOf(ed, '?kind=token-invalid'))[0]).toMatchObject({ id: invalid!.id, state: 'cleared' });
+    expect((await alertsOf(ed, '?kind=token-invalid'))[0]).toMatchObject({
+      id: invalid!.id,
+      state: 'cleared',
+    });
 
     // Expiring in 5 days: the 7-day warning; then its expiry pushed past 30 days: resolved by itself.
     const expiring = 'expiring-token-zzzz';
@@ -208,11 +232,18 @@ describe('Alerts', () => {
       accountIds: [cfAccount.id],
       expiresOn: new Date(Date.now() + 5 * 86_400_000).toISOString(),
     });
-    const added = await call(ed, 'POST', '/api/cloudflare/accounts', { account_name: 'Expiring Co', token: expiring });
+    const added = await call(ed, 'POST', '/api/cloudflare/accounts', {
+      account_name: 'Expiring Co',
+      token: expiring,
+    });
     expect(added.statusCode, added.body).toBe(201);
     await sweepAll();
     const [soon] = await alertsOf(ed, '?kind=token-expiring');
-    expect(soon).toMatchObject({ state: 'open', severity: 'warning', title: expect.stringContaining('expires within 7 days') });
+    expect(soon).toMatchObject({
+      state: 'open',
+      severity: 'warning',
+      title: expect.stringContaining('expires within 7 days'),
+    });
 
     ctx.sandbox.control.removeToken(expiring);
     await sweepAll();
@@ -225,9 +256,15 @@ describe('Alerts', () => {
   it('an account past 85% of its lists quota raises an alert; below it again, it resolves by itself', async () => {
     const flo = await ctx.createUser();
     await ctx.addAccount(flo, { name: 'Quota Co', plan: 'pro' });
-    const causes = new AlertCauses(ctx.db, fail, (after, limit) => new ListCapacity(ctx.db).allAccounts(after, limit));
+    const causes = new AlertCauses(ctx.db, fail, (after, limit) =>
+      new ListCapacity(ctx.db).allAccounts(after, limit),
+    );
     // Pro allows 10 lists: 9 is 90%.
-    const setPlan = await call(flo, 'POST', '/api/cloudflare/banlists', { account_name: 'Quota Co', list_name: 'l0', kind: 'ip' });
+    const setPlan = await call(flo, 'POST', '/api/cloudflare/banlists', {
+      account_name: 'Quota Co',
+      list_name: 'l0',
+      kind: 'ip',
+    });
     expect(setPlan.statusCode).toBe(201);
     const lists = [setPlan.json<BanList>()];
     for (let index = 1; index < 9; index++) lists.push(await newList(flo, 'Quota Co', `l${index}`));
@@ -248,12 +285,15 @@ describe('Alerts', () => {
     expect((await alertsOf(flo, '?kind=capacity'))[0]).toMatchObject({ id: full!.id, state: 'cleared' });
   });
 
-  it('security: a two-factor reset by an administrator and a sign-in from a new address raise the person\'s alerts', async () => {
+  it("security: a two-factor reset by an administrator and a sign-in from a new address raise the person's alerts", async () => {
     const admin = await ctx.createUser({ level: 0 });
     const gus = await ctx.createUser();
     const reset = await call(admin, 'DELETE', `/api/admin/users/${gus.id}/two-factor`);
     expect(reset.statusCode, reset.body).toBe(204);
-    expect((await alertsOf(gus, '?kind=two-factor-reset'))[0]).toMatchObject({ severity: 'critical', state: 'open' });
+    expect((await alertsOf(gus, '?kind=two-factor-reset'))[0]).toMatchObject({
+      severity: 'critical',
+      state: 'open',
+    });
     expect(await alertsOf(admin, '?kind=two-factor-reset')).toEqual([]);
 
     const signIn = (remoteAddress: string) =>
@@ -270,6 +310,10 @@ describe('Alerts', () => {
     expect((await signIn('203.0.113.77')).statusCode).toBe(200);
     expect((await signIn('203.0.113.77')).statusCode).toBe(200);
     const [signedIn] = await alertsOf(gus, '?kind=new-sign-in-address');
-    expect(signedIn).toMatchObject({ severity: 'warning', count: 1, title: expect.stringContaining('203.0.113.77') });
+    expect(signedIn).toMatchObject({
+      severity: 'warning',
+      count: 1,
+      title: expect.stringContaining('203.0.113.77'),
+    });
   });
 });

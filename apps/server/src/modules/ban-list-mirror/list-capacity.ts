@@ -150,7 +150,11 @@ export class ListCapacity {
         WHERE a.id > $1 GROUP BY a.id ORDER BY a.id LIMIT $2`,
       [afterRef, limit],
     );
-    return rows.map((row) => ({ ref: Number(row.ref), userId: Number(row.user_id), capacity: capacityOf(toUsage(row)) }));
+    return rows.map((row) => ({
+      ref: Number(row.ref),
+      userId: Number(row.user_id),
+      capacity: capacityOf(toUsage(row)),
+    }));
   }
 
   /** Sets (or, with null, clears) the plan the account's quotas are read from. */

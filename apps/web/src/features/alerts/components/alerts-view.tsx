@@ -59,7 +59,10 @@ function subjectLink(alert: Alert): { to: string; text: string } | undefined {
   if (!subject) return { to: '/profile', text: 'Your profile' };
   switch (subject.type) {
     case 'list':
-      return { to: `/cloudflare/banlists/${encodeURIComponent(subject.id)}/items`, text: `List ${subject.name}` };
+      return {
+        to: `/cloudflare/banlists/${encodeURIComponent(subject.id)}/items`,
+        text: `List ${subject.name}`,
+      };
     case 'zone':
       return { to: `/cloudflare/zones/${encodeURIComponent(subject.id)}/dns`, text: `Zone ${subject.name}` };
     case 'server':
@@ -170,7 +173,10 @@ export function AlertsView() {
             : 'No alerts match these filters.'}
         </p>
       ) : (
-        <ol aria-label="Alerts" className="divide-y divide-line rounded-card border border-line bg-surface shadow-xs">
+        <ol
+          aria-label="Alerts"
+          className="divide-y divide-line rounded-card border border-line bg-surface shadow-xs"
+        >
           {rows.map((alert) => {
             const link = subjectLink(alert);
             const live = alert.state === 'open' || alert.state === 'acknowledged';
@@ -191,8 +197,10 @@ export function AlertsView() {
                     {alert.count > 1 ? (
                       <>
                         {alert.count.toLocaleString('en-US')} times, first{' '}
-                        <time dateTime={alert.first_seen_at}>{when.format(new Date(alert.first_seen_at))}</time>,
-                        last{' '}
+                        <time dateTime={alert.first_seen_at}>
+                          {when.format(new Date(alert.first_seen_at))}
+                        </time>
+                        , last{' '}
                       </>
                     ) : (
                       'Seen '
