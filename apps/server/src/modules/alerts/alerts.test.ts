@@ -18,7 +18,7 @@ describe('Alerts', () => {
   });
   afterAll(() => ctx.close());
 
-  const call = (who: TestUser, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  const call = (who: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     ctx.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
   const alertsOf = async (who: TestUser, query = '') => {
     const response = await call(who, 'GET', `/api/alerts${query}`);
@@ -129,7 +129,7 @@ describe('Alerts', () => {
     const cy = await ctx.createUser();
     await ctx.addAccount(cy, { name: 'Sync Co' });
     const list = await newList(cy, 'Sync Co', 'sync_me');
-    const sync = () => call(cy, 'POST', `/api/cloudflare/banlists/${list.id}/sync`);
+    const sync = () => call(cy, 'POST', `/api/cloudflare/banlists/${list.list_id}/sync`);
     const fault = ctx.sandbox.control.injectFault({ method: 'GET', path: /\/items$/, status: 500 });
     expect((await sync()).statusCode).toBeGreaterThanOrEqual(500);
     expect((await sync()).statusCode).toBeGreaterThanOrEqual(500);
@@ -159,14 +159,18 @@ describe('Alerts', () => {
       filler.id,
       Array.from({ length: 10_000 }, (_, index) => ({ ip: `10.${index >> 8}.${index & 255}.1` })),
     );
-    const add = () => call(di, 'POST', `/api/cloudflare/banlists/${list.id}/items`, { ip: '198.51.100.9' });
+    const add = () =>
+      call(di, 'POST', `/api/cloudflare/banlists/${list.list_id}/items`, {
+        ip: '198.51.100.9',
+        comment: 'refused at Cloudflare',
+      });
     const refused = await add();
     expect(refused.statusCode, refused.body).toBe(400);
     const [alert] = await alertsOf(di, '?kind=ban-refused');
     expect(alert).toMatchObject({
       state: 'open',
       severity: 'warning',
-      subject: { type: 'list', id: list.id, name: 'blocked' },
+      subject: { type: 'list', id: list.list_id, name: 'blocked' },
       title: expect.stringMatching(
         /^198\.51\.100\.9 was not added to blocked \(account Full Co\): Cloudflare refused it: .*maximum/,
       ),
@@ -255,7 +259,12 @@ describe('Alerts', () => {
 
   it('an account past 85% of its lists quota raises an alert; below it again, it resolves by itself', async () => {
     const flo = await ctx.createUser();
-    await ctx.addAccount(flo, { name: 'Quota Co', plan: 'pro' });
+    const quotaCo = await ctx.addAccount(flo, { name: 'Quota Co', plan: 'pro' });
+    // Without zones Guardian assumes Free (one list); the person sets the account's plan.
+    const planSet = await call(flo, 'PUT', `/api/cloudflare/capacity/${quotaCo.account_id}/plan`, {
+      plan: 'pro',
+    });
+    expect(planSet.statusCode, planSet.body).toBe(200);
     const causes = new AlertCauses(ctx.db, fail, (after, limit) =>
       new ListCapacity(ctx.db).allAccounts(after, limit),
     );
