@@ -23,13 +23,29 @@ export async function atCloudflare<T = Record<string, unknown>>(path: string): P
   return ((await response.json()) as { result: T }).result;
 }
 
-/** The sandbox's control API: a spec makes Cloudflare fail (`/faults`) and lifts the fault again. */
-export async function sandboxControl(method: 'POST' | 'DELETE', path: string, body?: object) {
+/**
+ * The sandbox's control API: a spec makes Cloudflare fail (`/faults`) and lifts the fault again, or
+ * seeds what Cloudflare has behind Guardian's back (`/accounts/:id/lists`).
+ */
+export async function sandboxControl<T = { id: string }>(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${new URL(sandboxUrl()).origin}/__sandbox${path}`, {
     method,
     headers: { 'x-sandbox-control-secret': E2E_SANDBOX_CONTROL_SECRET, 'content-type': 'application/json' },
     body: body ? JSON.stringify(body) : undefined,
   });
   expect(response.status).toBe(200);
-  return (await response.json()) as { id: string };
+  return (await response.json()) as T;
+}
+
+/** Changes Cloudflare (the sandbox) directly with a demo account's token, not through the console. */
+export async function changeAtCloudflare(token: string, method: 'DELETE', path: string): Promise<void> {
+  const response = await fetch(`${sandboxUrl()}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(response.status).toBe(200);
 }

@@ -20,6 +20,7 @@ import { dnsRecordsRoutes } from './modules/dns-records';
 import { snapshotsRoutes } from './modules/snapshots';
 import { registerAuditTrail } from './modules/audit';
 import { auditRoutes } from './modules/audit';
+import { alertsRoutes } from './modules/alerts';
 import { registerKeyLimits } from './modules/api-keys';
 import { apiKeysRoutes } from './modules/api-keys';
 import { registerTwoFactorGate } from './modules/two-factor';
@@ -178,6 +179,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(reportsRoutes, { reports: services.reports });
   await app.register(apiKeysRoutes, { apiKeys: services.apiKeys });
   await app.register(serversRoutes, { servers: services.servers });
+  await app.register(alertsRoutes, { alerts: services.alerts });
+  // Every account's Lists use is read each minute: past 85% of a quota raises its alert (modules/alerts).
+  app.addHook('onReady', async () => services.alertCauses.start());
+  app.addHook('onClose', () => services.alertCauses.stop());
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
   await app.register(apiDocsRoutes);
 

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import { Leases } from './db/leases';
 import type { AppDeps } from './deps';
 import { AccountsService } from './modules/accounts';
+import { AlertCauses, AlertsService } from './modules/alerts';
 import { TokenChecks } from './modules/accounts';
 import { ApiKeysService } from './modules/api-keys';
 import { AuthService, OwnAccountService } from './modules/auth';
@@ -13,6 +14,7 @@ import { ListTurns } from './modules/ban-list-mirror';
 import { AccountListWrites } from './modules/ban-list-mirror';
 import type { BanListParts } from './modules/ban-list-mirror';
 import { BanListsRepository } from './modules/ban-list-mirror';
+import { ListCapacity } from './modules/ban-list-mirror';
 import { AccountsRepository } from './modules/accounts';
 import { BanListItemsService } from './modules/ban-list-items';
 import { ItemExpiry } from './modules/ban-list-expiry';
@@ -42,7 +44,7 @@ import { PasswordLinksService } from './modules/users';
 import { UsersRepository } from './modules/users';
 import { UsersService } from './modules/users';
 import { ZoneSettingsService } from './modules/zones';
-import { ServerBanWrites, ServersService } from './modules/servers';
+import { activeServersOf, ServerBanWrites, ServersService } from './modules/servers';
 import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
@@ -80,22 +82,40 @@ export function createBanListParts(config: Config, deps: AppDeps): BanListParts 
  */
 export function createServices(config: Config, deps: AppDeps) {
   const users = new UsersRepository(deps.db);
+  // Alerts are raised where their causes happen: each module is handed the one function it calls.
+  const listCapacity = new ListCapacity(deps.db);
+  const alertCauses = new AlertCauses(
+    deps.db,
+    (err) => deps.logger?.error({ err }, 'could not record an alert'),
+    (afterRef, limit) => listCapacity.allAccounts(afterRef, limit),
+  );
   const sessions = new Sessions(users, config, deps.sessionClock);
   // A change that ends someone's sessions makes this process forget what it kept of them.
   const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
-  const twoFactor = new TwoFactorService(new TwoFactorRepository(deps.db), deps.tokenCipher, config);
+  const twoFactor = new TwoFactorService(
+    new TwoFactorRepository(deps.db),
+    deps.tokenCipher,
+    config,
+    alertCauses.twoFactorReset,
+  );
   const snapshots = new SnapshotsService(deps.db, config.snapshotRetentionMs);
   const banListParts = createBanListParts(config, deps);
   const { owned } = banListParts;
   const banLists = new BanListsService(banListParts, snapshots);
   // Long operations run as jobs on the database's queue; the app starts and stops its worker.
-  const jobQueue = new JobQueue(deps.db, JOB_KIND_TABLE, { logger: deps.logger });
+  const jobQueue = new JobQueue(deps.db, JOB_KIND_TABLE, {
+    logger: deps.logger,
+    onEnded: alertCauses.jobEnded,
+  });
   const jobs = new JobsService(jobQueue, config.jobs?.waitMs ?? SYNC_WAIT_MS);
   const banListSyncJobs = new BanListSyncJobs(banListParts, jobs);
   const banListsJobs = new BanListsJobs(banLists, jobs);
   // A list write whose outcome was lost and could not be found out is read back by the list's sync.
   const listReconciler = new ListReconciler(jobs);
-  const banListItems = new BanListItemsService(banListParts, listReconciler);
+  const banListItems = new BanListItemsService(banListParts, listReconciler, {
+    refused: alertCauses.banRefused,
+    applied: alertCauses.banApplied,
+  });
   // Expired items are removed by a job per account, queued by each process's periodic sweep.
   const itemExpiry = new ItemExpiry(banListParts, jobQueue, config.itemExpirySweepMs, (err) =>
     deps.logger?.error({ err }, 'could not look for expired ban list items'),
@@ -113,11 +133,12 @@ export function createServices(config: Config, deps: AppDeps) {
     jobQueue,
     (err) => deps.logger?.error({ err }, "could not look for servers' pending bans"),
   );
+  const alerts = new AlertsService(deps.db);
   const servers = new ServersService(deps.db, owned, async (accountRef) => {
     // Not queued now (the queue stopping, the database busy): the sweep queues it.
-    await serverBanWrites.trigger(accountRef).catch((err: unknown) =>
-      deps.logger?.warn({ err }, "could not queue a job of servers' bans"),
-    );
+    await serverBanWrites
+      .trigger(accountRef)
+      .catch((err: unknown) => deps.logger?.warn({ err }, "could not queue a job of servers' bans"));
   });
   const zoneRecords = new ZonesRepository(deps.db);
   // The person's zones, for every service that acts on one.
@@ -157,7 +178,7 @@ export function createServices(config: Config, deps: AppDeps) {
       sessionsEnded,
     ),
     ownAccount: new OwnAccountService(users, sessions, config.passwordHashing, config.loginRateLimit),
-    auth: new AuthService(users, sessions, twoFactor, config),
+    auth: new AuthService(users, sessions, twoFactor, config, alertCauses.signedIn),
     twoFactor,
     // A newly added account's lists are recorded and each list's sync queued at once (issue 35 item 5).
     accounts: new AccountsService(deps.db, banListParts.accounts, deps.cloudflare, deps.tokenCipher, {
@@ -178,8 +199,19 @@ export function createServices(config: Config, deps: AppDeps) {
         for (const ref of listRefs) await items.dropAll(ref);
       },
     }),
-    tokenChecks: new TokenChecks(banListParts.accounts, deps, (err) =>
-      deps.logger?.warn({ err }, 'could not check an account API token at Cloudflare'),
+    tokenChecks: new TokenChecks(
+      banListParts.accounts,
+      deps,
+      (err) => deps.logger?.warn({ err }, 'could not check an account API token at Cloudflare'),
+      undefined,
+      (account, state) =>
+        alertCauses.tokenChecked({
+          id: account.id,
+          userId: account.userId,
+          accountName: account.accountName,
+          status: state.status,
+          expiresOn: state.expiresOn,
+        }),
     ),
     banLists,
     banListItems,
@@ -201,11 +233,16 @@ export function createServices(config: Config, deps: AppDeps) {
     pageRules: new PageRulesService(ownedZones),
     rulesOverview: new RulesOverviewService(deps, zoneRecords, rulePurposesRead),
     // Cloudflare's analytics of the person's zones; a source IP is checked against their lists.
-    reports: new ReportsService(deps, ipSearch),
+    reports: new ReportsService(deps, ipSearch, {
+      activeServers: (userId) => activeServersOf(servers, userId),
+      openAlerts: (userId) => alerts.openCount(userId),
+    }),
     snapshots,
     restorers,
-    apiKeys: new ApiKeysService(deps.db),
+    apiKeys: new ApiKeysService(deps.db, alertCauses.apiKeyCreated),
     servers,
     serverBanWrites,
+    alerts,
+    alertCauses,
   };
 }

@@ -21,6 +21,7 @@ import { ipSearchEndpoints } from './ip-search/ip-search.endpoints';
 import { listCapacityEndpoints } from './list-capacity/list-capacity.endpoints';
 import { reportEndpoints } from './reports/reports.endpoints';
 import { serverApiEndpoints, serverEndpoints } from './servers/servers.endpoints';
+import { alertEndpoints } from './alerts/alerts.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -49,6 +50,7 @@ export const endpoints = {
   reports: reportEndpoints,
   servers: serverEndpoints,
   serverApi: serverApiEndpoints,
+  alerts: alertEndpoints,
 } as const;
 
 /** The table as one list. */

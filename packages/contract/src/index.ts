@@ -57,3 +57,5 @@ export * from './reports/reports.schemas';
 export * from './reports/reports.endpoints';
 export * from './servers/servers.schemas';
 export * from './servers/servers.endpoints';
+export * from './alerts/alerts.schemas';
+export * from './alerts/alerts.endpoints';

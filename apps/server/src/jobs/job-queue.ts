@@ -75,6 +75,8 @@ export interface JobQueueOptions {
   /** Written at most this often while a job reports progress. */
   progressEveryMs: number;
   logger?: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  /** Told of every job that ended (succeeded, failed or cancelled) in this process: the alerts of failed jobs. */
+  onEnded?: (job: JobRecord) => Promise<void>;
 }
 
 /** Whether a database error is a unique index refusing a row (SQLSTATE 23505). */
@@ -522,7 +524,10 @@ export class JobQueue<K extends JobKindTable = JobKindTable> {
     attempt?: number,
   ): Promise<JobRecord | undefined> {
     const ended = await this.jobs.finish(id, outcome, attempt);
-    if (ended) this.ended.emit(id, ended);
+    if (ended) {
+      this.ended.emit(id, ended);
+      await this.options.onEnded?.(ended);
+    }
     return ended;
   }
 

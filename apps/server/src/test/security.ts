@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   accountEndpoints,
+  alertEndpoints,
   allEndpoints,
   API_DOCS_PATH,
   authEndpoints,
@@ -63,7 +64,8 @@ export type ResourceKind =
   | 'job'
   | 'import'
   | 'server'
-  | 'serverGroup';
+  | 'serverGroup'
+  | 'alert';
 
 /** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
 const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
@@ -83,6 +85,7 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   import: 'import',
   servers: 'server',
   groups: 'serverGroup',
+  alerts: 'alert',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -134,6 +137,8 @@ export interface Estate {
   server: { id?: number; key?: string; groupId?: number };
   /** A server group of the estate's person, with no server in it (so it can be deleted). */
   serverGroup: { id?: number };
+  /** An alert of the estate's person (its API key's). */
+  alert: { id?: number };
 }
 
 let estateCounter = 0;
@@ -340,6 +345,7 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     import: {},
     server: {},
     serverGroup: {},
+    alert: {},
   };
   estate.item.ip = String(
     control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
@@ -380,6 +386,9 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     payload: { name: `Empty ${tag}`, list_ids: [list.id] },
   });
   estate.serverGroup.id = emptyGroup.json<{ id: number }>().id;
+  // Creating the key raised the person's alert.
+  const alerts = await call(ctx, user, alertEndpoints.list);
+  estate.alert.id = alerts.json<{ alerts: { id: number }[] }>().alerts[0]?.id;
   const signedIn = await call(ctx, user, authEndpoints.login, {
     payload: { email: user.email, password: user.password },
   });
@@ -452,6 +461,8 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
       return forms(estate.server.id);
     case 'serverGroup':
       return forms(estate.serverGroup.id);
+    case 'alert':
+      return forms(estate.alert.id);
   }
 }
 

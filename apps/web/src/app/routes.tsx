@@ -25,6 +25,7 @@ const SecurityReport = lazy(() => import('../features/reports/security'));
 const TrafficReport = lazy(() => import('../features/reports/traffic'));
 const ErrorsReport = lazy(() => import('../features/reports/errors'));
 const Jobs = lazy(() => import('../features/jobs'));
+const Alerts = lazy(() => import('../features/alerts'));
 const AdminActivity = lazy(() => import('../features/activity/admin'));
 const AdminUsers = lazy(() => import('../features/admin-users'));
 const Profile = lazy(() => import('../features/profile'));
@@ -45,6 +46,7 @@ const screens: Record<string, ComponentType> = {
   'cloudflare/zones/:zoneId/dns': DnsRecords,
   'cloudflare/zones/:zoneId/rules': ZoneRules,
   'cloudflare/rules': RulesOverview,
+  'dashboard/alerts': Alerts,
   'dashboard/activity': Activity,
   'reports/security': SecurityReport,
   'reports/traffic': TrafficReport,

@@ -42,15 +42,15 @@ export interface FakeApi {
  * swallowed the error.
  */
 /**
- * The top bar's bell asks for the person's jobs on every screen of the shell: a test that does not
- * answer this key gets none (nothing ended unseen), and those calls stay out of `calls`.
+ * The top bar asks for the person's jobs (the bell) and open alerts (their count) on every screen of
+ * the shell: a test that does not answer these keys gets none, and those calls stay out of `calls`.
  */
-const BELL_KEY = 'GET /api/jobs';
-const noJobs = () =>
-  new Response(JSON.stringify({ jobs: [], unseen: 0 }), {
-    status: 200,
-    headers: { 'Content-Type': 'application/json' },
-  });
+const json = (body: unknown) => () =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+const TOP_BAR_ANSWERS: Record<string, () => Response> = {
+  'GET /api/jobs': json({ jobs: [], unseen: 0 }),
+  'GET /api/alerts/summary': json({ open: 0 }),
+};
 
 export function fakeApi(answers: Record<string, Answer> = {}): FakeApi {
   const table = new Map(Object.entries(answers));
@@ -77,7 +77,8 @@ export function fakeApi(answers: Record<string, Answer> = {}): FakeApi {
       body: init?.body ? JSON.parse(String(init.body)) : undefined,
     };
     const key = keyOf(call);
-    if (key === BELL_KEY && !table.has(key)) return noJobs();
+    const topBar = TOP_BAR_ANSWERS[key];
+    if (topBar && !table.has(key)) return topBar();
     calls.push(call);
     const waiting = holds.get(key);
     if (!waiting) return respond(key, call);

@@ -35,6 +35,7 @@ import { sql as banListRulePurpose } from './036_ban_list_rule_purpose';
 import { sql as jobsQueue } from './037_jobs_queue';
 import { sql as itemOrderBuckets } from './038_item_order_buckets';
 import { sql as servers } from './040_servers';
+import { sql as alerts } from './041_alerts';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -81,4 +82,5 @@ export const migrations: readonly Migration[] = [
   { name: '037_jobs_queue', sql: jobsQueue },
   { name: '038_item_order_buckets', sql: itemOrderBuckets },
   { name: '040_servers', sql: servers },
+  { name: '041_alerts', sql: alerts },
 ];

@@ -1,6 +1,11 @@
 import { PeriodicSweep } from '../../periodic-sweep';
 import { accountClient, type AccountClientDeps } from '../../cloudflare';
-import { AccountsRepository, TOKEN_CHECK_EVERY_MS, type AccountWithTokenState } from './accounts.repository';
+import {
+  AccountsRepository,
+  TOKEN_CHECK_EVERY_MS,
+  type AccountWithTokenState,
+  type TokenState,
+} from './accounts.repository';
 import { isTokenRefusal, verifyToken } from './token-verify';
 
 /** How often each server process looks for tokens due a check. */
@@ -30,6 +35,8 @@ export class TokenChecks {
     private readonly deps: AccountClientDeps,
     private readonly onError: (err: unknown) => void,
     sweepMs = TOKEN_CHECK_SWEEP_MS,
+    /** Told what each check found (the token alerts, modules/alerts). */
+    private readonly onChecked?: (account: AccountWithTokenState, state: TokenState) => Promise<void>,
   ) {
     this.periodic = new PeriodicSweep(() => this.sweep(), sweepMs, onError);
   }
@@ -58,13 +65,12 @@ export class TokenChecks {
     try {
       const { state } = await verifyToken(accountClient(this.deps, account), account.accountId, now);
       await this.accounts.setTokenState(account.id, account.tokenEncrypted, state);
+      await this.onChecked?.(account, state);
     } catch (err) {
       if (isTokenRefusal(err)) {
-        await this.accounts.setTokenState(account.id, account.tokenEncrypted, {
-          status: 'revoked',
-          expiresOn: account.tokenExpiresOn,
-          checkedAt: now,
-        });
+        const revoked: TokenState = { status: 'revoked', expiresOn: account.tokenExpiresOn, checkedAt: now };
+        await this.accounts.setTokenState(account.id, account.tokenEncrypted, revoked);
+        await this.onChecked?.(account, revoked);
         return;
       }
       await this.accounts.checkTokenAt(account.id, new Date(now.getTime() + RETRY_MS));

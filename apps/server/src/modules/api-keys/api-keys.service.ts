@@ -69,7 +69,11 @@ export async function revokeAllKeys(tx: Queryable, userId: number): Promise<numb
  * on every request that sends one.
  */
 export class ApiKeysService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told of each new key (the person's alert, modules/alerts). */
+    private readonly onCreated?: (userId: number, key: ApiKey) => Promise<void>,
+  ) {}
 
   static isApiKey(token: string): boolean {
     return token.startsWith(API_KEY_PREFIX);
@@ -92,7 +96,7 @@ export class ApiKeysService {
 
   async create(userId: number, request: CreateApiKeyRequest): Promise<CreatedApiKey> {
     const secret = randomBytes(32).toString('base64url');
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       const [{ count } = { count: 0 }] = await tx.query<{ count: number }>(
         'SELECT count(*)::int AS count FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL',
         [userId],
@@ -123,6 +127,8 @@ export class ApiKeysService {
       );
       return { ...toApiKey(saved!), key };
     });
+    await this.onCreated?.(userId, created);
+    return created;
   }
 
   async revoke(userId: number, id: number): Promise<void> {

@@ -264,6 +264,10 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       );
     case 'jobs.cancel':
       return phrase('cancelled', 'cancel', `job ${text(target.id) ?? ''}`.trim());
+    case 'alerts.acknowledge':
+      return phrase('acknowledged', 'acknowledge', `alert ${text(target.id) ?? ''}`.trim());
+    case 'alerts.resolve':
+      return phrase('resolved', 'resolve', `alert ${text(target.id) ?? ''}`.trim());
     case 'jobs.seen':
       return phrase('marked jobs as seen', 'mark jobs as seen');
     default:

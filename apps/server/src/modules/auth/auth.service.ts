@@ -21,6 +21,8 @@ export class AuthService {
     private readonly sessions: Sessions,
     private readonly twoFactor: TwoFactorService,
     config: Pick<Config, 'loginRateLimit' | 'passwordHashing'>,
+    /** Told of each session opened and its address (a sign-in from a new address, modules/alerts). */
+    private readonly onSignedIn?: (userId: number, address: string) => Promise<void>,
   ) {
     this.limiter = new LoginLimiter(config.loginRateLimit);
     this.dummyHash = hashPassword(randomBytes(32).toString('base64'), config.passwordHashing);
@@ -60,6 +62,7 @@ export class AuthService {
       };
     }
     const token = await this.sessions.open(user, stamp, device);
+    await this.onSignedIn?.(user.id, device.address);
     return next.setupRequired ? { token, two_factor_setup_required: true } : { token };
   }
 
@@ -75,6 +78,8 @@ export class AuthService {
     device: SessionDevice & { address: string },
   ): Promise<SessionToken> {
     await this.twoFactor.verifySignInCode(person, code, device.address);
-    return { token: await this.sessions.open(person, person.passwordStamp, device) };
+    const token = await this.sessions.open(person, person.passwordStamp, device);
+    await this.onSignedIn?.(person.id, device.address);
+    return { token };
   }
 }

@@ -12,7 +12,8 @@ import {
   type ItemExpiry,
   type SortOrder,
 } from '@guardian/contract';
-import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
+import Cloudflare from 'cloudflare';
+import { cloudflareErrorToAppError, writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { banListNotFound, toBanListDto, type OwnedLists } from '../ban-list-mirror';
 import type { BanListParts } from '../ban-list-mirror';
@@ -112,6 +113,23 @@ export function toItemDto(item: BanListItemRecord): BanListItem {
 const duplicate = (value: string, where = '') =>
   new AppError('CONFLICT', `${value} is already in this list${where}.`);
 
+/** Who is told how an add ended at Cloudflare (the ban alerts, modules/alerts): refused, or applied. */
+export interface BanOutcomes {
+  refused(userId: number, list: BanListRecord, value: string, reason: string): Promise<void>;
+  applied(userId: number, listId: string, value: string): Promise<void>;
+}
+
+/**
+ * Cloudflare's refusal of a write, in words: a 4xx other than not found and rate limiting, or its
+ * bulk operation failed (an AppError BAD_REQUEST from waitForBulkOperation); undefined for anything else.
+ */
+function refusalOf(err: unknown): string | undefined {
+  if (err instanceof AppError) return err.code === 'BAD_REQUEST' ? err.message : undefined;
+  if (!(err instanceof Cloudflare.APIError) || err.status === undefined) return undefined;
+  if (err.status < 400 || err.status >= 500 || err.status === 404 || err.status === 429) return undefined;
+  return cloudflareErrorToAppError(err)?.message;
+}
+
 /**
  * A list's items: paged and searched in the local mirror, written at Cloudflare first (then mirrored),
  * and synced from Cloudflare as a whole (see mirror-sync.ts).
@@ -140,6 +158,8 @@ export class BanListItemsService {
     parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'items' | 'lists' | 'answerCaches'>,
     /** Where a write whose outcome was lost and could not be found out is read back later. */
     private readonly reconciler: ListReconciler,
+    /** Told when Cloudflare refuses an add, and when a value is added (the ban alerts, modules/alerts). */
+    private readonly bans?: BanOutcomes,
   ) {
     ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes } = parts);
     ({ items: this.items, lists: this.lists } = parts);
@@ -363,7 +383,11 @@ export class BanListItemsService {
           );
           return undefined;
         } catch (err) {
-          if (!(err instanceof WriteOutcomeUnknown)) throw err;
+          if (!(err instanceof WriteOutcomeUnknown)) {
+            const refusal = refusalOf(err);
+            if (refusal !== undefined) await this.bans?.refused(userId, list, value.value, refusal);
+            throw err;
+          }
           // Cloudflare may have the item all the same: looked for, in the account's turn.
           const what = `adding ${value.value}`;
           let looked;
@@ -372,7 +396,10 @@ export class BanListItemsService {
           } catch (lookFailure) {
             throw await this.reconciler.unsettled(userId, list, err, what, lookFailure);
           }
-          if (looked.end.status === 'failed') throw new AppError('BAD_REQUEST', looked.end.reason);
+          if (looked.end.status === 'failed') {
+            await this.bans?.refused(userId, list, value.value, looked.end.reason);
+            throw new AppError('BAD_REQUEST', looked.end.reason);
+          }
           if (looked.found || looked.end.status === 'completed') return looked.found;
           // Not seen, and its operation may still land: the list is read back later.
           throw await this.reconciler.unsettled(userId, list, err, what);
@@ -409,6 +436,7 @@ export class BanListItemsService {
         await lists.recordAdded(list.ref, locked.nextItemId);
         return inserted;
       });
+      await this.bans?.applied(userId, list.listId, value.value);
       return toItemDto(item);
     });
   }

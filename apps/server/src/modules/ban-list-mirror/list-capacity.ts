@@ -137,6 +137,26 @@ export class ListCapacity {
     return capacityOf(toUsage(row));
   }
 
+  /**
+   * Every person's accounts after Guardian's id `afterRef`, at most `limit`, in id order, with their
+   * person and capacity: the capacity alerts' sweep (modules/alerts) reads them all a batch at a time.
+   */
+  async allAccounts(
+    afterRef: number,
+    limit: number,
+  ): Promise<{ ref: number; userId: number; capacity: AccountCapacity }[]> {
+    const rows = await this.db.query<UsageRow & { ref: number; user_id: number }>(
+      `${USAGE.replace('SELECT ', 'SELECT a.id AS ref, a.user_id, ')}
+        WHERE a.id > $1 GROUP BY a.id ORDER BY a.id LIMIT $2`,
+      [afterRef, limit],
+    );
+    return rows.map((row) => ({
+      ref: Number(row.ref),
+      userId: Number(row.user_id),
+      capacity: capacityOf(toUsage(row)),
+    }));
+  }
+
   /** Sets (or, with null, clears) the plan the account's quotas are read from. */
   async setPlan(userId: number, accountId: string, plan: ListPlan | null): Promise<AccountCapacity> {
     const updated = await this.db.query<{ account_id: string }>(

@@ -168,6 +168,21 @@ interface BatchWindow {
  * The Reports pages and the overview's tiles: Cloudflare's analytics of the person's own zones (the
  * planner finds them only through the person's accounts), 10 zones a query, answers kept a minute.
  */
+/** The overview's part read from Cloudflare's analytics and Guardian's checks, kept a minute. */
+interface OverviewAnalytics {
+  tiles: Omit<OverviewReport, 'active_servers' | 'security_alerts'>;
+  /** Of the top attacking addresses of the last 24 hours, those in none of the person's lists. */
+  attackers: { unlisted: number; top: number } | null;
+}
+
+/** The overview's counts kept by other modules (servers, alerts), read live on every overview. */
+export interface OverviewCounts {
+  /** The person's servers heard from in the last 24 hours. */
+  activeServers(userId: number): Promise<number>;
+  /** The person's open alerts. */
+  openAlerts(userId: number): Promise<number>;
+}
+
 export class ReportsService {
   private readonly planner: ReportPlanner;
   private readonly accounts: AccountsRepository;
@@ -179,6 +194,7 @@ export class ReportsService {
   constructor(
     deps: AppDeps,
     private readonly ipSearch: IpSearchService,
+    private readonly counts: OverviewCounts,
   ) {
     this.planner = new ReportPlanner(deps);
     this.accounts = new AccountsRepository(deps.db);
@@ -861,23 +877,46 @@ export class ReportsService {
     };
   }
 
-  /** The overview's tiles; a tile whose source fails or does not exist says why instead of a number. */
+  /**
+   * The overview's tiles; a tile whose source fails or does not exist says why instead of a number. The
+   * analytics are kept a minute; the servers and alerts counts are read every time (an alert just
+   * acknowledged, a server just registered show at once).
+   */
   async overview(userId: number): Promise<OverviewReport> {
+    const [analytics, activeServers, openAlerts] = await Promise.all([
+      this.overviewAnalytics(userId),
+      this.counts.activeServers(userId),
+      this.counts.openAlerts(userId),
+    ]);
+    const { attackers } = analytics;
+    return {
+      ...analytics.tiles,
+      active_servers: {
+        value: activeServers,
+        unit: 'count',
+        detail: 'Servers that reported in the last 24 hours',
+        unavailable: null,
+      },
+      security_alerts: {
+        value: openAlerts,
+        unit: 'count',
+        detail:
+          attackers === null
+            ? 'Open alerts'
+            : `Open alerts; ${attackers.unlisted} of the ${attackers.top} top attacking addresses of the last 24 hours are in none of your lists`,
+        unavailable: null,
+      },
+    };
+  }
+
+  private async overviewAnalytics(userId: number): Promise<OverviewAnalytics> {
     const key = JSON.stringify(['overview', userId]);
-    const kept = this.answers.get(key) as OverviewReport | undefined;
+    const kept = this.answers.get(key) as OverviewAnalytics | undefined;
     if (kept) return kept;
 
     const zones = await this.planner.zonesOf(userId, {});
-    // Server Management is not built yet: the spec's first tile says so rather than count something else.
-    const activeServers: OverviewTile = {
-      value: null,
-      unit: 'count',
-      detail: 'Servers that reported in the last 24 hours',
-      unavailable: 'Server Management is not set up yet: servers show here once they report in.',
-    };
-
     let blocked: OverviewTile;
-    let alerts: OverviewTile;
+    let attackers: OverviewAnalytics['attackers'] = null;
     let reachable: { passed: boolean; detail: string } | undefined;
     if (zones.length === 0) {
       const none = 'No zones yet: add a Cloudflare account with zones to see its security events.';
@@ -887,27 +926,16 @@ export class ReportsService {
         detail: 'Blocked or challenged in the last 24 hours',
         unavailable: none,
       };
-      alerts = {
-        value: null,
-        unit: 'count',
-        detail: 'Top attackers of the last 24 hours in none of your lists',
-        unavailable: none,
-      };
     } else {
       try {
-        const { blockedCount, unlisted, attackers, zoneCount } = await this.readOverview(userId);
+        const { blockedCount, unlisted, attackers: top, zoneCount } = await this.readOverview(userId);
         blocked = {
           value: blockedCount,
           unit: 'count',
           detail: `Blocked or challenged in the last 24 hours on ${zoneCount} zone${zoneCount === 1 ? '' : 's'}`,
           unavailable: null,
         };
-        alerts = {
-          value: unlisted,
-          unit: 'count',
-          detail: `Of the ${attackers} top attacking addresses of the last 24 hours, in none of your lists`,
-          unavailable: null,
-        };
+        attackers = { unlisted, top };
         reachable = { passed: true, detail: "Cloudflare's analytics answered." };
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
@@ -915,12 +943,6 @@ export class ReportsService {
           value: null,
           unit: 'count',
           detail: 'Blocked or challenged in the last 24 hours',
-          unavailable: err.message,
-        };
-        alerts = {
-          value: null,
-          unit: 'count',
-          detail: 'Top attackers of the last 24 hours in none of your lists',
           unavailable: err.message,
         };
         // A plan without security analytics is no failure of Cloudflare's.
@@ -952,18 +974,19 @@ export class ReportsService {
           : `${jobs.succeeded} of ${ended} job${ended === 1 ? '' : 's'} of the last 24 hours succeeded`,
     });
     const passed = checks.filter((check) => check.passed).length;
-    const answer: OverviewReport = {
-      active_servers: activeServers,
-      security_alerts: alerts,
-      blocked_threats: blocked,
-      system_health: {
-        value: Math.round((passed / checks.length) * 1000) / 10,
-        unit: 'percent',
-        detail: `${passed} of ${checks.length} of Guardian's checks pass`,
-        unavailable: null,
-        checks,
+    const answer: OverviewAnalytics = {
+      attackers,
+      tiles: {
+        blocked_threats: blocked,
+        system_health: {
+          value: Math.round((passed / checks.length) * 1000) / 10,
+          unit: 'percent',
+          detail: `${passed} of ${checks.length} of Guardian's checks pass`,
+          unavailable: null,
+          checks,
+        },
+        read_at: new Date().toISOString(),
       },
-      read_at: new Date().toISOString(),
     };
     this.answers.set(key, answer);
     return answer;

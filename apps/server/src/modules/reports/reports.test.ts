@@ -1,14 +1,20 @@
-import type {
-  ErrorBody,
-  ErrorsReport,
-  OverviewReport,
-  SecurityReport,
-  TrafficReport,
+import {
+  alertEndpoints,
+  apiKeyEndpoints,
+  serverApiEndpoints,
+  serverEndpoints,
+  type ErrorBody,
+  type ErrorsReport,
+  type OverviewReport,
+  type SecurityReport,
+  type TrafficReport,
 } from '@guardian/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../config';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import { requestTo } from '../../test/request';
+import { call } from '../../test/security';
 
 type Plan = 'free' | 'pro' | 'business' | 'enterprise';
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
@@ -256,25 +262,50 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
   });
 
   it('the overview: live tiles, and plain words where there is no source', async () => {
-    const response = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/reports/overview',
-      headers: alice.headers,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json<OverviewReport>();
-    // No Server Management yet: the spec's first tile says so, and shows no number.
-    expect(body.active_servers).toEqual({
-      value: null,
+    const overviewOf = async (user: TestUser) => {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/reports/overview',
+        headers: user.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<OverviewReport>();
+    };
+    const before = await overviewOf(alice);
+    expect(before.active_servers).toEqual({
+      value: 0,
       unit: 'count',
       detail: 'Servers that reported in the last 24 hours',
-      unavailable: 'Server Management is not set up yet: servers show here once they report in.',
+      unavailable: null,
     });
+
+    // A server that reports in counts at once, and a new API key raises an alert: neither waits for
+    // the minute the analytics are kept.
+    const group = await call(ctx, alice, serverEndpoints.groupCreate, {
+      payload: { name: 'Web hosts', list_ids: [attackersListId] },
+    });
+    const server = await call(ctx, alice, serverEndpoints.create, {
+      payload: { name: 'web-1', group_id: group.json<{ id: number }>().id, integration: 'fail2ban' },
+    });
+    const beat = await ctx.app.inject({
+      ...requestTo(serverApiEndpoints.heartbeat, { payload: {} }),
+      headers: { authorization: `Bearer ${server.json<{ key: string }>().key}` },
+    });
+    expect(beat.statusCode, beat.body).toBe(200);
+    await call(ctx, alice, apiKeyEndpoints.create, { payload: { name: 'Overview', access: 'read' } });
+    const open = (await call(ctx, alice, alertEndpoints.summary)).json<{ open: number }>().open;
+    expect(open).toBeGreaterThan(before.security_alerts.value ?? 0);
+
+    const body = await overviewOf(alice);
+    expect(body.active_servers.value).toBe(1);
+    expect(body.security_alerts).toMatchObject({ value: open, unavailable: null });
+    // The unlisted attacker is among the top sources; the listed one is not counted.
+    const [, unlisted] = /; (\d+) of the \d+ top attacking addresses/.exec(body.security_alerts.detail) ?? [];
+    expect(Number(unlisted)).toBeGreaterThanOrEqual(1);
     expect(body).not.toHaveProperty('protected_zones');
     expect(body.blocked_threats.unavailable).toBeNull();
     expect(body.blocked_threats.value).toBeGreaterThanOrEqual(29_000);
     // The unlisted attacker is among the top sources; the listed one is not counted.
-    expect(body.security_alerts.value).toBeGreaterThanOrEqual(1);
     expect(body.system_health.checks.map((check) => check.name)).toEqual([
       'Account API tokens valid',
       'Cloudflare reachable',
@@ -284,9 +315,9 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
       Math.round((body.system_health.checks.filter((c) => c.passed).length / 3) * 1000) / 10,
     );
 
-    const bobs = await ctx.app.inject({ method: 'GET', url: '/api/reports/overview', headers: bob.headers });
-    const bobBody = bobs.json<OverviewReport>();
-    expect(bobBody.active_servers.value).toBeNull();
+    const bobBody = await overviewOf(bob);
+    expect(bobBody.active_servers.value).toBe(0);
+    expect(bobBody.security_alerts.detail).toBe('Open alerts');
     expect(bobBody.blocked_threats).toMatchObject({ value: null });
     expect(bobBody.blocked_threats.unavailable).toContain('No zones yet');
   });

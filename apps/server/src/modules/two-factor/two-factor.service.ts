@@ -59,6 +59,8 @@ export class TwoFactorService {
     private readonly repository: TwoFactorRepository,
     private readonly cipher: TokenCipher,
     private readonly config: Pick<Config, 'jwtSecret' | 'loginRateLimit' | 'sessionRecheckMs'>,
+    /** Told of an administrator's reset (the person's alert, modules/alerts). */
+    private readonly onReset?: (userId: number) => Promise<void>,
   ) {
     this.limiter = new SecondStepLimiter(config.loginRateLimit);
     if (config.sessionRecheckMs > 0)
@@ -238,6 +240,7 @@ export class TwoFactorService {
   async reset(userId: number): Promise<void> {
     if (!(await this.repository.turnOff(userId, true))) throw new AppError('NOT_FOUND', 'User not found.');
     this.enabled?.delete(userId);
+    await this.onReset?.(userId);
   }
 
   private async record(userId: number): Promise<TwoFactorRecord> {

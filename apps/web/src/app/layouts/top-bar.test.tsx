@@ -53,6 +53,35 @@ describe('the bell', () => {
   });
 });
 
+describe('the open alerts count', () => {
+  it("shows the number of the person's open alerts beside the bell and opens the alerts page", async () => {
+    const user = userEvent.setup();
+    fakeApi({
+      'GET /api/alerts/summary': () => jsonResponse(200, { open: 3 }),
+      'GET /api/alerts': () => jsonResponse(200, { alerts: [], next_cursor: null }),
+    });
+    renderApp('/dashboard');
+    const count = await screen.findByRole('link', { name: 'Alerts, 3 open' });
+    expect(count).toHaveTextContent('3');
+    // The bell still opens the operations view.
+    expect(screen.getByRole('link', { name: 'Operations' })).toHaveAttribute('href', '/dashboard/jobs');
+    await user.click(count);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Alerts' })).toBeVisible();
+  });
+
+  it('shows no number when none is open', async () => {
+    fakeApi({ 'GET /api/alerts/summary': () => jsonResponse(200, { open: 0 }) });
+    renderApp('/dashboard');
+    expect(await screen.findByRole('link', { name: 'Alerts, none open' })).toHaveTextContent(/^$/);
+  });
+
+  it('shows "999+" when the server stops counting', async () => {
+    fakeApi({ 'GET /api/alerts/summary': () => jsonResponse(200, { open: 1000 }) });
+    renderApp('/dashboard');
+    expect(await screen.findByRole('link', { name: 'Alerts, 999+ open' })).toHaveTextContent('999+');
+  });
+});
+
 /** WCAG 2.5.3 (axe's label-content-name-mismatch): a control's name holds the words it shows. */
 describe('names that hold what is shown', () => {
   it('names the user menu by the e-mail it shows, then what it is', async () => {

@@ -3,7 +3,9 @@ import { Link, useNavigate } from 'react-router';
 import { clsx } from 'clsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { DropdownMenu } from 'radix-ui';
-import { Bell, ChevronDown, LogOut, UserRound } from 'lucide-react';
+import { Bell, ChevronDown, LogOut, TriangleAlert, UserRound } from 'lucide-react';
+import { ALERTS_OPEN_COUNT_MAX } from '@guardian/contract';
+import { useAlertsSummaryQuery } from '../../api/alerts/alerts-summary-query';
 import { GuardianLogo } from '../../components/guardian-logo';
 import { useJobsQuery } from '../../api/jobs/jobs-query';
 import { signOut } from '../../lib/sign-out';
@@ -31,6 +33,7 @@ export function TopBar({ menuButton, sidebarOpen }: TopBarProps) {
         />
       </div>
       <div className="ml-auto flex items-center gap-1 sm:gap-2">
+        <AlertsCount />
         <JobsBell />
         <UserMenu />
       </div>
@@ -61,6 +64,34 @@ function JobsBell() {
           aria-hidden="true"
           className="absolute top-1.5 right-1.5 size-2.5 rounded-full bg-danger ring-2 ring-surface"
         />
+      )}
+    </Link>
+  );
+}
+
+/**
+ * The number of the person's open alerts beside the bell: opens the alerts page. Counted up to
+ * ALERTS_OPEN_COUNT_MAX (shown as "999+").
+ */
+function AlertsCount() {
+  const open = useAlertsSummaryQuery({ refetchInterval: BELL_POLL_MS }).data?.open ?? 0;
+  const shown = open >= ALERTS_OPEN_COUNT_MAX ? `${ALERTS_OPEN_COUNT_MAX - 1}+` : String(open);
+  const label = open === 0 ? 'Alerts, none open' : `Alerts, ${shown} open`;
+  return (
+    <Link
+      to="/dashboard/alerts"
+      aria-label={label}
+      title="Alerts"
+      className="relative rounded-control p-2 text-ink-muted transition-colors hover:bg-canvas hover:text-ink"
+    >
+      <TriangleAlert aria-hidden="true" className="size-5" />
+      {open > 0 && (
+        <span
+          aria-hidden="true"
+          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-danger px-1 text-center text-[11px] leading-5 font-semibold text-white ring-2 ring-surface"
+        >
+          {shown}
+        </span>
       )}
     </Link>
   );
