@@ -65,11 +65,9 @@ test.describe('routing and roles', () => {
   test('the user gets the user menu and dashboard, one group open at a time', async ({ page }) => {
     await signIn(page, DEMO_USER);
     await expect(page.getByRole('heading', { name: 'Genel Durum' })).toBeVisible();
-    // The tiles are live (/api/reports/overview): no Server Management yet, the others from the demo.
-    await expect(
-      page.getByText('Server Management is not set up yet: servers show here once they report in.'),
-    ).toBeVisible();
-    for (const label of ['Security Alerts', 'Blocked Threats', 'System Health'])
+    // The tiles are live (/api/reports/overview): the person's servers and alerts, the demo's analytics.
+    await expect(page.getByText('Servers that reported in the last 24 hours')).toBeVisible();
+    for (const label of ['Active Servers', 'Security Alerts', 'Blocked Threats', 'System Health'])
       await expect(page.getByText(label, { exact: true })).toBeVisible();
     await expect(page.getByText(/^\d+(\.\d)?%$/)).toBeVisible();
     const menu = page.getByRole('navigation', { name: 'Main menu' });

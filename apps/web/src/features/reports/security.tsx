@@ -103,7 +103,7 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
         rows={report.top_source_ips}
         rowKey={(row) => row.ip}
         columns={[
-          { header: 'IP address', cell: (row) => <span className="font-mono break-all">{row.ip}</span> },
+          { header: 'IP address', cell: (row) => <span className="font-mono whitespace-nowrap">{row.ip}</span> },
           { header: 'Country', cell: (row) => row.country || '—' },
           { header: 'ASN', cell: (row) => (row.asn ? `AS${row.asn}` : '—') },
           {
@@ -288,7 +288,7 @@ function RecentEvents({
             <TableCell label="Action">{actionWords(event.action)}</TableCell>
             <TableCell label="Source">{sourceWords(event.source)}</TableCell>
             <TableCell label="IP address">
-              <span className="font-mono break-all">{event.ip}</span>
+              <span className="font-mono whitespace-nowrap">{event.ip}</span>
               {event.country && <span className="block text-xs text-ink-muted">{event.country}</span>}
             </TableCell>
             <TableCell label="Zone" className="wrap-anywhere">
