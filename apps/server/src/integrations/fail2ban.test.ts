@@ -159,7 +159,10 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
       .find((entry) => entry.id === server.id)!;
 
   it('reports in when Fail2Ban starts: the server turns active with its version', async () => {
-    await vi.waitFor(async () => expect((await serverNow()).state).toBe('active'), { timeout: 20_000, interval: 250 });
+    await vi.waitFor(async () => expect((await serverNow()).state).toBe('active'), {
+      timeout: 20_000,
+      interval: 250,
+    });
     expect((await serverNow()).version).toBe('guardian-fail2ban 2');
   });
 
@@ -256,7 +259,9 @@ describe.skipIf(!hasFail2ban)('Fail2Ban bans and unbans through Guardian', () =>
   it("fails, saying Guardian's reason, when the group's policy refuses the ban", async () => {
     const refused = await runScript(['ban', url, keyFile, '192.0.2.200', 'sshd']);
     expect(refused.status).not.toBe(0);
-    expect(refused.stderr).toContain('403 192.0.2.200 is within 192.0.2.128/25, on the allowlist of the group "Web hosts"');
+    expect(refused.stderr).toContain(
+      '403 192.0.2.200 is within 192.0.2.128/25, on the allowlist of the group "Web hosts"',
+    );
     const malformed = await runScript(['ban', url, keyFile, '192.0.2.300']);
     expect(malformed.status).not.toBe(0);
     expect(malformed.stderr).toContain('400');

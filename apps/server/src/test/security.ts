@@ -375,7 +375,11 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     payload: { name: `Servers ${tag}`, list_ids: [list.id] },
   });
   const server = await call(ctx, user, serverEndpoints.create, {
-    payload: { name: `web-${tag}`, group_id: serversGroup.json<{ id: number }>().id, integration: 'fail2ban' },
+    payload: {
+      name: `web-${tag}`,
+      group_id: serversGroup.json<{ id: number }>().id,
+      integration: 'fail2ban',
+    },
   });
   estate.server = {
     id: server.json<{ id: number }>().id,

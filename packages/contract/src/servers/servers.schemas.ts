@@ -100,7 +100,9 @@ const groupFields = {
   /** How long a ban lasts when the server does not say (null: until removed). */
   default_duration_seconds: secondsSchema('The default expiry').nullable().default(86_400),
   /** The longest ban a server may ask for (null: no limit); a longer one is cut to it. */
-  max_duration_seconds: secondsSchema('The longest expiry').nullable().default(30 * 86_400),
+  max_duration_seconds: secondsSchema('The longest expiry')
+    .nullable()
+    .default(30 * 86_400),
   /** The items' comment: {server}, {jail} (or scenario) and {reason} are filled in. */
   comment_template: z
     .string()
@@ -118,7 +120,10 @@ const groupFields = {
     .number({ error: 'The ceiling must be a number of bans per hour.' })
     .int('The ceiling must be a whole number.')
     .min(1, 'The ceiling must be at least 1 ban an hour.')
-    .max(SERVER_CEILING_MAX, `The ceiling must be at most ${SERVER_CEILING_MAX.toLocaleString('en-US')} bans an hour.`)
+    .max(
+      SERVER_CEILING_MAX,
+      `The ceiling must be at most ${SERVER_CEILING_MAX.toLocaleString('en-US')} bans an hour.`,
+    )
     .default(600),
 };
 
@@ -129,20 +134,16 @@ const durationsInOrder = (group: {
   group.max_duration_seconds === null ||
   (group.default_duration_seconds !== null && group.default_duration_seconds <= group.max_duration_seconds);
 
-export const serverGroupRequestSchema = z
-  .object(groupFields)
-  .refine(durationsInOrder, {
-    error: 'The default expiry must be set and no longer than the longest expiry allowed.',
-    path: ['default_duration_seconds'],
-  });
+export const serverGroupRequestSchema = z.object(groupFields).refine(durationsInOrder, {
+  error: 'The default expiry must be set and no longer than the longest expiry allowed.',
+  path: ['default_duration_seconds'],
+});
 export type ServerGroupRequest = z.input<typeof serverGroupRequestSchema>;
 
 export const serverGroupSchema = z.object({
   id: z.number().int(),
   name: z.string(),
-  lists: z.array(
-    z.object({ list_id: z.string(), list_name: z.string(), account_name: z.string() }),
-  ),
+  lists: z.array(z.object({ list_id: z.string(), list_name: z.string(), account_name: z.string() })),
   default_duration_seconds: z.number().nullable(),
   max_duration_seconds: z.number().nullable(),
   comment_template: z.string(),

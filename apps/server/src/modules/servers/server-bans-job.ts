@@ -111,26 +111,44 @@ export class ServerBanWrites {
       for (const row of listRows) latest.set(row.value, row);
       const winners = new Set(latest.values());
       const superseded = listRows.filter((row) => !winners.has(row));
-      await this.repository.finish(superseded.map((row) => row.id), 'done');
+      await this.repository.finish(
+        superseded.map((row) => row.id),
+        'done',
+      );
       const list = await this.lists.findOwned(userId, listRef);
       const bans = [...winners].filter((row) => row.action === 'ban');
       const unbans = [...winners].filter((row) => row.action === 'unban');
       if (!list) {
-        await this.repository.finish(listRows.map((row) => row.id), 'failed', 'The list is no longer in Guardian.');
+        await this.repository.finish(
+          listRows.map((row) => row.id),
+          'failed',
+          'The list is no longer in Guardian.',
+        );
         failed += winners.size;
         continue;
       }
       const actor = await this.actorOf(userId);
       if (bans.length > 0) {
-        const items = bans.map((row): StoredImportItem => [row.value, row.comment, row.expires_at?.toISOString() ?? null]);
+        const items = bans.map((row): StoredImportItem => [
+          row.value,
+          row.comment,
+          row.expires_at?.toISOString() ?? null,
+        ]);
         try {
           await this.listImport.addItems({ ...actor, via: 'api' }, list, items, signal);
-          await this.repository.finish(bans.map((row) => row.id), 'done');
+          await this.repository.finish(
+            bans.map((row) => row.id),
+            'done',
+          );
           written += bans.length;
         } catch (err) {
           // Refused for good (no room in the account, a value Cloudflare will not take): failed, with why.
           if (!(err instanceof AppError && err.code === 'BAD_REQUEST')) throw err;
-          await this.repository.finish(bans.map((row) => row.id), 'failed', err.message);
+          await this.repository.finish(
+            bans.map((row) => row.id),
+            'failed',
+            err.message,
+          );
           failed += bans.length;
         }
       }

@@ -23,7 +23,10 @@ export function registerServerKeyGuard(app: FastifyInstance, servers: ServersSer
     try {
       token = bearerToken(request);
       if (!ServersService.isServerKey(token))
-        throw new AppError('UNAUTHORIZED', 'This route takes a server key (gs_...), not a session or an API key.');
+        throw new AppError(
+          'UNAUTHORIZED',
+          'This route takes a server key (gs_...), not a session or an API key.',
+        );
     } catch (err) {
       return done(err as Error);
     }

@@ -106,9 +106,10 @@ export class ServersRepository {
   constructor(private readonly db: Queryable) {}
 
   groups(userId: number): Promise<ServerGroupRow[]> {
-    return this.db.query<ServerGroupRow>(`${GROUP_SELECT} WHERE g.user_id = $1 ORDER BY lower(g.name), g.id`, [
-      userId,
-    ]);
+    return this.db.query<ServerGroupRow>(
+      `${GROUP_SELECT} WHERE g.user_id = $1 ORDER BY lower(g.name), g.id`,
+      [userId],
+    );
   }
 
   async group(userId: number, groupId: number): Promise<ServerGroupRow | undefined> {
@@ -195,9 +196,10 @@ export class ServersRepository {
   }
 
   servers(userId: number): Promise<ServerRow[]> {
-    return this.db.query<ServerRow>(`${SERVER_SELECT} WHERE s.user_id = $1 ${SERVER_GROUP_BY} ORDER BY s.id`, [
-      userId,
-    ]);
+    return this.db.query<ServerRow>(
+      `${SERVER_SELECT} WHERE s.user_id = $1 ${SERVER_GROUP_BY} ORDER BY s.id`,
+      [userId],
+    );
   }
 
   async server(userId: number, serverId: number): Promise<ServerRow | undefined> {
@@ -209,9 +211,10 @@ export class ServersRepository {
   }
 
   async countServers(userId: number): Promise<number> {
-    const [row] = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM servers WHERE user_id = $1', [
-      userId,
-    ]);
+    const [row] = await this.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM servers WHERE user_id = $1',
+      [userId],
+    );
     return row?.n ?? 0;
   }
 
@@ -292,12 +295,10 @@ export class ServersRepository {
   }
 
   async recordEvent(serverId: number, kind: ServerEventKind, address: string | null, reason: string | null) {
-    await this.db.query('INSERT INTO server_events (server_id, kind, address, reason) VALUES ($1, $2, $3, $4)', [
-      serverId,
-      kind,
-      address,
-      reason,
-    ]);
+    await this.db.query(
+      'INSERT INTO server_events (server_id, kind, address, reason) VALUES ($1, $2, $3, $4)',
+      [serverId, kind, address, reason],
+    );
   }
 
   /** A refusal of a revoked key: at most one a minute per server, so a flood of them is not a flood of rows. */
@@ -312,7 +313,9 @@ export class ServersRepository {
   }
 
   async forgetOldEvents(serverId: number): Promise<void> {
-    await this.db.query(`DELETE FROM server_events WHERE server_id = $1 AND at < now() - ${EVENTS_KEPT}`, [serverId]);
+    await this.db.query(`DELETE FROM server_events WHERE server_id = $1 AND at < now() - ${EVENTS_KEPT}`, [
+      serverId,
+    ]);
   }
 
   async insertBans(
@@ -371,7 +374,10 @@ export class ServersRepository {
   }
 
   /** Accounts with pending bans and no job of theirs queued or running (nor one that failed within `pause`). */
-  accountsWaiting(kind: string, pauseMs: number): Promise<{ account_ref: number; user_id: number; account_name: string }[]> {
+  accountsWaiting(
+    kind: string,
+    pauseMs: number,
+  ): Promise<{ account_ref: number; user_id: number; account_name: string }[]> {
     return this.db.query(
       `SELECT a.id AS account_ref, a.user_id, a.account_name FROM cloudflare_accounts a
         WHERE EXISTS (SELECT 1 FROM server_bans b WHERE b.account_ref = a.id AND b.state = 'pending')

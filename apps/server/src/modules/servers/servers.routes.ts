@@ -27,9 +27,14 @@ export const serversRoutes: FastifyPluginAsync<{ servers: ServersService }> = as
   route(app, serverEndpoints.create, async (request, reply) =>
     reply.code(201).send(await servers.create(request.user.id, request.body)),
   );
-  noContentRoute(app, serverEndpoints.revoke, (request) => servers.revoke(request.user.id, request.params.server_id), {
-    owns: ['server_id'],
-  });
+  noContentRoute(
+    app,
+    serverEndpoints.revoke,
+    (request) => servers.revoke(request.user.id, request.params.server_id),
+    {
+      owns: ['server_id'],
+    },
+  );
 
   // Administrators see and revoke anyone's servers (a compromised host, a person who left).
   route(app, serverEndpoints.userList, async (request) => servers.serversOfUser(request.params.id), {

@@ -33,8 +33,7 @@ export interface ServerIdentity {
 const KEY_FORMAT = /^gs_([0-9]{1,15})_([A-Za-z0-9_-]{43})$/;
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-const invalidKey = () =>
-  new AppError('UNAUTHORIZED', 'This server key is not valid or was revoked.');
+const invalidKey = () => new AppError('UNAUTHORIZED', 'This server key is not valid or was revoked.');
 const groupNotFound = () => new AppError('NOT_FOUND', 'Server group not found.');
 const serverNotFound = () => new AppError('NOT_FOUND', 'Server not found.');
 
@@ -85,14 +84,26 @@ function toServerDto(row: ServerRow): Server {
     unbans: { day: row.unbans_day, week: row.unbans_week },
     refused: { day: row.refused_day, week: row.refused_week },
     last_refusal:
-      row.refused_at && row.refused_reason ? { at: row.refused_at.toISOString(), reason: row.refused_reason } : null,
+      row.refused_at && row.refused_reason
+        ? { at: row.refused_at.toISOString(), reason: row.refused_reason }
+        : null,
   };
 }
 
 /** "{server}: {jail} {reason}" filled in, spaces tidied, cut to Cloudflare's comment length. */
-export function commentOf(template: string, fields: { server: string; jail: string; reason: string }): string {
-  const filled = template.replace(/\{(server|jail|reason)\}/g, (_match, name: keyof typeof fields) => fields[name]);
-  return filled.replace(/\s+/g, ' ').replace(/[\s:,-]+$/, '').trim().slice(0, BAN_LIST_ITEM_COMMENT_MAX);
+export function commentOf(
+  template: string,
+  fields: { server: string; jail: string; reason: string },
+): string {
+  const filled = template.replace(
+    /\{(server|jail|reason)\}/g,
+    (_match, name: keyof typeof fields) => fields[name],
+  );
+  return filled
+    .replace(/\s+/g, ' ')
+    .replace(/[\s:,-]+$/, '')
+    .trim()
+    .slice(0, BAN_LIST_ITEM_COMMENT_MAX);
 }
 
 /** Queues the account's job of the servers' bans (unless one already waits), or leaves it to the sweep. */
@@ -152,10 +163,15 @@ export class ServersService {
       // Another person's list, or one Guardian does not know: not found.
       const list = await this.owned.requireList(userId, listId);
       if (list.kind !== 'ip')
-        throw new AppError('BAD_REQUEST', `The list "${list.listName}" is not an IP list: servers ban addresses.`);
+        throw new AppError(
+          'BAD_REQUEST',
+          `The list "${list.listName}" is not an IP list: servers ban addresses.`,
+        );
       listRefs.push(list.ref);
     }
-    const allowlist = [...new Set(request.allowlist.map((entry) => (parseIpSearch(entry) as { value: string }).value))];
+    const allowlist = [
+      ...new Set(request.allowlist.map((entry) => (parseIpSearch(entry) as { value: string }).value)),
+    ];
     const id = await this.db.transaction(async (tx) => {
       const repository = new ServersRepository(tx);
       await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
@@ -288,7 +304,8 @@ export class ServersService {
       throw new AppError('CONFLICT', `The group "${group.name}" has no lists to ban in: choose some for it.`);
     }
     let seconds = request.duration_seconds ?? group.default_seconds;
-    if (group.max_seconds !== null && (seconds === null || seconds > group.max_seconds)) seconds = group.max_seconds;
+    if (group.max_seconds !== null && (seconds === null || seconds > group.max_seconds))
+      seconds = group.max_seconds;
     const expiresAt = seconds === null ? null : new Date(Date.now() + seconds * 1000);
     const comment = commentOf(group.comment_template, {
       server: server.name,
@@ -296,33 +313,40 @@ export class ServersService {
       reason: request.reason ?? '',
     });
     const state = 'pending';
-    await this.db.transaction(async (tx) => {
-      const repository = new ServersRepository(tx);
-      await repository.lockServer(server.id);
-      if ((await repository.bansInLastHour(server.id)) >= group.ceiling_per_hour) {
-        throw new AppError(
-          'RATE_LIMITED',
-          `The server "${server.name}" has sent ${group.ceiling_per_hour.toLocaleString('en-US')} bans in the last hour, the ceiling of its group "${group.name}": ${value} was not banned.`,
+    await this.db
+      .transaction(async (tx) => {
+        const repository = new ServersRepository(tx);
+        await repository.lockServer(server.id);
+        if ((await repository.bansInLastHour(server.id)) >= group.ceiling_per_hour) {
+          throw new AppError(
+            'RATE_LIMITED',
+            `The server "${server.name}" has sent ${group.ceiling_per_hour.toLocaleString('en-US')} bans in the last hour, the ceiling of its group "${group.name}": ${value} was not banned.`,
+          );
+        }
+        await repository.insertBans(
+          lists.map((list) => ({
+            serverId: server.id,
+            accountRef: list.account_ref,
+            listRef: list.ban_list_ref,
+            action: 'ban' as const,
+            value,
+            comment,
+            expiresAt,
+            state,
+          })),
         );
-      }
-      await repository.insertBans(
-        lists.map((list) => ({
-          serverId: server.id,
-          accountRef: list.account_ref,
-          listRef: list.ban_list_ref,
-          action: 'ban' as const,
-          value,
-          comment,
-          expiresAt,
-          state,
-        })),
-      );
-      await repository.recordEvent(server.id, 'ban', value, null);
-    }).catch(async (err: unknown) => {
-      if (err instanceof AppError && err.code === 'RATE_LIMITED')
-        await this.repository.recordEvent(server.id, 'refused', value, `ceiling: ${group.ceiling_per_hour} bans an hour`);
-      throw err;
-    });
+        await repository.recordEvent(server.id, 'ban', value, null);
+      })
+      .catch(async (err: unknown) => {
+        if (err instanceof AppError && err.code === 'RATE_LIMITED')
+          await this.repository.recordEvent(
+            server.id,
+            'refused',
+            value,
+            `ceiling: ${group.ceiling_per_hour} bans an hour`,
+          );
+        throw err;
+      });
     await this.trigger(lists.map((list) => list.account_ref));
     return { address: value, state, lists: lists.length, expires_at: iso(expiresAt) };
   }
@@ -356,7 +380,12 @@ export class ServersService {
   private async addressOf(server: ServerIdentity, address: string): Promise<string> {
     const normal = normalizeIpItem(address);
     if ('error' in normal) {
-      await this.repository.recordEvent(server.id, 'refused', address.slice(0, 64), `malformed address: ${normal.error}`);
+      await this.repository.recordEvent(
+        server.id,
+        'refused',
+        address.slice(0, 64),
+        `malformed address: ${normal.error}`,
+      );
       throw new AppError('BAD_REQUEST', normal.error);
     }
     return normal.value;

@@ -103,7 +103,10 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
         rows={report.top_source_ips}
         rowKey={(row) => row.ip}
         columns={[
-          { header: 'IP address', cell: (row) => <span className="font-mono whitespace-nowrap">{row.ip}</span> },
+          {
+            header: 'IP address',
+            cell: (row) => <span className="font-mono whitespace-nowrap">{row.ip}</span>,
+          },
           { header: 'Country', cell: (row) => row.country || '—' },
           { header: 'ASN', cell: (row) => (row.asn ? `AS${row.asn}` : '—') },
           {
