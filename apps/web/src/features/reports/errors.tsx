@@ -5,6 +5,7 @@ import { formatCount, formatShare } from '../../components/charts/format';
 import { TimeSeriesChart } from '../../components/charts/time-series-chart';
 import { useReportQuery } from '../../api/reports/report-query';
 import { ReportPage } from './components/report-page';
+import { TopValues } from './components/top-values';
 import { Totals } from './components/totals';
 import { bucketTimes, seriesOfFields } from './lib/series';
 
@@ -80,25 +81,21 @@ function ErrorsView({ report }: { report: ErrorsReport }) {
           countLabel="5xx"
           empty="No 5xx in this range"
         />
-        <BarTable
+        <TopValues
           title="Top hosts"
+          header="Host"
           rows={report.top_hosts}
-          rowKey={(row) => row.value}
-          columns={[{ header: 'Host', cell: (row) => <span className="break-all">{row.value}</span> }]}
-          count={(row) => row.count}
           countLabel="Errors"
           empty={EMPTY}
+          kind="host"
         />
-        <BarTable
+        <TopValues
           title="Top paths"
+          header="Path"
           rows={report.top_paths}
-          rowKey={(row) => row.value}
-          columns={[
-            { header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> },
-          ]}
-          count={(row) => row.count}
           countLabel="Errors"
           empty={EMPTY}
+          kind="path"
         />
       </div>
     </>

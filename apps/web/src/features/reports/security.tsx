@@ -14,6 +14,7 @@ import { DataTable, TableCell, TableRow } from '../../components/ui/table';
 import { useReportQuery } from '../../api/reports/report-query';
 import { useZonesQuery } from '../../api/zones/zones-query';
 import { ReportPage } from './components/report-page';
+import { TopValues } from './components/top-values';
 import { RANGE_LABELS } from './lib/filters';
 import { bucketTimes, seriesByKind } from './lib/series';
 import { actionWords, sourceWords } from './lib/words';
@@ -172,34 +173,28 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
           countLabel="Events"
           empty={EMPTY}
         />
-        <BarTable
+        <TopValues
           title="Top countries"
+          header="Country"
           rows={report.top_countries}
-          rowKey={(row) => row.value}
-          columns={[{ header: 'Country', cell: (row) => row.value }]}
-          count={(row) => row.count}
           countLabel="Events"
           empty={EMPTY}
         />
-        <BarTable
+        <TopValues
           title="Top hosts"
+          header="Host"
           rows={report.top_hosts}
-          rowKey={(row) => row.value}
-          columns={[{ header: 'Host', cell: (row) => <span className="break-all">{row.value}</span> }]}
-          count={(row) => row.count}
           countLabel="Events"
           empty={EMPTY}
+          kind="host"
         />
-        <BarTable
+        <TopValues
           title="Top paths"
+          header="Path"
           rows={report.top_paths}
-          rowKey={(row) => row.value}
-          columns={[
-            { header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> },
-          ]}
-          count={(row) => row.count}
           countLabel="Events"
           empty={EMPTY}
+          kind="path"
         />
       </div>
       <BarTable

@@ -5,6 +5,7 @@ import { formatBytes, formatCount, formatShare } from '../../components/charts/f
 import { TimeSeriesChart } from '../../components/charts/time-series-chart';
 import { useReportQuery } from '../../api/reports/report-query';
 import { ReportPage } from './components/report-page';
+import { TopValues } from './components/top-values';
 import { Totals } from './components/totals';
 import { bucketTimes, seriesOfFields } from './lib/series';
 
@@ -107,35 +108,29 @@ function TrafficView({ report }: { report: TrafficReport }) {
           countLabel="Requests"
           empty={EMPTY}
         />
-        <BarTable
+        <TopValues
           title="Top countries"
+          header="Country"
           rows={report.top_countries}
-          rowKey={(row) => row.value}
-          columns={[{ header: 'Country', cell: (row) => row.value }]}
-          count={(row) => row.count}
           countLabel="Requests"
           empty={EMPTY}
         />
-        <BarTable
+        <TopValues
           title="Top hosts"
+          header="Host"
           rows={report.top_hosts}
-          rowKey={(row) => row.value}
-          columns={[{ header: 'Host', cell: (row) => <span className="break-all">{row.value}</span> }]}
-          count={(row) => row.count}
           countLabel="Requests"
           empty={EMPTY}
+          kind="host"
         />
       </div>
-      <BarTable
+      <TopValues
         title="Top paths"
+        header="Path"
         rows={report.top_paths}
-        rowKey={(row) => row.value}
-        columns={[
-          { header: 'Path', cell: (row) => <span className="font-mono break-all">{row.value}</span> },
-        ]}
-        count={(row) => row.count}
         countLabel="Requests"
         empty={EMPTY}
+        kind="path"
       />
     </>
   );
