@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent, type ReactNode } from 'react';
-import { Download, RotateCw, Search } from 'lucide-react';
+import { Download, Search } from 'lucide-react';
 import { AUDIT_SEARCH_MAX, type AuditEvent, type AuditOutcome } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -187,17 +187,8 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
       </form>
 
       {trail.isError ? (
-        <ErrorMessage>
-          <p>{actionErrorMessage(trail.error, 'Failed to fetch activity.')}</p>
-          <Button
-            variant="secondary"
-            size="sm"
-            className="mt-2"
-            icon={<RotateCw aria-hidden="true" className="size-4" />}
-            onClick={() => void trail.refetch()}
-          >
-            Retry
-          </Button>
+        <ErrorMessage onRetry={() => void trail.refetch()}>
+          {actionErrorMessage(trail.error, 'Failed to fetch activity.')}
         </ErrorMessage>
       ) : trail.isPending ? (
         <div className="flex justify-center py-12">

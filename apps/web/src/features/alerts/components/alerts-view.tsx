@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Check, CheckCheck, RotateCw } from 'lucide-react';
+import { Check, CheckCheck } from 'lucide-react';
 import {
   ALERT_KIND_LABELS,
   ALERT_KINDS,
@@ -150,17 +150,8 @@ export function AlertsView() {
       </form>
 
       {alerts.isError ? (
-        <ErrorMessage>
-          <p>{actionErrorMessage(alerts.error, 'Failed to fetch alerts.')}</p>
-          <Button
-            variant="secondary"
-            size="sm"
-            className="mt-2"
-            icon={<RotateCw aria-hidden="true" className="size-4" />}
-            onClick={() => void alerts.refetch()}
-          >
-            Retry
-          </Button>
+        <ErrorMessage onRetry={() => void alerts.refetch()}>
+          {actionErrorMessage(alerts.error, 'Failed to fetch alerts.')}
         </ErrorMessage>
       ) : alerts.isPending ? (
         <div className="flex justify-center py-12">
