@@ -4,7 +4,7 @@ import { AUDIT_SEARCH_MAX, type AuditEvent, type AuditOutcome } from '@guardian/
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { ErrorMessage } from '../../../components/ui/error-message';
-import { Input } from '../../../components/ui/input';
+import { Input, Select } from '../../../components/ui/input';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
 import { useToast } from '../../../components/ui/toast';
@@ -54,9 +54,6 @@ function targetLine(target: AuditEvent['target']): string {
     .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(', ');
 }
-
-const selectClass =
-  'h-10 w-full rounded-control border border-line-strong bg-surface px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand';
 
 /** A filter's control with its name above it. */
 function FilterLabel({ text, children }: { text: string; children: ReactNode }) {
@@ -160,23 +157,23 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
           <Input {...filter('account_id')} maxLength={64} placeholder="Cloudflare account id" />
         </FilterLabel>
         <FilterLabel text="Kind">
-          <select className={selectClass} {...filter('action')}>
+          <Select {...filter('action')}>
             {ACTION_KINDS.map((kind) => (
               <option key={kind.value} value={kind.value}>
                 {kind.label}
               </option>
             ))}
-          </select>
+          </Select>
         </FilterLabel>
         <FilterLabel text="Outcome">
-          <select className={selectClass} {...filter('outcome')}>
+          <Select {...filter('outcome')}>
             <option value="">Any outcome</option>
             {Object.entries(OUTCOMES).map(([value, outcome]) => (
               <option key={value} value={value}>
                 {outcome.label}
               </option>
             ))}
-          </select>
+          </Select>
         </FilterLabel>
         <FilterLabel text="From">
           <Input type="date" {...filter('from')} />

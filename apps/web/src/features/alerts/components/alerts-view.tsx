@@ -13,6 +13,7 @@ import {
 } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { Select } from '../../../components/ui/input';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { PageHeader } from '../../../components/ui/page-header';
 import { Spinner } from '../../../components/ui/spinner';
@@ -39,9 +40,6 @@ const STATE_TONES: Record<AlertState, BadgeTone> = {
 };
 
 const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-
-const selectClass =
-  'h-10 w-full rounded-control border border-line-strong bg-surface px-3 text-sm text-ink focus-visible:outline-2 focus-visible:outline-brand';
 
 function FilterLabel({ text, children }: { text: string; children: ReactNode }) {
   return (
@@ -117,7 +115,7 @@ export function AlertsView() {
         onSubmit={(event) => event.preventDefault()}
       >
         <FilterLabel text="State">
-          <select className={selectClass} {...filter('state')}>
+          <Select {...filter('state')}>
             <option value="active">Open or acknowledged</option>
             <option value="">Any state</option>
             {ALERT_STATES.map((state) => (
@@ -125,27 +123,27 @@ export function AlertsView() {
                 {ALERT_STATE_LABELS[state]}
               </option>
             ))}
-          </select>
+          </Select>
         </FilterLabel>
         <FilterLabel text="Kind">
-          <select className={selectClass} {...filter('kind')}>
+          <Select {...filter('kind')}>
             <option value="">Every kind</option>
             {ALERT_KINDS.map((kind) => (
               <option key={kind} value={kind}>
                 {ALERT_KIND_LABELS[kind]}
               </option>
             ))}
-          </select>
+          </Select>
         </FilterLabel>
         <FilterLabel text="Severity">
-          <select className={selectClass} {...filter('severity')}>
+          <Select {...filter('severity')}>
             <option value="">Any severity</option>
             {ALERT_SEVERITIES.map((severity) => (
               <option key={severity} value={severity}>
                 {SEVERITIES[severity].label}
               </option>
             ))}
-          </select>
+          </Select>
         </FilterLabel>
       </form>
 
