@@ -3,6 +3,7 @@ import { Download, Search } from 'lucide-react';
 import { AUDIT_SEARCH_MAX, type AuditEvent, type AuditOutcome } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { LoadMore } from '../../../components/ui/load-more';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { Input, Select } from '../../../components/ui/input';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -241,17 +242,7 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
         </ol>
       )}
 
-      {trail.hasNextPage && (
-        <div className="mt-4 flex justify-center">
-          <Button
-            variant="secondary"
-            loading={trail.isFetchingNextPage}
-            onClick={() => void trail.fetchNextPage()}
-          >
-            {trail.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <LoadMore query={trail} />
     </>
   );
 }

@@ -13,6 +13,7 @@ import {
 } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { LoadMore } from '../../../components/ui/load-more';
 import { Select } from '../../../components/ui/input';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { PageHeader } from '../../../components/ui/page-header';
@@ -242,17 +243,7 @@ export function AlertsView() {
         </ol>
       )}
 
-      {alerts.hasNextPage && (
-        <div className="mt-4 flex justify-center">
-          <Button
-            variant="secondary"
-            loading={alerts.isFetchingNextPage}
-            onClick={() => void alerts.fetchNextPage()}
-          >
-            {alerts.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <LoadMore query={alerts} />
     </>
   );
 }
