@@ -78,7 +78,7 @@ describe('routing rules (spec section 2)', () => {
   });
 
   it.each([
-    ['/dashboard/alerts', 'Alerts'],
+    ['/dashboard/performance', 'Performance'],
     ['/mail-protection/filtering', 'Filtering'],
     ['/support/ticket', 'Ticket'],
     ['/admin/settings', 'System Setting'],

@@ -298,9 +298,10 @@ describe('the Performance report (GET /api/reports/performance)', () => {
       [enterprise.account_id, pro.account_id].sort(),
     );
     const used = body.budgets.find((row) => row.account_id === enterprise.account_id)!;
-    // The queries of this file's reports spent both budgets; adding the account spent REST calls.
+    // The queries of this file's reports spent both budgets (an analytics query is a REST call too).
+    // Adding the account spent more REST calls, but they may be older than the 5-minute window by now.
     expect(used.analytics.used).toBeGreaterThanOrEqual(2);
-    expect(used.rest.used).toBeGreaterThan(used.analytics.used);
+    expect(used.rest.used).toBeGreaterThanOrEqual(used.analytics.used);
     expect(used.rest).toMatchObject({ limit: 100_000, window_seconds: 300 });
     expect(used.analytics).toMatchObject({ limit: 280, window_seconds: 300 });
     expect(used.held_until).toBeNull();

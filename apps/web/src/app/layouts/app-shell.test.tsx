@@ -117,15 +117,18 @@ describe('layout shell', () => {
     const user = userEvent.setup();
     const token = sessionToken({ level: 1, email: 'ayse@example.com' });
     setToken(token);
+    // The top bar asks for the person's operations (the bell) and open alerts (their count).
+    const topBar = ['/api/jobs?scope=mine', '/api/alerts/summary'];
     const fetchMock = vi.fn<typeof fetch>(async (url) => {
-      // The bell asks for the person's operations.
-      if (url === '/api/jobs?scope=mine') return Response.json({ jobs: [], unseen: 0 });
+      if (url === topBar[0]) return Response.json({ jobs: [], unseen: 0 });
+      if (url === topBar[1]) return Response.json({ open: 0 });
       // The browser still holds the token while the server ends its session.
       expect(getToken()).toBe(token);
       return new Response(null, { status: 204 });
     });
     vi.stubGlobal('fetch', fetchMock);
-    const { router } = renderApp('/dashboard');
+    // A placeholder screen: it asks the server nothing, so every other call is the logout's.
+    const { router } = renderApp('/support/guide');
     expect(await screen.findByRole('link', { name: 'Operations' })).toHaveAttribute(
       'href',
       '/dashboard/jobs',
@@ -136,7 +139,7 @@ describe('layout shell', () => {
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(getToken()).toBeNull();
-    const logoutCalls = fetchMock.mock.calls.filter(([url]) => url !== '/api/jobs?scope=mine');
+    const logoutCalls = fetchMock.mock.calls.filter(([url]) => !topBar.includes(String(url)));
     expect(logoutCalls).toHaveLength(1);
     const [url, init] = logoutCalls[0]!;
     expect(url).toBe('/api/auth/logout');

@@ -12,6 +12,9 @@ const jobsList = (unseen: number): JobsList => ({ jobs: [], unseen });
 /** The bell's red dot: drawn inside the bell's link, hidden from assistive technology (its name says it). */
 const dotOf = (bell: HTMLElement) => bell.querySelector('.bg-danger');
 
+/** A screen that asks the server nothing (a placeholder): only the top bar's own calls are made. */
+const SHELL_ONLY = '/support/guide';
+
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
 });
@@ -19,7 +22,7 @@ beforeEach(() => {
 describe('the bell', () => {
   it('lights its red dot and says how many operations ended since the person last looked', async () => {
     const api = fakeApi({ 'GET /api/jobs': () => jsonResponse(200, jobsList(2)) });
-    renderApp('/dashboard');
+    renderApp(SHELL_ONLY);
     const bell = await screen.findByRole('link', { name: 'Operations, 2 ended since you last looked' });
     expect(bell).toHaveAttribute('href', '/dashboard/jobs');
     expect(dotOf(bell)).not.toBeNull();
@@ -28,7 +31,7 @@ describe('the bell', () => {
 
   it('shows no dot when nothing ended unseen', async () => {
     fakeApi({ 'GET /api/jobs': () => jsonResponse(200, jobsList(0)) });
-    renderApp('/dashboard');
+    renderApp(SHELL_ONLY);
     const bell = await screen.findByRole('link', { name: 'Operations' });
     expect(dotOf(bell)).toBeNull();
   });
@@ -44,7 +47,7 @@ describe('the bell', () => {
         return new Response(null, { status: 204 });
       },
     });
-    renderApp('/dashboard');
+    renderApp(SHELL_ONLY);
     await user.click(await screen.findByRole('link', { name: 'Operations, 1 ended since you last looked' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Operations' })).toBeVisible();
     await waitFor(() => expect(api.callsTo('POST /api/jobs/seen').length).toBeGreaterThan(0));
@@ -60,7 +63,7 @@ describe('the open alerts count', () => {
       'GET /api/alerts/summary': () => jsonResponse(200, { open: 3 }),
       'GET /api/alerts': () => jsonResponse(200, { alerts: [], next_cursor: null }),
     });
-    renderApp('/dashboard');
+    renderApp(SHELL_ONLY);
     const count = await screen.findByRole('link', { name: 'Alerts, 3 open' });
     expect(count).toHaveTextContent('3');
     // The bell still opens the operations view.
@@ -71,13 +74,13 @@ describe('the open alerts count', () => {
 
   it('shows no number when none is open', async () => {
     fakeApi({ 'GET /api/alerts/summary': () => jsonResponse(200, { open: 0 }) });
-    renderApp('/dashboard');
+    renderApp(SHELL_ONLY);
     expect(await screen.findByRole('link', { name: 'Alerts, none open' })).toHaveTextContent(/^$/);
   });
 
   it('shows "999+" when the server stops counting', async () => {
     fakeApi({ 'GET /api/alerts/summary': () => jsonResponse(200, { open: 1000 }) });
-    renderApp('/dashboard');
+    renderApp(SHELL_ONLY);
     expect(await screen.findByRole('link', { name: 'Alerts, 999+ open' })).toHaveTextContent('999+');
   });
 });
@@ -87,7 +90,7 @@ describe('names that hold what is shown', () => {
   it('names the user menu by the e-mail it shows, then what it is', async () => {
     setToken(sessionToken({ level: 1, email: 'ayse@example.com' }));
     fakeApi({ 'GET /api/jobs': () => jsonResponse(200, jobsList(0)) });
-    renderApp('/dashboard');
+    renderApp(SHELL_ONLY);
     // Chromium says 'ayse@example.com (user menu)'; jsdom drops the space (e2e/accessible-names.spec.ts).
     const trigger = await screen.findByRole('button', { name: /^ayse@example\.com ?\(user menu\)$/ });
     expect(trigger).not.toHaveAttribute('aria-label');
@@ -96,7 +99,7 @@ describe('names that hold what is shown', () => {
 
   it("names the logo link by the logo's words, then where it goes", async () => {
     fakeApi({ 'GET /api/jobs': () => jsonResponse(200, jobsList(0)) });
-    renderApp('/dashboard');
+    renderApp(SHELL_ONLY);
     // jsdom applies no media queries (the drawer's sidebar is there too) nor blocks (no space after 'Guardian').
     const [logo] = await screen.findAllByRole('link', {
       name: /^Guardian\s*Your Digital Guardian \(Dashboard\)$/,
