@@ -3,7 +3,6 @@ import {
   TICKET_MESSAGES_MAX,
   TICKETS_OPEN_PER_PERSON_MAX,
   ticketsQuerySchema,
-  type AssignTicketRequest,
   type HelpdeskQuery,
   type OpenTicketRequest,
   type TicketAssignees,
@@ -112,7 +111,7 @@ export class TicketsService {
     return thread;
   }
 
-  async assign(id: number, { assignee_id }: AssignTicketRequest): Promise<TicketThread> {
+  async assign(id: number, { assignee_id }: { assignee_id: number | null }): Promise<TicketThread> {
     if (assignee_id !== null) {
       const administrators = await this.tickets.administrators();
       if (!administrators.some((admin) => admin.id === assignee_id)) {

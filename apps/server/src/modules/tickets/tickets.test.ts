@@ -109,6 +109,7 @@ describe('Support tickets and the Helpdesk', () => {
       `${admin.email} answered ticket ${ticket.id} as support`,
       `${ada.email} replied to ticket ${ticket.id}`,
       `${ada.email} closed ticket ${ticket.id}`,
+      `${ada.email} tried to reply to ticket ${ticket.id} (refused)`,
       `${admin.email} tried to answer ticket ${ticket.id} as support (refused)`,
     ]);
   });
