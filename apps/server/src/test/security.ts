@@ -670,7 +670,9 @@ export async function sampleRequest(
     case serverApiEndpoints.unban:
       return { payload: { address: `198.18.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}` } };
     case ticketEndpoints.open:
-      return { payload: { subject: `Sample ${sampleCounter}`, category: 'other', message: 'A sample question.' } };
+      return {
+        payload: { subject: `Sample ${sampleCounter}`, category: 'other', message: 'A sample question.' },
+      };
     case ticketEndpoints.reply:
     case helpdeskEndpoints.reply:
       return { payload: { message: `Sample reply ${sampleCounter}` } };

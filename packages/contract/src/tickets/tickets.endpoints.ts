@@ -80,7 +80,7 @@ export const helpdeskEndpoints = endpointGroup('Helpdesk', {
   reply: {
     method: 'POST',
     path: '/api/admin/tickets/:id/replies',
-    summary: "Answer a ticket as support: its person is told (administrators only).",
+    summary: 'Answer a ticket as support: its person is told (administrators only).',
     access: 'admin',
     params: ticketParamsSchema,
     body: ticketReplyRequestSchema,

@@ -5,7 +5,14 @@ import { z } from 'zod';
  * Guardian, and administrators answer from the Helpdesk. A ticket is a subject, a category and a thread
  * of plain-text messages.
  */
-export const TICKET_CATEGORIES = ['question', 'problem', 'cloudflare', 'servers', 'account', 'other'] as const;
+export const TICKET_CATEGORIES = [
+  'question',
+  'problem',
+  'cloudflare',
+  'servers',
+  'account',
+  'other',
+] as const;
 export type TicketCategory = (typeof TICKET_CATEGORIES)[number];
 
 /** What each category is called in the forms and the Helpdesk's filter. */
@@ -55,7 +62,10 @@ const messageField = z
   .string({ error: 'A message is required.' })
   .trim()
   .min(1, 'A message is required.')
-  .max(TICKET_MESSAGE_MAX, `A message must be at most ${TICKET_MESSAGE_MAX.toLocaleString('en-US')} characters.`)
+  .max(
+    TICKET_MESSAGE_MAX,
+    `A message must be at most ${TICKET_MESSAGE_MAX.toLocaleString('en-US')} characters.`,
+  )
   // Line breaks and tabs are kept; other control characters (NUL, escapes) are not text.
   .regex(/^(?:[^\p{Cc}]|[\t\n\r])*$/u, 'A message may hold only text, line breaks and tabs.');
 

@@ -75,7 +75,11 @@ const tokenExpiringKey = (ref: number, days: number) => `token-expiring:${ref}:$
 const banKey = (listId: string, value: string) => `ban-refused:${listId}:${value.toLowerCase()}`;
 const capacityKey = (ref: number) => `capacity:${ref}`;
 const ticketKey = (id: number) => `ticket:${id}`;
-const ticketSubject = (ticket: TicketRef) => ({ type: 'ticket' as const, id: String(ticket.id), name: ticket.subject });
+const ticketSubject = (ticket: TicketRef) => ({
+  type: 'ticket' as const,
+  id: String(ticket.id),
+  name: ticket.subject,
+});
 const percent = (used: number, limit: number) => Math.floor((used / limit) * 100);
 const count = (value: number) => value.toLocaleString('en-US');
 

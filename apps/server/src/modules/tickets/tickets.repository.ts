@@ -32,8 +32,7 @@ export interface TicketAuthor {
 
 /** Why a message was not added: the ticket is gone (or not the caller's), closed or full. */
 export type AddMessageOutcome =
-  | { added: true; ticket: Ticket }
-  | { added: false; reason: 'missing' | 'closed' | 'full' };
+  { added: true; ticket: Ticket } | { added: false; reason: 'missing' | 'closed' | 'full' };
 
 interface TicketRow {
   id: number | string;
@@ -163,7 +162,12 @@ export class TicketsRepository {
    * Adds a message unless the ticket is closed or full: support's makes it `answered`, its person's
    * `open`. `ownerId` keeps a person to their own ticket.
    */
-  async addMessage(id: number, author: TicketAuthor, body: string, ownerId?: number): Promise<AddMessageOutcome> {
+  async addMessage(
+    id: number,
+    author: TicketAuthor,
+    body: string,
+    ownerId?: number,
+  ): Promise<AddMessageOutcome> {
     return this.db.transaction(async (tx) => {
       const [updated] = await tx.query<{ id: number | string }>(
         `UPDATE tickets SET message_count = message_count + 1, state = $2, updated_at = now(),

@@ -68,7 +68,11 @@ describe('Support tickets and the Helpdesk', () => {
     });
     expect(answered.state).toBe('answered');
     // Stored and answered as text: the page shows it as text.
-    expect(answered.messages.at(-1)).toMatchObject({ from: 'support', author_email: admin.email, body: html });
+    expect(answered.messages.at(-1)).toMatchObject({
+      from: 'support',
+      author_email: admin.email,
+      body: html,
+    });
     expect(await alertsOf(admin)).toEqual([]);
     expect(await alertsOf(ada)).toMatchObject([
       { kind: 'ticket-replied', title: 'Support answered your ticket "Cannot add a zone".' },
@@ -89,12 +93,14 @@ describe('Support tickets and the Helpdesk', () => {
     expect(closed).toMatchObject({ state: 'closed', closed_at: expect.any(String) });
     expect(await alertsOf(admin)).toEqual([]);
     // A closed ticket takes no more messages, from either side.
-    const late = await call(ada, 'POST', `/api/support/tickets/${ticket.id}/replies`, { message: 'One more' });
+    const late = await call(ada, 'POST', `/api/support/tickets/${ticket.id}/replies`, {
+      message: 'One more',
+    });
     expect(late.statusCode).toBe(409);
     expect(late.json<{ message: string }>().message).toMatch(/closed/);
-    expect((await call(admin, 'POST', `/api/admin/tickets/${ticket.id}/replies`, { message: 'x' })).statusCode).toBe(
-      409,
-    );
+    expect(
+      (await call(admin, 'POST', `/api/admin/tickets/${ticket.id}/replies`, { message: 'x' })).statusCode,
+    ).toBe(409);
 
     const mine = await ok<TicketsPage>(ada, 'GET', '/api/support/tickets');
     expect(mine.tickets).toMatchObject([{ id: ticket.id, state: 'closed', message_count: 3 }]);
@@ -167,7 +173,11 @@ describe('Support tickets and the Helpdesk', () => {
     const first = await ok<TicketsPage>(ada, 'GET', '/api/support/tickets?limit=15');
     expect(first.tickets).toHaveLength(15);
     expect(first.tickets[0]!.subject).toBe(`Question ${TICKETS_OPEN_PER_PERSON_MAX - 1}`);
-    const second = await ok<TicketsPage>(ada, 'GET', `/api/support/tickets?limit=15&before=${first.next_cursor}`);
+    const second = await ok<TicketsPage>(
+      ada,
+      'GET',
+      `/api/support/tickets?limit=15&before=${first.next_cursor}`,
+    );
     expect(second.tickets.map((ticket) => ticket.subject)).toEqual(
       Array.from({ length: 5 }, (_, index) => `Question ${4 - index}`),
     );
@@ -185,19 +195,27 @@ describe('Support tickets and the Helpdesk', () => {
     });
     const other = await open(bo, 'Another one');
 
-    const byCategory = await ok<TicketsPage>(first, 'GET', `/api/admin/tickets?category=servers&person=${bo.email}`);
+    const byCategory = await ok<TicketsPage>(
+      first,
+      'GET',
+      `/api/admin/tickets?category=servers&person=${bo.email}`,
+    );
     expect(byCategory.tickets.map((ticket) => ticket.id)).toEqual([billing.id]);
 
     const assignees = await ok<{ assignees: { id: number }[] }>(first, 'GET', '/api/admin/tickets/assignees');
-    expect(assignees.assignees.map((admin) => admin.id)).toEqual(expect.arrayContaining([first.id, second.id]));
+    expect(assignees.assignees.map((admin) => admin.id)).toEqual(
+      expect.arrayContaining([first.id, second.id]),
+    );
     expect(assignees.assignees.map((admin) => admin.id)).not.toContain(bo.id);
 
-    const notAdmin = await call(first, 'POST', `/api/admin/tickets/${billing.id}/assign`, { assignee_id: bo.id });
+    const notAdmin = await call(first, 'POST', `/api/admin/tickets/${billing.id}/assign`, {
+      assignee_id: bo.id,
+    });
     expect(notAdmin.statusCode).toBe(400);
     expect(notAdmin.json<{ message: string }>().message).toMatch(/only to an active administrator/);
-    expect((await call(first, 'POST', '/api/admin/tickets/999999999/assign', { assignee_id: null })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await call(first, 'POST', '/api/admin/tickets/999999999/assign', { assignee_id: null })).statusCode,
+    ).toBe(404);
 
     const assigned = await ok<TicketThread>(first, 'POST', `/api/admin/tickets/${billing.id}/assign`, {
       assignee_id: second.id,
@@ -211,13 +229,21 @@ describe('Support tickets and the Helpdesk', () => {
 
     const mineOnly = await ok<TicketsPage>(second, 'GET', '/api/admin/tickets?assignee=me');
     expect(mineOnly.tickets.map((ticket) => ticket.id)).toEqual([billing.id]);
-    const unassigned = await ok<TicketsPage>(first, 'GET', `/api/admin/tickets?assignee=none&person=${bo.email}`);
+    const unassigned = await ok<TicketsPage>(
+      first,
+      'GET',
+      `/api/admin/tickets?assignee=none&person=${bo.email}`,
+    );
     expect(unassigned.tickets.map((ticket) => ticket.id)).toEqual([other.id]);
 
     const closed = await ok<TicketThread>(second, 'POST', `/api/admin/tickets/${billing.id}/close`);
     expect(closed.state).toBe('closed');
     expect(await waiting(second)).toEqual([]);
-    const closedOnes = await ok<TicketsPage>(first, 'GET', `/api/admin/tickets?state=closed&person=${bo.email}`);
+    const closedOnes = await ok<TicketsPage>(
+      first,
+      'GET',
+      `/api/admin/tickets?state=closed&person=${bo.email}`,
+    );
     expect(closedOnes.tickets.map((ticket) => ticket.id)).toEqual([billing.id]);
     expect((await call(first, 'GET', '/api/admin/tickets?state=pending')).statusCode).toBe(400);
   });
