@@ -70,7 +70,10 @@ test('a person opens a ticket; the administrator assigns and answers it; the per
 
   // The administrator is told in the console: the alert links to the ticket in the Helpdesk.
   await admin.goto('/dashboard/alerts');
-  await admin.getByRole('link', { name: `Ticket ${SUBJECT}` }).first().click();
+  await admin
+    .getByRole('link', { name: `Ticket ${SUBJECT}` })
+    .first()
+    .click();
   await expect(admin).toHaveURL(/\/admin\/helpdesk\?ticket=\d+$/);
   const queue = admin.getByRole('article', { name: `Ticket: ${SUBJECT}` });
   await expect(queue.getByText('What should I check?', { exact: false })).toBeVisible();

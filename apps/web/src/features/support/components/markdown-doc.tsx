@@ -117,9 +117,9 @@ const components: Components = {
 export function MarkdownDoc({ markdown, searchLabel }: { markdown: string; searchLabel: string }) {
   const { title, lead, sections } = useMemo(() => splitDocument(markdown), [markdown]);
   const [search, setSearch] = useState('');
-  const words = searchWords(search);
+  const words = useMemo(() => searchWords(search), [search]);
   const shown = words.length ? sections.filter((section) => sectionMatches(section, words)) : sections;
-  const rehypePlugins = useMemo(() => [highlightWords(words)], [words.join(' ')]); // eslint-disable-line react-hooks/exhaustive-deps
+  const rehypePlugins = useMemo(() => [highlightWords(words)], [words]);
 
   return (
     <>
