@@ -16,7 +16,9 @@ let person: Page;
 let admin: Page;
 
 async function signedIn(browser: Browser, who: { email: string; password: string }) {
-  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  // A context of its own: axe needs one, and each side keeps its own session.
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
   await signIn(page, who);
   return page;
 }
@@ -37,8 +39,8 @@ test.beforeAll(async ({ browser }) => {
   admin = await signedIn(browser, DEMO_ADMIN);
 });
 test.afterAll(async () => {
-  await person?.close();
-  await admin?.close();
+  await person?.context().close();
+  await admin?.context().close();
 });
 
 test('the guide and the FAQ are searchable', async () => {
