@@ -48,10 +48,8 @@ export function TicketRow({
       <span className="flex flex-wrap items-center gap-2 text-xs text-ink-muted">
         <TicketStateBadge state={ticket.state} />
         {TICKET_CATEGORY_LABELS[ticket.category]}
-        {showPerson && <span className="break-all">· {ticket.person.email}</span>}
-        <span>
-          · <time dateTime={ticket.updated_at}>{ticketTime.format(new Date(ticket.updated_at))}</time>
-        </span>
+        {showPerson && <span className="break-all">{ticket.person.email}</span>}
+        <time dateTime={ticket.updated_at}>{ticketTime.format(new Date(ticket.updated_at))}</time>
       </span>
     </button>
   );
