@@ -40,9 +40,7 @@ describe('the user guide and the FAQ', () => {
     const user = userEvent.setup();
     fakeApi();
     renderApp('/support/faq');
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'FAQ' }),
-    ).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'FAQ' })).toBeVisible();
     expect(screen.getByRole('region', { name: 'What is the 12-hour list write budget?' })).toHaveTextContent(
       '1,000,000 list item changes',
     );
