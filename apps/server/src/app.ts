@@ -21,6 +21,7 @@ import { snapshotsRoutes } from './modules/snapshots';
 import { registerAuditTrail } from './modules/audit';
 import { auditRoutes } from './modules/audit';
 import { alertsRoutes } from './modules/alerts';
+import { ticketsRoutes } from './modules/tickets';
 import { registerKeyLimits } from './modules/api-keys';
 import { apiKeysRoutes } from './modules/api-keys';
 import { registerTwoFactorGate } from './modules/two-factor';
@@ -183,6 +184,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Every account's Lists use is read each minute: past 85% of a quota raises its alert (modules/alerts).
   app.addHook('onReady', async () => services.alertCauses.start());
   app.addHook('onClose', () => services.alertCauses.stop());
+  await app.register(ticketsRoutes, { tickets: services.tickets });
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
   await app.register(apiDocsRoutes);
 

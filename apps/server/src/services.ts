@@ -45,6 +45,7 @@ import { UsersRepository } from './modules/users';
 import { UsersService } from './modules/users';
 import { ZoneSettingsService } from './modules/zones';
 import { activeServersOf, ServerBanWrites, ServersService } from './modules/servers';
+import { TicketNotices, TicketsRepository, TicketsService } from './modules/tickets';
 import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
@@ -134,6 +135,9 @@ export function createServices(config: Config, deps: AppDeps) {
     (err) => deps.logger?.error({ err }, "could not look for servers' pending bans"),
   );
   const alerts = new AlertsService(deps.db);
+  // Each side of a ticket is told in the console (alerts); e-mail is wired into TicketNotices at merge.
+  const ticketRecords = new TicketsRepository(deps.db);
+  const ticketNotices = new TicketNotices(alertCauses, () => ticketRecords.administrators());
   const servers = new ServersService(deps.db, owned, async (accountRef) => {
     // Not queued now (the queue stopping, the database busy): the sweep queues it.
     await serverBanWrites
@@ -244,5 +248,6 @@ export function createServices(config: Config, deps: AppDeps) {
     serverBanWrites,
     alerts,
     alertCauses,
+    tickets: new TicketsService(deps.db, ticketNotices),
   };
 }

@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accountEndpoints, ADMIN_LEVEL, apiKeyEndpoints, userEndpoints } from '@guardian/contract';
+import {
+  accountEndpoints,
+  ADMIN_LEVEL,
+  apiKeyEndpoints,
+  ticketEndpoints,
+  userEndpoints,
+} from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestTo } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
@@ -192,7 +198,19 @@ describe('administrator routes', () => {
       ...requestTo(apiKeyEndpoints.create, { payload: { name: 'target', access: 'read' } }),
       headers: targetUser.headers,
     });
-    const target = { ...estate, user: targetUser, apiKey: { id: targetKey.json<{ id: number }>().id } };
+    // The person's own open ticket: the estate's was closed by the walk above.
+    const targetTicket = await ctx.app.inject({
+      ...requestTo(ticketEndpoints.open, {
+        payload: { subject: 'Target question', category: 'question', message: 'Help?' },
+      }),
+      headers: targetUser.headers,
+    });
+    const target = {
+      ...estate,
+      user: targetUser,
+      apiKey: { id: targetKey.json<{ id: number }>().id },
+      ticket: { id: targetTicket.json<{ id: number }>().id },
+    };
     // Revoking the person's key first (a level change or disabling revokes it too), deleting the
     // person last: every other route still finds them.
     const order = (url: string) =>

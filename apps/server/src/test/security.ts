@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import {
   accountEndpoints,
   alertEndpoints,
+  helpdeskEndpoints,
+  ticketEndpoints,
   allEndpoints,
   API_DOCS_PATH,
   authEndpoints,
@@ -65,7 +67,8 @@ export type ResourceKind =
   | 'import'
   | 'server'
   | 'serverGroup'
-  | 'alert';
+  | 'alert'
+  | 'ticket';
 
 /** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
 const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
@@ -86,6 +89,7 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   servers: 'server',
   groups: 'serverGroup',
   alerts: 'alert',
+  tickets: 'ticket',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -139,6 +143,8 @@ export interface Estate {
   serverGroup: { id?: number };
   /** An alert of the estate's person (its API key's). */
   alert: { id?: number };
+  /** A support ticket the estate's person opened. */
+  ticket: { id?: number };
 }
 
 let estateCounter = 0;
@@ -346,6 +352,7 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     server: {},
     serverGroup: {},
     alert: {},
+    ticket: {},
   };
   estate.item.ip = String(
     control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
@@ -393,6 +400,10 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
   // Creating the key raised the person's alert.
   const alerts = await call(ctx, user, alertEndpoints.list);
   estate.alert.id = alerts.json<{ alerts: { id: number }[] }>().alerts[0]?.id;
+  const ticket = await call(ctx, user, ticketEndpoints.open, {
+    payload: { subject: `Help ${tag}`, category: 'question', message: 'How do I add a zone?' },
+  });
+  estate.ticket.id = ticket.json<{ id: number }>().id;
   const signedIn = await call(ctx, user, authEndpoints.login, {
     payload: { email: user.email, password: user.password },
   });
@@ -467,6 +478,8 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
       return forms(estate.serverGroup.id);
     case 'alert':
       return forms(estate.alert.id);
+    case 'ticket':
+      return forms(estate.ticket.id);
   }
 }
 
@@ -656,6 +669,15 @@ export async function sampleRequest(
     case serverApiEndpoints.ban:
     case serverApiEndpoints.unban:
       return { payload: { address: `198.18.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}` } };
+    case ticketEndpoints.open:
+      return {
+        payload: { subject: `Sample ${sampleCounter}`, category: 'other', message: 'A sample question.' },
+      };
+    case ticketEndpoints.reply:
+    case helpdeskEndpoints.reply:
+      return { payload: { message: `Sample reply ${sampleCounter}` } };
+    case helpdeskEndpoints.assign:
+      return { payload: { assignee_id: null } };
     case serverApiEndpoints.heartbeat:
       return { payload: { version: 'sample' } };
     default:

@@ -80,7 +80,7 @@ describe('routing rules (spec section 2)', () => {
   it.each([
     ['/dashboard/performance', 'Performance'],
     ['/mail-protection/filtering', 'Filtering'],
-    ['/support/ticket', 'Ticket'],
+    ['/mail-protection/logs', 'Logs'],
     ['/admin/settings', 'System Setting'],
   ])('renders a titled placeholder at %s', async (path, title) => {
     setToken(sessionToken({ level: 1 }));

@@ -34,6 +34,10 @@ const SetPassword = lazy(() => import('../features/set-password'));
 const ServerList = lazy(() => import('../features/servers/server-list'));
 const ServerGroups = lazy(() => import('../features/servers/server-groups'));
 const ServerIntegrations = lazy(() => import('../features/servers/server-integrations'));
+const Guide = lazy(() => import('../features/support/guide'));
+const Faq = lazy(() => import('../features/support/faq'));
+const Ticket = lazy(() => import('../features/support/ticket'));
+const Helpdesk = lazy(() => import('../features/helpdesk'));
 
 /** Screens with their own feature folder; every other menu route shows a placeholder. */
 const screens: Record<string, ComponentType> = {
@@ -58,6 +62,10 @@ const screens: Record<string, ComponentType> = {
   'servers/list': ServerList,
   'servers/groups': ServerGroups,
   'servers/integrations': ServerIntegrations,
+  'support/guide': Guide,
+  'support/faq': Faq,
+  'support/ticket': Ticket,
+  'admin/helpdesk': Helpdesk,
   profile: Profile,
 };
 

@@ -14,6 +14,8 @@ export const ALERT_KINDS = [
   'two-factor-reset',
   'api-key-created',
   'new-sign-in-address',
+  'ticket-replied',
+  'ticket-waiting',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -27,6 +29,8 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'two-factor-reset': 'Two-factor sign-in reset',
   'api-key-created': 'New API key',
   'new-sign-in-address': 'Sign-in from a new address',
+  'ticket-replied': 'Support answered your ticket',
+  'ticket-waiting': 'A ticket waits for support',
 };
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;
@@ -47,7 +51,7 @@ export const ALERT_STATE_LABELS: Record<AlertState, string> = {
 };
 
 /** What an alert is about, for its link. */
-export const ALERT_SUBJECT_TYPES = ['account', 'list', 'zone', 'server', 'token'] as const;
+export const ALERT_SUBJECT_TYPES = ['account', 'list', 'zone', 'server', 'token', 'ticket'] as const;
 export type AlertSubjectType = (typeof ALERT_SUBJECT_TYPES)[number];
 
 /** The longest title an alert keeps. */
@@ -59,7 +63,7 @@ export const ALERTS_OPEN_COUNT_MAX = 1_000;
 
 export const alertSubjectSchema = z.object({
   type: z.enum(ALERT_SUBJECT_TYPES),
-  /** Cloudflare's id of the account, list or zone; Guardian's id of the account for a token. */
+  /** Cloudflare's id of the account, list or zone; Guardian's id of the account for a token, of a ticket. */
   id: z.string(),
   /** Its name when the alert was raised. */
   name: z.string(),

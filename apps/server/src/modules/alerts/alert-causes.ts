@@ -37,6 +37,12 @@ export interface BannedList {
   accountName: string;
 }
 
+/** A support ticket, as its alerts name it (modules/tickets). */
+export interface TicketRef {
+  id: number;
+  subject: string;
+}
+
 /** An account's Lists use, as the capacity sweep reads it (ban-list-mirror/list-capacity.ts). */
 export interface AccountUse {
   /** Guardian's id of the account. */
@@ -68,6 +74,12 @@ const tokenInvalidKey = (ref: number) => `token-invalid:${ref}`;
 const tokenExpiringKey = (ref: number, days: number) => `token-expiring:${ref}:${days}`;
 const banKey = (listId: string, value: string) => `ban-refused:${listId}:${value.toLowerCase()}`;
 const capacityKey = (ref: number) => `capacity:${ref}`;
+const ticketKey = (id: number) => `ticket:${id}`;
+const ticketSubject = (ticket: TicketRef) => ({
+  type: 'ticket' as const,
+  id: String(ticket.id),
+  name: ticket.subject,
+});
 const percent = (used: number, limit: number) => Math.floor((used / limit) * 100);
 const count = (value: number) => value.toLocaleString('en-US');
 
@@ -272,5 +284,43 @@ export class AlertCauses {
         key: `new-sign-in-address:${address}`,
         title: `You signed in from a new address, ${address}: if it was not you, change your password.`,
       });
+    });
+
+  /** Support answered the person's ticket: one alert per ticket, counting the replies until they read it. */
+  readonly ticketReplied = (userId: number, ticket: TicketRef): Promise<void> =>
+    this.safely(() =>
+      this.raise({
+        userId,
+        kind: 'ticket-replied',
+        severity: 'info',
+        key: ticketKey(ticket.id),
+        title: `Support answered your ticket "${ticket.subject}".`,
+        subject: ticketSubject(ticket),
+      }),
+    );
+
+  /** The person read their ticket (or closed it): its reply alert resolves by itself. */
+  readonly ticketRead = (userId: number, ticketId: number): Promise<void> =>
+    this.safely(() => this.alerts.clear(userId, [ticketKey(ticketId)]));
+
+  /** A ticket waits for support (opened, or its person wrote again): each of `adminIds` is told. */
+  readonly ticketWaiting = (adminIds: readonly number[], ticket: TicketRef, from: string): Promise<void> =>
+    this.safely(async () => {
+      for (const userId of adminIds) {
+        await this.raise({
+          userId,
+          kind: 'ticket-waiting',
+          severity: 'info',
+          key: ticketKey(ticket.id),
+          title: `${from} waits for an answer to ticket "${ticket.subject}".`,
+          subject: ticketSubject(ticket),
+        });
+      }
+    });
+
+  /** Support answered or closed the ticket: the administrators' alerts of it resolve by themselves. */
+  readonly ticketAnswered = (adminIds: readonly number[], ticketId: number): Promise<void> =>
+    this.safely(async () => {
+      for (const userId of adminIds) await this.alerts.clear(userId, [ticketKey(ticketId)]);
     });
 }

@@ -1,4 +1,10 @@
 // The alerts module's entry: the one file other modules and the composition root import (lint holds it).
-export { AlertCauses, CAPACITY_THRESHOLD, type AccountUse, type AccountUses } from './alert-causes';
+export {
+  AlertCauses,
+  CAPACITY_THRESHOLD,
+  type AccountUse,
+  type AccountUses,
+  type TicketRef,
+} from './alert-causes';
 export { alertsRoutes } from './alerts.routes';
 export { AlertsService } from './alerts.service';

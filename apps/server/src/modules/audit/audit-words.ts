@@ -268,6 +268,21 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       return phrase('acknowledged', 'acknowledge', `alert ${text(target.id) ?? ''}`.trim());
     case 'alerts.resolve':
       return phrase('resolved', 'resolve', `alert ${text(target.id) ?? ''}`.trim());
+    case 'tickets.open':
+      return phrase('opened', 'open', `ticket "${text(target.subject) ?? ''}"`);
+    case 'tickets.reply':
+      return phrase('replied to', 'reply to', `ticket ${text(target.id) ?? ''}`.trim());
+    case 'tickets.close':
+    case 'helpdesk.close':
+      return phrase('closed', 'close', `ticket ${text(target.id) ?? ''}`.trim());
+    case 'helpdesk.reply':
+      return phrase('answered', 'answer', `ticket ${text(target.id) ?? ''} as support`.trim());
+    case 'helpdesk.assign':
+      return phrase(
+        'assigned',
+        'assign',
+        `ticket ${text(target.id) ?? ''} to ${target.assignee_id === null ? 'nobody' : `administrator ${text(target.assignee_id) ?? ''}`}`,
+      );
     case 'jobs.seen':
       return phrase('marked jobs as seen', 'mark jobs as seen');
     default:

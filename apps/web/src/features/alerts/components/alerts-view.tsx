@@ -69,6 +69,11 @@ function subjectLink(alert: Alert): { to: string; text: string } | undefined {
     case 'account':
     case 'token':
       return { to: '/cloudflare/accounts', text: `Account ${subject.name}` };
+    case 'ticket':
+      return {
+        to: `${alert.kind === 'ticket-waiting' ? '/admin/helpdesk' : '/support/ticket'}?ticket=${encodeURIComponent(subject.id)}`,
+        text: `Ticket ${subject.name}`,
+      };
   }
 }
 
