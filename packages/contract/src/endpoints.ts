@@ -22,6 +22,7 @@ import { listCapacityEndpoints } from './list-capacity/list-capacity.endpoints';
 import { reportEndpoints } from './reports/reports.endpoints';
 import { serverApiEndpoints, serverEndpoints } from './servers/servers.endpoints';
 import { alertEndpoints } from './alerts/alerts.endpoints';
+import { systemSettingEndpoints } from './system-settings/system-settings.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -51,6 +52,7 @@ export const endpoints = {
   servers: serverEndpoints,
   serverApi: serverApiEndpoints,
   alerts: alertEndpoints,
+  systemSettings: systemSettingEndpoints,
 } as const;
 
 /** The table as one list. */

@@ -59,3 +59,5 @@ export * from './servers/servers.schemas';
 export * from './servers/servers.endpoints';
 export * from './alerts/alerts.schemas';
 export * from './alerts/alerts.endpoints';
+export * from './system-settings/system-settings.schemas';
+export * from './system-settings/system-settings.endpoints';

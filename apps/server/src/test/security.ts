@@ -16,6 +16,7 @@ import {
   apiKeyEndpoints,
   rulesOverviewEndpoints,
   serverApiEndpoints,
+  systemSettingEndpoints,
   serverEndpoints,
   snapshotEndpoints,
   jobEndpoints,
@@ -658,6 +659,10 @@ export async function sampleRequest(
       return { payload: { address: `198.18.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}` } };
     case serverApiEndpoints.heartbeat:
       return { payload: { version: 'sample' } };
+    case systemSettingEndpoints.update:
+      return { payload: { audit_retention_days: 365 } };
+    case systemSettingEndpoints.testEmail:
+      return { payload: { to: 'sample@example.com' } };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.
