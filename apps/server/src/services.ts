@@ -113,6 +113,8 @@ export function createServices(config: Config, deps: AppDeps) {
     deps.db,
     (err) => deps.logger?.error({ err }, 'could not record an alert'),
     (afterRef, limit) => listCapacity.allAccounts(afterRef, limit),
+    undefined,
+    () => settingsNow().resolvedAlertRetentionMs,
   );
   const sessions = new Sessions(users, liveConfig, deps.sessionClock);
   // A change that ends someone's sessions makes this process forget what it kept of them.
@@ -198,12 +200,7 @@ export function createServices(config: Config, deps: AppDeps) {
     users,
     sessions,
     userAdmin: new UsersService(users, config.passwordHashing, sessionsEnded),
-    passwordLinks: new PasswordLinksService(
-      users,
-      config.passwordHashing,
-      loginRateLimit,
-      sessionsEnded,
-    ),
+    passwordLinks: new PasswordLinksService(users, config.passwordHashing, loginRateLimit, sessionsEnded),
     ownAccount: new OwnAccountService(users, sessions, config.passwordHashing, loginRateLimit),
     auth: new AuthService(users, sessions, twoFactor, liveConfig, alertCauses.signedIn),
     twoFactor,

@@ -67,7 +67,8 @@ export async function startSmtpInbox(credentials?: { user: string; password: str
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`${messages.length} of ${count} e-mails arrived within ${timeoutMs} ms`);
+        if (left <= 0)
+          throw new Error(`${messages.length} of ${count} e-mails arrived within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
           waiters.push(() => (clearTimeout(timer), resolve()));

@@ -48,7 +48,9 @@ export class Mailer {
       const info = await transport.sendMail({ from: smtp.sender, ...mail });
       return String(info.response ?? '').slice(0, ANSWER_MAX);
     } catch (err) {
-      throw new AppError('UPSTREAM', `The e-mail was not sent: ${describeSmtpError(err, smtp)}`, { cause: err });
+      throw new AppError('UPSTREAM', `The e-mail was not sent: ${describeSmtpError(err, smtp)}`, {
+        cause: err,
+      });
     } finally {
       transport.close();
     }

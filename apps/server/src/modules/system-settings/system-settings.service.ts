@@ -244,7 +244,11 @@ export class SystemSettings {
         sender: values.smtp_sender,
       },
       requireTwoFactor: values.require_two_factor,
-      sessionTtlSeconds: pick('session_lifetime_minutes', config.tokenTtlSeconds, values.session_lifetime_minutes * 60),
+      sessionTtlSeconds: pick(
+        'session_lifetime_minutes',
+        config.tokenTtlSeconds,
+        values.session_lifetime_minutes * 60,
+      ),
       loginRateLimit: {
         windowSeconds: pick(
           'sign_in_window_minutes',
@@ -254,7 +258,11 @@ export class SystemSettings {
         maxFailuresPerEmail: values.sign_in_failures_per_email,
         maxFailuresPerAddress: values.sign_in_failures_per_address,
       },
-      auditRetentionMs: pick('audit_retention_days', config.auditRetentionMs, values.audit_retention_days * DAY_MS),
+      auditRetentionMs: pick(
+        'audit_retention_days',
+        config.auditRetentionMs,
+        values.audit_retention_days * DAY_MS,
+      ),
       snapshotRetentionMs: pick(
         'snapshot_retention_hours',
         config.snapshotRetentionMs,
@@ -265,7 +273,11 @@ export class SystemSettings {
         config.resolvedAlertRetentionMs,
         values.resolved_alert_retention_days * DAY_MS,
       ),
-      itemExpirySweepMs: pick('expiry_sweep_seconds', config.itemExpirySweepMs, values.expiry_sweep_seconds * 1000),
+      itemExpirySweepMs: pick(
+        'expiry_sweep_seconds',
+        config.itemExpirySweepMs,
+        values.expiry_sweep_seconds * 1000,
+      ),
     };
   }
 }

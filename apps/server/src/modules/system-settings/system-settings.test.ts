@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createAppDeps } from '../../app';
+import { AlertCauses } from '../alerts';
 import { createTestContext, type TestContext, type TestUser } from '../../test/context';
 import { freePort } from '../../test/free-port';
 import { startSmtpInbox, type SmtpInbox } from '../../test/smtp-inbox';
@@ -27,8 +28,13 @@ describe('System Setting', () => {
     await ctx?.close();
   });
 
-  const call = (app: FastifyInstance, who: TestUser, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
-    app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
+  const call = (
+    app: FastifyInstance,
+    who: TestUser,
+    method: 'GET' | 'PUT' | 'POST',
+    url: string,
+    payload?: object,
+  ) => app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
   const put = (payload: object, app = ctx.app) => call(app, admin, 'PUT', SETTINGS, payload);
 
   it('is for administrators only: a person gets 403 on every route', async () => {
@@ -42,7 +48,9 @@ describe('System Setting', () => {
     const before = (await call(ctx.app, admin, 'GET', SETTINGS)).json<SystemSettings>();
     const refused = await put({ session_lifetime_minutes: 2, audit_retention_days: 30 });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().message).toContain('Session lifetime must be a whole number from 5 to 43200 minutes.');
+    expect(refused.json().message).toContain(
+      'Session lifetime must be a whole number from 5 to 43200 minutes.',
+    );
     const port = await put({ smtp_port: 70_000 });
     expect(port.statusCode).toBe(400);
     expect(port.json().message).toContain('from 1 to 65535');
@@ -55,8 +63,13 @@ describe('System Setting', () => {
     const saved = await put({ smtp_user: 'guardian', smtp_password: 'smtp secret 42' });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.body).not.toContain('smtp secret 42');
-    expect(saved.json<SystemSettings>().values).toMatchObject({ smtp_user: 'guardian', smtp_password_set: true });
-    const [row] = await ctx.db.query<{ value: string }>("SELECT value FROM settings WHERE key = 'smtp_password'");
+    expect(saved.json<SystemSettings>().values).toMatchObject({
+      smtp_user: 'guardian',
+      smtp_password_set: true,
+    });
+    const [row] = await ctx.db.query<{ value: string }>(
+      "SELECT value FROM settings WHERE key = 'smtp_password'",
+    );
     expect(row!.value).toMatch(/^v1:/);
     expect(row!.value).not.toContain('smtp secret');
     const [event] = await ctx.db.query<{ action: string; target: unknown; outcome: string }>(
@@ -89,7 +102,9 @@ describe('System Setting', () => {
     });
     expect(mail!.raw).toContain(`sent by ${admin.email}`);
     // Without a recipient, it goes to the administrator's own address.
-    expect((await call(ctx.app, admin, 'POST', TEST_EMAIL, {})).json<TestEmailResult>().sent_to).toBe(admin.email);
+    expect((await call(ctx.app, admin, 'POST', TEST_EMAIL, {})).json<TestEmailResult>().sent_to).toBe(
+      admin.email,
+    );
     expect((await inbox.waitFor(2))[1]!.to).toEqual([admin.email]);
   });
 
@@ -102,7 +117,9 @@ describe('System Setting', () => {
     await put({ smtp_port: await freePort(), smtp_password: 'smtp secret 42' });
     const unreachable = await call(ctx.app, admin, 'POST', TEST_EMAIL, {});
     expect(unreachable.statusCode).toBe(502);
-    expect(unreachable.json().message).toMatch(/The e-mail was not sent: the SMTP server 127\.0\.0\.1:\d+ could not be reached/);
+    expect(unreachable.json().message).toMatch(
+      /The e-mail was not sent: the SMTP server 127\.0\.0\.1:\d+ could not be reached/,
+    );
 
     await put({ smtp_host: '' });
     const unset = await call(ctx.app, admin, 'POST', TEST_EMAIL, {});
@@ -159,6 +176,41 @@ describe('System Setting', () => {
   });
 });
 
+describe('Resolved alerts past their retention', () => {
+  let ctx: TestContext;
+  beforeAll(async () => (ctx = await createTestContext()));
+  afterAll(() => ctx?.close());
+
+  it('are deleted by the sweep; live ones and recently resolved ones stay', async () => {
+    const person = await ctx.createUser();
+    const insert = (state: string, resolvedDaysAgo: number | null, key: string) =>
+      ctx.db.query(
+        `INSERT INTO alerts (user_id, kind, severity, state, dedupe_key, title, resolved_at)
+         VALUES ($1, 'job-failed', 'warning', $2, $3, 'A job failed', now() - $4 * interval '1 day')`,
+        [person.id, state, key, resolvedDaysAgo],
+      );
+    await insert('resolved', 10, 'old-resolved');
+    await insert('cleared', 10, 'old-cleared');
+    await insert('resolved', 1, 'recent');
+    await insert('open', null, 'live');
+    const causes = new AlertCauses(
+      ctx.db,
+      (err) => {
+        throw err;
+      },
+      undefined,
+      undefined,
+      () => 7 * 86_400_000,
+    );
+    expect(await causes.sweepResolved()).toBe(2);
+    const left = await ctx.db.query<{ dedupe_key: string }>(
+      'SELECT dedupe_key FROM alerts WHERE user_id = $1 ORDER BY dedupe_key',
+      [person.id],
+    );
+    expect(left.map((row) => row.dedupe_key)).toEqual(['live', 'recent']);
+  });
+});
+
 describe('System Setting with environment variables set', () => {
   let ctx: TestContext;
   let admin: TestUser;
@@ -189,9 +241,7 @@ describe('System Setting with environment variables set', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toContain('set by the environment variable GUARDIAN_TOKEN_TTL_SECONDS');
     // A stored value (written before the variable was set) does not win over it either.
-    await ctx.db.query(
-      `INSERT INTO settings (key, value) VALUES ('session_lifetime_minutes', '90'::jsonb)`,
-    );
+    await ctx.db.query(`INSERT INTO settings (key, value) VALUES ('session_lifetime_minutes', '90'::jsonb)`);
     const again = await ctx.app.inject({
       method: 'PUT',
       url: SETTINGS,

@@ -16,7 +16,8 @@ export function useSystemSettingsQuery() {
 export function useSaveSystemSettingsMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (changes: SystemSettingsUpdate) => callEndpoint(systemSettingEndpoints.update, { body: changes }),
+    mutationFn: (changes: SystemSettingsUpdate) =>
+      callEndpoint(systemSettingEndpoints.update, { body: changes }),
     onSuccess: (settings) => queryClient.setQueryData(systemSettingKeys.all, settings),
   });
 }

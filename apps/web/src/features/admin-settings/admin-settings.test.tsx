@@ -9,7 +9,10 @@ import { sessionToken } from '../../test/token';
 
 const ADMIN = 'admin@example.com';
 
-const settings = (overrides: Partial<SystemSettings['values']> = {}, fromEnvironment = {}): SystemSettings => ({
+const settings = (
+  overrides: Partial<SystemSettings['values']> = {},
+  fromEnvironment = {},
+): SystemSettings => ({
   values: {
     smtp_host: null,
     smtp_port: 587,
@@ -95,7 +98,9 @@ describe('System Setting', () => {
     const lifetime = screen.getByLabelText('Session lifetime');
     expect(lifetime).toBeDisabled();
     expect(lifetime).toHaveValue(30);
-    expect(screen.getByText('Set by the environment variable GUARDIAN_TOKEN_TTL_SECONDS.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Set by the environment variable GUARDIAN_TOKEN_TTL_SECONDS.'),
+    ).toBeInTheDocument();
     expect(screen.getByText('1 to 36500 days.')).toBeInTheDocument();
     await person.click(screen.getByLabelText('Require two-factor sign-in'));
     await person.click(screen.getByRole('button', { name: 'Save Settings' }));
@@ -121,24 +126,31 @@ describe('System Setting', () => {
     await person.type(screen.getByLabelText('Keep the audit trail'), '0');
     await person.click(screen.getByRole('button', { name: 'Save Settings' }));
     const field = screen.getByLabelText('Keep the audit trail');
-    expect(await screen.findAllByText('Keep the audit trail must be a whole number from 1 to 36500 days.')).not.toHaveLength(0);
+    expect(
+      await screen.findAllByText('Keep the audit trail must be a whole number from 1 to 36500 days.'),
+    ).not.toHaveLength(0);
     expect(field).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('sends a test e-mail and says what the server answered, or why it was not sent', async () => {
-    const person = await open(settings({ smtp_host: 'smtp.example.com', smtp_sender: 'guardian@example.com' }));
+    const person = await open(
+      settings({ smtp_host: 'smtp.example.com', smtp_sender: 'guardian@example.com' }),
+    );
     api.answer('POST /api/admin/settings/test-email', (call) =>
       (call.body as { to?: string }).to === 'down@example.com'
         ? jsonResponse(502, {
             code: 'UPSTREAM',
-            message: 'The e-mail was not sent: the SMTP server smtp.example.com:587 could not be reached (connect ECONNREFUSED).',
+            message:
+              'The e-mail was not sent: the SMTP server smtp.example.com:587 could not be reached (connect ECONNREFUSED).',
             errors: [],
           })
         : jsonResponse(200, { sent_to: ADMIN, server_response: '250 OK: queued' }),
     );
     const section = screen.getByRole('region', { name: 'Send a test e-mail' });
     await person.click(within(section).getByRole('button', { name: 'Send a test e-mail' }));
-    expect(await within(section).findByText(`Sent to ${ADMIN}. The server answered: 250 OK: queued`)).toBeInTheDocument();
+    expect(
+      await within(section).findByText(`Sent to ${ADMIN}. The server answered: 250 OK: queued`),
+    ).toBeInTheDocument();
     expect(api.callsTo('POST /api/admin/settings/test-email')[0]!.body).toEqual({});
     await person.type(within(section).getByLabelText('Recipient'), 'down@example.com');
     await person.click(within(section).getByRole('button', { name: 'Send a test e-mail' }));

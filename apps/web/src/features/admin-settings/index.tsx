@@ -31,7 +31,10 @@ import {
   useTestEmailMutation,
 } from '../../api/system-settings/system-settings';
 
-type FormValues = Omit<SystemSettingsValues, 'smtp_password_set' | 'smtp_host' | 'smtp_user' | 'smtp_sender'> & {
+type FormValues = Omit<
+  SystemSettingsValues,
+  'smtp_password_set' | 'smtp_host' | 'smtp_user' | 'smtp_sender'
+> & {
   smtp_host: string;
   smtp_user: string;
   smtp_sender: string;
@@ -75,7 +78,13 @@ export default function SystemSettingsScreen() {
   );
 }
 
-function Section({ id, icon: Icon, title, description, children }: {
+function Section({
+  id,
+  icon: Icon,
+  title,
+  description,
+  children,
+}: {
   id: string;
   icon: typeof Mail;
   title: string;
@@ -83,7 +92,10 @@ function Section({ id, icon: Icon, title, description, children }: {
   children: ReactNode;
 }) {
   return (
-    <section aria-labelledby={`${id}-title`} className="rounded-card border border-line bg-surface p-5 shadow-xs">
+    <section
+      aria-labelledby={`${id}-title`}
+      className="rounded-card border border-line bg-surface p-5 shadow-xs"
+    >
       <h2 id={`${id}-title`} className="flex items-center gap-2 text-base font-semibold text-ink">
         <Icon aria-hidden="true" className="size-4 text-ink-muted" />
         {title}
@@ -186,7 +198,9 @@ function SettingsForm({ settings }: { settings: SystemSettings }) {
             label={SETTING_LABELS.smtp_password}
             hint={hintOf(
               'smtp_password',
-              settings.values.smtp_password_set ? 'A password is stored: type a new one to replace it.' : 'None stored.',
+              settings.values.smtp_password_set
+                ? 'A password is stored: type a new one to replace it.'
+                : 'None stored.',
             )}
             error={refused.smtp_password}
           >
@@ -260,14 +274,15 @@ function TestEmail({ settings }: { settings: SystemSettings }) {
   const [to, setTo] = useState('');
   const ready = settings.values.smtp_host !== null && settings.values.smtp_sender !== null;
   return (
-    <section aria-labelledby="test-email-title" className="rounded-card border border-line bg-surface p-5 shadow-xs">
+    <section
+      aria-labelledby="test-email-title"
+      className="rounded-card border border-line bg-surface p-5 shadow-xs"
+    >
       <h2 id="test-email-title" className="flex items-center gap-2 text-base font-semibold text-ink">
         <Send aria-hidden="true" className="size-4 text-ink-muted" />
         Send a test e-mail
       </h2>
-      <p className="mt-1 text-sm text-ink-muted">
-        Through the saved settings. Save your changes first.
-      </p>
+      <p className="mt-1 text-sm text-ink-muted">Through the saved settings. Save your changes first.</p>
       <form
         className="mt-4 flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
@@ -298,7 +313,9 @@ function TestEmail({ settings }: { settings: SystemSettings }) {
             Sent to {send.data.sent_to}. The server answered: {send.data.server_response || 'OK'}
           </p>
         )}
-        {send.isError && <ErrorMessage>{errorMessage(send.error, 'The test e-mail was not sent.')}</ErrorMessage>}
+        {send.isError && (
+          <ErrorMessage>{errorMessage(send.error, 'The test e-mail was not sent.')}</ErrorMessage>
+        )}
       </div>
     </section>
   );
