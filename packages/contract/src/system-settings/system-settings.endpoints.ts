@@ -1,6 +1,6 @@
 import {
   systemSettingsSchema,
-  systemSettingsUpdateSchema,
+  systemSettingsUpdateRequestSchema,
   testEmailRequestSchema,
   testEmailResultSchema,
 } from './system-settings.schemas';
@@ -22,7 +22,7 @@ export const systemSettingEndpoints = endpointGroup('System settings', {
     summary:
       'Change system settings (every server process applies them within seconds); the SMTP password is stored encrypted (administrators only).',
     access: 'admin',
-    body: systemSettingsUpdateSchema,
+    body: systemSettingsUpdateRequestSchema,
     responses: { 200: systemSettingsSchema, ...signedInErrors('FORBIDDEN') },
   },
   testEmail: {

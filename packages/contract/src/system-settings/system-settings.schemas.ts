@@ -112,7 +112,7 @@ export type SystemSettings = z.infer<typeof systemSettingsSchema>;
  * `PUT /api/admin/settings`: the settings to change (others stay). `smtp_password`: a new one, or null
  * to remove it; left out, the stored one stays.
  */
-export const systemSettingsUpdateSchema = z
+export const systemSettingsUpdateRequestSchema = z
   .object({
     smtp_host: hostSchema,
     smtp_port: ranged('smtp_port'),
@@ -135,7 +135,7 @@ export const systemSettingsUpdateSchema = z
   })
   .partial()
   .strict();
-export type SystemSettingsUpdate = z.input<typeof systemSettingsUpdateSchema>;
+export type SystemSettingsUpdate = z.input<typeof systemSettingsUpdateRequestSchema>;
 
 /** `POST /api/admin/settings/test-email`: to whom (the administrator's own address when left out). */
 export const testEmailRequestSchema = z
