@@ -42,6 +42,7 @@ import { jobsRoutes } from './jobs/jobs.routes';
 import { ipSearchRoutes } from './modules/ip-search';
 import { reportsRoutes } from './modules/reports';
 import { registerServerKeyGuard, serversRoutes } from './modules/servers';
+import { systemSettingsRoutes } from './modules/system-settings';
 
 /** The dependencies a running server builds from its config (tests and benchmarks may swap some). */
 export function createAppDeps(config: Config, db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
@@ -129,7 +130,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerRequestLimits(app, config.requestLimits, config.bodiesInFlight);
   if (config.trustProxy === false) limitConnectionsPerAddress(app.server, config.connections.perAddress);
   rejectNulCharacters(app);
-  registerAuditTrail(app, deps.db, config.auditRetentionMs);
+  // The settings are read before anything runs (the sweeps use them), then checked every few seconds.
+  app.addHook('onReady', async () => services.systemSettings.start());
+  app.addHook('onClose', () => services.systemSettings.stop());
+  registerAuditTrail(app, deps.db, () => services.systemSettings.current().auditRetentionMs);
   registerKeyLimits(app, deps.db);
   registerTwoFactorGate(app, services.twoFactor);
 
@@ -186,6 +190,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', () => services.alertCauses.stop());
   await app.register(ticketsRoutes, { tickets: services.tickets });
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
+  await app.register(systemSettingsRoutes, { settings: services.systemSettings, mailer: services.mailer });
   await app.register(apiDocsRoutes);
 
   const servesWebApp = config.serveWebApp && (await registerWebApp(app, config));

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CLOUDFLARE_DEFAULTS, type CloudflareOptions } from './cloudflare/client';
 import type { JobsConfig } from './jobs/jobs-config';
+import { SETTING_RANGES, SMTP_TLS_MODES, type SettingName, type SmtpTlsMode } from '@guardian/contract';
 
 export const MODES = ['production', 'demo', 'test'] as const;
 export type Mode = (typeof MODES)[number];
@@ -108,9 +109,48 @@ export interface Config {
    * lists per mirror version). Off, every read asks the database: the benchmark's cold reads.
    */
   answerCaches: boolean;
+  /** How long a resolved (or resolved by itself) alert is kept. */
+  resolvedAlertRetentionMs: number;
+  /** Outgoing e-mail as the environment sets it (each part unset: System Setting's, modules/system-settings). */
+  smtp: SmtpEnvironment;
+  /**
+   * The System Setting fields an environment variable sets (by the variable's name): these win over
+   * the database's and the page says so (modules/system-settings).
+   */
+  settingsFromEnvironment: Partial<Record<SettingName, string>>;
+  /** How often each process checks whether the system settings changed (their version row). */
+  settingsRefreshMs: number;
   /** Background operations (src/jobs/): tests shorten the wait and the budget; unset, the defaults. */
   jobs?: JobsConfig;
 }
+
+/** The outgoing e-mail's parts an environment variable sets. */
+export interface SmtpEnvironment {
+  host?: string;
+  port?: number;
+  tls?: SmtpTlsMode;
+  user?: string;
+  password?: string;
+  sender?: string;
+}
+
+/** Which environment variable sets which System Setting field. */
+const SETTING_VARIABLES: Partial<Record<SettingName, string>> = {
+  smtp_host: 'GUARDIAN_SMTP_HOST',
+  smtp_port: 'GUARDIAN_SMTP_PORT',
+  smtp_tls: 'GUARDIAN_SMTP_TLS',
+  smtp_user: 'GUARDIAN_SMTP_USER',
+  smtp_password: 'GUARDIAN_SMTP_PASSWORD',
+  smtp_sender: 'GUARDIAN_SMTP_SENDER',
+  session_lifetime_minutes: 'GUARDIAN_TOKEN_TTL_SECONDS',
+  sign_in_window_minutes: 'GUARDIAN_LOGIN_WINDOW_SECONDS',
+  sign_in_failures_per_email: 'GUARDIAN_LOGIN_MAX_FAILURES_PER_EMAIL',
+  sign_in_failures_per_address: 'GUARDIAN_LOGIN_MAX_FAILURES_PER_ADDRESS',
+  audit_retention_days: 'GUARDIAN_AUDIT_RETENTION_DAYS',
+  snapshot_retention_hours: 'GUARDIAN_SNAPSHOT_RETENTION_HOURS',
+  resolved_alert_retention_days: 'GUARDIAN_RESOLVED_ALERT_RETENTION_DAYS',
+  expiry_sweep_seconds: 'GUARDIAN_EXPIRY_SWEEP_SECONDS',
+};
 
 export type Env = Record<string, string | undefined>;
 
@@ -235,6 +275,18 @@ const envSchema = z.object({
   GUARDIAN_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   GUARDIAN_EXPIRY_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   GUARDIAN_ANSWER_CACHES: z.enum(['on', 'off']).default('on'),
+  GUARDIAN_RESOLVED_ALERT_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(SETTING_RANGES.resolved_alert_retention_days.min)
+    .max(SETTING_RANGES.resolved_alert_retention_days.max)
+    .default(90),
+  GUARDIAN_SMTP_HOST: z.string().max(253).optional(),
+  GUARDIAN_SMTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  GUARDIAN_SMTP_TLS: z.enum(SMTP_TLS_MODES).optional(),
+  GUARDIAN_SMTP_USER: z.string().max(254).optional(),
+  GUARDIAN_SMTP_PASSWORD: z.string().max(512).optional(),
+  GUARDIAN_SMTP_SENDER: z.string().max(320).optional(),
 });
 
 /** A 32-byte key from 64 hex digits or base64; undefined when it is neither. */
@@ -363,5 +415,18 @@ export function loadConfig(env: Env = process.env): Config {
     auditRetentionMs: vars.GUARDIAN_AUDIT_RETENTION_DAYS * 86_400_000,
     itemExpirySweepMs: vars.GUARDIAN_EXPIRY_SWEEP_SECONDS * 1000,
     answerCaches: vars.GUARDIAN_ANSWER_CACHES === 'on',
+    resolvedAlertRetentionMs: vars.GUARDIAN_RESOLVED_ALERT_RETENTION_DAYS * 86_400_000,
+    smtp: {
+      host: vars.GUARDIAN_SMTP_HOST,
+      port: vars.GUARDIAN_SMTP_PORT,
+      tls: vars.GUARDIAN_SMTP_TLS,
+      user: vars.GUARDIAN_SMTP_USER,
+      password: vars.GUARDIAN_SMTP_PASSWORD,
+      sender: vars.GUARDIAN_SMTP_SENDER,
+    },
+    settingsFromEnvironment: Object.fromEntries(
+      Object.entries(SETTING_VARIABLES).filter(([, variable]) => given[variable] !== undefined),
+    ),
+    settingsRefreshMs: 5_000,
   };
 }

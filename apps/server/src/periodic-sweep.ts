@@ -10,7 +10,7 @@ export class PeriodicSweep {
 
   constructor(
     private readonly sweep: () => Promise<unknown>,
-    private readonly everyMs: number,
+    private everyMs: number,
     private readonly onError: (err: unknown) => void,
   ) {}
 
@@ -23,6 +23,16 @@ export class PeriodicSweep {
         .finally(() => (this.sweeping = undefined));
     }, this.everyMs);
     this.timer.unref();
+  }
+
+  /** Sweeps every `everyMs` from now on (a running sweep finishes); System Setting's interval. */
+  setInterval(everyMs: number): void {
+    if (everyMs === this.everyMs) return;
+    this.everyMs = everyMs;
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.start();
   }
 
   async stop(): Promise<void> {

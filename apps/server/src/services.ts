@@ -46,6 +46,7 @@ import { UsersService } from './modules/users';
 import { ZoneSettingsService } from './modules/zones';
 import { activeServersOf, ServerBanWrites, ServersService } from './modules/servers';
 import { TicketNotices, TicketsRepository, TicketsService } from './modules/tickets';
+import { Mailer, SystemSettings } from './modules/system-settings';
 import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
@@ -82,6 +83,30 @@ export function createBanListParts(config: Config, deps: AppDeps): BanListParts 
  * sessions are per app); buildApp hands each route plugin the ones it uses.
  */
 export function createServices(config: Config, deps: AppDeps) {
+  // System Setting: read from the database by every part below each time it applies one (no restart).
+  const systemSettings = new SystemSettings(deps.db, config, deps.tokenCipher, (err) =>
+    deps.logger?.error({ err }, 'could not read the system settings'),
+  );
+  const settingsNow = () => systemSettings.current();
+  // The sign-in slow-down and the session lifetime as the settings say now (the limiters read each field at each use).
+  const loginRateLimit: Config['loginRateLimit'] = {
+    get windowSeconds() {
+      return settingsNow().loginRateLimit.windowSeconds;
+    },
+    get maxFailuresPerEmail() {
+      return settingsNow().loginRateLimit.maxFailuresPerEmail;
+    },
+    get maxFailuresPerAddress() {
+      return settingsNow().loginRateLimit.maxFailuresPerAddress;
+    },
+  };
+  const liveConfig: Config = {
+    ...config,
+    loginRateLimit,
+    get tokenTtlSeconds() {
+      return settingsNow().sessionTtlSeconds;
+    },
+  };
   const users = new UsersRepository(deps.db);
   // Alerts are raised where their causes happen: each module is handed the one function it calls.
   const listCapacity = new ListCapacity(deps.db);
@@ -89,17 +114,20 @@ export function createServices(config: Config, deps: AppDeps) {
     deps.db,
     (err) => deps.logger?.error({ err }, 'could not record an alert'),
     (afterRef, limit) => listCapacity.allAccounts(afterRef, limit),
+    undefined,
+    () => settingsNow().resolvedAlertRetentionMs,
   );
-  const sessions = new Sessions(users, config, deps.sessionClock);
+  const sessions = new Sessions(users, liveConfig, deps.sessionClock);
   // A change that ends someone's sessions makes this process forget what it kept of them.
   const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
   const twoFactor = new TwoFactorService(
     new TwoFactorRepository(deps.db),
     deps.tokenCipher,
-    config,
+    liveConfig,
     alertCauses.twoFactorReset,
   );
-  const snapshots = new SnapshotsService(deps.db, config.snapshotRetentionMs);
+  systemSettings.setTwoFactorRequired((required) => twoFactor.setRequired(required));
+  const snapshots = new SnapshotsService(deps.db, () => settingsNow().snapshotRetentionMs);
   const banListParts = createBanListParts(config, deps);
   const { owned } = banListParts;
   const banLists = new BanListsService(banListParts, snapshots);
@@ -121,6 +149,7 @@ export function createServices(config: Config, deps: AppDeps) {
   const itemExpiry = new ItemExpiry(banListParts, jobQueue, config.itemExpirySweepMs, (err) =>
     deps.logger?.error({ err }, 'could not look for expired ban list items'),
   );
+  systemSettings.onChange((settings) => itemExpiry.setSweepInterval(settings.itemExpirySweepMs));
   const listImport = new ListImportService(banListParts, jobs, listReconciler);
   // The IP search's Ban everywhere and Remove from lists: a job per account, through the items service.
   const ipSearchActions = new IpSearchActions(banListParts, banListItems, jobs);
@@ -175,14 +204,9 @@ export function createServices(config: Config, deps: AppDeps) {
     users,
     sessions,
     userAdmin: new UsersService(users, config.passwordHashing, sessionsEnded),
-    passwordLinks: new PasswordLinksService(
-      users,
-      config.passwordHashing,
-      config.loginRateLimit,
-      sessionsEnded,
-    ),
-    ownAccount: new OwnAccountService(users, sessions, config.passwordHashing, config.loginRateLimit),
-    auth: new AuthService(users, sessions, twoFactor, config, alertCauses.signedIn),
+    passwordLinks: new PasswordLinksService(users, config.passwordHashing, loginRateLimit, sessionsEnded),
+    ownAccount: new OwnAccountService(users, sessions, config.passwordHashing, loginRateLimit),
+    auth: new AuthService(users, sessions, twoFactor, liveConfig, alertCauses.signedIn),
     twoFactor,
     // A newly added account's lists are recorded and each list's sync queued at once (issue 35 item 5).
     accounts: new AccountsService(deps.db, banListParts.accounts, deps.cloudflare, deps.tokenCipher, {
@@ -249,5 +273,7 @@ export function createServices(config: Config, deps: AppDeps) {
     alerts,
     alertCauses,
     tickets: new TicketsService(deps.db, ticketNotices),
+    systemSettings,
+    mailer: new Mailer(() => systemSettings.smtp()),
   };
 }

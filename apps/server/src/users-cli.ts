@@ -4,7 +4,9 @@ import { createDb, DatabaseUnavailableError, DataDirLockedError, runMigrations, 
 import { AppError } from './app-error';
 import { describeZodError } from './errors';
 import { parseUsersCommand, readNewPassword, runUsersCommand, UsageError, USAGE } from './modules/users';
-import { TwoFactorRepository } from './modules/two-factor';
+import { TwoFactorRepository, TwoFactorService } from './modules/two-factor';
+import { AlertCauses } from './modules/alerts';
+import { TokenCipher } from './crypto/token-cipher';
 import { UsersRepository } from './modules/users';
 import { UsersService } from './modules/users';
 
@@ -36,7 +38,14 @@ async function main(argv: readonly string[]): Promise<number> {
       new UsersService(new UsersRepository(db), config.passwordHashing),
       (line) => console.log(line),
       (from) => readNewPassword(from),
-      (email) => new TwoFactorRepository(db!).resetByEmail(email),
+      // Through the service, so the person's "two-factor reset" alert is raised as the Users page's reset does.
+      (email) =>
+        new TwoFactorService(
+          new TwoFactorRepository(db!),
+          new TokenCipher(config.encryptionKey),
+          config,
+          new AlertCauses(db!, (err) => console.error('Could not record the alert:', err)).twoFactorReset,
+        ).resetByEmail(email),
     );
     return 0;
   } catch (err) {

@@ -23,6 +23,7 @@ import { reportEndpoints } from './reports/reports.endpoints';
 import { serverApiEndpoints, serverEndpoints } from './servers/servers.endpoints';
 import { alertEndpoints } from './alerts/alerts.endpoints';
 import { helpdeskEndpoints, ticketEndpoints } from './tickets/tickets.endpoints';
+import { systemSettingEndpoints } from './system-settings/system-settings.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -54,6 +55,7 @@ export const endpoints = {
   alerts: alertEndpoints,
   tickets: ticketEndpoints,
   helpdesk: helpdeskEndpoints,
+  systemSettings: systemSettingEndpoints,
 } as const;
 
 /** The table as one list. */

@@ -61,3 +61,5 @@ export * from './alerts/alerts.schemas';
 export * from './alerts/alerts.endpoints';
 export * from './tickets/tickets.schemas';
 export * from './tickets/tickets.endpoints';
+export * from './system-settings/system-settings.schemas';
+export * from './system-settings/system-settings.endpoints';

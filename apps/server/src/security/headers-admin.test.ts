@@ -5,10 +5,12 @@ import {
   accountEndpoints,
   ADMIN_LEVEL,
   apiKeyEndpoints,
+  systemSettingEndpoints,
   ticketEndpoints,
   userEndpoints,
 } from '@guardian/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startSmtpInbox } from '../test/smtp-inbox';
 import { requestTo } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import type { TestUser } from '../test/context';
@@ -211,6 +213,21 @@ describe('administrator routes', () => {
       apiKey: { id: targetKey.json<{ id: number }>().id },
       ticket: { id: targetTicket.json<{ id: number }>().id },
     };
+    // Send a test e-mail succeeds only through a mail server: a real one on a loopback port.
+    const inbox = await startSmtpInbox();
+    onTestFinished(() => inbox.close());
+    const smtp = await ctx.app.inject({
+      ...requestTo(systemSettingEndpoints.update, {
+        payload: {
+          smtp_host: '127.0.0.1',
+          smtp_port: inbox.port,
+          smtp_tls: 'none',
+          smtp_sender: 'guardian@example.com',
+        },
+      }),
+      headers: admin.headers,
+    });
+    expect(smtp.statusCode, smtp.body).toBe(200);
     // Revoking the person's key first (a level change or disabling revokes it too), deleting the
     // person last: every other route still finds them.
     const order = (url: string) =>

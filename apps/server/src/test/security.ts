@@ -18,6 +18,7 @@ import {
   apiKeyEndpoints,
   rulesOverviewEndpoints,
   serverApiEndpoints,
+  systemSettingEndpoints,
   serverEndpoints,
   snapshotEndpoints,
   jobEndpoints,
@@ -680,6 +681,10 @@ export async function sampleRequest(
       return { payload: { assignee_id: null } };
     case serverApiEndpoints.heartbeat:
       return { payload: { version: 'sample' } };
+    case systemSettingEndpoints.update:
+      return { payload: { audit_retention_days: 365 } };
+    case systemSettingEndpoints.testEmail:
+      return { payload: { to: 'sample@example.com' } };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.

@@ -81,7 +81,6 @@ describe('routing rules (spec section 2)', () => {
     ['/dashboard/performance', 'Performance'],
     ['/mail-protection/filtering', 'Filtering'],
     ['/mail-protection/logs', 'Logs'],
-    ['/admin/settings', 'System Setting'],
   ])('renders a titled placeholder at %s', async (path, title) => {
     setToken(sessionToken({ level: 1 }));
     renderApp(path);

@@ -28,6 +28,7 @@ const Jobs = lazy(() => import('../features/jobs'));
 const Alerts = lazy(() => import('../features/alerts'));
 const AdminActivity = lazy(() => import('../features/activity/admin'));
 const AdminUsers = lazy(() => import('../features/admin-users'));
+const AdminSettings = lazy(() => import('../features/admin-settings'));
 const Profile = lazy(() => import('../features/profile'));
 const TwoFactorSetup = lazy(() => import('../features/two-factor'));
 const SetPassword = lazy(() => import('../features/set-password'));
@@ -59,6 +60,7 @@ const screens: Record<string, ComponentType> = {
   'dashboard/jobs': Jobs,
   'admin/activity': AdminActivity,
   'admin/users': AdminUsers,
+  'admin/settings': AdminSettings,
   'servers/list': ServerList,
   'servers/groups': ServerGroups,
   'servers/integrations': ServerIntegrations,

@@ -6,6 +6,7 @@ import {
   type JobKind,
 } from '@guardian/contract';
 import type { Queryable } from '../../db';
+import { valueOf, type Live } from '../../live-setting';
 import { PeriodicSweep } from '../../periodic-sweep';
 import { AlertsRepository, type AlertCause } from './alerts.repository';
 
@@ -60,6 +61,9 @@ export const CAPACITY_THRESHOLD = 0.85;
 export const CAPACITY_SWEEP_MS = 60_000;
 /** Accounts read per statement of the sweep. */
 const CAPACITY_BATCH = 500;
+/** How often each process deletes the resolved alerts past their retention, and at most how many a statement. */
+const RETENTION_SWEEP_MS = 3_600_000;
+const RETENTION_BATCH = 10_000;
 
 const DAY_MS = 86_400_000;
 /** The expiry warnings, nearest first: within 1 day critical, 7 days a warning, 30 days information. */
@@ -91,25 +95,45 @@ const count = (value: number) => value.toLocaleString('en-US');
 export class AlertCauses {
   private readonly alerts: AlertsRepository;
   private readonly capacitySweep: PeriodicSweep | undefined;
+  private readonly retentionSweep: PeriodicSweep | undefined;
 
   constructor(
     db: Queryable,
     private readonly onError: (err: unknown) => void,
     private readonly accountUses?: AccountUses,
     capacitySweepMs = CAPACITY_SWEEP_MS,
+    /** How long a resolved alert is kept (System Setting); unset, kept for ever. */
+    private readonly resolvedRetentionMs?: Live<number>,
   ) {
     this.alerts = new AlertsRepository(db);
     this.capacitySweep = accountUses
       ? new PeriodicSweep(() => this.sweepCapacity(), capacitySweepMs, onError)
       : undefined;
+    this.retentionSweep =
+      resolvedRetentionMs === undefined
+        ? undefined
+        : new PeriodicSweep(() => this.sweepResolved(), RETENTION_SWEEP_MS, onError);
   }
 
   start(): void {
     this.capacitySweep?.start();
+    this.retentionSweep?.start();
   }
 
-  stop(): Promise<void> {
-    return this.capacitySweep?.stop() ?? Promise.resolve();
+  async stop(): Promise<void> {
+    await this.capacitySweep?.stop();
+    await this.retentionSweep?.stop();
+  }
+
+  /** Deletes the alerts resolved longer ago than their retention, a batch a statement; answers how many. */
+  async sweepResolved(): Promise<number> {
+    if (this.resolvedRetentionMs === undefined) return 0;
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.alerts.deleteResolved(valueOf(this.resolvedRetentionMs), RETENTION_BATCH);
+      deleted += batch;
+      if (batch < RETENTION_BATCH) return deleted;
+    }
   }
 
   private async safely(work: () => Promise<unknown>): Promise<void> {

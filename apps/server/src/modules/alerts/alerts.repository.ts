@@ -116,6 +116,19 @@ export class AlertsRepository {
     return rows.length;
   }
 
+  /** Deletes up to `limit` alerts resolved (by the person or by themselves) longer than `retentionMs` ago; answers how many. */
+  async deleteResolved(retentionMs: number, limit: number): Promise<number> {
+    const rows = await this.db.query(
+      `DELETE FROM alerts WHERE id IN (
+         SELECT id FROM alerts
+          WHERE state IN ('resolved', 'cleared') AND resolved_at < now() - $1 * interval '1 millisecond'
+          LIMIT $2)
+       RETURNING id`,
+      [retentionMs, limit],
+    );
+    return rows.length;
+  }
+
   /** The title of the live alert of a key, if there is one. */
   async liveTitle(userId: number, key: string): Promise<string | undefined> {
     const [row] = await this.db.query<{ title: string }>(

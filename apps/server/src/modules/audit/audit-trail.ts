@@ -1,4 +1,5 @@
 import { endpoints, type AuditOutcome } from '@guardian/contract';
+import { valueOf, type Live } from '../../live-setting';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
 import { endpointNameOf } from '../../endpoint-route';
@@ -179,12 +180,12 @@ interface Found {
  * attached to those endpoints' routes as they are registered (registered before any route): reads,
  * which never enter the trail, do not run them.
  */
-export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: number): void {
+export function registerAuditTrail(app: FastifyInstance, db: Db, retentionMs: Live<number>): void {
   const trail = new AuditRepository(db);
 
   // Events older than the retention are swept at start and hourly, by every process (it is idempotent).
   const sweep = () =>
-    AuditRepository.sweep(db, retentionMs).catch((err: unknown) =>
+    AuditRepository.sweep(db, valueOf(retentionMs)).catch((err: unknown) =>
       app.log.error({ err }, 'could not sweep the audit trail'),
     );
   let sweeper: ReturnType<typeof setInterval> | undefined;

@@ -285,6 +285,14 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       );
     case 'jobs.seen':
       return phrase('marked jobs as seen', 'mark jobs as seen');
+    case 'systemSettings.update':
+      return phrase(
+        'changed the system settings',
+        'change the system settings',
+        Object.keys(target).length > 0 ? `(${Object.keys(target).slice(0, 8).join(', ')})` : undefined,
+      );
+    case 'systemSettings.testEmail':
+      return phrase('sent a test e-mail', 'send a test e-mail', text(target.to));
     default:
       return same('called', action);
   }

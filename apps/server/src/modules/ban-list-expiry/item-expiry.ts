@@ -90,6 +90,11 @@ export class ItemExpiry {
     this.periodic.start();
   }
 
+  /** Looks for expired items every `sweepMs` from now on (System Setting's expiry sweep interval). */
+  setSweepInterval(sweepMs: number): void {
+    this.periodic.setInterval(sweepMs);
+  }
+
   stop(): Promise<void> {
     return this.periodic.stop();
   }

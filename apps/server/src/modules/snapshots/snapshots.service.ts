@@ -5,6 +5,7 @@ import {
   type SnapshotPolicy,
 } from '@guardian/contract';
 import type { Db, Queryable } from '../../db';
+import { valueOf, type Live } from '../../live-setting';
 import { AppError } from '../../app-error';
 import type { Checked } from '../../cloudflare/create-once';
 import {
@@ -73,8 +74,12 @@ const snapshotNotFound = () => new AppError('NOT_FOUND', 'Snapshot not found or 
 export class SnapshotsService {
   constructor(
     private readonly db: Db,
-    private readonly retentionMs: number,
+    private readonly retention: Live<number>,
   ) {}
+
+  private get retentionMs(): number {
+    return valueOf(this.retention);
+  }
 
   /**
    * Keeps the mirror's items of `lists` (Clean All: every list; deleting a list: that one). With

@@ -162,12 +162,12 @@ export class TwoFactorRepository {
     return rows.length > 0;
   }
 
-  /** `turnOff(id, true)` for the user with this e-mail (the users CLI's reset); false when none has it. */
-  async resetByEmail(email: string): Promise<boolean> {
+  /** `turnOff(id, true)` for the user with this e-mail (the users CLI's reset): their id, undefined when none has it. */
+  async resetByEmail(email: string): Promise<number | undefined> {
     const [row] = await this.db.query<{ id: number }>('SELECT id FROM users WHERE lower(email) = lower($1)', [
       email.trim(),
     ]);
-    return row !== undefined && (await this.turnOff(row.id, true));
+    return row !== undefined && (await this.turnOff(row.id, true)) ? Number(row.id) : undefined;
   }
 
   async isRequired(): Promise<boolean> {
@@ -179,8 +179,10 @@ export class TwoFactorRepository {
 
   async setRequired(required: boolean): Promise<void> {
     await this.db.query(
+      // A new version: every process's System Setting sees the change (modules/system-settings).
       `INSERT INTO settings (key, value, updated_at) VALUES ($1, $2::jsonb, now())
-       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+       ON CONFLICT (key) DO UPDATE
+         SET value = EXCLUDED.value, updated_at = now(), version = nextval('settings_version_seq')`,
       [REQUIRED_KEY, JSON.stringify(required)],
     );
   }

@@ -243,6 +243,15 @@ export class TwoFactorService {
     await this.onReset?.(userId);
   }
 
+  /** The users CLI's reset, by e-mail (the only administrator lost phone and codes): the person's alert too. */
+  async resetByEmail(email: string): Promise<boolean> {
+    const userId = await this.repository.resetByEmail(email);
+    if (userId === undefined) return false;
+    this.enabled?.delete(userId);
+    await this.onReset?.(userId);
+    return true;
+  }
+
   private async record(userId: number): Promise<TwoFactorRecord> {
     const record = await this.repository.find(userId);
     if (!record)

@@ -18,7 +18,9 @@ import { UsersService } from '../users';
 import { CHALLENGE_EXPIRED, CHALLENGE_INVALID } from './challenge-token';
 import { TwoFactorRepository } from './two-factor.repository';
 import { KEY_SETUP_REQUIRED_MESSAGE, SETUP_REQUIRED_MESSAGE } from './two-factor.gate';
-import { TOO_MANY_CODES, USED_CODE, WRONG_CODE } from './two-factor.service';
+import { TOO_MANY_CODES, TwoFactorService, USED_CODE, WRONG_CODE } from './two-factor.service';
+import { AlertCauses } from '../alerts';
+import { TokenCipher } from '../../crypto/token-cipher';
 
 let ctx: TestContext;
 let addressCounter = 0;
@@ -477,10 +479,24 @@ describe('administrators', () => {
         new UsersService(new UsersRepository(ctx.db), ctx.config.passwordHashing),
         (text) => printed.push(text),
         () => Promise.reject(new Error('no password is asked')),
-        (email) => new TwoFactorRepository(ctx.db).resetByEmail(email),
+        // As users-cli.ts builds it: the service, with the alert raised by the reset.
+        (email) =>
+          new TwoFactorService(
+            new TwoFactorRepository(ctx.db),
+            new TokenCipher(ctx.config.encryptionKey),
+            ctx.config,
+            new AlertCauses(ctx.db, (err) => {
+              throw err;
+            }).twoFactorReset,
+          ).resetByEmail(email),
       );
     await run(`reset-two-factor --email ${admin.email.toUpperCase()}`);
     expect(printed.join('\n')).toContain(`Turned off two-factor sign-in for ${admin.email.toUpperCase()}`);
+    const [alert] = await ctx.db.query<{ kind: string; state: string }>(
+      'SELECT kind, state FROM alerts WHERE user_id = $1',
+      [admin.id],
+    );
+    expect(alert).toEqual({ kind: 'two-factor-reset', state: 'open' });
     expect((await signIn(admin)).json<{ token?: string }>().token).toBeTruthy();
     expect((await call(admin, authEndpoints.me)).statusCode).toBe(401);
     await expect(run('reset-two-factor --email nobody@example.com')).rejects.toThrow(

@@ -40,7 +40,7 @@ async function cli(line: string, password?: string): Promise<string> {
       expect(from).toBe(line.includes('--password-stdin') ? 'stdin' : 'prompt');
       return readPipedPassword(Readable.from([`${password}\n`]));
     },
-    (email) => new TwoFactorRepository(ctx.db).resetByEmail(email),
+    async (email) => (await new TwoFactorRepository(ctx.db).resetByEmail(email)) !== undefined,
   );
   return printed.join('\n');
 }
