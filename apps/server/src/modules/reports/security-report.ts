@@ -1,5 +1,6 @@
 import {
   REPORT_RECENT_EVENTS_MAX,
+  REPORT_SERIES_MAX,
   REPORT_TOP_MAX,
   type ReportQuery,
   type SecurityReport,
