@@ -424,7 +424,7 @@ describe('Reports > Traffic and Errors', () => {
     ]);
     // By zone: each zone by its name, never its id.
     expect(rowsOf(screen.getByRole('table', { name: 'By zone' }))).toEqual([
-      ['shop.example', '33%', '2.0 MB', '90', '3,000'],
+      ['shop.example', '33.3%', '2.0 MB', '90', '3,000'],
       ['blog.example', '0%', '500.0 KB', '30', '1,000'],
     ]);
     expect(api.callsTo('GET /api/reports/traffic')[0]!.params.get('range')).toBe('30d');
