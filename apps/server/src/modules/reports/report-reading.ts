@@ -10,7 +10,7 @@ import { AnswerCache } from '../../answer-cache';
 import { queryAnalytics, type AnalyticsDataset } from '../../cloudflare';
 import type { AnswerCaches, AppDeps } from '../../deps';
 import { mapWithConcurrency } from '../rules-overview';
-import { ReportPlanner, windowsOf, type QueryBatch, type ReportPlan, type ReportWindow } from './report-plan';
+import { QUERY_CONCURRENCY, ReportPlanner, windowsOf, type QueryBatch, type ReportPlan, type ReportWindow } from './report-plan';
 import type { BucketDimension } from './report-queries';
 
 /*
@@ -21,8 +21,6 @@ import type { BucketDimension } from './report-queries';
 
 /** How long a report's answer is kept: a person switching tabs or ranges does not ask Cloudflare again. */
 export const REPORT_KEPT_MS = 60_000;
-/** Queries of one report in flight at once (each is a 10-zone query). */
-const QUERY_CONCURRENCY = 4;
 /** Rows of a series asked per zone (Cloudflare's maxPageSize may be lower). */
 const SERIES_ROWS = 10_000;
 /** Cache statuses whose request the edge answered from its cache. */
