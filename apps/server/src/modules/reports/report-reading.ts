@@ -10,7 +10,14 @@ import { AnswerCache } from '../../answer-cache';
 import { queryAnalytics, type AnalyticsDataset } from '../../cloudflare';
 import type { AnswerCaches, AppDeps } from '../../deps';
 import { mapWithConcurrency } from '../rules-overview';
-import { QUERY_CONCURRENCY, ReportPlanner, windowsOf, type QueryBatch, type ReportPlan, type ReportWindow } from './report-plan';
+import {
+  QUERY_CONCURRENCY,
+  ReportPlanner,
+  windowsOf,
+  type QueryBatch,
+  type ReportPlan,
+  type ReportWindow,
+} from './report-plan';
 import type { BucketDimension } from './report-queries';
 
 /*
