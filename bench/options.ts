@@ -21,6 +21,7 @@ export const SECTIONS = [
   'ipsearch',
   'expiry',
   'import',
+  'reports',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
@@ -124,6 +125,12 @@ export const BUDGET = {
   jobProgressLagMs: 1000,
   /** A small job: the caller's time (POST to the end) / the job's own run (started_at..finished_at). */
   jobOverheadRatio: 1.2,
+  /** Issue 37: the security report over the zones person's zones (1,000 in 5 accounts), 7 days. */
+  reportQueriesRatio: 1,
+  /** Cloudflare's GraphQL rate limit: queries per 5 minutes. */
+  reportQueriesPer5Min: 300,
+  reportColdMs: 1000,
+  reportWarmP99Ms: 50,
   /** Mixed reads over two server processes on one PostgreSQL / all on one. */
   twoProcessShare: 0.9,
 };

@@ -154,6 +154,10 @@ export const securityReportSchema = z.object({
 });
 export type SecurityReport = z.infer<typeof securityReportSchema>;
 
+/** A report's figures per zone, each zone named by its domain (a Reports page shows the name, not the id). */
+const zoneRows = <T extends z.ZodRawShape>(figures: T) =>
+  z.array(z.object({ zone_id: text(64), domain: text(253), ...figures })).max(REPORT_TOP_MAX);
+
 export const trafficReportSchema = z.object({
   scope: reportScopeSchema,
   totals: z.object({ requests: count, cached_requests: count, bytes: count, visits: count }),
@@ -170,6 +174,9 @@ export const trafficReportSchema = z.object({
   by_status_class: z
     .array(z.object({ status_class: z.enum(['1xx', '2xx', '3xx', '4xx', '5xx']), count }))
     .max(5),
+  /** The busiest zones (by requests) with their figures, named by domain; `by_zone_more` zones more. */
+  by_zone: zoneRows({ requests: count, cached_requests: count, bytes: count, visits: count }),
+  by_zone_more: count,
   top_countries: topRows,
   top_hosts: topRows,
   top_paths: topRows,
@@ -191,6 +198,15 @@ export const errorsReportSchema = z.object({
     .array(z.object({ time: z.string(), client_errors: count, server_errors: count }))
     .max(REPORT_SERIES_MAX),
   by_status: z.array(z.object({ status: z.number().int(), count })).max(REPORT_TOP_MAX),
+  /** The zones with the most errors (4xx and 5xx), named by domain; `by_zone_more` zones more. */
+  by_zone: zoneRows({
+    requests: count,
+    client_errors: count,
+    server_errors: count,
+    origin_errors: count,
+    edge_errors: count,
+  }),
+  by_zone_more: count,
   top_paths: topRows,
   top_hosts: topRows,
 });
@@ -415,7 +431,7 @@ export const performanceReportSchema = z.object({
       /** Per bucket, oldest first. */
       over_time: z.array(z.object({ time: z.string(), ...timing })).max(REPORT_SERIES_MAX),
       /** The busiest zones. */
-      by_zone: z.array(z.object({ zone_id: text(64), domain: text(253), ...timing })).max(REPORT_TOP_MAX),
+      by_zone: zoneRows(timing),
       /**
        * True when a percentile covers several zones or query windows: Cloudflare gives percentiles per
        * zone and window, and they are merged weighted by requests (an estimate; the mean is exact).

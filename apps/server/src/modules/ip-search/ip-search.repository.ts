@@ -100,6 +100,27 @@ export class IpSearchRepository {
   }
 
   /**
+   * For each address of `inets`, the lists holding it (as `holding`: exact first, then the narrowest
+   * CIDR), from its first `perAddress` items: one statement for every address (the function's kept plan
+   * once per address), not one round trip each. Rows in the addresses' order, `index` from 0.
+   */
+  async holdingEach(
+    refs: readonly number[],
+    inets: readonly string[],
+    perAddress: number,
+  ): Promise<{ index: number; listRef: number }[]> {
+    if (refs.length === 0 || inets.length === 0) return [];
+    const rows = await this.db.query<{ index: number | string; ban_list_ref: number | string }>(
+      `SELECT address.n - 1 AS index, held.ban_list_ref
+       FROM unnest($2::inet[]) WITH ORDINALITY AS address(inet, n)
+       CROSS JOIN LATERAL ip_search_holding($1::bigint[], address.inet, $3::int) WITH ORDINALITY AS held
+       ORDER BY address.n, held.ordinality`,
+      [refs, inets, perAddress],
+    );
+    return rows.map((row) => ({ index: Number(row.index), listRef: Number(row.ban_list_ref) }));
+  }
+
+  /**
    * Items of the lists holding the CIDR `inet` (as `holding`), then those strictly inside it (`<<`),
    * in address order (a wide CIDR holds many): both in one statement, `limit` in all.
    */

@@ -122,25 +122,28 @@ export class IpSearchService {
     addresses: readonly string[],
     perAddress: number,
   ): Promise<Map<string, { accountId: string; listId: string; listName: string }[]>> {
-    const holding = new Map<string, { accountId: string; listId: string; listName: string }[]>();
+    const holding = new Map<string, { accountId: string; listId: string; listName: string }[]>(
+      addresses.map((address) => [address, []]),
+    );
     const { lists } = await this.listsOf(userId, 'ip');
     const byRef = new Map(lists.map((list) => [list.ref, list]));
-    const refs = lists.map((list) => list.ref);
+    // What is one address, in the form the mirror keeps (`parseSearch`); the rest holds nothing.
+    const asked: { address: string; inet: string }[] = [];
     for (const address of addresses) {
       const parsed = parseSearch(address);
-      if (typeof parsed === 'string' || parsed.kind !== 'address' || refs.length === 0) {
-        holding.set(address, []);
-        continue;
-      }
-      const found = await this.repository.holding(refs, parsed.value, perAddress * 4);
-      const listRefs = [...new Set(found.map((item) => item.listRef))].slice(0, perAddress);
-      holding.set(
-        address,
-        listRefs.map((ref) => {
-          const list = byRef.get(ref)!;
-          return { accountId: list.accountId, listId: list.listId, listName: list.listName };
-        }),
-      );
+      if (typeof parsed !== 'string' && parsed.kind === 'address')
+        asked.push({ address, inet: parsed.value });
+    }
+    const found = await this.repository.holdingEach(
+      lists.map((list) => list.ref),
+      asked.map((one) => one.inet),
+      perAddress * 4,
+    );
+    for (const { index, listRef } of found) {
+      const held = holding.get(asked[index]!.address)!;
+      const list = byRef.get(listRef)!;
+      if (held.length < perAddress && !held.some((one) => one.listId === list.listId))
+        held.push({ accountId: list.accountId, listId: list.listId, listName: list.listName });
     }
     return holding;
   }

@@ -285,6 +285,40 @@ describe('where is this address? (GET /api/cloudflare/ip-search)', () => {
     expect(statements.some((sql) => sql.includes('ip_search_holding'))).toBe(true);
   });
 
+  it('tells which of the person’s lists hold each of many addresses in one statement (a report’s top addresses)', async () => {
+    const { db: counted, statements } = countingDb(ctx.db);
+    const service = new IpSearchService(counted, { changes: 0 }, { enabled: false });
+    const addresses = [
+      '203.0.113.7',
+      '2001:db8:1::5',
+      '10.1.2.3',
+      '192.0.2.200',
+      'not an address',
+      '10.0.0.0/8',
+    ];
+    const holding = await service.listsHolding(alice.id, addresses, 5);
+    const named = (address: string) => (holding.get(address) ?? []).map((l) => l.listName);
+    // Exact items and CIDRs holding the address, in each list once (the exact one's list first).
+    expect(named('203.0.113.7')).toEqual(['edge', 'second']);
+    expect(named('2001:db8:1::5')).toEqual(['edge']);
+    expect(named('10.1.2.3')).toEqual(['second']);
+    expect(holding.get('10.1.2.3')).toEqual([
+      { accountId: aliceTwo.account_id, listId: listIds.second, listName: 'second' },
+    ]);
+    // In none of Alice's lists (Bob's are never read); what is not one address holds nothing.
+    expect(named('192.0.2.200')).toEqual([]);
+    expect(named('not an address')).toEqual([]);
+    expect(named('10.0.0.0/8')).toEqual([]);
+    expect([...holding.keys()].sort()).toEqual([...addresses].sort());
+    // At most `perAddress` lists each.
+    expect((await service.listsHolding(alice.id, ['203.0.113.7'], 1)).get('203.0.113.7')).toHaveLength(1);
+    // The lists once and the items of every address in one statement, not one per address.
+    statements.length = 0;
+    await service.listsHolding(alice.id, addresses, 5);
+    expect(statements.filter((sql) => sql.includes('ip_search_holding'))).toHaveLength(1);
+    expect(statements).toHaveLength(2);
+  });
+
   it('needs a signed-in person', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/cloudflare/ip-search?q=10.0.0.1' });
     expect(response.statusCode).toBe(401);

@@ -19,8 +19,11 @@ import {
 } from '../../cloudflare';
 import type { AccountRecord } from '../accounts';
 import { AccountsRepository } from '../accounts';
+import { mapWithConcurrency } from '../rules-overview';
 import { ZonesRepository, type OwnedZone } from '../zones';
 
+/** Queries of one report in flight at once (each is a 10-zone query), its settings' as its own. */
+export const QUERY_CONCURRENCY = 4;
 /** How long a zone's dataset limits are taken as read: they change only with its plan. */
 const SETTINGS_KEPT_MS = 60 * 60_000;
 
@@ -186,19 +189,23 @@ export class ReportPlanner {
         group.zoneTags.push(zone.zone.zoneId);
       }
     }
-    let queries = 0;
-    for (const { account, zoneTags } of missing.values()) {
+    // One query per 10 zones of an account, a few at a time as a report's own queries run.
+    const batches = [...missing.values()].flatMap(({ account, zoneTags }) => {
       const client = this.deps.cloudflare.analyticsClient(
         this.deps.tokenCipher.decrypt(account.tokenEncrypted),
       );
-      const read = await zoneAnalyticsSettings(client, zoneTags);
-      queries += zoneBatches(zoneTags).length;
+      return zoneBatches(zoneTags).map((batch) => ({ account, client, zoneTags: batch }));
+    });
+    const reads = await mapWithConcurrency(batches, QUERY_CONCURRENCY, async (batch) => ({
+      account: batch.account,
+      read: await zoneAnalyticsSettings(batch.client, batch.zoneTags),
+    }));
+    for (const { account, read } of reads)
       for (const [zoneTag, limits] of read) {
         settings.set(zoneTag, limits);
         this.settings.set(`${account.id}\u0000${zoneTag}`, limits);
       }
-    }
-    return { settings, queries };
+    return { settings, queries: batches.length };
   }
 }
 

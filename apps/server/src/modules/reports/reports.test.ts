@@ -210,6 +210,46 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
     expect(errorsBody.totals.requests).toBeGreaterThan(errorsBody.totals.client_errors);
   });
 
+  it('traffic and errors by zone: each of the zones named, its figures adding up to the totals, no query more', async () => {
+    const domains = new Map(
+      ctx.sandbox.control.getZones(enterprise.account.account_id).map((zone) => [zone.id, zone.name]),
+    );
+    const query = { account_id: enterprise.account.account_id };
+    const traffic = await report(ctx, alice, 'traffic', query);
+    expect(traffic.statusCode, traffic.body).toBe(200);
+    const body = traffic.json<TrafficReport>();
+    // Both zones in one query (zoneTag_in), as before the report had its by-zone part.
+    expect(graphqlCalls(ctx, enterprise.account.tokenValue)).toBe(body.scope.cloudflare_queries);
+    expect(body.scope.cloudflare_queries).toBeLessThanOrEqual(2);
+    expect(body.by_zone.map((row) => row.zone_id).sort()).toEqual([...enterprise.zoneIds].sort());
+    expect(body.by_zone_more).toBe(0);
+    for (const row of body.by_zone) {
+      expect(row.domain).toBe(domains.get(row.zone_id));
+      expect(row.requests).toBeGreaterThan(0);
+      expect(row.cached_requests).toBeLessThanOrEqual(row.requests);
+    }
+    expect(body.by_zone[0]!.requests).toBeGreaterThanOrEqual(body.by_zone[1]!.requests);
+    for (const field of ['requests', 'cached_requests', 'bytes', 'visits'] as const)
+      expect(body.by_zone.reduce((sum, row) => sum + row[field], 0)).toBe(body.totals[field]);
+
+    const errors = await report(ctx, alice, 'errors', query);
+    expect(errors.statusCode, errors.body).toBe(200);
+    const errorsBody = errors.json<ErrorsReport>();
+    expect(errorsBody.by_zone.map((row) => row.domain).sort()).toEqual(
+      enterprise.zoneIds.map((id) => domains.get(id)).sort(),
+    );
+    for (const field of [
+      'requests',
+      'client_errors',
+      'server_errors',
+      'origin_errors',
+      'edge_errors',
+    ] as const)
+      expect(errorsBody.by_zone.reduce((sum, row) => sum + row[field], 0)).toBe(errorsBody.totals[field]);
+    const errorsOf = (row: ErrorsReport['by_zone'][number]) => row.client_errors + row.server_errors;
+    expect(errorsOf(errorsBody.by_zone[0]!)).toBeGreaterThanOrEqual(errorsOf(errorsBody.by_zone[1]!));
+  });
+
   it("refuses a range the zone's plan does not keep, and leaves such zones out of a wider report", async () => {
     const refused = await report(ctx, alice, 'security', { zone_id: pro.zoneIds[0]!, range: '7d' });
     expect(refused.statusCode).toBe(400);
@@ -254,6 +294,8 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
     expect(first.statusCode, first.body).toBe(200);
     // Two settings queries (kept an hour) and two report queries.
     expect(first.json<TrafficReport>().scope).toMatchObject({ zone_count: 12, cloudflare_queries: 4 });
+    // Each of the 12 zones by name from the same two queries.
+    expect(first.json<TrafficReport>().by_zone).toHaveLength(12);
     expect(graphqlCalls(ctx, account.tokenValue)).toBe(4);
     ctx.sandbox.control.resetCalls();
     const second = await report(ctx, carol, 'security');

@@ -4,6 +4,7 @@ import { BarTable } from '../../components/charts/bar-table';
 import { formatCount, formatShare } from '../../components/charts/format';
 import { TimeSeriesChart } from '../../components/charts/time-series-chart';
 import { useReportQuery } from '../../api/reports/report-query';
+import { ByZone } from './components/by-zone';
 import { ReportPage } from './components/report-page';
 import { TopValues } from './components/top-values';
 import { Totals } from './components/totals';
@@ -98,6 +99,18 @@ function ErrorsView({ report }: { report: ErrorsReport }) {
           kind="path"
         />
       </div>
+      <ByZone
+        rows={report.by_zone}
+        more={report.by_zone_more}
+        columns={[
+          { header: '4xx', cell: (row) => formatCount(row.client_errors) },
+          { header: '5xx', cell: (row) => formatCount(row.server_errors) },
+          { header: 'Requests', cell: (row) => formatCount(row.requests) },
+        ]}
+        count={(row) => row.client_errors + row.server_errors}
+        countLabel="Errors"
+        empty={EMPTY}
+      />
     </>
   );
 }

@@ -381,6 +381,25 @@ describe('Reports > Traffic and Errors', () => {
         { cache_status: 'hit', cached: true, count: 1_000 },
       ],
       by_status_class: [{ status_class: '2xx', count: 4_000 }],
+      by_zone: [
+        {
+          zone_id: ZONE,
+          domain: 'shop.example',
+          requests: 3_000,
+          cached_requests: 1_000,
+          bytes: 2_000_000,
+          visits: 90,
+        },
+        {
+          zone_id: OTHER_ZONE,
+          domain: 'blog.example',
+          requests: 1_000,
+          cached_requests: 0,
+          bytes: 500_000,
+          visits: 30,
+        },
+      ],
+      by_zone_more: 0,
       top_countries: [{ value: 'TR', count: 4_000 }],
       top_hosts: [{ value: 'shop.example', count: 4_000 }],
       top_paths: [{ value: '/', count: 4_000 }],
@@ -403,6 +422,11 @@ describe('Reports > Traffic and Errors', () => {
       ['dynamic', 'No', '3,000'],
       ['hit', 'Yes', '1,000'],
     ]);
+    // By zone: each zone by its name, never its id.
+    expect(rowsOf(screen.getByRole('table', { name: 'By zone' }))).toEqual([
+      ['shop.example', '33.3%', '2.0 MB', '90', '3,000'],
+      ['blog.example', '0%', '500.0 KB', '30', '1,000'],
+    ]);
     expect(api.callsTo('GET /api/reports/traffic')[0]!.params.get('range')).toBe('30d');
   });
 
@@ -421,6 +445,27 @@ describe('Reports > Traffic and Errors', () => {
         { status: 404, count: 400 },
         { status: 502, count: 100 },
       ],
+      by_zone: [
+        {
+          zone_id: OTHER_ZONE,
+          domain: 'blog.example',
+          requests: 4_000,
+          client_errors: 350,
+          server_errors: 100,
+          origin_errors: 70,
+          edge_errors: 30,
+        },
+        {
+          zone_id: ZONE,
+          domain: 'shop.example',
+          requests: 6_000,
+          client_errors: 50,
+          server_errors: 0,
+          origin_errors: 0,
+          edge_errors: 0,
+        },
+      ],
+      by_zone_more: 3,
       top_paths: [{ value: '/missing', count: 400 }],
       top_hosts: [{ value: 'shop.example', count: 500 }],
     };
@@ -438,5 +483,10 @@ describe('Reports > Traffic and Errors', () => {
       ['Edge', '30'],
     ]);
     expect(screen.getByText('4xx', { selector: 'dt' }).parentElement).toHaveTextContent('400 (4%)');
+    expect(rowsOf(screen.getByRole('table', { name: 'By zone' }))).toEqual([
+      ['blog.example', '350', '100', '4,000', '450'],
+      ['shop.example', '50', '0', '6,000', '50'],
+    ]);
+    expect(screen.getByText('The 2 zones with the most; 3 more not shown')).toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import { BarTable } from '../../components/charts/bar-table';
 import { formatBytes, formatCount, formatShare } from '../../components/charts/format';
 import { TimeSeriesChart } from '../../components/charts/time-series-chart';
 import { useReportQuery } from '../../api/reports/report-query';
+import { ByZone } from './components/by-zone';
 import { ReportPage } from './components/report-page';
 import { TopValues } from './components/top-values';
 import { Totals } from './components/totals';
@@ -124,6 +125,21 @@ function TrafficView({ report }: { report: TrafficReport }) {
           kind="host"
         />
       </div>
+      <ByZone
+        rows={report.by_zone}
+        more={report.by_zone_more}
+        columns={[
+          {
+            header: 'Cached',
+            cell: (row) => (row.requests === 0 ? '—' : formatShare(row.cached_requests / row.requests)),
+          },
+          { header: 'Bandwidth', cell: (row) => formatBytes(row.bytes) },
+          { header: 'Visits', cell: (row) => formatCount(row.visits) },
+        ]}
+        count={(row) => row.requests}
+        countLabel="Requests"
+        empty={EMPTY}
+      />
       <TopValues
         title="Top paths"
         header="Path"
