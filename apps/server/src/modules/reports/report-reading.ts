@@ -117,6 +117,12 @@ export interface BatchWindow {
  */
 export class KeptAnswers {
   private readonly answers: AnswerCache<object>;
+  /**
+   * Reads under way, by key: the same question asked again meanwhile waits for that reading instead
+   * of sending its own queries (50 people opening a report as its answer expires cost one reading,
+   * not 50 of the token's budget). An entry lives only while its reading runs.
+   */
+  private readonly reading = new Map<string, Promise<object>>();
 
   constructor(caches: AnswerCaches, ttl: number) {
     this.answers = new AnswerCache(caches, { max: 500, ttl });
@@ -130,9 +136,17 @@ export class KeptAnswers {
     const text = JSON.stringify(key);
     const kept = this.answers.get(text) as T | undefined;
     if (kept) return again(kept);
-    const answer = await read();
-    this.answers.set(text, answer);
-    return answer;
+    const underWay = this.reading.get(text) as Promise<T> | undefined;
+    if (underWay) return again(await underWay);
+    const reading = read();
+    this.reading.set(text, reading);
+    try {
+      const answer = await reading;
+      this.answers.set(text, answer);
+      return answer;
+    } finally {
+      this.reading.delete(text);
+    }
   }
 }
 

@@ -183,6 +183,17 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
     expect(graphqlCalls(ctx, enterprise.account.tokenValue)).toBe(1);
   });
 
+  it('asks Cloudflare once for the same report asked ten times at once, before any answer is kept', async () => {
+    const query = { account_id: enterprise.account.account_id, range: '7d' };
+    const before = graphqlCalls(ctx, enterprise.account.tokenValue);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => report(ctx, alice, 'traffic', query)));
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    const sent = answers.map((answer) => answer.json<TrafficReport>().scope.cloudflare_queries);
+    // One of them read the report; the other nine shared its reading and say they sent nothing.
+    expect(sent.filter((queries) => queries > 0)).toHaveLength(1);
+    expect(graphqlCalls(ctx, enterprise.account.tokenValue) - before).toBe(Math.max(...sent));
+  });
+
   it('the traffic and errors reports: requests over time, cached share, status classes, errors by status', async () => {
     const traffic = await report(ctx, alice, 'traffic', { zone_id: enterprise.zoneIds[0]!, range: '7d' });
     expect(traffic.statusCode, traffic.body).toBe(200);
