@@ -22,6 +22,7 @@ import { importSection } from './import';
 import { jobsSection } from './jobs';
 import { ipSearchSection } from './ip-search';
 import { readsSection } from './reads';
+import { serversSection } from './servers';
 import { syncSection } from './sync';
 import { webSection } from './web';
 import { writesSection } from './writes';
@@ -59,4 +60,5 @@ export const sections: Record<Section, SectionRun> = {
     }),
   expiry: expirySection,
   import: importSection,
+  servers: serversSection,
 };

@@ -134,12 +134,18 @@ export function createServices(config: Config, deps: AppDeps) {
     (err) => deps.logger?.error({ err }, "could not look for servers' pending bans"),
   );
   const alerts = new AlertsService(deps.db);
-  const servers = new ServersService(deps.db, owned, async (accountRef) => {
-    // Not queued now (the queue stopping, the database busy): the sweep queues it.
-    await serverBanWrites
-      .trigger(accountRef)
-      .catch((err: unknown) => deps.logger?.warn({ err }, "could not queue a job of servers' bans"));
-  });
+  const servers = new ServersService(
+    deps.db,
+    owned,
+    async (accountRef) => {
+      // Not queued now (the queue stopping, the database busy): the sweep queues it.
+      await serverBanWrites
+        .trigger(accountRef)
+        .catch((err: unknown) => deps.logger?.warn({ err }, "could not queue a job of servers' bans"));
+    },
+    deps.tokenCipher,
+    alertCauses.serverRefused,
+  );
   const zoneRecords = new ZonesRepository(deps.db);
   // The person's zones, for every service that acts on one.
   const ownedZones = new OwnedZones(zoneRecords, deps);

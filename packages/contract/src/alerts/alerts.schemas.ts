@@ -14,6 +14,7 @@ export const ALERT_KINDS = [
   'two-factor-reset',
   'api-key-created',
   'new-sign-in-address',
+  'server-refused',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -27,6 +28,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'two-factor-reset': 'Two-factor sign-in reset',
   'api-key-created': 'New API key',
   'new-sign-in-address': 'Sign-in from a new address',
+  'server-refused': "A server's ban was refused",
 };
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;
