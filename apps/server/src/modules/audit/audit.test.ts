@@ -7,7 +7,7 @@ import {
 } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuditRepository } from './audit.repository';
-import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor } from '../../test/security';
+import { apiRoutes, ownerOrder, sampleRequest, seedEstate, serverCallHeaders, urlsFor } from '../../test/security';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import { addOwnedZone } from '../../test/zone';
 import type { TestUser } from '../../test/context';
@@ -251,7 +251,7 @@ describe('the audit trail', () => {
         url: `${url}${query}`,
         // The server API takes the estate's server key; every other route the person's session.
         headers:
-          route.access === 'server' ? { authorization: `Bearer ${estate.server.key}` } : estate.user.headers,
+          route.access === 'server' ? serverCallHeaders(route, estate, sample.payload) : estate.user.headers,
         payload: sample.payload as object,
       });
       const request = `${route.method} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;

@@ -105,7 +105,8 @@ export const serversRoutes: FastifyPluginAsync<{ servers: ServersService }> = as
           .code(202)
           .send(await (type === 'ban' ? servers.ban(server, call) : servers.unban(server, call)));
       },
-      { bodyLimit: WEBHOOK_BODY_MAX },
+      // Its server is the one whose signing secret signed the call (server-key.guard.ts).
+      { bodyLimit: WEBHOOK_BODY_MAX, owns: ['server_id'] },
     );
   });
   route(app, serverApiEndpoints.heartbeat, async (request) =>
