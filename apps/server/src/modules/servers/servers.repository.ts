@@ -96,6 +96,8 @@ export interface PendingRow {
 }
 
 export type ServerEventKind = 'ban' | 'unban' | 'refused';
+/** The per-hour counter column of each kind. */
+const COUNTERS: Record<ServerEventKind, string> = { ban: 'bans', unban: 'unbans', refused: 'refused' };
 
 /**
  * What servers sent is kept only for the ceiling's hour (bans) and a week of refusals to look into;
@@ -349,9 +351,10 @@ export class ServersRepository {
         serverId,
         reason,
       ]);
+    const counter = COUNTERS[kind];
     await this.db.query(
-      `INSERT INTO server_counts (server_id, hour, ${kind}) VALUES ($1, date_trunc('hour', now()), 1)
-       ON CONFLICT (server_id, hour) DO UPDATE SET ${kind} = server_counts.${kind} + 1`,
+      `INSERT INTO server_counts (server_id, hour, ${counter}) VALUES ($1, date_trunc('hour', now()), 1)
+       ON CONFLICT (server_id, hour) DO UPDATE SET ${counter} = server_counts.${counter} + 1`,
       [serverId],
     );
   }

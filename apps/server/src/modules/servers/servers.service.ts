@@ -528,11 +528,6 @@ export class ServersService {
     return normal.value;
   }
 
-  /** Forgets what is no longer counted (each process's sweep calls it: server-bans-job.ts). */
-  forgetOld(): Promise<void> {
-    return this.repository.forgetOld();
-  }
-
   private async trigger(accountRefs: number[]): Promise<void> {
     for (const accountRef of new Set(accountRefs)) await this.triggerWrites(accountRef);
   }

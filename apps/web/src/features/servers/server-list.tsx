@@ -210,8 +210,8 @@ function ReviewQueue() {
         caption="Bans waiting for review"
         columns={['Address', 'Server', 'Comment', 'Length', 'Sent', 'Actions']}
         rows={waiting}
-        loading={false}
-        empty=""
+        loadingText="Loading the bans waiting for review..."
+        empty="No bans wait for review."
       >
         {(review: ServerReview) => (
           <TableRow key={review.id}>
