@@ -3,7 +3,7 @@ import { serverApiEndpoints } from '@guardian/contract';
 import { AppError } from '../../app-error';
 import { isApiPath } from '../../route-table';
 import { bearerToken } from '../auth';
-import { ServersService, type ServerIdentity } from './servers.service';
+import { ServersService, signedHeadersOf, type ServerIdentity } from './servers.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,11 +46,22 @@ export function registerServerKeyGuard(app: FastifyInstance, servers: ServersSer
     }, done);
   }
 
+  // Before the body is read: a call without the Standard Webhooks headers is no signed call (401).
+  function signedCallGuard(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+    try {
+      signedHeadersOf(request.headers);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+
   app.addHook('onRoute', (route) => {
     if (route.config?.access !== 'server' || !isApiPath(route.url)) return;
-    if (route.url === serverApiEndpoints.webhook.path)
+    if (route.url === serverApiEndpoints.webhook.path) {
+      route.onRequest = [...[route.onRequest ?? []].flat(), signedCallGuard];
       route.preValidation = [signatureGuard, ...[route.preValidation ?? []].flat()];
-    else route.onRequest = [...[route.onRequest ?? []].flat(), serverKeyGuard];
+    } else route.onRequest = [...[route.onRequest ?? []].flat(), serverKeyGuard];
   });
 }
 

@@ -110,14 +110,28 @@ function toServerDto(row: ServerRow): Server {
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
 const newSigningSecret = () => `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
-/** The Standard Webhooks headers of a signed call, as Fastify gives them (a header sent twice is refused). */
-export interface SignedHeaders {
-  'webhook-id'?: string | string[];
-  'webhook-timestamp'?: string | string[];
-  'webhook-signature'?: string | string[];
-}
+/** A request's headers, as Fastify gives them: the Standard Webhooks ones are read (one sent twice is refused). */
+export type SignedHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 const unsigned = (why: string) => new AppError('UNAUTHORIZED', `The webhook call was refused: ${why}.`);
+
+/**
+ * The Standard Webhooks headers of a call, each once and bounded; else a 401. Checked before the body
+ * is read (server-key.guard.ts): a call without them is not a signed call, and is not recorded (as a
+ * call without a key).
+ */
+export function signedHeadersOf(headers: SignedHeaders): { id: string; timestamp: string; signature: string } {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signature = headers['webhook-signature'];
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string')
+    throw unsigned('send webhook-id, webhook-timestamp and webhook-signature once each');
+  if (id.length === 0 || id.length > WEBHOOK_ID_MAX || signature.length > WEBHOOK_SIGNATURE_HEADER_MAX)
+    throw unsigned(
+      `webhook-id must be 1 to ${WEBHOOK_ID_MAX} characters, webhook-signature at most ${WEBHOOK_SIGNATURE_HEADER_MAX}`,
+    );
+  return { id, timestamp, signature };
+}
 
 /** "{server}: {jail} {reason}" filled in, spaces tidied, cut to Cloudflare's comment length. */
 export function commentOf(
@@ -322,6 +336,7 @@ export class ServersService {
    * secret's holder can use one up.
    */
   async authenticateSigned(serverId: number, body: string, headers: SignedHeaders): Promise<ServerIdentity> {
+    const signed = signedHeadersOf(headers);
     const row = Number.isSafeInteger(serverId) ? await this.repository.byKeyId(serverId) : undefined;
     if (!row) throw unsigned('no such server');
     if (row.revoked_at) {
@@ -333,16 +348,7 @@ export class ServersService {
       await this.repository.recordUnproven(row.id, reason);
       return unsigned(why);
     };
-    const id = headers['webhook-id'];
-    const timestamp = headers['webhook-timestamp'];
-    const signature = headers['webhook-signature'];
-    if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string')
-      throw await refuse(
-        'bad signature',
-        'send webhook-id, webhook-timestamp and webhook-signature once each',
-      );
-    if (id.length === 0 || id.length > WEBHOOK_ID_MAX || signature.length > WEBHOOK_SIGNATURE_HEADER_MAX)
-      throw await refuse('bad signature', `webhook-id must be 1 to ${WEBHOOK_ID_MAX} characters`);
+    const { id, timestamp, signature } = signed;
     try {
       new Webhook(this.cipher.decrypt(row.signing_secret_encrypted)).verify(
         body,

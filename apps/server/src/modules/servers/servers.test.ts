@@ -637,7 +637,7 @@ describe('servers and their groups', () => {
       return item;
     });
     // Its day counts from the approval.
-    expect(mirrored.expires_at.getTime()).toBeGreaterThan(Date.now() + 86_400_000 - 120_000);
+    expect(mirrored!.expires_at.getTime()).toBeGreaterThan(Date.now() + 86_400_000 - 120_000);
 
     expect((await as(alice, serverEndpoints.reviewReject, { payload: { ids: [second] } })).statusCode).toBe(200);
     // Decided already: not waiting any more.
