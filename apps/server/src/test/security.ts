@@ -764,7 +764,11 @@ export function jsonOf(response: LightMyRequestResponse): unknown {
  * What a server-API call of the estate's server carries: its key, or for the signed webhook the
  * Standard Webhooks headers over `payload` (sent as JSON.stringify gives it, as inject does).
  */
-export function serverCallHeaders(route: RouteEntry, estate: Estate, payload: unknown): Record<string, string> {
+export function serverCallHeaders(
+  route: RouteEntry,
+  estate: Estate,
+  payload: unknown,
+): Record<string, string> {
   if (route.url !== serverApiEndpoints.webhook.path) return { authorization: `Bearer ${estate.server.key}` };
   const id = `msg_${createHash('sha256').update(`${Math.random()}`).digest('hex').slice(0, 16)}`;
   const at = new Date();

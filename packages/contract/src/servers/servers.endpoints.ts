@@ -79,7 +79,7 @@ export const serverEndpoints = endpointGroup('Servers', {
     method: 'POST',
     path: '/api/servers/:server_id/signing-secret',
     summary:
-      "Makes the server a new signing secret for its signed webhook (the old one stops working); shown once.",
+      'Makes the server a new signing secret for its signed webhook (the old one stops working); shown once.',
     params: serverParamsSchema,
     responses: { 200: serverSigningSecretSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND', 'CONFLICT') },
   },
@@ -148,7 +148,7 @@ export const serverApiEndpoints = endpointGroup('Server API', {
     method: 'POST',
     path: '/api/server-api/webhook/:server_id',
     summary:
-      'A ban or unban signed with the server\'s signing secret (Standard Webhooks headers), within its policy: 202.',
+      "A ban or unban signed with the server's signing secret (Standard Webhooks headers), within its policy: 202.",
     access: 'server',
     params: serverWebhookParamsSchema,
     body: serverWebhookRequestSchema,

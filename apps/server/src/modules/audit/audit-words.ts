@@ -227,7 +227,8 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
     case 'servers.reviewApprove':
     case 'servers.reviewReject': {
       const count = Array.isArray(target.ids) ? target.ids.length : 0;
-      const bans = count === 1 ? 'a server ban waiting for review' : `${count} server bans waiting for review`;
+      const bans =
+        count === 1 ? 'a server ban waiting for review' : `${count} server bans waiting for review`;
       return action === 'servers.reviewApprove'
         ? phrase('approved', 'approve', bans)
         : phrase('rejected', 'reject', bans);

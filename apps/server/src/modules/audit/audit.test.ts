@@ -8,7 +8,14 @@ import {
 } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuditRepository } from './audit.repository';
-import { apiRoutes, ownerOrder, sampleRequest, seedEstate, serverCallHeaders, urlsFor } from '../../test/security';
+import {
+  apiRoutes,
+  ownerOrder,
+  sampleRequest,
+  seedEstate,
+  serverCallHeaders,
+  urlsFor,
+} from '../../test/security';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import { addOwnedZone } from '../../test/zone';
 import type { TestUser } from '../../test/context';

@@ -237,17 +237,14 @@ export class ServersRepository {
   }
 
   servers(userId: number): Promise<ServerRow[]> {
-    return this.db.query<ServerRow>(
-      `${SERVER_SELECT} WHERE s.user_id = $1 ORDER BY s.id`,
-      [userId],
-    );
+    return this.db.query<ServerRow>(`${SERVER_SELECT} WHERE s.user_id = $1 ORDER BY s.id`, [userId]);
   }
 
   async server(userId: number, serverId: number): Promise<ServerRow | undefined> {
-    const [row] = await this.db.query<ServerRow>(
-      `${SERVER_SELECT} WHERE s.user_id = $1 AND s.id = $2`,
-      [userId, serverId],
-    );
+    const [row] = await this.db.query<ServerRow>(`${SERVER_SELECT} WHERE s.user_id = $1 AND s.id = $2`, [
+      userId,
+      serverId,
+    ]);
     return row;
   }
 

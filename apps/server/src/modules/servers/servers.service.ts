@@ -120,7 +120,11 @@ const unsigned = (why: string) => new AppError('UNAUTHORIZED', `The webhook call
  * is read (server-key.guard.ts): a call without them is not a signed call, and is not recorded (as a
  * call without a key).
  */
-export function signedHeadersOf(headers: SignedHeaders): { id: string; timestamp: string; signature: string } {
+export function signedHeadersOf(headers: SignedHeaders): {
+  id: string;
+  timestamp: string;
+  signature: string;
+} {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signature = headers['webhook-signature'];
@@ -549,7 +553,8 @@ function identityOf(row: ServerKeyRow): ServerIdentity {
   };
 }
 
-const expiryOf = (seconds: number | null) => (seconds === null ? null : new Date(Date.now() + seconds * 1000));
+const expiryOf = (seconds: number | null) =>
+  seconds === null ? null : new Date(Date.now() + seconds * 1000);
 
 /** A ban's rows, one per target list, pending for the accounts' jobs. */
 function banRows(

@@ -48,7 +48,11 @@ describe('servers and their groups', () => {
   const signed = (
     server: { id: number; signing_secret: string },
     message: Record<string, unknown>,
-    { id = `msg_${Math.random().toString(36).slice(2)}`, at = new Date(), secret = server.signing_secret } = {},
+    {
+      id = `msg_${Math.random().toString(36).slice(2)}`,
+      at = new Date(),
+      secret = server.signing_secret,
+    } = {},
   ) => {
     const payload = JSON.stringify(message);
     return ctx.app.inject({
@@ -291,9 +295,9 @@ describe('servers and their groups', () => {
       const payload = { type: 'ban', address: '203.0.113.1' };
       // The signed webhook names its server in the path.
       const input = { payload, ...(endpoint === serverApiEndpoints.webhook && { params: { server_id: 1 } }) };
-      expect((await ctx.app.inject({ ...requestTo(endpoint, input), headers: alice.headers })).statusCode).toBe(
-        401,
-      );
+      expect(
+        (await ctx.app.inject({ ...requestTo(endpoint, input), headers: alice.headers })).statusCode,
+      ).toBe(401);
       expect(
         (
           await ctx.app.inject({
@@ -489,35 +493,53 @@ describe('servers and their groups', () => {
     expect(row!.row).not.toContain(created.signing_secret.slice(6));
     expect((await as(alice, serverEndpoints.list)).body).not.toContain(created.signing_secret);
 
-    const good = await signed(created, { type: 'ban', address: '203.0.113.150', duration_seconds: 7_200 }, {
-      id: 'msg_once',
-    });
+    const good = await signed(
+      created,
+      { type: 'ban', address: '203.0.113.150', duration_seconds: 7_200 },
+      {
+        id: 'msg_once',
+      },
+    );
     expect(good.statusCode, good.body).toBe(202);
     expect(good.json<ServerBanAnswer>()).toMatchObject({ address: '203.0.113.150', state: 'pending' });
     await until('the signed ban at Cloudflare', () => valuesAt(one, 'one_block').includes('203.0.113.150'));
     const [audited] = await ctx.db.query<{ summary: string }>(
       `SELECT summary FROM audit_events WHERE action = 'serverApi.webhook' ORDER BY id DESC LIMIT 1`,
     );
-    expect(audited?.summary).toContain(`${alice.email} (server "soar-1") banned 203.0.113.150 (signed webhook)`);
+    expect(audited?.summary).toContain(
+      `${alice.email} (server "soar-1") banned 203.0.113.150 (signed webhook)`,
+    );
 
     // The same message again: a replay.
-    const replayed = await signed(created, { type: 'ban', address: '203.0.113.150', duration_seconds: 7_200 }, {
-      id: 'msg_once',
-    });
+    const replayed = await signed(
+      created,
+      { type: 'ban', address: '203.0.113.150', duration_seconds: 7_200 },
+      {
+        id: 'msg_once',
+      },
+    );
     expect(replayed.statusCode).toBe(401);
     expect(replayed.json<{ message: string }>().message).toBe(
       'The webhook call was refused: the webhook-id "msg_once" was already used.',
     );
-    const forged = await signed(created, { type: 'ban', address: '203.0.113.151' }, {
-      secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
-    });
+    const forged = await signed(
+      created,
+      { type: 'ban', address: '203.0.113.151' },
+      {
+        secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+      },
+    );
     expect(forged.statusCode).toBe(401);
     expect(forged.json<{ message: string }>().message).toBe(
       'The webhook call was refused: the signature does not match.',
     );
-    const stale = await signed(created, { type: 'ban', address: '203.0.113.152' }, {
-      at: new Date(Date.now() - 6 * 60_000),
-    });
+    const stale = await signed(
+      created,
+      { type: 'ban', address: '203.0.113.152' },
+      {
+        at: new Date(Date.now() - 6 * 60_000),
+      },
+    );
     expect(stale.statusCode).toBe(401);
     expect(stale.json<{ message: string }>().message).toContain('more than 5 minutes off');
     // A body changed after signing is a bad signature too; no headers at all as well.
@@ -554,13 +576,19 @@ describe('servers and their groups', () => {
         })
       ).statusCode,
     ).toBe(401);
-    expect((await signed({ ...created, id: 999_999 }, { type: 'ban', address: '203.0.113.156' })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await signed({ ...created, id: 999_999 }, { type: 'ban', address: '203.0.113.156' })).statusCode,
+    ).toBe(401);
     // Refusals recorded once a minute per reason: the replay, the bad signatures, the stale one.
     expect(await refusalsOf(created.id)).toEqual(['replayed message', 'bad signature', 'stale timestamp']);
     expect((await serverOf(alice, created.id)).last_refusal?.reason).toBe('stale timestamp');
-    for (const address of ['203.0.113.151', '203.0.113.152', '203.0.113.153', '203.0.113.154', '203.0.113.155'])
+    for (const address of [
+      '203.0.113.151',
+      '203.0.113.152',
+      '203.0.113.153',
+      '203.0.113.154',
+      '203.0.113.155',
+    ])
       expect(valuesAt(one, 'one_block')).not.toContain(address);
 
     // A bad message with a good signature: the policy's answers, as the server API gives them.
@@ -568,7 +596,10 @@ describe('servers and their groups', () => {
     expect((await signed(created, { type: 'block', address: '203.0.113.157' })).statusCode).toBe(400);
     const unbanned = await signed(created, { type: 'unban', address: '203.0.113.150' });
     expect(unbanned.statusCode).toBe(202);
-    await until('the signed unban at Cloudflare', () => !valuesAt(one, 'one_block').includes('203.0.113.150'));
+    await until(
+      'the signed unban at Cloudflare',
+      () => !valuesAt(one, 'one_block').includes('203.0.113.150'),
+    );
 
     // A new signing secret: the old one stops working; another person's server is not found.
     expect(
@@ -617,11 +648,17 @@ describe('servers and their groups', () => {
       '198.51.100.81',
       '198.51.100.82',
     ]);
-    expect(reviews.reviews[0]).toMatchObject({ server_name: 'review-1', group_name: 'Reviewed', duration_seconds: 86_400 });
+    expect(reviews.reviews[0]).toMatchObject({
+      server_name: 'review-1',
+      group_name: 'Reviewed',
+      duration_seconds: 86_400,
+    });
     const [first, second, third] = reviews.reviews.map((review) => review.id);
     // Bob sees none of them and decides none of them: all or nothing, 404.
     expect((await as(bob, serverEndpoints.reviewList)).json<ServerReviews>().total).toBe(0);
-    expect((await as(bob, serverEndpoints.reviewApprove, { payload: { ids: [first] } })).statusCode).toBe(404);
+    expect((await as(bob, serverEndpoints.reviewApprove, { payload: { ids: [first] } })).statusCode).toBe(
+      404,
+    );
     expect((await as(alice, serverEndpoints.reviewApprove, { payload: { ids: [] } })).statusCode).toBe(400);
 
     const approved = await as(alice, serverEndpoints.reviewApprove, { payload: { ids: [first] } });
@@ -639,16 +676,21 @@ describe('servers and their groups', () => {
     // Its day counts from the approval.
     expect(mirrored!.expires_at.getTime()).toBeGreaterThan(Date.now() + 86_400_000 - 120_000);
 
-    expect((await as(alice, serverEndpoints.reviewReject, { payload: { ids: [second] } })).statusCode).toBe(200);
-    // Decided already: not waiting any more.
-    expect((await as(alice, serverEndpoints.reviewApprove, { payload: { ids: [second, third] } })).statusCode).toBe(
-      404,
+    expect((await as(alice, serverEndpoints.reviewReject, { payload: { ids: [second] } })).statusCode).toBe(
+      200,
     );
+    // Decided already: not waiting any more.
+    expect(
+      (await as(alice, serverEndpoints.reviewApprove, { payload: { ids: [second, third] } })).statusCode,
+    ).toBe(404);
     // The server unbanning an address withdraws its waiting ban.
     expect((await withKey(key, serverApiEndpoints.unban, { address: '198.51.100.82' })).statusCode).toBe(202);
     expect((await as(alice, serverEndpoints.reviewList)).json<ServerReviews>().total).toBe(0);
     await until('nothing pending', async () => {
-      const rows = await ctx.db.query(`SELECT 1 FROM server_bans WHERE server_id = $1 AND state = 'pending'`, [id]);
+      const rows = await ctx.db.query(
+        `SELECT 1 FROM server_bans WHERE server_id = $1 AND state = 'pending'`,
+        [id],
+      );
       return rows.length === 0;
     });
     expect(valuesAt(one, 'one_block')).not.toContain('198.51.100.81');
@@ -660,7 +702,11 @@ describe('servers and their groups', () => {
   });
 
   it('coalesces the unbans of many servers of an account into a delete per list, not a delete per unban', async () => {
-    const shared = await group(alice, { name: 'Unburst', list_ids: [ids.one_block], ceiling_per_hour: 1_000 });
+    const shared = await group(alice, {
+      name: 'Unburst',
+      list_ids: [ids.one_block],
+      ceiling_per_hour: 1_000,
+    });
     const servers = await Promise.all([1, 2, 3, 4].map((n) => server(alice, shared.id, `unburst-${n}`)));
     const addresses = Array.from({ length: 40 }, (_, n) => `203.0.115.${n + 1}`);
     for (const [n, address] of addresses.entries())
@@ -679,7 +725,9 @@ describe('servers and their groups', () => {
     ctx.sandbox.control.injectFault({ method: 'DELETE', path: /\/items$/, latencyMs: 1_000, times: 1 });
     const before = writesAt('DELETE');
     for (const [n, address] of addresses.entries())
-      expect((await withKey(servers[n % 4]!.key, serverApiEndpoints.unban, { address })).statusCode).toBe(202);
+      expect((await withKey(servers[n % 4]!.key, serverApiEndpoints.unban, { address })).statusCode).toBe(
+        202,
+      );
     await until('every unban at Cloudflare', () =>
       addresses.every((address) => !valuesAt(one, 'one_block').includes(address)),
     );
@@ -709,13 +757,15 @@ describe('servers and their groups', () => {
     expect(alerts).toEqual([
       {
         kind: 'server-refused',
-        title: 'A ban from server "guarded-1" was refused (on the allowlist): 192.0.2.2 is within 192.0.2.0/24',
+        title:
+          'A ban from server "guarded-1" was refused (on the allowlist): 192.0.2.2 is within 192.0.2.0/24',
         count: 2,
         subject_id: String(id),
       },
       {
         kind: 'server-refused',
-        title: 'A ban from server "guarded-1" was refused (over the ceiling): ceiling: 1 bans an hour, 198.51.100.91 refused',
+        title:
+          'A ban from server "guarded-1" was refused (over the ceiling): ceiling: 1 bans an hour, 198.51.100.91 refused',
         count: 1,
         subject_id: String(id),
       },

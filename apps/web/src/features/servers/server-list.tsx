@@ -161,7 +161,11 @@ function ReviewQueue() {
   const toast = useToast();
   const [deciding, setDeciding] = useState<string | null>(null);
   if (reviews.isError)
-    return <ErrorMessage>{actionErrorMessage(reviews.error, 'Failed to fetch the bans waiting for review.')}</ErrorMessage>;
+    return (
+      <ErrorMessage>
+        {actionErrorMessage(reviews.error, 'Failed to fetch the bans waiting for review.')}
+      </ErrorMessage>
+    );
   const waiting = reviews.data?.reviews ?? [];
   if (waiting.length === 0) return null;
   const run = (what: string, ids: number[], decision: 'approve' | 'reject') => {
@@ -464,7 +468,10 @@ export default function ServerListPage() {
                     >
                       <KeyRound aria-hidden="true" className="size-4" />
                     </Button>
-                    <DeleteButton label={`Revoke server ${server.name}`} onClick={() => void remove(server)} />
+                    <DeleteButton
+                      label={`Revoke server ${server.name}`}
+                      onClick={() => void remove(server)}
+                    />
                   </>
                 )}
               </TableActionsCell>
