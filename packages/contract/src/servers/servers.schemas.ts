@@ -333,7 +333,7 @@ export type ServerReview = z.infer<typeof serverReviewSchema>;
 export const serverReviewsSchema = z.object({ reviews: z.array(serverReviewSchema), total: z.number() });
 export type ServerReviews = z.infer<typeof serverReviewsSchema>;
 
-export const serverReviewDecisionSchema = z.object({
+export const serverReviewDecisionRequestSchema = z.object({
   ids: z
     .array(z.number({ error: 'Ids must be numbers.' }).int('Ids must be whole numbers.').positive(), {
       error: 'Send the ids of the bans to decide on.',
@@ -341,7 +341,7 @@ export const serverReviewDecisionSchema = z.object({
     .min(1, 'Choose at least one ban.')
     .max(MAX_REVIEW_IDS, `Choose at most ${MAX_REVIEW_IDS} bans at a time.`),
 });
-export type ServerReviewDecision = z.infer<typeof serverReviewDecisionSchema>;
+export type ServerReviewDecisionRequest = z.infer<typeof serverReviewDecisionRequestSchema>;
 export const serverReviewDecidedSchema = z.object({ decided: z.number() });
 
 export const serverHeartbeatAnswerSchema = z.object({
