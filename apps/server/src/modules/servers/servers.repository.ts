@@ -492,6 +492,16 @@ export class ServersRepository {
     return row?.n ?? 0;
   }
 
+  /** How long (ms) the account's oldest pending ban or unban has waited; null when none waits. */
+  async oldestPendingAge(accountRef: number): Promise<number | null> {
+    const [row] = await this.db.query<{ age_ms: number | null }>(
+      `SELECT (extract(epoch FROM now() - min(created_at)) * 1000)::float8 AS age_ms FROM server_bans
+        WHERE account_ref = $1 AND state = 'pending'`,
+      [accountRef],
+    );
+    return row?.age_ms ?? null;
+  }
+
   /** The account's oldest pending bans and unbans, all servers together. */
   pendingOf(accountRef: number, limit: number): Promise<PendingRow[]> {
     return this.db.query<PendingRow>(
