@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { Webhook } from 'standardwebhooks';
 import { signIn } from './support/session';
 import { DEMO_USER } from './support/stack';
 
@@ -95,4 +96,85 @@ test('a person registers a server, copies its install step, sees it turn active 
   });
   expect(after.status()).toBe(401);
   await page.screenshot({ path: `${SHOTS}/server-revoked-390.png`, fullPage: true });
+});
+
+test('a reviewed group holds a signed webhook ban until the person approves it on the Server List', async ({
+  page,
+  request,
+}) => {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signIn(page, DEMO_USER);
+
+  await page.goto('/servers/groups');
+  await page.getByRole('button', { name: 'Create Group' }).click();
+  const groupDialog = page.getByRole('dialog', { name: 'Create Server Group' });
+  await groupDialog.getByLabel('Name').fill('e2e reviewed');
+  await groupDialog.getByLabel('acme_bad_actors (Acme Security)').check();
+  await groupDialog.getByLabel(/^Review: bans wait/).check();
+  await groupDialog.getByRole('button', { name: 'Create Group' }).click();
+  await expect(groupDialog).toBeHidden();
+  await expect(page.getByRole('row').filter({ hasText: 'e2e reviewed' })).toContainText('Reviewed');
+
+  await page.goto('/servers/list');
+  await page.getByRole('button', { name: 'Register Server' }).click();
+  const register = page.getByRole('dialog', { name: 'Register Server' });
+  await register.getByLabel('Name').fill('e2e-soar');
+  await register.getByLabel('Group').selectOption({ label: 'e2e reviewed' });
+  await register.getByLabel('Integration').selectOption({ label: 'Signed webhook' });
+  await register.getByRole('button', { name: 'Register' }).click();
+  const shown = page.getByRole('dialog', { name: 'Server "e2e-soar" registered' });
+  const secret = (await shown.getByLabel('Signing secret').textContent())!.trim();
+  const key = (await shown.getByLabel('Server key').textContent())!.trim();
+  expect(secret).toMatch(/^whsec_/);
+  const step = shown.getByLabel('Install step');
+  await expect(step).toContainText(`printf '%s\\n' '${secret}' > ~/.config/guardian/signing-secret`);
+  const serverId = /\/api\/server-api\/webhook\/(\d+)/.exec((await step.textContent())!)![1]!;
+  await page.screenshot({ path: `${SHOTS}/server-webhook-registered-1366.png` });
+  await shown.getByRole('button', { name: 'Done' }).click();
+
+  // A SOAR tool's signed call: held for review, not at Cloudflare.
+  const payload = JSON.stringify({ type: 'ban', address: '198.51.100.222', reason: 'soar' });
+  const id = `msg_e2e_${Date.now()}`;
+  const at = new Date();
+  const signed = await request.post(`/api/server-api/webhook/${serverId}`, {
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(id, at, payload),
+    },
+    data: payload,
+  });
+  expect(signed.status()).toBe(202);
+  expect((await signed.json()).state).toBe('review');
+
+  await page.reload();
+  const queue = page.getByRole('region', { name: 'Waiting for review (1)' });
+  await expect(queue).toBeVisible();
+  const waiting = queue.getByRole('row').filter({ hasText: '198.51.100.222' });
+  await expect(waiting).toContainText('e2e-soar');
+  await page.screenshot({ path: `${SHOTS}/server-review-1366.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/server-review-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
+
+  await waiting.getByRole('button', { name: 'Approve the ban of 198.51.100.222' }).click();
+  await expect(page.getByText('1 ban approved.')).toBeVisible();
+  await expect(queue).toBeHidden();
+  // Approved: queued like any ban, and taken by Cloudflare (nothing of the server's left pending).
+  await expect
+    .poll(
+      async () =>
+        (
+          await (
+            await request.post('/api/server-api/heartbeat', {
+              headers: { authorization: `Bearer ${key}` },
+              data: {},
+            })
+          ).json()
+        ).pending,
+      { timeout: 20_000 },
+    )
+    .toBe(0);
 });

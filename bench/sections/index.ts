@@ -23,6 +23,7 @@ import { jobsSection } from './jobs';
 import { ipSearchSection } from './ip-search';
 import { readsSection } from './reads';
 import { reportsSection } from './reports';
+import { serversSection } from './servers';
 import { syncSection } from './sync';
 import { webSection } from './web';
 import { writesSection } from './writes';
@@ -61,4 +62,5 @@ export const sections: Record<Section, SectionRun> = {
   expiry: expirySection,
   import: importSection,
   reports: reportsSection,
+  servers: serversSection,
 };

@@ -167,12 +167,18 @@ export function createServices(config: Config, deps: AppDeps) {
   // Each side of a ticket is told in the console (alerts); e-mail is wired into TicketNotices at merge.
   const ticketRecords = new TicketsRepository(deps.db);
   const ticketNotices = new TicketNotices(alertCauses, () => ticketRecords.administrators());
-  const servers = new ServersService(deps.db, owned, async (accountRef) => {
-    // Not queued now (the queue stopping, the database busy): the sweep queues it.
-    await serverBanWrites
-      .trigger(accountRef)
-      .catch((err: unknown) => deps.logger?.warn({ err }, "could not queue a job of servers' bans"));
-  });
+  const servers = new ServersService(
+    deps.db,
+    owned,
+    async (accountRef) => {
+      // Not queued now (the queue stopping, the database busy): the sweep queues it.
+      await serverBanWrites
+        .trigger(accountRef)
+        .catch((err: unknown) => deps.logger?.warn({ err }, "could not queue a job of servers' bans"));
+    },
+    deps.tokenCipher,
+    alertCauses.serverRefused,
+  );
   const zoneRecords = new ZonesRepository(deps.db);
   // The person's zones, for every service that acts on one.
   const ownedZones = new OwnedZones(zoneRecords, deps);

@@ -31,6 +31,7 @@ import {
   type Endpoint,
 } from '@guardian/contract';
 import { decodeJwt } from 'jose';
+import { Webhook } from 'standardwebhooks';
 import type { Sandbox } from '@guardian/sandbox';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Queryable } from '../db';
@@ -88,6 +89,7 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   capacity: 'account',
   import: 'import',
   servers: 'server',
+  webhook: 'server',
   groups: 'serverGroup',
   alerts: 'alert',
   tickets: 'ticket',
@@ -139,7 +141,7 @@ export interface Estate {
   /** A previewed import into the estate's list. */
   import: { id?: string };
   /** A registered server of the estate's person (in a group of its own) and its key. */
-  server: { id?: number; key?: string; groupId?: number };
+  server: { id?: number; key?: string; groupId?: number; signingSecret?: string };
   /** A server group of the estate's person, with no server in it (so it can be deleted). */
   serverGroup: { id?: number };
   /** An alert of the estate's person (its API key's). */
@@ -393,6 +395,7 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     id: server.json<{ id: number }>().id,
     key: server.json<{ key: string }>().key,
     groupId: serversGroup.json<{ id: number }>().id,
+    signingSecret: server.json<{ signing_secret: string }>().signing_secret,
   };
   const emptyGroup = await call(ctx, user, serverEndpoints.groupCreate, {
     payload: { name: `Empty ${tag}`, list_ids: [list.id] },
@@ -685,6 +688,14 @@ export async function sampleRequest(
       return { payload: { audit_retention_days: 365 } };
     case systemSettingEndpoints.testEmail:
       return { payload: { to: 'sample@example.com' } };
+    case serverApiEndpoints.webhook:
+      return {
+        payload: { type: 'ban', address: `198.19.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}` },
+      };
+    case serverEndpoints.reviewApprove:
+    case serverEndpoints.reviewReject:
+      // No ban waits for review in the estate: the id is not the caller's (404), as an owner's walk wants.
+      return { payload: { ids: [1] } };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.
@@ -774,4 +785,24 @@ export function jsonOf(response: LightMyRequestResponse): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What a server-API call of the estate's server carries: its key, or for the signed webhook the
+ * Standard Webhooks headers over `payload` (sent as JSON.stringify gives it, as inject does).
+ */
+export function serverCallHeaders(
+  route: RouteEntry,
+  estate: Estate,
+  payload: unknown,
+): Record<string, string> {
+  if (route.url !== serverApiEndpoints.webhook.path) return { authorization: `Bearer ${estate.server.key}` };
+  const id = `msg_${createHash('sha256').update(`${Math.random()}`).digest('hex').slice(0, 16)}`;
+  const at = new Date();
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(estate.server.signingSecret!).sign(id, at, JSON.stringify(payload)),
+  };
 }

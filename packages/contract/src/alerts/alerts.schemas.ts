@@ -16,6 +16,7 @@ export const ALERT_KINDS = [
   'new-sign-in-address',
   'ticket-replied',
   'ticket-waiting',
+  'server-refused',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -31,6 +32,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'new-sign-in-address': 'Sign-in from a new address',
   'ticket-replied': 'Support answered your ticket',
   'ticket-waiting': 'A ticket waits for support',
+  'server-refused': "A server's ban was refused",
 };
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;

@@ -10,7 +10,13 @@ import {
   serverHeartbeatAnswerSchema,
   serverHeartbeatRequestSchema,
   serverParamsSchema,
+  serverReviewDecidedSchema,
+  serverReviewDecisionRequestSchema,
+  serverReviewsSchema,
   serverSchema,
+  serverSigningSecretSchema,
+  serverWebhookParamsSchema,
+  serverWebhookRequestSchema,
   serverUnbanRequestSchema,
   userServerParamsSchema,
 } from './servers.schemas';
@@ -69,6 +75,34 @@ export const serverEndpoints = endpointGroup('Servers', {
     params: serverParamsSchema,
     responses: { 204: noContentSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
   },
+  signingSecret: {
+    method: 'POST',
+    path: '/api/servers/:server_id/signing-secret',
+    summary:
+      'Makes the server a new signing secret for its signed webhook (the old one stops working); shown once.',
+    params: serverParamsSchema,
+    responses: { 200: serverSigningSecretSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND', 'CONFLICT') },
+  },
+  reviewList: {
+    method: 'GET',
+    path: '/api/servers/reviews',
+    summary: "Bans of the person's servers waiting for review (groups with review on), oldest first.",
+    responses: { 200: serverReviewsSchema, ...signedInErrors('FORBIDDEN') },
+  },
+  reviewApprove: {
+    method: 'POST',
+    path: '/api/servers/reviews/approve',
+    summary: 'Approves waiting bans: each is queued for its lists like any ban of its server.',
+    body: serverReviewDecisionRequestSchema,
+    responses: { 200: serverReviewDecidedSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
+  },
+  reviewReject: {
+    method: 'POST',
+    path: '/api/servers/reviews/reject',
+    summary: 'Rejects waiting bans: they never reach Cloudflare.',
+    body: serverReviewDecisionRequestSchema,
+    responses: { 200: serverReviewDecidedSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
+  },
   userList: {
     method: 'GET',
     path: '/api/admin/users/:id/servers',
@@ -109,6 +143,19 @@ export const serverApiEndpoints = endpointGroup('Server API', {
     access: 'server',
     body: serverUnbanRequestSchema,
     responses: { 202: serverBanAnswerSchema, ...publicErrors('UNAUTHORIZED', 'FORBIDDEN') },
+  },
+  webhook: {
+    method: 'POST',
+    path: '/api/server-api/webhook/:server_id',
+    summary:
+      "A ban or unban signed with the server's signing secret (Standard Webhooks headers), within its policy: 202.",
+    access: 'server',
+    params: serverWebhookParamsSchema,
+    body: serverWebhookRequestSchema,
+    responses: {
+      202: serverBanAnswerSchema,
+      ...publicErrors('UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED'),
+    },
   },
   heartbeat: {
     method: 'POST',

@@ -125,6 +125,8 @@ const groupFields = {
       `The ceiling must be at most ${SERVER_CEILING_MAX.toLocaleString('en-US')} bans an hour.`,
     )
     .default(600),
+  /** Bans wait, pending, until a person approves them (or rejects them). */
+  review: z.boolean({ error: 'Review must be true or false.' }).default(false),
 };
 
 const durationsInOrder = (group: {
@@ -149,6 +151,7 @@ export const serverGroupSchema = z.object({
   comment_template: z.string(),
   allowlist: z.array(z.string()),
   ceiling_per_hour: z.number(),
+  review: z.boolean(),
   /** Servers in the group (revoked ones included). */
   servers: z.number(),
   created_at: z.string(),
@@ -201,11 +204,18 @@ export const serverSchema = z.object({
   refused: countsSchema,
   /** Its latest refused call, and why. */
   last_refusal: z.object({ at: z.string(), reason: z.string() }).nullable(),
+  /** Its bans waiting for a person's review. */
+  in_review: z.number(),
+  /** Whether it has a signing secret for the signed webhook (shown only when made). */
+  has_signing_secret: z.boolean(),
 });
 export type Server = z.infer<typeof serverSchema>;
 
-/** The answer to registering a server: the only time its key is shown. */
-export const createdServerSchema = serverSchema.extend({ key: z.string() });
+/** Standard Webhooks' form of a signing secret: `whsec_` and the base64 of its bytes. */
+export const SIGNING_SECRET_PREFIX = 'whsec_';
+
+/** The answer to registering a server: the only time its key and its signing secret are shown. */
+export const createdServerSchema = serverSchema.extend({ key: z.string(), signing_secret: z.string() });
 export type CreatedServer = z.infer<typeof createdServerSchema>;
 
 export const serverParamsSchema = z.object({
@@ -266,12 +276,73 @@ export const serverHeartbeatRequestSchema = z.object({ version: agentVersion });
  */
 export const serverBanAnswerSchema = z.object({
   address: z.string(),
-  state: z.enum(['pending']),
+  /** pending: on its way to Cloudflare; review: waiting for a person's approval. */
+  state: z.enum(['pending', 'review']),
   /** How many lists it goes to. */
   lists: z.number(),
   expires_at: z.string().nullable(),
 });
 export type ServerBanAnswer = z.infer<typeof serverBanAnswerSchema>;
+
+/**
+ * The signed webhook's message (`POST /api/server-api/webhook/:server_id`, Standard Webhooks headers):
+ * `{"type":"ban","address":"203.0.113.7","duration_seconds":7200,"reason":"soar"}` or
+ * `{"type":"unban","address":"203.0.113.7"}`.
+ */
+export const serverWebhookRequestSchema = z.discriminatedUnion(
+  'type',
+  [
+    serverBanRequestSchema.extend({ type: z.literal('ban') }),
+    serverUnbanRequestSchema.extend({ type: z.literal('unban') }),
+  ],
+  { error: 'The type must be "ban" or "unban".' },
+);
+export type ServerWebhookRequest = z.input<typeof serverWebhookRequestSchema>;
+/** Its headers (Standard Webhooks): the message id, its Unix time and its signatures. */
+export const WEBHOOK_ID_MAX = 100;
+export const WEBHOOK_SIGNATURE_HEADER_MAX = 1_000;
+/** How old (or how far ahead) a message's timestamp may be: Standard Webhooks' five minutes. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+/** The largest webhook body, in bytes. */
+export const WEBHOOK_BODY_MAX = 4_096;
+
+export const serverWebhookParamsSchema = serverParamsSchema;
+
+/** A server's new signing secret: shown once. */
+export const serverSigningSecretSchema = z.object({ signing_secret: z.string() });
+
+// ---- Review ----
+
+/** Reviews a person can approve or reject in one call. */
+export const MAX_REVIEW_IDS = 100;
+/** The waiting bans one read shows (oldest first); `total` counts them all. */
+export const REVIEW_PAGE = 200;
+
+export const serverReviewSchema = z.object({
+  id: z.number().int(),
+  server_id: z.number().int(),
+  server_name: z.string(),
+  group_name: z.string(),
+  address: z.string(),
+  comment: z.string(),
+  /** How long the ban lasts once approved (null: until removed). */
+  duration_seconds: z.number().nullable(),
+  requested_at: z.string(),
+});
+export type ServerReview = z.infer<typeof serverReviewSchema>;
+export const serverReviewsSchema = z.object({ reviews: z.array(serverReviewSchema), total: z.number() });
+export type ServerReviews = z.infer<typeof serverReviewsSchema>;
+
+export const serverReviewDecisionRequestSchema = z.object({
+  ids: z
+    .array(z.number({ error: 'Ids must be numbers.' }).int('Ids must be whole numbers.').positive(), {
+      error: 'Send the ids of the bans to decide on.',
+    })
+    .min(1, 'Choose at least one ban.')
+    .max(MAX_REVIEW_IDS, `Choose at most ${MAX_REVIEW_IDS} bans at a time.`),
+});
+export type ServerReviewDecisionRequest = z.infer<typeof serverReviewDecisionRequestSchema>;
+export const serverReviewDecidedSchema = z.object({ decided: z.number() });
 
 export const serverHeartbeatAnswerSchema = z.object({
   server: z.string(),
@@ -291,6 +362,11 @@ export function serverInstallStep(
   integration: ServerIntegration,
   guardianUrl: string,
   key = '<the server key>',
+  /** The signed webhook's server and signing secret (shown once, at registration or when renewed). */
+  signed: { serverId: number | string; secret: string } = {
+    serverId: '<server id>',
+    secret: '<the signing secret>',
+  },
 ): string {
   const url = guardianUrl.replace(/\/+$/, '');
   switch (integration) {
@@ -326,6 +402,33 @@ export function serverInstallStep(
         'systemctl reload crowdsec',
       ].join('\n');
     case 'webhook':
+      return [
+        '# As the user that sends the calls (the signing secret in a file only that user reads):',
+        'install -d -m 0700 ~/.config/guardian',
+        `(umask 077; printf '%s\\n' '${signed.secret}' > ~/.config/guardian/signing-secret)`,
+        '# A sender that signs each call (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature)',
+        '# with the secret read from that file, never from its command line:',
+        "(umask 077; cat > ~/.config/guardian/guardian-webhook) <<'EOF'",
+        '#!/usr/bin/env python3',
+        'import base64, hashlib, hmac, json, os, sys, time, urllib.error, urllib.request, uuid',
+        "secret = open(os.path.expanduser('~/.config/guardian/signing-secret')).read().strip()",
+        "key = base64.b64decode(secret.removeprefix('whsec_'))",
+        'body = json.dumps(json.loads(sys.argv[1])).encode()',
+        "msg_id, stamp = 'msg_' + uuid.uuid4().hex, str(int(time.time()))",
+        "mac = hmac.new(key, f'{msg_id}.{stamp}.'.encode() + body, hashlib.sha256).digest()",
+        `request = urllib.request.Request('${url}/api/server-api/webhook/${signed.serverId}', data=body, headers={`,
+        "    'content-type': 'application/json', 'webhook-id': msg_id, 'webhook-timestamp': stamp,",
+        "    'webhook-signature': 'v1,' + base64.b64encode(mac).decode()})",
+        'try:',
+        '    print(urllib.request.urlopen(request, timeout=30).read().decode())',
+        'except urllib.error.HTTPError as refused:',
+        "    sys.exit(f'{refused.code}: {refused.read().decode()}')",
+        'EOF',
+        'chmod 0700 ~/.config/guardian/guardian-webhook',
+        '# Ban 203.0.113.7 for 2 hours; unban it:',
+        `~/.config/guardian/guardian-webhook '{"type":"ban","address":"203.0.113.7","duration_seconds":7200,"reason":"soar"}'`,
+        `~/.config/guardian/guardian-webhook '{"type":"unban","address":"203.0.113.7"}'`,
+      ].join('\n');
     case 'script':
       return [
         '# As the user that runs the script (the key in a file only that user reads):',

@@ -269,6 +269,27 @@ export class AlertCauses {
     });
   }
 
+  /**
+   * A server's ban refused by its group's policy (the allowlist, the ceiling): one alert per server
+   * and reason, counting up while it is open, its title the latest refusal.
+   */
+  readonly serverRefused = (
+    userId: number,
+    server: { id: number; name: string },
+    reason: 'allowlist' | 'ceiling',
+    detail: string,
+  ): Promise<void> =>
+    this.safely(() =>
+      this.raise({
+        userId,
+        kind: 'server-refused',
+        severity: 'warning',
+        key: `server-refused:${server.id}:${reason}`,
+        title: `A ban from server "${server.name}" was refused (${reason === 'allowlist' ? 'on the allowlist' : 'over the ceiling'}): ${detail}`,
+        subject: { type: 'server', id: String(server.id), name: server.name },
+      }),
+    );
+
   /** An administrator reset the person's two-factor sign-in. */
   readonly twoFactorReset = (userId: number): Promise<void> =>
     this.safely(() =>

@@ -218,6 +218,25 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       return phrase('banned', 'ban', text(target.address) ?? 'an address');
     case 'serverApi.unban':
       return phrase('unbanned', 'unban', text(target.address) ?? 'an address');
+    case 'servers.signingSecret':
+      return phrase(
+        'made a new signing secret for',
+        'make a new signing secret for',
+        `server ${text(target.server_id) ?? ''}`.trim(),
+      );
+    case 'servers.reviewApprove':
+    case 'servers.reviewReject': {
+      const count = Array.isArray(target.ids) ? target.ids.length : 0;
+      const bans =
+        count === 1 ? 'a server ban waiting for review' : `${count} server bans waiting for review`;
+      return action === 'servers.reviewApprove'
+        ? phrase('approved', 'approve', bans)
+        : phrase('rejected', 'reject', bans);
+    }
+    case 'serverApi.webhook':
+      return target.type === 'unban'
+        ? phrase('unbanned', 'unban', `${text(target.address) ?? 'an address'} (signed webhook)`)
+        : phrase('banned', 'ban', `${text(target.address) ?? 'an address'} (signed webhook)`);
     case 'serverApi.heartbeat':
       return phrase('reported in', 'report in');
     case 'twoFactor.setup':

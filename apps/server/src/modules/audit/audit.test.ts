@@ -1,5 +1,6 @@
 import {
   allEndpoints,
+  serverEndpoints,
   type AuditEvent,
   type AuditPage,
   type BanList,
@@ -7,7 +8,14 @@ import {
 } from '@guardian/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AuditRepository } from './audit.repository';
-import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor } from '../../test/security';
+import {
+  apiRoutes,
+  ownerOrder,
+  sampleRequest,
+  seedEstate,
+  serverCallHeaders,
+  urlsFor,
+} from '../../test/security';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import { addOwnedZone } from '../../test/zone';
 import type { TestUser } from '../../test/context';
@@ -251,9 +259,12 @@ describe('the audit trail', () => {
         url: `${url}${query}`,
         // The server API takes the estate's server key; every other route the person's session.
         headers:
-          route.access === 'server' ? { authorization: `Bearer ${estate.server.key}` } : estate.user.headers,
+          route.access === 'server' ? serverCallHeaders(route, estate, sample.payload) : estate.user.headers,
         payload: sample.payload as object,
       });
+      // The walk makes the estate's server a new signing secret: its webhook call signs with that one.
+      if (route.url === serverEndpoints.signingSecret.path && response.statusCode === 200)
+        estate.server.signingSecret = response.json<{ signing_secret: string }>().signing_secret;
       const request = `${route.method} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
       const rows = await ctx.db.query('SELECT 1 FROM audit_events WHERE request = $1 AND id > $2', [
         request,

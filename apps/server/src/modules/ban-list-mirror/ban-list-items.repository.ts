@@ -366,6 +366,15 @@ export class BanListItemsRepository {
     return row && toItem(row);
   }
 
+  async findByIds(ref: number, ids: readonly number[]): Promise<BanListItemRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<ItemRow>(
+      `SELECT ${ITEM_COLUMNS} FROM ban_list_items WHERE ban_list_ref = $1 AND id = ANY($2::bigint[]) ORDER BY id`,
+      [ref, ids],
+    );
+    return rows.map(toItem);
+  }
+
   /** The values starting with `prefix` (an item's value, or a redirect's source), to spot a duplicate. */
   async valuesStartingWith(ref: number, prefix: string): Promise<string[]> {
     const rows = await this.db.query<{ ip: string }>(

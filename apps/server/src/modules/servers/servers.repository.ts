@@ -10,6 +10,7 @@ export interface ServerGroupRow {
   comment_template: string;
   allowlist: string[];
   ceiling_per_hour: number;
+  review: boolean;
   created_at: Date;
   updated_at: Date;
   servers: number;
@@ -37,6 +38,30 @@ export interface ServerRow {
   refused_week: number;
   refused_at: Date | null;
   refused_reason: string | null;
+  in_review: number;
+  has_signing_secret: boolean;
+}
+
+/** A ban waiting for review, as the person's list shows it. */
+export interface ReviewRow {
+  id: number;
+  server_id: number;
+  server_name: string;
+  group_name: string;
+  value: string;
+  comment: string;
+  seconds: number | null;
+  created_at: Date;
+}
+
+/** A waiting ban taken for a decision: its server's group gives the lists it goes to. */
+export interface TakenReviewRow {
+  id: number;
+  server_id: number;
+  group_id: number;
+  value: string;
+  comment: string;
+  seconds: number | null;
 }
 
 /** A server as its key finds it, with its person and its group's policy. */
@@ -46,6 +71,7 @@ export interface ServerKeyRow {
   group_id: number;
   name: string;
   secret_sha256: Buffer | Uint8Array;
+  signing_secret_encrypted: string | null;
   revoked_at: Date | null;
   email: string;
   level: number;
@@ -70,9 +96,19 @@ export interface PendingRow {
 }
 
 export type ServerEventKind = 'ban' | 'unban' | 'refused';
+/** The per-hour counter column of each kind. */
+const COUNTERS: Record<ServerEventKind, string> = { ban: 'bans', unban: 'unbans', refused: 'refused' };
 
-/** How long what servers sent is kept: the 7-day counts, and a day to spare. */
-const EVENTS_KEPT = "interval '8 days'";
+/**
+ * What servers sent is kept only for the ceiling's hour (bans) and a week of refusals to look into;
+ * the list's 24 h / 7 d figures come from the per-hour counters (`server_counts`), kept 8 days.
+ */
+const BANS_KEPT = "interval '2 hours'";
+const REFUSALS_KEPT = "interval '8 days'";
+/** Signed webhook ids are remembered past the timestamps' tolerance (5 minutes either way). */
+const WEBHOOK_IDS_KEPT = "interval '11 minutes'";
+/** Refusals of a call that proved nothing (a revoked key, a bad signature) counted at most once a minute. */
+export type UnprovenRefusal = 'revoked key' | 'bad signature' | 'stale timestamp' | 'replayed message';
 
 const GROUP_SELECT = `
   SELECT g.*,
@@ -87,19 +123,22 @@ const GROUP_SELECT = `
 const SERVER_SELECT = `
   SELECT s.id, s.user_id, s.group_id, g.name AS group_name, s.name, s.integration,
          s.expected_interval_minutes, s.last_four, s.version, s.last_seen_at, s.created_at, s.revoked_at,
-         count(*) FILTER (WHERE e.kind = 'ban' AND e.at > now() - interval '1 day')::int AS bans_day,
-         count(*) FILTER (WHERE e.kind = 'ban')::int AS bans_week,
-         count(*) FILTER (WHERE e.kind = 'unban' AND e.at > now() - interval '1 day')::int AS unbans_day,
-         count(*) FILTER (WHERE e.kind = 'unban')::int AS unbans_week,
-         count(*) FILTER (WHERE e.kind = 'refused' AND e.at > now() - interval '1 day')::int AS refused_day,
-         count(*) FILTER (WHERE e.kind = 'refused')::int AS refused_week,
-         r.at AS refused_at, r.reason AS refused_reason
+         s.refused_at, s.refused_reason, s.signing_secret_encrypted IS NOT NULL AS has_signing_secret,
+         coalesce(c.bans_day, 0)::int AS bans_day, coalesce(c.bans_week, 0)::int AS bans_week,
+         coalesce(c.unbans_day, 0)::int AS unbans_day, coalesce(c.unbans_week, 0)::int AS unbans_week,
+         coalesce(c.refused_day, 0)::int AS refused_day, coalesce(c.refused_week, 0)::int AS refused_week,
+         (SELECT count(*)::int FROM server_ban_reviews v WHERE v.server_id = s.id AND v.state = 'waiting')
+           AS in_review
     FROM servers s
     JOIN server_groups g ON g.id = s.group_id
-    LEFT JOIN server_events e ON e.server_id = s.id AND e.at > now() - interval '7 days'
-    LEFT JOIN LATERAL (SELECT at, reason FROM server_events
-                        WHERE server_id = s.id AND kind = 'refused' ORDER BY at DESC LIMIT 1) r ON true`;
-const SERVER_GROUP_BY = 'GROUP BY s.id, g.name, r.at, r.reason';
+    -- At most 168 hours of counters a server: the hour the figures are counted by.
+    LEFT JOIN LATERAL (
+      SELECT sum(bans) FILTER (WHERE hour > now() - interval '1 day') AS bans_day, sum(bans) AS bans_week,
+             sum(unbans) FILTER (WHERE hour > now() - interval '1 day') AS unbans_day,
+             sum(unbans) AS unbans_week,
+             sum(refused) FILTER (WHERE hour > now() - interval '1 day') AS refused_day,
+             sum(refused) AS refused_week
+        FROM server_counts WHERE server_id = s.id AND hour > now() - interval '7 days') c ON true`;
 
 /** The SQL of Server Management: groups, servers, what they sent and the bans on their way. */
 export class ServersRepository {
@@ -147,6 +186,7 @@ export class ServersRepository {
       commentTemplate: string;
       allowlist: string[];
       ceilingPerHour: number;
+      review: boolean;
     },
     listRefs: number[],
   ): Promise<number | undefined> {
@@ -158,19 +198,20 @@ export class ServersRepository {
       policy.commentTemplate,
       policy.allowlist,
       policy.ceilingPerHour,
+      policy.review,
     ];
     const [row] =
       groupId === undefined
         ? await this.db.query<{ id: number }>(
             `INSERT INTO server_groups (user_id, name, default_seconds, max_seconds, comment_template, allowlist,
-                                        ceiling_per_hour)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+                                        ceiling_per_hour, review)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
             values,
           )
         : await this.db.query<{ id: number }>(
             `UPDATE server_groups SET name = $2, default_seconds = $3, max_seconds = $4, comment_template = $5,
-                    allowlist = $6, ceiling_per_hour = $7, updated_at = now()
-              WHERE user_id = $1 AND id = $8 RETURNING id`,
+                    allowlist = $6, ceiling_per_hour = $7, review = $8, updated_at = now()
+              WHERE user_id = $1 AND id = $9 RETURNING id`,
             [...values, groupId],
           );
     if (!row) return undefined;
@@ -196,17 +237,14 @@ export class ServersRepository {
   }
 
   servers(userId: number): Promise<ServerRow[]> {
-    return this.db.query<ServerRow>(
-      `${SERVER_SELECT} WHERE s.user_id = $1 ${SERVER_GROUP_BY} ORDER BY s.id`,
-      [userId],
-    );
+    return this.db.query<ServerRow>(`${SERVER_SELECT} WHERE s.user_id = $1 ORDER BY s.id`, [userId]);
   }
 
   async server(userId: number, serverId: number): Promise<ServerRow | undefined> {
-    const [row] = await this.db.query<ServerRow>(
-      `${SERVER_SELECT} WHERE s.user_id = $1 AND s.id = $2 ${SERVER_GROUP_BY}`,
-      [userId, serverId],
-    );
+    const [row] = await this.db.query<ServerRow>(`${SERVER_SELECT} WHERE s.user_id = $1 AND s.id = $2`, [
+      userId,
+      serverId,
+    ]);
     return row;
   }
 
@@ -249,7 +287,8 @@ export class ServersRepository {
 
   async byKeyId(serverId: number): Promise<ServerKeyRow | undefined> {
     const [row] = await this.db.query<ServerKeyRow>(
-      `SELECT s.id, s.user_id, s.group_id, s.name, s.secret_sha256, s.revoked_at, u.email, u.level, u.disabled
+      `SELECT s.id, s.user_id, s.group_id, s.name, s.secret_sha256, s.signing_secret_encrypted, s.revoked_at,
+              u.email, u.level, u.disabled
          FROM servers s JOIN users u ON u.id = s.user_id WHERE s.id = $1`,
       [serverId],
     );
@@ -294,28 +333,125 @@ export class ServersRepository {
     return row?.n ?? 0;
   }
 
+  /**
+   * What a server sent, counted in its hour's counter: a ban also as an event (the ceiling counts the
+   * last hour's), a refusal as an event with its reason and as the server's latest refusal.
+   */
   async recordEvent(serverId: number, kind: ServerEventKind, address: string | null, reason: string | null) {
+    if (kind !== 'unban')
+      await this.db.query(
+        'INSERT INTO server_events (server_id, kind, address, reason) VALUES ($1, $2, $3, $4)',
+        [serverId, kind, address, reason],
+      );
+    if (kind === 'refused')
+      await this.db.query('UPDATE servers SET refused_at = now(), refused_reason = $2 WHERE id = $1', [
+        serverId,
+        reason,
+      ]);
+    const counter = COUNTERS[kind];
     await this.db.query(
-      'INSERT INTO server_events (server_id, kind, address, reason) VALUES ($1, $2, $3, $4)',
-      [serverId, kind, address, reason],
-    );
-  }
-
-  /** A refusal of a revoked key: at most one a minute per server, so a flood of them is not a flood of rows. */
-  async recordRevokedCall(serverId: number): Promise<void> {
-    await this.db.query(
-      `INSERT INTO server_events (server_id, kind, reason)
-       SELECT $1, 'refused', 'revoked key'
-        WHERE NOT EXISTS (SELECT 1 FROM server_events WHERE server_id = $1 AND kind = 'refused'
-                            AND reason = 'revoked key' AND at > now() - interval '1 minute')`,
+      `INSERT INTO server_counts (server_id, hour, ${counter}) VALUES ($1, date_trunc('hour', now()), 1)
+       ON CONFLICT (server_id, hour) DO UPDATE SET ${counter} = server_counts.${counter} + 1`,
       [serverId],
     );
   }
 
-  async forgetOldEvents(serverId: number): Promise<void> {
-    await this.db.query(`DELETE FROM server_events WHERE server_id = $1 AND at < now() - ${EVENTS_KEPT}`, [
-      serverId,
-    ]);
+  /**
+   * A refusal of a call that proved nothing of the server (a revoked key, a bad signature): at most one
+   * a minute per server and reason, so a flood of them is not a flood of rows.
+   */
+  async recordUnproven(serverId: number, reason: UnprovenRefusal): Promise<void> {
+    const [recent] = await this.db.query(
+      `SELECT 1 FROM server_events WHERE server_id = $1 AND kind = 'refused' AND reason = $2
+          AND at > now() - interval '1 minute' LIMIT 1`,
+      [serverId, reason],
+    );
+    if (!recent) await this.recordEvent(serverId, 'refused', null, reason);
+  }
+
+  /** Forgets what is no longer counted: old events, counters past a week, remembered webhook ids. */
+  async forgetOld(): Promise<void> {
+    await this.db.query(
+      `DELETE FROM server_events WHERE at < now() - ${REFUSALS_KEPT}
+          OR (kind <> 'refused' AND at < now() - ${BANS_KEPT})`,
+    );
+    await this.db.query(`DELETE FROM server_counts WHERE hour < now() - interval '8 days'`);
+    await this.db.query(`DELETE FROM server_webhook_ids WHERE at < now() - ${WEBHOOK_IDS_KEPT}`);
+  }
+
+  /** Remembers a signed message's id; false when the server already sent it (a replay). */
+  async rememberWebhookId(serverId: number, messageId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `INSERT INTO server_webhook_ids (server_id, message_id) VALUES ($1, $2)
+       ON CONFLICT DO NOTHING RETURNING 1`,
+      [serverId, messageId],
+    );
+    return rows.length > 0;
+  }
+
+  /** A new signing secret of a server of the person's, not revoked; false when there is none such. */
+  async setSigningSecret(userId: number, serverId: number, encrypted: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE servers SET signing_secret_encrypted = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL
+       RETURNING id`,
+      [serverId, userId, encrypted],
+    );
+    return rows.length > 0;
+  }
+
+  // ---- Review ----
+
+  async insertReview(
+    serverId: number,
+    review: { value: string; comment: string; seconds: number | null },
+  ): Promise<void> {
+    await this.db.query(
+      'INSERT INTO server_ban_reviews (server_id, value, comment, seconds) VALUES ($1, $2, $3, $4)',
+      [serverId, review.value, review.comment, review.seconds],
+    );
+  }
+
+  /** The person's bans waiting for review, oldest first, at most `limit`, and how many wait in all. */
+  async reviews(userId: number, limit: number): Promise<{ rows: ReviewRow[]; total: number }> {
+    const rows = await this.db.query<ReviewRow>(
+      `SELECT v.id, v.server_id, s.name AS server_name, g.name AS group_name, v.value, v.comment, v.seconds,
+              v.created_at
+         FROM server_ban_reviews v JOIN servers s ON s.id = v.server_id
+         JOIN server_groups g ON g.id = s.group_id
+        WHERE s.user_id = $1 AND v.state = 'waiting' ORDER BY v.id LIMIT $2`,
+      [userId, limit],
+    );
+    const [count] = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM server_ban_reviews v JOIN servers s ON s.id = v.server_id
+        WHERE s.user_id = $1 AND v.state = 'waiting'`,
+      [userId],
+    );
+    return { rows, total: count?.n ?? 0 };
+  }
+
+  /** Decides the person's waiting bans of these ids (locked); answers those it found. */
+  async decideReviews(
+    userId: number,
+    ids: readonly number[],
+    state: 'approved' | 'rejected',
+    decidedBy: string,
+  ): Promise<TakenReviewRow[]> {
+    return this.db.query<TakenReviewRow>(
+      `UPDATE server_ban_reviews v SET state = $3, decided_by = $4, decided_at = now()
+         FROM servers s
+        WHERE v.id = ANY($2::bigint[]) AND v.server_id = s.id AND s.user_id = $1 AND v.state = 'waiting'
+        RETURNING v.id, v.server_id, s.group_id, v.value, v.comment, v.seconds`,
+      [userId, ids, state, decidedBy],
+    );
+  }
+
+  /** The server unbanned an address: its bans of it still waiting for review are withdrawn. */
+  async withdrawReviews(serverId: number, value: string): Promise<void> {
+    await this.db.query(
+      `UPDATE server_ban_reviews SET state = 'withdrawn', decided_by = 'the server (unbanned)', decided_at = now()
+        WHERE server_id = $1 AND value = $2 AND state = 'waiting'`,
+      [serverId, value],
+    );
   }
 
   async insertBans(
@@ -354,6 +490,16 @@ export class ServersRepository {
       [serverId],
     );
     return row?.n ?? 0;
+  }
+
+  /** How long (ms) the account's oldest pending ban or unban has waited; null when none waits. */
+  async oldestPendingAge(accountRef: number): Promise<number | null> {
+    const [row] = await this.db.query<{ age_ms: number | null }>(
+      `SELECT (extract(epoch FROM now() - min(created_at)) * 1000)::float8 AS age_ms FROM server_bans
+        WHERE account_ref = $1 AND state = 'pending'`,
+      [accountRef],
+    );
+    return row?.age_ms ?? null;
   }
 
   /** The account's oldest pending bans and unbans, all servers together. */
@@ -397,11 +543,11 @@ export class ServersRepository {
     return rows.length > 0;
   }
 
-  /** Items of a list whose value is exactly `value` (an address or CIDR), whatever else holds its text. */
-  async itemsWithValue(listRef: number, value: string): Promise<{ id: number; ip: string }[]> {
+  /** Items of a list whose value is exactly one of `values` (addresses or CIDRs), whatever else holds their text. */
+  async itemsWithValues(listRef: number, values: readonly string[]): Promise<{ id: number; ip: string }[]> {
     return this.db.query<{ id: number; ip: string }>(
-      `SELECT id, ip FROM ban_list_items WHERE ban_list_ref = $1 AND ip_sort = $2::inet`,
-      [listRef, value],
+      `SELECT id, ip FROM ban_list_items WHERE ban_list_ref = $1 AND ip_sort = ANY($2::inet[])`,
+      [listRef, values],
     );
   }
 

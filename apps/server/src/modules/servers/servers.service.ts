@@ -1,9 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import {
   BAN_LIST_ITEM_COMMENT_MAX,
   MAX_SERVER_GROUPS_PER_USER,
   MAX_SERVERS_PER_USER,
+  REVIEW_PAGE,
   SERVER_KEY_PREFIX,
+  SIGNING_SECRET_PREFIX,
+  WEBHOOK_ID_MAX,
+  WEBHOOK_SIGNATURE_HEADER_MAX,
   ipRangesOverlap,
   normalizeIpItem,
   parseIpSearch,
@@ -15,12 +20,21 @@ import {
   type ServerBanRequest,
   type ServerGroup,
   type ServerGroupRequest,
+  type ServerReviews,
   type ServerUnbanRequest,
 } from '@guardian/contract';
 import { AppError } from '../../app-error';
+import type { TokenCipher } from '../../crypto/token-cipher';
 import type { Db } from '../../db';
 import type { OwnedLists } from '../ban-list-mirror';
-import { ServersRepository, type ServerGroupRow, type ServerRow } from './servers.repository';
+import {
+  ServersRepository,
+  type GroupListRow,
+  type ServerGroupRow,
+  type ServerKeyRow,
+  type ServerRow,
+  type UnprovenRefusal,
+} from './servers.repository';
 
 /** A server whose key checked out, as a request carries it. */
 export interface ServerIdentity {
@@ -49,6 +63,7 @@ function toGroupDto(row: ServerGroupRow): ServerGroup {
     comment_template: row.comment_template,
     allowlist: row.allowlist,
     ceiling_per_hour: row.ceiling_per_hour,
+    review: row.review,
     servers: row.servers,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -87,7 +102,39 @@ function toServerDto(row: ServerRow): Server {
       row.refused_at && row.refused_reason
         ? { at: row.refused_at.toISOString(), reason: row.refused_reason }
         : null,
+    in_review: row.in_review,
+    has_signing_secret: row.has_signing_secret,
   };
+}
+
+/** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
+const newSigningSecret = () => `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+
+/** A request's headers, as Fastify gives them: the Standard Webhooks ones are read (one sent twice is refused). */
+export type SignedHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+const unsigned = (why: string) => new AppError('UNAUTHORIZED', `The webhook call was refused: ${why}.`);
+
+/**
+ * The Standard Webhooks headers of a call, each once and bounded; else a 401. Checked before the body
+ * is read (server-key.guard.ts): a call without them is not a signed call, and is not recorded (as a
+ * call without a key).
+ */
+export function signedHeadersOf(headers: SignedHeaders): {
+  id: string;
+  timestamp: string;
+  signature: string;
+} {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signature = headers['webhook-signature'];
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string')
+    throw unsigned('send webhook-id, webhook-timestamp and webhook-signature once each');
+  if (id.length === 0 || id.length > WEBHOOK_ID_MAX || signature.length > WEBHOOK_SIGNATURE_HEADER_MAX)
+    throw unsigned(
+      `webhook-id must be 1 to ${WEBHOOK_ID_MAX} characters, webhook-signature at most ${WEBHOOK_SIGNATURE_HEADER_MAX}`,
+    );
+  return { id, timestamp, signature };
 }
 
 /** "{server}: {jail} {reason}" filled in, spaces tidied, cut to Cloudflare's comment length. */
@@ -109,6 +156,14 @@ export function commentOf(
 /** Queues the account's job of the servers' bans (unless one already waits), or leaves it to the sweep. */
 export type BanWriteTrigger = (accountRef: number) => Promise<void>;
 
+/** A ban the group's policy refused (the allowlist, the ceiling): raises the server's alert (modules/alerts). */
+export type ServerRefusalAlert = (
+  userId: number,
+  server: { id: number; name: string },
+  reason: 'allowlist' | 'ceiling',
+  detail: string,
+) => Promise<void>;
+
 /**
  * Server Management (issue 39): groups and their policies, servers and their keys (owned by the
  * server record, shown once, stored as a SHA-256), and what a server may do with its key: ban and
@@ -122,6 +177,9 @@ export class ServersService {
     private readonly owned: OwnedLists,
     /** Hands the account's pending bans to its job (server-bans-job.ts). */
     private readonly triggerWrites: BanWriteTrigger,
+    /** Encrypts the servers' signing secrets at rest, as the Cloudflare tokens are. */
+    private readonly cipher: TokenCipher,
+    private readonly refusalAlert: ServerRefusalAlert = async () => {},
   ) {
     this.repository = new ServersRepository(db);
   }
@@ -189,6 +247,7 @@ export class ServersService {
           commentTemplate: request.comment_template,
           allowlist,
           ceilingPerHour: request.ceiling_per_hour,
+          review: request.review,
         },
         listRefs,
       );
@@ -215,6 +274,7 @@ export class ServersService {
   async create(userId: number, input: CreateServerRequest): Promise<CreatedServer> {
     const request = input as Required<CreateServerRequest>;
     const secret = randomBytes(32).toString('base64url');
+    const signingSecret = newSigningSecret();
     const { id, key } = await this.db.transaction(async (tx) => {
       const repository = new ServersRepository(tx);
       await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
@@ -230,11 +290,22 @@ export class ServersService {
       // The id is part of the key, so a call finds its server by primary key, then compares the secret.
       const serverKey = `${SERVER_KEY_PREFIX}${serverId}_${secret}`;
       await repository.setSecret(serverId, sha256(serverKey), serverKey.slice(-4));
+      await repository.setSigningSecret(userId, serverId, this.cipher.encrypt(signingSecret));
       return { id: serverId, key: serverKey };
     });
     const row = await this.repository.server(userId, id);
     if (!row) throw serverNotFound();
-    return { ...toServerDto(row), key };
+    return { ...toServerDto(row), key, signing_secret: signingSecret };
+  }
+
+  /** A new signing secret for the server's signed webhook, shown once; the old one stops working. */
+  async renewSigningSecret(userId: number, serverId: number): Promise<{ signing_secret: string }> {
+    const signingSecret = newSigningSecret();
+    if (await this.repository.setSigningSecret(userId, serverId, this.cipher.encrypt(signingSecret)))
+      return { signing_secret: signingSecret };
+    const row = await this.repository.server(userId, serverId);
+    if (!row) throw serverNotFound();
+    throw new AppError('CONFLICT', `The server "${row.name}" is revoked: register a new one.`);
   }
 
   async revoke(userId: number, serverId: number): Promise<void> {
@@ -255,21 +326,52 @@ export class ServersService {
     const row = await this.repository.byKeyId(Number(match[1]));
     if (!row || !timingSafeEqual(Buffer.from(row.secret_sha256), sha256(token))) throw invalidKey();
     if (row.revoked_at) {
-      await this.repository.recordRevokedCall(row.id);
+      await this.repository.recordUnproven(row.id, 'revoked key');
       throw invalidKey();
     }
-    if (row.disabled) throw new AppError('UNAUTHORIZED', "This server's person is disabled.");
-    return {
-      id: row.id,
-      name: row.name,
-      groupId: row.group_id,
-      user: Object.freeze({ id: row.user_id, email: row.email, level: row.level }),
+    return identityOf(row);
+  }
+
+  /**
+   * The server of a signed webhook call (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+   * `webhook-signature` over the raw body, with the server's signing secret). A bad signature, a
+   * timestamp more than 5 minutes off, an id the server already sent: 401, recorded against the server
+   * (once a minute per reason). An id is remembered once the signature checked out, so only the
+   * secret's holder can use one up.
+   */
+  async authenticateSigned(serverId: number, body: string, headers: SignedHeaders): Promise<ServerIdentity> {
+    const signed = signedHeadersOf(headers);
+    const row = Number.isSafeInteger(serverId) ? await this.repository.byKeyId(serverId) : undefined;
+    if (!row) throw unsigned('no such server');
+    if (row.revoked_at) {
+      await this.repository.recordUnproven(row.id, 'revoked key');
+      throw unsigned('the server is revoked');
+    }
+    if (!row.signing_secret_encrypted) throw unsigned('the server has no signing secret: make one');
+    const refuse = async (reason: UnprovenRefusal, why: string) => {
+      await this.repository.recordUnproven(row.id, reason);
+      return unsigned(why);
     };
+    const { id, timestamp, signature } = signed;
+    try {
+      new Webhook(this.cipher.decrypt(row.signing_secret_encrypted)).verify(
+        body,
+        { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature },
+        { jsonParse: false },
+      );
+    } catch (err) {
+      if (!(err instanceof WebhookVerificationError)) throw err;
+      if (/timestamp too (old|new)/.test(err.message))
+        throw await refuse('stale timestamp', 'its webhook-timestamp is more than 5 minutes off');
+      throw await refuse('bad signature', 'the signature does not match');
+    }
+    if (!(await this.repository.rememberWebhookId(row.id, id)))
+      throw await refuse('replayed message', `the webhook-id "${id}" was already used`);
+    return identityOf(row);
   }
 
   async heartbeat(server: ServerIdentity, version: string | undefined) {
     await this.repository.seen(server.id, version);
-    await this.repository.forgetOldEvents(server.id);
     const group = await this.repository.policyOf(server.groupId);
     return {
       server: server.name,
@@ -293,6 +395,7 @@ export class ServersService {
     if (allowed) {
       const reason = `allowlist: ${value} is within ${allowed}`;
       await this.repository.recordEvent(server.id, 'refused', value, reason);
+      await this.refusalAlert(server.user.id, server, 'allowlist', `${value} is within ${allowed}`);
       throw new AppError(
         'FORBIDDEN',
         `${value} is within ${allowed}, on the allowlist of the group "${group.name}": it is never banned.`,
@@ -306,13 +409,13 @@ export class ServersService {
     let seconds = request.duration_seconds ?? group.default_seconds;
     if (group.max_seconds !== null && (seconds === null || seconds > group.max_seconds))
       seconds = group.max_seconds;
-    const expiresAt = seconds === null ? null : new Date(Date.now() + seconds * 1000);
+    const expiresAt = expiryOf(seconds);
     const comment = commentOf(group.comment_template, {
       server: server.name,
       jail: request.jail ?? request.scenario ?? '',
       reason: request.reason ?? '',
     });
-    const state = 'pending';
+    const state = group.review ? 'review' : 'pending';
     await this.db
       .transaction(async (tx) => {
         const repository = new ServersRepository(tx);
@@ -323,32 +426,75 @@ export class ServersService {
             `The server "${server.name}" has sent ${group.ceiling_per_hour.toLocaleString('en-US')} bans in the last hour, the ceiling of its group "${group.name}": ${value} was not banned.`,
           );
         }
-        await repository.insertBans(
-          lists.map((list) => ({
-            serverId: server.id,
-            accountRef: list.account_ref,
-            listRef: list.ban_list_ref,
-            action: 'ban' as const,
-            value,
-            comment,
-            expiresAt,
-            state,
-          })),
-        );
+        // Under review it waits, whole, for a person; its length counts from the approval.
+        if (state === 'review') await repository.insertReview(server.id, { value, comment, seconds });
+        else await repository.insertBans(banRows(server.id, lists, { value, comment }, expiresAt));
         await repository.recordEvent(server.id, 'ban', value, null);
       })
       .catch(async (err: unknown) => {
-        if (err instanceof AppError && err.code === 'RATE_LIMITED')
-          await this.repository.recordEvent(
-            server.id,
-            'refused',
-            value,
-            `ceiling: ${group.ceiling_per_hour} bans an hour`,
-          );
+        if (err instanceof AppError && err.code === 'RATE_LIMITED') {
+          const reason = `ceiling: ${group.ceiling_per_hour} bans an hour`;
+          await this.repository.recordEvent(server.id, 'refused', value, reason);
+          await this.refusalAlert(server.user.id, server, 'ceiling', `${reason}, ${value} refused`);
+        }
         throw err;
       });
+    if (state === 'review') return { address: value, state, lists: lists.length, expires_at: null };
     await this.trigger(lists.map((list) => list.account_ref));
     return { address: value, state, lists: lists.length, expires_at: iso(expiresAt) };
+  }
+
+  // ---- Review ----
+
+  async reviews(userId: number): Promise<ServerReviews> {
+    const { rows, total } = await this.repository.reviews(userId, REVIEW_PAGE);
+    return {
+      reviews: rows.map((row) => ({
+        id: row.id,
+        server_id: row.server_id,
+        server_name: row.server_name,
+        group_name: row.group_name,
+        address: row.value,
+        comment: row.comment,
+        duration_seconds: row.seconds,
+        requested_at: row.created_at.toISOString(),
+      })),
+      total,
+    };
+  }
+
+  /**
+   * Approves (each ban queued for its server's group's lists, as any ban, its expiry counted from now)
+   * or rejects the person's waiting bans: all of them, or none (a 404) when one of the ids is not a
+   * ban of theirs waiting for review.
+   */
+  async decide(
+    user: Pick<CurrentUser, 'id' | 'email'>,
+    ids: readonly number[],
+    decision: 'approved' | 'rejected',
+  ): Promise<{ decided: number }> {
+    const wanted = [...new Set(ids)];
+    const accounts = await this.db.transaction(async (tx) => {
+      const repository = new ServersRepository(tx);
+      const taken = await repository.decideReviews(user.id, wanted, decision, user.email);
+      if (taken.length !== wanted.length)
+        throw new AppError(
+          'NOT_FOUND',
+          'Some of these bans are not waiting for review: decided already, withdrawn, or not yours.',
+        );
+      if (decision === 'rejected') return [];
+      const refs: number[] = [];
+      const listsOf = new Map<number, GroupListRow[]>();
+      for (const review of taken) {
+        const lists = listsOf.get(review.group_id) ?? (await repository.groupLists(review.group_id));
+        listsOf.set(review.group_id, lists);
+        await repository.insertBans(banRows(review.server_id, lists, review, expiryOf(review.seconds)));
+        refs.push(...lists.map((list) => list.account_ref));
+      }
+      return refs;
+    });
+    await this.trigger(accounts);
+    return { decided: wanted.length };
   }
 
   /** An unban: the address removed from every list of the group (its exact item, whatever else holds its text). */
@@ -358,6 +504,7 @@ export class ServersService {
     const lists = await this.repository.groupLists(server.groupId);
     await this.db.transaction(async (tx) => {
       const repository = new ServersRepository(tx);
+      await repository.withdrawReviews(server.id, value);
       await repository.insertBans(
         lists.map((list) => ({
           serverId: server.id,
@@ -394,4 +541,36 @@ export class ServersService {
   private async trigger(accountRefs: number[]): Promise<void> {
     for (const accountRef of new Set(accountRefs)) await this.triggerWrites(accountRef);
   }
+}
+
+function identityOf(row: ServerKeyRow): ServerIdentity {
+  if (row.disabled) throw new AppError('UNAUTHORIZED', "This server's person is disabled.");
+  return {
+    id: row.id,
+    name: row.name,
+    groupId: row.group_id,
+    user: Object.freeze({ id: row.user_id, email: row.email, level: row.level }),
+  };
+}
+
+const expiryOf = (seconds: number | null) =>
+  seconds === null ? null : new Date(Date.now() + seconds * 1000);
+
+/** A ban's rows, one per target list, pending for the accounts' jobs. */
+function banRows(
+  serverId: number,
+  lists: readonly GroupListRow[],
+  ban: { value: string; comment: string },
+  expiresAt: Date | null,
+) {
+  return lists.map((list) => ({
+    serverId,
+    accountRef: list.account_ref,
+    listRef: list.ban_list_ref,
+    action: 'ban' as const,
+    value: ban.value,
+    comment: ban.comment,
+    expiresAt,
+    state: 'pending' as const,
+  }));
 }

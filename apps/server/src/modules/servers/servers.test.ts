@@ -7,13 +7,16 @@ import {
   type Server,
   type ServerBanAnswer,
   type ServerGroup,
+  type ServerReviews,
 } from '@guardian/contract';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { requestTo, type EndpointInput } from '../../test/request';
 import { apiRoutes, endpointOf } from '../../test/security';
 import { pathParams } from '../../route-table';
+import { ServersRepository } from './servers.repository';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -39,8 +42,38 @@ describe('servers and their groups', () => {
     ctx.sandbox.control.getListItems(owner.account_id, ids[name]!).map((item) => String(item.ip));
   const itemAt = (owner: Account, name: string, ip: string) =>
     ctx.sandbox.control.getListItems(owner.account_id, ids[name]!).find((item) => String(item.ip) === ip);
-  const writesAt = () =>
-    ctx.sandbox.control.callLog({ path: /\/items$/ }).filter((entry) => entry.method === 'POST').length;
+  const writesAt = (method = 'POST') =>
+    ctx.sandbox.control.callLog({ path: /\/items$/ }).filter((entry) => entry.method === method).length;
+  /** A signed webhook call (Standard Webhooks), as a SOAR tool sends it. */
+  const signed = (
+    server: { id: number; signing_secret: string },
+    message: Record<string, unknown>,
+    {
+      id = `msg_${Math.random().toString(36).slice(2)}`,
+      at = new Date(),
+      secret = server.signing_secret,
+    } = {},
+  ) => {
+    const payload = JSON.stringify(message);
+    return ctx.app.inject({
+      method: 'POST',
+      url: `/api/server-api/webhook/${server.id}`,
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign(id, at, payload),
+      },
+      payload,
+    });
+  };
+  const refusalsOf = async (serverId: number) =>
+    (
+      await ctx.db.query<{ reason: string }>(
+        `SELECT reason FROM server_events WHERE server_id = $1 AND kind = 'refused' ORDER BY id`,
+        [serverId],
+      )
+    ).map((row) => row.reason);
 
   async function until<T>(what: string, probe: () => T | Promise<T>, ms = 15_000): Promise<T> {
     const end = Date.now() + ms;
@@ -259,12 +292,21 @@ describe('servers and their groups', () => {
       await as(alice, apiKeyEndpoints.create, { payload: { name: 'script', access: 'ban' } })
     ).json<{ key: string }>().key;
     for (const endpoint of Object.values(serverApiEndpoints)) {
-      const payload = { address: '203.0.113.1' };
+      const payload = { type: 'ban', address: '203.0.113.1' };
+      // The signed webhook names its server in the path.
+      const input = { payload, ...(endpoint === serverApiEndpoints.webhook && { params: { server_id: 1 } }) };
       expect(
-        (await ctx.app.inject({ ...requestTo(endpoint, { payload }), headers: alice.headers })).statusCode,
+        (await ctx.app.inject({ ...requestTo(endpoint, input), headers: alice.headers })).statusCode,
       ).toBe(401);
-      expect((await withKey(apiKey, endpoint, payload)).statusCode).toBe(401);
-      expect((await ctx.app.inject({ ...requestTo(endpoint, { payload }) })).statusCode).toBe(401);
+      expect(
+        (
+          await ctx.app.inject({
+            ...requestTo(endpoint, input),
+            headers: { authorization: `Bearer ${apiKey}` },
+          })
+        ).statusCode,
+      ).toBe(401);
+      expect((await ctx.app.inject({ ...requestTo(endpoint, input) })).statusCode).toBe(401);
     }
   });
 
@@ -438,5 +480,324 @@ describe('servers and their groups', () => {
         )
       ).unbans.day,
     ).toBe(1);
+  });
+
+  it('the signed webhook: a good signature is taken (202), a bad one, a stale timestamp and a replayed id are refused (401) and recorded', async () => {
+    const soar = await group(alice, { name: 'SOAR', list_ids: [ids.one_block] });
+    const created = await server(alice, soar.id, 'soar-1');
+    expect(created.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // Stored encrypted: the row holds neither the secret nor its bytes.
+    const [row] = await ctx.db.query<{ row: string }>('SELECT s::text AS row FROM servers s WHERE id = $1', [
+      created.id,
+    ]);
+    expect(row!.row).not.toContain(created.signing_secret.slice(6));
+    expect((await as(alice, serverEndpoints.list)).body).not.toContain(created.signing_secret);
+
+    const good = await signed(
+      created,
+      { type: 'ban', address: '203.0.113.150', duration_seconds: 7_200 },
+      {
+        id: 'msg_once',
+      },
+    );
+    expect(good.statusCode, good.body).toBe(202);
+    expect(good.json<ServerBanAnswer>()).toMatchObject({ address: '203.0.113.150', state: 'pending' });
+    await until('the signed ban at Cloudflare', () => valuesAt(one, 'one_block').includes('203.0.113.150'));
+    const [audited] = await ctx.db.query<{ summary: string }>(
+      `SELECT summary FROM audit_events WHERE action = 'serverApi.webhook' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audited?.summary).toContain(
+      `${alice.email} (server "soar-1") banned 203.0.113.150 (signed webhook)`,
+    );
+
+    // The same message again: a replay.
+    const replayed = await signed(
+      created,
+      { type: 'ban', address: '203.0.113.150', duration_seconds: 7_200 },
+      {
+        id: 'msg_once',
+      },
+    );
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json<{ message: string }>().message).toBe(
+      'The webhook call was refused: the webhook-id "msg_once" was already used.',
+    );
+    const forged = await signed(
+      created,
+      { type: 'ban', address: '203.0.113.151' },
+      {
+        secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+      },
+    );
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json<{ message: string }>().message).toBe(
+      'The webhook call was refused: the signature does not match.',
+    );
+    const stale = await signed(
+      created,
+      { type: 'ban', address: '203.0.113.152' },
+      {
+        at: new Date(Date.now() - 6 * 60_000),
+      },
+    );
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json<{ message: string }>().message).toContain('more than 5 minutes off');
+    // A body changed after signing is a bad signature too; no headers at all as well.
+    const tampered = await ctx.app.inject({
+      ...(await (async () => {
+        const at = new Date();
+        const payload = JSON.stringify({ type: 'ban', address: '203.0.113.153' });
+        return {
+          method: 'POST' as const,
+          url: `/api/server-api/webhook/${created.id}`,
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': 'msg_tampered',
+            'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+            'webhook-signature': new Webhook(created.signing_secret).sign('msg_tampered', at, payload),
+          },
+          payload: payload.replace('153', '154'),
+        };
+      })()),
+    });
+    expect(tampered.statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: `/api/server-api/webhook/${created.id}`, payload: {} }))
+        .statusCode,
+    ).toBe(401);
+    // The server key is not a signature; another server's id is not this one's.
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: `/api/server-api/webhook/${created.id}`,
+          headers: { authorization: `Bearer ${created.key}` },
+          payload: { type: 'ban', address: '203.0.113.155' },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await signed({ ...created, id: 999_999 }, { type: 'ban', address: '203.0.113.156' })).statusCode,
+    ).toBe(401);
+    // Refusals recorded once a minute per reason: the replay, the bad signatures, the stale one.
+    expect(await refusalsOf(created.id)).toEqual(['replayed message', 'bad signature', 'stale timestamp']);
+    expect((await serverOf(alice, created.id)).last_refusal?.reason).toBe('stale timestamp');
+    for (const address of [
+      '203.0.113.151',
+      '203.0.113.152',
+      '203.0.113.153',
+      '203.0.113.154',
+      '203.0.113.155',
+    ])
+      expect(valuesAt(one, 'one_block')).not.toContain(address);
+
+    // A bad message with a good signature: the policy's answers, as the server API gives them.
+    expect((await signed(created, { type: 'ban', address: '10.0.0.256' })).statusCode).toBe(400);
+    expect((await signed(created, { type: 'block', address: '203.0.113.157' })).statusCode).toBe(400);
+    const unbanned = await signed(created, { type: 'unban', address: '203.0.113.150' });
+    expect(unbanned.statusCode).toBe(202);
+    await until(
+      'the signed unban at Cloudflare',
+      () => !valuesAt(one, 'one_block').includes('203.0.113.150'),
+    );
+
+    // A new signing secret: the old one stops working; another person's server is not found.
+    expect(
+      (await as(bob, serverEndpoints.signingSecret, { params: { server_id: created.id } })).statusCode,
+    ).toBe(404);
+    const renewed = await as(alice, serverEndpoints.signingSecret, { params: { server_id: created.id } });
+    expect(renewed.statusCode).toBe(200);
+    const secret = renewed.json<{ signing_secret: string }>().signing_secret;
+    expect(secret).not.toBe(created.signing_secret);
+    expect((await signed(created, { type: 'ban', address: '203.0.113.158' })).statusCode).toBe(401);
+    expect(
+      (await signed({ ...created, signing_secret: secret }, { type: 'ban', address: '203.0.113.158' }))
+        .statusCode,
+    ).toBe(202);
+    // A revoked server's webhook is refused.
+    await as(alice, serverEndpoints.revoke, { params: { server_id: created.id } });
+    expect(
+      (await signed({ ...created, signing_secret: secret }, { type: 'ban', address: '203.0.113.159' }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await as(alice, serverEndpoints.signingSecret, { params: { server_id: created.id } })).statusCode,
+    ).toBe(409);
+  });
+
+  it('review: bans wait until a person approves them (then they reach Cloudflare) or rejects them (never)', async () => {
+    const reviewed = await group(alice, { name: 'Reviewed', list_ids: [ids.one_block], review: true });
+    expect(reviewed.review).toBe(true);
+    const { id, key } = await server(alice, reviewed.id, 'review-1');
+    const waiting = await withKey(key, serverApiEndpoints.ban, { address: '198.51.100.80', jail: 'sshd' });
+    expect(waiting.statusCode).toBe(202);
+    expect(waiting.json<ServerBanAnswer>()).toMatchObject({ state: 'review', expires_at: null });
+    for (const address of ['198.51.100.81', '198.51.100.82'])
+      expect((await withKey(key, serverApiEndpoints.ban, { address })).statusCode).toBe(202);
+    const [queued] = await ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM server_bans WHERE server_id = $1',
+      [id],
+    );
+    expect(queued!.n).toBe(0);
+    expect((await serverOf(alice, id)).in_review).toBe(3);
+
+    const reviews = (await as(alice, serverEndpoints.reviewList)).json<ServerReviews>();
+    expect(reviews.total).toBe(3);
+    expect(reviews.reviews.map((review) => review.address)).toEqual([
+      '198.51.100.80',
+      '198.51.100.81',
+      '198.51.100.82',
+    ]);
+    expect(reviews.reviews[0]).toMatchObject({
+      server_name: 'review-1',
+      group_name: 'Reviewed',
+      duration_seconds: 86_400,
+    });
+    const [first, second, third] = reviews.reviews.map((review) => review.id);
+    // Bob sees none of them and decides none of them: all or nothing, 404.
+    expect((await as(bob, serverEndpoints.reviewList)).json<ServerReviews>().total).toBe(0);
+    expect((await as(bob, serverEndpoints.reviewApprove, { payload: { ids: [first] } })).statusCode).toBe(
+      404,
+    );
+    expect((await as(alice, serverEndpoints.reviewApprove, { payload: { ids: [] } })).statusCode).toBe(400);
+
+    const approved = await as(alice, serverEndpoints.reviewApprove, { payload: { ids: [first] } });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toEqual({ decided: 1 });
+    await until('the approved ban at Cloudflare', () => valuesAt(one, 'one_block').includes('198.51.100.80'));
+    const mirrored = await until('the approved ban in the mirror', async () => {
+      const [item] = await ctx.db.query<{ expires_at: Date }>(
+        `SELECT i.expires_at FROM ban_list_items i JOIN ban_lists bl ON bl.id = i.ban_list_ref
+          WHERE bl.list_id = $1 AND i.ip = '198.51.100.80'`,
+        [ids.one_block],
+      );
+      return item;
+    });
+    // Its day counts from the approval.
+    expect(mirrored!.expires_at.getTime()).toBeGreaterThan(Date.now() + 86_400_000 - 120_000);
+
+    expect((await as(alice, serverEndpoints.reviewReject, { payload: { ids: [second] } })).statusCode).toBe(
+      200,
+    );
+    // Decided already: not waiting any more.
+    expect(
+      (await as(alice, serverEndpoints.reviewApprove, { payload: { ids: [second, third] } })).statusCode,
+    ).toBe(404);
+    // The server unbanning an address withdraws its waiting ban.
+    expect((await withKey(key, serverApiEndpoints.unban, { address: '198.51.100.82' })).statusCode).toBe(202);
+    expect((await as(alice, serverEndpoints.reviewList)).json<ServerReviews>().total).toBe(0);
+    await until('nothing pending', async () => {
+      const rows = await ctx.db.query(
+        `SELECT 1 FROM server_bans WHERE server_id = $1 AND state = 'pending'`,
+        [id],
+      );
+      return rows.length === 0;
+    });
+    expect(valuesAt(one, 'one_block')).not.toContain('198.51.100.81');
+    expect(valuesAt(one, 'one_block')).not.toContain('198.51.100.82');
+    const [audited] = await ctx.db.query<{ summary: string }>(
+      `SELECT summary FROM audit_events WHERE action = 'servers.reviewReject' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audited?.summary).toBe(`${alice.email} rejected a server ban waiting for review`);
+  });
+
+  it('coalesces the unbans of many servers of an account into a delete per list, not a delete per unban', async () => {
+    const shared = await group(alice, {
+      name: 'Unburst',
+      list_ids: [ids.one_block],
+      ceiling_per_hour: 1_000,
+    });
+    const servers = await Promise.all([1, 2, 3, 4].map((n) => server(alice, shared.id, `unburst-${n}`)));
+    const addresses = Array.from({ length: 40 }, (_, n) => `203.0.115.${n + 1}`);
+    for (const [n, address] of addresses.entries())
+      expect((await withKey(servers[n % 4]!.key, serverApiEndpoints.ban, { address })).statusCode).toBe(202);
+    await until('every ban at Cloudflare', () =>
+      addresses.every((address) => valuesAt(one, 'one_block').includes(address)),
+    );
+    await until('the bans done', async () => {
+      const rows = await ctx.db.query(
+        `SELECT 1 FROM server_bans WHERE state = 'pending' AND server_id = ANY($1::bigint[])`,
+        [servers.map((s) => s.id)],
+      );
+      return rows.length === 0;
+    });
+    // The first delete is slow at Cloudflare: the unbans sent meanwhile wait for the next one.
+    ctx.sandbox.control.injectFault({ method: 'DELETE', path: /\/items$/, latencyMs: 1_000, times: 1 });
+    const before = writesAt('DELETE');
+    for (const [n, address] of addresses.entries())
+      expect((await withKey(servers[n % 4]!.key, serverApiEndpoints.unban, { address })).statusCode).toBe(
+        202,
+      );
+    await until('every unban at Cloudflare', () =>
+      addresses.every((address) => !valuesAt(one, 'one_block').includes(address)),
+    );
+    const deletes = writesAt('DELETE') - before;
+    expect(deletes).toBeGreaterThanOrEqual(1);
+    expect(deletes).toBeLessThanOrEqual(3);
+    expect((await serverOf(alice, servers[0]!.id)).unbans.day).toBe(10);
+  });
+
+  it('a refused ban raises an alert, one per server and reason, counting up', async () => {
+    const guarded = await group(alice, {
+      name: 'Guarded',
+      list_ids: [ids.one_block],
+      allowlist: ['192.0.2.0/24'],
+      ceiling_per_hour: 1,
+    });
+    const { id, key } = await server(alice, guarded.id, 'guarded-1');
+    expect((await withKey(key, serverApiEndpoints.ban, { address: '192.0.2.1' })).statusCode).toBe(403);
+    expect((await withKey(key, serverApiEndpoints.ban, { address: '192.0.2.2' })).statusCode).toBe(403);
+    expect((await withKey(key, serverApiEndpoints.ban, { address: '198.51.100.90' })).statusCode).toBe(202);
+    expect((await withKey(key, serverApiEndpoints.ban, { address: '198.51.100.91' })).statusCode).toBe(429);
+    const alerts = await ctx.db.query<{ kind: string; title: string; count: number; subject_id: string }>(
+      `SELECT kind, title, count, subject_id FROM alerts WHERE user_id = $1 AND kind = 'server-refused'
+        AND subject_id = $2 ORDER BY id`,
+      [alice.id, String(id)],
+    );
+    expect(alerts).toEqual([
+      {
+        kind: 'server-refused',
+        title:
+          'A ban from server "guarded-1" was refused (on the allowlist): 192.0.2.2 is within 192.0.2.0/24',
+        count: 2,
+        subject_id: String(id),
+      },
+      {
+        kind: 'server-refused',
+        title:
+          'A ban from server "guarded-1" was refused (over the ceiling): ceiling: 1 bans an hour, 198.51.100.91 refused',
+        count: 1,
+        subject_id: String(id),
+      },
+    ]);
+    // Bob has none of them.
+    const [bobs] = await ctx.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM alerts WHERE user_id = $1 AND kind = 'server-refused'`,
+      [bob.id],
+    );
+    expect(bobs!.n).toBe(0);
+  });
+
+  it('counts the 24 h and 7 d figures by the hour, and forgets what is older', async () => {
+    const counted = await group(alice, { name: 'Counted', list_ids: [ids.one_block] });
+    const { id } = await server(alice, counted.id, 'counted-1');
+    await ctx.db.query(
+      `INSERT INTO server_counts (server_id, hour, bans, unbans, refused) VALUES
+         ($1, date_trunc('hour', now()) - interval '3 hours', 5, 1, 2),
+         ($1, date_trunc('hour', now()) - interval '3 days', 7, 3, 4),
+         ($1, date_trunc('hour', now()) - interval '9 days', 100, 100, 100)`,
+      [id],
+    );
+    expect(await serverOf(alice, id)).toMatchObject({
+      bans: { day: 5, week: 12 },
+      unbans: { day: 1, week: 4 },
+      refused: { day: 2, week: 6 },
+    });
+    await new ServersRepository(ctx.db).forgetOld();
+    const [left] = await ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM server_counts WHERE server_id = $1',
+      [id],
+    );
+    expect(left!.n).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
-/** Query keys of Server Management: the person's servers and their groups. */
+/** Query keys of Server Management: the person's servers, their groups and the bans waiting for review. */
 export const serverKeys = {
   all: ['servers'] as const,
   list: () => [...serverKeys.all, 'list'] as const,
   groups: () => [...serverKeys.all, 'groups'] as const,
+  reviews: () => [...serverKeys.all, 'reviews'] as const,
 };

@@ -33,6 +33,7 @@ interface GroupForm {
   comment_template: string;
   allowlist: string;
   ceiling_per_hour: string;
+  review: boolean;
 }
 
 const checkGroup = zodResolver(serverGroupRequestSchema);
@@ -52,6 +53,7 @@ const toRequest = (form: GroupForm) => ({
     .map((entry) => entry.trim())
     .filter(Boolean),
   ceiling_per_hour: Number(form.ceiling_per_hour),
+  review: form.review,
 });
 
 /** Create or edit a group: its lists, expiries, comment, allowlist, ceiling. */
@@ -80,6 +82,7 @@ function GroupDialog({ group, onClose }: { group?: ServerGroup; onClose: () => v
       comment_template: group?.comment_template ?? DEFAULT_COMMENT_TEMPLATE,
       allowlist: group?.allowlist.join('\n') ?? '',
       ceiling_per_hour: String(group?.ceiling_per_hour ?? 600),
+      review: group?.review ?? false,
     },
     saves: [save],
   });
@@ -186,6 +189,10 @@ function GroupDialog({ group, onClose }: { group?: ServerGroup; onClose: () => v
       <Field label="Ceiling (bans per hour per server)" error={errors.ceiling_per_hour?.message}>
         {(control) => <Input {...control} {...form.register('ceiling_per_hour')} inputMode="numeric" />}
       </Field>
+      <Checkbox
+        label="Review: bans wait until a person approves them on the Server List"
+        {...form.register('review')}
+      />
       {save.isError && (
         <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save the server group.')}</ErrorMessage>
       )}
@@ -262,7 +269,12 @@ export default function ServerGroupsPage() {
               <TableCell label="Allowlist">
                 {group.allowlist.length === 0 ? 'None' : `${group.allowlist.length} entries`}
               </TableCell>
-              <TableCell label="Ceiling">{group.ceiling_per_hour.toLocaleString('en-US')} / h</TableCell>
+              <TableCell label="Ceiling">
+                <div>
+                  {group.ceiling_per_hour.toLocaleString('en-US')} / h
+                  {group.review && <span className="block text-xs text-ink-muted">Reviewed</span>}
+                </div>
+              </TableCell>
               <TableCell label="Servers">{group.servers}</TableCell>
               <TableActionsCell label="Actions">
                 <Button

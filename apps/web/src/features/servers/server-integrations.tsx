@@ -12,7 +12,7 @@ const WHAT: Record<ServerIntegration, string> = {
   crowdsec:
     "CrowdSec's HTTP notification plugin (integrations/crowdsec): each alert's ban decision is sent with its scenario. The plugin's file holds the key: root's, mode 0600. Removing expired decisions (CrowdSec as a bouncer) is to come.",
   webhook:
-    'A SOAR tool or any HTTP client: POST /api/server-api/ban or /unban with the server key as a bearer token. Signed requests (Standard Webhooks) are to come.',
+    'A SOAR tool or a script that signs its calls: POST /api/server-api/webhook/<server id> with {"type":"ban","address":...,"duration_seconds":...} or {"type":"unban","address":...}, signed with the server\'s signing secret under the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). A call more than 5 minutes old, signed wrongly or sent twice is refused and recorded. The sender below reads the secret from a file only its user reads (mode 0600), never from its command line. The secret is shown when the server is registered, or made anew from its row on the Server List.',
   script:
     'Your own script: POST /api/server-api/ban, /unban and /heartbeat with the server key as a bearer token, the key kept in a file only its user reads.',
 };

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
-import { Plus } from 'lucide-react';
+import { Check, KeyRound, Plus, X } from 'lucide-react';
 import {
   createServerRequestSchema,
   SERVER_INTEGRATIONS,
@@ -10,6 +10,7 @@ import {
   type CreateServerRequest,
   type CreatedServer,
   type Server,
+  type ServerReview,
   type ServerState,
 } from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
@@ -27,6 +28,9 @@ import { useServersQuery } from '../../api/servers/servers-query';
 import { useServerGroupsQuery } from '../../api/servers/server-groups-query';
 import { useCreateServerMutation } from '../../api/servers/server-create-mutation';
 import { useRevokeServerMutation } from '../../api/servers/server-revoke-mutation';
+import { useServerReviewsQuery } from '../../api/servers/server-reviews-query';
+import { useDecideReviewsMutation } from '../../api/servers/server-review-decide-mutation';
+import { useRenewSigningSecretMutation } from '../../api/servers/server-signing-secret-mutation';
 
 const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const STATE_TONE: Record<ServerState, BadgeTone> = { active: 'green', silent: 'yellow', revoked: 'grey' };
@@ -42,39 +46,217 @@ function useCopy() {
     );
 }
 
-/** The key and the install step of a server just registered: shown once. */
-function Registered({ server }: { server: CreatedServer }) {
+/** A secret shown once, with its copy button. */
+function Secret({ label, value }: { label: string; value: string }) {
   const copy = useCopy();
-  const step = serverInstallStep(server.integration, window.location.origin, server.key);
+  return (
+    <div className="flex items-center gap-2">
+      <code
+        aria-label={label}
+        className="min-w-0 flex-1 rounded-control bg-canvas px-3 py-2 font-mono text-xs break-all"
+      >
+        {value}
+      </code>
+      <CopyButton onClick={() => void copy(value, label)} />
+    </div>
+  );
+}
+
+/** The install step of a server's integration, ready to paste. */
+function InstallStep({ integration, step }: { integration: Server['integration']; step: string }) {
+  const copy = useCopy();
+  return (
+    <div className="space-y-2">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="font-medium text-ink">Install step ({SERVER_INTEGRATION_LABELS[integration]})</h3>
+        <Button size="sm" variant="secondary" onClick={() => void copy(step, 'Install step')}>
+          Copy install step
+        </Button>
+      </div>
+      <pre
+        aria-label="Install step"
+        className="max-h-72 overflow-auto rounded-control bg-canvas p-3 font-mono text-xs whitespace-pre-wrap break-all"
+      >
+        {step}
+      </pre>
+    </div>
+  );
+}
+
+const stepOf = (server: Pick<Server, 'id' | 'integration'>, key?: string, secret?: string) =>
+  serverInstallStep(
+    server.integration,
+    window.location.origin,
+    key,
+    secret ? { serverId: server.id, secret } : undefined,
+  );
+
+/** The key and the install step of a server just registered: shown once (and its signing secret). */
+function Registered({ server }: { server: CreatedServer }) {
+  const webhook = server.integration === 'webhook';
   return (
     <div className="space-y-4 text-sm">
-      <p className="text-ink-muted">Copy the key now: it will not be shown again.</p>
-      <div className="flex items-center gap-2">
-        <code
-          aria-label="Server key"
-          className="min-w-0 flex-1 rounded-control bg-canvas px-3 py-2 font-mono text-xs break-all"
-        >
-          {server.key}
-        </code>
-        <CopyButton onClick={() => void copy(server.key, 'Server key')} />
-      </div>
-      <div className="space-y-2">
-        <div className="flex items-center justify-between gap-2">
-          <h3 className="font-medium text-ink">
-            Install step ({SERVER_INTEGRATION_LABELS[server.integration]})
-          </h3>
-          <Button size="sm" variant="secondary" onClick={() => void copy(step, 'Install step')}>
-            Copy install step
+      <p className="text-ink-muted">
+        Copy the key{webhook ? ' and the signing secret' : ''} now: {webhook ? 'they' : 'it'} will not be
+        shown again.
+      </p>
+      <Secret label="Server key" value={server.key} />
+      {webhook && <Secret label="Signing secret" value={server.signing_secret} />}
+      <InstallStep
+        integration={server.integration}
+        step={stepOf(server, server.key, webhook ? server.signing_secret : undefined)}
+      />
+    </div>
+  );
+}
+
+/** A new signing secret for a server's signed webhook: the old one stops working; the new one shown once. */
+function SigningSecretDialog({ server, onClose }: { server: Server; onClose: () => void }) {
+  const renew = useRenewSigningSecretMutation();
+  return (
+    <FormDialog
+      title="New Signing Secret"
+      description={`Make a new signing secret for "${server.name}"? Calls signed with the old one are refused from now on.`}
+      size="lg"
+      onClose={onClose}
+      onSubmit={(event) => {
+        event.preventDefault();
+        renew.mutate(server.id);
+      }}
+      saving={renew.isPending}
+      submitLabel="Make New Secret"
+      savingLabel="Making..."
+      saved={
+        renew.data
+          ? {
+              title: `New signing secret of "${server.name}"`,
+              content: (
+                <div className="space-y-4 text-sm">
+                  <p className="text-ink-muted">Copy it now: it will not be shown again.</p>
+                  <Secret label="Signing secret" value={renew.data.signing_secret} />
+                  <InstallStep
+                    integration="webhook"
+                    step={stepOf({ ...server, integration: 'webhook' }, undefined, renew.data.signing_secret)}
+                  />
+                </div>
+              ),
+            }
+          : null
+      }
+    >
+      {renew.isError && (
+        <ErrorMessage>{actionErrorMessage(renew.error, 'Failed to make a new signing secret.')}</ErrorMessage>
+      )}
+    </FormDialog>
+  );
+}
+
+const lengthOf = (seconds: number | null) =>
+  seconds === null ? 'Until removed' : `${(seconds / 3600).toLocaleString('en-US')} h`;
+
+/** Bans of groups with review on, waiting for a person: approved, they are queued like any ban. */
+function ReviewQueue() {
+  const reviews = useServerReviewsQuery();
+  const decide = useDecideReviewsMutation();
+  const toast = useToast();
+  const [deciding, setDeciding] = useState<string | null>(null);
+  if (reviews.isError)
+    return (
+      <ErrorMessage>
+        {actionErrorMessage(reviews.error, 'Failed to fetch the bans waiting for review.')}
+      </ErrorMessage>
+    );
+  const waiting = reviews.data?.reviews ?? [];
+  if (waiting.length === 0) return null;
+  const run = (what: string, ids: number[], decision: 'approve' | 'reject') => {
+    setDeciding(what);
+    decide.mutate(
+      { ids, decision },
+      {
+        onSuccess: ({ decided }) =>
+          toast.success(
+            `${decided.toLocaleString('en-US')} ${decided === 1 ? 'ban' : 'bans'} ${decision === 'approve' ? 'approved' : 'rejected'}.`,
+          ),
+        onError: (error) => toast.error(actionErrorMessage(error, `Failed to ${decision} the bans.`)),
+        onSettled: () => setDeciding(null),
+      },
+    );
+  };
+  const shown = waiting.slice(0, 100).map((review) => review.id);
+  const total = reviews.data?.total ?? 0;
+  return (
+    <section aria-labelledby="reviews-heading" className="mb-6 space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="reviews-heading" className="text-base font-semibold text-ink">
+          Waiting for review ({total.toLocaleString('en-US')})
+        </h2>
+        <div className="flex gap-2">
+          <Button
+            size="sm"
+            variant="secondary"
+            loading={deciding === 'reject-all'}
+            disabled={deciding !== null}
+            onClick={() => run('reject-all', shown, 'reject')}
+          >
+            Reject {shown.length === total ? 'all' : `first ${shown.length}`}
+          </Button>
+          <Button
+            size="sm"
+            loading={deciding === 'approve-all'}
+            disabled={deciding !== null}
+            onClick={() => run('approve-all', shown, 'approve')}
+          >
+            Approve {shown.length === total ? 'all' : `first ${shown.length}`}
           </Button>
         </div>
-        <pre
-          aria-label="Install step"
-          className="max-h-72 overflow-auto rounded-control bg-canvas p-3 font-mono text-xs whitespace-pre-wrap break-all"
-        >
-          {step}
-        </pre>
       </div>
-    </div>
+      <DataTable
+        caption="Bans waiting for review"
+        columns={['Address', 'Server', 'Comment', 'Length', 'Sent', 'Actions']}
+        rows={waiting}
+        loadingText="Loading the bans waiting for review..."
+        empty="No bans wait for review."
+      >
+        {(review: ServerReview) => (
+          <TableRow key={review.id}>
+            <TableCell label="Address">
+              <span className="font-mono">{review.address}</span>
+            </TableCell>
+            <TableCell label="Server">
+              <div>
+                {review.server_name}
+                <span className="block text-xs text-ink-muted">{review.group_name}</span>
+              </div>
+            </TableCell>
+            <TableCell label="Comment">{review.comment || '-'}</TableCell>
+            <TableCell label="Length">{lengthOf(review.duration_seconds)}</TableCell>
+            <TableCell label="Sent">{when.format(new Date(review.requested_at))}</TableCell>
+            <TableActionsCell label="Actions">
+              <Button
+                size="icon"
+                variant="ghost"
+                aria-label={`Approve the ban of ${review.address}`}
+                loading={deciding === `approve-${review.id}`}
+                disabled={deciding !== null}
+                onClick={() => run(`approve-${review.id}`, [review.id], 'approve')}
+              >
+                <Check aria-hidden="true" className="size-4" />
+              </Button>
+              <Button
+                size="icon"
+                variant="ghost"
+                aria-label={`Reject the ban of ${review.address}`}
+                loading={deciding === `reject-${review.id}`}
+                disabled={deciding !== null}
+                onClick={() => run(`reject-${review.id}`, [review.id], 'reject')}
+              >
+                <X aria-hidden="true" className="size-4" />
+              </Button>
+            </TableActionsCell>
+          </TableRow>
+        )}
+      </DataTable>
+    </section>
   );
 }
 
@@ -191,6 +373,7 @@ export default function ServerListPage() {
   const confirm = useConfirm();
   const toast = useToast();
   const [registering, setRegistering] = useState(false);
+  const [renewing, setRenewing] = useState<Server | null>(null);
 
   const remove = (server: Server) =>
     confirm({
@@ -215,6 +398,7 @@ export default function ServerListPage() {
           </Button>
         }
       />
+      <ReviewQueue />
       {servers.isError ? (
         <ErrorMessage>{actionErrorMessage(servers.error, 'Failed to fetch servers.')}</ErrorMessage>
       ) : (
@@ -244,6 +428,11 @@ export default function ServerListPage() {
                   <span className="block text-xs text-ink-muted">
                     {server.group_name} · key …{server.key_last_four}
                   </span>
+                  {server.in_review > 0 && (
+                    <span className="block text-xs text-ink-muted">
+                      {server.in_review.toLocaleString('en-US')} waiting for review
+                    </span>
+                  )}
                 </div>
               </TableCell>
               <TableCell label="Integration">
@@ -270,7 +459,20 @@ export default function ServerListPage() {
               </TableCell>
               <TableActionsCell label="Actions">
                 {server.state !== 'revoked' && (
-                  <DeleteButton label={`Revoke server ${server.name}`} onClick={() => void remove(server)} />
+                  <>
+                    <Button
+                      size="icon"
+                      variant="ghost"
+                      aria-label={`New signing secret for server ${server.name}`}
+                      onClick={() => setRenewing(server)}
+                    >
+                      <KeyRound aria-hidden="true" className="size-4" />
+                    </Button>
+                    <DeleteButton
+                      label={`Revoke server ${server.name}`}
+                      onClick={() => void remove(server)}
+                    />
+                  </>
                 )}
               </TableActionsCell>
             </TableRow>
@@ -278,6 +480,7 @@ export default function ServerListPage() {
         </DataTable>
       )}
       {registering && <RegisterDialog onClose={() => setRegistering(false)} />}
+      {renewing && <SigningSecretDialog server={renewing} onClose={() => setRenewing(null)} />}
     </>
   );
 }
