@@ -153,10 +153,11 @@ function Plot({ times, series, format, stacked, bucket, onPick }: PlotProps) {
     const element = holder.current;
     if (!element || !canvasDraws()) return;
     const x = times.map((time) => new Date(time).getTime() / 1000);
-    // Stacked: each series drawn as the sum of itself and those after it, largest first.
+    // Stacked: each series drawn as the sum of itself and those after it, largest first; an empty
+    // stack is no bar (null), not a flat one drawn along the axis.
     const drawn = stacked
       ? series.map((_, index) =>
-          x.map((__, at) => series.slice(index).reduce((sum, one) => sum + (one.values[at] ?? 0), 0)),
+          x.map((__, at) => series.slice(index).reduce((sum, one) => sum + (one.values[at] ?? 0), 0) || null),
         )
       : series.map((one) => one.values);
     const bars = uPlot.paths.bars?.({ size: [0.8, 24] });

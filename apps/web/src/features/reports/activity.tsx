@@ -247,12 +247,12 @@ function ActivityView({ report }: { report: ActivityReport }) {
                 row.link ? (
                   <Link
                     to={activityHref(row.link)}
-                    className="font-medium break-all text-brand hover:underline"
+                    className="font-medium break-words text-brand hover:underline"
                   >
                     {row.email ?? 'Unknown'}
                   </Link>
                 ) : (
-                  <span className="break-all">{row.email ?? 'Sign-ins with unknown e-mails'}</span>
+                  <span className="break-words">{row.email ?? 'Sign-ins with unknown e-mails'}</span>
                 ),
             },
             ...outcomeColumns,

@@ -231,38 +231,36 @@ function GuardianPart({ report }: { report: PerformanceReport }) {
           })),
         ]}
       />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <TimeSeriesChart
-          title="Jobs over time"
-          description="Your jobs by when they ended"
-          times={times}
-          series={jobs}
-          bucket={report.bucket}
-          empty={NO_JOBS}
-          stacked
-        />
-        <BarTable
-          title="Jobs by kind"
-          description={
-            <Link to="/dashboard/jobs" className="font-medium text-brand hover:underline">
-              Open your jobs
-            </Link>
-          }
-          rows={report.jobs.by_kind}
-          rowKey={(row) => row.kind}
-          columns={[
-            { header: 'Kind', cell: (row) => row.label },
-            ...JOB_FIELDS.map(({ field, label }) => ({
-              header: label,
-              cell: (row: Record<typeof field, number>) => formatCount(row[field]),
-              className: 'text-right tabular-nums',
-            })),
-          ]}
-          count={jobsEnded}
-          countLabel="Jobs"
-          empty={NO_JOBS}
-        />
-      </div>
+      <TimeSeriesChart
+        title="Jobs over time"
+        description="Your jobs by when they ended"
+        times={times}
+        series={jobs}
+        bucket={report.bucket}
+        empty={NO_JOBS}
+        stacked
+      />
+      <BarTable
+        title="Jobs by kind"
+        description={
+          <Link to="/dashboard/jobs" className="font-medium text-brand hover:underline">
+            Open your jobs
+          </Link>
+        }
+        rows={report.jobs.by_kind}
+        rowKey={(row) => row.kind}
+        columns={[
+          { header: 'Kind', cell: (row) => row.label },
+          ...JOB_FIELDS.map(({ field, label }) => ({
+            header: label,
+            cell: (row: Record<typeof field, number>) => formatCount(row[field]),
+            className: 'text-right tabular-nums',
+          })),
+        ]}
+        count={jobsEnded}
+        countLabel="Jobs"
+        empty={NO_JOBS}
+      />
       <Budgets report={report} />
     </Part>
   );
