@@ -167,7 +167,11 @@ function Plot({ times, series, format, stacked, bucket, onPick }: PlotProps) {
         height: HEIGHT,
         legend: { show: false },
         cursor: { points: { show: !stacked } },
-        scales: { x: { time: true } },
+        // Stacked bars stand on 0, whatever the smallest stack.
+        scales: {
+          x: { time: true },
+          ...(stacked ? { y: { range: (_u, _min, max) => uPlot.rangeNum(0, max || 1, 0.1, true) } } : {}),
+        },
         axes: [
           { stroke: '#475569', grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#e2e8f0' } },
           {
