@@ -152,8 +152,16 @@ function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearch
   };
 
   const events = trail.data?.pages.flatMap((page) => page.events) ?? [];
-  // A report's link gives exact times, which the date inputs show only as days.
-  const exact = [filters.from, filters.to].some((time) => time && !DATE_ONLY.test(time));
+  // A report's link gives exact times, which the date inputs show only as days: said in words.
+  const exactBounds = (
+    [
+      ['from', filters.from],
+      ['to', filters.to],
+    ] as const
+  )
+    .filter(([, time]) => time && !DATE_ONLY.test(time))
+    .map(([word, time]) => `${word} ${exactly.format(new Date(time))}`)
+    .join(' ');
 
   return (
     <>
@@ -231,12 +239,9 @@ function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearch
           <Input type="date" {...filter('to')} value={dateInputValue(filters.to)} />
         </FilterLabel>
       </form>
-      {exact && (
+      {exactBounds && (
         <p className="-mt-2 mb-4 text-sm text-ink-muted">
-          Changes{' '}
-          {filters.from && !DATE_ONLY.test(filters.from) && `from ${exactly.format(new Date(filters.from))} `}
-          {filters.to && !DATE_ONLY.test(filters.to) && `to ${exactly.format(new Date(filters.to))}`}, as the
-          Activity report counted them. Pick a day to see whole days.
+          Changes {exactBounds}, as the Activity report counted them. Pick a day to see whole days.
         </p>
       )}
 
