@@ -78,7 +78,6 @@ describe('routing rules (spec section 2)', () => {
   });
 
   it.each([
-    ['/dashboard/performance', 'Performance'],
     ['/mail-protection/filtering', 'Filtering'],
     ['/mail-protection/logs', 'Logs'],
   ])('renders a titled placeholder at %s', async (path, title) => {
@@ -96,6 +95,8 @@ describe('routing rules (spec section 2)', () => {
     ['/cloudflare/zones/z1/dns', 'DNS Records'],
     ['/cloudflare/zones/z1/rules', 'Rules for Zone ID: z1'],
     ['/cloudflare/rules', 'Rules'],
+    ['/dashboard/performance', 'Performance'],
+    ['/reports/activity', 'Activity'],
   ])('lazy-loads the screen at %s', async (path, title) => {
     setToken(sessionToken({ level: 1 }));
     renderApp(path);

@@ -24,6 +24,8 @@ const Activity = lazy(() => import('../features/activity'));
 const SecurityReport = lazy(() => import('../features/reports/security'));
 const TrafficReport = lazy(() => import('../features/reports/traffic'));
 const ErrorsReport = lazy(() => import('../features/reports/errors'));
+const ActivityReport = lazy(() => import('../features/reports/activity'));
+const Performance = lazy(() => import('../features/reports/performance'));
 const Jobs = lazy(() => import('../features/jobs'));
 const Alerts = lazy(() => import('../features/alerts'));
 const AdminActivity = lazy(() => import('../features/activity/admin'));
@@ -53,9 +55,11 @@ const screens: Record<string, ComponentType> = {
   'cloudflare/rules': RulesOverview,
   'dashboard/alerts': Alerts,
   'dashboard/activity': Activity,
+  'dashboard/performance': Performance,
   'reports/security': SecurityReport,
   'reports/traffic': TrafficReport,
   'reports/errors': ErrorsReport,
+  'reports/activity': ActivityReport,
   // Opened from the top bar's bell.
   'dashboard/jobs': Jobs,
   'admin/activity': AdminActivity,

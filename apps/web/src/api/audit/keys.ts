@@ -8,7 +8,10 @@ export interface AuditFilters {
   account_id: string;
   action: string;
   outcome: AuditOutcome | '';
-  /** Dates as the date inputs give them: YYYY-MM-DD, from the start of `from` to the end of `to`. */
+  /**
+   * Dates as the date inputs give them: YYYY-MM-DD, from the start of `from` to the end of `to`; or
+   * exact ISO times, as a report's link to the table gives them (the changes it counted).
+   */
   from: string;
   to: string;
 }
@@ -27,10 +30,14 @@ export const auditEndpointsOf = (scope: AuditScope) =>
     ? { page: auditEndpoints.mine, csv: auditEndpoints.mineCsv }
     : { page: auditEndpoints.everyone, csv: auditEndpoints.everyoneCsv };
 
-/** The filters as the API's query: dates as whole days in the person's time zone. */
+/** A date input's value: YYYY-MM-DD. */
+export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The filters as the API's query: dates as whole days in the person's time zone, exact times as they are. */
 export function auditQuery(filters: AuditFilters): Omit<AuditQuery, 'before' | 'limit'> {
   const day = (date: string, plusDays = 0) => {
     if (!date) return undefined;
+    if (!DATE_ONLY.test(date)) return date;
     const start = new Date(`${date}T00:00:00`);
     start.setDate(start.getDate() + plusDays);
     return Number.isNaN(start.getTime()) ? undefined : start.toISOString();

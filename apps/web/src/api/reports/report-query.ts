@@ -13,6 +13,8 @@ const fetchers = {
     callEndpoint(reportEndpoints.traffic, { query, signal }),
   errors: (query: ReportQuery, signal?: AbortSignal) =>
     callEndpoint(reportEndpoints.errors, { query, signal }),
+  performance: (query: ReportQuery, signal?: AbortSignal) =>
+    callEndpoint(reportEndpoints.performance, { query, signal }),
 };
 
 /** The answer of each report. */

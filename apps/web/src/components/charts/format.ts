@@ -40,3 +40,6 @@ export function formatBucket(time: string | number | Date, bucket: Bucket): stri
 export function timeZoneName(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
+
+/** A duration in milliseconds ("182 ms"), as Cloudflare's timings are given. */
+export const formatMilliseconds = (value: number) => `${whole.format(value)} ms`;

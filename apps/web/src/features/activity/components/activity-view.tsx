@@ -1,6 +1,13 @@
 import { useState, type ChangeEvent, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { Download, Search } from 'lucide-react';
-import { AUDIT_SEARCH_MAX, type AuditEvent, type AuditOutcome } from '@guardian/contract';
+import {
+  ACTIVITY_KIND_LABELS,
+  AUDIT_OUTCOMES,
+  AUDIT_SEARCH_MAX,
+  type AuditEvent,
+  type AuditOutcome,
+} from '@guardian/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { LoadMore } from '../../../components/ui/load-more';
@@ -13,7 +20,7 @@ import { actionErrorMessage } from '../../../lib/api';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { exportAudit } from '../../../api/audit/audit-export';
 import { useAuditQuery } from '../../../api/audit/audit-query';
-import type { AuditFilters, AuditScope } from '../../../api/audit/keys';
+import { DATE_ONLY, type AuditFilters, type AuditScope } from '../../../api/audit/keys';
 
 const NO_FILTERS: AuditFilters = {
   q: '',
@@ -25,20 +32,15 @@ const NO_FILTERS: AuditFilters = {
   to: '',
 };
 
-/** The kinds of change people filter by: the start of the endpoint names the trail records. */
+/**
+ * The kinds of change people filter by: the start of the actions the trail records, as the Activity
+ * report groups them (`other`, no prefix, is no filter).
+ */
 const ACTION_KINDS: { label: string; value: string }[] = [
   { label: 'Every kind', value: '' },
-  { label: 'Sign-ins', value: 'auth.' },
-  { label: 'Accounts', value: 'accounts.' },
-  { label: 'Ban lists', value: 'banLists.' },
-  { label: 'Ban list items', value: 'banListItems.' },
-  { label: 'Zones', value: 'zones.' },
-  { label: 'Zone settings', value: 'zoneSettings.' },
-  { label: 'DNS records', value: 'dnsRecords.' },
-  { label: 'Firewall rules', value: 'firewallRules.' },
-  { label: 'Page rules', value: 'pageRules.' },
-  { label: 'Restores', value: 'snapshots.' },
-  { label: 'Users', value: 'users.' },
+  ...Object.entries(ACTIVITY_KIND_LABELS)
+    .filter(([kind]) => kind !== 'other')
+    .map(([kind, label]) => ({ label, value: `${kind}.` })),
 ];
 
 const OUTCOMES: Record<AuditOutcome, { label: string; tone: BadgeTone }> = {
@@ -48,6 +50,41 @@ const OUTCOMES: Record<AuditOutcome, { label: string; tone: BadgeTone }> = {
 };
 
 const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
+const exactly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A time of the address: a date input's day, or an exact time (a report's link); anything else is none. */
+function timeParam(value: string | null): string {
+  if (!value) return '';
+  if (DATE_ONLY.test(value)) return value;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? '' : new Date(at).toISOString();
+}
+
+/** The day a date input shows of a filter's time (an exact time's day in the person's time zone). */
+function dateInputValue(value: string): string {
+  if (!value || DATE_ONLY.test(value)) return value;
+  const at = new Date(value);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}
+
+/**
+ * The filters a link gives in the address (`?action=dnsRecords.&from=…`), as the Activity report's
+ * links do: the same parameters as /api/audit. The person filter is the administrators' view's only.
+ */
+function filtersOfAddress(params: URLSearchParams, everyone: boolean): AuditFilters {
+  const outcome = params.get('outcome') ?? '';
+  const text = (name: string, max: number) => (params.get(name) ?? '').slice(0, max);
+  return {
+    q: text('q', AUDIT_SEARCH_MAX),
+    actor: everyone ? text('actor', 254) : '',
+    account_id: text('account_id', 64),
+    action: text('action', 64),
+    outcome: (AUDIT_OUTCOMES as readonly string[]).includes(outcome) ? (outcome as AuditOutcome) : '',
+    from: timeParam(params.get('from')),
+    to: timeParam(params.get('to')),
+  };
+}
 
 /** The target's fields as one short line: `list_id=…, ip=192.0.2.1`. */
 function targetLine(target: AuditEvent['target']): string {
@@ -67,12 +104,21 @@ function FilterLabel({ text, children }: { text: string; children: ReactNode }) 
 }
 
 /**
- * The audit trail as a page: filters, the events newest first with Load more, and a CSV export of what
- * the filters select. `everyone` is the administrators' view, with the person filter and column.
+ * The audit trail as a page: filters (first those the address gives), the events newest first with
+ * Load more, and a CSV export of what the filters select. `everyone` is the administrators' view, with
+ * the person filter and column. A new address (another report link) starts from its filters.
  */
 export function ActivityView({ scope }: { scope: AuditScope }) {
+  const [params] = useSearchParams();
+  return <ActivityTrail key={params.toString()} scope={scope} params={params} />;
+}
+
+function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearchParams }) {
   const everyone = scope === 'everyone';
-  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<AuditFilters>(() => ({
+    ...NO_FILTERS,
+    ...filtersOfAddress(params, everyone),
+  }));
   // Typed filters wait for a pause; the selects and dates apply at once.
   const q = useDebouncedValue(filters.q, 300);
   const actor = useDebouncedValue(filters.actor, 300);
@@ -106,6 +152,16 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
   };
 
   const events = trail.data?.pages.flatMap((page) => page.events) ?? [];
+  // A report's link gives exact times, which the date inputs show only as days: said in words.
+  const exactBounds = (
+    [
+      ['from', filters.from],
+      ['to', filters.to],
+    ] as const
+  )
+    .filter(([, time]) => time && !DATE_ONLY.test(time))
+    .map(([word, time]) => `${word} ${exactly.format(new Date(time))}`)
+    .join(' ');
 
   return (
     <>
@@ -177,12 +233,17 @@ export function ActivityView({ scope }: { scope: AuditScope }) {
           </Select>
         </FilterLabel>
         <FilterLabel text="From">
-          <Input type="date" {...filter('from')} />
+          <Input type="date" {...filter('from')} value={dateInputValue(filters.from)} />
         </FilterLabel>
         <FilterLabel text="To">
-          <Input type="date" {...filter('to')} />
+          <Input type="date" {...filter('to')} value={dateInputValue(filters.to)} />
         </FilterLabel>
       </form>
+      {exactBounds && (
+        <p className="-mt-2 mb-4 text-sm text-ink-muted">
+          Changes {exactBounds}, as the Activity report counted them. Pick a day to see whole days.
+        </p>
+      )}
 
       {trail.isError ? (
         <ErrorMessage onRetry={() => void trail.refetch()}>

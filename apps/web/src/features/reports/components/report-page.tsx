@@ -10,26 +10,28 @@ import { errorMessage } from '../../../lib/api';
 import { RANGE_LABELS, useReportFilters } from '../lib/filters';
 import { ScopeLine } from './scope-line';
 
+/** What a report's query hook gives its page (TanStack Query's result, as far as the page reads it). */
+export interface ReportResult<T> {
+  data: T | undefined;
+  error: unknown;
+  isPending: boolean;
+  isError: boolean;
+  isFetching: boolean;
+  isPlaceholderData: boolean;
+  refetch: () => unknown;
+}
+
 interface ReportPageProps<T extends { scope: ReportScope }> {
   title: string;
   description: string;
   /** The report for the filters: the screen's query hook. */
-  useReport: (query: ReportQuery) => {
-    data: T | undefined;
-    error: unknown;
-    isPending: boolean;
-    isError: boolean;
-    isFetching: boolean;
-    isPlaceholderData: boolean;
-    refetch: () => unknown;
-  };
+  useReport: (query: ReportQuery) => ReportResult<T>;
   children: (report: T, query: ReportQuery) => ReactNode;
 }
 
 /**
  * A Reports page: its heading, the filters (account, zone, range; in the address), the scope of the
- * answer (range, zones read and left out), and the report itself once read. Loading shows skeleton
- * cards; a failure shows the server's message with Retry, never a blank chart.
+ * answer (range, zones read and left out), and the report itself once read.
  */
 export function ReportPage<T extends { scope: ReportScope }>({
   title,
@@ -39,11 +41,42 @@ export function ReportPage<T extends { scope: ReportScope }>({
 }: ReportPageProps<T>) {
   const { query, set } = useReportFilters();
   const report = useReport(query);
+  return (
+    <ReportFrame
+      title={title}
+      description={description}
+      filters={<ReportFilters query={query} onChange={set} />}
+      report={report}
+    >
+      {(data) => (
+        <>
+          <ScopeLine scope={data.scope} />
+          {children(data, query)}
+        </>
+      )}
+    </ReportFrame>
+  );
+}
+
+interface ReportFrameProps<T> {
+  title: string;
+  description: string;
+  filters: ReactNode;
+  report: ReportResult<T>;
+  children: (report: T) => ReactNode;
+}
+
+/**
+ * The frame of every report page (the Reports pages, Activity, Performance): heading, filters, then
+ * skeleton cards while the first answer is read, the server's message with Retry on a failure (never a
+ * blank chart), and the last answer dimmed while the one for new filters comes.
+ */
+export function ReportFrame<T>({ title, description, filters, report, children }: ReportFrameProps<T>) {
   const stale = report.isPlaceholderData && report.isFetching;
   return (
     <>
       <PageHeader title={title} description={description} />
-      <Filters query={query} onChange={set} />
+      {filters}
       {report.isError ? (
         <ErrorMessage onRetry={() => void report.refetch()}>
           {errorMessage(report.error, `Failed to load the ${title.toLowerCase()} report.`)}
@@ -55,9 +88,8 @@ export function ReportPage<T extends { scope: ReportScope }>({
           aria-busy={stale || undefined}
           className={clsx('space-y-4 transition-opacity', stale && 'opacity-60')}
         >
-          <ScopeLine scope={report.data.scope} />
           {stale && <Spinner size="sm" label="Loading the report for these filters" className="text-brand" />}
-          {children(report.data, query)}
+          {children(report.data)}
         </div>
       )}
     </>
@@ -70,13 +102,9 @@ interface FiltersProps {
 }
 
 /** Account, zone and range: the person's accounts and zones from the zones mirror. */
-function Filters({ query, onChange }: FiltersProps) {
+export function ReportFilters({ query, onChange }: FiltersProps) {
   const zones = useZonesQuery();
-  const accounts = useMemo(() => {
-    const byId = new Map<string, string>();
-    for (const zone of zones.data ?? []) byId.set(zone.account_id, zone.accountName);
-    return [...byId.entries()].sort((a, b) => a[1].localeCompare(b[1]));
-  }, [zones.data]);
+  const accounts = useAccountChoices();
   const zoneChoices = useMemo(
     () =>
       (zones.data ?? [])
@@ -141,6 +169,16 @@ function Filters({ query, onChange }: FiltersProps) {
       </Field>
     </form>
   );
+}
+
+/** The person's accounts (id, name) by name, from the zones mirror: the account filter's choices. */
+export function useAccountChoices(): [string, string][] {
+  const zones = useZonesQuery();
+  return useMemo(() => {
+    const byId = new Map<string, string>();
+    for (const zone of zones.data ?? []) byId.set(zone.account_id, zone.accountName);
+    return [...byId.entries()].sort((a, b) => a[1].localeCompare(b[1]));
+  }, [zones.data]);
 }
 
 /** Grey cards where the charts will be, while the first answer is read. */

@@ -11,7 +11,7 @@ const BUCKETS_MAX = 30 * 24;
  * is a 0 on the chart, not a line drawn across the gap. Hours start on the hour, days at midnight UTC
  * (as Cloudflare's `date` dimension counts them).
  */
-export function bucketTimes(scope: ReportScope): string[] {
+export function bucketTimes(scope: Pick<ReportScope, 'since' | 'until' | 'bucket'>): string[] {
   const step = scope.bucket === 'hour' ? HOUR_MS : DAY_MS;
   const since = Date.parse(scope.since);
   const until = Date.parse(scope.until);
