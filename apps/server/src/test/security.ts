@@ -20,6 +20,7 @@ import {
   serverApiEndpoints,
   systemSettingEndpoints,
   serverEndpoints,
+  crowdsecEndpoints,
   snapshotEndpoints,
   jobEndpoints,
   twoFactorEndpoints,
@@ -685,6 +686,11 @@ export async function sampleRequest(
       return { payload: { audit_retention_days: 365 } };
     case systemSettingEndpoints.testEmail:
       return { payload: { to: 'sample@example.com' } };
+    case crowdsecEndpoints.connect:
+      // Nothing listens there: a pull of it fails, in words, and changes no list.
+      return {
+        payload: { lapi_url: 'http://127.0.0.1:9', bouncer_key: `sample-bouncer-key-${sampleCounter}` },
+      };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.
