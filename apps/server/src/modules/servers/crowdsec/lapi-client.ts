@@ -57,7 +57,7 @@ export function goDurationSeconds(text: string): number {
   let seconds = 0;
   for (const [, amount, unit] of match[2]!.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g))
     seconds += Number(amount) * UNIT_SECONDS[unit!]!;
-  return (match[1] ? -1 : 1) * Math.floor(seconds);
+  return Math.floor((match[1] ? -1 : 1) * seconds);
 }
 
 const isMirrored = (decision: LapiDecision) =>
