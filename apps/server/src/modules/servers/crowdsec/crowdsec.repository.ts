@@ -119,10 +119,14 @@ export class CrowdsecRepository {
     );
   }
 
-  /** Takes the source for one pull until `leaseMs` from now; undefined when another pull holds it. */
+  /**
+   * Takes the source for one pull until `leaseMs` from now (a pull now puts the next one an interval
+   * away); undefined when another pull holds it.
+   */
   async take(serverId: number, leaseMs: number): Promise<PullSourceRow | undefined> {
     const [row] = await this.db.query<PullSourceRow>(
-      `UPDATE crowdsec_sources c SET pulling_until = now() + $2 * interval '1 millisecond', last_pull_at = now()
+      `UPDATE crowdsec_sources c SET pulling_until = now() + $2 * interval '1 millisecond', last_pull_at = now(),
+              next_pull_at = greatest(c.next_pull_at, now() + c.pull_interval_seconds * interval '1 second')
          FROM servers s JOIN users u ON u.id = s.user_id
         WHERE c.server_id = $1 AND s.id = c.server_id AND s.revoked_at IS NULL AND NOT u.disabled
           AND (c.pulling_until IS NULL OR c.pulling_until < now())
