@@ -34,6 +34,7 @@ export const crowdsecSourceRequestSchema = z.object({
   bouncer_key: z
     .string({ error: 'Enter the bouncer key that cscli bouncers add printed.' })
     .trim()
+    .min(1, 'Enter the bouncer key that cscli bouncers add printed.')
     .min(16, 'The bouncer key is at least 16 characters (cscli bouncers add prints it).')
     .max(256, 'The bouncer key must be at most 256 characters.')
     .regex(/^[\x21-\x7e]+$/, 'The bouncer key holds only printable characters without spaces.'),

@@ -201,7 +201,7 @@ export function CrowdsecBouncers() {
             <TableCell label="Last pull">
               <div>
                 {at(source.last_pull_at)}
-                {source.last_success_at && source.last_success_at !== source.last_pull_at && (
+                {source.last_error && source.last_success_at && (
                   <span className="block text-xs text-ink-muted">
                     Last good: {at(source.last_success_at)}
                   </span>
