@@ -407,21 +407,22 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
       integration: 'crowdsec',
     },
   });
+  const serverId = server.json<{ id: number }>().id;
   estate.server = {
-    id: server.json<{ id: number }>().id,
+    id: serverId,
     key: server.json<{ key: string }>().key,
     groupId: serversGroup.json<{ id: number }>().id,
   };
   // Connected to a Local API without decisions, and pulled once: its next pull is an hour away.
   await call(ctx, user, crowdsecEndpoints.connect, {
-    params: { server_id: estate.server.id },
+    params: { server_id: serverId },
     payload: {
       lapi_url: await emptyLapiUrl(),
       bouncer_key: `estate-bouncer-key-${tag}`,
       pull_interval_seconds: 3600,
     },
   });
-  await call(ctx, user, crowdsecEndpoints.pull, { params: { server_id: estate.server.id } });
+  await call(ctx, user, crowdsecEndpoints.pull, { params: { server_id: serverId } });
   const emptyGroup = await call(ctx, user, serverEndpoints.groupCreate, {
     payload: { name: `Empty ${tag}`, list_ids: [list.id] },
   });
