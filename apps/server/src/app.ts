@@ -41,7 +41,7 @@ import { DatabaseRequestBudget } from './cloudflare/request-budget';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { ipSearchRoutes } from './modules/ip-search';
 import { reportsRoutes } from './modules/reports';
-import { registerServerKeyGuard, serversRoutes } from './modules/servers';
+import { crowdsecRoutes, registerServerKeyGuard, serversRoutes } from './modules/servers';
 import { systemSettingsRoutes } from './modules/system-settings';
 
 /** The dependencies a running server builds from its config (tests and benchmarks may swap some). */
@@ -168,6 +168,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Servers' bans no job carries (a failed one, a lost enqueue) are handed to a new one.
   app.addHook('onReady', async () => services.serverBanWrites.start());
   app.addHook('onClose', () => services.serverBanWrites.stop());
+  // CrowdSec servers whose pull is due get a job (modules/servers/crowdsec).
+  app.addHook('onReady', async () => services.crowdsec.start());
+  app.addHook('onClose', () => services.crowdsec.stop());
   await app.register(zonesRoutes, { zones: services.zones, zonesSyncJobs: services.zonesSyncJobs });
   await app.register(zoneSettingsRoutes, { zoneSettings: services.zoneSettings });
   await app.register(rulesOverviewRoutes, { rulesOverview: services.rulesOverview });
@@ -184,6 +187,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(reportsRoutes, { reports: services.reports });
   await app.register(apiKeysRoutes, { apiKeys: services.apiKeys });
   await app.register(serversRoutes, { servers: services.servers });
+  await app.register(crowdsecRoutes, { crowdsec: services.crowdsec });
   await app.register(alertsRoutes, { alerts: services.alerts });
   // Every account's Lists use is read each minute: past 85% of a quota raises its alert (modules/alerts).
   app.addHook('onReady', async () => services.alertCauses.start());

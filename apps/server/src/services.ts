@@ -44,7 +44,7 @@ import { PasswordLinksService } from './modules/users';
 import { UsersRepository } from './modules/users';
 import { UsersService } from './modules/users';
 import { ZoneSettingsService } from './modules/zones';
-import { activeServersOf, ServerBanWrites, ServersService } from './modules/servers';
+import { activeServersOf, CrowdsecBouncer, ServerBanWrites, ServersService } from './modules/servers';
 import { TicketNotices, TicketsRepository, TicketsService } from './modules/tickets';
 import { Mailer, SystemSettings } from './modules/system-settings';
 import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
@@ -179,6 +179,10 @@ export function createServices(config: Config, deps: AppDeps) {
     deps.tokenCipher,
     alertCauses.serverRefused,
   );
+  // CrowdSec servers' Local APIs, pulled by a job each interval into the servers' own bans.
+  const crowdsec = new CrowdsecBouncer(deps.db, deps.tokenCipher, servers, jobQueue, jobs, (err) =>
+    deps.logger?.error({ err }, "could not look for CrowdSec servers' pulls"),
+  );
   const zoneRecords = new ZonesRepository(deps.db);
   // The person's zones, for every service that acts on one.
   const ownedZones = new OwnedZones(zoneRecords, deps);
@@ -195,6 +199,7 @@ export function createServices(config: Config, deps: AppDeps) {
     'ban-list-import': listImport.run,
     'ban-list-expiry': itemExpiry.run,
     'server-bans': serverBanWrites.run,
+    'crowdsec-pull': crowdsec.run,
   });
   const dns = new DnsRecordsService(deps, ownedZones, snapshots);
   // Whoever reads a zone's WAF rules (its rules screen, the rules overview) tells the lists what the
@@ -276,6 +281,7 @@ export function createServices(config: Config, deps: AppDeps) {
     apiKeys: new ApiKeysService(deps.db, alertCauses.apiKeyCreated),
     servers,
     serverBanWrites,
+    crowdsec,
     alerts,
     alertCauses,
     tickets: new TicketsService(deps.db, ticketNotices),

@@ -21,6 +21,7 @@ import { ipSearchEndpoints } from './ip-search/ip-search.endpoints';
 import { listCapacityEndpoints } from './list-capacity/list-capacity.endpoints';
 import { reportEndpoints } from './reports/reports.endpoints';
 import { serverApiEndpoints, serverEndpoints } from './servers/servers.endpoints';
+import { crowdsecEndpoints } from './servers/crowdsec.endpoints';
 import { alertEndpoints } from './alerts/alerts.endpoints';
 import { helpdeskEndpoints, ticketEndpoints } from './tickets/tickets.endpoints';
 import { systemSettingEndpoints } from './system-settings/system-settings.endpoints';
@@ -52,6 +53,7 @@ export const endpoints = {
   reports: reportEndpoints,
   servers: serverEndpoints,
   serverApi: serverApiEndpoints,
+  crowdsec: crowdsecEndpoints,
   alerts: alertEndpoints,
   tickets: ticketEndpoints,
   helpdesk: helpdeskEndpoints,

@@ -57,6 +57,8 @@ export * from './reports/reports.schemas';
 export * from './reports/reports.endpoints';
 export * from './servers/servers.schemas';
 export * from './servers/servers.endpoints';
+export * from './servers/crowdsec.schemas';
+export * from './servers/crowdsec.endpoints';
 export * from './alerts/alerts.schemas';
 export * from './alerts/alerts.endpoints';
 export * from './tickets/tickets.schemas';

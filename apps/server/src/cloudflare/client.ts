@@ -114,10 +114,10 @@ function parsedResponse(parsed: unknown, init: ResponseInit): Response {
   return response;
 }
 
-class AnswerTooLarge extends Error {}
+export class AnswerTooLarge extends Error {}
 
 /** The body, read up to `maxBytes`; past it the stream is cancelled and AnswerTooLarge thrown. */
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer<ArrayBuffer>> {
+export async function readCapped(response: Response, maxBytes: number): Promise<Buffer<ArrayBuffer>> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);

@@ -1,4 +1,10 @@
-export { CloudflareGateway, CLOUDFLARE_DEFAULTS, type CloudflareOptions } from './client';
+export {
+  AnswerTooLarge,
+  CloudflareGateway,
+  CLOUDFLARE_DEFAULTS,
+  readCapped,
+  type CloudflareOptions,
+} from './client';
 export { cloudflareErrorToAppError, isCloudflareNotFound } from './errors';
 export {
   operationEnd,

@@ -57,6 +57,8 @@ export const JOB_KIND_TABLE = {
   'ban-list-expiry': { payload: nothing, accountTurn: true, retry: ONCE },
   // Queued by a server's ban or unban (or the servers' sweep); Cloudflare refusing is tried again.
   'server-bans': { payload: nothing, accountTurn: true, retry: IN_BACKGROUND },
+  // A CrowdSec server's Local API read (its sweep queues one each interval): the next interval is the retry.
+  'crowdsec-pull': { payload: z.object({ serverId: z.number() }), accountTurn: false, retry: ONCE },
 } satisfies Record<JobKind, JobKindDeclaration>;
 
 export type GuardianJobKinds = typeof JOB_KIND_TABLE;

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   accountEndpoints,
   alertEndpoints,
@@ -20,6 +22,7 @@ import {
   serverApiEndpoints,
   systemSettingEndpoints,
   serverEndpoints,
+  crowdsecEndpoints,
   snapshotEndpoints,
   jobEndpoints,
   twoFactorEndpoints,
@@ -213,6 +216,21 @@ export function ownerOrder(routes: RouteEntry[]): RouteEntry[] {
   return [...routes].sort((a, b) => rank(a) - rank(b));
 }
 
+let emptyLapi: Promise<string> | undefined;
+/** A CrowdSec Local API without decisions (the estate's CrowdSec server's pulls succeed), one per test file. */
+function emptyLapiUrl(): Promise<string> {
+  emptyLapi ??= new Promise((resolve) => {
+    const lapi = createServer((_request, response) => {
+      response.setHeader('Content-Type', 'application/json');
+      response.end('{"new":null,"deleted":null}');
+    });
+    // Never what keeps the test's process alive.
+    lapi.unref();
+    lapi.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(lapi.address() as AddressInfo).port}`));
+  });
+  return emptyLapi;
+}
+
 /** Calls an endpoint as a user and insists on success (for seeding). */
 export async function call(
   ctx: CloudflareTestContext,
@@ -388,15 +406,26 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     payload: {
       name: `web-${tag}`,
       group_id: serversGroup.json<{ id: number }>().id,
-      integration: 'fail2ban',
+      integration: 'crowdsec',
     },
   });
+  const serverId = server.json<{ id: number }>().id;
   estate.server = {
-    id: server.json<{ id: number }>().id,
+    id: serverId,
     key: server.json<{ key: string }>().key,
     groupId: serversGroup.json<{ id: number }>().id,
     signingSecret: server.json<{ signing_secret: string }>().signing_secret,
   };
+  // Connected to a Local API without decisions, and pulled once: its next pull is an hour away.
+  await call(ctx, user, crowdsecEndpoints.connect, {
+    params: { server_id: serverId },
+    payload: {
+      lapi_url: await emptyLapiUrl(),
+      bouncer_key: `estate-bouncer-key-${tag}`,
+      pull_interval_seconds: 3600,
+    },
+  });
+  await call(ctx, user, crowdsecEndpoints.pull, { params: { server_id: serverId } });
   const emptyGroup = await call(ctx, user, serverEndpoints.groupCreate, {
     payload: { name: `Empty ${tag}`, list_ids: [list.id] },
   });
@@ -696,6 +725,14 @@ export async function sampleRequest(
     case serverEndpoints.reviewReject:
       // No ban waits for review in the estate: the id is not the caller's (404), as an owner's walk wants.
       return { payload: { ids: [1] } };
+    case crowdsecEndpoints.connect:
+      return {
+        payload: {
+          lapi_url: await emptyLapiUrl(),
+          bouncer_key: `sample-bouncer-key-${sampleCounter}`,
+          pull_interval_seconds: 3600,
+        },
+      };
     default:
       if (route.method === 'GET' || route.method === 'DELETE') return {};
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.

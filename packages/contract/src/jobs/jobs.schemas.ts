@@ -14,6 +14,7 @@ export const JOB_KINDS = [
   'ban-list-import',
   'ban-list-expiry',
   'server-bans',
+  'crowdsec-pull',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
@@ -31,6 +32,7 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'ban-list-import': 'Import',
   'ban-list-expiry': 'Remove expired items',
   'server-bans': "Servers' bans",
+  'crowdsec-pull': 'CrowdSec decisions',
 };
 
 /** The most jobs one list answer holds (newest first). */

@@ -382,24 +382,13 @@ export function serverInstallStep(
         'fail2ban-client reload',
       ].join('\n');
     case 'crowdsec':
+      // Guardian pulls the Local API as a bouncer: no key of Guardian's goes on the CrowdSec machine.
       return [
-        '# As root, on the CrowdSec machine (the file holds the key: root only, mode 0600):',
-        "(umask 077; cat > /etc/crowdsec/notifications/guardian.yaml) <<'EOF'",
-        'type: http',
-        'name: guardian',
-        'log_level: info',
-        'format: |',
-        '  {{ range . -}}{{ range .Decisions -}}',
-        '  {"address": "{{ .Value }}", "scenario": "{{ .Scenario }}", "reason": "crowdsec {{ .Duration }}"}',
-        '  {{- break }}{{ end }}{{ end }}',
-        `url: ${url}/api/server-api/ban`,
-        'method: POST',
-        'headers:',
-        `  Authorization: Bearer ${key}`,
-        '  Content-Type: application/json',
-        'EOF',
-        '# Then add "- guardian" under notifications: in /etc/crowdsec/profiles.yaml, and:',
-        'systemctl reload crowdsec',
+        '# As root, on the CrowdSec machine: a bouncer key for Guardian (printed once):',
+        'cscli bouncers add guardian',
+        '# The Local API must be reachable from Guardian: api.server.listen_uri in /etc/crowdsec/config.yaml',
+        '# (e.g. 0.0.0.0:8080, behind a firewall that lets only Guardian in). Then, in Guardian:',
+        `#   ${url}/servers/integrations > CrowdSec > Connect: the Local API's address and that key.`,
       ].join('\n');
     case 'webhook':
       return [

@@ -37,6 +37,7 @@ import { sql as itemOrderBuckets } from './038_item_order_buckets';
 import { sql as servers } from './040_servers';
 import { sql as alerts } from './041_alerts';
 import { sql as serverReviewWebhook } from './042_server_review_webhook';
+import { sql as crowdsec } from './043_crowdsec';
 import { sql as systemSettings } from './044_system_settings';
 import { sql as tickets } from './046_tickets';
 
@@ -87,6 +88,7 @@ export const migrations: readonly Migration[] = [
   { name: '040_servers', sql: servers },
   { name: '041_alerts', sql: alerts },
   { name: '042_server_review_webhook', sql: serverReviewWebhook },
+  { name: '043_crowdsec', sql: crowdsec },
   { name: '044_system_settings', sql: systemSettings },
   { name: '046_tickets', sql: tickets },
 ];

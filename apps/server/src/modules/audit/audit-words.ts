@@ -239,6 +239,18 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
         : phrase('banned', 'ban', `${text(target.address) ?? 'an address'} (signed webhook)`);
     case 'serverApi.heartbeat':
       return phrase('reported in', 'report in');
+    case 'crowdsec.connect':
+      return phrase(
+        'connected',
+        'connect',
+        `server ${text(target.server_id) ?? ''} to its CrowdSec Local API`,
+      );
+    case 'crowdsec.pull':
+      return phrase('pulled', 'pull', `the CrowdSec decisions of server ${text(target.server_id) ?? ''}`);
+    case 'crowdsec.disconnect':
+      return phrase('disconnected', 'disconnect', `server ${text(target.server_id) ?? ''} from CrowdSec`);
+    case 'crowdsec.mirror':
+      return phrase('mirrored', 'mirror', "CrowdSec's decisions");
     case 'twoFactor.setup':
       return phrase('started setting up two-factor sign-in', 'start setting up two-factor sign-in');
     case 'twoFactor.enable':

@@ -1,4 +1,6 @@
 // The servers module's entry: the one file other modules and the composition root import (lint holds it).
+export { CrowdsecBouncer } from './crowdsec/crowdsec.service';
+export { crowdsecRoutes } from './crowdsec/crowdsec.routes';
 export { ServerBanWrites } from './server-bans-job';
 export { registerServerKeyGuard } from './server-key.guard';
 export { serversRoutes } from './servers.routes';

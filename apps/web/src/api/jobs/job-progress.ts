@@ -30,6 +30,8 @@ export const JOB_PROGRESS_UNITS: Record<JobKind, [string, string]> = {
   'ban-list-expiry': ['item', 'items'],
   // The servers' bans and unbans of an account written so far.
   'server-bans': ['ban', 'bans'],
+  // A CrowdSec pull counts the decisions it handed to the lists or removed.
+  'crowdsec-pull': ['decision', 'decisions'],
 };
 
 /** "1 item", "10,000 items". */

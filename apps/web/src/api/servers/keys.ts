@@ -4,4 +4,5 @@ export const serverKeys = {
   list: () => [...serverKeys.all, 'list'] as const,
   groups: () => [...serverKeys.all, 'groups'] as const,
   reviews: () => [...serverKeys.all, 'reviews'] as const,
+  crowdsec: () => [...serverKeys.all, 'crowdsec'] as const,
 };

@@ -5,12 +5,13 @@ import {
   type ServerIntegration,
 } from '@guardian/contract';
 import { PageHeader } from '../../components/ui/page-header';
+import { CrowdsecBouncers } from './crowdsec-bouncers';
 
 const WHAT: Record<ServerIntegration, string> = {
   fail2ban:
     "A Fail2Ban action (integrations/fail2ban): a jail's ban is sent to Guardian with its jail, failures and bantime; its unban removes the address's own item from every list of the group. It reports in when Fail2Ban starts. The key is read from a root-only file (mode 0600), never put on a command line.",
   crowdsec:
-    "CrowdSec's HTTP notification plugin (integrations/crowdsec): each alert's ban decision is sent with its scenario. The plugin's file holds the key: root's, mode 0600. Removing expired decisions (CrowdSec as a bouncer) is to come.",
+    "Guardian is a bouncer of CrowdSec's Local API: it pulls the decisions stream with a bouncer key and mirrors each ban decision (an address or a range) into the group's lists, the decision's time left as its expiry and its scenario in the comment; deleted or expired decisions are removed. Connect each CrowdSec server below.",
   webhook:
     'A SOAR tool or a script that signs its calls: POST /api/server-api/webhook/<server id> with {"type":"ban","address":...,"duration_seconds":...} or {"type":"unban","address":...}, signed with the server\'s signing secret under the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). A call more than 5 minutes old, signed wrongly or sent twice is refused and recorded. The sender below reads the secret from a file only its user reads (mode 0600), never from its command line. The secret is shown when the server is registered, or made anew from its row on the Server List.',
   script:
@@ -42,6 +43,11 @@ export default function ServerIntegrationsPage() {
             >
               {serverInstallStep(integration, window.location.origin)}
             </pre>
+            {integration === 'crowdsec' && (
+              <div className="mt-4">
+                <CrowdsecBouncers />
+              </div>
+            )}
           </section>
         ))}
       </div>
