@@ -27,4 +27,6 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** The clock (ms) that times how long a session is kept between requests; tests move one by hand. */
   sessionClock?: () => number;
+  /** The clock (ms) whose now ends a report's range; a test holds it still across two reads it compares. */
+  reportClock?: () => number;
 }

@@ -104,7 +104,7 @@ export class ReportPlanner {
     const rangeSeconds = REPORT_RANGE_SECONDS[query.range];
     // Now, to the event just added (Cloudflare allows 60 s of skew where a range starts: a range as
     // long as the plan keeps still passes when its query is sent a moment later).
-    const until = new Date();
+    const until = new Date(this.deps.reportClock?.() ?? Date.now());
     const since = new Date(until.getTime() - rangeSeconds * 1000);
     const { settings, queries } = await this.settingsOf(zones);
 
