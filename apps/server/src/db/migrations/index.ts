@@ -37,6 +37,7 @@ import { sql as itemOrderBuckets } from './038_item_order_buckets';
 import { sql as servers } from './040_servers';
 import { sql as alerts } from './041_alerts';
 import { sql as systemSettings } from './044_system_settings';
+import { sql as plans } from './045_plans';
 import { sql as tickets } from './046_tickets';
 
 export interface Migration {
@@ -86,5 +87,6 @@ export const migrations: readonly Migration[] = [
   { name: '040_servers', sql: servers },
   { name: '041_alerts', sql: alerts },
   { name: '044_system_settings', sql: systemSettings },
+  { name: '045_plans', sql: plans },
   { name: '046_tickets', sql: tickets },
 ];

@@ -17,6 +17,7 @@ import {
   type ServerGroupRequest,
   type ServerUnbanRequest,
 } from '@guardian/contract';
+import { refuseBeyondPlan } from '../plans';
 import { AppError } from '../../app-error';
 import type { Db } from '../../db';
 import type { OwnedLists } from '../ban-list-mirror';
@@ -219,6 +220,7 @@ export class ServersService {
       const repository = new ServersRepository(tx);
       await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
       if (!(await repository.group(userId, request.group_id))) throw groupNotFound();
+      await refuseBeyondPlan(tx, userId, 'servers', 1);
       if ((await repository.countServers(userId)) >= MAX_SERVERS_PER_USER)
         throw new AppError('CONFLICT', `You already have ${MAX_SERVERS_PER_USER} servers: revoke one first.`);
       const serverId = await repository.insertServer(userId, {
@@ -317,6 +319,7 @@ export class ServersService {
       .transaction(async (tx) => {
         const repository = new ServersRepository(tx);
         await repository.lockServer(server.id);
+        await refuseBeyondPlan(tx, server.user.id, 'list_items', lists.length);
         if ((await repository.bansInLastHour(server.id)) >= group.ceiling_per_hour) {
           throw new AppError(
             'RATE_LIMITED',
