@@ -220,7 +220,8 @@ async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config
   }
   // Everyone is on Standard (migration 045); a second, small plan shows what the Plans page does.
   const plans = new PlansService(db);
-  if (!(await plans.list()).some((plan) => plan.name === DEMO_SMALL_PLAN.name)) await plans.create(DEMO_SMALL_PLAN);
+  if (!(await plans.list()).some((plan) => plan.name === DEMO_SMALL_PLAN.name))
+    await plans.create(DEMO_SMALL_PLAN);
   const login = await app.inject({ method: 'POST', url: '/api/login', payload: DEMO_USERS[1] });
   const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
   const call = async (method: 'GET' | 'POST', url: string, payload?: object): Promise<unknown> => {

@@ -29,7 +29,8 @@ export function PlanUse({ className = '' }: { className?: string }) {
       {plan.data && (
         <>
           <p className="text-sm text-ink-muted">
-            What you may add, and what you use. Reports reach back {REPORT_RANGE_WORDS[plan.data.report_range]}.
+            What you may add, and what you use. Reports reach back{' '}
+            {REPORT_RANGE_WORDS[plan.data.report_range]}.
           </p>
           <ul className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2">
             {plan.data.use.map((entry) => (

@@ -80,7 +80,9 @@ describe('plans', () => {
       expect.objectContaining({ name: 'Standard', is_default: true, accounts: 100, report_range: '30d' }),
     ]);
     expect(plans[0]!.users).toBeGreaterThanOrEqual(2);
-    const [row] = await ctx.db.query<{ plan_id: number }>('SELECT plan_id FROM users WHERE id = $1', [alice.id]);
+    const [row] = await ctx.db.query<{ plan_id: number }>('SELECT plan_id FROM users WHERE id = $1', [
+      alice.id,
+    ]);
     expect(row!.plan_id).toBe(plans[0]!.id);
 
     const small = await createPlan({ name: 'Small', accounts: 2 });
@@ -97,14 +99,14 @@ describe('plans', () => {
       payload: { ...roomy, name: 'Small', accounts: 3 },
     });
     expect(changed.json<Plan>()).toMatchObject({ accounts: 3 });
-    expect((await as(admin, planEndpoints.update, { params: { id: 999_999 }, payload: roomy })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await as(admin, planEndpoints.update, { params: { id: 999_999 }, payload: roomy })).statusCode,
+    ).toBe(404);
 
     // A new person gets the default plan, whichever it is.
-    expect((await as(admin, planEndpoints.makeDefault, { params: { id: small.id } })).json<Plan>().is_default).toBe(
-      true,
-    );
+    expect(
+      (await as(admin, planEndpoints.makeDefault, { params: { id: small.id } })).json<Plan>().is_default,
+    ).toBe(true);
     const newcomer = await as(admin, userEndpoints.create, {
       payload: { email: 'newcomer@example.com', level: 1, password_setup: { method: 'link' } },
     });
@@ -119,12 +121,17 @@ describe('plans', () => {
     await as(admin, planEndpoints.makeDefault, { params: { id: plans[0]!.id } });
     const used = await as(admin, planEndpoints.remove, { params: { id: small.id } });
     expect(used.statusCode).toBe(409);
-    expect(used.json().message).toBe('"Small" is in use by newcomer@example.com: give them another plan first.');
+    expect(used.json().message).toBe(
+      '"Small" is in use by newcomer@example.com: give them another plan first.',
+    );
     await as(admin, userEndpoints.remove, { params: { id: newcomer.json<{ user: User }>().user.id } });
     expect((await as(admin, planEndpoints.remove, { params: { id: small.id } })).statusCode).toBe(204);
 
     // Assigning: an unknown plan or person is not found.
-    const noPlan = await as(admin, userEndpoints.setPlan, { params: { id: alice.id }, payload: { plan_id: 999_999 } });
+    const noPlan = await as(admin, userEndpoints.setPlan, {
+      params: { id: alice.id },
+      payload: { plan_id: 999_999 },
+    });
     expect(noPlan.statusCode).toBe(404);
     expect(noPlan.json().message).toBe('Plan not found.');
     const noUser = await as(admin, userEndpoints.setPlan, {
@@ -173,25 +180,35 @@ describe('plans', () => {
       list_name: 'first',
       kind: 'ip',
     });
-    expect(list.statusCode, list.body).toBe(200);
+    expect(list.statusCode, list.body).toBe(201);
     const listId = list.json<BanList>().list_id;
 
     let before = cloudflareCalls();
     expectRefusal(
-      await post(person, '/api/cloudflare/banlists', { account_name: owned.account_name, list_name: 'second', kind: 'ip' }),
+      await post(person, '/api/cloudflare/banlists', {
+        account_name: owned.account_name,
+        list_name: 'second',
+        kind: 'ip',
+      }),
       'Your plan allows 1 list.',
     );
     expectRefusal(
-      await post(person, '/api/cloudflare/zones', { account_id: owned.account_id, domain: 'refused.example' }),
+      await post(person, '/api/cloudflare/zones', {
+        account_id: owned.account_id,
+        domain: 'refused.example',
+      }),
       'Your plan allows 0 zones.',
     );
     expect(cloudflareCalls()).toBe(before);
 
-    const item = await post(person, `/api/cloudflare/banlists/${listId}/items`, { ip: '192.0.2.1', comment: '' });
+    const item = await post(person, `/api/cloudflare/banlists/${listId}/items`, {
+      ip: '192.0.2.1',
+      comment: 'first',
+    });
     expect(item.statusCode, item.body).toBe(201);
     before = cloudflareCalls();
     expectRefusal(
-      await post(person, `/api/cloudflare/banlists/${listId}/items`, { ip: '192.0.2.2', comment: '' }),
+      await post(person, `/api/cloudflare/banlists/${listId}/items`, { ip: '192.0.2.2', comment: 'second' }),
       'Your plan allows 1 list item.',
     );
     const preview = await post(person, `/api/cloudflare/banlists/${listId}/items/import/preview`, {
@@ -199,16 +216,29 @@ describe('plans', () => {
     });
     expect(preview.statusCode, preview.body).toBe(200);
     expectRefusal(
-      await post(person, `/api/cloudflare/banlists/${listId}/items/import/${preview.json<{ id: string }>().id}`),
+      await post(
+        person,
+        `/api/cloudflare/banlists/${listId}/items/import/${preview.json<{ id: string }>().id}`,
+      ),
       'Your plan allows 1 list item.',
     );
-    const writes = ctx.sandbox.control.callLog({ path: /\/items$/ }).filter((entry) => entry.method !== 'GET');
+    const writes = ctx.sandbox.control
+      .callLog({ path: /\/items$/ })
+      .filter((entry) => entry.method !== 'GET');
     expect(writes.length).toBe(1);
 
-    const key = await as(person, { method: 'POST', path: '/api/me/api-keys' }, { payload: { name: 'one', access: 'ban' } });
+    const key = await as(
+      person,
+      { method: 'POST', path: '/api/me/api-keys' },
+      { payload: { name: 'one', access: 'ban' } },
+    );
     expect(key.statusCode, key.body).toBe(201);
     expectRefusal(
-      await as(person, { method: 'POST', path: '/api/me/api-keys' }, { payload: { name: 'two', access: 'ban' } }),
+      await as(
+        person,
+        { method: 'POST', path: '/api/me/api-keys' },
+        { payload: { name: 'two', access: 'ban' } },
+      ),
       'Your plan allows 1 API key.',
     );
 
@@ -255,7 +285,11 @@ describe('plans', () => {
     const { person } = await personOn({ report_range: '24h' });
     for (const report of ['security', 'traffic', 'errors']) {
       expectRefusal(
-        await ctx.app.inject({ method: 'GET', url: `/api/reports/${report}?range=7d`, headers: person.headers }),
+        await ctx.app.inject({
+          method: 'GET',
+          url: `/api/reports/${report}?range=7d`,
+          headers: person.headers,
+        }),
         "Your plan's reports reach back 24 hours.",
       );
     }

@@ -138,7 +138,9 @@ describe('Plans (administrators)', () => {
     const inUse = '"Starter" is in use by ada@example.com: give them another plan first.';
     api.answer('DELETE /api/admin/plans/2', () => refusal(409, 'CONFLICT', inUse));
     await person.click(within(rowOf(table, 'Starter')).getByRole('button', { name: 'Delete Starter' }));
-    await person.click(within(screen.getByRole('dialog', { name: 'Delete Plan' })).getByRole('button', { name: 'Delete' }));
+    await person.click(
+      within(screen.getByRole('dialog', { name: 'Delete Plan' })).getByRole('button', { name: 'Delete' }),
+    );
     expect(await screen.findByText(inUse)).toBeInTheDocument();
 
     api.answer('POST /api/admin/plans/2/default', () => {
@@ -148,7 +150,9 @@ describe('Plans (administrators)', () => {
       ];
       return jsonResponse(200, plans[1]);
     });
-    await person.click(within(rowOf(table, 'Starter')).getByRole('button', { name: 'Make Starter the default plan' }));
+    await person.click(
+      within(rowOf(table, 'Starter')).getByRole('button', { name: 'Make Starter the default plan' }),
+    );
     expect(await screen.findByText('New people now get Starter.')).toBeInTheDocument();
     await waitFor(() => expect(rowOf(table, 'Starter')).toHaveTextContent('Default'));
   });

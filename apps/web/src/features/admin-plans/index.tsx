@@ -67,7 +67,13 @@ function PlansView() {
       )}
       <DataTable
         caption="Plans"
-        columns={['Name', ...PLAN_LIMITS.map((limit) => PLAN_LIMIT_LABELS[limit]), 'Reports', 'People', 'Actions']}
+        columns={[
+          'Name',
+          ...PLAN_LIMITS.map((limit) => PLAN_LIMIT_LABELS[limit]),
+          'Reports',
+          'People',
+          'Actions',
+        ]}
         loading={plans.isPending}
         loadingText="Loading plans..."
         rows={plans.data ?? []}
@@ -96,9 +102,17 @@ function PlansView() {
             <TableCell label="People" className="tabular-nums">
               {plan.users.toLocaleString('en-US')}
             </TableCell>
-            <TableActionsCell label="Actions" className="cards:max-w-full [&>div]:gap-1 cards:[&>div]:flex-wrap">
+            <TableActionsCell
+              label="Actions"
+              className="cards:max-w-full [&>div]:gap-1 cards:[&>div]:flex-wrap"
+            >
               <Tooltip content="Edit">
-                <Button variant="ghost" size="icon" aria-label={`Edit ${plan.name}`} onClick={() => setEditing(plan)}>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Edit ${plan.name}`}
+                  onClick={() => setEditing(plan)}
+                >
                   <Pencil aria-hidden="true" className="size-4" />
                 </Button>
               </Tooltip>
@@ -125,7 +139,9 @@ function PlansView() {
         )}
       </DataTable>
 
-      {editing && <PlanDialog plan={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />}
+      {editing && (
+        <PlanDialog plan={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
+      )}
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}

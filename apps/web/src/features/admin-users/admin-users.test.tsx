@@ -414,7 +414,7 @@ describe('Users (administrators)', () => {
     expect(api.callsTo('GET /api/admin/users')).toHaveLength(0);
   });
 
-  it("gives a person another plan from their row, and the Plan column says it", async () => {
+  it('gives a person another plan from their row, and the Plan column says it', async () => {
     const { person, table } = await openUsers();
     expect(rowOf(table, 'person3@example.com')).toHaveTextContent('Standard');
     api.answer('PUT /api/admin/users/3/plan', (call) => {
@@ -422,7 +422,11 @@ describe('Users (administrators)', () => {
       people[2] = changed;
       return jsonResponse(200, changed);
     });
-    await person.click(within(rowOf(table, 'person3@example.com')).getByRole('button', { name: 'Change plan of person3@example.com' }));
+    await person.click(
+      within(rowOf(table, 'person3@example.com')).getByRole('button', {
+        name: 'Change plan of person3@example.com',
+      }),
+    );
     const dialog = screen.getByRole('dialog', { name: 'Change Plan' });
     await person.selectOptions(within(dialog).getByLabelText(/^Plan/), 'Starter');
     await person.click(within(dialog).getByRole('button', { name: 'Save Plan' }));

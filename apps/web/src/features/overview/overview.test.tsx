@@ -102,7 +102,9 @@ describe('Your plan, on the overview', () => {
     expect(accounts).toHaveAttribute('aria-valuetext', '1 of 2');
     expect(within(plan).getByText('1 of 2')).toBeInTheDocument();
     expect(within(plan).getByRole('meter', { name: 'Zones' }).firstElementChild).toHaveClass('bg-danger');
-    expect(within(plan).getByRole('meter', { name: 'List items' }).firstElementChild).toHaveClass('bg-warning');
+    expect(within(plan).getByRole('meter', { name: 'List items' }).firstElementChild).toHaveClass(
+      'bg-warning',
+    );
     expect(within(plan).getByText('900 of 1,000')).toBeInTheDocument();
     expect(plan).toHaveTextContent('Reports reach back 24 hours.');
   });

@@ -33,7 +33,7 @@ const planResolver: Resolver<PlanForm, unknown, PlanFields> = (form, context, op
     {
       ...form,
       ...Object.fromEntries(PLAN_LIMITS.map((limit) => [limit, numberOf(form[limit])])),
-    },
+    } as unknown as PlanFields,
     context,
     options as unknown as Parameters<typeof check>[2],
   ) as ReturnType<Resolver<PlanForm, unknown, PlanFields>>;
@@ -84,11 +84,19 @@ export function PlanDialog({ plan, onClose }: { plan?: Plan; onClose: () => void
       savingLabel="Saving..."
     >
       <Field label="Name" required error={errors.name?.message}>
-        {(control) => <Input {...control} {...form.register('name')} maxLength={PLAN_NAME_MAX} autoComplete="off" />}
+        {(control) => (
+          <Input {...control} {...form.register('name')} maxLength={PLAN_NAME_MAX} autoComplete="off" />
+        )}
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
         {PLAN_LIMITS.map((limit) => (
-          <Field key={limit} label={PLAN_LIMIT_LABELS[limit]} required error={errors[limit]?.message} hint={HINTS[limit]}>
+          <Field
+            key={limit}
+            label={PLAN_LIMIT_LABELS[limit]}
+            required
+            error={errors[limit]?.message}
+            hint={HINTS[limit]}
+          >
             {(control) => (
               <Input
                 {...control}
@@ -114,7 +122,9 @@ export function PlanDialog({ plan, onClose }: { plan?: Plan; onClose: () => void
           )}
         </Field>
       </div>
-      {save.isError && <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save the plan.')}</ErrorMessage>}
+      {save.isError && (
+        <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save the plan.')}</ErrorMessage>
+      )}
     </FormDialog>
   );
 }

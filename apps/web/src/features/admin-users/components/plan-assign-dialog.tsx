@@ -8,7 +8,15 @@ import { useSetUserPlanMutation } from '../../../api/users/user-plan-mutation';
 import { actionErrorMessage } from '../../../lib/api';
 
 /** Give a person another plan: what they have stays; their next additions meet its limits. */
-export function PlanAssignDialog({ user, plans, onClose }: { user: User; plans: Plan[]; onClose: () => void }) {
+export function PlanAssignDialog({
+  user,
+  plans,
+  onClose,
+}: {
+  user: User;
+  plans: Plan[];
+  onClose: () => void;
+}) {
   const setPlan = useSetUserPlanMutation();
   const toast = useToast();
   const [planId, setPlanId] = useState(user.plan_id);
