@@ -141,7 +141,7 @@ describe('Plans (administrators)', () => {
     await person.click(
       within(screen.getByRole('dialog', { name: 'Delete Plan' })).getByRole('button', { name: 'Delete' }),
     );
-    expect(await screen.findByText(inUse)).toBeInTheDocument();
+    expect(await screen.findByText(`Failed to delete the plan. ${inUse}`)).toBeInTheDocument();
 
     api.answer('POST /api/admin/plans/2/default', () => {
       plans = [
