@@ -25,7 +25,7 @@ test("a plan's limit refuses a second Cloudflare account with its message", asyn
     ['Servers', '2'],
     ['Templates', '0'],
   ];
-  for (const [label, value] of limits) await add.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of limits) await add.getByLabel(label).fill(value);
   await add.getByLabel('Reports reach back').selectOption({ label: '24 hours' });
   await add.getByRole('button', { name: 'Add Plan' }).click();
   await expect(add).toBeHidden();

@@ -16,8 +16,6 @@ import { createCloudflareTestContext, type CloudflareTestContext } from '../../t
 import type { TestUser } from '../../test/context';
 import { requestTo, type EndpointInput } from '../../test/request';
 
-type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
-
 /** Plans (issue 38): administrators' plans, and each create route refused at the person's limit. */
 describe('plans', () => {
   let ctx: CloudflareTestContext;
