@@ -110,10 +110,15 @@ function PlansView() {
                 <Button
                   variant="ghost"
                   size="icon"
+                  className="cards:w-auto cards:gap-1.5 cards:px-2 cards:text-sm"
                   aria-label={`Edit ${plan.name}`}
                   onClick={() => setEditing(plan)}
                 >
                   <Pencil aria-hidden="true" className="size-4" />
+                  {/* On a card (a phone: no hover) the words show beside the icon. */}
+                  <span aria-hidden="true" className="hidden cards:inline">
+                    Edit
+                  </span>
                 </Button>
               </Tooltip>
               {!plan.is_default && (
@@ -121,6 +126,7 @@ function PlansView() {
                   <Button
                     variant="ghost"
                     size="icon"
+                    className="cards:w-auto cards:gap-1.5 cards:px-2 cards:text-sm"
                     aria-label={`Make ${plan.name} the default plan`}
                     disabled={makeDefault.isPending}
                     onClick={() =>
@@ -130,6 +136,9 @@ function PlansView() {
                     }
                   >
                     <Star aria-hidden="true" className="size-4" />
+                    <span aria-hidden="true" className="hidden cards:inline">
+                      Make default
+                    </span>
                   </Button>
                 </Tooltip>
               )}
