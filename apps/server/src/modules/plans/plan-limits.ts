@@ -25,11 +25,11 @@ export async function refuseBeyondPlan(
   adding: number,
 ): Promise<void> {
   const plans = new PlansRepository(q);
-  const plan = await plans.planOf(userId, true);
+  const allowed = await plans.lockedAllowance(userId, limit);
   // A person deleted meanwhile: their add fails on its own (their rows are gone).
-  if (!plan) return;
-  if ((await plans.used(userId, limit)) + adding > plan[limit]) {
-    throw new AppError('FORBIDDEN', planRefusal(limit, plan[limit]));
+  if (allowed === undefined) return;
+  if ((await plans.used(userId, limit)) + adding > allowed) {
+    throw new AppError('FORBIDDEN', planRefusal(limit, allowed));
   }
 }
 

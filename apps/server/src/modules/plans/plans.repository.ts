@@ -106,17 +106,26 @@ export class PlansRepository {
     await this.db.query('DELETE FROM plans WHERE id = $1', [id]);
   }
 
-  /**
-   * The person's plan; `lock` locks the person's row until the transaction ends, so a count taken
-   * after it and an insert before the end cannot interleave with another of the person's adds.
-   */
-  async planOf(userId: number, lock = false): Promise<Plan | undefined> {
+  async planOf(userId: number): Promise<Plan | undefined> {
     const [row] = await this.db.query<PlanRow>(
-      `SELECT ${COLUMNS} FROM users me JOIN plans p ON p.id = me.plan_id WHERE me.id = $1
-       ${lock ? 'FOR NO KEY UPDATE OF me' : ''}`,
+      `SELECT ${COLUMNS} FROM users me JOIN plans p ON p.id = me.plan_id WHERE me.id = $1`,
       [userId],
     );
     return row && toPlan(row);
+  }
+
+  /**
+   * What the person's plan allows of `limit`, their row locked until the transaction ends: a count
+   * taken after it (a statement of its own, so it sees what the lock waited for) and an insert before
+   * the end cannot interleave with another of the person's adds. Undefined: no such person.
+   */
+  async lockedAllowance(userId: number, limit: PlanLimit): Promise<number | undefined> {
+    const [row] = await this.db.query<{ allowed: number }>(
+      `SELECT p.${limit} AS allowed FROM users me JOIN plans p ON p.id = me.plan_id WHERE me.id = $1
+       FOR NO KEY UPDATE OF me`,
+      [userId],
+    );
+    return row?.allowed;
   }
 
   async used(userId: number, limit: PlanLimit): Promise<number> {
