@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpointGroup, noContentSchema, signedInErrors } from '../shared/endpoint';
-import { ownPlanSchema, planFieldsSchema, planParamsSchema, planSchema } from './plans.schemas';
+import { ownPlanSchema, planRequestSchema, planParamsSchema, planSchema } from './plans.schemas';
 
 /** Plans: what each person may add (administrators manage them; everyone reads their own use). */
 export const planEndpoints = endpointGroup('Plans', {
@@ -16,7 +16,7 @@ export const planEndpoints = endpointGroup('Plans', {
     path: '/api/admin/plans',
     summary: 'Create a plan (administrators only).',
     access: 'admin',
-    body: planFieldsSchema,
+    body: planRequestSchema,
     responses: { 201: planSchema, ...signedInErrors('FORBIDDEN', 'CONFLICT') },
   },
   update: {
@@ -26,7 +26,7 @@ export const planEndpoints = endpointGroup('Plans', {
       "Change a plan's name and limits; its people's next adds meet the new limits (administrators only).",
     access: 'admin',
     params: planParamsSchema,
-    body: planFieldsSchema,
+    body: planRequestSchema,
     responses: { 200: planSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND', 'CONFLICT') },
   },
   makeDefault: {

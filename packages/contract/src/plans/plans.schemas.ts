@@ -69,7 +69,7 @@ const limitSchema = (limit: PlanLimit) => {
 };
 
 /** A plan's limits: what `POST` and `PUT /api/admin/plans` take. */
-export const planFieldsSchema = z.object({
+export const planRequestSchema = z.object({
   name: z
     .string({ error: 'Name is required.' })
     .trim()
@@ -86,10 +86,10 @@ export const planFieldsSchema = z.object({
   /** The widest report range the plan allows. */
   report_range: z.enum(REPORT_RANGES, { error: 'Report range must be 24h, 7d or 30d.' }),
 });
-export type PlanFields = z.infer<typeof planFieldsSchema>;
+export type PlanFields = z.infer<typeof planRequestSchema>;
 
 /** A plan as administrators see it. */
-export const planSchema = planFieldsSchema.extend({
+export const planSchema = planRequestSchema.extend({
   id: z.number().int(),
   /** New people get this plan. Exactly one plan is the default. */
   is_default: z.boolean(),

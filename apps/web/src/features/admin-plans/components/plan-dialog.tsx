@@ -7,7 +7,7 @@ import {
   PLAN_NAME_MAX,
   REPORT_RANGE_WORDS,
   REPORT_RANGES,
-  planFieldsSchema,
+  planRequestSchema,
   type Plan,
   type PlanFields,
   type PlanLimit,
@@ -26,7 +26,7 @@ type PlanForm = { name: string; report_range: PlanFields['report_range'] } & Rec
 /** An empty or non-numeric limit is NaN, which the contract's schema refuses in its own words. */
 const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
-const check = zodResolver(planFieldsSchema);
+const check = zodResolver(planRequestSchema);
 /** The form shaped into the request, checked with the server's own schema (its messages land on the fields). */
 const planResolver: Resolver<PlanForm, unknown, PlanFields> = (form, context, options) =>
   check(
