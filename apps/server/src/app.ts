@@ -41,6 +41,7 @@ import { DatabaseRequestBudget } from './cloudflare/request-budget';
 import { jobsRoutes } from './jobs/jobs.routes';
 import { ipSearchRoutes } from './modules/ip-search';
 import { reportsRoutes } from './modules/reports';
+import { plansRoutes } from './modules/plans';
 import { crowdsecRoutes, registerServerKeyGuard, serversRoutes } from './modules/servers';
 import { systemSettingsRoutes } from './modules/system-settings';
 
@@ -145,13 +146,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     passwordLinks: services.passwordLinks,
   });
   await app.register(ownAccountRoutes, { ownAccount: services.ownAccount });
-  await app.register(accountsRoutes, { accounts: services.accounts });
+  await app.register(plansRoutes, { plans: services.plans });
+  await app.register(accountsRoutes, { accounts: services.accounts, limits: services.planLimits });
   await app.register(banListsRoutes, {
     banLists: services.banLists,
     banListItems: services.banListItems,
     banListSyncJobs: services.banListSyncJobs,
     banListsJobs: services.banListsJobs,
     banListExport: services.banListExport,
+    limits: services.planLimits,
   });
   await app.register(listImportRoutes, { listImport: services.listImport });
   await app.register(jobsRoutes, { jobs: services.jobs });
@@ -171,7 +174,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // CrowdSec servers whose pull is due get a job (modules/servers/crowdsec).
   app.addHook('onReady', async () => services.crowdsec.start());
   app.addHook('onClose', () => services.crowdsec.stop());
-  await app.register(zonesRoutes, { zones: services.zones, zonesSyncJobs: services.zonesSyncJobs });
+  await app.register(zonesRoutes, {
+    zones: services.zones,
+    zonesSyncJobs: services.zonesSyncJobs,
+    limits: services.planLimits,
+  });
   await app.register(zoneSettingsRoutes, { zoneSettings: services.zoneSettings });
   await app.register(rulesOverviewRoutes, { rulesOverview: services.rulesOverview });
   await app.register(dnsRecordsRoutes, { dns: services.dns });
@@ -184,7 +191,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     search: services.ipSearch,
     actions: services.ipSearchActions,
   });
-  await app.register(reportsRoutes, { reports: services.reports });
+  await app.register(reportsRoutes, { reports: services.reports, limits: services.planLimits });
   await app.register(apiKeysRoutes, { apiKeys: services.apiKeys });
   await app.register(serversRoutes, { servers: services.servers });
   await app.register(crowdsecRoutes, { crowdsec: services.crowdsec });

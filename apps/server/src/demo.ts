@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { UsersRepository } from './modules/users';
 import { UsersService } from './modules/users';
 import { runServer } from './server';
+import { PlansService } from './modules/plans';
 
 /**
  * `npm run demo`: the console with an embedded database and the Cloudflare sandbox, seeded so every
@@ -18,6 +19,19 @@ export const DEMO_USERS = [
   { email: 'admin@guardian.local', password: 'guardian-admin', level: 0 },
   { email: 'user@guardian.local', password: 'guardian-user', level: 1 },
 ] as const;
+
+/** A plan to give someone on the Plans and Users pages: one Cloudflare account, a day of reports. */
+const DEMO_SMALL_PLAN = {
+  name: 'Starter',
+  accounts: 1,
+  zones: 3,
+  lists: 2,
+  list_items: 1_000,
+  api_keys: 2,
+  servers: 1,
+  templates: 0,
+  report_range: '24h',
+} as const;
 
 const DEMO_ACCOUNTS = [
   { name: 'Guardian Demo', token: 'cfsandbox-demo-token-1', plan: 'enterprise', inConsole: true },
@@ -204,6 +218,10 @@ async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config
   for (const demo of DEMO_USERS) {
     if (!(await repository.findByEmailWithPasswordHash(demo.email))) await users.create(demo);
   }
+  // Everyone is on Standard (migration 045); a second, small plan shows what the Plans page does.
+  const plans = new PlansService(db);
+  if (!(await plans.list()).some((plan) => plan.name === DEMO_SMALL_PLAN.name))
+    await plans.create(DEMO_SMALL_PLAN);
   const login = await app.inject({ method: 'POST', url: '/api/login', payload: DEMO_USERS[1] });
   const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
   const call = async (method: 'GET' | 'POST', url: string, payload?: object): Promise<unknown> => {

@@ -48,6 +48,7 @@ import { activeServersOf, CrowdsecBouncer, ServerBanWrites, ServersService } fro
 import { TicketNotices, TicketsRepository, TicketsService } from './modules/tickets';
 import { Mailer, SystemSettings } from './modules/system-settings';
 import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
+import { PlanLimits, PlansService } from './modules/plans';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
 const SYNC_WAIT_MS = 5_000;
@@ -214,6 +215,9 @@ export function createServices(config: Config, deps: AppDeps) {
   return {
     users,
     sessions,
+    plans: new PlansService(deps.db),
+    // Each person's additions take turns on their own lease while their plan's limits are counted.
+    planLimits: new PlanLimits(deps.db, new Leases(deps.db)),
     userAdmin: new UsersService(users, config.passwordHashing, sessionsEnded),
     passwordLinks: new PasswordLinksService(users, config.passwordHashing, loginRateLimit, sessionsEnded),
     ownAccount: new OwnAccountService(users, sessions, config.passwordHashing, loginRateLimit),

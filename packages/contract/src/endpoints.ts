@@ -25,6 +25,7 @@ import { crowdsecEndpoints } from './servers/crowdsec.endpoints';
 import { alertEndpoints } from './alerts/alerts.endpoints';
 import { helpdeskEndpoints, ticketEndpoints } from './tickets/tickets.endpoints';
 import { systemSettingEndpoints } from './system-settings/system-settings.endpoints';
+import { planEndpoints } from './plans/plans.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -58,6 +59,7 @@ export const endpoints = {
   tickets: ticketEndpoints,
   helpdesk: helpdeskEndpoints,
   systemSettings: systemSettingEndpoints,
+  plans: planEndpoints,
 } as const;
 
 /** The table as one list. */

@@ -65,3 +65,5 @@ export * from './tickets/tickets.schemas';
 export * from './tickets/tickets.endpoints';
 export * from './system-settings/system-settings.schemas';
 export * from './system-settings/system-settings.endpoints';
+export * from './plans/plans.schemas';
+export * from './plans/plans.endpoints';

@@ -5,6 +5,7 @@ import {
   accountEndpoints,
   ADMIN_LEVEL,
   apiKeyEndpoints,
+  planEndpoints,
   systemSettingEndpoints,
   ticketEndpoints,
   userEndpoints,
@@ -235,9 +236,18 @@ describe('administrator routes', () => {
     const adminRoutes = apiRoutes(ctx.app)
       .filter((entry) => entry.access === 'admin')
       .sort((a, b) => order(a.url) - order(b.url));
+    // Making a plan the default keeps it from being deleted: that route makes another plan the default.
+    const [nextDefault] = await ctx.db.query<{ id: number }>(
+      `INSERT INTO plans (name, accounts, zones, lists, list_items, api_keys, servers, templates, report_range)
+       VALUES ('Next default', 100, 100, 100, 100000, 20, 100, 0, '30d') RETURNING id`,
+    );
     // A server needs lists of its person's: the routes on one person's servers act on the estate's.
     const targetOf = (route: RouteEntry) =>
-      route.url.includes('/servers/') ? { ...target, user: estate.user } : target;
+      route.url.includes('/servers/')
+        ? { ...target, user: estate.user }
+        : route.url === planEndpoints.makeDefault.path
+          ? { ...target, plan: { id: nextDefault!.id } }
+          : target;
     for (const route of adminRoutes) {
       const [url] = urlsFor(route, targetOf(route));
       for (const user of [...regulars, demoted]) {

@@ -31,6 +31,7 @@ import {
   ownAccountEndpoints,
   passwordLinkEndpoints,
   userEndpoints,
+  planEndpoints,
   type Endpoint,
 } from '@guardian/contract';
 import { decodeJwt } from 'jose';
@@ -73,7 +74,8 @@ export type ResourceKind =
   | 'server'
   | 'serverGroup'
   | 'alert'
-  | 'ticket';
+  | 'ticket'
+  | 'plan';
 
 /** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
 const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
@@ -96,6 +98,7 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   groups: 'serverGroup',
   alerts: 'alert',
   tickets: 'ticket',
+  plans: 'plan',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -147,6 +150,8 @@ export interface Estate {
   server: { id?: number; key?: string; groupId?: number; signingSecret?: string };
   /** A server group of the estate's person, with no server in it (so it can be deleted). */
   serverGroup: { id?: number };
+  /** A plan nobody has (made for the estate: the admin walks may delete it). */
+  plan: { id?: number };
   /** An alert of the estate's person (its API key's). */
   alert: { id?: number };
   /** A support ticket the estate's person opened. */
@@ -374,6 +379,7 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     serverGroup: {},
     alert: {},
     ticket: {},
+    plan: {},
   };
   estate.item.ip = String(
     control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
@@ -441,6 +447,12 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     payload: { email: user.email, password: user.password },
   });
   estate.session.id = decodeJwt(signedIn.json<{ token: string }>().token).sid as string;
+  const [plan] = await ctx.db.query<{ id: number }>(
+    `INSERT INTO plans (name, accounts, zones, lists, list_items, api_keys, servers, templates, report_range)
+     VALUES ($1, 1, 1, 1, 1, 1, 1, 0, '24h') RETURNING id`,
+    [`Estate ${tag}`],
+  );
+  estate.plan.id = plan!.id;
   return estate;
 }
 
@@ -513,6 +525,8 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
       return forms(estate.alert.id);
     case 'ticket':
       return forms(estate.ticket.id);
+    case 'plan':
+      return forms(estate.plan.id);
   }
 }
 
@@ -539,6 +553,17 @@ interface FirewallRuleView {
 }
 
 let sampleCounter = 0;
+
+const SAMPLE_PLAN = {
+  accounts: 5,
+  zones: 5,
+  lists: 5,
+  list_items: 500,
+  api_keys: 5,
+  servers: 5,
+  templates: 0,
+  report_range: '7d',
+};
 
 /**
  * A valid request body and query for a route, against the estate the ids belong to, so the only
@@ -690,6 +715,14 @@ export async function sampleRequest(
       return { payload: { items: [{ list_id: estate.list.listId, item_id: estate.item.id ?? 1 }] } };
     case listCapacityEndpoints.setPlan:
       return { payload: { plan: 'enterprise' } };
+    case planEndpoints.create:
+    case planEndpoints.update:
+      return { payload: { ...SAMPLE_PLAN, name: `Sample plan ${sampleCounter}` } };
+    case userEndpoints.setPlan: {
+      // The default plan: never deleted, so the walk's order does not matter.
+      const [plan] = await ctx.db.query<{ id: number }>('SELECT id FROM plans WHERE is_default');
+      return { payload: { plan_id: plan!.id } };
+    }
     case apiKeyEndpoints.create:
       return { payload: { name: `Sample ${sampleCounter}`, access: 'ban', list_ids: [estate.list.listId] } };
     case serverEndpoints.groupCreate:

@@ -31,6 +31,7 @@ const Alerts = lazy(() => import('../features/alerts'));
 const AdminActivity = lazy(() => import('../features/activity/admin'));
 const AdminUsers = lazy(() => import('../features/admin-users'));
 const AdminSettings = lazy(() => import('../features/admin-settings'));
+const AdminPlans = lazy(() => import('../features/admin-plans'));
 const Profile = lazy(() => import('../features/profile'));
 const TwoFactorSetup = lazy(() => import('../features/two-factor'));
 const SetPassword = lazy(() => import('../features/set-password'));
@@ -65,6 +66,7 @@ const screens: Record<string, ComponentType> = {
   'admin/activity': AdminActivity,
   'admin/users': AdminUsers,
   'admin/settings': AdminSettings,
+  'admin/plans': AdminPlans,
   'servers/list': ServerList,
   'servers/groups': ServerGroups,
   'servers/integrations': ServerIntegrations,

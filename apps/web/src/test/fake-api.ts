@@ -43,13 +43,15 @@ export interface FakeApi {
  */
 /**
  * The top bar asks for the person's jobs (the bell) and open alerts (their count) on every screen of
- * the shell: a test that does not answer these keys gets none, and those calls stay out of `calls`.
+ * the shell, and the overview and the profile for the person's plan and use: a test that does not
+ * answer these keys gets none (a plan with nothing used), and those calls stay out of `calls`.
  */
 const json = (body: unknown) => () =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 const TOP_BAR_ANSWERS: Record<string, () => Response> = {
   'GET /api/jobs': json({ jobs: [], unseen: 0 }),
   'GET /api/alerts/summary': json({ open: 0 }),
+  'GET /api/me/plan': json({ name: 'Standard', report_range: '30d', use: [] }),
 };
 
 export function fakeApi(answers: Record<string, Answer> = {}): FakeApi {

@@ -29,7 +29,7 @@ export const ipSearchEndpoints = endpointGroup('IP search', {
     responses: {
       200: ipSearchActionAnswerSchema,
       202: ipSearchActionAnswerSchema,
-      ...signedInErrors('NOT_FOUND'),
+      ...signedInErrors('FORBIDDEN', 'NOT_FOUND'),
     },
   },
   remove: {

@@ -12,6 +12,7 @@ import {
   passwordSetupResultSchema,
   resetPasswordRequestSchema,
   setUserLevelRequestSchema,
+  setUserPlanRequestSchema,
   userParamsSchema,
   userSchema,
   usersPageSchema,
@@ -37,6 +38,16 @@ export const userEndpoints = endpointGroup('Users', {
     access: 'admin',
     body: createUserRequestSchema,
     responses: { 201: passwordSetupResultSchema, ...signedInErrors('FORBIDDEN', 'CONFLICT') },
+  },
+  setPlan: {
+    method: 'PUT',
+    path: '/api/admin/users/:id/plan',
+    summary:
+      'Give a person a plan: what they already have stays, their next additions meet its limits (administrators only).',
+    access: 'admin',
+    params: userParamsSchema,
+    body: setUserPlanRequestSchema,
+    responses: { 200: userSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
   },
   setLevel: {
     method: 'PUT',

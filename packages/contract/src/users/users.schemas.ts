@@ -18,6 +18,8 @@ export const userSchema = currentUserSchema.extend({
   /** The last successful sign-in; null: never signed in. */
   last_sign_in_at: z.string().nullable(),
   created_at: z.string(),
+  /** Their plan (`GET /api/admin/plans`): what they may add. */
+  plan_id: z.number().int(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -127,6 +129,16 @@ export type PasswordSetupResult = z.infer<typeof passwordSetupResultSchema>;
 /** `PUT /api/admin/users/{id}/level`. */
 export const setUserLevelRequestSchema = z.object({ level: userLevelSchema });
 export type SetUserLevelRequest = z.infer<typeof setUserLevelRequestSchema>;
+
+/** `PUT /api/admin/users/{id}/plan`: the plan's id (`GET /api/admin/plans`). */
+export const setUserPlanRequestSchema = z.object({
+  plan_id: z
+    .number({ error: 'Choose a plan.' })
+    .int('Choose a plan.')
+    .positive('Choose a plan.')
+    .max(Number.MAX_SAFE_INTEGER, 'Choose a plan.'),
+});
+export type SetUserPlanRequest = z.infer<typeof setUserPlanRequestSchema>;
 
 // ---- Anyone with a set-password link (/set-password#<token>) ----
 

@@ -39,6 +39,7 @@ import { sql as alerts } from './041_alerts';
 import { sql as serverReviewWebhook } from './042_server_review_webhook';
 import { sql as crowdsec } from './043_crowdsec';
 import { sql as systemSettings } from './044_system_settings';
+import { sql as plans } from './045_plans';
 import { sql as tickets } from './046_tickets';
 
 export interface Migration {
@@ -90,5 +91,6 @@ export const migrations: readonly Migration[] = [
   { name: '042_server_review_webhook', sql: serverReviewWebhook },
   { name: '043_crowdsec', sql: crowdsec },
   { name: '044_system_settings', sql: systemSettings },
+  { name: '045_plans', sql: plans },
   { name: '046_tickets', sql: tickets },
 ];

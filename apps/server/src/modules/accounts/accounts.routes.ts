@@ -1,16 +1,19 @@
 import { accountEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { noContentRoute, route } from '../../endpoint-route';
+import type { PlanLimits } from '../plans';
 import type { AccountsService } from './accounts.service';
 
-export const accountsRoutes: FastifyPluginAsync<{ accounts: AccountsService }> = async (
+export const accountsRoutes: FastifyPluginAsync<{ accounts: AccountsService; limits: PlanLimits }> = async (
   app,
-  { accounts },
+  { accounts, limits },
 ) => {
   route(app, accountEndpoints.list, async (request) => accounts.list(request.user.id));
 
   route(app, accountEndpoints.add, async (request, reply) => {
-    const { account, listsSyncing } = await accounts.add(request.user.id, request.body);
+    const { account, listsSyncing } = await limits.within(request.user.id, 'accounts', 1, () =>
+      accounts.add(request.user.id, request.body),
+    );
     request.auditEffects = { lists_syncing: listsSyncing };
     return reply.code(201).send(account);
   });

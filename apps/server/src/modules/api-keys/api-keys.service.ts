@@ -8,6 +8,7 @@ import {
   type CreatedApiKey,
   type CurrentUser,
 } from '@guardian/contract';
+import { refuseBeyondPlan } from '../plans';
 import { AppError } from '../../app-error';
 import type { Db, Queryable } from '../../db';
 
@@ -97,6 +98,7 @@ export class ApiKeysService {
   async create(userId: number, request: CreateApiKeyRequest): Promise<CreatedApiKey> {
     const secret = randomBytes(32).toString('base64url');
     const created = await this.db.transaction(async (tx) => {
+      await refuseBeyondPlan(tx, userId, 'api_keys', 1);
       const [{ count } = { count: 0 }] = await tx.query<{ count: number }>(
         'SELECT count(*)::int AS count FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL',
         [userId],

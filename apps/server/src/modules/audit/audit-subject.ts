@@ -138,6 +138,7 @@ export async function requestSubjectOf(
     case 'apiKeys.userRevoke':
     case 'twoFactor.reset':
     case 'users.setLevel':
+    case 'users.setPlan':
     case 'users.disable':
     case 'users.enable':
     case 'users.resetPassword':

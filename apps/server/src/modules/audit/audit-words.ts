@@ -275,6 +275,16 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
       return phrase('enabled', 'enable', person);
     case 'users.resetPassword':
       return same('reset the password of', person);
+    case 'users.setPlan':
+      return same('gave', `${person} the plan "${text(target.plan) ?? text(target.plan_id) ?? '?'}"`);
+    case 'plans.create':
+      return phrase('created', 'create', `plan "${text(target.name) ?? ''}"`);
+    case 'plans.update':
+      return phrase('changed', 'change', `plan "${text(target.name) ?? ''}"`);
+    case 'plans.makeDefault':
+      return same('made the default plan', `"${text(target.name) ?? text(target.id) ?? ''}"`);
+    case 'plans.remove':
+      return phrase('deleted', 'delete', `plan "${text(target.name) ?? text(target.id) ?? ''}"`);
     case 'users.remove':
       return phrase('deleted', 'delete', `user ${subject.person ?? text(target.id) ?? ''}`.trim());
     case 'passwordLinks.check':

@@ -13,6 +13,7 @@ import {
 } from '@guardian/contract';
 import type Cloudflare from 'cloudflare';
 import { writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
+import { refuseBeyondPlan } from '../plans';
 import { AppError } from '../../app-error';
 import type { GuardianJobHandler } from '../../jobs/job-kinds';
 import type { JobsService } from '../../jobs/jobs.service';
@@ -191,6 +192,7 @@ export class ListImportService {
       requireRoom(await new ListCapacity(this.db).ofAccount(actor.userId, list.accountId), {
         items: count,
       });
+      await refuseBeyondPlan(this.db, actor.userId, 'list_items', count);
     } catch (err) {
       await this.imports.remove(importId);
       throw err;

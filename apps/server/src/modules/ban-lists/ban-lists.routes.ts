@@ -8,6 +8,7 @@ import type { BanListSyncJobs } from '../ban-list-mirror';
 import type { BanListsJobs } from './ban-lists-jobs';
 import { sendBanListExport, type ExportSource } from '../ban-list-export';
 import { itemActorOf } from '../auth';
+import type { PlanLimits } from '../plans';
 
 export interface BanListRoutesOptions {
   banLists: BanListsService;
@@ -15,16 +16,19 @@ export interface BanListRoutesOptions {
   banListSyncJobs: BanListSyncJobs;
   banListsJobs: BanListsJobs;
   banListExport: ExportSource;
+  limits: PlanLimits;
 }
 
 /** Ban lists and their items under /api/cloudflare/banlists. */
 export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
   app,
-  { banLists, banListItems: items, banListSyncJobs, banListsJobs, banListExport },
+  { banLists, banListItems: items, banListSyncJobs, banListsJobs, banListExport, limits },
 ) => {
   route(app, banListEndpoints.list, async (request) => banLists.list(request.user.id));
 
-  checkedRoute(app, banListEndpoints.add, ({ user, body }) => banLists.create(user.id, body));
+  checkedRoute(app, banListEndpoints.add, ({ user, body }) =>
+    limits.within(user.id, 'lists', 1, () => banLists.create(user.id, body)),
+  );
 
   // Jobs: a short one answers the lists as before, a long one 202 with the job to poll.
   route(app, banListEndpoints.update, async (request, reply) => {
@@ -80,7 +84,9 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     app,
     banListItemEndpoints.add,
     async (request, reply) => {
-      const item = await items.add(itemActorOf(request), request.params.list_id, request.body);
+      const item = await limits.within(request.user.id, 'list_items', 1, () =>
+        items.add(itemActorOf(request), request.params.list_id, request.body),
+      );
       return reply.code(201).send(item);
     },
     { owns: ['list_id'] },

@@ -4,6 +4,7 @@ import type { Db } from '../../db';
 import { route } from '../../endpoint-route';
 import { itemActorOf } from '../auth';
 import { ListCapacity } from '../ban-list-mirror';
+import { refuseBeyondPlan } from '../plans';
 import type { IpSearchActions } from './ip-search-actions';
 import type { IpSearchService } from './ip-search.service';
 
@@ -24,6 +25,8 @@ export const ipSearchRoutes: FastifyPluginAsync<{
   });
   // The lists are named in the body: each is found through the person's accounts (another's: 404).
   route(app, ipSearchEndpoints.ban, async (request, reply) => {
+    // One item a list: refused (403) past the person's plan before any job is queued.
+    await refuseBeyondPlan(db, request.user.id, 'list_items', request.body.list_ids.length);
     const { ended, ...answer } = await actions.ban(itemActorOf(request), request.body);
     return reply.code(ended ? 200 : 202).send(answer);
   });

@@ -23,6 +23,7 @@ import {
   type ServerReviews,
   type ServerUnbanRequest,
 } from '@guardian/contract';
+import { refuseBeyondPlan } from '../plans';
 import { AppError } from '../../app-error';
 import type { TokenCipher } from '../../crypto/token-cipher';
 import type { Db } from '../../db';
@@ -279,6 +280,7 @@ export class ServersService {
       const repository = new ServersRepository(tx);
       await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
       if (!(await repository.group(userId, request.group_id))) throw groupNotFound();
+      await refuseBeyondPlan(tx, userId, 'servers', 1);
       if ((await repository.countServers(userId)) >= MAX_SERVERS_PER_USER)
         throw new AppError('CONFLICT', `You already have ${MAX_SERVERS_PER_USER} servers: revoke one first.`);
       const serverId = await repository.insertServer(userId, {
@@ -420,6 +422,7 @@ export class ServersService {
       .transaction(async (tx) => {
         const repository = new ServersRepository(tx);
         await repository.lockServer(server.id);
+        await refuseBeyondPlan(tx, server.user.id, 'list_items', lists.length);
         if ((await repository.bansInLastHour(server.id)) >= group.ceiling_per_hour) {
           throw new AppError(
             'RATE_LIMITED',

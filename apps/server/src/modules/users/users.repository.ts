@@ -13,6 +13,7 @@ export interface UserRecord {
   /** Two-factor sign-in is on. */
   twoFactor: boolean;
   lastSignInAt: Date | null;
+  planId: number;
 }
 
 export interface UserWithPasswordHash extends UserRecord {
@@ -27,11 +28,12 @@ interface UserRow {
   created_at: Date;
   two_factor: boolean;
   last_sign_in_at: Date | null;
+  plan_id: number;
   password_hash: string;
 }
 
 const COLUMNS =
-  'id, email, level, disabled, created_at, totp_enabled_at IS NOT NULL AS two_factor, last_sign_in_at';
+  'id, email, level, disabled, created_at, totp_enabled_at IS NOT NULL AS two_factor, last_sign_in_at, plan_id';
 
 function toUser(row: UserRow): UserRecord {
   return {
@@ -42,6 +44,7 @@ function toUser(row: UserRow): UserRecord {
     createdAt: row.created_at,
     twoFactor: row.two_factor,
     lastSignInAt: row.last_sign_in_at,
+    planId: row.plan_id,
   };
 }
 
@@ -102,6 +105,21 @@ export const MAX_SESSIONS_PER_USER = 100;
  */
 export class UsersRepository {
   constructor(private readonly db: Db) {}
+
+  /** Gives the person the plan: the person as they are now, or which of the two is not there. */
+  async setPlan(
+    id: number,
+    planId: number,
+  ): Promise<{ user: UserRecord; planName: string } | 'no_user' | 'no_plan'> {
+    const [row] = await this.db.query<UserRow & { plan_name: string | null }>(
+      `WITH plan AS (SELECT id, name FROM plans WHERE id = $2),
+            changed AS (UPDATE users SET plan_id = $2 WHERE id = $1 AND EXISTS (SELECT 1 FROM plan) RETURNING ${COLUMNS})
+       SELECT changed.*, (SELECT name FROM plan) AS plan_name FROM (SELECT 1) one LEFT JOIN changed ON true`,
+      [id, planId],
+    );
+    if (!row?.plan_name) return 'no_plan';
+    return row.id === null ? 'no_user' : { user: toUser(row), planName: row.plan_name };
+  }
 
   /** Creates a user, and their set-password link when given, in one transaction. */
   async create(

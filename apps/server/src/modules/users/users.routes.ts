@@ -21,6 +21,16 @@ export const usersRoutes: FastifyPluginAsync<{
   );
   route(
     app,
+    userEndpoints.setPlan,
+    async (request) => {
+      const { user, planName } = await users.setPlan(request.params.id, request.body.plan_id);
+      request.auditEffects = { plan: planName };
+      return user;
+    },
+    { owns: ['id'] },
+  );
+  route(
+    app,
     userEndpoints.setLevel,
     async (request) => keysRevoked(request, await users.setLevel(request.params.id, request.body.level)),
     {

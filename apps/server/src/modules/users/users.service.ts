@@ -25,6 +25,7 @@ export function toUserDto(user: UserRecord): User {
     two_factor: user.twoFactor,
     last_sign_in_at: user.lastSignInAt?.toISOString() ?? null,
     created_at: user.createdAt.toISOString(),
+    plan_id: user.planId,
   };
 }
 
@@ -93,6 +94,14 @@ export class UsersService {
       value: { user: toUserDto(changed.user), password_link: answer },
       apiKeysRevoked: changed.apiKeysRevoked,
     };
+  }
+
+  /** Another plan: their next additions meet its limits; nothing they have goes. */
+  async setPlan(id: number, planId: number): Promise<{ user: User; planName: string }> {
+    const outcome = await this.users.setPlan(id, planId);
+    if (outcome === 'no_plan') throw new AppError('NOT_FOUND', 'Plan not found.');
+    if (outcome === 'no_user') throw userNotFound();
+    return { user: toUserDto(outcome.user), planName: outcome.planName };
   }
 
   /** A changed level ends the user's sessions and API keys. */

@@ -2,21 +2,25 @@ import { zoneEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { answerOrJob } from '../../jobs/job-answer';
 import { noContentRoute, route } from '../../endpoint-route';
+import type { PlanLimits } from '../plans';
 import type { ZonesService } from './zones.service';
 import type { ZonesSyncJobs } from './zones-sync-job';
 
 /** The zones screen's calls (spec section 7). */
-export const zonesRoutes: FastifyPluginAsync<{ zones: ZonesService; zonesSyncJobs: ZonesSyncJobs }> = async (
-  app,
-  { zones, zonesSyncJobs },
-) => {
+export const zonesRoutes: FastifyPluginAsync<{
+  zones: ZonesService;
+  zonesSyncJobs: ZonesSyncJobs;
+  limits: PlanLimits;
+}> = async (app, { zones, zonesSyncJobs, limits }) => {
   // The JSON of Zone[], sent as bytes: it is usually served from memory (see ZonesService.listJson).
   route(app, zoneEndpoints.list, async (request, reply) =>
     reply.type('application/json; charset=utf-8').send(await zones.listJson(request.user.id)),
   );
 
   route(app, zoneEndpoints.add, async (request, reply) => {
-    const created = await zones.add(request.user.id, request.body);
+    const created = await limits.within(request.user.id, 'zones', 1, () =>
+      zones.add(request.user.id, request.body),
+    );
     return reply.code(201).send(created);
   });
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApiKey, PasswordSetupResult, User, UsersPage } from '@guardian/contract';
+import type { ApiKey, PasswordSetupResult, Plan, User, UsersPage } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
@@ -23,6 +23,7 @@ const user = (id: number, overrides: Partial<User> = {}): User => ({
   two_factor: false,
   last_sign_in_at: null,
   created_at: '2026-11-02T09:30:00.000Z',
+  plan_id: 1,
   ...overrides,
 });
 
@@ -47,6 +48,22 @@ function usersPage(params: URLSearchParams): UsersPage {
   return { users: found.slice((page - 1) * perPage, page * perPage), totalItems: found.length };
 }
 
+const plan = (id: number, name: string, accounts: number): Plan => ({
+  id,
+  name,
+  accounts,
+  zones: 100,
+  lists: 10,
+  list_items: 10_000,
+  api_keys: 5,
+  servers: 5,
+  templates: 0,
+  report_range: '30d',
+  is_default: id === 1,
+  users: id === 1 ? people.length : 0,
+});
+const PLANS: Plan[] = [plan(1, 'Standard', 100), plan(2, 'Starter', 1)];
+
 const conflict = (message: string) =>
   jsonResponse(409, { code: 'CONFLICT', message, errors: [{ code: 'CONFLICT', message }] });
 
@@ -57,6 +74,7 @@ beforeEach(() => {
   api = fakeApi({
     'GET /api/admin/users': (call) => jsonResponse(200, usersPage(call.params)),
     'GET /api/admin/two-factor/required': () => jsonResponse(200, { required: false }),
+    'GET /api/admin/plans': () => jsonResponse(200, PLANS),
   });
 });
 
@@ -82,7 +100,7 @@ describe('Users (administrators)', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['E-mail', 'Level', 'State', 'Two-Factor', 'Last Sign-In', 'Created', 'Actions']);
+    ).toEqual(['E-mail', 'Level', 'Plan', 'State', 'Two-Factor', 'Last Sign-In', 'Created', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(20);
     expect(screen.getByText('45 users')).toBeInTheDocument();
@@ -394,5 +412,28 @@ describe('Users (administrators)', () => {
     expect(screen.getAllByRole('navigation', { name: 'Main menu' }).length).toBeGreaterThan(0);
     expect(screen.queryByRole('link', { name: 'Users' })).not.toBeInTheDocument();
     expect(api.callsTo('GET /api/admin/users')).toHaveLength(0);
+  });
+
+  it('gives a person another plan from their row, and the Plan column says it', async () => {
+    const { person, table } = await openUsers();
+    expect(rowOf(table, 'person3@example.com')).toHaveTextContent('Standard');
+    api.answer('PUT /api/admin/users/3/plan', (call) => {
+      const changed = { ...people[2]!, plan_id: (call.body as { plan_id: number }).plan_id };
+      people[2] = changed;
+      return jsonResponse(200, changed);
+    });
+    await person.click(
+      within(rowOf(table, 'person3@example.com')).getByRole('button', {
+        name: 'Change plan of person3@example.com',
+      }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Change Plan' });
+    await person.selectOptions(within(dialog).getByLabelText(/^Plan/), 'Starter');
+    await person.click(within(dialog).getByRole('button', { name: 'Save Plan' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.sent('PUT /api/admin/users/3/plan')).toEqual([{ plan_id: 2 }]);
+    expect(await screen.findByText('person3@example.com now has Starter.')).toBeInTheDocument();
+    await waitFor(() => expect(rowOf(table, 'person3@example.com')).toHaveTextContent('Starter'));
+    people[2] = user(3);
   });
 });

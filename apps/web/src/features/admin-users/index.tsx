@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
 import { EMAIL_MAX_LENGTH, ITEM_SEARCH_DEBOUNCE_MS, USERS_PAGE_SIZE, type User } from '@guardian/contract';
 import { RequireTwoFactorSwitch } from '../../components/two-factor/require-two-factor-switch';
@@ -16,6 +16,8 @@ import { pageCountOf } from '../../lib/use-paged-rows';
 import { useDeleteUserMutation } from '../../api/users/user-delete-mutation';
 import { useSetUserDisabledMutation } from '../../api/users/user-disabled-mutation';
 import { useUsersQuery } from '../../api/users/users-query';
+import { usePlansQuery } from '../../api/plans/plans-query';
+import { PlanAssignDialog } from './components/plan-assign-dialog';
 import { CreateUserDialog } from './components/create-user-dialog';
 import { LevelDialog } from './components/level-dialog';
 import { ResetPasswordDialog } from './components/reset-password-dialog';
@@ -57,6 +59,11 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
   }
 
   const users = useUsersQuery({ search: debouncedSearch, page });
+  const plans = usePlansQuery();
+  const planNames = useMemo(
+    () => new Map((plans.data ?? []).map((plan) => [plan.id, plan.name])),
+    [plans.data],
+  );
   const totalItems = users.data?.totalItems ?? 0;
   const pageCount = pageCountOf(totalItems, USERS_PAGE_SIZE);
   // A delete left fewer pages than the one shown: show the new last page, not an empty one.
@@ -148,6 +155,7 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
         loading={users.isPending}
         searching={searching}
         ownEmail={ownEmail}
+        planNames={planNames}
         onAction={onAction}
         onTwoFactorReset={() => void users.refetch()}
       />
@@ -156,6 +164,9 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
       {adding && <CreateUserDialog onClose={() => setAdding(false)} />}
       {acting?.action === 'level' && (
         <LevelDialog user={acting.user} isSelf={isSelf(acting.user)} onClose={close} />
+      )}
+      {acting?.action === 'plan' && (
+        <PlanAssignDialog user={acting.user} plans={plans.data ?? []} onClose={close} />
       )}
       {acting?.action === 'password' && (
         <ResetPasswordDialog user={acting.user} isSelf={isSelf(acting.user)} onClose={close} />

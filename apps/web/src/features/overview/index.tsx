@@ -1,5 +1,6 @@
 import { Activity, Server, ShieldAlert, ShieldBan, type LucideIcon } from 'lucide-react';
 import type { OverviewReport, OverviewTile } from '@guardian/contract';
+import { PlanUse } from '../../components/plan-use';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
 import { useOverviewQuery } from '../../api/reports/overview-query';
@@ -85,6 +86,7 @@ export default function OverviewScreen() {
           </ul>
         </section>
       )}
+      <PlanUse className="mt-6 max-w-3xl" />
     </>
   );
 }

@@ -82,3 +82,30 @@ describe('Overview (Genel Durum)', () => {
     expect(tile('Blocked Threats')).toHaveTextContent('Blocked ThreatsNot read');
   });
 });
+
+describe('Your plan, on the overview', () => {
+  it('shows each limit with its use ("Cloudflare accounts 1 of 2"), full ones marked', async () => {
+    api.answer('GET /api/me/plan', () =>
+      jsonResponse(200, {
+        name: 'Starter',
+        report_range: '24h',
+        use: [
+          { limit: 'accounts', allowed: 2, used: 1 },
+          { limit: 'zones', allowed: 3, used: 3 },
+          { limit: 'list_items', allowed: 1000, used: 900 },
+        ],
+      }),
+    );
+    renderApp('/dashboard/overview');
+    const plan = await screen.findByRole('region', { name: 'Your plan: Starter' });
+    const accounts = within(plan).getByRole('meter', { name: 'Cloudflare accounts' });
+    expect(accounts).toHaveAttribute('aria-valuetext', '1 of 2');
+    expect(within(plan).getByText('1 of 2')).toBeInTheDocument();
+    expect(within(plan).getByRole('meter', { name: 'Zones' }).firstElementChild).toHaveClass('bg-danger');
+    expect(within(plan).getByRole('meter', { name: 'List items' }).firstElementChild).toHaveClass(
+      'bg-warning',
+    );
+    expect(within(plan).getByText('900 of 1,000')).toBeInTheDocument();
+    expect(plan).toHaveTextContent('Reports reach back 24 hours.');
+  });
+});

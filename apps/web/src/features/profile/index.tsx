@@ -1,3 +1,4 @@
+import { PlanUse } from '../../components/plan-use';
 import { PageHeader } from '../../components/ui/page-header';
 import { useSession } from '../../lib/session';
 import { ApiKeysSection } from './api-keys-section';
@@ -12,6 +13,7 @@ export default function ProfileScreen() {
     <>
       <PageHeader title="Profile" description={email ?? undefined} />
       <div className="grid gap-6">
+        <PlanUse />
         <PasswordSection />
         <TwoFactorSection />
         <SessionsSection />

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { KeyRound, KeySquare, UserCheck, UserCog, UserX } from 'lucide-react';
+import { Gauge, KeyRound, KeySquare, UserCheck, UserCog, UserX } from 'lucide-react';
 import type { User } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button, DeleteButton } from '../../../components/ui/button';
@@ -11,7 +11,7 @@ import { levelLabel } from '../lib/user-forms';
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 
-export type UserAction = 'level' | 'disable' | 'enable' | 'password' | 'keys' | 'delete';
+export type UserAction = 'level' | 'plan' | 'disable' | 'enable' | 'password' | 'keys' | 'delete';
 
 interface UsersTableProps {
   rows: User[];
@@ -20,24 +20,27 @@ interface UsersTableProps {
   searching: boolean;
   /** The signed-in administrator's e-mail, to mark their own row. */
   ownEmail: string;
+  /** Each plan's name by its id (the Plan column). */
+  planNames: ReadonlyMap<number, string>;
   onAction: (action: UserAction, user: User) => void;
   /** After a person's two-factor was reset: the page reads the rows again. */
   onTwoFactorReset: () => void;
 }
 
-/** Administrators' users table: e-mail, level, state, two-factor, last sign-in, created, actions. */
+/** Administrators' users table: e-mail, level, plan, state, two-factor, last sign-in, created, actions. */
 export function UsersTable({
   rows,
   loading,
   searching,
   ownEmail,
+  planNames,
   onAction,
   onTwoFactorReset,
 }: UsersTableProps) {
   return (
     <DataTable
       caption="Users"
-      columns={['E-mail', 'Level', 'State', 'Two-Factor', 'Last Sign-In', 'Created', 'Actions']}
+      columns={['E-mail', 'Level', 'Plan', 'State', 'Two-Factor', 'Last Sign-In', 'Created', 'Actions']}
       loading={loading}
       loadingText="Loading users..."
       rows={rows}
@@ -57,6 +60,7 @@ export function UsersTable({
           <TableCell label="Level" className="whitespace-nowrap">
             {user.level === 0 ? <Badge tone="blue">{levelLabel(user.level)}</Badge> : levelLabel(user.level)}
           </TableCell>
+          <TableCell label="Plan">{planNames.get(user.plan_id) ?? '…'}</TableCell>
           <TableCell label="State">
             <Badge tone={user.disabled ? 'grey' : 'green'}>{user.disabled ? 'Disabled' : 'Active'}</Badge>
           </TableCell>
@@ -82,6 +86,12 @@ export function UsersTable({
               tip="Change level"
               icon={<UserCog aria-hidden="true" className="size-4" />}
               onClick={() => onAction('level', user)}
+            />
+            <IconAction
+              label={`Change plan of ${user.email}`}
+              tip="Change plan"
+              icon={<Gauge aria-hidden="true" className="size-4" />}
+              onClick={() => onAction('plan', user)}
             />
             {user.disabled ? (
               <IconAction
