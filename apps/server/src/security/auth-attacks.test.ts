@@ -15,6 +15,7 @@ import {
   urlsFor,
   worldFingerprint,
   type Estate,
+  ROUTE_WALK_TIMEOUT_MS,
 } from '../test/security';
 
 /**
@@ -157,46 +158,54 @@ describe('authentication attacks on every /api route', () => {
     );
   });
 
-  it('answers 401 with a JSON message to each attack, and nothing changes', async () => {
-    const failures: string[] = [];
-    for (const { route, estate, url, payload, query: sampleQuery } of plans) {
-      const before = await worldFingerprint(ctx);
-      for (const attack of attacks) {
-        const query = new URLSearchParams({ ...sampleQuery });
-        const search = [query.toString(), attack.query].filter(Boolean).join('&');
-        const response = await ctx.app.inject({
-          method: route.method as 'GET',
-          url: search ? `${url}?${search}` : url,
-          headers: attack.headers,
-          payload: payload as object,
-        });
-        const body = jsonOf(response);
-        if (response.statusCode !== 401 || !isErrorBody(body) || body.code !== 'UNAUTHORIZED') {
+  it(
+    'answers 401 with a JSON message to each attack, and nothing changes',
+    async () => {
+      const failures: string[] = [];
+      for (const { route, estate, url, payload, query: sampleQuery } of plans) {
+        const before = await worldFingerprint(ctx);
+        for (const attack of attacks) {
+          const query = new URLSearchParams({ ...sampleQuery });
+          const search = [query.toString(), attack.query].filter(Boolean).join('&');
+          const response = await ctx.app.inject({
+            method: route.method as 'GET',
+            url: search ? `${url}?${search}` : url,
+            headers: attack.headers,
+            payload: payload as object,
+          });
+          const body = jsonOf(response);
+          if (response.statusCode !== 401 || !isErrorBody(body) || body.code !== 'UNAUTHORIZED') {
+            failures.push(
+              `${route.method} ${routeShape(route.url)} with ${attack.name} (${estate.label}): ${response.statusCode} ${response.body.slice(0, 200)}`,
+            );
+          }
+        }
+        const after = await worldFingerprint(ctx);
+        if (JSON.stringify(after) !== JSON.stringify(before)) {
           failures.push(
-            `${route.method} ${routeShape(route.url)} with ${attack.name} (${estate.label}): ${response.statusCode} ${response.body.slice(0, 200)}`,
+            `${route.method} ${routeShape(route.url)}: refused requests changed the world ${JSON.stringify({ before, after })}`,
           );
         }
       }
-      const after = await worldFingerprint(ctx);
-      if (JSON.stringify(after) !== JSON.stringify(before)) {
-        failures.push(
-          `${route.method} ${routeShape(route.url)}: refused requests changed the world ${JSON.stringify({ before, after })}`,
-        );
-      }
-    }
-    expect(failures).toEqual([]);
-  });
+      expect(failures).toEqual([]);
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 
-  it('guards the HEAD twin of every GET route too', async () => {
-    for (const route of apiRoutes(ctx.app).filter(
-      (entry) => entry.method === 'GET' && entry.access !== 'public',
-    )) {
-      const [url] = urlsFor(route, victim);
-      const response = await ctx.app.inject({ method: 'HEAD', url: url! });
-      expect(response.statusCode, `HEAD ${route.url}`).toBe(401);
-      expect(response.body).toBe('');
-    }
-  });
+  it(
+    'guards the HEAD twin of every GET route too',
+    async () => {
+      for (const route of apiRoutes(ctx.app).filter(
+        (entry) => entry.method === 'GET' && entry.access !== 'public',
+      )) {
+        const [url] = urlsFor(route, victim);
+        const response = await ctx.app.inject({ method: 'HEAD', url: url! });
+        expect(response.statusCode, `HEAD ${route.url}`).toBe(401);
+        expect(response.body).toBe('');
+      }
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 
   it('refuses before reading the body: a 2 MB body without a token is a 401, not a 413', async () => {
     for (const route of apiRoutes(ctx.app).filter(

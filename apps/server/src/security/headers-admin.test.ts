@@ -24,6 +24,7 @@ import {
   seedEstate,
   urlsFor,
   type Estate,
+  ROUTE_WALK_TIMEOUT_MS,
 } from '../test/security';
 
 /**
@@ -76,34 +77,38 @@ function expectSecurityHeaders(headers: Record<string, unknown>, what: string, a
 }
 
 describe('security headers on every answer', () => {
-  it('every /api route, signed in or not, successful or refused', async () => {
-    let checked = 0;
-    for (const route of ownerOrder(apiRoutes(ctx.app))) {
-      const sample = await sampleRequest(ctx, route, estate);
-      const [url] = urlsFor(route, estate);
-      const query = new URLSearchParams(sample.query).toString();
-      for (const headers of [
-        {},
-        estate.user.headers,
-        { ...estate.user.headers, origin: 'https://evil.example' },
-      ]) {
-        const response = await ctx.app.inject({
-          method: route.method as 'GET',
-          url: query ? `${url}?${query}` : url!,
-          headers,
-          payload: sample.payload as object,
-        });
-        expectSecurityHeaders(
-          response.headers,
-          `${route.method} ${routeShape(route.url)} → ${response.statusCode}`,
-          true,
-          response.statusCode,
-        );
-        checked += 1;
+  it(
+    'every /api route, signed in or not, successful or refused',
+    async () => {
+      let checked = 0;
+      for (const route of ownerOrder(apiRoutes(ctx.app))) {
+        const sample = await sampleRequest(ctx, route, estate);
+        const [url] = urlsFor(route, estate);
+        const query = new URLSearchParams(sample.query).toString();
+        for (const headers of [
+          {},
+          estate.user.headers,
+          { ...estate.user.headers, origin: 'https://evil.example' },
+        ]) {
+          const response = await ctx.app.inject({
+            method: route.method as 'GET',
+            url: query ? `${url}?${query}` : url!,
+            headers,
+            payload: sample.payload as object,
+          });
+          expectSecurityHeaders(
+            response.headers,
+            `${route.method} ${routeShape(route.url)} → ${response.statusCode}`,
+            true,
+            response.statusCode,
+          );
+          checked += 1;
+        }
       }
-    }
-    expect(checked).toBeGreaterThan(20);
-  });
+      expect(checked).toBeGreaterThan(20);
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 
   it('error answers of every kind: 400, 404, 405-ish, 413, 415, bad JSON', async () => {
     const { method: add, path: accounts } = accountEndpoints.add;
@@ -186,91 +191,95 @@ describe('administrator routes', () => {
     expect(admin.filter((route) => !route.url.startsWith('/api/admin/'))).toEqual([]);
   });
 
-  it('answer 403 to every level but 0, even a level that was 0 when the token was issued', async () => {
-    const regulars: TestUser[] = [
-      await ctx.createUser({ level: 1 }),
-      await ctx.createUser({ level: 2 }),
-      await ctx.createUser({ level: 99 }),
-    ];
-    const demoted = await ctx.createUser({ level: 0 });
-    await ctx.db.query('UPDATE users SET level = 5 WHERE id = $1', [demoted.id]);
-    const admin = await ctx.createUser({ level: ADMIN_LEVEL });
-    // The person the administrator's routes act on (levels, disabling, deleting): not the estate's.
-    const targetUser = await ctx.createUser({ level: 1 });
-    const targetKey = await ctx.app.inject({
-      ...requestTo(apiKeyEndpoints.create, { payload: { name: 'target', access: 'read' } }),
-      headers: targetUser.headers,
-    });
-    // The person's own open ticket: the estate's was closed by the walk above.
-    const targetTicket = await ctx.app.inject({
-      ...requestTo(ticketEndpoints.open, {
-        payload: { subject: 'Target question', category: 'question', message: 'Help?' },
-      }),
-      headers: targetUser.headers,
-    });
-    const target = {
-      ...estate,
-      user: targetUser,
-      apiKey: { id: targetKey.json<{ id: number }>().id },
-      ticket: { id: targetTicket.json<{ id: number }>().id },
-    };
-    // Send a test e-mail succeeds only through a mail server: a real one on a loopback port.
-    const inbox = await startSmtpInbox();
-    onTestFinished(() => inbox.close());
-    const smtp = await ctx.app.inject({
-      ...requestTo(systemSettingEndpoints.update, {
-        payload: {
-          smtp_host: '127.0.0.1',
-          smtp_port: inbox.port,
-          smtp_tls: 'none',
-          smtp_sender: 'guardian@example.com',
-        },
-      }),
-      headers: admin.headers,
-    });
-    expect(smtp.statusCode, smtp.body).toBe(200);
-    // Revoking the person's key first (a level change or disabling revokes it too), deleting the
-    // person last: every other route still finds them.
-    const order = (url: string) =>
-      url === apiKeyEndpoints.userRevoke.path ? -1 : url === userEndpoints.remove.path ? 1 : 0;
-    const adminRoutes = apiRoutes(ctx.app)
-      .filter((entry) => entry.access === 'admin')
-      .sort((a, b) => order(a.url) - order(b.url));
-    // Making a plan the default keeps it from being deleted: that route makes another plan the default.
-    const [nextDefault] = await ctx.db.query<{ id: number }>(
-      `INSERT INTO plans (name, accounts, zones, lists, list_items, api_keys, servers, templates, report_range)
+  it(
+    'answer 403 to every level but 0, even a level that was 0 when the token was issued',
+    async () => {
+      const regulars: TestUser[] = [
+        await ctx.createUser({ level: 1 }),
+        await ctx.createUser({ level: 2 }),
+        await ctx.createUser({ level: 99 }),
+      ];
+      const demoted = await ctx.createUser({ level: 0 });
+      await ctx.db.query('UPDATE users SET level = 5 WHERE id = $1', [demoted.id]);
+      const admin = await ctx.createUser({ level: ADMIN_LEVEL });
+      // The person the administrator's routes act on (levels, disabling, deleting): not the estate's.
+      const targetUser = await ctx.createUser({ level: 1 });
+      const targetKey = await ctx.app.inject({
+        ...requestTo(apiKeyEndpoints.create, { payload: { name: 'target', access: 'read' } }),
+        headers: targetUser.headers,
+      });
+      // The person's own open ticket: the estate's was closed by the walk above.
+      const targetTicket = await ctx.app.inject({
+        ...requestTo(ticketEndpoints.open, {
+          payload: { subject: 'Target question', category: 'question', message: 'Help?' },
+        }),
+        headers: targetUser.headers,
+      });
+      const target = {
+        ...estate,
+        user: targetUser,
+        apiKey: { id: targetKey.json<{ id: number }>().id },
+        ticket: { id: targetTicket.json<{ id: number }>().id },
+      };
+      // Send a test e-mail succeeds only through a mail server: a real one on a loopback port.
+      const inbox = await startSmtpInbox();
+      onTestFinished(() => inbox.close());
+      const smtp = await ctx.app.inject({
+        ...requestTo(systemSettingEndpoints.update, {
+          payload: {
+            smtp_host: '127.0.0.1',
+            smtp_port: inbox.port,
+            smtp_tls: 'none',
+            smtp_sender: 'guardian@example.com',
+          },
+        }),
+        headers: admin.headers,
+      });
+      expect(smtp.statusCode, smtp.body).toBe(200);
+      // Revoking the person's key first (a level change or disabling revokes it too), deleting the
+      // person last: every other route still finds them.
+      const order = (url: string) =>
+        url === apiKeyEndpoints.userRevoke.path ? -1 : url === userEndpoints.remove.path ? 1 : 0;
+      const adminRoutes = apiRoutes(ctx.app)
+        .filter((entry) => entry.access === 'admin')
+        .sort((a, b) => order(a.url) - order(b.url));
+      // Making a plan the default keeps it from being deleted: that route makes another plan the default.
+      const [nextDefault] = await ctx.db.query<{ id: number }>(
+        `INSERT INTO plans (name, accounts, zones, lists, list_items, api_keys, servers, templates, report_range)
        VALUES ('Next default', 100, 100, 100, 100000, 20, 100, 0, '30d') RETURNING id`,
-    );
-    // A server needs lists of its person's: the routes on one person's servers act on the estate's.
-    const targetOf = (route: RouteEntry) =>
-      route.url.includes('/servers/')
-        ? { ...target, user: estate.user }
-        : route.url === planEndpoints.makeDefault.path
-          ? { ...target, plan: { id: nextDefault!.id } }
-          : target;
-    for (const route of adminRoutes) {
-      const [url] = urlsFor(route, targetOf(route));
-      for (const user of [...regulars, demoted]) {
-        const response = await ctx.app.inject({
+      );
+      // A server needs lists of its person's: the routes on one person's servers act on the estate's.
+      const targetOf = (route: RouteEntry) =>
+        route.url.includes('/servers/')
+          ? { ...target, user: estate.user }
+          : route.url === planEndpoints.makeDefault.path
+            ? { ...target, plan: { id: nextDefault!.id } }
+            : target;
+      for (const route of adminRoutes) {
+        const [url] = urlsFor(route, targetOf(route));
+        for (const user of [...regulars, demoted]) {
+          const response = await ctx.app.inject({
+            method: route.method as 'GET',
+            url: url!,
+            headers: user.headers,
+          });
+          expect(response.statusCode, `${route.method} ${route.url} as level ${user.level}`).toBe(403);
+          expect(response.json()).toMatchObject({
+            code: 'FORBIDDEN',
+            message: 'Only administrators can do this.',
+          });
+        }
+        const allowed = await ctx.app.inject({
           method: route.method as 'GET',
           url: url!,
-          headers: user.headers,
+          headers: admin.headers,
+          payload: (await sampleRequest(ctx, route, targetOf(route))).payload as object,
         });
-        expect(response.statusCode, `${route.method} ${route.url} as level ${user.level}`).toBe(403);
-        expect(response.json()).toMatchObject({
-          code: 'FORBIDDEN',
-          message: 'Only administrators can do this.',
-        });
+        expect(allowed.statusCode, `${route.method} ${route.url} as an administrator`).toBeLessThan(300);
       }
-      const allowed = await ctx.app.inject({
-        method: route.method as 'GET',
-        url: url!,
-        headers: admin.headers,
-        payload: (await sampleRequest(ctx, route, targetOf(route))).payload as object,
-      });
-      expect(allowed.statusCode, `${route.method} ${route.url} as an administrator`).toBeLessThan(300);
-    }
-  });
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 
   it('a promotion in the database applies at once, without a new token', async () => {
     const promoted = await ctx.createUser({ level: 1 });

@@ -23,6 +23,7 @@ import {
   urlsFor,
   worldFingerprint,
   type Estate,
+  ROUTE_WALK_TIMEOUT_MS,
 } from '../test/security';
 
 /**
@@ -192,11 +193,15 @@ describe('ownership of every route that takes an id', () => {
     }
   });
 
-  it("answers 404 to another user's ids on every route, and changes nothing at all", async () => {
-    expect(
-      await crossUserFailures(withParams(apiRoutes(ctx.app)).filter((route) => !isSelfTest(route))),
-    ).toEqual([]);
-  });
+  it(
+    "answers 404 to another user's ids on every route, and changes nothing at all",
+    async () => {
+      expect(
+        await crossUserFailures(withParams(apiRoutes(ctx.app)).filter((route) => !isSelfTest(route))),
+      ).toEqual([]);
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 
   it('catches a route that forgets to check ownership (the check above is not vacuous)', async () => {
     const leaky = apiRoutes(ctx.app).filter(isSelfTest);
@@ -247,74 +252,78 @@ describe('ownership of every route that takes an id', () => {
     });
   }
 
-  it("refuses every id of another user's carried in a body or a query, and changes nothing of hers", async () => {
-    const rulesOf = async (estate: Estate) =>
-      (
-        await ctx.app.inject({
-          ...requestTo(firewallRuleEndpoints.list, { params: { zone_id: estate.zone.zoneId } }),
-          headers: estate.user.headers,
-        })
-      ).json<{ id: string }[]>();
-    const aliceRules = await rulesOf(alice);
-    const malloryRules = await rulesOf(mallory);
-    const malloryZone = { zone_id: mallory.zone.zoneId };
-    const pageRule = {
-      targets: [
-        { target: 'url', constraint: { operator: 'matches', value: `${mallory.zone.domain}/body-ids/*` } },
-      ],
-      actions: [{ id: 'always_use_https', value: 'on' }],
-      priority: 1,
-      status: 'active',
-    };
-    const attempts: (InjectOptions & { url: string; refuse?: boolean })[] = [
-      // Alice's Cloudflare account, by her Cloudflare id and by her own name for it.
-      {
-        ...requestTo(zoneEndpoints.add, {
-          payload: { account_id: alice.cfAccountId, domain: 'stolen-zone-example.com' },
+  it(
+    "refuses every id of another user's carried in a body or a query, and changes nothing of hers",
+    async () => {
+      const rulesOf = async (estate: Estate) =>
+        (
+          await ctx.app.inject({
+            ...requestTo(firewallRuleEndpoints.list, { params: { zone_id: estate.zone.zoneId } }),
+            headers: estate.user.headers,
+          })
+        ).json<{ id: string }[]>();
+      const aliceRules = await rulesOf(alice);
+      const malloryRules = await rulesOf(mallory);
+      const malloryZone = { zone_id: mallory.zone.zoneId };
+      const pageRule = {
+        targets: [
+          { target: 'url', constraint: { operator: 'matches', value: `${mallory.zone.domain}/body-ids/*` } },
+        ],
+        actions: [{ id: 'always_use_https', value: 'on' }],
+        priority: 1,
+        status: 'active',
+      };
+      const attempts: (InjectOptions & { url: string; refuse?: boolean })[] = [
+        // Alice's Cloudflare account, by her Cloudflare id and by her own name for it.
+        {
+          ...requestTo(zoneEndpoints.add, {
+            payload: { account_id: alice.cfAccountId, domain: 'stolen-zone-example.com' },
+          }),
+          refuse: true,
+        },
+        {
+          ...requestTo(banListEndpoints.add, {
+            payload: { account_name: alice.accountName, list_name: 'stolen_list', kind: 'ip' },
+          }),
+          refuse: true,
+        },
+        // Mallory's zone in the path, Alice's rules in the body: a reorder of Alice's list, an edit naming her rule.
+        requestTo(firewallRuleEndpoints.reorder, {
+          params: malloryZone,
+          payload: aliceRules.map((rule, index) => ({ ...rule, priority: aliceRules.length - index })),
         }),
-        refuse: true,
-      },
-      {
-        ...requestTo(banListEndpoints.add, {
-          payload: { account_name: alice.accountName, list_name: 'stolen_list', kind: 'ip' },
+        requestTo(firewallRuleEndpoints.update, {
+          params: { ...malloryZone, rule_id: malloryRules[0]!.id },
+          payload: { ...aliceRules[0], id: aliceRules[0]!.id, description: 'renamed through a body id' },
         }),
-        refuse: true,
-      },
-      // Mallory's zone in the path, Alice's rules in the body: a reorder of Alice's list, an edit naming her rule.
-      requestTo(firewallRuleEndpoints.reorder, {
-        params: malloryZone,
-        payload: aliceRules.map((rule, index) => ({ ...rule, priority: aliceRules.length - index })),
-      }),
-      requestTo(firewallRuleEndpoints.update, {
-        params: { ...malloryZone, rule_id: malloryRules[0]!.id },
-        payload: { ...aliceRules[0], id: aliceRules[0]!.id, description: 'renamed through a body id' },
-      }),
-      requestTo(firewallRuleEndpoints.remove, {
-        params: { ...malloryZone, rule_id: malloryRules[1]!.id },
-        query: { filter_id: aliceRules[1]!.id },
-      }),
-      requestTo(pageRuleEndpoints.update, {
-        params: { ...malloryZone, pagerule_id: mallory.pageRule.id },
-        payload: { ...pageRule, id: alice.pageRule.id },
-      }),
-    ];
-    const failures: string[] = [];
-    for (const attempt of attempts) {
-      const before = await aliceSlice();
-      const callsBefore = ctx.sandbox.control.callCount({ token: alice.token });
-      const response = await ctx.app.inject({ ...attempt, headers: mallory.user.headers });
-      const what = `${attempt.method} ${attempt.url} → ${response.statusCode} ${response.body.slice(0, 200)}`;
-      if (response.statusCode >= 500) failures.push(`${what}: a 5xx`);
-      if (attempt.refuse && !(response.statusCode >= 400 && isErrorBody(jsonOf(response)))) {
-        failures.push(`${what}: creating in another user's account must be refused`);
+        requestTo(firewallRuleEndpoints.remove, {
+          params: { ...malloryZone, rule_id: malloryRules[1]!.id },
+          query: { filter_id: aliceRules[1]!.id },
+        }),
+        requestTo(pageRuleEndpoints.update, {
+          params: { ...malloryZone, pagerule_id: mallory.pageRule.id },
+          payload: { ...pageRule, id: alice.pageRule.id },
+        }),
+      ];
+      const failures: string[] = [];
+      for (const attempt of attempts) {
+        const before = await aliceSlice();
+        const callsBefore = ctx.sandbox.control.callCount({ token: alice.token });
+        const response = await ctx.app.inject({ ...attempt, headers: mallory.user.headers });
+        const what = `${attempt.method} ${attempt.url} → ${response.statusCode} ${response.body.slice(0, 200)}`;
+        if (response.statusCode >= 500) failures.push(`${what}: a 5xx`);
+        if (attempt.refuse && !(response.statusCode >= 400 && isErrorBody(jsonOf(response)))) {
+          failures.push(`${what}: creating in another user's account must be refused`);
+        }
+        if ((await aliceSlice()) !== before)
+          failures.push(`${what}: Alice's rows or Cloudflare account changed`);
+        if (ctx.sandbox.control.callCount({ token: alice.token }) !== callsBefore)
+          failures.push(`${what}: a call with Alice's token`);
       }
-      if ((await aliceSlice()) !== before)
-        failures.push(`${what}: Alice's rows or Cloudflare account changed`);
-      if (ctx.sandbox.control.callCount({ token: alice.token }) !== callsBefore)
-        failures.push(`${what}: a call with Alice's token`);
-    }
-    expect(failures).toEqual([]);
-  });
+      expect(failures).toEqual([]);
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 
   it('lists never show another user’s rows', async () => {
     const aliceIds = [
@@ -336,23 +345,27 @@ describe('ownership of every route that takes an id', () => {
     }
   });
 
-  it("the positive control: the owner's same request succeeds on every one of those routes (so the 404s above mean something)", async () => {
-    const routes = ownerOrder(withParams(apiRoutes(ctx.app).filter((route) => !isSelfTest(route))));
-    const unreachable: string[] = [];
-    for (const route of routes) {
-      const sample = await sampleRequest(ctx, route, alice);
-      const answers: string[] = [];
-      let reached = false;
-      for (const url of urlsFor(route, alice)) {
-        const response = await send(route, url, alice, sample);
-        answers.push(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
-        if (response.statusCode < 400) {
-          reached = true;
-          break;
+  it(
+    "the positive control: the owner's same request succeeds on every one of those routes (so the 404s above mean something)",
+    async () => {
+      const routes = ownerOrder(withParams(apiRoutes(ctx.app).filter((route) => !isSelfTest(route))));
+      const unreachable: string[] = [];
+      for (const route of routes) {
+        const sample = await sampleRequest(ctx, route, alice);
+        const answers: string[] = [];
+        let reached = false;
+        for (const url of urlsFor(route, alice)) {
+          const response = await send(route, url, alice, sample);
+          answers.push(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+          if (response.statusCode < 400) {
+            reached = true;
+            break;
+          }
         }
+        if (!reached) unreachable.push(`${route.method} ${routeShape(route.url)}: ${answers.join('; ')}`);
       }
-      if (!reached) unreachable.push(`${route.method} ${routeShape(route.url)}: ${answers.join('; ')}`);
-    }
-    expect(unreachable).toEqual([]);
-  });
+      expect(unreachable).toEqual([]);
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 });

@@ -46,6 +46,13 @@ import type { TestUser } from './context';
 import { requestTo, type EndpointInput } from './request';
 
 /**
+ * The bound of a test that walks every route of the table in one go (each with several requests and
+ * a look at the whole database before and after): it grows with the table of routes, so
+ * it is not the 30 s of a test that makes a few requests.
+ */
+export const ROUTE_WALK_TIMEOUT_MS = 150_000;
+
+/**
  * Shared ground of the security suites: a user's "estate" (a Cloudflare account with a list, items, a
  * zone, a DNS record, firewall rules and a page rule, mirrored locally where the console mirrors),
  * a resolver that turns any /api route of `app.routeTable` into a concrete, valid request against an

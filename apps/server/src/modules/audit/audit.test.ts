@@ -15,6 +15,7 @@ import {
   seedEstate,
   serverCallHeaders,
   urlsFor,
+  ROUTE_WALK_TIMEOUT_MS,
 } from '../../test/security';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import { addOwnedZone } from '../../test/zone';
@@ -235,46 +236,52 @@ describe('the audit trail', () => {
     expect((await rawTrail()).length).toBe(before - 1);
   });
 
-  it('has a row for every request to every write route', async () => {
-    const estate = await seedEstate(ctx, await ctx.createUser(), 'audit');
-    // Not the endpoints that change nothing (an import's preview): they are not changes.
-    const previews = new Set(
-      allEndpoints.filter((endpoint) => endpoint.changesNothing).map((e) => `${e.method} ${e.path}`),
-    );
-    const writes = ownerOrder(
-      apiRoutes(ctx.app).filter(
-        (route) => !['GET', 'HEAD'].includes(route.method) && !previews.has(`${route.method} ${route.url}`),
-      ),
-    );
-    const missing: string[] = [];
-    for (const route of writes) {
-      const sample = await sampleRequest(ctx, route, estate);
-      const [url] = urlsFor(route, estate);
-      const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
-      const [before] = await ctx.db.query<{ last: number }>(
-        'SELECT coalesce(max(id), 0)::int AS last FROM audit_events',
+  it(
+    'has a row for every request to every write route',
+    async () => {
+      const estate = await seedEstate(ctx, await ctx.createUser(), 'audit');
+      // Not the endpoints that change nothing (an import's preview): they are not changes.
+      const previews = new Set(
+        allEndpoints.filter((endpoint) => endpoint.changesNothing).map((e) => `${e.method} ${e.path}`),
       );
-      const response = await ctx.app.inject({
-        method: route.method as 'POST',
-        url: `${url}${query}`,
-        // The server API takes the estate's server key; every other route the person's session.
-        headers:
-          route.access === 'server' ? serverCallHeaders(route, estate, sample.payload) : estate.user.headers,
-        payload: sample.payload as object,
-      });
-      // The walk makes the estate's server a new signing secret: its webhook call signs with that one.
-      if (route.url === serverEndpoints.signingSecret.path && response.statusCode === 200)
-        estate.server.signingSecret = response.json<{ signing_secret: string }>().signing_secret;
-      const request = `${route.method} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
-      const rows = await ctx.db.query('SELECT 1 FROM audit_events WHERE request = $1 AND id > $2', [
-        request,
-        before!.last,
-      ]);
-      if (rows.length === 0) missing.push(`${request} (answered ${response.statusCode})`);
-    }
-    expect(writes.length).toBeGreaterThan(15);
-    expect(missing).toEqual([]);
-  });
+      const writes = ownerOrder(
+        apiRoutes(ctx.app).filter(
+          (route) => !['GET', 'HEAD'].includes(route.method) && !previews.has(`${route.method} ${route.url}`),
+        ),
+      );
+      const missing: string[] = [];
+      for (const route of writes) {
+        const sample = await sampleRequest(ctx, route, estate);
+        const [url] = urlsFor(route, estate);
+        const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
+        const [before] = await ctx.db.query<{ last: number }>(
+          'SELECT coalesce(max(id), 0)::int AS last FROM audit_events',
+        );
+        const response = await ctx.app.inject({
+          method: route.method as 'POST',
+          url: `${url}${query}`,
+          // The server API takes the estate's server key; every other route the person's session.
+          headers:
+            route.access === 'server'
+              ? serverCallHeaders(route, estate, sample.payload)
+              : estate.user.headers,
+          payload: sample.payload as object,
+        });
+        // The walk makes the estate's server a new signing secret: its webhook call signs with that one.
+        if (route.url === serverEndpoints.signingSecret.path && response.statusCode === 200)
+          estate.server.signingSecret = response.json<{ signing_secret: string }>().signing_secret;
+        const request = `${route.method} ${route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+        const rows = await ctx.db.query('SELECT 1 FROM audit_events WHERE request = $1 AND id > $2', [
+          request,
+          before!.last,
+        ]);
+        if (rows.length === 0) missing.push(`${request} (answered ${response.statusCode})`);
+      }
+      expect(writes.length).toBeGreaterThan(15);
+      expect(missing).toEqual([]);
+    },
+    ROUTE_WALK_TIMEOUT_MS,
+  );
 
   describe('in words', () => {
     const summaries = async (user: TestUser, query: string) =>
