@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorQueryFields } from '../shared/paging';
 
 /**
  * Alerts (server: apps/server/src/modules/alerts): something a person should know of, raised by its
@@ -100,19 +101,7 @@ export const alertsQuerySchema = z.object({
   severity: z
     .enum(ALERT_SEVERITIES, { error: `Severity must be one of ${ALERT_SEVERITIES.join(', ')}.` })
     .optional(),
-  /** The page after this one (the previous page's `next_cursor`). */
-  before: z.coerce
-    .number({ error: 'The cursor must be a number.' })
-    .int('The cursor must be a whole number.')
-    .positive('The cursor must be a positive number.')
-    .max(Number.MAX_SAFE_INTEGER, 'The cursor is too large.')
-    .optional(),
-  limit: z.coerce
-    .number({ error: 'The limit must be a number.' })
-    .int('The limit must be a whole number.')
-    .min(1, 'The limit must be at least 1.')
-    .max(ALERTS_PAGE_MAX, `The limit must be at most ${ALERTS_PAGE_MAX}.`)
-    .default(25),
+  ...cursorQueryFields(ALERTS_PAGE_MAX),
 });
 export type AlertsQuery = z.input<typeof alertsQuerySchema>;
 

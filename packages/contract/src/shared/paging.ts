@@ -20,3 +20,25 @@ export function pagingQueryFields(perPage: number, maxPerPage: number) {
       .default(perPage),
   };
 }
+
+/**
+ * The cursor paging fields of a newest-first listing, to spread into its `z.object`: `before` is the
+ * previous page's `next_cursor`; `limit` is 25 unless asked, and at most `maxLimit`.
+ */
+export function cursorQueryFields(maxLimit: number) {
+  return {
+    /** The page after this one (the previous page's `next_cursor`). */
+    before: z.coerce
+      .number({ error: 'The cursor must be a number.' })
+      .int('The cursor must be a whole number.')
+      .positive('The cursor must be a positive number.')
+      .max(Number.MAX_SAFE_INTEGER, 'The cursor is too large.')
+      .optional(),
+    limit: z.coerce
+      .number({ error: 'The limit must be a number.' })
+      .int('The limit must be a whole number.')
+      .min(1, 'The limit must be at least 1.')
+      .max(maxLimit, `The limit must be at most ${maxLimit}.`)
+      .default(25),
+  };
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorQueryFields } from '../shared/paging';
 
 /**
  * Support tickets (server: apps/server/src/modules/tickets): a person writes to the people who run
@@ -131,19 +132,7 @@ export type TicketThread = z.infer<typeof ticketThreadSchema>;
 
 const pageFields = {
   state: z.enum(TICKET_STATES, { error: `State must be one of ${TICKET_STATES.join(', ')}.` }).optional(),
-  /** The page after this one (the previous page's `next_cursor`). */
-  before: z.coerce
-    .number({ error: 'The cursor must be a number.' })
-    .int('The cursor must be a whole number.')
-    .positive('The cursor must be a positive number.')
-    .max(Number.MAX_SAFE_INTEGER, 'The cursor is too large.')
-    .optional(),
-  limit: z.coerce
-    .number({ error: 'The limit must be a number.' })
-    .int('The limit must be a whole number.')
-    .min(1, 'The limit must be at least 1.')
-    .max(TICKETS_PAGE_MAX, `The limit must be at most ${TICKETS_PAGE_MAX}.`)
-    .default(25),
+  ...cursorQueryFields(TICKETS_PAGE_MAX),
 };
 
 export const ticketsQuerySchema = z.object(pageFields);

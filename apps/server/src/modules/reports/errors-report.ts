@@ -1,6 +1,14 @@
 import { REPORT_SERIES_MAX, REPORT_TOP_MAX, type ErrorsReport, type ReportQuery } from '@guardian/contract';
 import { errorsAnswerSchema, errorsQuery } from './report-queries';
-import { bucketTime, byZone, entryOf, Tally, topRows, type ReportReader } from './report-reading';
+import {
+  bucketTime,
+  byZone,
+  entryOf,
+  Tally,
+  topRows,
+  type ReportReader,
+  tallyValues,
+} from './report-reading';
 
 const noTotals = (): ErrorsReport['totals'] => ({
   requests: 0,
@@ -56,10 +64,8 @@ export class ErrorsReports {
             } else sum.client_errors += count;
           }
         }
-        for (const row of zone.topPaths)
-          paths.add(row.dimensions.clientRequestPath!, row.dimensions.clientRequestPath!, row.count);
-        for (const row of zone.topHosts)
-          hosts.add(row.dimensions.clientRequestHTTPHost!, row.dimensions.clientRequestHTTPHost!, row.count);
+        tallyValues(paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
+        tallyValues(hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
       }
     }
     const worst = byZone(

@@ -55,6 +55,18 @@ export class Tally<V> {
   }
 }
 
+/** Counts rows by a plain value a dimension gives them (a country, a host, a path), the value its own key. */
+export function tallyValues<R extends { count: number }>(
+  tally: Tally<string>,
+  rows: readonly R[],
+  valueOf: (row: R) => string | null | undefined,
+): void {
+  for (const row of rows) {
+    const value = valueOf(row)!;
+    tally.add(value, value, row.count);
+  }
+}
+
 /** A top table of plain values (countries, hosts, paths). */
 export const topRows = (tally: Tally<string>): ReportTopRow[] =>
   tally.top(REPORT_TOP_MAX).map(({ value, count }) => ({ value: cut(value, 2048), count }));

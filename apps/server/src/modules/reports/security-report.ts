@@ -7,7 +7,16 @@ import {
 } from '@guardian/contract';
 import type { IpSearchService } from '../ip-search';
 import { securityAnswerSchema, securityQuery } from './report-queries';
-import { bucketOf, cut, isoTime, bucketTime, Tally, topRows, type ReportReader } from './report-reading';
+import {
+  bucketOf,
+  cut,
+  isoTime,
+  bucketTime,
+  Tally,
+  topRows,
+  type ReportReader,
+  tallyValues,
+} from './report-reading';
 
 /**
  * /reports/security: the person's zones' security events by action, source, address, ASN, country,
@@ -106,12 +115,9 @@ export class SecurityReports {
           ips.add(d.clientIP, { ip: d.clientIP, country: d.clientCountryName, asn: d.clientAsn }, count);
         for (const { count, dimensions: d } of zone.topAsns)
           asns.add(d.clientAsn, { asn: d.clientAsn, description: d.clientASNDescription }, count);
-        for (const row of zone.topCountries)
-          countries.add(row.dimensions.clientCountryName!, row.dimensions.clientCountryName!, row.count);
-        for (const row of zone.topHosts)
-          hosts.add(row.dimensions.clientRequestHTTPHost!, row.dimensions.clientRequestHTTPHost!, row.count);
-        for (const row of zone.topPaths)
-          paths.add(row.dimensions.clientRequestPath!, row.dimensions.clientRequestPath!, row.count);
+        tallyValues(countries, zone.topCountries, (row) => row.dimensions.clientCountryName);
+        tallyValues(hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
+        tallyValues(paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
         for (const { count, dimensions: d } of zone.topRules) {
           // Events no rule matched (security level, IP access rules) name none.
           if (!d.ruleId) continue;

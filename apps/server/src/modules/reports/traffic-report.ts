@@ -9,6 +9,7 @@ import {
   Tally,
   topRows,
   type ReportReader,
+  tallyValues,
 } from './report-reading';
 
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
@@ -65,12 +66,9 @@ export class TrafficReports {
           const status = row.dimensions.edgeResponseStatus;
           if (status >= 100 && status < 600) classes.add(statusClass(status), statusClass(status), row.count);
         }
-        for (const row of zone.topCountries)
-          countries.add(row.dimensions.clientCountryName!, row.dimensions.clientCountryName!, row.count);
-        for (const row of zone.topHosts)
-          hosts.add(row.dimensions.clientRequestHTTPHost!, row.dimensions.clientRequestHTTPHost!, row.count);
-        for (const row of zone.topPaths)
-          paths.add(row.dimensions.clientRequestPath!, row.dimensions.clientRequestPath!, row.count);
+        tallyValues(countries, zone.topCountries, (row) => row.dimensions.clientCountryName);
+        tallyValues(hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
+        tallyValues(paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
       }
     }
     const busiest = byZone(

@@ -1,13 +1,13 @@
 import { useSearchParams } from 'react-router';
 import {
   CLOUDFLARE_ID_PATTERN,
-  REPORT_RANGES,
   type ActivityLink,
   type ActivityQuery,
   type AuditOutcome,
   type ReportRange,
 } from '@guardian/contract';
 import { timeZoneName } from '../../../components/charts/format';
+import { rangeIn } from './filters';
 
 /**
  * The Activity report's filters, kept in the address (?account=&range=&scope=everyone) as the other
@@ -16,10 +16,7 @@ import { timeZoneName } from '../../../components/charts/format';
  */
 export function useActivityFilters(isAdmin: boolean) {
   const [params, setParams] = useSearchParams();
-  const rangeParam = params.get('range');
-  const range: ReportRange = REPORT_RANGES.includes(rangeParam as ReportRange)
-    ? (rangeParam as ReportRange)
-    : '24h';
+  const range = rangeIn(params);
   const account = params.get('account') ?? '';
   const scope = isAdmin && params.get('scope') === 'everyone' ? 'everyone' : 'mine';
   const query: ActivityQuery = {

@@ -7,16 +7,19 @@ export const RANGE_LABELS: Record<ReportRange, string> = {
   '30d': 'Last 30 days',
 };
 
+/** The range the address asks for (?range=), 24 hours when it asks none or one there is not. */
+export function rangeIn(params: URLSearchParams): ReportRange {
+  const asked = params.get('range');
+  return REPORT_RANGES.includes(asked as ReportRange) ? (asked as ReportRange) : '24h';
+}
+
 /**
  * A report's filters, kept in the address (?account=&zone=&range=): a report can be linked to, and Back
  * returns to the last one. An id that is not Cloudflare's shape is no filter.
  */
 export function useReportFilters() {
   const [params, setParams] = useSearchParams();
-  const rangeParam = params.get('range');
-  const range: ReportRange = REPORT_RANGES.includes(rangeParam as ReportRange)
-    ? (rangeParam as ReportRange)
-    : '24h';
+  const range = rangeIn(params);
   const account = params.get('account') ?? '';
   const zone = params.get('zone') ?? '';
   const query: ReportQuery = {
