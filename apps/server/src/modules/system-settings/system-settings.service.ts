@@ -115,7 +115,7 @@ export class SystemSettings {
     db: Queryable,
     private readonly config: SettingsConfig,
     private readonly cipher: TokenCipher,
-    onError: (err: unknown) => void,
+    private readonly onError: (err: unknown) => void,
   ) {
     this.repository = new SystemSettingsRepository(db);
     this.refresher = new PeriodicSweep(() => this.refresh(), config.settingsRefreshMs, onError);
@@ -124,7 +124,9 @@ export class SystemSettings {
 
   /** Reads the stored settings, then checks for changes every `settingsRefreshMs`. */
   async start(): Promise<void> {
-    await this.refresh();
+    // A database down at start does not keep the server from starting (it answers 503 meanwhile): the
+    // environment's and the defaults' settings apply until a later check reads the stored ones.
+    await this.refresh().catch(this.onError);
     this.refresher.start();
   }
 
