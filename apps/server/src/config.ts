@@ -104,6 +104,8 @@ export interface Config {
   auditRetentionMs: number;
   /** How often each process looks for expired ban list items to remove (ban-list-expiry/item-expiry.ts). */
   itemExpirySweepMs: number;
+  /** How often each process looks for CrowdSec servers whose pull is due (modules/servers/crowdsec). */
+  crowdsecSweepMs: number;
   /**
    * Keep answers in memory (item pages and search counts per list version, looked-up lists, zones
    * lists per mirror version). Off, every read asks the database: the benchmark's cold reads.
@@ -414,6 +416,8 @@ export function loadConfig(env: Env = process.env): Config {
     snapshotRetentionMs: vars.GUARDIAN_SNAPSHOT_RETENTION_HOURS * 3_600_000,
     auditRetentionMs: vars.GUARDIAN_AUDIT_RETENTION_DAYS * 86_400_000,
     itemExpirySweepMs: vars.GUARDIAN_EXPIRY_SWEEP_SECONDS * 1000,
+    // A CrowdSec server's pull interval is at least 10 s: a due pull waits at most one more sweep.
+    crowdsecSweepMs: 10_000,
     answerCaches: vars.GUARDIAN_ANSWER_CACHES === 'on',
     resolvedAlertRetentionMs: vars.GUARDIAN_RESOLVED_ALERT_RETENTION_DAYS * 86_400_000,
     smtp: {

@@ -181,8 +181,14 @@ export function createServices(config: Config, deps: AppDeps) {
     alertCauses.serverRefused,
   );
   // CrowdSec servers' Local APIs, pulled by a job each interval into the servers' own bans.
-  const crowdsec = new CrowdsecBouncer(deps.db, deps.tokenCipher, servers, jobQueue, jobs, (err) =>
-    deps.logger?.error({ err }, "could not look for CrowdSec servers' pulls"),
+  const crowdsec = new CrowdsecBouncer(
+    deps.db,
+    deps.tokenCipher,
+    servers,
+    jobQueue,
+    jobs,
+    (err) => deps.logger?.error({ err }, "could not look for CrowdSec servers' pulls"),
+    config.crowdsecSweepMs,
   );
   const zoneRecords = new ZonesRepository(deps.db);
   // The person's zones, for every service that acts on one.

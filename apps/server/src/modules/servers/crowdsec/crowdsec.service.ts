@@ -12,8 +12,6 @@ import { CrowdsecRepository, type CrowdsecSourceRow, type PullSourceRow } from '
 import { LapiError, pullDecisions, type DecisionStream } from './lapi-client';
 
 export const CROWDSEC_PULL = 'crowdsec-pull' satisfies keyof GuardianJobKinds;
-/** How often each process looks for sources whose pull is due. */
-export const CROWDSEC_SWEEP_MS = 10_000;
 /** Sources one sweep queues at most (the rest are due at the next sweep). */
 const SWEEP_BATCH = 100;
 /** A pull holds its source this long at most (the Local API's time-out, and the decisions handed on). */
@@ -68,7 +66,7 @@ export class CrowdsecBouncer {
     private readonly queue: JobQueue<GuardianJobKinds>,
     private readonly jobs: JobsService,
     onError: (err: unknown) => void,
-    sweepMs = CROWDSEC_SWEEP_MS,
+    sweepMs: number,
   ) {
     this.repository = new CrowdsecRepository(db);
     this.trail = new AuditRepository(db);
