@@ -1,12 +1,6 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import {
-  ACTIVITY_KIND_LABELS,
-  REPORT_RANGES,
-  type ActivityReport,
-  type AuditOutcome,
-  type ReportRange,
-} from '@guardian/contract';
+import { ACTIVITY_KIND_LABELS, type ActivityReport, type AuditOutcome } from '@guardian/contract';
 import { BarTable } from '../../components/charts/bar-table';
 import { formatCount } from '../../components/charts/format';
 import { TimeSeriesChart } from '../../components/charts/time-series-chart';
@@ -15,7 +9,7 @@ import { useActivityReportQuery } from '../../api/reports/activity-query';
 import { useZonesQuery } from '../../api/zones/zones-query';
 import { counted } from '../../lib/counted';
 import { useSession } from '../../lib/session';
-import { ReportFrame, useAccountChoices } from './components/report-page';
+import { AccountField, RangeField, ReportFrame } from './components/report-page';
 import { Totals } from './components/totals';
 import { activityHref, useActivityFilters } from './lib/activity-filters';
 import { RANGE_LABELS } from './lib/filters';
@@ -63,7 +57,6 @@ interface ActivityFiltersProps {
 /** Account, range and, for administrators, whose changes. */
 function ActivityFilters({ isAdmin, query, onChange }: ActivityFiltersProps) {
   const zones = useZonesQuery();
-  const accounts = useAccountChoices();
   return (
     <form
       aria-label="Report filters"
@@ -84,38 +77,12 @@ function ActivityFilters({ isAdmin, query, onChange }: ActivityFiltersProps) {
           )}
         </Field>
       )}
-      <Field label="Account">
-        {(control) => (
-          <Select
-            {...control}
-            value={query.account_id ?? ''}
-            disabled={zones.isPending}
-            onChange={(event) => onChange({ account: event.target.value })}
-          >
-            <option value="">All accounts</option>
-            {accounts.map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
-      <Field label="Range">
-        {(control) => (
-          <Select
-            {...control}
-            value={query.range}
-            onChange={(event) => onChange({ range: event.target.value as ReportRange })}
-          >
-            {REPORT_RANGES.map((range) => (
-              <option key={range} value={range}>
-                {RANGE_LABELS[range]}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
+      <AccountField
+        value={query.account_id}
+        loading={zones.isPending}
+        onChange={(account) => onChange({ account })}
+      />
+      <RangeField value={query.range} onChange={(range) => onChange({ range })} />
     </form>
   );
 }

@@ -104,7 +104,6 @@ interface FiltersProps {
 /** Account, zone and range: the person's accounts and zones from the zones mirror. */
 export function ReportFilters({ query, onChange }: FiltersProps) {
   const zones = useZonesQuery();
-  const accounts = useAccountChoices();
   const zoneChoices = useMemo(
     () =>
       (zones.data ?? [])
@@ -118,23 +117,11 @@ export function ReportFilters({ query, onChange }: FiltersProps) {
       onSubmit={(event) => event.preventDefault()}
       className="mb-4 grid gap-3 sm:grid-cols-3 lg:max-w-4xl"
     >
-      <Field label="Account">
-        {(control) => (
-          <Select
-            {...control}
-            value={query.account_id ?? ''}
-            disabled={zones.isPending}
-            onChange={(event) => onChange({ account: event.target.value, zone: '' })}
-          >
-            <option value="">All accounts</option>
-            {accounts.map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
+      <AccountField
+        value={query.account_id}
+        loading={zones.isPending}
+        onChange={(account) => onChange({ account, zone: '' })}
+      />
       <Field label="Zone">
         {(control) => (
           <Select
@@ -152,22 +139,63 @@ export function ReportFilters({ query, onChange }: FiltersProps) {
           </Select>
         )}
       </Field>
-      <Field label="Range">
-        {(control) => (
-          <Select
-            {...control}
-            value={query.range}
-            onChange={(event) => onChange({ range: event.target.value as ReportRange })}
-          >
-            {REPORT_RANGES.map((range) => (
-              <option key={range} value={range}>
-                {RANGE_LABELS[range]}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
+      <RangeField value={query.range} onChange={(range) => onChange({ range })} />
     </form>
+  );
+}
+
+/** A report's account filter: all the person's accounts, or one (while the zones load, disabled). */
+export function AccountField({
+  value,
+  loading,
+  onChange,
+}: {
+  value: string | undefined;
+  loading: boolean;
+  onChange: (account: string) => void;
+}) {
+  const accounts = useAccountChoices();
+  return (
+    <Field label="Account">
+      {(control) => (
+        <Select
+          {...control}
+          value={value ?? ''}
+          disabled={loading}
+          onChange={(event) => onChange(event.target.value)}
+        >
+          <option value="">All accounts</option>
+          {accounts.map(([id, name]) => (
+            <option key={id} value={id}>
+              {name}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+  );
+}
+
+/** A report's range filter: the ranges a report reads. */
+export function RangeField({
+  value,
+  onChange,
+}: {
+  value: ReportRange;
+  onChange: (range: ReportRange) => void;
+}) {
+  return (
+    <Field label="Range">
+      {(control) => (
+        <Select {...control} value={value} onChange={(event) => onChange(event.target.value as ReportRange)}>
+          {REPORT_RANGES.map((range) => (
+            <option key={range} value={range}>
+              {RANGE_LABELS[range]}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
   );
 }
 
