@@ -44,6 +44,7 @@ import { reportsRoutes } from './modules/reports';
 import { plansRoutes } from './modules/plans';
 import { crowdsecRoutes, registerServerKeyGuard, serversRoutes } from './modules/servers';
 import { systemSettingsRoutes } from './modules/system-settings';
+import { notificationChannelsRoutes } from './modules/notification-webhooks';
 
 /** The dependencies a running server builds from its config (tests and benchmarks may swap some). */
 export function createAppDeps(config: Config, db: Db, overrides: Partial<Omit<AppDeps, 'db'>> = {}): AppDeps {
@@ -202,6 +203,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(ticketsRoutes, { tickets: services.tickets });
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
   await app.register(systemSettingsRoutes, { settings: services.systemSettings, mailer: services.mailer });
+  await app.register(notificationChannelsRoutes, { channels: services.notificationChannels });
+  // The environment's channel is written as its variables say, then deliveries are swept for.
+  app.addHook('onReady', async () => {
+    await services.notificationChannels
+      .applyEnvironment()
+      .catch((err: unknown) => app.log.error({ err }, 'could not write the environment\'s notification channel'));
+    services.webhookChannels.start();
+  });
+  app.addHook('onClose', () => services.webhookChannels.stop());
   await app.register(apiDocsRoutes);
 
   const servesWebApp = config.serveWebApp && (await registerWebApp(app, config));

@@ -124,6 +124,18 @@ export interface Config {
   settingsRefreshMs: number;
   /** Background operations (src/jobs/): tests shorten the wait and the budget; unset, the defaults. */
   jobs?: JobsConfig;
+  /**
+   * The console's address as people reach it (GUARDIAN_PUBLIC_URL), for the links in notifications;
+   * unset, a notification names the page's path without a link.
+   */
+  publicUrl: string | undefined;
+  /** The notification channel GUARDIAN_NOTIFICATION_WEBHOOK_URL and _SECRET set (modules/notification-webhooks). */
+  notificationWebhook: { url: string; secret: string } | undefined;
+  /**
+   * Notification channels may post to http:// on a loopback address (tests and the demo, whose
+   * receivers run on this machine); otherwise https:// only.
+   */
+  notificationLoopbackHttp: boolean;
 }
 
 /** The outgoing e-mail's parts an environment variable sets. */
@@ -289,6 +301,21 @@ const envSchema = z.object({
   GUARDIAN_SMTP_USER: z.string().max(254).optional(),
   GUARDIAN_SMTP_PASSWORD: z.string().max(512).optional(),
   GUARDIAN_SMTP_SENDER: z.string().max(320).optional(),
+  GUARDIAN_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be the http(s):// address of the console' })
+    .max(300)
+    .optional(),
+  GUARDIAN_NOTIFICATION_WEBHOOK_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an https:// URL' })
+    .max(2_000)
+    .optional(),
+  GUARDIAN_NOTIFICATION_WEBHOOK_SECRET: z
+    .string()
+    .regex(
+      /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/,
+      'must be a Standard Webhooks secret: whsec_ and the base64 of at least 24 random bytes',
+    )
+    .optional(),
 });
 
 /** A 32-byte key from 64 hex digits or base64; undefined when it is neither. */
@@ -328,6 +355,10 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`GUARDIAN_ENCRYPTION_KEY is required in production mode (${KEY_HINT}).`);
     }
   }
+  if ((given.GUARDIAN_NOTIFICATION_WEBHOOK_URL === undefined) !== (given.GUARDIAN_NOTIFICATION_WEBHOOK_SECRET === undefined))
+    problems.push(
+      'GUARDIAN_NOTIFICATION_WEBHOOK_URL and GUARDIAN_NOTIFICATION_WEBHOOK_SECRET are set together (the webhook and its signing secret).',
+    );
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
 
   const vars = parsed.data;
@@ -432,5 +463,11 @@ export function loadConfig(env: Env = process.env): Config {
       Object.entries(SETTING_VARIABLES).filter(([, variable]) => given[variable] !== undefined),
     ),
     settingsRefreshMs: 5_000,
+    publicUrl: vars.GUARDIAN_PUBLIC_URL?.replace(/\/+$/, ''),
+    notificationWebhook:
+      vars.GUARDIAN_NOTIFICATION_WEBHOOK_URL && vars.GUARDIAN_NOTIFICATION_WEBHOOK_SECRET
+        ? { url: vars.GUARDIAN_NOTIFICATION_WEBHOOK_URL, secret: vars.GUARDIAN_NOTIFICATION_WEBHOOK_SECRET }
+        : undefined,
+    notificationLoopbackHttp: mode !== 'production',
   };
 }

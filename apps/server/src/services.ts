@@ -49,6 +49,11 @@ import { TicketNotices, TicketsRepository, TicketsService } from './modules/tick
 import { Mailer, SystemSettings } from './modules/system-settings';
 import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
 import { PlanLimits, PlansService } from './modules/plans';
+import {
+  NotificationChannelsRepository,
+  NotificationChannelsService,
+  WebhookChannels,
+} from './modules/notification-webhooks';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
 const SYNC_WAIT_MS = 5_000;
@@ -218,6 +223,15 @@ export function createServices(config: Config, deps: AppDeps) {
     banList: (person, list, items, options) => banLists.restore(person, list, items, options),
     dnsRecord: (userId, record) => dns.restore(userId, record),
   };
+  // Alerts posted to the notification channels: queued in the database, posted by each process's sweep.
+  const channelRecords = new NotificationChannelsRepository(deps.db);
+  const webhookChannels = new WebhookChannels(
+    channelRecords,
+    deps.tokenCipher,
+    { failing: alertCauses.channelFailing, delivered: alertCauses.channelDelivered },
+    (err) => deps.logger?.error({ err }, 'could not deliver to the notification channels'),
+    { publicUrl: config.publicUrl, loopbackHttp: config.notificationLoopbackHttp },
+  );
   return {
     users,
     sessions,
@@ -297,5 +311,10 @@ export function createServices(config: Config, deps: AppDeps) {
     tickets: new TicketsService(deps.db, ticketNotices),
     systemSettings,
     mailer: new Mailer(() => systemSettings.smtp()),
+    webhookChannels,
+    notificationChannels: new NotificationChannelsService(channelRecords, deps.tokenCipher, webhookChannels, {
+      loopbackHttp: config.notificationLoopbackHttp,
+      environment: config.notificationWebhook,
+    }),
   };
 }

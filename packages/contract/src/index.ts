@@ -65,5 +65,7 @@ export * from './tickets/tickets.schemas';
 export * from './tickets/tickets.endpoints';
 export * from './system-settings/system-settings.schemas';
 export * from './system-settings/system-settings.endpoints';
+export * from './notification-channels/notification-channels.schemas';
+export * from './notification-channels/notification-channels.endpoints';
 export * from './plans/plans.schemas';
 export * from './plans/plans.endpoints';

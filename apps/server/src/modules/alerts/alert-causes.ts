@@ -79,6 +79,7 @@ const tokenExpiringKey = (ref: number, days: number) => `token-expiring:${ref}:$
 const banKey = (listId: string, value: string) => `ban-refused:${listId}:${value.toLowerCase()}`;
 const capacityKey = (ref: number) => `capacity:${ref}`;
 const ticketKey = (id: number) => `ticket:${id}`;
+const channelKey = (id: number) => `channel-failing:${id}`;
 const ticketSubject = (ticket: TicketRef) => ({
   type: 'ticket' as const,
   id: String(ticket.id),
@@ -289,6 +290,34 @@ export class AlertCauses {
         subject: { type: 'server', id: String(server.id), name: server.name },
       }),
     );
+
+  /**
+   * A notification channel keeps failing (a delivery failed every attempt): each of `adminIds` is told
+   * in the console (never through the channels: a failing one would not carry it).
+   */
+  readonly channelFailing = (
+    adminIds: readonly number[],
+    channel: { id: number; name: string },
+    detail: string,
+  ): Promise<void> =>
+    this.safely(async () => {
+      const title = `Notification channel "${channel.name}" keeps failing: ${detail}`;
+      for (const userId of adminIds) {
+        await this.raise({
+          userId,
+          kind: 'channel-failing',
+          severity: 'warning',
+          key: channelKey(channel.id),
+          title,
+        });
+      }
+    });
+
+  /** The channel delivered again: its failing alerts resolve by themselves. */
+  readonly channelDelivered = (adminIds: readonly number[], channelId: number): Promise<void> =>
+    this.safely(async () => {
+      for (const userId of adminIds) await this.alerts.clear(userId, [channelKey(channelId)]);
+    });
 
   /** An administrator reset the person's two-factor sign-in. */
   readonly twoFactorReset = (userId: number): Promise<void> =>

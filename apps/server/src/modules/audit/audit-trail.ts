@@ -48,8 +48,11 @@ export function auditedAction(request: FastifyRequest): string | undefined {
   return auditedActionOf(request.method, request.routeOptions.url);
 }
 
-/** Field names whose values never enter the trail: passwords, tokens, keys, codes. */
-const SECRET_FIELD = /pass|token|secret|key|code|otp/i;
+/**
+ * Field names whose values never enter the trail: passwords, tokens, keys, codes, and a notification
+ * channel's URL (a Slack, Teams or Discord incoming webhook's URL is its secret).
+ */
+const SECRET_FIELD = /pass|token|secret|key|code|otp|webhook_url/i;
 const MAX_TEXT = 200;
 const MAX_ENTRIES = 20;
 const MAX_MESSAGE = 500;

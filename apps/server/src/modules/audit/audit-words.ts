@@ -332,6 +332,14 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
         'change the system settings',
         Object.keys(target).length > 0 ? `(${Object.keys(target).slice(0, 8).join(', ')})` : undefined,
       );
+    case 'notificationChannels.create':
+      return phrase('added', 'add', `notification channel "${text(target.name) ?? ''}"`);
+    case 'notificationChannels.update':
+      return phrase('changed', 'change', `notification channel "${text(target.name) ?? text(target.id) ?? ''}"`);
+    case 'notificationChannels.remove':
+      return phrase('deleted', 'delete', `notification channel "${text(target.name) ?? text(target.id) ?? ''}"`);
+    case 'notificationChannels.test':
+      return phrase('sent a test to', 'send a test to', `notification channel ${text(target.id) ?? ''}`.trim());
     case 'systemSettings.testEmail':
       return phrase('sent a test e-mail', 'send a test e-mail', text(target.to));
     default:
