@@ -5,6 +5,7 @@ import {
   accountEndpoints,
   ADMIN_LEVEL,
   apiKeyEndpoints,
+  notificationChannelEndpoints,
   planEndpoints,
   systemSettingEndpoints,
   ticketEndpoints,
@@ -12,6 +13,7 @@ import {
 } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSmtpInbox } from '../test/smtp-inbox';
+import { startWebhookReceiver } from '../test/webhook-receiver';
 import { requestTo } from '../test/request';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import type { TestUser } from '../test/context';
@@ -236,13 +238,29 @@ describe('administrator routes', () => {
         headers: admin.headers,
       });
       expect(smtp.statusCode, smtp.body).toBe(200);
+      // Send a test to a channel succeeds only when a receiver answers: a real one on a loopback port.
+      const receiver = await startWebhookReceiver();
+      onTestFinished(() => receiver.close());
+      const pointed = await ctx.app.inject({
+        ...requestTo(notificationChannelEndpoints.update, {
+          params: { id: estate.channel.id! },
+          payload: { webhook_url: receiver.url },
+        }),
+        headers: admin.headers,
+      });
+      expect(pointed.statusCode, pointed.body).toBe(200);
       // Revoking the person's key first (a level change or disabling revokes it too), deleting the
-      // person last: every other route still finds them.
-      const order = (url: string) =>
-        url === apiKeyEndpoints.userRevoke.path ? -1 : url === userEndpoints.remove.path ? 1 : 0;
+      // person and the channel last: every other route still finds them.
+      const order = (route: RouteEntry) =>
+        route.url === apiKeyEndpoints.userRevoke.path
+          ? -1
+          : route.url === userEndpoints.remove.path ||
+              (route.method === 'DELETE' && route.url === notificationChannelEndpoints.remove.path)
+            ? 1
+            : 0;
       const adminRoutes = apiRoutes(ctx.app)
         .filter((entry) => entry.access === 'admin')
-        .sort((a, b) => order(a.url) - order(b.url));
+        .sort((a, b) => order(a) - order(b));
       // Making a plan the default keeps it from being deleted: that route makes another plan the default.
       const [nextDefault] = await ctx.db.query<{ id: number }>(
         `INSERT INTO plans (name, accounts, zones, lists, list_items, api_keys, servers, templates, report_range)

@@ -33,6 +33,7 @@ import {
   userEndpoints,
   planEndpoints,
   type Endpoint,
+  notificationChannelEndpoints,
 } from '@guardian/contract';
 import { decodeJwt } from 'jose';
 import { Webhook } from 'standardwebhooks';
@@ -41,6 +42,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { Queryable } from '../db';
 import { isApiPath, pathParams, type RouteEntry } from '../route-table';
 import { signChallenge } from '../modules/two-factor';
+import { TokenCipher } from '../crypto/token-cipher';
 import type { CloudflareTestContext } from './cloudflare-context';
 import type { TestUser } from './context';
 import { requestTo, type EndpointInput } from './request';
@@ -82,7 +84,8 @@ export type ResourceKind =
   | 'serverGroup'
   | 'alert'
   | 'ticket'
-  | 'plan';
+  | 'plan'
+  | 'channel';
 
 /** The resource a path param names, from the path segment before it (`/zones/:x` is a zone). */
 const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
@@ -106,6 +109,7 @@ const KIND_AFTER_SEGMENT: Record<string, ResourceKind> = {
   alerts: 'alert',
   tickets: 'ticket',
   plans: 'plan',
+  'notification-channels': 'channel',
 };
 
 export function paramKind(url: string, param: string): ResourceKind {
@@ -163,6 +167,8 @@ export interface Estate {
   alert: { id?: number };
   /** A support ticket the estate's person opened. */
   ticket: { id?: number };
+  /** A notification channel (nobody's own, as a plan; the admin walks may delete it). */
+  channel: { id?: number };
 }
 
 let estateCounter = 0;
@@ -387,6 +393,7 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     alert: {},
     ticket: {},
     plan: {},
+    channel: {},
   };
   estate.item.ip = String(
     control.getListItems(cfAccountId, list.id).find((item) => item.id === estate.item.itemId)!.ip,
@@ -460,6 +467,14 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
     [`Estate ${tag}`],
   );
   estate.plan.id = plan!.id;
+  // Its URL refuses connections at once (port 9, discard): a test of it is a quick 409.
+  const cipher = new TokenCipher(ctx.config.encryptionKey);
+  const [channel] = await ctx.db.query<{ id: number }>(
+    `INSERT INTO notification_channels (name, type, url_encrypted, url_masked)
+     VALUES ($1, 'slack', $2, 'http://127.0.0.1:9/****tate') RETURNING id`,
+    [`Estate ${tag}`, cipher.encrypt('http://127.0.0.1:9/estate')],
+  );
+  estate.channel.id = Number(channel!.id);
   return estate;
 }
 
@@ -534,6 +549,8 @@ export function idForms(estate: Estate, kind: ResourceKind): string[] {
       return forms(estate.ticket.id);
     case 'plan':
       return forms(estate.plan.id);
+    case 'channel':
+      return forms(estate.channel.id);
   }
 }
 
@@ -757,6 +774,12 @@ export async function sampleRequest(
       return { payload: { audit_retention_days: 365 } };
     case systemSettingEndpoints.testEmail:
       return { payload: { to: 'sample@example.com' } };
+    case notificationChannelEndpoints.create:
+      return {
+        payload: { name: `Sample ${sampleCounter}`, type: 'discord', webhook_url: 'http://127.0.0.1:9/sample' },
+      };
+    case notificationChannelEndpoints.update:
+      return { payload: { name: `Sample ${sampleCounter}` } };
     case serverApiEndpoints.webhook:
       return {
         payload: { type: 'ban', address: `198.19.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}` },

@@ -58,6 +58,7 @@ async function open(current: SystemSettings) {
       };
       return jsonResponse(200, stored);
     },
+    'GET /api/admin/notification-channels': () => jsonResponse(200, { channels: [], limit: 20 }),
   });
   const person = userEvent.setup();
   renderApp('/admin/settings');

@@ -30,6 +30,7 @@ import {
   useSystemSettingsQuery,
   useTestEmailMutation,
 } from '../../api/system-settings/system-settings';
+import { NotificationChannelsSection } from './notification-channels';
 
 type FormValues = Omit<
   SystemSettingsValues,
@@ -264,6 +265,7 @@ function SettingsForm({ settings }: { settings: SystemSettings }) {
         </div>
       </form>
       <TestEmail settings={settings} />
+      <NotificationChannelsSection />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { PasswordLink, PasswordSetup } from '@guardian/contract';
 import { setPasswordUrl } from '../lib/set-password-link';
-import { OneTimeSecret } from './one-time-secret';
+import { OneTimeSecret } from '../../../components/ui/one-time-secret';
 
 const until = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Copy } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
+import { Button } from './button';
 
 /**
  * A password or set-password link shown once: the text to select, and Copy. Whether the copy worked is
