@@ -208,7 +208,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onReady', async () => {
     await services.notificationChannels
       .applyEnvironment()
-      .catch((err: unknown) => app.log.error({ err }, 'could not write the environment\'s notification channel'));
+      .catch((err: unknown) =>
+        app.log.error({ err }, "could not write the environment's notification channel"),
+      );
     services.webhookChannels.start();
   });
   app.addHook('onClose', () => services.webhookChannels.stop());

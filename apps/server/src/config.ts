@@ -355,7 +355,10 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`GUARDIAN_ENCRYPTION_KEY is required in production mode (${KEY_HINT}).`);
     }
   }
-  if ((given.GUARDIAN_NOTIFICATION_WEBHOOK_URL === undefined) !== (given.GUARDIAN_NOTIFICATION_WEBHOOK_SECRET === undefined))
+  if (
+    (given.GUARDIAN_NOTIFICATION_WEBHOOK_URL === undefined) !==
+    (given.GUARDIAN_NOTIFICATION_WEBHOOK_SECRET === undefined)
+  )
     problems.push(
       'GUARDIAN_NOTIFICATION_WEBHOOK_URL and GUARDIAN_NOTIFICATION_WEBHOOK_SECRET are set together (the webhook and its signing secret).',
     );

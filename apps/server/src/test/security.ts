@@ -776,7 +776,11 @@ export async function sampleRequest(
       return { payload: { to: 'sample@example.com' } };
     case notificationChannelEndpoints.create:
       return {
-        payload: { name: `Sample ${sampleCounter}`, type: 'discord', webhook_url: 'http://127.0.0.1:9/sample' },
+        payload: {
+          name: `Sample ${sampleCounter}`,
+          type: 'discord',
+          webhook_url: 'http://127.0.0.1:9/sample',
+        },
       };
     case notificationChannelEndpoints.update:
       return { payload: { name: `Sample ${sampleCounter}` } };

@@ -22,8 +22,7 @@ export const notificationChannelEndpoints = endpointGroup('Notification channels
   create: {
     method: 'POST',
     path: '/api/admin/notification-channels',
-    summary:
-      "Add a channel; a webhook channel's signing secret is answered this once (administrators only).",
+    summary: "Add a channel; a webhook channel's signing secret is answered this once (administrators only).",
     access: 'admin',
     body: channelRequestSchema,
     responses: { 201: createdChannelSchema, ...signedInErrors('FORBIDDEN', 'CONFLICT') },

@@ -335,11 +335,23 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
     case 'notificationChannels.create':
       return phrase('added', 'add', `notification channel "${text(target.name) ?? ''}"`);
     case 'notificationChannels.update':
-      return phrase('changed', 'change', `notification channel "${text(target.name) ?? text(target.id) ?? ''}"`);
+      return phrase(
+        'changed',
+        'change',
+        `notification channel "${text(target.name) ?? text(target.id) ?? ''}"`,
+      );
     case 'notificationChannels.remove':
-      return phrase('deleted', 'delete', `notification channel "${text(target.name) ?? text(target.id) ?? ''}"`);
+      return phrase(
+        'deleted',
+        'delete',
+        `notification channel "${text(target.name) ?? text(target.id) ?? ''}"`,
+      );
     case 'notificationChannels.test':
-      return phrase('sent a test to', 'send a test to', `notification channel ${text(target.id) ?? ''}`.trim());
+      return phrase(
+        'sent a test to',
+        'send a test to',
+        `notification channel ${text(target.id) ?? ''}`.trim(),
+      );
     case 'systemSettings.testEmail':
       return phrase('sent a test e-mail', 'send a test e-mail', text(target.to));
     default:

@@ -110,7 +110,11 @@ export async function postToChannel(
   try {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Guardian-Notifications', ...request.headers },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Guardian-Notifications',
+        ...request.headers,
+      },
       body: request.body,
       redirect: 'manual',
       signal,

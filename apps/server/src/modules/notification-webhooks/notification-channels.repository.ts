@@ -126,7 +126,13 @@ export class NotificationChannelsRepository {
          -- A new URL starts afresh: the old one's failures are not its own.
          failing_count = CASE WHEN $3::text IS NULL THEN failing_count ELSE 0 END
        WHERE id = $1 AND NOT from_environment RETURNING id`,
-      [id, changes.name ?? null, changes.urlEncrypted ?? null, changes.urlMasked ?? null, changes.enabled ?? null],
+      [
+        id,
+        changes.name ?? null,
+        changes.urlEncrypted ?? null,
+        changes.urlMasked ?? null,
+        changes.enabled ?? null,
+      ],
     );
     if (rows.length === 0) return false;
     if (changes.enabled === false)

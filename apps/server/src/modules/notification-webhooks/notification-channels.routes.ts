@@ -4,10 +4,9 @@ import { noContentRoute, route } from '../../endpoint-route';
 import type { NotificationChannelsService } from './notification-channels.service';
 
 /** System Setting's notification channels under /api/admin/notification-channels (access: 'admin'; audited). */
-export const notificationChannelsRoutes: FastifyPluginAsync<{ channels: NotificationChannelsService }> = async (
-  app,
-  { channels },
-) => {
+export const notificationChannelsRoutes: FastifyPluginAsync<{
+  channels: NotificationChannelsService;
+}> = async (app, { channels }) => {
   // Channels are nobody's own: administrators manage them all (`owns` names the id checked).
   route(app, notificationChannelEndpoints.list, async () => channels.list());
   route(app, notificationChannelEndpoints.create, async (request, reply) => {

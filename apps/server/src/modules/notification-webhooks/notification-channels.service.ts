@@ -83,7 +83,8 @@ export class NotificationChannelsService {
 
   private checkedUrl(url: string): string {
     const refusal = urlRefusal(url, this.settings.loopbackHttp);
-    if (refusal) throw new AppError('BAD_REQUEST', refusal, { errors: [{ message: refusal, field: 'webhook_url' }] });
+    if (refusal)
+      throw new AppError('BAD_REQUEST', refusal, { errors: [{ message: refusal, field: 'webhook_url' }] });
     return url;
   }
 
@@ -112,14 +113,14 @@ export class NotificationChannelsService {
     return row;
   }
 
-  private static pinned(row: ChannelRow): AppError {
+  private static pinned(): AppError {
     const message = `This channel is set by the environment variable ${ENVIRONMENT_VARIABLE}: change it there.`;
     return new AppError('BAD_REQUEST', message);
   }
 
   async update(id: number, changes: ChannelUpdate): Promise<NotificationChannel> {
     const row = await this.existing(id);
-    if (row.from_environment) throw NotificationChannelsService.pinned(row);
+    if (row.from_environment) throw NotificationChannelsService.pinned();
     const url = changes.webhook_url === undefined ? undefined : this.checkedUrl(changes.webhook_url);
     const found = await this.channels.update(id, {
       name: changes.name,
@@ -133,7 +134,7 @@ export class NotificationChannelsService {
   /** Deletes the channel; answers its name (for the audit trail). */
   async remove(id: number): Promise<string> {
     const row = await this.existing(id);
-    if (row.from_environment) throw NotificationChannelsService.pinned(row);
+    if (row.from_environment) throw NotificationChannelsService.pinned();
     const name = await this.channels.remove(id);
     if (name === undefined) throw notFound();
     return name;

@@ -59,7 +59,9 @@ describe('Notification channels', () => {
    * A delivery worker of its own on the test's database, its clock in 2100: the app's own sweep (real
    * time) never finds these deliveries due, so only this one posts them, when the test says.
    */
-  const worker = (options: { retryDelaysMs?: number[]; timeoutMs?: number; queuedPerChannel?: number } = {}) => {
+  const worker = (
+    options: { retryDelaysMs?: number[]; timeoutMs?: number; queuedPerChannel?: number } = {},
+  ) => {
     let now = new Date('2100-01-01T00:00:00Z');
     const alertCauses = new AlertCauses(ctx.db, (err) => {
       throw err;
@@ -96,7 +98,11 @@ describe('Notification channels', () => {
   });
 
   it('is for administrators only: a person gets 403 on every route', async () => {
-    const { channel } = await create({ name: 'Ops', type: 'slack', webhook_url: 'https://hooks.slack.com/services/T0/B0/abcdefgh' });
+    const { channel } = await create({
+      name: 'Ops',
+      type: 'slack',
+      webhook_url: 'https://hooks.slack.com/services/T0/B0/abcdefgh',
+    });
     expect((await call(person, 'GET', CHANNELS)).statusCode).toBe(403);
     expect(
       (await call(person, 'POST', CHANNELS, { name: 'x', type: 'slack', webhook_url: 'https://a.example/x' }))
@@ -119,7 +125,10 @@ describe('Notification channels', () => {
     await refused({ ...base, webhook_url: 'ftp://receiver.example/hook' }, 'https:// address');
     await refused({ ...base, webhook_url: 'not a url' }, 'https:// address');
     await refused({ ...base, webhook_url: 'https://user:pw@receiver.example/' }, 'user name or password');
-    await refused({ ...base, webhook_url: `https://receiver.example/${'a'.repeat(2_000)}` }, 'at most 2000 characters');
+    await refused(
+      { ...base, webhook_url: `https://receiver.example/${'a'.repeat(2_000)}` },
+      'at most 2000 characters',
+    );
     await refused({ ...base, type: 'pagerduty' }, 'The type must be one of webhook, slack, teams, discord.');
     await refused({ ...base, name: '' }, 'Enter a name for the channel.');
     await refused({ ...base, name: 'x'.repeat(101) }, 'at most 100 characters');
@@ -130,8 +139,16 @@ describe('Notification channels', () => {
     const slackUrl = 'https://hooks.slack.com/services/T000/B000/XXXXsecretpartZZ9x';
     const slack = await create({ name: 'Ops Slack', type: 'slack', webhook_url: slackUrl });
     expect(slack.signing_secret).toBeNull();
-    expect(slack.channel).toMatchObject({ type: 'slack', url_masked: 'https://hooks.slack.com/****ZZ9x', signed: false });
-    const hook = await create({ name: 'SIEM', type: 'webhook', webhook_url: 'https://siem.example/in?token=abc123' });
+    expect(slack.channel).toMatchObject({
+      type: 'slack',
+      url_masked: 'https://hooks.slack.com/****ZZ9x',
+      signed: false,
+    });
+    const hook = await create({
+      name: 'SIEM',
+      type: 'webhook',
+      webhook_url: 'https://siem.example/in?token=abc123',
+    });
     expect(hook.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(hook.channel.signed).toBe(true);
 
@@ -152,10 +169,16 @@ describe('Notification channels', () => {
       `SELECT action, target, summary FROM audit_events
        WHERE action LIKE 'notificationChannels.%' AND target->>'name' IN ('Ops Slack', 'SIEM') ORDER BY id`,
     );
-    expect(events.map((event) => event.action)).toEqual(['notificationChannels.create', 'notificationChannels.create']);
+    expect(events.map((event) => event.action)).toEqual([
+      'notificationChannels.create',
+      'notificationChannels.create',
+    ]);
     expect(events[0]!.summary).toContain('added notification channel "Ops Slack"');
     expect(JSON.stringify(events)).not.toContain('secretpart');
-    expect(events[0]!.target).toMatchObject({ webhook_url: '[redacted]', url_masked: 'https://hooks.slack.com/****ZZ9x' });
+    expect(events[0]!.target).toMatchObject({
+      webhook_url: '[redacted]',
+      url_masked: 'https://hooks.slack.com/****ZZ9x',
+    });
 
     // A change of the URL: masked anew; a change of name only keeps it.
     const changed = await call(admin, 'PUT', `${CHANNELS}/${slack.channel.id}`, {
@@ -164,8 +187,15 @@ describe('Notification channels', () => {
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json<NotificationChannel>().url_masked).toBe('https://hooks.slack.com/****QQ77');
     expect(changed.body).not.toContain('newsecret');
-    const renamed = await call(admin, 'PUT', `${CHANNELS}/${slack.channel.id}`, { name: 'Ops', enabled: false });
-    expect(renamed.json<NotificationChannel>()).toMatchObject({ name: 'Ops', enabled: false, url_masked: 'https://hooks.slack.com/****QQ77' });
+    const renamed = await call(admin, 'PUT', `${CHANNELS}/${slack.channel.id}`, {
+      name: 'Ops',
+      enabled: false,
+    });
+    expect(renamed.json<NotificationChannel>()).toMatchObject({
+      name: 'Ops',
+      enabled: false,
+      url_masked: 'https://hooks.slack.com/****QQ77',
+    });
     expect((await call(admin, 'PUT', `${CHANNELS}/999999`, { name: 'x' })).statusCode).toBe(404);
     expect((await call(admin, 'DELETE', `${CHANNELS}/${slack.channel.id}`)).statusCode).toBe(204);
     expect((await call(admin, 'DELETE', `${CHANNELS}/${slack.channel.id}`)).statusCode).toBe(404);
@@ -173,15 +203,27 @@ describe('Notification channels', () => {
 
   it('holds at most 20 channels', async () => {
     for (let i = 0; i < 20; i++)
-      await create({ name: `Channel ${i}`, type: 'discord', webhook_url: `https://discord.example/api/webhooks/${i}/x` });
-    const refused = await call(admin, 'POST', CHANNELS, { name: 'One more', type: 'discord', webhook_url: 'https://discord.example/api/webhooks/21/x' });
+      await create({
+        name: `Channel ${i}`,
+        type: 'discord',
+        webhook_url: `https://discord.example/api/webhooks/${i}/x`,
+      });
+    const refused = await call(admin, 'POST', CHANNELS, {
+      name: 'One more',
+      type: 'discord',
+      webhook_url: 'https://discord.example/api/webhooks/21/x',
+    });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toContain('20 notification channels already');
   });
 
   it('sends a test now: the receiver verifies the signature, and its answer is shown', async () => {
     const hooks = await receiver();
-    const { channel, signing_secret } = await create({ name: 'SIEM', type: 'webhook', webhook_url: hooks.url });
+    const { channel, signing_secret } = await create({
+      name: 'SIEM',
+      type: 'webhook',
+      webhook_url: hooks.url,
+    });
     hooks.verifyWith(signing_secret!);
     hooks.answer({ status: 202, body: 'queued as 7781' });
     const sent = await call(admin, 'POST', `${CHANNELS}/${channel.id}/test`);
@@ -192,7 +234,10 @@ describe('Notification channels', () => {
     });
     expect(hooks.posts).toHaveLength(1);
     expect(hooks.posts[0]!.verified, hooks.posts[0]!.verifyError).toBe(true);
-    expect(JSON.parse(hooks.posts[0]!.body)).toMatchObject({ type: 'channel.test', data: { channel: 'SIEM', sent_by: admin.email } });
+    expect(JSON.parse(hooks.posts[0]!.body)).toMatchObject({
+      type: 'channel.test',
+      data: { channel: 'SIEM', sent_by: admin.email },
+    });
     expect(hooks.posts[0]!.body).not.toContain('whsec_');
     // Signed with another secret, the receiver refuses it: the check above is not a formality.
     hooks.verifyWith(`whsec_${Buffer.alloc(32, 7).toString('base64')}`);
@@ -215,13 +260,17 @@ describe('Notification channels', () => {
     hooks.answer({ status: 302, location: 'https://elsewhere.example/' });
     const moved = await call(admin, 'POST', `${CHANNELS}/${channel.id}/test`);
     expect(moved.statusCode).toBe(409);
-    expect(moved.json().message).toContain('answered 302, a redirect to https://elsewhere.example/: redirects are not followed');
+    expect(moved.json().message).toContain(
+      'answered 302, a redirect to https://elsewhere.example/: redirects are not followed',
+    );
 
     const port = await freePort();
     const down = await create({ name: 'Down', type: 'discord', webhook_url: `http://127.0.0.1:${port}/x` });
     const unreachable = await call(admin, 'POST', `${CHANNELS}/${down.channel.id}/test`);
     expect(unreachable.statusCode).toBe(409);
-    expect(unreachable.json().message).toContain(`127.0.0.1:${port} could not be reached: the connection was refused.`);
+    expect(unreachable.json().message).toContain(
+      `127.0.0.1:${port} could not be reached: the connection was refused.`,
+    );
     const listed = (await call(admin, 'GET', CHANNELS)).json<NotificationChannels>().channels;
     expect(listed.find((entry) => entry.id === down.channel.id)).toMatchObject({
       failing_count: 1,
@@ -238,7 +287,11 @@ describe('Notification channels', () => {
     const [row] = await new NotificationChannelsRepository(ctx.db).list();
     const result = await channels.test({ ...row!, id: channel.id }, admin.email);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(result).toEqual({ ok: false, status: null, message: `127.0.0.1:${hooks.port} did not answer within 0 s.` });
+    expect(result).toEqual({
+      ok: false,
+      status: null,
+      message: `127.0.0.1:${hooks.port} did not answer within 0 s.`,
+    });
   });
 
   it('delivers an alert signed, retries a refusal with backoff, then delivers it', async () => {
@@ -250,7 +303,9 @@ describe('Notification channels', () => {
     await channels.deliver(notice());
     expect(await channels.sweep()).toBe(1);
     expect(hooks.posts).toHaveLength(1);
-    const [waiting] = await ctx.db.query<{ attempts: number; run_after: Date }>('SELECT attempts, run_after FROM notification_deliveries');
+    const [waiting] = await ctx.db.query<{ attempts: number; run_after: Date }>(
+      'SELECT attempts, run_after FROM notification_deliveries',
+    );
     expect(waiting!.attempts).toBe(1);
     expect(new Date(waiting!.run_after).getTime() - now().getTime()).toBe(30_000);
 
@@ -275,12 +330,21 @@ describe('Notification channels', () => {
     });
     expect(await ctx.db.query('SELECT 1 FROM notification_deliveries')).toHaveLength(0);
     const [listed] = (await call(admin, 'GET', CHANNELS)).json<NotificationChannels>().channels;
-    expect(listed).toMatchObject({ failing_count: 0, queued: 0, dropped: 0, last_delivery: { ok: true, status: 204 } });
+    expect(listed).toMatchObject({
+      failing_count: 0,
+      queued: 0,
+      dropped: 0,
+      last_delivery: { ok: true, status: 204 },
+    });
   });
 
   it('raises "keeps failing" to every administrator when a receiver is down through all attempts, cleared by a later success', async () => {
     const port = await freePort();
-    const { channel } = await create({ name: 'Pager', type: 'webhook', webhook_url: `http://127.0.0.1:${port}/hook` });
+    const { channel } = await create({
+      name: 'Pager',
+      type: 'webhook',
+      webhook_url: `http://127.0.0.1:${port}/hook`,
+    });
     const { channels, advance } = worker({ retryDelaysMs: [1_000, 2_000] });
     await channels.deliver(notice());
     expect(await channels.sweep()).toBe(1);
@@ -293,7 +357,9 @@ describe('Notification channels', () => {
     for (const who of [admin, otherAdmin]) {
       const [alert] = await alertsOf(who);
       expect(alert).toMatchObject({ kind: 'channel-failing', state: 'open', severity: 'warning' });
-      expect(alert!.title).toContain('Notification channel "Pager" keeps failing: 3 attempts in a row failed');
+      expect(alert!.title).toContain(
+        'Notification channel "Pager" keeps failing: 3 attempts in a row failed',
+      );
       expect(alert!.title).toContain('could not be reached: the connection was refused.');
     }
     expect(await alertsOf(person)).toEqual([]);
@@ -308,12 +374,13 @@ describe('Notification channels', () => {
     await channels.deliver(notice({ alertId: 42 }));
     expect(await channels.sweep()).toBe(1);
     for (const who of [admin, otherAdmin]) {
-      const [alert] = (await call(who, 'GET', '/api/alerts?kind=channel-failing')).json<{ alerts: Alert[] }>().alerts;
+      const [alert] = (await call(who, 'GET', '/api/alerts?kind=channel-failing')).json<{ alerts: Alert[] }>()
+        .alerts;
       expect(alert).toMatchObject({ state: 'cleared' });
     }
   });
 
-  it("posts Slack, Teams and Discord the bodies those services take, with no secret in them", async () => {
+  it('posts Slack, Teams and Discord the bodies those services take, with no secret in them', async () => {
     const hooks = await receiver();
     const slack = await create({ name: 'Slack', type: 'slack', webhook_url: `${hooks.url}/slack` });
     const teams = await create({ name: 'Teams', type: 'teams', webhook_url: `${hooks.url}/teams` });
@@ -335,7 +402,9 @@ describe('Notification channels', () => {
       themeColor: 'DC2626',
       title: '[Critical] A ban was not applied',
       sections: [{ activityTitle: 'Ban <@everyone> & *bold*' }],
-      potentialAction: [{ '@type': 'OpenUri', targets: [{ os: 'default', uri: `${PUBLIC_URL}/dashboard/alerts` }] }],
+      potentialAction: [
+        { '@type': 'OpenUri', targets: [{ os: 'default', uri: `${PUBLIC_URL}/dashboard/alerts` }] },
+      ],
     });
     const discordBody = bodies.find((body) => 'content' in body)!;
     expect(discordBody.allowed_mentions).toEqual({ parse: [] });
@@ -383,20 +452,33 @@ describe('The notification channel set by the environment', () => {
   it('is listed as set by the environment, signs with its secret, and cannot be changed or deleted here', async () => {
     const listed = await ctx.app.inject({ method: 'GET', url: CHANNELS, headers: admin.headers });
     const [channel] = listed.json<NotificationChannels>().channels;
-    expect(channel).toMatchObject({ type: 'webhook', from_environment: 'GUARDIAN_NOTIFICATION_WEBHOOK_URL', signed: true });
+    expect(channel).toMatchObject({
+      type: 'webhook',
+      from_environment: 'GUARDIAN_NOTIFICATION_WEBHOOK_URL',
+      signed: true,
+    });
     expect(listed.body).not.toContain(secret.slice(6));
     for (const [method, url, payload] of [
       ['PUT', `${CHANNELS}/${channel!.id}`, { name: 'Mine' }],
       ['DELETE', `${CHANNELS}/${channel!.id}`, undefined],
     ] as const) {
-      const refused = await ctx.app.inject({ method, url, headers: admin.headers, ...(payload ? { payload } : {}) });
+      const refused = await ctx.app.inject({
+        method,
+        url,
+        headers: admin.headers,
+        ...(payload ? { payload } : {}),
+      });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toBe(
         'This channel is set by the environment variable GUARDIAN_NOTIFICATION_WEBHOOK_URL: change it there.',
       );
     }
     hooks.verifyWith(secret);
-    const sent = await ctx.app.inject({ method: 'POST', url: `${CHANNELS}/${channel!.id}/test`, headers: admin.headers });
+    const sent = await ctx.app.inject({
+      method: 'POST',
+      url: `${CHANNELS}/${channel!.id}/test`,
+      headers: admin.headers,
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(hooks.posts[0]!.verified).toBe(true);
   });

@@ -128,7 +128,11 @@ export class WebhookChannels implements AlertWebhooks {
 
   private async attempt(delivery: ClaimedDelivery) {
     const result = await this.post(
-      { type: delivery.type, url_encrypted: delivery.url_encrypted, signing_secret_encrypted: delivery.signing_secret_encrypted },
+      {
+        type: delivery.type,
+        url_encrypted: delivery.url_encrypted,
+        signing_secret_encrypted: delivery.signing_secret_encrypted,
+      },
       { type: 'alert.raised', notice: delivery.notice },
       delivery.message_id,
     );
@@ -158,7 +162,13 @@ export class WebhookChannels implements AlertWebhooks {
    * delivery (a success clears its failing alert). Answers the outcome; never throws for the receiver.
    */
   async test(
-    channel: { id: number; name: string; type: ChannelType; url_encrypted: string; signing_secret_encrypted: string | null },
+    channel: {
+      id: number;
+      name: string;
+      type: ChannelType;
+      url_encrypted: string;
+      signing_secret_encrypted: string | null;
+    },
     sentBy: string,
   ): Promise<PostResult> {
     const result = await this.post(
@@ -184,7 +194,9 @@ export class WebhookChannels implements AlertWebhooks {
     const request = channelRequest(channel.type, message, {
       messageId,
       signingSecret:
-        channel.signing_secret_encrypted === null ? null : this.cipher.decrypt(channel.signing_secret_encrypted),
+        channel.signing_secret_encrypted === null
+          ? null
+          : this.cipher.decrypt(channel.signing_secret_encrypted),
       publicUrl: this.options.publicUrl,
       sentAt: new Date(),
     });

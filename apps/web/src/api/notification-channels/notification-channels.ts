@@ -1,9 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  notificationChannelEndpoints,
-  type ChannelRequest,
-  type ChannelUpdate,
-} from '@guardian/contract';
+import { notificationChannelEndpoints, type ChannelRequest, type ChannelUpdate } from '@guardian/contract';
 import { callEndpoint } from '../../lib/api';
 
 const channelKeys = { all: ['notification-channels'] as const };
@@ -20,7 +16,8 @@ export function useNotificationChannelsQuery() {
 export function useCreateChannelMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: ChannelRequest) => callEndpoint(notificationChannelEndpoints.create, { body: request }),
+    mutationFn: (request: ChannelRequest) =>
+      callEndpoint(notificationChannelEndpoints.create, { body: request }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: channelKeys.all }),
   });
 }

@@ -58,9 +58,18 @@ async function open(channels: NotificationChannel[]) {
     'GET /api/admin/notification-channels': () => jsonResponse(200, { channels: stored, limit: 20 }),
     'POST /api/admin/notification-channels': (call) => {
       const body = call.body as { name: string; type: NotificationChannel['type'] };
-      const made = channel({ id: 7, name: body.name, type: body.type, signed: body.type === 'webhook', url_masked: 'https://siem.example/****hook' });
+      const made = channel({
+        id: 7,
+        name: body.name,
+        type: body.type,
+        signed: body.type === 'webhook',
+        url_masked: 'https://siem.example/****hook',
+      });
       stored = [...stored, made];
-      return jsonResponse(201, { channel: made, signing_secret: body.type === 'webhook' ? 'whsec_c2VjcmV0IHNpZ25pbmcga2V5IGZvciB0ZXN0cw==' : null });
+      return jsonResponse(201, {
+        channel: made,
+        signing_secret: body.type === 'webhook' ? 'whsec_c2VjcmV0IHNpZ25pbmcga2V5IGZvciB0ZXN0cw==' : null,
+      });
     },
     'DELETE /api/admin/notification-channels/1': () => {
       stored = stored.filter((entry) => entry.id !== 1);
@@ -80,9 +89,20 @@ describe('System Setting: notification channels', () => {
         failing_count: 3,
         queued: 2,
         dropped: 1,
-        last_delivery: { at: '2026-11-29T11:00:00.000Z', ok: false, status: 500, message: 'hooks.slack.com answered 500: oops' },
+        last_delivery: {
+          at: '2026-11-29T11:00:00.000Z',
+          ok: false,
+          status: 500,
+          message: 'hooks.slack.com answered 500: oops',
+        },
       }),
-      channel({ id: 2, name: 'Webhook set by the environment', type: 'webhook', signed: true, from_environment: 'GUARDIAN_NOTIFICATION_WEBHOOK_URL' }),
+      channel({
+        id: 2,
+        name: 'Webhook set by the environment',
+        type: 'webhook',
+        signed: true,
+        from_environment: 'GUARDIAN_NOTIFICATION_WEBHOOK_URL',
+      }),
     ]);
     const table = await within(section).findByRole('table', { name: 'Notification channels' });
     const [, first, second] = within(table).getAllByRole('row');
@@ -91,15 +111,19 @@ describe('System Setting: notification channels', () => {
     expect(within(first!).getByText('hooks.slack.com answered 500: oops')).toBeInTheDocument();
     expect(within(first!).getByText('3 in a row')).toBeInTheDocument();
     expect(within(first!).getByText('2 waiting · 1 dropped')).toBeInTheDocument();
-    expect(within(second!).getByText('Set by the environment variable GUARDIAN_NOTIFICATION_WEBHOOK_URL.')).toBeInTheDocument();
+    expect(
+      within(second!).getByText('Set by the environment variable GUARDIAN_NOTIFICATION_WEBHOOK_URL.'),
+    ).toBeInTheDocument();
     // The environment's channel is changed there: no Change or Delete for it.
     expect(within(second!).queryByRole('button', { name: 'Change' })).toBeNull();
     expect(within(second!).getByRole('button', { name: 'Send a test' })).toBeEnabled();
   });
 
-  it("adds a webhook channel and shows its signing secret once", async () => {
+  it('adds a webhook channel and shows its signing secret once', async () => {
     const { person, section } = await open([]);
-    expect(await within(section).findByText('No channel yet: alerts are shown in the console only.')).toBeInTheDocument();
+    expect(
+      await within(section).findByText('No channel yet: alerts are shown in the console only.'),
+    ).toBeInTheDocument();
     await person.click(within(section).getByRole('button', { name: 'Add Channel' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add a notification channel' });
     // Checked before anything is sent.
@@ -110,7 +134,9 @@ describe('System Setting: notification channels', () => {
     await person.type(within(dialog).getByLabelText(/^URL/), 'https://siem.example/in/hook');
     await person.click(within(dialog).getByRole('button', { name: 'Add Channel' }));
     const saved = await screen.findByRole('dialog', { name: 'Channel "SIEM" added' });
-    expect(within(saved).getByLabelText('Signing secret')).toHaveTextContent('whsec_c2VjcmV0IHNpZ25pbmcga2V5IGZvciB0ZXN0cw==');
+    expect(within(saved).getByLabelText('Signing secret')).toHaveTextContent(
+      'whsec_c2VjcmV0IHNpZ25pbmcga2V5IGZvciB0ZXN0cw==',
+    );
     expect(api.sent('POST /api/admin/notification-channels')).toEqual([
       { name: 'SIEM', type: 'webhook', webhook_url: 'https://siem.example/in/hook', enabled: true },
     ]);
@@ -125,7 +151,9 @@ describe('System Setting: notification channels', () => {
     await person.click(await within(section).findByRole('button', { name: 'Send a test' }));
     expect(await within(section).findByRole('button', { name: 'Sending...' })).toBeDisabled();
     held.release(jsonResponse(200, { status: 200, answer: 'hooks.slack.com answered 200: ok' }));
-    expect(await within(section).findByText('Test delivered to "Ops Slack". hooks.slack.com answered 200: ok')).toBeInTheDocument();
+    expect(
+      await within(section).findByText('Test delivered to "Ops Slack". hooks.slack.com answered 200: ok'),
+    ).toBeInTheDocument();
 
     api.answer('POST /api/admin/notification-channels/1/test', () =>
       jsonResponse(409, {
@@ -135,7 +163,11 @@ describe('System Setting: notification channels', () => {
       }),
     );
     await person.click(within(section).getByRole('button', { name: 'Send a test' }));
-    expect(await within(section).findByText('The test message was not delivered: hooks.slack.com answered 404: no_service')).toBeInTheDocument();
+    expect(
+      await within(section).findByText(
+        'The test message was not delivered: hooks.slack.com answered 404: no_service',
+      ),
+    ).toBeInTheDocument();
     expect(within(section).queryByText(/Test delivered/)).toBeNull();
     expect(screen.queryByRole('status', { name: /delivered/ })).toBeNull();
   });
@@ -147,6 +179,8 @@ describe('System Setting: notification channels', () => {
     await person.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Channel "Ops Slack" deleted.')).toBeInTheDocument();
     expect(api.callsTo('DELETE /api/admin/notification-channels/1')).toHaveLength(1);
-    expect(await within(section).findByText('No channel yet: alerts are shown in the console only.')).toBeInTheDocument();
+    expect(
+      await within(section).findByText('No channel yet: alerts are shown in the console only.'),
+    ).toBeInTheDocument();
   });
 });

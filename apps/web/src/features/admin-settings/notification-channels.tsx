@@ -84,8 +84,8 @@ function AddChannelDialog({ onClose }: { onClose: () => void }) {
           content: created.signing_secret ? (
             <div className="space-y-3">
               <p className="text-sm text-ink">
-                Your receiver verifies each delivery with this signing secret (Standard Webhooks). It is
-                shown this once: copy it now.
+                Your receiver verifies each delivery with this signing secret (Standard Webhooks). It is shown
+                this once: copy it now.
               </p>
               <OneTimeSecret label="Signing secret" value={created.signing_secret} />
             </div>
@@ -99,7 +99,12 @@ function AddChannelDialog({ onClose }: { onClose: () => void }) {
     >
       <Field label="Name" required error={errors.name?.message}>
         {(control) => (
-          <Input {...control} {...form.register('name')} maxLength={CHANNEL_NAME_MAX_LENGTH} autoComplete="off" />
+          <Input
+            {...control}
+            {...form.register('name')}
+            maxLength={CHANNEL_NAME_MAX_LENGTH}
+            autoComplete="off"
+          />
         )}
       </Field>
       <Field label="Type" required error={errors.type?.message}>
@@ -179,7 +184,12 @@ function EditChannelDialog({ channel, onClose }: { channel: NotificationChannel;
     >
       <Field label="Name" required error={errors.name?.message}>
         {(control) => (
-          <Input {...control} {...form.register('name')} maxLength={CHANNEL_NAME_MAX_LENGTH} autoComplete="off" />
+          <Input
+            {...control}
+            {...form.register('name')}
+            maxLength={CHANNEL_NAME_MAX_LENGTH}
+            autoComplete="off"
+          />
         )}
       </Field>
       <Field
@@ -263,14 +273,17 @@ export function NotificationChannelsSection() {
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 flex-[1_1_20rem]">
-          <h2 id="settings-channels-title" className="flex items-center gap-2 text-base font-semibold text-ink">
+          <h2
+            id="settings-channels-title"
+            className="flex items-center gap-2 text-base font-semibold text-ink"
+          >
             <BellRing aria-hidden="true" className="size-4 text-ink-muted" />
             Notification channels
           </h2>
           <p className="mt-1 text-sm text-ink-muted">
             Alerts are posted here too: a webhook signed with Standard Webhooks, Slack, Microsoft Teams or
-            Discord. A delivery that fails is retried for about an hour; a channel that keeps failing
-            raises an alert for administrators. URLs are stored encrypted and shown masked.
+            Discord. A delivery that fails is retried for about an hour; a channel that keeps failing raises
+            an alert for administrators. URLs are stored encrypted and shown masked.
           </p>
         </div>
         <Button
@@ -288,7 +301,9 @@ export function NotificationChannelsSection() {
       )}
       <div className="mt-4">
         {channels.isError ? (
-          <ErrorMessage>{errorMessage(channels.error, 'Failed to load the notification channels.')}</ErrorMessage>
+          <ErrorMessage>
+            {errorMessage(channels.error, 'Failed to load the notification channels.')}
+          </ErrorMessage>
         ) : (
           <DataTable
             caption="Notification channels"
