@@ -152,6 +152,44 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads the notification webhook of the environment: its URL and whsec_ secret together, or neither', () => {
+    const base = { GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 };
+    const whsec = `whsec_${randomBytes(32).toString('base64')}`;
+    expect(loadConfig(base).notificationWebhook).toBeUndefined();
+    expect(
+      loadConfig({
+        ...base,
+        GUARDIAN_NOTIFICATION_WEBHOOK_URL: 'https://siem.example/in',
+        GUARDIAN_NOTIFICATION_WEBHOOK_SECRET: whsec,
+        GUARDIAN_PUBLIC_URL: 'https://guardian.example/',
+      }),
+    ).toMatchObject({
+      notificationWebhook: { url: 'https://siem.example/in', secret: whsec },
+      publicUrl: 'https://guardian.example',
+      notificationLoopbackHttp: false,
+    });
+    expect(
+      problemsOf({
+        ...base,
+        GUARDIAN_NOTIFICATION_WEBHOOK_URL: 'http://siem.example/in',
+        GUARDIAN_NOTIFICATION_WEBHOOK_SECRET: whsec,
+      }),
+    ).toEqual(['GUARDIAN_NOTIFICATION_WEBHOOK_URL: must be an https:// URL']);
+    expect(problemsOf({ ...base, GUARDIAN_NOTIFICATION_WEBHOOK_URL: 'https://siem.example/in' })).toEqual([
+      'GUARDIAN_NOTIFICATION_WEBHOOK_URL and GUARDIAN_NOTIFICATION_WEBHOOK_SECRET are set together (the webhook and its signing secret).',
+    ]);
+    expect(
+      problemsOf({
+        ...base,
+        GUARDIAN_NOTIFICATION_WEBHOOK_URL: 'ftp://siem.example/in',
+        GUARDIAN_NOTIFICATION_WEBHOOK_SECRET: 'not-a-secret',
+      }),
+    ).toEqual([
+      'GUARDIAN_NOTIFICATION_WEBHOOK_URL: must be an https:// URL',
+      'GUARDIAN_NOTIFICATION_WEBHOOK_SECRET: must be a Standard Webhooks secret: whsec_ and the base64 of at least 24 random bytes',
+    ]);
+  });
+
   it('refuses GUARDIAN_TRUST_PROXY=true, which believes what the client writes, and names the way out', () => {
     const base = { GUARDIAN_SECRET: secret, GUARDIAN_ENCRYPTION_KEY: keyBase64 };
     const [problem] = problemsOf({ ...base, GUARDIAN_TRUST_PROXY: 'true' });

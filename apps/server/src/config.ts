@@ -362,6 +362,12 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(
       'GUARDIAN_NOTIFICATION_WEBHOOK_URL and GUARDIAN_NOTIFICATION_WEBHOOK_SECRET are set together (the webhook and its signing secret).',
     );
+  // http:// reaches only a receiver on this machine, and only outside production (tests, the demo).
+  if (
+    (given.GUARDIAN_MODE ?? 'production') === 'production' &&
+    given.GUARDIAN_NOTIFICATION_WEBHOOK_URL?.startsWith('http:')
+  )
+    problems.push('GUARDIAN_NOTIFICATION_WEBHOOK_URL: must be an https:// URL');
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
 
   const vars = parsed.data;

@@ -186,14 +186,20 @@ export class NotificationChannelsRepository {
       [JSON.stringify(notice), now],
     );
     if (queued.length === 0) return 0;
+    // Per channel, the newest `perChannel` stay: the first one past them (read on the (channel_id, id)
+    // index, which stops there) and all older are dropped. A healthy channel's queue is near empty, so
+    // this reads a few entries; a full one's, `perChannel`.
     await this.db.query(
-      `WITH dropped AS (
-         DELETE FROM notification_deliveries WHERE id IN (
-           SELECT id FROM (
-             SELECT id, row_number() OVER (PARTITION BY channel_id ORDER BY id DESC) AS place
-             FROM notification_deliveries WHERE channel_id = ANY($1::bigint[])
-           ) ranked WHERE place > $2)
-         RETURNING channel_id)
+      `WITH cut AS (
+         SELECT c.id AS channel_id,
+           (SELECT d.id FROM notification_deliveries d WHERE d.channel_id = c.id
+            ORDER BY d.id DESC OFFSET $2 LIMIT 1) AS newest_dropped
+         FROM unnest($1::bigint[]) AS c (id)
+       ), dropped AS (
+         DELETE FROM notification_deliveries d USING cut
+         WHERE cut.newest_dropped IS NOT NULL AND d.channel_id = cut.channel_id AND d.id <= cut.newest_dropped
+         RETURNING d.channel_id
+       )
        UPDATE notification_channels c SET dropped_count = c.dropped_count + d.n
        FROM (SELECT channel_id, count(*) AS n FROM dropped GROUP BY channel_id) d
        WHERE c.id = d.channel_id`,

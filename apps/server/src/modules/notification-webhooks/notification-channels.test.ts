@@ -338,6 +338,29 @@ describe('Notification channels', () => {
     });
   });
 
+  it('returns from deliver at once; the delivery is posted in the background', async () => {
+    const hooks = await receiver();
+    const { signing_secret } = await create({ name: 'SIEM', type: 'webhook', webhook_url: hooks.url });
+    hooks.verifyWith(signing_secret!);
+    hooks.answer({ status: 200, delayMs: 1_500 });
+    const channels = new WebhookChannels(
+      new NotificationChannelsRepository(ctx.db),
+      new TokenCipher(ctx.config.encryptionKey),
+      { failing: async () => {}, delivered: async () => {} },
+      (err) => {
+        throw err;
+      },
+      { publicUrl: PUBLIC_URL, loopbackHttp: true },
+    );
+    const started = Date.now();
+    await channels.deliver(notice({ alertId: 99 }));
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const [post] = await hooks.waitFor(1);
+    expect(post!.verified).toBe(true);
+    expect(JSON.parse(post!.body).data.alertId).toBe(99);
+    await channels.stop();
+  });
+
   it('raises "keeps failing" to every administrator when a receiver is down through all attempts, cleared by a later success', async () => {
     const port = await freePort();
     const { channel } = await create({
@@ -418,18 +441,19 @@ describe('Notification channels', () => {
 
   it('keeps at most the bound of deliveries waiting per channel, dropping the oldest and counting them', async () => {
     const hooks = await receiver();
-    await create({ name: 'Slack', type: 'slack', webhook_url: hooks.url });
+    await create({ name: 'SIEM', type: 'webhook', webhook_url: hooks.url });
     await create({ name: 'Off', type: 'slack', webhook_url: hooks.url, enabled: false });
     const { channels } = worker({ queuedPerChannel: 3 });
     for (let alertId = 1; alertId <= 5; alertId++) await channels.deliver(notice({ alertId }));
     const listed = (await call(admin, 'GET', CHANNELS)).json<NotificationChannels>().channels;
     expect(listed.map((entry) => [entry.name, entry.queued, entry.dropped])).toEqual([
-      ['Slack', 3, 2],
+      ['SIEM', 3, 2],
       ['Off', 0, 0],
     ]);
     expect(await channels.sweep()).toBe(3);
-    const sent = hooks.posts.map((post) => JSON.parse(post.body).text as string);
-    expect(sent).toHaveLength(3);
+    // The newest stayed: the two oldest were dropped.
+    const sent = hooks.posts.map((post) => JSON.parse(post.body).data.alertId as number);
+    expect(sent.sort()).toEqual([3, 4, 5]);
   });
 });
 

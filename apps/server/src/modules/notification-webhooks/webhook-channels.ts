@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TokenCipher } from '../../crypto/token-cipher';
 import { PeriodicSweep } from '../../periodic-sweep';
 import type { AlertNotice, AlertWebhooks } from './alert-notice';
-import { channelRequest, type ChannelMessage } from './channel-payloads';
+import { channelRequest, type ChannelMessage, type ChannelRequestBody } from './channel-payloads';
 import type { ChannelType } from '@guardian/contract';
 import { POST_TIMEOUT_MS, postToChannel, urlRefusal, type PostResult } from './channel-sender';
 import type { ClaimedDelivery, NotificationChannelsRepository } from './notification-channels.repository';
@@ -120,7 +120,8 @@ export class WebhookChannels implements AlertWebhooks {
     for (;;) {
       const now = this.now();
       const batch = await this.channels.claim(now, new Date(now.getTime() + CLAIM_LEASE_MS), CLAIM_BATCH);
-      await Promise.all(batch.map((delivery) => this.attempt(delivery)));
+      // One delivery's failure to record (the database busy) leaves it to its lease, not the batch.
+      await Promise.all(batch.map((delivery) => this.attempt(delivery).catch(this.onError)));
       posted += batch.length;
       if (batch.length < CLAIM_BATCH) return posted;
     }
@@ -187,19 +188,31 @@ export class WebhookChannels implements AlertWebhooks {
     message: ChannelMessage,
     messageId: string,
   ): Promise<PostResult> {
-    const url = this.cipher.decrypt(channel.url_encrypted);
+    let url: string;
+    let request: ChannelRequestBody;
+    try {
+      url = this.cipher.decrypt(channel.url_encrypted);
+      request = channelRequest(channel.type, message, {
+        messageId,
+        signingSecret:
+          channel.signing_secret_encrypted === null
+            ? null
+            : this.cipher.decrypt(channel.signing_secret_encrypted),
+        publicUrl: this.options.publicUrl,
+        sentAt: new Date(),
+      });
+    } catch (err) {
+      // A row the key cannot read (the encryption key changed): a failure of the channel, in words.
+      this.onError(err);
+      return {
+        ok: false,
+        status: null,
+        message: "Guardian could not read the channel's stored URL or secret: add the channel again.",
+      };
+    }
     // Checked again at the post: a row written before a stricter configuration is not trusted.
     const refusal = urlRefusal(url, this.options.loopbackHttp);
     if (refusal) return { ok: false, status: null, message: refusal };
-    const request = channelRequest(channel.type, message, {
-      messageId,
-      signingSecret:
-        channel.signing_secret_encrypted === null
-          ? null
-          : this.cipher.decrypt(channel.signing_secret_encrypted),
-      publicUrl: this.options.publicUrl,
-      sentAt: new Date(),
-    });
     return postToChannel(url, request, this.timeoutMs);
   }
 }
