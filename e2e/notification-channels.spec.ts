@@ -36,6 +36,12 @@ test('an administrator adds a webhook channel, sends a test, and the receiver ve
   const secret = (await dialog.getByLabel('Signing secret', { exact: true }).textContent())!.trim();
   expect(secret).toMatch(/^whsec_/);
   receiver.verifyWith(secret);
+  if (SHOTS_DIR) {
+    mkdirSync(SHOTS_DIR, { recursive: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS_DIR}/notification-channel-secret-390.png` });
+    await page.setViewportSize({ width: 1366, height: 900 });
+  }
   await dialog.getByRole('button', { name: 'Done' }).click();
 
   const row = section.getByRole('row').filter({ hasText: 'SIEM receiver' });
