@@ -72,11 +72,13 @@ const quoted = (text: string) => {
   return line.length > CHANNEL_ANSWER_MAX_LENGTH ? `${line.slice(0, CHANNEL_ANSWER_MAX_LENGTH - 1)}…` : line;
 };
 
+const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} s`;
+
 /** What a failed fetch means, in words: the cause's code (refused, not found, reset...). */
 function describeFailure(err: unknown, host: string, timeoutMs: number): string {
   const name = (err as { name?: string }).name;
   if (name === 'TimeoutError' || name === 'AbortError')
-    return `${host} did not answer within ${Math.round(timeoutMs / 1000)} s.`;
+    return `${host} did not answer within ${seconds(timeoutMs)}.`;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   switch (cause?.code) {
     case 'ECONNREFUSED':
@@ -89,7 +91,7 @@ function describeFailure(err: unknown, host: string, timeoutMs: number): string 
       return `${host} closed the connection before it answered.`;
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return `${host} did not answer within ${Math.round(timeoutMs / 1000)} s.`;
+      return `${host} did not answer within ${seconds(timeoutMs)}.`;
     default:
       return `${host} could not be reached: ${quoted(cause?.message ?? (err as Error).message ?? 'no reason given')}.`;
   }

@@ -290,7 +290,7 @@ describe('Notification channels', () => {
     expect(result).toEqual({
       ok: false,
       status: null,
-      message: `127.0.0.1:${hooks.port} did not answer within 0 s.`,
+      message: `127.0.0.1:${hooks.port} did not answer within 0.3 s.`,
     });
   });
 
