@@ -128,6 +128,7 @@ export class NotificationChannelsService {
       ...(url === undefined ? {} : { urlEncrypted: this.cipher.encrypt(url), urlMasked: maskUrl(url) }),
     });
     if (!found) throw notFound();
+    if (changes.enabled === false) await this.webhooks.forget(id);
     return view((await this.channels.find(id))!);
   }
 
@@ -137,6 +138,7 @@ export class NotificationChannelsService {
     if (row.from_environment) throw NotificationChannelsService.pinned();
     const name = await this.channels.remove(id);
     if (name === undefined) throw notFound();
+    await this.webhooks.forget(id);
     return name;
   }
 

@@ -401,6 +401,17 @@ describe('Notification channels', () => {
         .alerts;
       expect(alert).toMatchObject({ state: 'cleared' });
     }
+
+    // Failing again, then deleted: a channel that is gone is not "failing", its alert clears too.
+    await hooks.close();
+    await channels.deliver(notice({ alertId: 43 }));
+    for (const wait of [0, 1_000, 2_000]) {
+      advance(wait);
+      expect(await channels.sweep()).toBe(1);
+    }
+    expect((await alertsOf(admin)).map((alert) => alert.state)).toEqual(['open', 'cleared']);
+    expect((await call(admin, 'DELETE', `${CHANNELS}/${channel.id}`)).statusCode).toBe(204);
+    expect((await alertsOf(admin)).map((alert) => alert.state)).toEqual(['cleared', 'cleared']);
   });
 
   it('posts Slack, Teams and Discord the bodies those services take, with no secret in them', async () => {

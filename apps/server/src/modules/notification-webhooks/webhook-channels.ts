@@ -158,6 +158,11 @@ export class WebhookChannels implements AlertWebhooks {
     if (wasFailing) await this.alerts.delivered(await this.channels.administrators(), channelId);
   }
 
+  /** The channel was deleted or turned off: its failing alert, if any, resolves by itself. */
+  async forget(channelId: number): Promise<void> {
+    await this.alerts.delivered(await this.channels.administrators(), channelId);
+  }
+
   /**
    * "Send a test": posts a test message to the channel now and records the outcome as its last
    * delivery (a success clears its failing alert). Answers the outcome; never throws for the receiver.
