@@ -49,6 +49,7 @@ import { TicketNotices, TicketsRepository, TicketsService } from './modules/tick
 import { Mailer, SystemSettings } from './modules/system-settings';
 import { OwnedZones, ZonesRepository, ZonesService } from './modules/zones';
 import { PlanLimits, PlansService } from './modules/plans';
+import { NotificationDispatch, NotificationPreferences } from './modules/notifications';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
 const SYNC_WAIT_MS = 5_000;
@@ -118,6 +119,24 @@ export function createServices(config: Config, deps: AppDeps) {
     undefined,
     () => settingsNow().resolvedAlertRetentionMs,
   );
+  // New alerts are told beyond the console by each person's choice: e-mail (batched) and webhooks.
+  const mailer = new Mailer(() => systemSettings.smtp());
+  // Outgoing e-mail is set up when System Setting (or the environment) names a host and a sender.
+  const emailSetUp = () => Boolean(settingsNow().smtp.host && settingsNow().smtp.sender);
+  const notificationDispatch = new NotificationDispatch(
+    deps.db,
+    { isSetUp: emailSetUp, send: (mail) => mailer.send(mail) },
+    { failed: alertCauses.notificationFailed, delivered: alertCauses.notificationDelivered },
+    (err) => deps.logger?.error({ err }, 'could not send a notification'),
+    {
+      windowMs: config.notifications.mailWindowMs,
+      sweepMs: config.notifications.mailSweepMs,
+      publicUrl: config.notifications.publicUrl,
+      now: deps.notificationClock,
+      // modules/notification-webhooks' sender is handed here at merge (`webhooks: ...`); unset, none is sent.
+    },
+  );
+  alertCauses.onNewAlert(notificationDispatch.notify);
   const sessions = new Sessions(users, liveConfig, deps.sessionClock);
   // A change that ends someone's sessions makes this process forget what it kept of them.
   const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
@@ -165,7 +184,7 @@ export function createServices(config: Config, deps: AppDeps) {
     (err) => deps.logger?.error({ err }, "could not look for servers' pending bans"),
   );
   const alerts = new AlertsService(deps.db);
-  // Each side of a ticket is told in the console (alerts); e-mail is wired into TicketNotices at merge.
+  // Each side of a ticket is told by its alerts: in the console, and by e-mail through the notifications.
   const ticketRecords = new TicketsRepository(deps.db);
   const ticketNotices = new TicketNotices(alertCauses, () => ticketRecords.administrators());
   const servers = new ServersService(
@@ -296,6 +315,9 @@ export function createServices(config: Config, deps: AppDeps) {
     alertCauses,
     tickets: new TicketsService(deps.db, ticketNotices),
     systemSettings,
-    mailer: new Mailer(() => systemSettings.smtp()),
+    mailer,
+    notificationDispatch,
+    notificationPreferences: new NotificationPreferences(deps.db),
+    emailSetUp,
   };
 }

@@ -26,6 +26,7 @@ import { alertEndpoints } from './alerts/alerts.endpoints';
 import { helpdeskEndpoints, ticketEndpoints } from './tickets/tickets.endpoints';
 import { systemSettingEndpoints } from './system-settings/system-settings.endpoints';
 import { planEndpoints } from './plans/plans.endpoints';
+import { notificationEndpoints } from './notifications/notifications.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -60,6 +61,7 @@ export const endpoints = {
   helpdesk: helpdeskEndpoints,
   systemSettings: systemSettingEndpoints,
   plans: planEndpoints,
+  notifications: notificationEndpoints,
 } as const;
 
 /** The table as one list. */

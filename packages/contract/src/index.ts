@@ -67,3 +67,5 @@ export * from './system-settings/system-settings.schemas';
 export * from './system-settings/system-settings.endpoints';
 export * from './plans/plans.schemas';
 export * from './plans/plans.endpoints';
+export * from './notifications/notifications.schemas';
+export * from './notifications/notifications.endpoints';

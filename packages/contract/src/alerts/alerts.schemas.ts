@@ -18,6 +18,7 @@ export const ALERT_KINDS = [
   'ticket-replied',
   'ticket-waiting',
   'server-refused',
+  'notification-failed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -34,6 +35,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'ticket-replied': 'Support answered your ticket',
   'ticket-waiting': 'A ticket waits for support',
   'server-refused': "A server's ban was refused",
+  'notification-failed': 'A notification could not be sent',
 };
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;
