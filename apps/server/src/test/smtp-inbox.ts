@@ -10,6 +10,8 @@ export interface ReceivedMail {
   subject: string;
   /** The body decoded (quoted-printable or base64), lines ending in \n. */
   text: string;
+  /** When it arrived (Date.now()), as the server took the whole message. */
+  receivedAt: number;
 }
 
 /** The bytes of a latin1-escaped string (each char one byte) read as UTF-8. */
@@ -86,6 +88,7 @@ export async function startSmtpInbox(credentials?: { user: string; password: str
           to: envelope.rcptTo.map((recipient) => recipient.address),
           raw,
           ...readMessage(raw),
+          receivedAt: Date.now(),
         });
         for (const wake of waiters.splice(0)) wake();
         callback();

@@ -1,7 +1,4 @@
-import {
-  notificationPreferencesSchema,
-  notificationPreferencesUpdateSchema,
-} from './notifications.schemas';
+import { notificationPreferencesSchema, notificationPreferencesUpdateSchema } from './notifications.schemas';
 import { endpointGroup, signedInErrors } from '../shared/endpoint';
 
 /** The signed-in person's own notification preferences (nobody reads or sets another's). */
@@ -16,7 +13,7 @@ export const notificationEndpoints = endpointGroup('Notifications', {
   update: {
     method: 'PUT',
     path: '/api/me/notifications',
-    summary: 'Change where some kinds of the person\'s alerts go; the kinds not given stay as they are.',
+    summary: "Change where some kinds of the person's alerts go; the kinds not given stay as they are.",
     body: notificationPreferencesUpdateSchema,
     responses: { 200: notificationPreferencesSchema, ...signedInErrors() },
   },

@@ -155,7 +155,13 @@ export class MailBatches {
   }
 
   /** A send failed: the notices stay; the batch waits until `retryAt`, its tries and error noted. */
-  async failed(userId: number, kind: AlertKind, attempts: number, retryAt: Date, error: string): Promise<void> {
+  async failed(
+    userId: number,
+    kind: AlertKind,
+    attempts: number,
+    retryAt: Date,
+    error: string,
+  ): Promise<void> {
     await this.db.query(
       `UPDATE notification_mail_batches
           SET attempts = $3, due_at = $4, last_error = $5, claimed_until = NULL

@@ -246,9 +246,12 @@ export class NotificationDispatch {
       const [alert] = listed;
       return {
         subject: `Guardian: ${alert!.title}`.slice(0, 200),
-        text: [alert!.title, '', `Severity: ${alert!.severity}; raised ${timeOf(alert!.raisedAt)}.`, ...footer].join(
-          '\n',
-        ),
+        text: [
+          alert!.title,
+          '',
+          `Severity: ${alert!.severity}; raised ${timeOf(alert!.raisedAt)}.`,
+          ...footer,
+        ].join('\n'),
       };
     }
     const minutes = Math.round(this.options.windowMs / 60_000);

@@ -69,7 +69,11 @@ export class NotificationPreferences {
    */
   async targetOf(userId: number, kind: AlertKind): Promise<NotificationTarget | undefined> {
     if (!isNotifiable(kind)) return undefined;
-    const [row] = await this.db.query<{ email: string; by_email: boolean | null; by_webhook: boolean | null }>(
+    const [row] = await this.db.query<{
+      email: string;
+      by_email: boolean | null;
+      by_webhook: boolean | null;
+    }>(
       `SELECT u.email, p.email AS by_email, p.webhook AS by_webhook
          FROM users u LEFT JOIN notification_preferences p ON p.user_id = u.id AND p.kind = $2
         WHERE u.id = $1 AND NOT u.disabled`,

@@ -26,7 +26,10 @@ describe('Notifications', () => {
   const config = () => ctx.config;
   /** Another server process on the same database: its own dispatch, settings read from the database. */
   const newProcess = async () => {
-    const services = createServices(config(), createAppDeps(config(), ctx.db, { notificationClock: () => clock }));
+    const services = createServices(
+      config(),
+      createAppDeps(config(), ctx.db, { notificationClock: () => clock }),
+    );
     await services.systemSettings.refresh();
     processes.push(services);
     return services;
@@ -46,22 +49,31 @@ describe('Notifications', () => {
   /** A new API key's alert, raised as ApiKeysService raises it. */
   const newKeyAlert = async (services: ReturnType<typeof createServices>, who: TestUser) => {
     keyCounter += 1;
-    await services.alertCauses.apiKeyCreated(who.id, { id: keyCounter, name: `key ${keyCounter}`, access: 'read' });
+    await services.alertCauses.apiKeyCreated(who.id, {
+      id: keyCounter,
+      name: `key ${keyCounter}`,
+      access: 'read',
+    });
     return `"key ${keyCounter}"`;
   };
   const mailTo = (who: TestUser) => inbox.messages.filter((mail) => mail.to.includes(who.email));
   const heldCount = async (who: TestUser) =>
     (
-      await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM notification_mail_held WHERE user_id = $1', [
-        who.id,
-      ])
+      await ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM notification_mail_held WHERE user_id = $1',
+        [who.id],
+      )
     )[0]!.n;
 
   beforeAll(async () => {
     ctx = await createTestContext({
       config: {
         // The period sweep is left to the test (it calls sendDue): an hour never comes within a test.
-        notifications: { mailWindowMs: WINDOW_MS, mailSweepMs: 3_600_000, publicUrl: 'https://guardian.example' },
+        notifications: {
+          mailWindowMs: WINDOW_MS,
+          mailSweepMs: 3_600_000,
+          publicUrl: 'https://guardian.example',
+        },
       },
       deps: { notificationClock: () => clock },
     });
@@ -96,9 +108,9 @@ describe('Notifications', () => {
       preferences: [{ kind: 'token-invalid', email: false, webhook: true }],
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json<NotificationPreferences>().preferences.find((entry) => entry.kind === 'token-invalid')).toEqual(
-      { kind: 'token-invalid', email: false, webhook: true },
-    );
+    expect(
+      saved.json<NotificationPreferences>().preferences.find((entry) => entry.kind === 'token-invalid'),
+    ).toEqual({ kind: 'token-invalid', email: false, webhook: true });
     // The other kinds kept their defaults; another person's are their own.
     expect((await call(ada, 'GET', PREFERENCES)).json<NotificationPreferences>().preferences).toHaveLength(
       answer.preferences.length,
@@ -114,7 +126,9 @@ describe('Notifications', () => {
       preferences: [{ kind: 'token-invalid', email: true, webhook: true }],
     });
     expect(other.statusCode).toBe(400);
-    expect((await call(ada, 'GET', PREFERENCES)).json<NotificationPreferences>().preferences[2]).toMatchObject({
+    expect(
+      (await call(ada, 'GET', PREFERENCES)).json<NotificationPreferences>().preferences[2],
+    ).toMatchObject({
       kind: 'token-invalid',
       email: false,
     });
@@ -249,7 +263,8 @@ describe('Notifications', () => {
     await setSmtp(await freePort());
     const title = await newKeyAlert(services, ada);
     await services.notificationDispatch.idle();
-    const alertsOf = async () => (await call(ada, 'GET', '/api/alerts?kind=notification-failed')).json<AlertsPage>();
+    const alertsOf = async () =>
+      (await call(ada, 'GET', '/api/alerts?kind=notification-failed')).json<AlertsPage>();
     for (let attempt = 1; attempt < FAILURES_BEFORE_ALERT; attempt++) {
       expect(await heldCount(ada)).toBe(1);
       expect((await alertsOf()).alerts).toEqual([]);
@@ -292,10 +307,14 @@ describe('Notifications', () => {
     const ticket = opened.json<Ticket>();
     // The app's own dispatch sends these (the real path: a route, TicketNotices, the alert, the e-mail).
     const waiting = (await inbox.waitFor(before + 1)).filter((mail) => mail.to.includes(admin.email));
-    expect(waiting.at(-1)!.subject).toBe(`Guardian: ${ada.email} waits for an answer to ticket "Lists are slow".`);
+    expect(waiting.at(-1)!.subject).toBe(
+      `Guardian: ${ada.email} waits for an answer to ticket "Lists are slow".`,
+    );
 
     const answeredBefore = inbox.messages.length;
-    const answered = await call(admin, 'POST', `/api/admin/tickets/${ticket.id}/replies`, { message: 'Looking.' });
+    const answered = await call(admin, 'POST', `/api/admin/tickets/${ticket.id}/replies`, {
+      message: 'Looking.',
+    });
     expect(answered.statusCode, answered.body).toBe(200);
     await inbox.waitFor(answeredBefore + 1);
     expect(mailTo(ada).at(-1)!.subject).toBe('Guardian: Support answered your ticket "Lists are slow".');

@@ -10,14 +10,7 @@ import {
 import { Button } from '../../components/ui/button';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Spinner } from '../../components/ui/spinner';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeaderCell,
-  TableRow,
-} from '../../components/ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage, errorMessage } from '../../lib/api';
 import { useDialogForm } from '../../lib/use-dialog-form';
@@ -107,7 +100,9 @@ function PreferencesForm({ current }: { current: NotificationPreferences }) {
         channels your administrator set up.
       </p>
       {save.isError && (
-        <ErrorMessage>{actionErrorMessage(save.error, 'Failed to save the notification settings.')}</ErrorMessage>
+        <ErrorMessage>
+          {actionErrorMessage(save.error, 'Failed to save the notification settings.')}
+        </ErrorMessage>
       )}
       <div className="flex justify-end">
         <Button type="submit" disabled={save.isPending}>
