@@ -1,4 +1,7 @@
-import { notificationPreferencesSchema, notificationPreferencesUpdateSchema } from './notifications.schemas';
+import {
+  notificationPreferencesSchema,
+  notificationPreferencesUpdateRequestSchema,
+} from './notifications.schemas';
 import { endpointGroup, signedInErrors } from '../shared/endpoint';
 
 /** The signed-in person's own notification preferences (nobody reads or sets another's). */
@@ -14,7 +17,7 @@ export const notificationEndpoints = endpointGroup('Notifications', {
     method: 'PUT',
     path: '/api/me/notifications',
     summary: "Change where some kinds of the person's alerts go; the kinds not given stay as they are.",
-    body: notificationPreferencesUpdateSchema,
+    body: notificationPreferencesUpdateRequestSchema,
     responses: { 200: notificationPreferencesSchema, ...signedInErrors() },
   },
 });

@@ -50,7 +50,7 @@ export const notificationPreferencesSchema = z.object({
 });
 export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
 
-export const notificationPreferencesUpdateSchema = z.strictObject({
+export const notificationPreferencesUpdateRequestSchema = z.strictObject({
   /** The kinds to change (the others stay as they are), each at most once. */
   preferences: z
     .array(notificationPreferenceSchema, {
@@ -62,4 +62,4 @@ export const notificationPreferencesUpdateSchema = z.strictObject({
       message: 'Each kind may be given once.',
     }),
 });
-export type NotificationPreferencesUpdate = z.infer<typeof notificationPreferencesUpdateSchema>;
+export type NotificationPreferencesUpdate = z.infer<typeof notificationPreferencesUpdateRequestSchema>;

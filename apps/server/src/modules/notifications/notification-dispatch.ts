@@ -236,9 +236,9 @@ export class NotificationDispatch {
   private compose(kind: AlertKind, { listed, total }: BatchContent): { subject: string; text: string } {
     const path = `/dashboard/alerts?kind=${kind}`;
     const link = this.options.publicUrl ? `${this.options.publicUrl}${path}` : `Dashboard > Alerts (${path})`;
-    const footer = [
+    const footer = (open: string) => [
       '',
-      `Open them in Guardian: ${link}`,
+      `${open} in Guardian: ${link}`,
       '',
       'You get this e-mail because of your notification settings; change them on your profile in Guardian.',
     ];
@@ -250,7 +250,7 @@ export class NotificationDispatch {
           alert!.title,
           '',
           `Severity: ${alert!.severity}; raised ${timeOf(alert!.raisedAt)}.`,
-          ...footer,
+          ...footer('Open it'),
         ].join('\n'),
       };
     }
@@ -262,7 +262,7 @@ export class NotificationDispatch {
         '',
         ...listed.map((alert) => `- [${alert.severity}] ${alert.title} (${timeOf(alert.raisedAt)})`),
         ...(total > listed.length ? [`and ${total - listed.length} more`] : []),
-        ...footer,
+        ...footer('Open them'),
       ].join('\n'),
     };
   }

@@ -1,7 +1,7 @@
 import {
   DEFAULT_EMAILED_KINDS,
   NOTIFIABLE_ALERT_KINDS,
-  notificationPreferencesUpdateSchema,
+  notificationPreferencesUpdateRequestSchema,
   type AlertKind,
   type NotifiableAlertKind,
   type NotificationPreference,
@@ -47,7 +47,7 @@ export class NotificationPreferences {
 
   /** Sets the kinds given (one statement); the others stay as they were. */
   async update(userId: number, changes: NotificationPreferencesUpdate): Promise<NotificationPreference[]> {
-    const { preferences } = notificationPreferencesUpdateSchema.parse(changes);
+    const { preferences } = notificationPreferencesUpdateRequestSchema.parse(changes);
     await this.db.query(
       `INSERT INTO notification_preferences (user_id, kind, email, webhook)
        SELECT $1, kind, email, webhook

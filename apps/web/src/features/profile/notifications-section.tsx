@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { BellRing } from 'lucide-react';
 import {
   ALERT_KIND_LABELS,
-  notificationPreferencesUpdateSchema,
+  notificationPreferencesUpdateRequestSchema,
   type NotificationPreferences,
   type NotificationPreferencesUpdate,
 } from '@guardian/contract';
@@ -29,7 +29,7 @@ function PreferencesForm({ current }: { current: NotificationPreferences }) {
   const save = useSaveNotificationPreferencesMutation();
   const toast = useToast();
   const form = useDialogForm<NotificationPreferencesUpdate>({
-    resolver: zodResolver(notificationPreferencesUpdateSchema),
+    resolver: zodResolver(notificationPreferencesUpdateRequestSchema),
     defaultValues: { preferences: current.preferences },
     saves: [save],
   });
