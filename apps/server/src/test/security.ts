@@ -20,6 +20,7 @@ import {
   apiKeyEndpoints,
   rulesOverviewEndpoints,
   serverApiEndpoints,
+  notificationEndpoints,
   systemSettingEndpoints,
   serverEndpoints,
   crowdsecEndpoints,
@@ -757,6 +758,8 @@ export async function sampleRequest(
       return { payload: { audit_retention_days: 365 } };
     case systemSettingEndpoints.testEmail:
       return { payload: { to: 'sample@example.com' } };
+    case notificationEndpoints.update:
+      return { payload: { preferences: [{ kind: 'capacity', email: true, webhook: false }] } };
     case serverApiEndpoints.webhook:
       return {
         payload: { type: 'ban', address: `198.19.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}` },
