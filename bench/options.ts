@@ -23,6 +23,7 @@ export const SECTIONS = [
   'import',
   'reports',
   'servers',
+  'alert-mail',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 

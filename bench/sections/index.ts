@@ -14,6 +14,7 @@ import {
   WEB_DIST,
   type Section,
 } from '../options';
+import { alertMailSection } from './alert-mail';
 import { auditSection } from './audit';
 import { expirySection } from './expiry';
 import { ensureMirrored, type Context } from './context';
@@ -63,4 +64,5 @@ export const sections: Record<Section, SectionRun> = {
   import: importSection,
   reports: reportsSection,
   servers: serversSection,
+  'alert-mail': alertMailSection,
 };

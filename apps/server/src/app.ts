@@ -22,6 +22,7 @@ import { registerAuditTrail } from './modules/audit';
 import { auditRoutes } from './modules/audit';
 import { alertsRoutes } from './modules/alerts';
 import { ticketsRoutes } from './modules/tickets';
+import { notificationsRoutes } from './modules/notifications';
 import { registerKeyLimits } from './modules/api-keys';
 import { apiKeysRoutes } from './modules/api-keys';
 import { registerTwoFactorGate } from './modules/two-factor';
@@ -200,6 +201,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Every account's Lists use is read each minute: past 85% of a quota raises its alert (modules/alerts).
   app.addHook('onReady', async () => services.alertCauses.start());
   app.addHook('onClose', () => services.alertCauses.stop());
+  // New alerts' e-mails (batched) and webhooks: due digests and retries are swept by every process.
+  await app.register(notificationsRoutes, {
+    preferences: services.notificationPreferences,
+    emailSetUp: services.emailSetUp,
+    windowMs: config.notifications.mailWindowMs,
+  });
+  app.addHook('onReady', async () => services.notificationDispatch.start());
+  app.addHook('onClose', () => services.notificationDispatch.stop());
   await app.register(ticketsRoutes, { tickets: services.tickets });
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor });
   await app.register(systemSettingsRoutes, { settings: services.systemSettings, mailer: services.mailer });

@@ -113,6 +113,12 @@ export interface Config {
   answerCaches: boolean;
   /** How long a resolved (or resolved by itself) alert is kept. */
   resolvedAlertRetentionMs: number;
+  /**
+   * Alert notifications (modules/notifications): the e-mail batching window (one e-mail per person
+   * and kind in it, a digest of the rest after) and how often each process looks for due digests and
+   * retries; their links use `publicUrl`.
+   */
+  notifications: { mailWindowMs: number; mailSweepMs: number };
   /** Outgoing e-mail as the environment sets it (each part unset: System Setting's, modules/system-settings). */
   smtp: SmtpEnvironment;
   /**
@@ -289,6 +295,8 @@ const envSchema = z.object({
   GUARDIAN_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   GUARDIAN_EXPIRY_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   GUARDIAN_ANSWER_CACHES: z.enum(['on', 'off']).default('on'),
+  // The alert e-mails' batching window: one e-mail per person and kind in it (the benchmark shortens it).
+  GUARDIAN_ALERT_MAIL_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   GUARDIAN_RESOLVED_ALERT_RETENTION_DAYS: z.coerce
     .number()
     .int()
@@ -460,6 +468,11 @@ export function loadConfig(env: Env = process.env): Config {
     crowdsecSweepMs: 10_000,
     answerCaches: vars.GUARDIAN_ANSWER_CACHES === 'on',
     resolvedAlertRetentionMs: vars.GUARDIAN_RESOLVED_ALERT_RETENTION_DAYS * 86_400_000,
+    notifications: {
+      mailWindowMs: vars.GUARDIAN_ALERT_MAIL_WINDOW_SECONDS * 1000,
+      // A digest or a retry falls due at most this long before it is sent (a first e-mail goes at once).
+      mailSweepMs: 5_000,
+    },
     smtp: {
       host: vars.GUARDIAN_SMTP_HOST,
       port: vars.GUARDIAN_SMTP_PORT,

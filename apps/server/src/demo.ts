@@ -8,6 +8,7 @@ import { UsersRepository } from './modules/users';
 import { UsersService } from './modules/users';
 import { runServer } from './server';
 import { PlansService } from './modules/plans';
+import { DEMO_SENDER, startDemoInbox } from './demo-inbox';
 
 /**
  * `npm run demo`: the console with an embedded database and the Cloudflare sandbox, seeded so every
@@ -265,6 +266,42 @@ async function seedConsole(server: Awaited<ReturnType<typeof runServer>>, config
   await call('POST', '/api/jobs/seen');
 }
 
+/**
+ * Points System Setting's outgoing e-mail at the demo's inbox when it is unset (or is the demo's own,
+ * on the port of an earlier run); an administrator's own SMTP server, or the environment's, is kept.
+ * Answers what outgoing e-mail goes to.
+ */
+async function useDemoInbox(server: Awaited<ReturnType<typeof runServer>>, port: number): Promise<string> {
+  const { app } = server;
+  const login = await app.inject({ method: 'POST', url: '/api/login', payload: DEMO_USERS[0] });
+  const headers = { authorization: `Bearer ${login.json<{ token: string }>().token}` };
+  const current = await app.inject({ method: 'GET', url: '/api/admin/settings', headers });
+  const { values, from_environment } = current.json<{
+    values: { smtp_host: string | null; smtp_port: number; smtp_sender: string | null };
+    from_environment: Record<string, string>;
+  }>();
+  const ours = values.smtp_host === '127.0.0.1' && values.smtp_sender === DEMO_SENDER;
+  if (from_environment.smtp_host || (values.smtp_host && !ours))
+    return `${values.smtp_host}:${values.smtp_port} (set in System Setting or the environment; the demo inbox is unused)`;
+  const saved = await app.inject({
+    method: 'PUT',
+    url: '/api/admin/settings',
+    headers,
+    payload: {
+      smtp_host: '127.0.0.1',
+      smtp_port: port,
+      smtp_tls: 'none',
+      smtp_user: null,
+      smtp_sender: DEMO_SENDER,
+    },
+  });
+  if (saved.statusCode !== 200)
+    throw new Error(
+      `Demo seeding: setting SMTP to the demo inbox answered ${saved.statusCode} ${saved.body}`,
+    );
+  return `the demo inbox, 127.0.0.1:${port}: each e-mail is written to this log ("demo inbox: ...")`;
+}
+
 /** Where the console listens, said plainly: a wildcard host means every network interface. */
 function consoleAddress(host: string, address: string | AddressInfo | null): string {
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -295,8 +332,16 @@ async function startDemo(): Promise<void> {
   if (process.env.DATABASE_URL) {
     console.log(`The demo does not use DATABASE_URL: its database is the embedded one in ${config.dataDir}.`);
   }
-  const server = await runServer(config, { onStop: () => sandbox.close() });
+  // Its own SMTP server: alert e-mails, digests and test e-mails are written to this log.
+  const inbox = await startDemoInbox((line) => console.log(line));
+  const server = await runServer(config, {
+    onStop: async () => {
+      await inbox.close();
+      await sandbox.close();
+    },
+  });
   await seedConsole(server, config);
+  const mail = await useDemoInbox(server, inbox.port);
 
   console.log(
     [
@@ -304,6 +349,7 @@ async function startDemo(): Promise<void> {
       '  Guardian demo is ready',
       `  Console:            ${consoleAddress(config.host, server.app.server.address())}`,
       `  Cloudflare sandbox: ${sandboxUrl}`,
+      `  Outgoing e-mail:    ${mail}`,
       '',
       '  Sign in as',
       ...DEMO_USERS.map(

@@ -29,4 +29,6 @@ export interface AppDeps {
   sessionClock?: () => number;
   /** The clock (ms) whose now ends a report's range; a test holds it still across two reads it compares. */
   reportClock?: () => number;
+  /** The clock (ms) of the notifications' e-mail windows and retries (modules/notifications); tests move it by hand. */
+  notificationClock?: () => number;
 }

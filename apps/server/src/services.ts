@@ -54,6 +54,7 @@ import {
   NotificationChannelsService,
   WebhookChannels,
 } from './modules/notification-webhooks';
+import { NotificationDispatch, NotificationPreferences } from './modules/notifications';
 
 /** How long a call that starts a job (a sync, Update, Clean All) waits for it before it answers 202 with the job. */
 const SYNC_WAIT_MS = 5_000;
@@ -123,6 +124,33 @@ export function createServices(config: Config, deps: AppDeps) {
     undefined,
     () => settingsNow().resolvedAlertRetentionMs,
   );
+  // Alerts posted to the notification channels: queued in the database, posted by each process's sweep.
+  const channelRecords = new NotificationChannelsRepository(deps.db);
+  const webhookChannels = new WebhookChannels(
+    channelRecords,
+    deps.tokenCipher,
+    { failing: alertCauses.channelFailing, delivered: alertCauses.channelDelivered },
+    (err) => deps.logger?.error({ err }, 'could not deliver to the notification channels'),
+    { publicUrl: config.publicUrl, loopbackHttp: config.notificationLoopbackHttp },
+  );
+  // New alerts are told beyond the console by each person's choice: e-mail (batched) and webhooks.
+  const mailer = new Mailer(() => systemSettings.smtp());
+  // Outgoing e-mail is set up when System Setting (or the environment) names a host and a sender.
+  const emailSetUp = () => Boolean(settingsNow().smtp.host && settingsNow().smtp.sender);
+  const notificationDispatch = new NotificationDispatch(
+    deps.db,
+    { isSetUp: emailSetUp, send: (mail) => mailer.send(mail) },
+    { failed: alertCauses.notificationFailed, delivered: alertCauses.notificationDelivered },
+    (err) => deps.logger?.error({ err }, 'could not send a notification'),
+    {
+      windowMs: config.notifications.mailWindowMs,
+      sweepMs: config.notifications.mailSweepMs,
+      publicUrl: config.publicUrl,
+      now: deps.notificationClock,
+      webhooks: webhookChannels,
+    },
+  );
+  alertCauses.onNewAlert(notificationDispatch.notify);
   const sessions = new Sessions(users, liveConfig, deps.sessionClock);
   // A change that ends someone's sessions makes this process forget what it kept of them.
   const sessionsEnded = (userId: number) => sessions.forgetUser(userId);
@@ -170,7 +198,7 @@ export function createServices(config: Config, deps: AppDeps) {
     (err) => deps.logger?.error({ err }, "could not look for servers' pending bans"),
   );
   const alerts = new AlertsService(deps.db);
-  // Each side of a ticket is told in the console (alerts); e-mail is wired into TicketNotices at merge.
+  // Each side of a ticket is told by its alerts: in the console, and by e-mail through the notifications.
   const ticketRecords = new TicketsRepository(deps.db);
   const ticketNotices = new TicketNotices(alertCauses, () => ticketRecords.administrators());
   const servers = new ServersService(
@@ -223,15 +251,6 @@ export function createServices(config: Config, deps: AppDeps) {
     banList: (person, list, items, options) => banLists.restore(person, list, items, options),
     dnsRecord: (userId, record) => dns.restore(userId, record),
   };
-  // Alerts posted to the notification channels: queued in the database, posted by each process's sweep.
-  const channelRecords = new NotificationChannelsRepository(deps.db);
-  const webhookChannels = new WebhookChannels(
-    channelRecords,
-    deps.tokenCipher,
-    { failing: alertCauses.channelFailing, delivered: alertCauses.channelDelivered },
-    (err) => deps.logger?.error({ err }, 'could not deliver to the notification channels'),
-    { publicUrl: config.publicUrl, loopbackHttp: config.notificationLoopbackHttp },
-  );
   return {
     users,
     sessions,
@@ -310,11 +329,14 @@ export function createServices(config: Config, deps: AppDeps) {
     alertCauses,
     tickets: new TicketsService(deps.db, ticketNotices),
     systemSettings,
-    mailer: new Mailer(() => systemSettings.smtp()),
     webhookChannels,
     notificationChannels: new NotificationChannelsService(channelRecords, deps.tokenCipher, webhookChannels, {
       loopbackHttp: config.notificationLoopbackHttp,
       environment: config.notificationWebhook,
     }),
+    mailer,
+    notificationDispatch,
+    notificationPreferences: new NotificationPreferences(deps.db),
+    emailSetUp,
   };
 }

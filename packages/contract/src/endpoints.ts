@@ -27,6 +27,7 @@ import { helpdeskEndpoints, ticketEndpoints } from './tickets/tickets.endpoints'
 import { systemSettingEndpoints } from './system-settings/system-settings.endpoints';
 import { planEndpoints } from './plans/plans.endpoints';
 import { notificationChannelEndpoints } from './notification-channels/notification-channels.endpoints';
+import { notificationEndpoints } from './notifications/notifications.endpoints';
 
 /** Every endpoint of the API, by resource: the table the server, the docs, the tests and the bench read. */
 export const endpoints = {
@@ -62,6 +63,7 @@ export const endpoints = {
   systemSettings: systemSettingEndpoints,
   plans: planEndpoints,
   notificationChannels: notificationChannelEndpoints,
+  notifications: notificationEndpoints,
 } as const;
 
 /** The table as one list. */

@@ -69,3 +69,5 @@ export * from './notification-channels/notification-channels.schemas';
 export * from './notification-channels/notification-channels.endpoints';
 export * from './plans/plans.schemas';
 export * from './plans/plans.endpoints';
+export * from './notifications/notifications.schemas';
+export * from './notifications/notifications.endpoints';

@@ -20,6 +20,7 @@ import {
   apiKeyEndpoints,
   rulesOverviewEndpoints,
   serverApiEndpoints,
+  notificationEndpoints,
   systemSettingEndpoints,
   serverEndpoints,
   crowdsecEndpoints,
@@ -784,6 +785,8 @@ export async function sampleRequest(
       };
     case notificationChannelEndpoints.update:
       return { payload: { name: `Sample ${sampleCounter}` } };
+    case notificationEndpoints.update:
+      return { payload: { preferences: [{ kind: 'capacity', email: true, webhook: false }] } };
     case serverApiEndpoints.webhook:
       return {
         payload: { type: 'ban', address: `198.19.${sampleCounter % 250}.${(sampleCounter >> 8) % 250}` },

@@ -6,7 +6,46 @@ export interface ReceivedMail {
   to: string[];
   /** The whole message as sent (headers and body). */
   raw: string;
+  /** The Subject header, unfolded and decoded (RFC 2047 words). */
   subject: string;
+  /** The body decoded (quoted-printable or base64), lines ending in \n. */
+  text: string;
+  /** When it arrived (Date.now()), as the server took the whole message. */
+  receivedAt: number;
+}
+
+/** The bytes of a latin1-escaped string (each char one byte) read as UTF-8. */
+const utf8Of = (bytes: string) => Buffer.from(bytes, 'latin1').toString('utf8');
+
+const decodeQuotedPrintable = (value: string) =>
+  utf8Of(
+    value
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+  );
+
+/** RFC 2047 encoded words (`=?UTF-8?Q?...?=`), the space between two of them dropped. */
+const decodeWords = (value: string) =>
+  value.replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=(?:\s+(?==\?))?/g, (_, encoding: string, text: string) =>
+    encoding.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+  );
+
+/** The message's subject and body as a person reads them (what nodemailer encoded, decoded). */
+function readMessage(raw: string): { subject: string; text: string } {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = (split < 0 ? raw : raw.slice(0, split)).replace(/\r?\n[ \t]+/g, ' ');
+  const body = split < 0 ? '' : raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1]?.trim() ?? '';
+  const encoding = header('Content-Transfer-Encoding').toLowerCase();
+  const text =
+    encoding === 'quoted-printable'
+      ? decodeQuotedPrintable(body)
+      : encoding === 'base64'
+        ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+        : body;
+  return { subject: decodeWords(header('Subject')), text: text.replace(/\r\n/g, '\n') };
 }
 
 export interface SmtpInbox {
@@ -48,7 +87,8 @@ export async function startSmtpInbox(credentials?: { user: string; password: str
           from: envelope.mailFrom ? envelope.mailFrom.address : '',
           to: envelope.rcptTo.map((recipient) => recipient.address),
           raw,
-          subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+          ...readMessage(raw),
+          receivedAt: Date.now(),
         });
         for (const wake of waiters.splice(0)) wake();
         callback();

@@ -19,6 +19,7 @@ export const ALERT_KINDS = [
   'ticket-waiting',
   'server-refused',
   'channel-failing',
+  'notification-failed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -36,6 +37,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'ticket-waiting': 'A ticket waits for support',
   'server-refused': "A server's ban was refused",
   'channel-failing': 'A notification channel keeps failing',
+  'notification-failed': 'A notification could not be sent',
 };
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;

@@ -41,6 +41,7 @@ import { sql as crowdsec } from './043_crowdsec';
 import { sql as systemSettings } from './044_system_settings';
 import { sql as plans } from './045_plans';
 import { sql as tickets } from './046_tickets';
+import { sql as notifications } from './047_notifications';
 import { sql as notificationChannels } from './048_notification_channels';
 
 export interface Migration {
@@ -94,5 +95,6 @@ export const migrations: readonly Migration[] = [
   { name: '044_system_settings', sql: systemSettings },
   { name: '045_plans', sql: plans },
   { name: '046_tickets', sql: tickets },
+  { name: '047_notifications', sql: notifications },
   { name: '048_notification_channels', sql: notificationChannels },
 ];

@@ -2,7 +2,9 @@ import {
   JOB_KIND_LABELS,
   LIST_PLAN_NAMES,
   type AccountCapacity,
+  type AlertKind,
   type AlertSeverity,
+  type AlertSubject,
   type JobKind,
 } from '@guardian/contract';
 import type { Queryable } from '../../db';
@@ -43,6 +45,25 @@ export interface TicketRef {
   id: number;
   subject: string;
 }
+
+/**
+ * A new alert (its cause's first raise, not a count on a live one), as it is handed to whoever tells
+ * the person beyond the console (services.ts wires modules/notifications).
+ */
+export interface RaisedAlert {
+  alertId: number;
+  userId: number;
+  kind: AlertKind;
+  severity: AlertSeverity;
+  title: string;
+  subject: AlertSubject | null;
+  count: number;
+  firstSeen: Date;
+  lastSeen: Date;
+}
+
+/** The channels a notification goes by, as a failing one's alert names it. */
+const CHANNEL_NAMES: Record<string, string> = { email: 'e-mail', webhook: 'webhook' };
 
 /** An account's Lists use, as the capacity sweep reads it (ban-list-mirror/list-capacity.ts). */
 export interface AccountUse {
@@ -97,6 +118,7 @@ export class AlertCauses {
   private readonly alerts: AlertsRepository;
   private readonly capacitySweep: PeriodicSweep | undefined;
   private readonly retentionSweep: PeriodicSweep | undefined;
+  private newAlertListener: ((alert: RaisedAlert) => void) | undefined;
 
   constructor(
     db: Queryable,
@@ -145,9 +167,52 @@ export class AlertCauses {
     }
   }
 
-  private raise(cause: AlertCause) {
-    return this.alerts.raise(cause);
+  /**
+   * Who is told of each new alert (the notifications' dispatch): called as the alert is recorded, it
+   * must return at once (it records and delivers in the background).
+   */
+  onNewAlert(listener: (alert: RaisedAlert) => void): void {
+    this.newAlertListener = listener;
   }
+
+  private async raise(cause: AlertCause): Promise<void> {
+    const raised = await this.alerts.raise(cause);
+    if (!raised.created || !this.newAlertListener) return;
+    try {
+      this.newAlertListener({
+        alertId: raised.id,
+        userId: cause.userId,
+        kind: cause.kind,
+        severity: cause.severity,
+        title: cause.title,
+        subject: cause.subject ?? null,
+        count: raised.count,
+        firstSeen: raised.firstSeen,
+        lastSeen: raised.lastSeen,
+      });
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  /**
+   * A channel could not tell the person of their alerts, again and again: its own alert (console
+   * only: the notifications never send this kind, so a failing channel cannot loop).
+   */
+  readonly notificationFailed = (userId: number, channel: string, detail: string): Promise<void> =>
+    this.safely(() =>
+      this.raise({
+        userId,
+        kind: 'notification-failed',
+        severity: 'warning',
+        key: `notification-failed:${channel}`,
+        title: `Guardian could not send your alerts by ${CHANNEL_NAMES[channel] ?? channel}: ${detail}`,
+      }),
+    );
+
+  /** A later notification by the channel went through: its failure alert resolves by itself. */
+  readonly notificationDelivered = (userId: number, channel: string): Promise<void> =>
+    this.safely(() => this.alerts.clear(userId, [`notification-failed:${channel}`]));
 
   /** A job failed (raised), or a later one of the same kind and target succeeded (resolved). */
   readonly jobEnded = (job: EndedJob): Promise<void> =>

@@ -20,6 +20,15 @@ export interface AlertCause {
   subject?: AlertSubject | null;
 }
 
+/** A raise as it went: `created` when it made a new alert, not counted on a live one (`xmax = 0`). */
+export interface RaisedRow {
+  id: number;
+  created: boolean;
+  count: number;
+  firstSeen: Date;
+  lastSeen: Date;
+}
+
 export interface AlertFilter {
   state?: AlertState | 'active';
   kind?: AlertKind;
@@ -80,16 +89,22 @@ export class AlertsRepository {
    * Raises the cause's alert: a new one, or the live one of its key counted once more (last seen now,
    * its title and severity as this cause says). Answers whether it was new.
    */
-  async raise(cause: AlertCause): Promise<{ id: number; created: boolean }> {
+  async raise(cause: AlertCause): Promise<RaisedRow> {
     const subject = cause.subject ?? null;
-    const [row] = await this.db.query<{ id: number; created: boolean }>(
+    const [row] = await this.db.query<{
+      id: number;
+      created: boolean;
+      count: number;
+      first_seen_at: Date;
+      last_seen_at: Date;
+    }>(
       `INSERT INTO alerts (user_id, kind, severity, dedupe_key, title, subject_type, subject_id, subject_name)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (user_id, dedupe_key) WHERE state IN ('open', 'acknowledged')
        DO UPDATE SET count = LEAST(alerts.count, 2147483646) + 1, last_seen_at = now(),
          severity = EXCLUDED.severity, title = EXCLUDED.title, subject_type = EXCLUDED.subject_type,
          subject_id = EXCLUDED.subject_id, subject_name = EXCLUDED.subject_name, seq = nextval('alerts_seq')
-       RETURNING id, (xmax = 0) AS created`,
+       RETURNING id, (xmax = 0) AS created, count, first_seen_at, last_seen_at`,
       [
         cause.userId,
         cause.kind,
@@ -101,7 +116,13 @@ export class AlertsRepository {
         subject ? cut(subject.name, 200) : null,
       ],
     );
-    return { id: Number(row!.id), created: row!.created };
+    return {
+      id: Number(row!.id),
+      created: row!.created,
+      count: row!.count,
+      firstSeen: row!.first_seen_at,
+      lastSeen: row!.last_seen_at,
+    };
   }
 
   /** The live alerts of these keys resolved by themselves (their cause went away); answers how many. */

@@ -4,6 +4,7 @@ export {
   CAPACITY_THRESHOLD,
   type AccountUse,
   type AccountUses,
+  type RaisedAlert,
   type TicketRef,
 } from './alert-causes';
 export { alertsRoutes } from './alerts.routes';

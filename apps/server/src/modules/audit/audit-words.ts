@@ -352,6 +352,18 @@ function phraseOf({ action, target, subject }: EventFacts): Phrase {
         'send a test to',
         `notification channel ${text(target.id) ?? ''}`.trim(),
       );
+    case 'notifications.update':
+      return phrase(
+        'changed their notification settings',
+        'change their notification settings',
+        Array.isArray(target.preferences)
+          ? `(${target.preferences
+              .slice(0, 8)
+              .map((entry) => text((entry as { kind?: unknown }).kind))
+              .filter(Boolean)
+              .join(', ')})`
+          : undefined,
+      );
     case 'systemSettings.testEmail':
       return phrase('sent a test e-mail', 'send a test e-mail', text(target.to));
     default:

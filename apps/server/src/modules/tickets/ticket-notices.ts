@@ -19,8 +19,9 @@ export interface TicketAlerts {
  * ticket" (until they read it) and the administrators' "A ticket waits for support" (the assignee's, or
  * every administrator's while nobody took it; resolved when support answers or closes it).
  *
- * E-mail (issue 38, the `h-mail` branch) is wired here at merge: `ticketReplied` is the call site that
- * e-mails the person, `ticketWaiting` the one that e-mails the administrators. A notice never fails the
+ * E-mail (issue 38): each new alert these raise is e-mailed by modules/notifications, by the
+ * recipient's preferences: `ticketReplied` e-mails the person, `ticketWaiting` the administrators it
+ * tells (the same delivery and batching as every alert's). A notice never fails the
  * change it tells of (AlertCauses logs its own failures).
  */
 export class TicketNotices {

@@ -72,4 +72,23 @@ describe('the alerts page', () => {
       state: 'cleared',
     });
   });
+
+  it("opens on the kind an alert e-mail's link names", async () => {
+    const api = fakeApi({
+      'GET /api/alerts': () => jsonResponse(200, { alerts: [], next_cursor: null } satisfies AlertsPage),
+    });
+    renderApp('/dashboard/alerts?kind=api-key-created');
+    expect(await screen.findByText('No alerts match these filters.')).toBeVisible();
+    expect(screen.getByRole('combobox', { name: 'Kind' })).toHaveValue('api-key-created');
+    expect(api.callsTo('GET /api/alerts')[0]?.params.get('kind')).toBe('api-key-created');
+  });
+
+  it('opens on every kind when the link names no kind it knows', async () => {
+    const api = fakeApi({
+      'GET /api/alerts': () => jsonResponse(200, { alerts: [], next_cursor: null } satisfies AlertsPage),
+    });
+    renderApp('/dashboard/alerts?kind=no-such-kind');
+    expect(await screen.findByText('No open alerts: nothing needs your attention.')).toBeVisible();
+    expect(api.callsTo('GET /api/alerts')[0]?.params.get('kind')).toBeNull();
+  });
 });

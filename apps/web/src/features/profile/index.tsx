@@ -2,6 +2,7 @@ import { PlanUse } from '../../components/plan-use';
 import { PageHeader } from '../../components/ui/page-header';
 import { useSession } from '../../lib/session';
 import { ApiKeysSection } from './api-keys-section';
+import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { SessionsSection } from './sessions-section';
 import { TwoFactorSection } from './two-factor-section';
@@ -18,6 +19,7 @@ export default function ProfileScreen() {
         <TwoFactorSection />
         <SessionsSection />
         <ApiKeysSection />
+        <NotificationsSection />
       </div>
     </>
   );

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TwoFactorStatus } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
+import type { FakeApi } from '../../test/fake-api';
+import { fakeProfileApi } from '../../test/profile';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 
@@ -24,10 +25,7 @@ function answerStatus(status: TwoFactorStatus) {
 
 beforeEach(() => {
   setToken(sessionToken({ level: 1, email: 'ayse@example.com' }));
-  api = fakeApi({
-    'GET /api/me/api-keys': () => jsonResponse(200, []),
-    'GET /api/me/sessions': () => jsonResponse(200, []),
-  });
+  api = fakeProfileApi();
 });
 
 async function openSection() {

@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Check, CheckCheck } from 'lucide-react';
 import {
   ALERT_KIND_LABELS,
@@ -79,7 +79,12 @@ function subjectLink(alert: Alert): { to: string; text: string } | undefined {
 
 /** The alerts page: filters, the alerts most recently seen first with Load more, acknowledge and resolve. */
 export function AlertsView() {
-  const [filters, setFilters] = useState<AlertFilters>(FIRST_FILTERS);
+  // An alert e-mail links to `?kind=<kind>`: the page opens on that kind.
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState<AlertFilters>(() => {
+    const kind = ALERT_KINDS.find((candidate) => candidate === params.get('kind'));
+    return kind ? { ...FIRST_FILTERS, kind } : FIRST_FILTERS;
+  });
   const alerts = useAlertsQuery(filters);
   const change = useAlertStateMutation();
   const toast = useToast();
