@@ -4,6 +4,7 @@
  * the three that take options of their own get them here.
  */
 import {
+  ALERT_ROWS,
   AUDIT_ROWS,
   BIG_LIST_ITEMS,
   CONNECTIONS,
@@ -14,6 +15,7 @@ import {
   WEB_DIST,
   type Section,
 } from '../options';
+import { alertsSection } from './alerts';
 import { auditSection } from './audit';
 import { expirySection } from './expiry';
 import { ensureMirrored, type Context } from './context';
@@ -63,4 +65,5 @@ export const sections: Record<Section, SectionRun> = {
   import: importSection,
   reports: reportsSection,
   servers: serversSection,
+  alerts: (c) => alertsSection({ ...c, rows: ALERT_ROWS, connections: CONNECTIONS, durationS: DURATION_S }),
 };
