@@ -8,7 +8,7 @@
  */
 import { ALERT_KINDS, alertEndpoints } from '@guardian/contract';
 import { api, ApiError } from '../lib/api';
-import { load, warm } from '../lib/load';
+import { loadRead } from '../lib/load';
 import { fmt, type Report } from '../lib/report';
 import type { ServerChild } from '../lib/stack';
 import { BUDGET } from '../options';
@@ -129,20 +129,14 @@ export async function alertsSection(ctx: AlertsContext): Promise<void> {
     const roundTrips = (await server.queries()).total / SEQUENTIAL;
     alone.sort((a, b) => a - b);
     const aloneP50 = alone[Math.floor(alone.length / 2)]!;
-    const options = {
-      url: server.origin + target.path,
-      headers: { authorization: `Bearer ${person.token}` },
+    const { result, plans } = await loadRead(server, {
+      path: target.path,
+      token: person.token,
       connections: ctx.connections,
       durationS: ctx.durationS,
-    };
-    await warm(options);
-    const result = await load(options);
-    let plans: unknown;
-    if (result.p99 >= limit) {
-      await server.resetQueries();
-      await personApi.request('GET', target.path);
-      plans = await server.explain('alerts').catch((err: unknown) => String(err));
-    }
+      limit,
+      table: 'alerts',
+    });
     process.stdout.write(` p99 ${fmt.ms(result.p99)}, ${fmt.rps(result.requestsPerSecond)}\n`);
     figures[target.name] = { path: target.path, shown, roundTrips, aloneP50, load: result, plans };
     const failed = result.requests === 0 || result.non2xx > 0 || result.errors > 0;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseIpSearch } from '../ip-address/ip-address';
-import { LOOKUP_ID_MAX } from '../shared/ids';
+import { commaSeparatedIds, LOOKUP_ID_MAX } from '../shared/ids';
 import { userParamsSchema } from '../users/users.schemas';
 
 /**
@@ -219,14 +219,7 @@ export const serverHourlyQuerySchema = z.object({
   server_ids: z
     .string({ error: 'server_ids is required: the servers to read, separated by commas.' })
     .max(MAX_SERVERS_PER_USER * 11, `At most ${MAX_SERVERS_PER_USER} servers a request.`)
-    .transform((text) => [
-      ...new Set(
-        text
-          .split(',')
-          .map((id) => id.trim())
-          .filter((id) => id !== ''),
-      ),
-    ])
+    .transform(commaSeparatedIds)
     .pipe(
       z
         .array(
