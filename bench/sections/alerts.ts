@@ -29,7 +29,7 @@ export interface AlertsContext {
 /**
  * The person's alerts, oldest first (so `seq`, the page's order, follows time): alert g of n was last
  * seen (n - g) * 75 s ago. Kinds as they occur: refused bans and failed jobs most, sign-ins and
- * tickets less, a few invalid tokens. States: 1 in 200 open, 1 in 100 acknowledged, the rest resolved
+ * tickets less, a few invalid tokens. States: 1 in 200 open, 1 in 200 acknowledged, the rest resolved
  * or cleared; severity follows the kind, as the causes set it.
  */
 async function seedAlerts(server: ServerChild, rows: number, userId: number): Promise<void> {
