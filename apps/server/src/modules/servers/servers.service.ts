@@ -294,7 +294,9 @@ export class ServersService {
     }
     if (found.size !== serverIds.length) throw serverNotFound();
     return {
-      hours: Array.from({ length: SERVER_HOURLY_HOURS }, (_, i) => new Date(first + i * 3_600_000).toISOString()),
+      hours: Array.from({ length: SERVER_HOURLY_HOURS }, (_, i) =>
+        new Date(first + i * 3_600_000).toISOString(),
+      ),
       servers: serverIds.map((id) => found.get(id)!),
     };
   }
