@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { createServerGroup, registerServer } from './support/servers';
 import { signIn } from './support/session';
 import { DEMO_USER } from './support/stack';
 
@@ -53,22 +54,12 @@ test('a person connects a CrowdSec server to its Local API, pulls its decisions 
   await page.setViewportSize({ width: 1366, height: 900 });
   await signIn(page, DEMO_USER);
 
-  await page.goto('/servers/groups');
-  await page.getByRole('button', { name: 'Create Group' }).click();
-  const groupDialog = page.getByRole('dialog', { name: 'Create Server Group' });
-  await groupDialog.getByLabel('Name').fill('e2e crowdsec');
-  await groupDialog.getByLabel('acme_bad_actors (Acme Security)').check();
-  await groupDialog.getByRole('button', { name: 'Create Group' }).click();
-  await expect(groupDialog).toBeHidden();
-
-  await page.goto('/servers/list');
-  await page.getByRole('button', { name: 'Register Server' }).click();
-  const register = page.getByRole('dialog', { name: 'Register Server' });
-  await register.getByLabel('Name').fill('e2e-cs');
-  await register.getByLabel('Group').selectOption({ label: 'e2e crowdsec' });
-  await register.getByLabel('Integration').selectOption({ label: 'CrowdSec' });
-  await register.getByRole('button', { name: 'Register' }).click();
-  const shown = page.getByRole('dialog', { name: 'Server "e2e-cs" registered' });
+  await createServerGroup(page, 'e2e crowdsec');
+  const shown = await registerServer(page, {
+    name: 'e2e-cs',
+    group: 'e2e crowdsec',
+    integration: 'CrowdSec',
+  });
   await expect(shown.getByLabel('Install step')).toContainText('cscli bouncers add guardian');
   await page.keyboard.press('Escape');
 

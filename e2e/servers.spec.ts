@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
+import { createServerGroup, GROUP_LIST, registerServer } from './support/servers';
 import { signIn } from './support/session';
 import { DEMO_USER } from './support/stack';
 
@@ -25,23 +27,15 @@ test('a person registers a server, copies its install step, sees it turn active 
   // A clear message before anything is sent: no list chosen.
   await groupDialog.getByRole('button', { name: 'Create Group' }).click();
   await expect(groupDialog.getByText('Choose at least one list for the bans.')).toBeVisible();
-  await groupDialog.getByLabel('acme_bad_actors (Acme Security)').check();
+  await groupDialog.getByLabel(GROUP_LIST).check();
   await groupDialog.getByLabel('Allowlist: never banned').fill('192.0.2.0/24');
   await groupDialog.getByRole('button', { name: 'Create Group' }).click();
   await expect(groupDialog).toBeHidden();
   const groupRow = page.getByRole('row').filter({ hasText: 'e2e hosts' });
-  await expect(groupRow).toContainText('acme_bad_actors (Acme Security)');
+  await expect(groupRow).toContainText(GROUP_LIST);
   await page.screenshot({ path: `${SHOTS}/server-groups-1366.png`, fullPage: true });
 
-  await page.goto('/servers/list');
-  await expect(page.getByRole('heading', { name: 'Server List' })).toBeVisible();
-  await page.getByRole('button', { name: 'Register Server' }).click();
-  const register = page.getByRole('dialog', { name: 'Register Server' });
-  await register.getByLabel('Name').fill('e2e-web');
-  await register.getByLabel('Group').selectOption({ label: 'e2e hosts' });
-  await register.getByLabel('Integration').selectOption({ label: 'fail2ban' });
-  await register.getByRole('button', { name: 'Register' }).click();
-  const shown = page.getByRole('dialog', { name: 'Server "e2e-web" registered' });
+  const shown = await registerServer(page, { name: 'e2e-web', group: 'e2e hosts', integration: 'fail2ban' });
   const key = (await shown.getByLabel('Server key').textContent())!.trim();
   expect(key).toMatch(/^gs_\d+_[A-Za-z0-9_-]{43}$/);
   await expect(shown.getByLabel('Install step')).toContainText(
@@ -58,6 +52,10 @@ test('a person registers a server, copies its install step, sees it turn active 
   const row = page.getByRole('row').filter({ hasText: 'e2e-web' });
   await expect(row).toContainText('Silent');
   await expect(row).toContainText('Never');
+  // Its small chart of the last 24 hours: drawn, and nothing sent yet.
+  await expect(
+    row.getByRole('img', { name: 'e2e-web, last 24 hours: bans 0, unbans 0, refused 0' }),
+  ).toBeVisible();
   await expect(page.getByText(key)).toHaveCount(0);
 
   // The server's first ban, with its key and nothing else.
@@ -73,8 +71,24 @@ test('a person registers a server, copies its install step, sees it turn active 
   expect(refused.status()).toBe(403);
   await page.reload();
   await expect(row).toContainText('Active');
-  await expect(row.getByRole('cell').nth(3)).toHaveText('1 / 1');
+  await expect(row.getByRole('cell').nth(3)).toContainText('Bans 1 / 1Unbans 0 / 0Refused 1 / 1');
   await expect(row).toContainText('Last: allowlist: 192.0.2.7 is within 192.0.2.0/24');
+  // The first ban and the refusal are in the chart's hour now begun, and in its table.
+  await expect(
+    row.getByRole('img', { name: 'e2e-web, last 24 hours: bans 1, unbans 0, refused 1' }),
+  ).toBeVisible();
+  await row.getByRole('button', { name: 'Show e2e-web, last 24 hours as table' }).click();
+  const hoursDialog = page.getByRole('dialog', { name: 'e2e-web, last 24 hours' });
+  const hours = hoursDialog.getByRole('table', { name: /^e2e-web, last 24 hours \(times in / });
+  await expect(hours.getByRole('row')).toHaveCount(25);
+  await expect(hours.getByRole('row').last().getByRole('cell')).toHaveText(['1', '0', '1']);
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(violations.map((violation) => violation.id)).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/server-hours-1366.png` });
+  await page.keyboard.press('Escape');
+  await expect(hoursDialog).toBeHidden();
+  // Still a table (not cards) at 1366 px with the sidebar open.
+  await expect(page.locator('[data-layout="table"]')).toHaveCount(1);
   await page.screenshot({ path: `${SHOTS}/server-list-1366.png`, fullPage: true });
 
   await page.setViewportSize({ width: 390, height: 844 });
@@ -106,24 +120,14 @@ test('a reviewed group holds a signed webhook ban until the person approves it o
   await page.setViewportSize({ width: 1366, height: 900 });
   await signIn(page, DEMO_USER);
 
-  await page.goto('/servers/groups');
-  await page.getByRole('button', { name: 'Create Group' }).click();
-  const groupDialog = page.getByRole('dialog', { name: 'Create Server Group' });
-  await groupDialog.getByLabel('Name').fill('e2e reviewed');
-  await groupDialog.getByLabel('acme_bad_actors (Acme Security)').check();
-  await groupDialog.getByLabel(/^Review: bans wait/).check();
-  await groupDialog.getByRole('button', { name: 'Create Group' }).click();
-  await expect(groupDialog).toBeHidden();
+  await createServerGroup(page, 'e2e reviewed', { review: true });
   await expect(page.getByRole('row').filter({ hasText: 'e2e reviewed' })).toContainText('Reviewed');
 
-  await page.goto('/servers/list');
-  await page.getByRole('button', { name: 'Register Server' }).click();
-  const register = page.getByRole('dialog', { name: 'Register Server' });
-  await register.getByLabel('Name').fill('e2e-soar');
-  await register.getByLabel('Group').selectOption({ label: 'e2e reviewed' });
-  await register.getByLabel('Integration').selectOption({ label: 'Signed webhook' });
-  await register.getByRole('button', { name: 'Register' }).click();
-  const shown = page.getByRole('dialog', { name: 'Server "e2e-soar" registered' });
+  const shown = await registerServer(page, {
+    name: 'e2e-soar',
+    group: 'e2e reviewed',
+    integration: 'Signed webhook',
+  });
   const secret = (await shown.getByLabel('Signing secret').textContent())!.trim();
   const key = (await shown.getByLabel('Server key').textContent())!.trim();
   expect(secret).toMatch(/^whsec_/);

@@ -45,3 +45,36 @@ export async function load({
 export async function warm(options: LoadOptions): Promise<void> {
   await load({ ...options, durationS: Math.min(2, options.durationS) });
 }
+
+/** What `loadRead` needs of the server: its address and the plans of the statements a request ran. */
+interface ExplainingServer {
+  origin: string;
+  resetQueries(): Promise<void>;
+  explain(match?: string): Promise<{ sql: string; plan: string }[]>;
+}
+
+/**
+ * A read judged under load: `path`, as the person of `token`, warmed up then loaded with
+ * `connections` connections. When its p99 is at or over `limit`, one more request of it is explained
+ * (the plans of its statements on `table`), so a failing budget comes with its diagnosis.
+ */
+export async function loadRead(
+  server: ExplainingServer,
+  read: { path: string; token: string; connections: number; durationS: number; limit: number; table: string },
+): Promise<{ result: LoadResult; plans: unknown }> {
+  const options = {
+    url: server.origin + read.path,
+    headers: { authorization: `Bearer ${read.token}` },
+    connections: read.connections,
+    durationS: read.durationS,
+  };
+  await warm(options);
+  const result = await load(options);
+  let plans: unknown;
+  if (result.p99 >= read.limit) {
+    await server.resetQueries();
+    await fetch(options.url, { headers: options.headers }).then((answer) => answer.text());
+    plans = await server.explain(read.table).catch((err: unknown) => String(err));
+  }
+  return { result, plans };
+}

@@ -7,7 +7,7 @@
  */
 import { auditEndpoints } from '@guardian/contract';
 import { api, ApiError, type Api } from '../lib/api';
-import { load, warm } from '../lib/load';
+import { loadRead } from '../lib/load';
 import { fmt, type Report } from '../lib/report';
 import type { ServerChild } from '../lib/stack';
 
@@ -129,20 +129,14 @@ export async function auditSection(ctx: AuditContext): Promise<void> {
     const first = await target.api.raw('GET', target.path);
     if (first.status !== 200) throw new ApiError(first.status, 'GET', target.path, first.text);
     const events = (JSON.parse(first.text) as { events: unknown[] }).events.length;
-    const options = {
-      url: server.origin + target.path,
-      headers: { authorization: `Bearer ${target.api.token}` },
+    const { result, plans } = await loadRead(server, {
+      path: target.path,
+      token: target.api.token,
       connections: CONNECTIONS,
       durationS: ctx.durationS,
-    };
-    await warm(options);
-    const result = await load(options);
-    let plans: unknown;
-    if (result.p99 >= AUDIT_BUDGET_P99_MS) {
-      await server.resetQueries();
-      await target.api.request('GET', target.path);
-      plans = await server.explain('audit_events').catch((err: unknown) => String(err));
-    }
+      limit: AUDIT_BUDGET_P99_MS,
+      table: 'audit_events',
+    });
     process.stdout.write(` p99 ${fmt.ms(result.p99)}, ${fmt.rps(result.requestsPerSecond)}\n`);
     figures[target.name] = { path: target.path, events, load: result, plans };
     const failed = result.requests === 0 || result.non2xx > 0 || result.errors > 0;

@@ -4,6 +4,7 @@
  * the three that take options of their own get them here.
  */
 import {
+  ALERT_ROWS,
   AUDIT_ROWS,
   BIG_LIST_ITEMS,
   CONNECTIONS,
@@ -15,6 +16,7 @@ import {
   type Section,
 } from '../options';
 import { alertMailSection } from './alert-mail';
+import { alertsSection } from './alerts';
 import { auditSection } from './audit';
 import { expirySection } from './expiry';
 import { ensureMirrored, type Context } from './context';
@@ -65,4 +67,5 @@ export const sections: Record<Section, SectionRun> = {
   reports: reportsSection,
   servers: serversSection,
   'alert-mail': alertMailSection,
+  alerts: (c) => alertsSection({ ...c, rows: ALERT_ROWS, connections: CONNECTIONS, durationS: DURATION_S }),
 };

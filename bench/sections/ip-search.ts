@@ -9,7 +9,7 @@
  */
 import { banListItemEndpoints, ipSearchEndpoints, pathOf, type IpSearchAnswer } from '@guardian/contract';
 import { ApiError } from '../lib/api';
-import { load, warm } from '../lib/load';
+import { load, loadRead, warm } from '../lib/load';
 import { fmt, type Report } from '../lib/report';
 import type { ServerChild } from '../lib/stack';
 
@@ -225,14 +225,14 @@ export async function ipSearchSection(ctx: IpSearchContext): Promise<void> {
       connections: ctx.connections,
       durationS: ctx.durationS,
     };
-    await warm(options);
-    const result = await load(options);
-    let plans: unknown;
-    if (result.p99 >= IP_SEARCH_BUDGET_P99_MS) {
-      await server.resetQueries();
-      await fetch(options.url, { headers: options.headers }).then((r) => r.text());
-      plans = await server.explain('ban_list_items').catch((err: unknown) => String(err));
-    }
+    const { result, plans } = await loadRead(server, {
+      path,
+      token: person.token,
+      connections: ctx.connections,
+      durationS: ctx.durationS,
+      limit: IP_SEARCH_BUDGET_P99_MS,
+      table: 'ban_list_items',
+    });
     // The same searches with the server's answer caches off: each one reads the lists' items (shown,
     // not judged, as the reads section shows its uncached pages).
     let uncached: Awaited<ReturnType<typeof load>> | undefined;

@@ -58,7 +58,13 @@ export const JOB_KIND_TABLE = {
   // Queued by a server's ban or unban (or the servers' sweep); Cloudflare refusing is tried again.
   'server-bans': { payload: nothing, accountTurn: true, retry: IN_BACKGROUND },
   // A CrowdSec server's Local API read (its sweep queues one each interval): the next interval is the retry.
-  'crowdsec-pull': { payload: z.object({ serverId: z.number() }), accountTurn: false, retry: ONCE },
+  // Quiet: a pull a minute would bury the person's own jobs; a failed one still shows (and its alert).
+  'crowdsec-pull': {
+    payload: z.object({ serverId: z.number() }),
+    accountTurn: false,
+    retry: ONCE,
+    quiet: true,
+  },
 } satisfies Record<JobKind, JobKindDeclaration>;
 
 export type GuardianJobKinds = typeof JOB_KIND_TABLE;

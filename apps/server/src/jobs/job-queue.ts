@@ -41,6 +41,11 @@ export interface JobKindDeclaration<S extends z.ZodType = z.ZodType> {
    */
   accountTurn: boolean;
   retry: RetryPolicy;
+  /**
+   * A routine kind run on an interval (a CrowdSec pull a minute): its jobs stay out of the people's
+   * jobs view and the bell's count of jobs ended unless one failed, which shows as any failure.
+   */
+  quiet?: boolean;
 }
 
 export type JobKindTable = Record<string, JobKindDeclaration>;
@@ -168,7 +173,10 @@ export class JobQueue<K extends JobKindTable = JobKindTable> {
     options: Partial<JobQueueOptions> = {},
   ) {
     this.options = { ...JOB_QUEUE_DEFAULTS, ...options };
-    this.jobs = new JobsRepository(db);
+    this.jobs = new JobsRepository(
+      db,
+      Object.keys(kinds).filter((kind) => kinds[kind]?.quiet),
+    );
     this.ended.setMaxListeners(0);
   }
 

@@ -55,7 +55,23 @@ const FROM_WRITTEN = `j ${JOINED}`;
  * most of a short job's cost to its caller).
  */
 export class JobsRepository {
-  constructor(private readonly db: Queryable) {}
+  /** What people see of the jobs: all but the quiet kinds' jobs that did not fail (a SQL condition). */
+  private readonly shown: string;
+
+  constructor(
+    private readonly db: Queryable,
+    /** The kinds whose jobs people see only when one failed (`JobKindDeclaration.quiet`). */
+    quietKinds: readonly string[] = [],
+  ) {
+    // Written into the statement (kind names are the code's own, checked here), not a parameter: the
+    // statements keep their shape whatever the table of kinds.
+    for (const kind of quietKinds)
+      if (!/^[a-z][a-z-]*$/.test(kind)) throw new Error(`A job kind's name is not a plain name: ${kind}`);
+    this.shown =
+      quietKinds.length === 0
+        ? 'true'
+        : `(j.kind NOT IN (${quietKinds.map((kind) => `'${kind}'`).join(', ')}) OR j.state = 'failed')`;
+  }
 
   /** Queues the job, ready at once; answers its row as `find` would, in the same statement. */
   async insert(job: NewJob): Promise<JobRecord> {
@@ -91,14 +107,19 @@ export class JobsRepository {
     return rows[0];
   }
 
-  /** Newest first; only `userId`'s unless it is undefined (an administrator's view of everyone's). */
+  /**
+   * Newest first; only `userId`'s unless it is undefined (an administrator's view of everyone's); a quiet
+   * kind's jobs only when they failed.
+   */
   list(userId: number | undefined, limit: number): Promise<JobRecord[]> {
     return userId === undefined
-      ? this.db.query<JobRecord>(`SELECT ${COLUMNS} FROM ${FROM} ORDER BY j.created_at DESC, j.id LIMIT $1`, [
-          limit,
-        ])
+      ? this.db.query<JobRecord>(
+          `SELECT ${COLUMNS} FROM ${FROM} WHERE ${this.shown} ORDER BY j.created_at DESC, j.id LIMIT $1`,
+          [limit],
+        )
       : this.db.query<JobRecord>(
-          `SELECT ${COLUMNS} FROM ${FROM} WHERE j.user_id = $1 ORDER BY j.created_at DESC, j.id LIMIT $2`,
+          `SELECT ${COLUMNS} FROM ${FROM} WHERE j.user_id = $1 AND ${this.shown}
+            ORDER BY j.created_at DESC, j.id LIMIT $2`,
           [userId, limit],
         );
   }
@@ -240,11 +261,12 @@ export class JobsRepository {
     return rows[0]?.state;
   }
 
-  /** How many of the person's jobs ended since they last looked. */
+  /** How many of the person's jobs ended since they last looked (a quiet kind's: only failures). */
   async unseen(userId: number): Promise<number> {
     const rows = await this.db.query<{ count: number }>(
       `SELECT count(*) AS count FROM jobs j LEFT JOIN jobs_seen s ON s.user_id = j.user_id
-       WHERE j.user_id = $1 AND j.finished_at IS NOT NULL AND j.finished_at > coalesce(s.seen_at, '-infinity')`,
+       WHERE j.user_id = $1 AND j.finished_at IS NOT NULL AND j.finished_at > coalesce(s.seen_at, '-infinity')
+         AND ${this.shown}`,
       [userId],
     );
     return rows[0]?.count ?? 0;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { firewallRuleActionSchema } from '../firewall-rules/firewall-rules.schemas';
-import { LOOKUP_ID_MAX } from '../shared/ids';
+import { commaSeparatedIds, LOOKUP_ID_MAX } from '../shared/ids';
 
 /**
  * The rules overview (/cloudflare/rules): every zone's firewall rules and page rules, read live from
@@ -23,14 +23,7 @@ export const rulesOverviewQuerySchema = z.object({
       RULES_OVERVIEW_MAX_ZONES * (LOOKUP_ID_MAX + 1),
       `At most ${RULES_OVERVIEW_MAX_ZONES} zones a request.`,
     )
-    .transform((text) => [
-      ...new Set(
-        text
-          .split(',')
-          .map((id) => id.trim())
-          .filter((id) => id !== ''),
-      ),
-    ])
+    .transform(commaSeparatedIds)
     .pipe(
       z
         .array(zoneIdSchema)

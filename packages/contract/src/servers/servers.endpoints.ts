@@ -9,6 +9,8 @@ import {
   serverGroupSchema,
   serverHeartbeatAnswerSchema,
   serverHeartbeatRequestSchema,
+  serverHourlyQuerySchema,
+  serverHourlySchema,
   serverParamsSchema,
   serverReviewDecidedSchema,
   serverReviewDecisionRequestSchema,
@@ -59,6 +61,13 @@ export const serverEndpoints = endpointGroup('Servers', {
     path: '/api/servers',
     summary: "The person's servers: integration, last seen, bans and refused calls, state.",
     responses: { 200: z.array(serverSchema), ...signedInErrors('FORBIDDEN') },
+  },
+  hourly: {
+    method: 'GET',
+    path: '/api/servers/hourly',
+    summary: "What the person's servers sent in each of the last 24 hours: bans, unbans, refused calls.",
+    query: serverHourlyQuerySchema,
+    responses: { 200: serverHourlySchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
   },
   create: {
     method: 'POST',

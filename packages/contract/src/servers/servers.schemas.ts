@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseIpSearch } from '../ip-address/ip-address';
-import { LOOKUP_ID_MAX } from '../shared/ids';
+import { commaSeparatedIds, LOOKUP_ID_MAX } from '../shared/ids';
 import { userParamsSchema } from '../users/users.schemas';
 
 /**
@@ -210,6 +210,45 @@ export const serverSchema = z.object({
   has_signing_secret: z.boolean(),
 });
 export type Server = z.infer<typeof serverSchema>;
+
+/** The hours of a server's small chart: the hour now begun and the 23 before it. */
+export const SERVER_HOURLY_HOURS = 24;
+
+/** `GET /api/servers/hourly?server_ids=1,2`: the servers of the page (at most all of a person's). */
+export const serverHourlyQuerySchema = z.object({
+  server_ids: z
+    .string({ error: 'server_ids is required: the servers to read, separated by commas.' })
+    .max(MAX_SERVERS_PER_USER * 11, `At most ${MAX_SERVERS_PER_USER} servers a request.`)
+    .transform(commaSeparatedIds)
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .regex(/^[1-9][0-9]{0,9}$/, 'A server id must be a number.')
+            .transform(Number)
+            .refine((id) => id <= 2_147_483_647, 'A server id must be a number.'),
+        )
+        .min(1, 'server_ids is required: the servers to read, separated by commas.')
+        .max(MAX_SERVERS_PER_USER, `At most ${MAX_SERVERS_PER_USER} servers a request.`),
+    ),
+});
+export type ServerHourlyQuery = z.input<typeof serverHourlyQuerySchema>;
+
+/** What each server sent in each of the last 24 hours: one number an hour, oldest first, as `hours`. */
+export const serverHourlySchema = z.object({
+  /** The start of each hour (ISO), oldest first; the last is the hour now begun. */
+  hours: z.array(z.string()).length(SERVER_HOURLY_HOURS),
+  servers: z.array(
+    z.object({
+      server_id: z.number().int(),
+      bans: z.array(z.number()).length(SERVER_HOURLY_HOURS),
+      unbans: z.array(z.number()).length(SERVER_HOURLY_HOURS),
+      refused: z.array(z.number()).length(SERVER_HOURLY_HOURS),
+    }),
+  ),
+});
+export type ServerHourly = z.infer<typeof serverHourlySchema>;
 
 /** Standard Webhooks' form of a signing secret: `whsec_` and the base64 of its bytes. */
 export const SIGNING_SECRET_PREFIX = 'whsec_';

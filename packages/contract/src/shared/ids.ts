@@ -16,3 +16,18 @@ export function cloudflareIdSchema(what: string) {
  * URL: any text up to this length, so an unknown one is simply not found.
  */
 export const LOOKUP_ID_MAX = 64;
+
+/**
+ * The ids of a query's comma-separated list (`zone_ids=a,b`), each once, in the order given, blanks
+ * and the spaces around each dropped: what a schema then checks one by one.
+ */
+export function commaSeparatedIds(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    ),
+  ];
+}

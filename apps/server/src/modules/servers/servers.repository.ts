@@ -95,6 +95,16 @@ export interface PendingRow {
   expires_at: Date | null;
 }
 
+/** One hour of a server's counters (`hour` null: the server sent nothing in the last 24 hours). */
+export interface ServerHourRow {
+  server_id: number;
+  now_hour: Date;
+  hour: Date | null;
+  bans: number | null;
+  unbans: number | null;
+  refused: number | null;
+}
+
 export type ServerEventKind = 'ban' | 'unban' | 'refused';
 /** The per-hour counter column of each kind. */
 const COUNTERS: Record<ServerEventKind, string> = { ban: 'bans', unban: 'unbans', refused: 'refused' };
@@ -238,6 +248,22 @@ export class ServersRepository {
 
   servers(userId: number): Promise<ServerRow[]> {
     return this.db.query<ServerRow>(`${SERVER_SELECT} WHERE s.user_id = $1 ORDER BY s.id`, [userId]);
+  }
+
+  /**
+   * The per-hour counters of the person's servers among `serverIds` for the hours that began in the last
+   * 24 hours, in one statement: a row per server found (its hour null when it sent nothing), a row per
+   * hour it has counters for (at most 24 a server), and the database's current hour for the axis.
+   */
+  hourly(userId: number, serverIds: number[]): Promise<ServerHourRow[]> {
+    return this.db.query<ServerHourRow>(
+      `SELECT s.id AS server_id, date_trunc('hour', now()) AS now_hour, c.hour, c.bans, c.unbans, c.refused
+         FROM servers s
+         LEFT JOIN server_counts c ON c.server_id = s.id AND c.hour > now() - interval '1 day'
+        WHERE s.user_id = $1 AND s.id = ANY($2::int[])
+        ORDER BY s.id, c.hour`,
+      [userId, serverIds],
+    );
   }
 
   async server(userId: number, serverId: number): Promise<ServerRow | undefined> {

@@ -31,6 +31,9 @@ export const serversRoutes: FastifyPluginAsync<{ servers: ServersService }> = as
   );
 
   route(app, serverEndpoints.list, async (request) => servers.servers(request.user.id));
+  route(app, serverEndpoints.hourly, async (request) =>
+    servers.hourly(request.user.id, request.query.server_ids),
+  );
   route(app, serverEndpoints.create, async (request, reply) =>
     reply.code(201).send(await servers.create(request.user.id, request.body)),
   );

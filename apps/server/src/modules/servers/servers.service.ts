@@ -5,6 +5,7 @@ import {
   MAX_SERVER_GROUPS_PER_USER,
   MAX_SERVERS_PER_USER,
   REVIEW_PAGE,
+  SERVER_HOURLY_HOURS,
   SERVER_KEY_PREFIX,
   SIGNING_SECRET_PREFIX,
   WEBHOOK_ID_MAX,
@@ -20,6 +21,7 @@ import {
   type ServerBanRequest,
   type ServerGroup,
   type ServerGroupRequest,
+  type ServerHourly,
   type ServerReviews,
   type ServerUnbanRequest,
 } from '@guardian/contract';
@@ -263,6 +265,40 @@ export class ServersService {
 
   async servers(userId: number): Promise<Server[]> {
     return (await this.repository.servers(userId)).map(toServerDto);
+  }
+
+  /**
+   * What the servers sent in each of the last 24 hours (the small chart of the list), from the per-hour
+   * counters: one statement for all the servers asked. One of them not the person's: 404, as any server.
+   */
+  async hourly(userId: number, serverIds: number[]): Promise<ServerHourly> {
+    const rows = await this.repository.hourly(userId, serverIds);
+    const found = new Map<number, ServerHourly['servers'][number]>();
+    const zeros = () => Array.from({ length: SERVER_HOURLY_HOURS }, () => 0);
+    // The database's clock, as the counters' hours are its.
+    const nowHour = rows[0]?.now_hour;
+    if (!nowHour) throw serverNotFound();
+    const first = nowHour.getTime() - (SERVER_HOURLY_HOURS - 1) * 3_600_000;
+    for (const row of rows) {
+      let server = found.get(row.server_id);
+      if (!server) {
+        server = { server_id: row.server_id, bans: zeros(), unbans: zeros(), refused: zeros() };
+        found.set(row.server_id, server);
+      }
+      if (row.hour === null) continue;
+      const at = Math.round((row.hour.getTime() - first) / 3_600_000);
+      if (at < 0 || at >= SERVER_HOURLY_HOURS) continue;
+      server.bans[at] = row.bans ?? 0;
+      server.unbans[at] = row.unbans ?? 0;
+      server.refused[at] = row.refused ?? 0;
+    }
+    if (found.size !== serverIds.length) throw serverNotFound();
+    return {
+      hours: Array.from({ length: SERVER_HOURLY_HOURS }, (_, i) =>
+        new Date(first + i * 3_600_000).toISOString(),
+      ),
+      servers: serverIds.map((id) => found.get(id)!),
+    };
   }
 
   /** An administrator's view of a person's servers: a 404 when no user has this id. */

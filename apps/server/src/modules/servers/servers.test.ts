@@ -7,6 +7,7 @@ import {
   type Server,
   type ServerBanAnswer,
   type ServerGroup,
+  type ServerHourly,
   type ServerReviews,
 } from '@guardian/contract';
 import { Webhook } from 'standardwebhooks';
@@ -799,5 +800,62 @@ describe('servers and their groups', () => {
       [id],
     );
     expect(left!.n).toBe(2);
+  });
+  it("answers each hour of the last 24 for the person's servers, and 404 for another person's", async () => {
+    const charted = await group(alice, { name: 'Charted', list_ids: [ids.one_block] });
+    const busy = await server(alice, charted.id, 'charted-1');
+    const quiet = await server(alice, charted.id, 'charted-2');
+    await ctx.db.query(
+      `INSERT INTO server_counts (server_id, hour, bans, unbans, refused) VALUES
+         ($1, date_trunc('hour', now()), 4, 0, 1),
+         ($1, date_trunc('hour', now()) - interval '5 hours', 3, 2, 0),
+         ($1, date_trunc('hour', now()) - interval '23 hours', 1, 0, 0),
+         ($1, date_trunc('hour', now()) - interval '24 hours', 50, 50, 50)`,
+      [busy.id],
+    );
+    const answer = await as(alice, serverEndpoints.hourly, {
+      query: { server_ids: `${quiet.id},${busy.id},${busy.id}` },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const { hours, servers } = answer.json<ServerHourly>();
+    expect(hours).toHaveLength(24);
+    const [nowHour] = await ctx.db.query<{ at: Date }>(`SELECT date_trunc('hour', now()) AS at`);
+    expect(hours[23]).toBe(nowHour!.at.toISOString());
+    expect(Date.parse(hours[23]!) - Date.parse(hours[0]!)).toBe(23 * 3_600_000);
+    // In the order asked, once each; the hour 24 hours ago is outside, as in the list's 24 h figure.
+    expect(servers.map((entry) => entry.server_id)).toEqual([quiet.id, busy.id]);
+    expect(servers[0]).toMatchObject({ bans: Array(24).fill(0), refused: Array(24).fill(0) });
+    const expected = (at: Record<number, number>) => Array.from({ length: 24 }, (_, i) => at[i] ?? 0);
+    expect(servers[1]).toEqual({
+      server_id: busy.id,
+      bans: expected({ 0: 1, 18: 3, 23: 4 }),
+      unbans: expected({ 18: 2 }),
+      refused: expected({ 23: 1 }),
+    });
+    expect((await serverOf(alice, busy.id)).bans.day).toBe(8);
+
+    // Another person's server among them: not found, and nothing of Alice's told to Bob.
+    const bobs = await group(bob, { name: 'Bob charted', list_ids: [ids.bob_block] });
+    const bobServer = await server(bob, bobs.id, 'bob-1');
+    const foreign = await as(alice, serverEndpoints.hourly, {
+      query: { server_ids: `${busy.id},${bobServer.id}` },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json<{ message: string }>().message).toBe('Server not found.');
+    expect(
+      (await as(bob, serverEndpoints.hourly, { query: { server_ids: String(busy.id) } })).statusCode,
+    ).toBe(404);
+
+    // Bounded and checked: a clear 400, never a 5xx.
+    for (const [server_ids, message] of [
+      ['', 'server_ids is required'],
+      ['1,abc', 'A server id must be a number.'],
+      ['99999999999', 'A server id must be a number.'],
+      [Array.from({ length: 501 }, (_, i) => i + 1).join(','), 'At most 500 servers a request.'],
+    ] as const) {
+      const refused = await as(alice, serverEndpoints.hourly, { query: { server_ids } });
+      expect(refused.statusCode, server_ids.slice(0, 20)).toBe(400);
+      expect(refused.json<{ message: string }>().message).toContain(message);
+    }
   });
 });

@@ -2,6 +2,7 @@
 export const serverKeys = {
   all: ['servers'] as const,
   list: () => [...serverKeys.all, 'list'] as const,
+  hourly: (serverIds: readonly number[]) => [...serverKeys.all, 'hourly', serverIds.join(',')] as const,
   groups: () => [...serverKeys.all, 'groups'] as const,
   reviews: () => [...serverKeys.all, 'reviews'] as const,
   crowdsec: () => [...serverKeys.all, 'crowdsec'] as const,

@@ -1,26 +1,23 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ActivityLink, ActivityReport, Zone } from '@guardian/contract';
+import type { ActivityLink, ActivityReport } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
+import type { FakeApi } from '../../test/fake-api';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import { sessionToken } from '../../test/token';
 import { zonedBucketTimes } from './lib/zoned-buckets';
+import {
+  REPORT_ACCOUNT as ACCOUNT,
+  REPORT_SINCE as SINCE,
+  REPORT_UNTIL as UNTIL,
+  REPORT_ZONE,
+  reportApi,
+  reportZone,
+  rowsOf,
+} from './test-support/report-api';
 
-const ACCOUNT = 'a'.repeat(32);
-const ZONES: Zone[] = [
-  {
-    id: 'b'.repeat(32),
-    domain: 'shop.example',
-    accountName: 'Acme',
-    account_id: ACCOUNT,
-    status: 'active',
-    name_servers: [],
-  },
-];
-const SINCE = '2026-11-28T10:30:00.000Z';
-const UNTIL = '2026-11-29T10:30:00.000Z';
+const ZONES = [reportZone(REPORT_ZONE, 'shop.example')];
 
 const link = (
   filters: Partial<ActivityLink['filters']> = {},
@@ -72,24 +69,11 @@ const ACTIVITY = 'GET /api/reports/activity';
 let api: FakeApi;
 
 beforeEach(() => {
-  setToken(sessionToken({ level: 1 }));
-  api = fakeApi({
-    'GET /api/cloudflare/zones': () => jsonResponse(200, ZONES),
+  api = reportApi(ZONES, {
     [ACTIVITY]: () => jsonResponse(200, activity()),
     'GET /api/audit': () => jsonResponse(200, { events: [], next_cursor: null }),
   });
 });
-
-/** The cells of a table's rows, as a person reads them. */
-const rowsOf = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent?.trim()),
-    );
 
 const search = (href: string | null) => Object.fromEntries(new URL(href!, 'http://x').searchParams);
 

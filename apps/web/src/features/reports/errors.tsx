@@ -6,7 +6,7 @@ import { TimeSeriesChart } from '../../components/charts/time-series-chart';
 import { useReportQuery } from '../../api/reports/report-query';
 import { ByZone } from './components/by-zone';
 import { ReportPage } from './components/report-page';
-import { TopValues } from './components/top-values';
+import { TopHostsAndPaths } from './components/top-values';
 import { Totals } from './components/totals';
 import { bucketTimes, seriesOfFields } from './lib/series';
 
@@ -82,22 +82,7 @@ function ErrorsView({ report }: { report: ErrorsReport }) {
           countLabel="5xx"
           empty="No 5xx in this range"
         />
-        <TopValues
-          title="Top hosts"
-          header="Host"
-          rows={report.top_hosts}
-          countLabel="Errors"
-          empty={EMPTY}
-          kind="host"
-        />
-        <TopValues
-          title="Top paths"
-          header="Path"
-          rows={report.top_paths}
-          countLabel="Errors"
-          empty={EMPTY}
-          kind="path"
-        />
+        <TopHostsAndPaths report={report} countLabel="Errors" empty={EMPTY} />
       </div>
       <ByZone
         rows={report.by_zone}

@@ -1,26 +1,20 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PerformanceReport, ReportScope, Zone } from '@guardian/contract';
-import { setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
+import type { PerformanceReport, ReportScope } from '@guardian/contract';
+import type { FakeApi } from '../../test/fake-api';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
-import { sessionToken } from '../../test/token';
+import {
+  REPORT_ACCOUNT as ACCOUNT,
+  REPORT_SINCE as SINCE,
+  REPORT_UNTIL as UNTIL,
+  REPORT_ZONE as ZONE,
+  reportApi,
+  reportZone,
+  rowsOf,
+} from './test-support/report-api';
 
-const ACCOUNT = 'a'.repeat(32);
-const ZONE = 'b'.repeat(32);
-const ZONES: Zone[] = [
-  {
-    id: ZONE,
-    domain: 'shop.example',
-    accountName: 'Acme',
-    account_id: ACCOUNT,
-    status: 'active',
-    name_servers: [],
-  },
-];
-const SINCE = '2026-11-28T10:30:00.000Z';
-const UNTIL = '2026-11-29T10:30:00.000Z';
+const ZONES = [reportZone(ZONE, 'shop.example')];
 
 const scope: ReportScope = {
   range: '24h',
@@ -109,22 +103,11 @@ const PERFORMANCE = 'GET /api/reports/performance';
 let api: FakeApi;
 
 beforeEach(() => {
-  setToken(sessionToken({ level: 1 }));
-  api = fakeApi({
-    'GET /api/cloudflare/zones': () => jsonResponse(200, ZONES),
+  api = reportApi(ZONES, {
     [PERFORMANCE]: () => jsonResponse(200, performance()),
   });
 });
 
-const rowsOf = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent?.trim()),
-    );
 /** The rows of a series table that have a value (not every cell "—"). */
 const filled = (rows: (string | undefined)[][]) =>
   rows.filter((row) => row.slice(1).some((cell) => cell !== '—'));

@@ -7,37 +7,21 @@ import type {
   ReportScope,
   SecurityReport,
   TrafficReport,
-  Zone,
 } from '@guardian/contract';
-import { setToken } from '../../lib/auth-token';
 import { banListOf } from '../../test/ban-list';
-import { fakeApi, type FakeApi } from '../../test/fake-api';
+import type { FakeApi } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
-import { sessionToken } from '../../test/token';
+import {
+  OTHER_REPORT_ZONE as OTHER_ZONE,
+  REPORT_ACCOUNT as ACCOUNT,
+  REPORT_ZONE as ZONE,
+  reportApi,
+  reportZone,
+  rowsOf,
+} from './test-support/report-api';
 
-const ACCOUNT = 'a'.repeat(32);
-const ZONE = 'b'.repeat(32);
-const OTHER_ZONE = 'c'.repeat(32);
-
-const ZONES: Zone[] = [
-  {
-    id: ZONE,
-    domain: 'shop.example',
-    accountName: 'Acme',
-    account_id: ACCOUNT,
-    status: 'active',
-    name_servers: [],
-  },
-  {
-    id: OTHER_ZONE,
-    domain: 'blog.example',
-    accountName: 'Acme',
-    account_id: ACCOUNT,
-    status: 'active',
-    name_servers: [],
-  },
-];
+const ZONES = [reportZone(ZONE, 'shop.example'), reportZone(OTHER_ZONE, 'blog.example')];
 
 const scope = (overrides: Partial<ReportScope> = {}): ReportScope => ({
   range: '24h',
@@ -118,23 +102,10 @@ const SECURITY = 'GET /api/reports/security';
 let api: FakeApi;
 
 beforeEach(() => {
-  setToken(sessionToken({ level: 1 }));
-  api = fakeApi({
-    'GET /api/cloudflare/zones': () => jsonResponse(200, ZONES),
+  api = reportApi(ZONES, {
     [SECURITY]: () => jsonResponse(200, security()),
   });
 });
-
-/** The numbers of a table, row by row, as a person reads them. */
-const rowsOf = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent?.trim()),
-    );
 
 describe('Reports > Security', () => {
   it('shows events over time, by action and source, the top tables and the sampled events, each with its numbers', async () => {

@@ -14,7 +14,7 @@ import { DataTable, TableCell, TableRow } from '../../components/ui/table';
 import { useReportQuery } from '../../api/reports/report-query';
 import { useZonesQuery } from '../../api/zones/zones-query';
 import { ReportPage } from './components/report-page';
-import { TopValues } from './components/top-values';
+import { TopHostsAndPaths, TopValues } from './components/top-values';
 import { RANGE_LABELS } from './lib/filters';
 import { bucketTimes, seriesByKind } from './lib/series';
 import { actionWords, sourceWords } from './lib/words';
@@ -180,22 +180,7 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
           countLabel="Events"
           empty={EMPTY}
         />
-        <TopValues
-          title="Top hosts"
-          header="Host"
-          rows={report.top_hosts}
-          countLabel="Events"
-          empty={EMPTY}
-          kind="host"
-        />
-        <TopValues
-          title="Top paths"
-          header="Path"
-          rows={report.top_paths}
-          countLabel="Events"
-          empty={EMPTY}
-          kind="path"
-        />
+        <TopHostsAndPaths report={report} countLabel="Events" empty={EMPTY} />
       </div>
       <BarTable
         title="Top rules"

@@ -10,9 +10,11 @@ import {
   type CreateServerRequest,
   type CreatedServer,
   type Server,
+  type ServerHourly,
   type ServerReview,
   type ServerState,
 } from '@guardian/contract';
+import { Sparkline, SparklineLegend } from '../../components/charts/sparkline';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
 import { Button, CopyButton, DeleteButton } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
@@ -25,6 +27,7 @@ import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
 import { useDialogForm } from '../../lib/use-dialog-form';
 import { useServersQuery } from '../../api/servers/servers-query';
+import { useServerHourlyQuery } from '../../api/servers/server-hourly-query';
 import { useServerGroupsQuery } from '../../api/servers/server-groups-query';
 import { useCreateServerMutation } from '../../api/servers/server-create-mutation';
 import { useRevokeServerMutation } from '../../api/servers/server-revoke-mutation';
@@ -363,12 +366,43 @@ function RegisterDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+const HOURLY_LABELS = ['Bans', 'Unbans', 'Refused'] as const;
+
+/** A server's last 24 hours, hour by hour: its small chart, or why it is not drawn. */
+function LastDay({
+  server,
+  hourly,
+}: {
+  server: Server;
+  hourly: { data?: ServerHourly; isPending: boolean; isError: boolean };
+}) {
+  const mine = hourly.data?.servers.find((entry) => entry.server_id === server.id);
+  if (!hourly.data || !mine)
+    return (
+      <span className="text-xs text-ink-muted">
+        {hourly.isError ? 'Chart not available' : hourly.isPending ? 'Loading...' : '-'}
+      </span>
+    );
+  return (
+    <Sparkline
+      title={`${server.name}, last 24 hours`}
+      times={hourly.data.hours}
+      series={[
+        { label: HOURLY_LABELS[0], values: mine.bans },
+        { label: HOURLY_LABELS[1], values: mine.unbans },
+        { label: HOURLY_LABELS[2], values: mine.refused },
+      ]}
+    />
+  );
+}
+
 const counts = (value: { day: number; week: number }) =>
   `${value.day.toLocaleString('en-US')} / ${value.week.toLocaleString('en-US')}`;
 
 /** /servers/list: the person's servers, registered with a key shown once, watched, revocable. */
 export default function ServerListPage() {
   const servers = useServersQuery();
+  const hourly = useServerHourlyQuery(servers.data?.map((server) => server.id) ?? []);
   const revoke = useRevokeServerMutation();
   const confirm = useConfirm();
   const toast = useToast();
@@ -402,82 +436,82 @@ export default function ServerListPage() {
       {servers.isError ? (
         <ErrorMessage>{actionErrorMessage(servers.error, 'Failed to fetch servers.')}</ErrorMessage>
       ) : (
-        <DataTable
-          caption="Servers"
-          columns={[
-            'Server',
-            'Integration',
-            'Last seen',
-            'Bans 24 h / 7 d',
-            'Unbans 24 h / 7 d',
-            'Refused 24 h / 7 d',
-            'State',
-            'Actions',
-          ]}
-          rows={servers.data}
-          loading={servers.isPending}
-          loadingText="Loading servers..."
-          empty="No servers yet: register one to give it a key."
-        >
-          {(server) => (
-            <TableRow key={server.id}>
-              <TableCell label="Server">
-                {/* One grid cell on a phone's card: the name and its group under it, beside the label. */}
-                <div>
-                  <span className="font-medium">{server.name}</span>
-                  <span className="block text-xs text-ink-muted">
-                    {server.group_name} · key …{server.key_last_four}
-                  </span>
-                  {server.in_review > 0 && (
-                    <span className="block text-xs text-ink-muted">
-                      {server.in_review.toLocaleString('en-US')} waiting for review
-                    </span>
-                  )}
-                </div>
-              </TableCell>
-              <TableCell label="Integration">
-                <div>
-                  {SERVER_INTEGRATION_LABELS[server.integration]}
-                  {server.version && <span className="block text-xs text-ink-muted">{server.version}</span>}
-                </div>
-              </TableCell>
-              <TableCell label="Last seen">
-                {server.last_seen_at ? when.format(new Date(server.last_seen_at)) : 'Never'}
-              </TableCell>
-              <TableCell label="Bans 24 h / 7 d">{counts(server.bans)}</TableCell>
-              <TableCell label="Unbans 24 h / 7 d">{counts(server.unbans)}</TableCell>
-              <TableCell label="Refused 24 h / 7 d">
-                <div>
-                  {counts(server.refused)}
-                  {server.last_refusal && (
-                    <span className="block text-xs text-ink-muted">Last: {server.last_refusal.reason}</span>
-                  )}
-                </div>
-              </TableCell>
-              <TableCell label="State">
-                <Badge tone={STATE_TONE[server.state]}>{STATE_LABEL[server.state]}</Badge>
-              </TableCell>
-              <TableActionsCell label="Actions">
-                {server.state !== 'revoked' && (
-                  <>
-                    <Button
-                      size="icon"
-                      variant="ghost"
-                      aria-label={`New signing secret for server ${server.name}`}
-                      onClick={() => setRenewing(server)}
-                    >
-                      <KeyRound aria-hidden="true" className="size-4" />
-                    </Button>
-                    <DeleteButton
-                      label={`Revoke server ${server.name}`}
-                      onClick={() => void remove(server)}
-                    />
-                  </>
-                )}
-              </TableActionsCell>
-            </TableRow>
+        <>
+          {(servers.data?.length ?? 0) > 0 && (
+            <p className="mb-2 flex flex-wrap items-center gap-x-2 text-xs text-ink-muted">
+              Bars: each of the last 24 hours. <SparklineLegend labels={HOURLY_LABELS} />
+            </p>
           )}
-        </DataTable>
+          <DataTable
+            caption="Servers"
+            columns={['Server', 'Integration', 'Last seen', 'Sent 24 h / 7 d', 'State', 'Actions']}
+            rows={servers.data}
+            loading={servers.isPending}
+            loadingText="Loading servers..."
+            empty="No servers yet: register one to give it a key."
+          >
+            {(server) => (
+              <TableRow key={server.id}>
+                <TableCell label="Server">
+                  {/* One grid cell on a phone's card: the name and its group under it, beside the label. */}
+                  <div>
+                    <span className="font-medium">{server.name}</span>
+                    <span className="block text-xs text-ink-muted">
+                      {server.group_name} · key …{server.key_last_four}
+                    </span>
+                    {server.in_review > 0 && (
+                      <span className="block text-xs text-ink-muted">
+                        {server.in_review.toLocaleString('en-US')} waiting for review
+                      </span>
+                    )}
+                  </div>
+                </TableCell>
+                <TableCell label="Integration">
+                  <div>
+                    {SERVER_INTEGRATION_LABELS[server.integration]}
+                    {server.version && <span className="block text-xs text-ink-muted">{server.version}</span>}
+                  </div>
+                </TableCell>
+                <TableCell label="Last seen">
+                  {server.last_seen_at ? when.format(new Date(server.last_seen_at)) : 'Never'}
+                </TableCell>
+                <TableCell label="Sent 24 h / 7 d">
+                  {/* The chart of the last 24 hours above its figures: one column, so the row stays a table row on a laptop. */}
+                  <div className="space-y-1">
+                    <LastDay server={server} hourly={hourly} />
+                    <span className="block tabular-nums">Bans {counts(server.bans)}</span>
+                    <span className="block tabular-nums">Unbans {counts(server.unbans)}</span>
+                    <span className="block tabular-nums">Refused {counts(server.refused)}</span>
+                    {server.last_refusal && (
+                      <span className="block text-xs text-ink-muted">Last: {server.last_refusal.reason}</span>
+                    )}
+                  </div>
+                </TableCell>
+                <TableCell label="State">
+                  <Badge tone={STATE_TONE[server.state]}>{STATE_LABEL[server.state]}</Badge>
+                </TableCell>
+                <TableActionsCell label="Actions">
+                  {server.state !== 'revoked' && (
+                    <>
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={`New signing secret for server ${server.name}`}
+                        onClick={() => setRenewing(server)}
+                      >
+                        <KeyRound aria-hidden="true" className="size-4" />
+                      </Button>
+                      <DeleteButton
+                        label={`Revoke server ${server.name}`}
+                        onClick={() => void remove(server)}
+                      />
+                    </>
+                  )}
+                </TableActionsCell>
+              </TableRow>
+            )}
+          </DataTable>
+        </>
       )}
       {registering && <RegisterDialog onClose={() => setRegistering(false)} />}
       {renewing && <SigningSecretDialog server={renewing} onClose={() => setRenewing(null)} />}

@@ -33,3 +33,37 @@ export function TopValues({ title, header, rows, countLabel, empty, kind = 'plai
     />
   );
 }
+
+type TopRows = readonly { value: string; count: number }[];
+
+/** A report's top hosts and top paths, one after the other in its grid, counted in `countLabel`. */
+export function TopHostsAndPaths({
+  report,
+  countLabel,
+  empty,
+}: {
+  report: { top_hosts: TopRows; top_paths: TopRows };
+  countLabel: string;
+  empty: string;
+}) {
+  return (
+    <>
+      <TopValues
+        title="Top hosts"
+        header="Host"
+        rows={report.top_hosts}
+        countLabel={countLabel}
+        empty={empty}
+        kind="host"
+      />
+      <TopValues
+        title="Top paths"
+        header="Path"
+        rows={report.top_paths}
+        countLabel={countLabel}
+        empty={empty}
+        kind="path"
+      />
+    </>
+  );
+}
