@@ -5,6 +5,7 @@ import { createServices } from '../../services';
 import { createTestContext, type TestContext, type TestUser } from '../../test/context';
 import { freePort } from '../../test/free-port';
 import { startSmtpInbox, type ReceivedMail, type SmtpInbox } from '../../test/smtp-inbox';
+import { startWebhookReceiver } from '../../test/webhook-receiver';
 import { FAILURES_BEFORE_ALERT, retryDelayMs } from './notification-dispatch';
 
 const WINDOW_MS = 15 * 60_000;
@@ -34,7 +35,7 @@ describe('Notifications', () => {
     processes.push(services);
     return services;
   };
-  const call = (who: TestUser, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+  const call = (who: TestUser, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
     ctx.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
   const setSmtp = async (port: number) => {
     const saved = await call(admin, 'PUT', '/api/admin/settings', {
@@ -318,5 +319,45 @@ describe('Notifications', () => {
     expect(answered.statusCode, answered.body).toBe(200);
     await inbox.waitFor(answeredBefore + 1);
     expect(mailTo(ada).at(-1)!.subject).toBe('Guardian: Support answered your ticket "Lists are slow".');
+  });
+
+  it("posts a new alert to System Setting's notification channels when its person chose webhook for its kind, and only then", async () => {
+    const services = await newProcess();
+    const hooks = await startWebhookReceiver();
+    const created = await call(admin, 'POST', '/api/admin/notification-channels', {
+      name: 'SIEM',
+      type: 'webhook',
+      webhook_url: hooks.url,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { channel, signing_secret } = created.json<{ channel: { id: number }; signing_secret: string }>();
+    hooks.verifyWith(signing_secret);
+    try {
+      const ada = await ctx.createUser();
+      const queued = async () =>
+        (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM notification_deliveries'))[0]!.n;
+      // Webhook is off by default: nothing is queued for the channels.
+      await newKeyAlert(services, ada);
+      await services.notificationDispatch.idle();
+      expect(await queued()).toBe(0);
+
+      const saved = await call(ada, 'PUT', PREFERENCES, {
+        preferences: [{ kind: 'api-key-created', email: false, webhook: true }],
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const named = await newKeyAlert(services, ada);
+      await services.notificationDispatch.idle();
+      await services.webhookChannels.sweep();
+      const [post] = await hooks.waitFor(1);
+      expect(post!.verified).toBe(true);
+      expect(JSON.parse(post!.body)).toMatchObject({
+        type: 'alert.raised',
+        data: { kind: 'api-key-created', userEmail: ada.email, title: expect.stringContaining(named) },
+      });
+      expect(hooks.posts).toHaveLength(1);
+    } finally {
+      await call(admin, 'DELETE', `/api/admin/notification-channels/${channel.id}`);
+      await hooks.close();
+    }
   });
 });
