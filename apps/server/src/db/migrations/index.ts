@@ -41,6 +41,7 @@ import { sql as crowdsec } from './043_crowdsec';
 import { sql as systemSettings } from './044_system_settings';
 import { sql as plans } from './045_plans';
 import { sql as tickets } from './046_tickets';
+import { sql as itemBucketsIdWalk } from './051_item_buckets_id_walk';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -93,4 +94,5 @@ export const migrations: readonly Migration[] = [
   { name: '044_system_settings', sql: systemSettings },
   { name: '045_plans', sql: plans },
   { name: '046_tickets', sql: tickets },
+  { name: '051_item_buckets_id_walk', sql: itemBucketsIdWalk },
 ];
