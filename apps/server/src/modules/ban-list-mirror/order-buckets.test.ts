@@ -83,4 +83,58 @@ describe("a list's order buckets", () => {
       expect(rowsScanned(plan![0].Plan)).toBeLessThan(2 * ITEMS);
     },
   );
+  const ORDER_KEYS = {
+    id: ['i.id', 'from_number'],
+    address: ['i.ip_sort', 'from_address'],
+    comment: ['i.comment', 'from_comment'],
+    created_on: ['coalesce(i.first_created_on, i.created_on)', 'from_created'],
+  } as const;
+
+  /** Each bucket of an order whose count differs from the items between its start and the next's. */
+  async function miscounted(order: keyof typeof ORDER_KEYS) {
+    const [key, column] = ORDER_KEYS[order];
+    return ctx.db
+      .query<{ bucket: number; items: number; actual: number }>(
+        `SELECT b.bucket, b.items, (
+         SELECT count(*)::int FROM ban_list_items i
+         WHERE i.ban_list_ref = $1 AND (${key}, i.id) >= (b.start, b.from_id)
+           AND (b.next IS NULL OR (${key}, i.id) < (b.next, b.next_id))) AS actual
+       FROM (SELECT bucket, items, ${column} AS start, from_id,
+                    lead(${column}) OVER w AS next, lead(from_id) OVER w AS next_id
+             FROM ban_list_item_buckets WHERE ban_list_ref = $1 AND item_order = $2
+             WINDOW w AS (ORDER BY ${column}, from_id)) AS b`,
+        [ref, order],
+      )
+      .then((rows) => rows.filter((row) => row.items !== row.actual));
+  }
+
+  it("counts a statement's rows in the buckets they fall in: 5,000 inserted, then some updated and deleted", async () => {
+    await ctx.db.query('SELECT ban_list_item_buckets_build($1, $2)', [ref, ITEMS]);
+    // Keys between the list's own in every order but id (which they extend), in one statement each.
+    await ctx.db.query(
+      `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
+       SELECT $1, $2 + n, md5('new' || n), '10.' || (n % 3) || '.' || (n >> 8) || '.' || (n & 255) || '/32',
+              'note ' || ((n * 104729) % $2) || ' again', now() - (n * 4) * interval '1 second',
+              ('10.' || (n % 3) || '.' || (n >> 8) || '.' || (n & 255))::inet
+       FROM generate_series(1, 5000) AS n`,
+      [ref, ITEMS],
+    );
+    await ctx.db.query(
+      "UPDATE ban_list_items SET comment = 'moved ' || id, first_created_on = created_on - interval '1 year' WHERE ban_list_ref = $1 AND id % 7 = 0",
+      [ref],
+    );
+    await ctx.db.query('DELETE FROM ban_list_items WHERE ban_list_ref = $1 AND id % 11 = 0', [ref]);
+    for (const order of Object.keys(ORDER_KEYS) as (keyof typeof ORDER_KEYS)[]) {
+      expect(await miscounted(order), order).toEqual([]);
+    }
+    const [total] = await ctx.db.query<{ items: number }>(
+      "SELECT sum(items)::int AS items FROM ban_list_item_buckets WHERE ban_list_ref = $1 AND item_order = 'comment'",
+      [ref],
+    );
+    const [count] = await ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM ban_list_items WHERE ban_list_ref = $1',
+      [ref],
+    );
+    expect(total!.items).toBe(count!.n);
+  });
 });
