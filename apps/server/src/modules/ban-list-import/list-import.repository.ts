@@ -155,4 +155,27 @@ export class ListImportRepository {
       [ref, items.length],
     );
   }
+
+  /**
+   * Removes items an import recorded (by their provisional ids) and their history, and counts them
+   * out of the list (its next id stays: an id is never reused), in the caller's transaction (the list
+   * locked): their write did not complete at Cloudflare.
+   */
+  async removeImported(ref: number, itemIds: readonly string[]): Promise<void> {
+    if (itemIds.length === 0) return;
+    await this.db.query(
+      'DELETE FROM ban_list_item_history WHERE ban_list_ref = $1 AND item_id = ANY($2::text[])',
+      [ref, itemIds],
+    );
+    const [removed] = await this.db.query<{ count: number }>(
+      `WITH removed AS (DELETE FROM ban_list_items WHERE ban_list_ref = $1 AND item_id = ANY($2::text[]) RETURNING 1)
+       SELECT count(*)::int AS count FROM removed`,
+      [ref, itemIds],
+    );
+    await this.db.query(
+      `UPDATE ban_lists SET items_count = items_count - $2::integer, items_version = items_version + 1
+       WHERE id = $1`,
+      [ref, removed!.count],
+    );
+  }
 }
