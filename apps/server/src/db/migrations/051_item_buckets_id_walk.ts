@@ -13,6 +13,11 @@ import { ITEMS_PER_BUCKET } from './038_item_order_buckets';
  * probe of the buckets' index per row and order (an import's 89,000 rows: 445,000 probes, more than
  * half of its insert on PGlite). It now places a statement's rows set-wise: per order, the rows and
  * the list's bucket starts sorted together, each row in the group of the last start before it.
+ *
+ * `ban_list_unconfirmed_items`: the id ranges of an import's items recorded in the mirror while
+ * Cloudflare's bulk operation runs (modules/ban-list-import/mirror-recording.ts), until the operation
+ * completes. A range left behind by a server process that died meanwhile is withdrawn by the next
+ * import of the list, or dropped with the mirror's items by its next sync.
  */
 const WALKS = [
   {
@@ -94,6 +99,14 @@ const byOrder = (pick: (walk: (typeof WALKS)[number]) => string) =>
   `CASE ord ${WALKS.map((walk) => `WHEN '${walk.name}' THEN ${pick(walk)}`).join(' ')} END`;
 
 export const sql = `
+  CREATE TABLE ban_list_unconfirmed_items (
+    ban_list_ref bigint NOT NULL REFERENCES ban_lists (id) ON DELETE CASCADE,
+    from_id bigint NOT NULL,
+    -- Exclusive.
+    to_id bigint NOT NULL CHECK (to_id > from_id),
+    PRIMARY KEY (ban_list_ref, from_id)
+  );
+
   -- The hops of one order over a list's partition: $1 the list, $2 its item count, $3 the order.
   CREATE FUNCTION ban_list_item_bucket_hops(ord text, partition text) RETURNS text
   LANGUAGE sql IMMUTABLE AS $$

@@ -22,7 +22,7 @@ import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
 import { ListCapacity, requireRoom } from '../ban-list-mirror';
 import { countLines, parseImport } from './list-import';
 import { ListImportRepository, type StoredImport, type StoredImportItem } from './list-import.repository';
-import { MirrorRecording, type ImportedItem } from './mirror-recording';
+import { MirrorRecording, withdrawLeftovers, type ImportedItem } from './mirror-recording';
 import { keyOfCloudflareItem, parseItemValue } from '../ban-list-mirror';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from '../ban-list-mirror';
 import { toMirrorItem } from '../ban-list-mirror';
@@ -264,6 +264,12 @@ export class ListImportService {
       const item = parseItemValue(list.kind, value);
       return typeof item === 'string' ? [] : [{ item, comment, at }];
     });
+    // Items an import recorded ahead of a Cloudflare operation it did not see end (its server process
+    // stopped) go first; Cloudflare may hold them, so the list is read back in the background too.
+    if ((await withdrawLeftovers(this.db, list.ref)) > 0) {
+      this.owned.changed();
+      await this.reconciler.syncLater(options.by.userId, list);
+    }
     // The list may have gained some of the items since the preview: only what it still lacks is sent.
     // Every write that adds to the mirror moves the list's next id: where it has not moved, nothing was.
     const listed =
@@ -310,6 +316,8 @@ export class ListImportService {
     let failure: unknown;
     let lost: WriteOutcomeUnknown | undefined;
     let uncertain: typeof fresh = [];
+    /** The lost write's items are in the mirror, recorded while its operation ran (not confirmed). */
+    let recordedAhead = false;
     try {
       const perWrite = Math.min(fresh.length, CLOUDFLARE_ITEMS_PER_WRITE);
       for (let start = 0; start < fresh.length; start += perWrite) {
@@ -346,16 +354,24 @@ export class ListImportService {
           });
           written = true;
           await ahead;
-          recording.confirm();
+          await recording.confirm();
         } catch (err) {
           await ahead?.catch(() => undefined);
           if (written) {
             // Cloudflare holds the items, the mirror not all of them: it is read back in the background.
-            recording.confirm();
+            await recording.confirm();
             await this.reconciler.syncLater(options.by.userId, list).catch(() => undefined);
+          } else if (
+            err instanceof WriteOutcomeUnknown &&
+            ahead !== undefined &&
+            (await ahead.then(() => true).catch(() => false))
+          ) {
+            // Cloudflare took the write and its end was lost: what was recorded ahead of it is kept
+            // until that end is found out below (completed: kept; else withdrawn).
+            recordedAhead = true;
           } else {
             // The write did not complete: what was recorded ahead of it goes again, so the mirror
-            // holds nothing Cloudflare may not have. What a lost answer leaves unknown is found out below.
+            // holds nothing Cloudflare may not have.
             await recording.withdraw();
           }
           throw err;
@@ -375,8 +391,10 @@ export class ListImportService {
       const batch = uncertain;
       const why = `Cloudflare's answer to the import was lost (${lostBecause(lost)})`;
       const end = await lostWriteEnd(cf, list, lost, OUTCOME_WAIT_JOB_MS);
+      if (end.status !== 'completed') await recording.withdraw();
       if (end.status === 'completed') {
-        completed(batch);
+        if (recordedAhead) await recording.confirm();
+        else completed(batch);
         failure = undefined;
         outcome = `${why}; Guardian asked again: Cloudflare completed it, ${batch.length.toLocaleString('en-US')} of ${batch.length.toLocaleString('en-US')} items are at Cloudflare and in the console.`;
       } else if (end.status === 'failed') {
@@ -420,13 +438,17 @@ export class ListImportService {
     // What a lost answer's follow-up found at Cloudflare (the mirror's other items keep their ids).
     try {
       await recording.record(reached);
-      recording.confirm();
+      await recording.confirm();
     } catch (err) {
       // Cloudflare holds what was not recorded here: the list is read back in the background.
       await this.reconciler.syncLater(options.by.userId, list).catch(() => undefined);
       throw err;
     }
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined) {
+      // Nothing unconfirmed stays behind a failed import.
+      await recording.withdraw();
+      throw failure;
+    }
     const after = await this.lists.findOwned(options.by.userId, list.ref);
     if (!after) throw banListNotFound();
     return {

@@ -834,6 +834,80 @@ describe('import into a list', () => {
     expect(after!.n).toBe(history!.n);
   });
 
+  it("keeps what it recorded while the operation ran when the operation's end, lost at first, is found completed", async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.11.0.1' }]);
+    const shown = await preview(listId, '10.11.0.2\n10.11.0.3\n');
+    const [list] = await ctx.db.query<{ next_item_id: number }>(
+      'SELECT next_item_id FROM ban_lists WHERE id = $1',
+      [ref],
+    );
+    // The operation's first status reads fail past the client's retries; asked again, it completed.
+    ctx.sandbox.control.injectFault({ method: 'GET', path: /bulk_operations/, status: 500, times: 4 });
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    const job = applied.statusCode === 202 ? await ended(applied.json<{ id: string }>().id) : undefined;
+    const result = (job?.result ?? applied.json()) as BanListImportResult;
+    expect(result).toMatchObject({ added: 2, list: { items: 3 } });
+    expect(result.outcome).toMatch(/Guardian asked again: Cloudflare completed it, 2 of 2 items/);
+    // Recorded once, under the ids they were first given (a withdrawal and a second recording would
+    // have numbered them past those: an id is never reused), each with one 'added' event.
+    const rows = await ctx.db.query<{ id: number; ip: string }>(
+      "SELECT id, ip FROM ban_list_items WHERE ban_list_ref = $1 AND ip <> '10.11.0.1' ORDER BY id",
+      [ref],
+    );
+    expect(rows).toEqual([
+      { id: list!.next_item_id, ip: '10.11.0.2' },
+      { id: list!.next_item_id + 1, ip: '10.11.0.3' },
+    ]);
+    const events = await ctx.db.query<{ value: string }>(
+      "SELECT value FROM ban_list_item_history WHERE ban_list_ref = $1 AND event = 'added' ORDER BY value",
+      [ref],
+    );
+    expect(events.map((event) => event.value)).toEqual(['10.11.0.2', '10.11.0.3']);
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(cloudflareValues(listId));
+  });
+
+  it('withdraws what an import stopped mid-operation recorded ahead of Cloudflare before the next one', async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.10.0.1' }]);
+    const shown = await preview(listId, '10.10.0.2\n10.10.0.3\n');
+    // A server process recorded 10.10.0.2 while its write's operation ran, and died: Cloudflare
+    // never completed it (nothing was sent here), and the mirror holds it, marked unconfirmed.
+    await ctx.db.transaction(async (tx) => {
+      const [list] = await tx.query<{ next_item_id: number }>(
+        'SELECT next_item_id FROM ban_lists WHERE id = $1 FOR UPDATE',
+        [ref],
+      );
+      const imports = new ListImportRepository(tx);
+      const item = {
+        itemId: 'pending:left-behind',
+        ip: '10.10.0.2',
+        comment: '',
+        createdOn: NOW.toISOString(),
+      };
+      await imports.insertImported(
+        ref,
+        list!.next_item_id,
+        [{ ...item, ipSort: '10.10.0.2', expiresAt: null }],
+        {
+          userId: alice.id,
+          name: alice.email,
+        },
+      );
+      await imports.markUnconfirmed(ref, list!.next_item_id, list!.next_item_id + 1);
+    });
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(['10.10.0.1', '10.10.0.2']);
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    expect(applied.statusCode, applied.body).toBe(200);
+    // Withdrawn first (with its history), so both items are sent and recorded once.
+    expect(applied.json<BanListImportResult>()).toMatchObject({ added: 2, list: { items: 3 } });
+    expect(cloudflareValues(listId)).toEqual(['10.10.0.1', '10.10.0.2', '10.10.0.3']);
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(cloudflareValues(listId));
+    const left = await ctx.db.query(
+      "SELECT 1 FROM ban_list_item_history WHERE ban_list_ref = $1 AND item_id = 'pending:left-behind'",
+      [ref],
+    );
+    expect(left).toEqual([]);
+  });
+
   it('leaves the mirror as it was when Cloudflare does not take the write, and says so', async () => {
     const { listId, ref } = await syncedList([{ ip: '10.5.0.1' }]);
     const shown = await preview(listId, '10.5.0.2\n');

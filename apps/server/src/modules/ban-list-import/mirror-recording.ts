@@ -22,8 +22,10 @@ export const IMPORT_RECORD_BATCH = 5_000;
 export class MirrorRecording {
   /** Items recorded and confirmed (at Cloudflare). */
   confirmed = 0;
-  /** Provisional ids of the items recorded since the last confirm. */
-  private pending: string[] = [];
+  /** The first ids of the ranges recorded since the last confirm (ban_list_unconfirmed_items). */
+  private pending: number[] = [];
+  /** Items recorded since the last confirm. */
+  private pendingItems = 0;
   /** The list's next id after this recording's last batch: while it has not moved, nothing else was added. */
   private nextItemId: number;
 
@@ -59,9 +61,15 @@ export class MirrorRecording {
                 batch.map((item) => keyOfMirrorValue(list.kind, item.ip)),
               );
         const missing = batch.filter((item) => !present.has(keyOfMirrorValue(list.kind, item.ip)));
-        await new ListImportRepository(tx).insertImported(list.ref, locked.nextItemId, missing, this.by);
+        const imports = new ListImportRepository(tx);
+        await imports.insertImported(list.ref, locked.nextItemId, missing, this.by);
+        if (missing.length > 0) {
+          // Until Cloudflare's operation completes: withdrawn if it does not, even by another process.
+          await imports.markUnconfirmed(list.ref, locked.nextItemId, locked.nextItemId + missing.length);
+          this.pending.push(locked.nextItemId);
+          this.pendingItems += missing.length;
+        }
         this.nextItemId = locked.nextItemId + missing.length;
-        this.pending.push(...missing.map((item) => item.itemId));
       });
       this.told.changed();
       this.told.progress(start + batch.length, items.length);
@@ -69,20 +77,35 @@ export class MirrorRecording {
   }
 
   /** Cloudflare holds what was recorded since the last confirm. */
-  confirm(): void {
-    this.confirmed += this.pending.length;
+  async confirm(): Promise<void> {
+    await new ListImportRepository(this.db).confirm(this.list.ref, this.pending);
+    this.confirmed += this.pendingItems;
     this.pending = [];
+    this.pendingItems = 0;
   }
 
   /** Removes what was recorded since the last confirm, and its history: Cloudflare does not hold it. */
   async withdraw(): Promise<void> {
     if (this.pending.length === 0) return;
-    const itemIds = this.pending;
+    const fromIds = this.pending;
     await this.db.transaction(async (tx) => {
       if (!(await new BanListsRepository(tx).lock(this.list.ref))) throw banListNotFound();
-      await new ListImportRepository(tx).removeImported(this.list.ref, itemIds);
+      await new ListImportRepository(tx).withdrawUnconfirmed(this.list.ref, fromIds);
     });
     this.pending = [];
+    this.pendingItems = 0;
     this.told.changed();
   }
+}
+
+/**
+ * Withdraws what an import recorded ahead of a Cloudflare operation it did not see end (its server
+ * process died): run under the list's turn before the list's next import. Answers how many items;
+ * the caller has the list read back, as Cloudflare may hold them.
+ */
+export async function withdrawLeftovers(db: Db, ref: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    if (!(await new BanListsRepository(tx).lock(ref))) throw banListNotFound();
+    return new ListImportRepository(tx).withdrawUnconfirmed(ref);
+  });
 }
