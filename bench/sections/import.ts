@@ -4,8 +4,8 @@
  * Cloudflare write calls the apply made against the fewest Cloudflare's per-request maximum allows
  * (it documents none: one write; apps/server/src/modules/ban-list-import/list-import.service.ts), and the
  * items applied per second (the apply call until its job ended: the write, Cloudflare's bulk
- * operation, the mirror's insert under provisional item ids) against the rate of the same list's sync
- * into an empty mirror, measured here first. The item reads at Cloudflare during the apply are
+ * operation, the mirror's insert under provisional item ids) against its floor, measured here first:
+ * a sync of the import's new items alone into an empty mirror (issue 36: at least 0.5 of it). The item reads at Cloudflare during the apply are
  * reported too: none since the import no longer reads the list back (Cloudflare's ids are learned
  * when first needed, banlists/item-ids.ts; it read ~1,000 pages of 500 before). Sizes follow --items
  * (400,000 and 100,000 lines at the default 500,000). Then the list is synced again (issue 41: its
@@ -91,7 +91,7 @@ export async function importSection(ctx: Context): Promise<void> {
     // The import's floor: the same new items alone, in a list of their own, synced into an empty
     // mirror (the sync's bulk load and index build, the fastest way Guardian has to make items
     // searchable). The import does that work on these items and more (their history, the write,
-    // Cloudflare's bulk operation): this rate is what the import's is held against (bench/README.md).
+    // Cloudflare's bulk operation): the import's rate is held to a share of this one (bench/README.md).
     const floorList = control.addList(accountId, { name: 'bench_import_floor', kind: 'ip' });
     control.seedListItems(
       accountId,
@@ -179,12 +179,13 @@ export async function importSection(ctx: Context): Promise<void> {
     );
     ctx.report.budget(
       SECTION,
-      `${FIGURE}: items applied per second`,
-      applyRate,
-      `${fmt.int(Math.round(applyRate))} items/s (${fmt.int(fresh)} in ${fmt.ms(applyMs)}, ${reads} item reads at Cloudflare); ` +
-        `the sync: ${fmt.int(Math.round(syncRate))} items/s (${fmt.int(listItems)} in ${fmt.ms(syncMs)})`,
-      ">= the sync's rate",
-      (value) => value >= syncRate,
+      `${FIGURE}: items applied per second against its floor's`,
+      applyRate / floorRate,
+      `${fmt.int(Math.round(applyRate))} items/s (${fmt.int(fresh)} in ${fmt.ms(applyMs)}, ${reads} item reads at Cloudflare): ` +
+        `${(applyRate / floorRate).toFixed(2)} of the floor's ${fmt.int(Math.round(floorRate))} items/s; ` +
+        `the list's sync: ${fmt.int(Math.round(syncRate))} items/s (${fmt.int(listItems)} in ${fmt.ms(syncMs)})`,
+      `>= ${BUDGET.importFloorShare} of the floor's`,
+      (value) => value >= BUDGET.importFloorShare,
     );
     ctx.report.budget(
       SECTION,
@@ -204,7 +205,7 @@ export async function importSection(ctx: Context): Promise<void> {
     });
   } catch (err) {
     ctx.report.missing(SECTION, reasonOf(err), [
-      { name: FIGURE, limit: "preview < 2 s; 1.00; >= the sync's rate" },
+      { name: FIGURE, limit: `preview < 2 s; 1.00; >= ${BUDGET.importFloorShare} of its floor's items/s` },
       { name: IMPORTED_SYNC_FIGURE, limit: `>= ${BUDGET.importedSyncShare} of the sync's items/s` },
     ]);
   } finally {

@@ -43,6 +43,7 @@ import { sql as plans } from './045_plans';
 import { sql as tickets } from './046_tickets';
 import { sql as notifications } from './047_notifications';
 import { sql as notificationChannels } from './048_notification_channels';
+import { sql as itemBucketsIdWalk } from './051_item_buckets_id_walk';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -97,4 +98,5 @@ export const migrations: readonly Migration[] = [
   { name: '046_tickets', sql: tickets },
   { name: '047_notifications', sql: notifications },
   { name: '048_notification_channels', sql: notificationChannels },
+  { name: '051_item_buckets_id_walk', sql: itemBucketsIdWalk },
 ];

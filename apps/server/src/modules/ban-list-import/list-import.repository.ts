@@ -155,4 +155,56 @@ export class ListImportRepository {
       [ref, items.length],
     );
   }
+
+  /** Marks the ids [fromId, toId) as recorded ahead of Cloudflare's operation (migration 051). */
+  async markUnconfirmed(ref: number, fromId: number, toId: number): Promise<void> {
+    await this.db.query(
+      'INSERT INTO ban_list_unconfirmed_items (ban_list_ref, from_id, to_id) VALUES ($1, $2, $3)',
+      [ref, fromId, toId],
+    );
+  }
+
+  /** Cloudflare completed the write of the ranges starting at `fromIds`. */
+  async confirm(ref: number, fromIds: readonly number[]): Promise<void> {
+    if (fromIds.length === 0) return;
+    await this.db.query(
+      'DELETE FROM ban_list_unconfirmed_items WHERE ban_list_ref = $1 AND from_id = ANY($2::bigint[])',
+      [ref, fromIds],
+    );
+  }
+
+  /**
+   * Removes the items of the list's unconfirmed ranges (those starting at `fromIds`, or all) and their
+   * history, counts them out of the list (its next id stays: an id is never reused) and drops the
+   * ranges, in the caller's transaction (the list locked): their write did not complete at Cloudflare.
+   * Answers how many items went.
+   */
+  async withdrawUnconfirmed(ref: number, fromIds?: readonly number[]): Promise<number> {
+    const ranges = await this.db.query<{ from_id: number; to_id: number }>(
+      `DELETE FROM ban_list_unconfirmed_items
+       WHERE ban_list_ref = $1 AND ($2::bigint[] IS NULL OR from_id = ANY($2::bigint[]))
+       RETURNING from_id, to_id`,
+      [ref, fromIds ?? null],
+    );
+    if (ranges.length === 0) return 0;
+    const params = [ref, ranges.map((range) => range.from_id), ranges.map((range) => range.to_id)];
+    const inRanges = `EXISTS (SELECT 1 FROM unnest($2::bigint[], $3::bigint[]) AS r (from_id, to_id)
+                              WHERE item.id >= r.from_id AND item.id < r.to_id)`;
+    await this.db.query(
+      `DELETE FROM ban_list_item_history WHERE ban_list_ref = $1 AND item_id IN (
+         SELECT item_id FROM ban_list_items AS item WHERE ban_list_ref = $1 AND ${inRanges})`,
+      params,
+    );
+    const [removed] = await this.db.query<{ count: number }>(
+      `WITH removed AS (DELETE FROM ban_list_items AS item WHERE ban_list_ref = $1 AND ${inRanges} RETURNING 1)
+       SELECT count(*)::int AS count FROM removed`,
+      params,
+    );
+    await this.db.query(
+      `UPDATE ban_lists SET items_count = items_count - $2::integer, items_version = items_version + 1
+       WHERE id = $1`,
+      [ref, removed!.count],
+    );
+    return removed!.count;
+  }
 }

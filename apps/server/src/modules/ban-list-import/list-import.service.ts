@@ -22,10 +22,10 @@ import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
 import { ListCapacity, requireRoom } from '../ban-list-mirror';
 import { countLines, parseImport } from './list-import';
 import { ListImportRepository, type StoredImport, type StoredImportItem } from './list-import.repository';
-import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue } from '../ban-list-mirror';
+import { MirrorRecording, withdrawLeftovers, type ImportedItem } from './mirror-recording';
+import { keyOfCloudflareItem, parseItemValue } from '../ban-list-mirror';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from '../ban-list-mirror';
 import { toMirrorItem } from '../ban-list-mirror';
-import type { MirrorItem } from '../ban-list-mirror';
 import { newPendingItemId } from '../ban-list-mirror';
 import { lostBecause, lostWriteEnd, OUTCOME_WAIT_JOB_MS, type ListReconciler } from '../ban-list-items';
 import type { Db } from '../../db';
@@ -35,8 +35,6 @@ import type { AccountListWrites } from '../ban-list-mirror';
 import type { BanListParts } from '../ban-list-mirror';
 
 type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][number];
-/** An item of the import that reached Cloudflare, with its expiry (ISO, null for never). */
-type ImportedItem = MirrorItem & { expiresAt: string | null };
 /** Pages followed past what the list's count needs (items another write added meanwhile). */
 const EXTRA_PAGES = 3;
 /** Read-backs of a lost write that found none of it (its operation may still run), and the first pause. */
@@ -52,11 +50,7 @@ const READ_AGAIN_MS = 1_000;
  */
 export const CLOUDFLARE_ITEMS_PER_WRITE = Number.POSITIVE_INFINITY;
 
-/**
- * Items recorded in the mirror per transaction once Cloudflare took them: the job counts them as it
- * goes (its progress, "5,000 of 40,000 items" and a rate), as a sync counts its pages.
- */
-export const IMPORT_RECORD_BATCH = 5_000;
+export { IMPORT_RECORD_BATCH } from './mirror-recording';
 
 const PRESET_MS: Record<string, number> = {
   '1h': 3_600_000,
@@ -270,6 +264,12 @@ export class ListImportService {
       const item = parseItemValue(list.kind, value);
       return typeof item === 'string' ? [] : [{ item, comment, at }];
     });
+    // Items an import recorded ahead of a Cloudflare operation it did not see end (its server process
+    // stopped) go first; Cloudflare may hold them, so the list is read back in the background too.
+    if ((await withdrawLeftovers(this.db, list.ref)) > 0) {
+      this.owned.changed();
+      await this.reconciler.syncLater(options.by.userId, list);
+    }
     // The list may have gained some of the items since the preview: only what it still lacks is sent.
     // Every write that adds to the mirror moves the list's next id: where it has not moved, nothing was.
     const listed =
@@ -289,28 +289,35 @@ export class ListImportService {
     await options.flushProgress();
     const fallback = defaultExpiry ? defaultExpiry.toISOString() : null;
     const expiryOf = (entry: (typeof fresh)[number]) => (entry.at === '' ? fallback : entry.at);
-    /** What reached Cloudflare, to record in the mirror. */
+    /** What reached Cloudflare and is still to record in the mirror (after a lost answer). */
     const reached: ImportedItem[] = [];
-    /** Items Cloudflare completed a write of: recorded as they were sent, under provisional ids. */
-    const completed = (batch: typeof fresh) => {
-      // Its answer names none; item-ids.ts learns them when they are first sent back to Cloudflare.
+    /** Items as sent, under provisional ids (Cloudflare's answer names none; item-ids.ts learns them when first needed). */
+    const asSent = (batch: typeof fresh): ImportedItem[] => {
       const createdOn = new Date().toISOString();
-      for (const entry of batch) {
+      return batch.map((entry) => {
         const value = entry.item.value;
-        reached.push({
+        return {
           itemId: newPendingItemId(),
           ip: value,
           comment: entry.comment,
           createdOn,
           ipSort: list.kind === 'ip' && isInetText(value) ? value : null,
           expiresAt: expiryOf(entry),
-        });
-      }
+        };
+      });
     };
+    /** Items Cloudflare completed a write of, found out after a lost answer: recorded below. */
+    const completed = (batch: typeof fresh) => reached.push(...asSent(batch));
+    const recording = new MirrorRecording(this.db, list, options.by, {
+      progress: options.progress,
+      changed: () => this.owned.changed(),
+    });
     let writeCalls = 0;
     let failure: unknown;
     let lost: WriteOutcomeUnknown | undefined;
     let uncertain: typeof fresh = [];
+    /** The lost write's items are in the mirror, recorded while its operation ran (not confirmed). */
+    let recordedAhead = false;
     try {
       const perWrite = Math.min(fresh.length, CLOUDFLARE_ITEMS_PER_WRITE);
       for (let start = 0; start < fresh.length; start += perWrite) {
@@ -319,21 +326,57 @@ export class ListImportService {
         const body = batch.map(({ item, comment }): CloudflareItemInput =>
           comment ? { ...item.input, comment } : item.input,
         );
-        await this.writes.atCloudflare(list, batch.length, async () => {
-          writeCalls++;
-          uncertain = batch;
-          try {
-            await writeListItems(cf, list.accountId, () =>
-              cf.rules.lists.items.create(list.listId, { account_id: list.accountId, body }),
-            );
-          } catch (err) {
-            // Refused (a 4xx, a failed operation): nothing of it reached Cloudflare.
-            if (!(err instanceof WriteOutcomeUnknown)) uncertain = [];
-            throw err;
+        /** This write's items, recorded in the mirror while Cloudflare's bulk operation runs. */
+        let ahead: Promise<void> | undefined;
+        let written = false;
+        try {
+          await this.writes.atCloudflare(list, batch.length, async () => {
+            writeCalls++;
+            uncertain = batch;
+            try {
+              await writeListItems(cf, list.accountId, async () => {
+                const answer = await cf.rules.lists.items.create(list.listId, {
+                  account_id: list.accountId,
+                  body,
+                });
+                // Cloudflare took the write: its items go into the mirror while its operation is
+                // followed (most of an import's time is the mirror's insert). Should the operation
+                // fail, they are removed again below, in this job, under the list's turn.
+                ahead = recording.record(asSent(batch));
+                ahead.catch(() => undefined);
+                return answer;
+              });
+            } catch (err) {
+              // Refused (a 4xx, a failed operation): nothing of it reached Cloudflare.
+              if (!(err instanceof WriteOutcomeUnknown)) uncertain = [];
+              throw err;
+            }
+          });
+          written = true;
+          await ahead;
+          await recording.confirm();
+        } catch (err) {
+          await ahead?.catch(() => undefined);
+          if (written) {
+            // Cloudflare holds the items, the mirror not all of them: it is read back in the background.
+            await recording.confirm();
+            await this.reconciler.syncLater(options.by.userId, list).catch(() => undefined);
+          } else if (
+            err instanceof WriteOutcomeUnknown &&
+            ahead !== undefined &&
+            (await ahead.then(() => true).catch(() => false))
+          ) {
+            // Cloudflare took the write and its end was lost: what was recorded ahead of it is kept
+            // until that end is found out below (completed: kept; else withdrawn).
+            recordedAhead = true;
+          } else {
+            // The write did not complete: what was recorded ahead of it goes again, so the mirror
+            // holds nothing Cloudflare may not have.
+            await recording.withdraw();
           }
-        });
+          throw err;
+        }
         uncertain = [];
-        completed(batch);
       }
     } catch (err) {
       failure = err;
@@ -348,15 +391,17 @@ export class ListImportService {
       const batch = uncertain;
       const why = `Cloudflare's answer to the import was lost (${lostBecause(lost)})`;
       const end = await lostWriteEnd(cf, list, lost, OUTCOME_WAIT_JOB_MS);
+      if (end.status !== 'completed') await recording.withdraw();
       if (end.status === 'completed') {
-        completed(batch);
+        if (recordedAhead) await recording.confirm();
+        else completed(batch);
         failure = undefined;
         outcome = `${why}; Guardian asked again: Cloudflare completed it, ${batch.length.toLocaleString('en-US')} of ${batch.length.toLocaleString('en-US')} items are at Cloudflare and in the console.`;
       } else if (end.status === 'failed') {
         failure = new AppError('BAD_REQUEST', end.reason, { cause: failure });
       } else {
         const wanted = new Map(batch.map((entry) => [entry.item.key, expiryOf(entry)] as const));
-        const sent = reached.length;
+        const sent = recording.confirmed + reached.length;
         const total = sent + list.itemsCount + fresh.length;
         try {
           // Cloudflare applies a write at once when its operation ends: while none of it is found and
@@ -390,47 +435,24 @@ export class ListImportService {
         }
       }
     }
-    // The mirror's other items keep their ids (no reload of the whole list). Recorded in batches, each
-    // its own transaction, so that the job's count and rate move meanwhile (PGlite runs one
-    // transaction at a time: a progress write waits for the one in progress).
-    let recorded = 0;
+    // What a lost answer's follow-up found at Cloudflare (the mirror's other items keep their ids).
     try {
-      let nextItemId = list.nextItemId;
-      for (let start = 0; start < reached.length; start += IMPORT_RECORD_BATCH) {
-        const batch = reached.slice(start, start + IMPORT_RECORD_BATCH);
-        await this.db.transaction(async (tx) => {
-          const locked = await new BanListsRepository(tx).lock(list.ref);
-          if (!locked) throw banListNotFound();
-          // Items another write put in the mirror meanwhile (a sync that found them at Cloudflare) are
-          // not recorded twice. Every write that adds to the mirror moves the list's next id, so while
-          // it is where this job left it nothing was added, and 89,000 lookups are saved.
-          const present =
-            locked.nextItemId === nextItemId
-              ? new Set<string>()
-              : await new ListImportRepository(tx).existingKeys(
-                  list.ref,
-                  list.kind,
-                  batch.map((item) => keyOfMirrorValue(list.kind, item.ip)),
-                );
-          const missing = batch.filter((item) => !present.has(keyOfMirrorValue(list.kind, item.ip)));
-          await new ListImportRepository(tx).insertImported(list.ref, locked.nextItemId, missing, options.by);
-          nextItemId = locked.nextItemId + missing.length;
-          recorded += missing.length;
-        });
-        this.owned.changed();
-        options.progress(start + batch.length, reached.length);
-      }
+      await recording.record(reached);
+      await recording.confirm();
     } catch (err) {
       // Cloudflare holds what was not recorded here: the list is read back in the background.
-      if (reached.length > recorded)
-        await this.reconciler.syncLater(options.by.userId, list).catch(() => undefined);
+      await this.reconciler.syncLater(options.by.userId, list).catch(() => undefined);
       throw err;
     }
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined) {
+      // Nothing unconfirmed stays behind a failed import.
+      await recording.withdraw();
+      throw failure;
+    }
     const after = await this.lists.findOwned(options.by.userId, list.ref);
     if (!after) throw banListNotFound();
     return {
-      added: recorded,
+      added: recording.confirmed,
       already_listed: entries.length - fresh.length,
       write_calls: writeCalls,
       list: toBanListDto(after) satisfies BanList,

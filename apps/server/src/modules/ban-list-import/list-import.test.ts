@@ -724,9 +724,10 @@ describe('import into a list', () => {
   it('records an item once when another process mirrored it while the write was at Cloudflare', async () => {
     const { listId, ref } = await syncedList([{ ip: '10.6.0.1' }]);
     const shown = await preview(listId, '10.6.0.2\n10.6.0.3\n');
-    // The write's operation is followed slowly; meanwhile another process (this database, as a sync
-    // of the list there would) mirrors one of the imported values, moving the list's next id.
-    ctx.sandbox.control.injectFault({ method: 'GET', path: /bulk_operations/, latencyMs: 1_000, times: 1 });
+    // The write is answered slowly (its items are recorded once Cloudflare took it); meanwhile another
+    // process (this database, as a sync of the list there would) mirrors one of the imported values,
+    // moving the list's next id.
+    ctx.sandbox.control.injectFault({ method: 'POST', path: /\/items$/, latencyMs: 1_000, times: 1 });
     const before = writes();
     const applying = call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
     for (let i = 0; i < 400 && writes() === before; i++)
@@ -752,6 +753,159 @@ describe('import into a list', () => {
     expect(applied.json<BanListImportResult>().added).toBe(1);
     expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(['10.6.0.1', '10.6.0.2', '10.6.0.3']);
     expect((await itemsPage(listId)).totalItems).toBe(3);
+  });
+
+  it("records the items while Cloudflare's bulk operation runs, not after its end is known", async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.7.0.1' }]);
+    const shown = await preview(listId, '10.7.0.2\n10.7.0.3\n');
+    // Guardian hears of the operation's end 1.5 s late: its items are in the mirror long before.
+    ctx.sandbox.control.injectFault({ method: 'GET', path: /bulk_operations/, latencyMs: 1_500, times: 1 });
+    const before = writes();
+    let ended = false;
+    const applying = call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {}).finally(
+      () => (ended = true),
+    );
+    for (let i = 0; i < 400 && writes() === before; i++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const sentAt = Date.now();
+    let seenAfterMs: number | undefined;
+    while (!ended && seenAfterMs === undefined) {
+      if ((await mirrorRows(ref)).length === 3) seenAfterMs = Date.now() - sentAt;
+      else await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const applied = await applying;
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json<BanListImportResult>()).toMatchObject({ added: 2, list: { items: 3 } });
+    expect(seenAfterMs).toBeDefined();
+    expect(seenAfterMs!).toBeLessThan(1_000);
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(cloudflareValues(listId));
+  });
+
+  it("removes the items recorded ahead when Cloudflare's bulk operation fails, in the same job", async () => {
+    // Cloudflare's Free plan holds 10,000 items an account; Guardian is told Enterprise (500,000), so
+    // it sends an import Cloudflare's operation then refuses whole.
+    const free = await ctx.addAccount(alice, { name: 'Free Co', plan: 'free' });
+    await ctx.db.query("UPDATE cloudflare_accounts SET list_plan = 'enterprise' WHERE account_id = $1", [
+      free.account_id,
+    ]);
+    const seeded = Array.from({ length: 9_000 }, (_, i) => ({ ip: `10.8.${i >> 8}.${i & 255}` }));
+    const { listId, ref } = await syncedList(seeded, free);
+    const lines = Array.from({ length: 12_000 }, (_, i) => `10.9.${i >> 8}.${i & 255},imported ${i}`);
+    const shown = await preview(listId, lines.join('\n'));
+    expect(shown.to_add).toBe(12_000);
+    const [history] = await ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM ban_list_item_history WHERE ban_list_ref = $1',
+      [ref],
+    );
+    // The operation's end is heard late: by then its items are in the mirror (three batches of 5,000).
+    ctx.sandbox.control.injectFault({ method: 'GET', path: /bulk_operations/, latencyMs: 1_500, times: 1 });
+    let most = 0;
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const [row] = await ctx.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM ban_list_items WHERE ban_list_ref = $1',
+          [ref],
+        );
+        most = Math.max(most, row!.n);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    const job = applied.statusCode === 202 ? await ended(applied.json<{ id: string }>().id) : undefined;
+    watching = false;
+    await watch;
+    const error = job ? job.error : applied.json<{ message: string }>().message;
+    expect(job?.state ?? applied.statusCode).toBe(job ? 'failed' : 400);
+    expect(error).toContain('This list is at the maximum number of items');
+    expect(most).toBeGreaterThan(9_000);
+    // Nothing of it at Cloudflare, nothing of it in the mirror, its count or its history.
+    const atCloudflare = ctx.sandbox.control
+      .getListItems(free.account_id, listId)
+      .map((item) => item.ip as string)
+      .sort();
+    expect(atCloudflare).toHaveLength(9_000);
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(atCloudflare);
+    expect((await itemsPage(listId)).totalItems).toBe(9_000);
+    const [after] = await ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM ban_list_item_history WHERE ban_list_ref = $1',
+      [ref],
+    );
+    expect(after!.n).toBe(history!.n);
+  });
+
+  it("keeps what it recorded while the operation ran when the operation's end, lost at first, is found completed", async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.11.0.1' }]);
+    const shown = await preview(listId, '10.11.0.2\n10.11.0.3\n');
+    const [list] = await ctx.db.query<{ next_item_id: number }>(
+      'SELECT next_item_id FROM ban_lists WHERE id = $1',
+      [ref],
+    );
+    // The operation's first status reads fail past the client's retries; asked again, it completed.
+    ctx.sandbox.control.injectFault({ method: 'GET', path: /bulk_operations/, status: 500, times: 4 });
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    const job = applied.statusCode === 202 ? await ended(applied.json<{ id: string }>().id) : undefined;
+    const result = (job?.result ?? applied.json()) as BanListImportResult;
+    expect(result).toMatchObject({ added: 2, list: { items: 3 } });
+    expect(result.outcome).toMatch(/Guardian asked again: Cloudflare completed it, 2 of 2 items/);
+    // Recorded once, under the ids they were first given (a withdrawal and a second recording would
+    // have numbered them past those: an id is never reused), each with one 'added' event.
+    const rows = await ctx.db.query<{ id: number; ip: string }>(
+      "SELECT id, ip FROM ban_list_items WHERE ban_list_ref = $1 AND ip <> '10.11.0.1' ORDER BY id",
+      [ref],
+    );
+    expect(rows).toEqual([
+      { id: list!.next_item_id, ip: '10.11.0.2' },
+      { id: list!.next_item_id + 1, ip: '10.11.0.3' },
+    ]);
+    const events = await ctx.db.query<{ value: string }>(
+      "SELECT value FROM ban_list_item_history WHERE ban_list_ref = $1 AND event = 'added' ORDER BY value",
+      [ref],
+    );
+    expect(events.map((event) => event.value)).toEqual(['10.11.0.2', '10.11.0.3']);
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(cloudflareValues(listId));
+  });
+
+  it('withdraws what an import stopped mid-operation recorded ahead of Cloudflare before the next one', async () => {
+    const { listId, ref } = await syncedList([{ ip: '10.10.0.1' }]);
+    const shown = await preview(listId, '10.10.0.2\n10.10.0.3\n');
+    // A server process recorded 10.10.0.2 while its write's operation ran, and died: Cloudflare
+    // never completed it (nothing was sent here), and the mirror holds it, marked unconfirmed.
+    await ctx.db.transaction(async (tx) => {
+      const [list] = await tx.query<{ next_item_id: number }>(
+        'SELECT next_item_id FROM ban_lists WHERE id = $1 FOR UPDATE',
+        [ref],
+      );
+      const imports = new ListImportRepository(tx);
+      const item = {
+        itemId: 'pending:left-behind',
+        ip: '10.10.0.2',
+        comment: '',
+        createdOn: NOW.toISOString(),
+      };
+      await imports.insertImported(
+        ref,
+        list!.next_item_id,
+        [{ ...item, ipSort: '10.10.0.2', expiresAt: null }],
+        {
+          userId: alice.id,
+          name: alice.email,
+        },
+      );
+      await imports.markUnconfirmed(ref, list!.next_item_id, list!.next_item_id + 1);
+    });
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(['10.10.0.1', '10.10.0.2']);
+    const applied = await call(alice, `/api/cloudflare/banlists/${listId}/items/import/${shown.id}`, {});
+    expect(applied.statusCode, applied.body).toBe(200);
+    // Withdrawn first (with its history), so both items are sent and recorded once.
+    expect(applied.json<BanListImportResult>()).toMatchObject({ added: 2, list: { items: 3 } });
+    expect(cloudflareValues(listId)).toEqual(['10.10.0.1', '10.10.0.2', '10.10.0.3']);
+    expect((await mirrorRows(ref)).map((row) => row.ip)).toEqual(cloudflareValues(listId));
+    const left = await ctx.db.query(
+      "SELECT 1 FROM ban_list_item_history WHERE ban_list_ref = $1 AND item_id = 'pending:left-behind'",
+      [ref],
+    );
+    expect(left).toEqual([]);
   });
 
   it('leaves the mirror as it was when Cloudflare does not take the write, and says so', async () => {

@@ -476,6 +476,8 @@ export class BanListItemsRepository {
   async dropAll(ref: number): Promise<void> {
     await this.db.exec(`DROP TABLE IF EXISTS ${partitionOf(ref)}`);
     await this.db.query('DELETE FROM ban_list_item_buckets WHERE ban_list_ref = $1', [ref]);
+    // An import's items recorded ahead of Cloudflare (migration 051) went with the others.
+    await this.db.query('DELETE FROM ban_list_unconfirmed_items WHERE ban_list_ref = $1', [ref]);
   }
 
   // A sync loads the whole list into a table of its own, outside any transaction, then swaps it in.
