@@ -3,7 +3,7 @@ import {
   channelParamsSchema,
   channelRequestSchema,
   channelTestResultSchema,
-  channelUpdateSchema,
+  channelUpdateRequestSchema,
   createdChannelSchema,
   notificationChannelSchema,
   notificationChannelsSchema,
@@ -33,7 +33,7 @@ export const notificationChannelEndpoints = endpointGroup('Notification channels
     summary: "Change a channel's name, URL or whether it is on (administrators only).",
     access: 'admin',
     params: channelParamsSchema,
-    body: channelUpdateSchema,
+    body: channelUpdateRequestSchema,
     responses: { 200: notificationChannelSchema, ...signedInErrors('FORBIDDEN', 'NOT_FOUND') },
   },
   remove: {

@@ -62,11 +62,11 @@ export const channelRequestSchema = z
 export type ChannelRequest = z.input<typeof channelRequestSchema>;
 
 /** A change of a channel: its name, URL or whether it is on (its type and secret stay). */
-export const channelUpdateSchema = z
+export const channelUpdateRequestSchema = z
   .object({ name: nameSchema, webhook_url: urlSchema, enabled: z.boolean() })
   .partial()
   .strict();
-export type ChannelUpdate = z.input<typeof channelUpdateSchema>;
+export type ChannelUpdate = z.input<typeof channelUpdateRequestSchema>;
 
 export const channelParamsSchema = z.object({
   id: z.coerce

@@ -7,7 +7,7 @@ import {
   CHANNEL_TYPES,
   CHANNEL_URL_MAX_LENGTH,
   channelRequestSchema,
-  channelUpdateSchema,
+  channelUpdateRequestSchema,
   type ChannelRequest,
   type ChannelTestResult,
   type ChannelType,
@@ -145,7 +145,7 @@ interface EditForm {
   enabled: boolean;
 }
 
-const checkUpdate = zodResolver(channelUpdateSchema);
+const checkUpdate = zodResolver(channelUpdateRequestSchema);
 
 /** Change a channel's name, URL (empty keeps the stored one) or whether it is on. */
 function EditChannelDialog({ channel, onClose }: { channel: NotificationChannel; onClose: () => void }) {
