@@ -423,7 +423,7 @@ export function loadConfig(env: Env = process.env): Config {
     itemExpirySweepMs: vars.GUARDIAN_EXPIRY_SWEEP_SECONDS * 1000,
     // A CrowdSec server's pull interval is at least 10 s: a due pull waits at most one more sweep.
     crowdsecSweepMs: 10_000,
-    reportFirstAnswerMs: mode === 'test' ? 30_000 : 700,
+    reportFirstAnswerMs: mode === 'test' ? 30_000 : 600,
     answerCaches: vars.GUARDIAN_ANSWER_CACHES === 'on',
     resolvedAlertRetentionMs: vars.GUARDIAN_RESOLVED_ALERT_RETENTION_DAYS * 86_400_000,
     smtp: {

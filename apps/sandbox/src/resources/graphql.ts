@@ -170,6 +170,13 @@ function selectsField(info: GraphQLResolveInfo, name: string): boolean {
   return info.fieldNodes.some((node) => walk(node.selectionSet));
 }
 
+/**
+ * A turn of the event loop before each part of a query is computed: a query of ten zones and ten
+ * parts is a hundred short tasks, not one long one, so the sandbox answers its other callers (and a
+ * process it shares, such as the benchmark's) meanwhile, as Cloudflare's many machines would.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function zoneNode(context: QueryContext, zone: Zone) {
   const account = context.state.accounts.get(zone.accountId)!;
   const timeFields = (dataset: Dataset) => TIME_FILTER_FIELDS[dataset];
@@ -195,7 +202,8 @@ function zoneNode(context: QueryContext, zone: Zone) {
   /** A `...Groups` dataset's resolver: the range checked against the plan, then the batches grouped. */
   const grouped =
     (dataset: Dataset, kind: 'security' | 'traffic') =>
-    (args: DatasetArgs, _context: unknown, info: GraphQLResolveInfo): GroupRow[] => {
+    async (args: DatasetArgs, _context: unknown, info: GraphQLResolveInfo): Promise<GroupRow[]> => {
+      await nextTurn();
       const { lo, hi } = checkedRange(context, zone, account, dataset, args, info);
       return groupEvents(
         batchesOf(kind, lo, hi),
@@ -221,7 +229,8 @@ function zoneNode(context: QueryContext, zone: Zone) {
           ];
         }),
       ),
-    firewallEventsAdaptive: (args: DatasetArgs, _context: unknown, info: GraphQLResolveInfo) => {
+    firewallEventsAdaptive: async (args: DatasetArgs, _context: unknown, info: GraphQLResolveInfo) => {
+      await nextTurn();
       const { lo, hi } = checkedRange(context, zone, account, 'firewallEventsAdaptive', args, info);
       const batches = batchesOf('security', lo, hi);
       return listEvents(

@@ -37,7 +37,7 @@ export class ErrorsReports {
   constructor(private readonly reader: ReportReader) {}
 
   /** The report as JSON. */
-  read(userId: number, query: ReportQuery): Promise<string> {
+  read(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.reader.progressive('errors', userId, query, () => new ErrorsFold(query));
   }
 }

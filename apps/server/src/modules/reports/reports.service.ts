@@ -47,17 +47,17 @@ export class ReportsService {
   }
 
   /** The report as JSON: complete, or what is read so far (`scope.complete`). */
-  security(userId: number, query: ReportQuery): Promise<string> {
+  security(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.securityReports.read(userId, query);
   }
 
   /** The report as JSON: complete, or what is read so far (`scope.complete`). */
-  traffic(userId: number, query: ReportQuery): Promise<string> {
+  traffic(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.trafficReports.read(userId, query);
   }
 
   /** The report as JSON: complete, or what is read so far (`scope.complete`). */
-  errors(userId: number, query: ReportQuery): Promise<string> {
+  errors(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.errorsReports.read(userId, query);
   }
 

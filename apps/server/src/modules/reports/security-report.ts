@@ -48,7 +48,7 @@ export class SecurityReports {
   }
 
   /** The report as JSON. */
-  read(userId: number, query: ReportQuery): Promise<string> {
+  read(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.reader.progressive(
       'security',
       userId,

@@ -38,7 +38,7 @@ export class TrafficReports {
   constructor(private readonly reader: ReportReader) {}
 
   /** The report as JSON. */
-  read(userId: number, query: ReportQuery): Promise<string> {
+  read(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.reader.progressive('traffic', userId, query, () => new TrafficFold(query));
   }
 }
