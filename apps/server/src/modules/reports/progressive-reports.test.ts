@@ -12,7 +12,7 @@ import type { TestUser } from '../../test/context';
 
 /** Report queries (not settings ones) the network lets through before it holds the rest. */
 let passing = Number.POSITIVE_INFINITY;
-let held: (() => void)[] = [];
+const held: (() => void)[] = [];
 let reportQueries = 0;
 
 const release = () => {
