@@ -165,7 +165,11 @@ export class ReportReading<T> {
       }
       const limits = this.planner.keptSettings(zone);
       if (limits) this.place(work, zone, limits);
-      else missing.set(work, [...(missing.get(work) ?? []), zone]);
+      else {
+        const unknown = missing.get(work);
+        if (unknown) unknown.push(zone);
+        else missing.set(work, [zone]);
+      }
     }
     for (const work of accounts.values()) {
       const unknown = missing.get(work) ?? [];

@@ -21,6 +21,7 @@ import {
   type ReportFold,
 } from './report-progress';
 import type { BucketDimension } from './report-queries';
+import type { OwnedZone } from '../zones';
 
 export type { BatchWindow, ReportFold } from './report-progress';
 
@@ -242,10 +243,20 @@ export class ReportReader {
     const key = JSON.stringify([kind, userId, query]);
     const kept = this.complete.get(key) as KeptReport<T> | undefined;
     if (kept) return this.keptJson(kept, userId, listing);
-    const underWay = this.readings.get(key) as ReportReading<T> | undefined;
-    const { reading, mine } = underWay
-      ? { reading: underWay, mine: false }
-      : await this.startReading(key, userId, query, fold);
+    let reading = this.readings.get(key) as ReportReading<T> | undefined;
+    let mine = false;
+    if (!reading) {
+      // Another person's account or zone (404) and too many zones (400) are told before any reading.
+      const zones = await this.planner.zonesOf(userId, query);
+      // Meanwhile another ask may have started this reading, or even seen it complete and kept.
+      const keptNow = this.complete.get(key) as KeptReport<T> | undefined;
+      if (keptNow) return this.keptJson(keptNow, userId, listing);
+      reading = this.readings.get(key) as ReportReading<T> | undefined;
+      if (!reading) {
+        reading = this.startReading(key, userId, query, zones, fold);
+        mine = true;
+      }
+    }
     await Promise.race([reading.done, sleep(this.firstAnswerMs, undefined, { ref: false })]);
     // A reading shared with the ask that started it: that one says what it cost, this one nothing.
     if (reading.complete && !mine) {
@@ -256,16 +267,13 @@ export class ReportReader {
     return JSON.stringify(listing ? await listing.apply(userId, report) : report);
   }
 
-  private async startReading<T extends { scope: ReportScope }>(
+  private startReading<T extends { scope: ReportScope }>(
     key: string,
     userId: number,
     query: ReportQuery,
+    zones: OwnedZone[],
     fold: (range: { since: Date; until: Date }) => ReportFold<z.ZodType, T>,
-  ): Promise<{ reading: ReportReading<T>; mine: boolean }> {
-    // Another person's account or zone (404) and too many zones (400) are told before any reading.
-    const zones = await this.planner.zonesOf(userId, query);
-    const again = this.readings.get(key) as ReportReading<T> | undefined;
-    if (again) return { reading: again, mine: false };
+  ): ReportReading<T> {
     let underWay = 0;
     for (const [other, reading] of this.readings)
       if ((JSON.parse(other) as unknown[])[1] === userId && !reading.failedAt) underWay += 1;
@@ -291,7 +299,7 @@ export class ReportReader {
         }, FAILED_KEPT_MS).unref();
       },
     );
-    return { reading, mine: true };
+    return reading;
   }
 
   /** A kept report as JSON bytes, its scope saying it cost no query, made again when the listing moved. */
