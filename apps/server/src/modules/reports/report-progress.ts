@@ -95,7 +95,6 @@ export class ReportReading<T> {
   /** When it failed (its error answers asks for a moment), else null. */
   failedAt: number | null = null;
   private completed = false;
-  private failed = false;
   private readonly since: Date;
   private readonly until: Date;
   private readonly rangeSeconds: number;
@@ -185,13 +184,22 @@ export class ReportReading<T> {
     this.completed = true;
   }
 
-  /** Runs the tasks a few at a time, report parts first; the first failure fails the reading. */
+  /**
+   * Runs the tasks a few at a time, report parts first. The first failure fails the reading once the
+   * queries already sent are answered: none is started after it, and none is left running when the
+   * failure is told.
+   */
   private pump(): Promise<void> {
     let running = 0;
+    let failure: { error: unknown } | null = null;
     return new Promise((resolve, reject) => {
+      const settle = () => {
+        if (running > 0) return;
+        if (failure) reject(failure.error);
+        else resolve();
+      };
       const more = () => {
-        if (this.failed) return;
-        while (running < READING_CONCURRENCY) {
+        while (!failure && running < READING_CONCURRENCY) {
           const task = this.parts.shift() ?? this.settingsReads.shift();
           if (!task) break;
           running += 1;
@@ -201,12 +209,13 @@ export class ReportReading<T> {
               more();
             },
             (error: unknown) => {
-              this.failed = true;
-              reject(error);
+              running -= 1;
+              failure ??= { error };
+              settle();
             },
           );
         }
-        if (running === 0) resolve();
+        settle();
       };
       more();
     });
