@@ -175,6 +175,42 @@ describe('progressive reports: the first answer within a moment, the rest read o
     expect(refused.statusCode).toBe(404);
   });
 
+  it('at most four readings of one person at once: a fifth report waits its turn with a clear 429', async () => {
+    passing = 0;
+    // None of them read yet (Bob's security report of 24 hours is kept from the test before).
+    const asks = [
+      ['security', '7d'],
+      ['security', '30d'],
+      ['traffic', '24h'],
+      ['traffic', '30d'],
+    ] as const;
+    for (const [kind, range] of asks) {
+      const answer = await ask<TrafficReport>(bob, kind, { range });
+      expect(answer.scope.complete).toBe(false);
+    }
+    const fifth = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/reports/errors',
+      query: { range: '7d' },
+      headers: bob.headers,
+    });
+    expect(fifth.statusCode).toBe(429);
+    expect(fifth.json<ErrorBody>().message).toBe(
+      '4 of your reports are still being read from Cloudflare: try again in a moment.',
+    );
+    // Another person is not held back by Bob's readings.
+    const alices = await ask<TrafficReport>(alice, 'errors', {
+      account_id: twelve.account.account_id,
+      range: '24h',
+    });
+    expect(alices.scope.zone_count).toBe(12);
+    release();
+    for (const [kind, range] of asks)
+      await askUntil<TrafficReport>(bob, kind, { range }, (answer) => answer.scope.complete);
+    const later = await askUntil<TrafficReport>(bob, 'errors', { range: '7d' }, (a) => a.scope.complete);
+    expect(later.scope.zones_read).toBe(3);
+  });
+
   it('a failure after the first answer is the next ask’s clear error, not a partial report forever', async () => {
     passing = 0;
     const query = { account_id: twelve.account.account_id, range: '30d' };
