@@ -3,7 +3,8 @@
  * default), 7 days. Cloudflare's GraphQL queries counted at the sandbox against the fewest the API's
  * limits allow (10 zones a query: per account, ceil(zones / 10) for the zones' dataset limits and as
  * many for the report's dataset), within Cloudflare's 300 queries per 5 minutes; the report's first
- * answer with its caches empty; its p99 at `--connections` once kept; and the charts chunk check.
+ * answer (partial or whole: the report is progressive) with its caches empty, and the time until it
+ * is whole; its p99 at `--connections` once kept; and the charts chunk check.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ export async function reportsSection(ctx: Context): Promise<void> {
   const budgets = [
     { name: `${reportName}: GraphQL queries / minimum`, limit: `= ${fmt.ratio(BUDGET.reportQueriesRatio)}` },
     { name: 'GraphQL queries in the 5 minutes', limit: `<= ${BUDGET.reportQueriesPer5Min}` },
-    { name: 'first answer, caches empty', limit: `< ${fmt.ms(BUDGET.reportColdMs)}` },
+    { name: 'first answer (partial or whole), caches empty', limit: `< ${fmt.ms(BUDGET.reportColdMs)}` },
     { name: `kept: p99 at ${CONNECTIONS} connections`, limit: `< ${BUDGET.reportWarmP99Ms} ms` },
   ];
   try {
@@ -38,19 +39,30 @@ export async function reportsSection(ctx: Context): Promise<void> {
     const minimum = batches * 2;
     timed.sandbox.control.resetCalls();
     const sectionStart = performance.now();
-    // Cold: the answer caches off for one request (the zones' limits and the answers are read anew).
+    // Cold: the answer caches off for the first request (the zones' limits and the answers are read
+    // anew); it answers within its deadline with what is read by then, as the page's first paint.
     await server.caches(false);
     let cold: { ms: number; body: SecurityReport };
+    const started = performance.now();
     try {
-      const started = performance.now();
       const body = await ctx.zones.request<SecurityReport>('GET', PATH);
       cold = { ms: performance.now() - started, body };
     } finally {
       await server.caches(true);
     }
+    // Then asked again every 100 ms, as the page asks while the report is partial (no query more:
+    // the asks share the one reading), until it is whole.
+    let whole = cold.body;
+    while (!whole.scope.complete) {
+      if (performance.now() - sectionStart > 120_000)
+        throw new Error('the report was not whole in 2 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      whole = await ctx.zones.request<SecurityReport>('GET', PATH);
+    }
+    const wholeMs = performance.now() - started;
     const coldQueries = timed.sandbox.control.callCount(GRAPHQL);
-    if (cold.body.scope.zone_count !== ZONE_COUNT)
-      throw new Error(`the report read ${cold.body.scope.zone_count} zones, not ${ZONE_COUNT}`);
+    if (whole.scope.zone_count !== ZONE_COUNT || whole.scope.zones_read !== ZONE_COUNT)
+      throw new Error(`the report read ${whole.scope.zones_read} zones, not ${ZONE_COUNT}`);
 
     // Kept: the answer read above (kept a minute) under load; its source IPs' lists are read each time.
     const options = {
@@ -63,7 +75,19 @@ export async function reportsSection(ctx: Context): Promise<void> {
     const kept = await load(options);
     const queries = timed.sandbox.control.callCount(GRAPHQL);
     const sectionS = (performance.now() - sectionStart) / 1000;
-    report.data.reports = { cold: { ms: cold.ms, queries: coldQueries, minimum }, kept, queries, sectionS };
+    report.data.reports = {
+      cold: {
+        ms: cold.ms,
+        zonesRead: cold.body.scope.zones_read,
+        complete: cold.body.scope.complete,
+        wholeMs,
+        queries: coldQueries,
+        minimum,
+      },
+      kept,
+      queries,
+      sectionS,
+    };
 
     report.budget(
       SECTION,
@@ -77,19 +101,27 @@ export async function reportsSection(ctx: Context): Promise<void> {
       SECTION,
       budgets[1]!.name,
       queries,
-      `${queries} queries in ${sectionS.toFixed(0)} s (the cold read; none while kept)`,
+      `${queries} queries in ${sectionS.toFixed(0)} s (the cold read; none while partial answers were asked again, none while kept)`,
       budgets[1]!.limit,
       (v) => v <= BUDGET.reportQueriesPer5Min,
       sectionS > 300 ? 'the section took more than 5 minutes' : undefined,
     );
+    const firstRead = cold.body.scope.complete
+      ? 'whole'
+      : `${fmt.int(cold.body.scope.zones_read)} of ${fmt.int(cold.body.scope.zone_count)} zones read`;
     report.budget(
       SECTION,
       budgets[2]!.name,
       cold.ms,
-      fmt.ms(cold.ms),
+      `${fmt.ms(cold.ms)} (${firstRead})`,
       budgets[2]!.limit,
       (v) => v < BUDGET.reportColdMs,
     );
+    report.row({
+      section: SECTION,
+      figure: 'whole report, caches empty (shown, not judged)',
+      value: `${fmt.ms(wholeMs)} (${coldQueries} queries)`,
+    });
     const failed = kept.non2xx + kept.errors;
     report.budget(
       SECTION,

@@ -107,6 +107,11 @@ export interface Config {
   /** How often each process looks for CrowdSec servers whose pull is due (modules/servers/crowdsec). */
   crowdsecSweepMs: number;
   /**
+   * How long a report's ask waits for its reading before it answers with what is read so far
+   * (modules/reports, progressive reports). Tests wait longer, so a loaded machine still answers whole.
+   */
+  reportFirstAnswerMs: number;
+  /**
    * Keep answers in memory (item pages and search counts per list version, looked-up lists, zones
    * lists per mirror version). Off, every read asks the database: the benchmark's cold reads.
    */
@@ -466,6 +471,7 @@ export function loadConfig(env: Env = process.env): Config {
     itemExpirySweepMs: vars.GUARDIAN_EXPIRY_SWEEP_SECONDS * 1000,
     // A CrowdSec server's pull interval is at least 10 s: a due pull waits at most one more sweep.
     crowdsecSweepMs: 10_000,
+    reportFirstAnswerMs: mode === 'test' ? 30_000 : 600,
     answerCaches: vars.GUARDIAN_ANSWER_CACHES === 'on',
     resolvedAlertRetentionMs: vars.GUARDIAN_RESOLVED_ALERT_RETENTION_DAYS * 86_400_000,
     notifications: {

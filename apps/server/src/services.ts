@@ -315,10 +315,15 @@ export function createServices(config: Config, deps: AppDeps) {
     pageRules: new PageRulesService(ownedZones),
     rulesOverview: new RulesOverviewService(deps, zoneRecords, rulePurposesRead),
     // Cloudflare's analytics of the person's zones; a source IP is checked against their lists.
-    reports: new ReportsService(deps, ipSearch, {
-      activeServers: (userId) => activeServersOf(servers, userId),
-      openAlerts: (userId) => alerts.openCount(userId),
-    }),
+    reports: new ReportsService(
+      deps,
+      ipSearch,
+      {
+        activeServers: (userId) => activeServersOf(servers, userId),
+        openAlerts: (userId) => alerts.openCount(userId),
+      },
+      config.reportFirstAnswerMs,
+    ),
     snapshots,
     restorers,
     apiKeys: new ApiKeysService(deps.db, alertCauses.apiKeyCreated),

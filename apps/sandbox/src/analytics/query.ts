@@ -269,6 +269,8 @@ export function groupEvents(
   dimensions: readonly string[],
   orderBy: readonly string[] | undefined,
   limit: number,
+  /** Whether the query selects `quantiles`: their spreads are gathered only then. */
+  withQuantiles = true,
 ): GroupRow[] {
   // Time dimensions key on their bucket number; the text form is made once per group.
   const selected = dimensions.map((name) => ({ name, bucketMs: TIME_DIMENSIONS[name]?.bucketMs }));
@@ -307,10 +309,11 @@ export function groupEvents(
     group.count += count;
     for (const name in batch.totals)
       group.totals[name] = (group.totals[name] ?? 0) + (batch.totals[name]! * count) / batch.count;
-    for (const measure of HTTP_REQUEST_QUANTILE_MEASURES) {
-      const total = batch.totals[measure];
-      if (total !== undefined) (group.spread[measure] ??= []).push({ value: total / batch.count, count });
-    }
+    if (withQuantiles)
+      for (const measure of HTTP_REQUEST_QUANTILE_MEASURES) {
+        const total = batch.totals[measure];
+        if (total !== undefined) (group.spread[measure] ??= []).push({ value: total / batch.count, count });
+      }
   };
   const passes = fieldTest(filter, timeFields);
   for (const batch of batches) {

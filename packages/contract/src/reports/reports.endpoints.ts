@@ -20,6 +20,8 @@ export const reportEndpoints = endpointGroup('Reports', {
     query: reportQuerySchema,
     responses: { 200: securityReportSchema, ...cloudflareErrors() },
     costly: true,
+    // Serialised once per answer read (and per version of the person's lists for security).
+    preSerialized: true,
   },
   traffic: {
     method: 'GET',
@@ -29,6 +31,8 @@ export const reportEndpoints = endpointGroup('Reports', {
     query: reportQuerySchema,
     responses: { 200: trafficReportSchema, ...cloudflareErrors() },
     costly: true,
+    // Serialised once per answer read (and per version of the person's lists for security).
+    preSerialized: true,
   },
   errors: {
     method: 'GET',
@@ -38,6 +42,8 @@ export const reportEndpoints = endpointGroup('Reports', {
     query: reportQuerySchema,
     responses: { 200: errorsReportSchema, ...cloudflareErrors() },
     costly: true,
+    // Serialised once per answer read (and per version of the person's lists for security).
+    preSerialized: true,
   },
   overview: {
     method: 'GET',

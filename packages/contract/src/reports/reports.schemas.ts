@@ -56,8 +56,15 @@ export const reportScopeSchema = z.object({
   since: z.string(),
   until: z.string(),
   bucket: z.enum(['hour', 'day']),
-  /** Zones read. */
+  /** Zones the report covers (the person's zones asked for, less those left out). */
   zone_count: count,
+  /**
+   * Zones whose figures are in the answer: all of them once `complete`. A report over many zones
+   * answers within a moment with what is read so far (`complete: false`) while the rest is read; the
+   * page asks again until it is complete.
+   */
+  zones_read: count,
+  complete: z.boolean(),
   left_out: z
     .array(
       z.object({

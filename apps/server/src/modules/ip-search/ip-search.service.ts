@@ -114,6 +114,14 @@ export class IpSearchService {
   }
 
   /**
+   * The version of the person's lists of a kind (their items' versions and names): what `listsHolding`
+   * finds changes only with it. Read at most once a second, and anew after a list write of this process.
+   */
+  async listsVersion(userId: number, kind: BanListKind): Promise<string> {
+    return (await this.listsOf(userId, kind)).version;
+  }
+
+  /**
    * For each address, the person's IP lists holding it (exactly or in a CIDR): what a report marks
    * as already banned. At most `perAddress` lists each; what is not an address holds nothing.
    */

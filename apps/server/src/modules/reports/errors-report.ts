@@ -1,11 +1,21 @@
-import { REPORT_SERIES_MAX, REPORT_TOP_MAX, type ErrorsReport, type ReportQuery } from '@guardian/contract';
+import {
+  REPORT_SERIES_MAX,
+  REPORT_TOP_MAX,
+  type ErrorsReport,
+  type ReportQuery,
+  type ReportScope,
+} from '@guardian/contract';
+import type { z } from 'zod';
 import { errorsAnswerSchema, errorsQuery } from './report-queries';
 import {
+  bucketOf,
   bucketTime,
   byZone,
   entryOf,
   Tally,
   topRows,
+  type BatchWindow,
+  type ReportFold,
   type ReportReader,
   tallyValues,
 } from './report-reading';
@@ -21,68 +31,83 @@ const noTotals = (): ErrorsReport['totals'] => ({
 /**
  * /reports/errors: the person's zones' 4xx and 5xx over time, by status, by zone (each zone's answer
  * has its own counts: no query more), path and host; the 5xx the origin answered and the edge's own.
+ * Read progressively (ReportReader.progressive).
  */
 export class ErrorsReports {
   constructor(private readonly reader: ReportReader) {}
 
-  read(userId: number, query: ReportQuery): Promise<ErrorsReport> {
-    return this.reader.report('errors', userId, query, () => this.readNew(userId, query));
+  /** The report as JSON. */
+  read(userId: number, query: ReportQuery): Promise<string | Buffer> {
+    return this.reader.progressive('errors', userId, query, () => new ErrorsFold(query));
+  }
+}
+
+/** The errors report's figures, each answer folded in as it comes. */
+class ErrorsFold implements ReportFold<typeof errorsAnswerSchema, ErrorsReport> {
+  readonly dataset = 'httpRequestsAdaptiveGroups' as const;
+  readonly schema = errorsAnswerSchema;
+  private readonly text: string;
+  private readonly series = new Map<string, ErrorsReport['over_time'][number]>();
+  private readonly statuses = new Tally<number>();
+  private readonly paths = new Tally<string>();
+  private readonly hosts = new Tally<string>();
+  private readonly totals = noTotals();
+  private readonly zones = new Map<string, ErrorsReport['totals']>();
+
+  constructor(query: ReportQuery) {
+    this.text = errorsQuery(bucketOf(query));
   }
 
-  private async readNew(userId: number, query: ReportQuery): Promise<ErrorsReport> {
-    const { plan, answers, queries } = await this.reader.readRequests(
-      userId,
-      query,
-      errorsAnswerSchema,
-      errorsQuery,
-    );
-    const series = new Map<string, ErrorsReport['over_time'][number]>();
-    const statuses = new Tally<number>();
-    const paths = new Tally<string>();
-    const hosts = new Tally<string>();
-    const totals = noTotals();
-    const zones = new Map<string, ErrorsReport['totals']>();
-    for (const { data } of answers) {
-      for (const zone of data.viewer.zones) {
-        const ofZone = entryOf(zones, zone.zoneTag, noTotals);
-        for (const sum of [totals, ofZone]) sum.requests += zone.total[0]?.count ?? 0;
-        for (const row of zone.overTime) {
-          const time = bucketTime(row.dimensions);
-          if (!time) continue;
-          const point = entryOf(series, time, () => ({ time, client_errors: 0, server_errors: 0 }));
-          if (row.dimensions.edgeResponseStatus >= 500) point.server_errors += row.count;
-          else point.client_errors += row.count;
-        }
-        for (const { count, dimensions: d } of zone.byStatus) {
-          statuses.add(String(d.edgeResponseStatus), d.edgeResponseStatus, count);
-          for (const sum of [totals, ofZone]) {
-            if (d.edgeResponseStatus >= 500) {
-              sum.server_errors += count;
-              // No origin status: the edge answered on its own (it could not reach the origin, or refused).
-              if (d.originResponseStatus >= 500) sum.origin_errors += count;
-              else if (d.originResponseStatus === 0) sum.edge_errors += count;
-            } else sum.client_errors += count;
-          }
-        }
-        tallyValues(paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
-        tallyValues(hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
+  queryOf() {
+    return { query: this.text, variables: {} };
+  }
+
+  add(_part: BatchWindow, data: z.infer<typeof errorsAnswerSchema>): void {
+    for (const zone of data.viewer.zones) {
+      const ofZone = entryOf(this.zones, zone.zoneTag, noTotals);
+      for (const sum of [this.totals, ofZone]) sum.requests += zone.total[0]?.count ?? 0;
+      for (const row of zone.overTime) {
+        const time = bucketTime(row.dimensions);
+        if (!time) continue;
+        const point = entryOf(this.series, time, () => ({ time, client_errors: 0, server_errors: 0 }));
+        if (row.dimensions.edgeResponseStatus >= 500) point.server_errors += row.count;
+        else point.client_errors += row.count;
       }
+      for (const { count, dimensions: d } of zone.byStatus) {
+        this.statuses.add(String(d.edgeResponseStatus), d.edgeResponseStatus, count);
+        for (const sum of [this.totals, ofZone]) {
+          if (d.edgeResponseStatus >= 500) {
+            sum.server_errors += count;
+            // No origin status: the edge answered on its own (it could not reach the origin, or refused).
+            if (d.originResponseStatus >= 500) sum.origin_errors += count;
+            else if (d.originResponseStatus === 0) sum.edge_errors += count;
+          } else sum.client_errors += count;
+        }
+      }
+      tallyValues(this.paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
+      tallyValues(this.hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
     }
+  }
+
+  report(scope: ReportScope, domains: ReadonlyMap<string, string>): ErrorsReport {
     const worst = byZone(
-      plan,
-      zones,
+      domains,
+      this.zones,
       (figures) => figures.client_errors + figures.server_errors,
-      (figures) => figures,
+      (figures) => ({ ...figures }),
     );
     return {
-      scope: this.reader.scopeOf(plan, queries),
-      totals,
-      over_time: [...series.values()].sort((a, b) => (a.time < b.time ? -1 : 1)).slice(0, REPORT_SERIES_MAX),
-      by_status: statuses.top(REPORT_TOP_MAX).map(({ value, count }) => ({ status: value, count })),
+      scope,
+      totals: { ...this.totals },
+      over_time: [...this.series.values()]
+        .map((point) => ({ ...point }))
+        .sort((a, b) => (a.time < b.time ? -1 : 1))
+        .slice(0, REPORT_SERIES_MAX),
+      by_status: this.statuses.top(REPORT_TOP_MAX).map(({ value, count }) => ({ status: value, count })),
       by_zone: worst.rows,
       by_zone_more: worst.more,
-      top_paths: topRows(paths),
-      top_hosts: topRows(hosts),
+      top_paths: topRows(this.paths),
+      top_hosts: topRows(this.hosts),
     };
   }
 }

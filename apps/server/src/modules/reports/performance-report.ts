@@ -19,6 +19,7 @@ import {
   byZone,
   CACHED_STATUSES,
   cut,
+  domainsOf,
   entryOf,
   keptScope,
   type ReportReader,
@@ -263,7 +264,7 @@ export class PerformanceReports {
         .slice(0, REPORT_SERIES_MAX)
         .map(([time, timing]) => ({ time, ...timing.figures() })),
       by_zone: byZone(
-        plan,
+        domainsOf(plan),
         zones,
         (timing) => timing.edge.count,
         (timing) => timing.figures(),

@@ -99,40 +99,81 @@ export class ReportPlanner {
     return zones;
   }
 
-  async plan(userId: number, query: ReportQuery, dataset: AnalyticsDataset): Promise<ReportPlan> {
-    const zones = await this.zonesOf(userId, query);
+  /** The range a report asked now covers: now, back by the range. */
+  rangeOf(query: Pick<ReportQuery, 'range'>): { since: Date; until: Date; rangeSeconds: number } {
     const rangeSeconds = REPORT_RANGE_SECONDS[query.range];
     // Now, to the event just added (Cloudflare allows 60 s of skew where a range starts: a range as
     // long as the plan keeps still passes when its query is sent a moment later).
     const until = new Date(this.deps.reportClock?.() ?? Date.now());
-    const since = new Date(until.getTime() - rangeSeconds * 1000);
+    return { since: new Date(until.getTime() - rangeSeconds * 1000), until, rangeSeconds };
+  }
+
+  /** Why a zone is left out of a report over the dataset and range, or null when it is read. */
+  leftOutOf(
+    zone: OwnedZone,
+    limits: ZoneAnalyticsSettings | undefined,
+    dataset: AnalyticsDataset,
+    rangeSeconds: number,
+  ): ReportScope['left_out'][number] | null {
+    const node = limits?.[dataset];
+    if (!limits || !node?.enabled)
+      return {
+        zone_id: zone.zone.zoneId,
+        domain: zone.zone.domain,
+        reason: 'not_on_plan',
+        message: `The plan of ${zone.zone.domain} does not include Cloudflare's ${DATASET_WORDS[dataset]}.`,
+      };
+    if (node.notOlderThan < rangeSeconds)
+      return {
+        zone_id: zone.zone.zoneId,
+        domain: zone.zone.domain,
+        reason: 'range_beyond_retention',
+        message: `Cloudflare keeps the ${DATASET_WORDS[dataset]} of ${zone.zone.domain} for ${dayText(node.notOlderThan)} on its plan: choose a shorter range.`,
+      };
+    return null;
+  }
+
+  /** The 400 of a report whose zones are all left out (or whose one zone asked for is). */
+  static nothingLeft(leftOut: readonly ReportScope['left_out'][number][], count = leftOut.length): AppError {
+    const more = count > 1 ? ` (and ${count - 1} more zones)` : '';
+    return new AppError('BAD_REQUEST', `${leftOut[0]!.message}${more}`);
+  }
+
+  /** The account's analytics client (its token decrypted). */
+  clientOf(account: AccountRecord): Cloudflare {
+    return this.deps.cloudflare.analyticsClient(this.deps.tokenCipher.decrypt(account.tokenEncrypted));
+  }
+
+  /** A zone's dataset limits if read within the hour. */
+  keptSettings(zone: OwnedZone): ZoneAnalyticsSettings | undefined {
+    return this.settings.get(`${zone.account.id}\u0000${zone.zone.zoneId}`);
+  }
+
+  /** The limits of up to 10 zones of one account: one `settings` query, kept an hour per zone. */
+  async readSettings(
+    account: AccountRecord,
+    client: Cloudflare,
+    zoneTags: string[],
+  ): Promise<Map<string, ZoneAnalyticsSettings>> {
+    const read = await zoneAnalyticsSettings(client, zoneTags);
+    for (const [zoneTag, limits] of read) this.settings.set(`${account.id}\u0000${zoneTag}`, limits);
+    return read;
+  }
+
+  async plan(userId: number, query: ReportQuery, dataset: AnalyticsDataset): Promise<ReportPlan> {
+    const zones = await this.zonesOf(userId, query);
+    const { since, until, rangeSeconds } = this.rangeOf(query);
     const { settings, queries } = await this.settingsOf(zones);
 
     const leftOut: ReportScope['left_out'] = [];
     const kept: { zone: OwnedZone; settings: ZoneAnalyticsSettings }[] = [];
     for (const zone of zones) {
       const limits = settings.get(zone.zone.zoneId);
-      const node = limits?.[dataset];
-      if (!limits || !node?.enabled) {
-        leftOut.push({
-          zone_id: zone.zone.zoneId,
-          domain: zone.zone.domain,
-          reason: 'not_on_plan',
-          message: `The plan of ${zone.zone.domain} does not include Cloudflare's ${DATASET_WORDS[dataset]}.`,
-        });
-      } else if (node.notOlderThan < rangeSeconds) {
-        leftOut.push({
-          zone_id: zone.zone.zoneId,
-          domain: zone.zone.domain,
-          reason: 'range_beyond_retention',
-          message: `Cloudflare keeps the ${DATASET_WORDS[dataset]} of ${zone.zone.domain} for ${dayText(node.notOlderThan)} on its plan: choose a shorter range.`,
-        });
-      } else kept.push({ zone, settings: limits });
+      const out = this.leftOutOf(zone, limits, dataset, rangeSeconds);
+      if (out) leftOut.push(out);
+      else kept.push({ zone, settings: limits! });
     }
-    if (zones.length > 0 && kept.length === 0) {
-      const more = leftOut.length > 1 ? ` (and ${leftOut.length - 1} more zones)` : '';
-      throw new AppError('BAD_REQUEST', `${leftOut[0]!.message}${more}`);
-    }
+    if (zones.length > 0 && kept.length === 0) throw ReportPlanner.nothingLeft(leftOut);
 
     // Batches of one account (one token) whose limits are alike, so one query fits them all.
     const groups = new Map<
@@ -147,9 +188,7 @@ export class ReportPlanner {
     }
     const batches: QueryBatch[] = [];
     for (const group of groups.values()) {
-      const client = this.deps.cloudflare.analyticsClient(
-        this.deps.tokenCipher.decrypt(group.account.tokenEncrypted),
-      );
+      const client = this.clientOf(group.account);
       for (const zoneTags of zoneBatches(group.zoneTags))
         batches.push({ account: group.account, client, zoneTags, settings: group.settings });
     }
@@ -161,6 +200,8 @@ export class ReportPlanner {
         until: until.toISOString(),
         bucket: REPORT_BUCKETS[query.range],
         zone_count: kept.length,
+        zones_read: kept.length,
+        complete: true,
         left_out: leftOut.slice(0, REPORT_LEFT_OUT_MAX),
         left_out_more: Math.max(0, leftOut.length - REPORT_LEFT_OUT_MAX),
       },
@@ -179,9 +220,8 @@ export class ReportPlanner {
   ): Promise<{ settings: Map<string, ZoneAnalyticsSettings>; queries: number }> {
     const settings = new Map<string, ZoneAnalyticsSettings>();
     const missing = new Map<number, { account: AccountRecord; zoneTags: string[] }>();
-    const keyOf = (zone: OwnedZone) => `${zone.account.id}\u0000${zone.zone.zoneId}`;
     for (const zone of zones) {
-      const kept = this.settings.get(keyOf(zone));
+      const kept = this.keptSettings(zone);
       if (kept) settings.set(zone.zone.zoneId, kept);
       else {
         let group = missing.get(zone.account.id);
@@ -191,20 +231,13 @@ export class ReportPlanner {
     }
     // One query per 10 zones of an account, a few at a time as a report's own queries run.
     const batches = [...missing.values()].flatMap(({ account, zoneTags }) => {
-      const client = this.deps.cloudflare.analyticsClient(
-        this.deps.tokenCipher.decrypt(account.tokenEncrypted),
-      );
+      const client = this.clientOf(account);
       return zoneBatches(zoneTags).map((batch) => ({ account, client, zoneTags: batch }));
     });
-    const reads = await mapWithConcurrency(batches, QUERY_CONCURRENCY, async (batch) => ({
-      account: batch.account,
-      read: await zoneAnalyticsSettings(batch.client, batch.zoneTags),
-    }));
-    for (const { account, read } of reads)
-      for (const [zoneTag, limits] of read) {
-        settings.set(zoneTag, limits);
-        this.settings.set(`${account.id}\u0000${zoneTag}`, limits);
-      }
+    const reads = await mapWithConcurrency(batches, QUERY_CONCURRENCY, (batch) =>
+      this.readSettings(batch.account, batch.client, batch.zoneTags),
+    );
+    for (const read of reads) for (const [zoneTag, limits] of read) settings.set(zoneTag, limits);
     return { settings, queries: batches.length };
   }
 }
@@ -213,10 +246,7 @@ export class ReportPlanner {
  * The range cut into windows no wider than the dataset's widest (`maxDuration`), newest first: a
  * range a plan keeps but one query may not span costs one query per window.
  */
-export function windowsOf(
-  plan: Pick<ReportPlan, 'since' | 'until'>,
-  limits: DatasetSettings,
-): ReportWindow[] {
+export function windowsOf(plan: { since: Date; until: Date }, limits: DatasetSettings): ReportWindow[] {
   const widest = Math.max(limits.maxDuration * 1000, 60_000);
   const windows: ReportWindow[] = [];
   for (let until = plan.until.getTime(); until > plan.since.getTime(); until -= widest)

@@ -6,19 +6,24 @@ import {
   type ReportTopRow,
 } from '@guardian/contract';
 import type { z } from 'zod';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AnswerCache } from '../../answer-cache';
-import { queryAnalytics, type AnalyticsDataset } from '../../cloudflare';
+import { AppError } from '../../app-error';
+import type { AnalyticsDataset } from '../../cloudflare';
 import type { AnswerCaches, AppDeps } from '../../deps';
 import { mapWithConcurrency } from '../rules-overview';
+import { QUERY_CONCURRENCY, ReportPlanner, windowsOf, type ReportPlan } from './report-plan';
 import {
-  QUERY_CONCURRENCY,
-  ReportPlanner,
-  windowsOf,
-  type QueryBatch,
-  type ReportPlan,
-  type ReportWindow,
-} from './report-plan';
+  ReportReading,
+  sendPart,
+  type BatchWindow,
+  type PartQuery,
+  type ReportFold,
+} from './report-progress';
 import type { BucketDimension } from './report-queries';
+import type { OwnedZone } from '../zones';
+
+export type { BatchWindow, ReportFold } from './report-progress';
 
 /*
  * What every report shares: the planner (the person's zones, 10 a query, their limits kept an hour),
@@ -28,8 +33,15 @@ import type { BucketDimension } from './report-queries';
 
 /** How long a report's answer is kept: a person switching tabs or ranges does not ask Cloudflare again. */
 export const REPORT_KEPT_MS = 60_000;
-/** Rows of a series asked per zone (Cloudflare's maxPageSize may be lower). */
-const SERIES_ROWS = 10_000;
+/**
+ * How long a report's ask waits for its reading before answering with what is read so far (the page
+ * shows it and asks again until the report is complete): the page's first figures within a second.
+ */
+export const REPORT_FIRST_ANSWER_MS = 600;
+/** Reports one person may have being read at once (each goes on after its first answer). */
+export const READINGS_PER_PERSON = 4;
+/** How long a failed reading's error answers the page's next asks, rather than reading anew at once. */
+const FAILED_KEPT_MS = 5_000;
 /** Cache statuses whose request the edge answered from its cache. */
 export const CACHED_STATUSES = new Set(['hit', 'stale', 'revalidated', 'updating']);
 
@@ -77,9 +89,23 @@ export function isoTime(text: string): string {
   return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
 }
 
+/**
+ * Bucket times as read: a report over 1,000 zones has a million series rows but only the range's
+ * hours (720 at most) as distinct times, so each is parsed once. Bounded: emptied when it holds more.
+ */
+const bucketTimes = new Map<string, string>();
+const BUCKET_TIMES_MAX = 10_000;
+
 /** A bucket's start as ISO time: an hour's time as Cloudflare gives it, a day's date at midnight UTC. */
-export const bucketTime = (dimensions: { datetimeHour?: string; date?: string }) =>
-  isoTime(dimensions.datetimeHour ?? (dimensions.date ? `${dimensions.date}T00:00:00Z` : ''));
+export function bucketTime(dimensions: { datetimeHour?: string; date?: string }): string {
+  const text = dimensions.datetimeHour ?? (dimensions.date ? `${dimensions.date}T00:00:00Z` : '');
+  let time = bucketTimes.get(text);
+  if (time === undefined) {
+    if (bucketTimes.size >= BUCKET_TIMES_MAX) bucketTimes.clear();
+    bucketTimes.set(text, (time = isoTime(text)));
+  }
+  return time;
+}
 
 /** Cloudflare's time dimension of the range's bucket. */
 export const bucketOf = (query: ReportQuery): BucketDimension =>
@@ -90,13 +116,12 @@ export const bucketOf = (query: ReportQuery): BucketDimension =>
  * largest `size` first: at most `max` rows, and how many zones more there are.
  */
 export function byZone<T, R extends object>(
-  plan: ReportPlan,
+  domains: ReadonlyMap<string, string>,
   zones: ReadonlyMap<string, T>,
   size: (figures: T) => number,
   shown: (figures: T) => R,
   max = REPORT_TOP_MAX,
 ): { rows: ({ zone_id: string; domain: string } & R)[]; more: number } {
-  const domains = new Map(plan.zones.map((zone) => [zone.zone.zoneId, zone.zone.domain]));
   const rows = [...zones.entries()]
     .sort(([tagA, a], [tagB, b]) => size(b) - size(a) || (tagA < tagB ? -1 : 1))
     .slice(0, max)
@@ -115,13 +140,9 @@ export function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   return value;
 }
 
-/** A query of one batch over one window. */
-export interface BatchWindow {
-  batch: QueryBatch;
-  window: ReportWindow;
-  /** The newest window of its batch: where the sampled events are read. */
-  newest: boolean;
-}
+/** The person's zones of a plan, by id: what `byZone` names them by. */
+export const domainsOf = (plan: ReportPlan): Map<string, string> =>
+  new Map(plan.zones.map((zone) => [zone.zone.zoneId, zone.zone.domain]));
 
 /**
  * Answers kept per person and question for `ttl`: a kept one is given to `again` (a report marks it
@@ -162,6 +183,22 @@ export class KeptAnswers {
   }
 }
 
+/** A complete report kept, and its JSON as last sent with the version of what changes under it. */
+interface KeptReport<T> {
+  report: T;
+  /** Its JSON as UTF-8 bytes: sent as they are, not encoded again for each ask. */
+  json: { version: string; bytes: Buffer } | null;
+}
+
+/**
+ * What a kept report shows that may change under it (the security report's source IPs' lists): its
+ * version now, and the report with it applied.
+ */
+export interface ReportListing<T> {
+  version(userId: number): Promise<string>;
+  apply(userId: number, report: T): Promise<T>;
+}
+
 /** A kept report: its scope says no query was sent for it. */
 export const keptScope = (scope: ReportScope): ReportScope => ({ ...scope, cloudflare_queries: 0 });
 
@@ -172,23 +209,114 @@ export const keptScope = (scope: ReportScope): ReportScope => ({ ...scope, cloud
 export class ReportReader {
   readonly planner: ReportPlanner;
   readonly answers: KeptAnswers;
+  /** Complete progressive reports by person and question, kept a minute. */
+  private readonly complete: AnswerCache<KeptReport<{ scope: ReportScope }>>;
+  /**
+   * Progressive reports being read, by person and question: at most READINGS_PER_PERSON a person,
+   * each gone once complete (its answer kept) or a moment after it failed.
+   */
+  private readonly readings = new Map<string, ReportReading<{ scope: ReportScope }>>();
 
-  constructor(deps: AppDeps) {
+  constructor(
+    deps: AppDeps,
+    private readonly firstAnswerMs = REPORT_FIRST_ANSWER_MS,
+  ) {
     this.planner = new ReportPlanner(deps);
     this.answers = new KeptAnswers(deps.answerCaches, REPORT_KEPT_MS);
+    this.complete = new AnswerCache(deps.answerCaches, { max: 500, ttl: REPORT_KEPT_MS });
   }
 
-  /** A report kept a minute per person and question, or read anew; a kept one costs no query. */
-  report<T extends { scope: ReportScope }>(
+  /**
+   * A report over the person's zones as JSON, read progressively: a complete answer kept a minute is
+   * sent as it was serialised (a kept one costs no query); else the reading of this report (one per
+   * person and question: asks meanwhile share it) is waited for up to the first-answer time, and what
+   * it has read by then is sent, `complete: false`, while it goes on. `listing` marks what changes
+   * under a kept answer (the person's lists): the kept JSON is made again only when its version moves.
+   */
+  async progressive<T extends { scope: ReportScope }>(
     kind: string,
     userId: number,
     query: ReportQuery,
-    read: () => Promise<T>,
-    again: (kept: T) => T | Promise<T> = (kept) => kept,
-  ): Promise<T> {
-    return this.answers.kept([kind, userId, query], read, (kept) =>
-      again({ ...kept, scope: keptScope(kept.scope) }),
+    fold: (range: { since: Date; until: Date }) => ReportFold<z.ZodType, T>,
+    listing?: ReportListing<T>,
+  ): Promise<string | Buffer> {
+    const asked = performance.now();
+    const key = JSON.stringify([kind, userId, query]);
+    const kept = this.complete.get(key) as KeptReport<T> | undefined;
+    if (kept) return this.keptJson(kept, userId, listing);
+    let reading = this.readings.get(key) as ReportReading<T> | undefined;
+    let mine = false;
+    if (!reading) {
+      // Another person's account or zone (404) and too many zones (400) are told before any reading.
+      const zones = await this.planner.zonesOf(userId, query);
+      // Meanwhile another ask may have started this reading, or even seen it complete and kept.
+      const keptNow = this.complete.get(key) as KeptReport<T> | undefined;
+      if (keptNow) return this.keptJson(keptNow, userId, listing);
+      reading = this.readings.get(key) as ReportReading<T> | undefined;
+      if (!reading) {
+        reading = this.startReading(key, userId, query, zones, fold);
+        mine = true;
+      }
+    }
+    // The first-answer time counts from the ask, the zones check included.
+    const left = Math.max(0, this.firstAnswerMs - (performance.now() - asked));
+    await Promise.race([reading.done, sleep(left, undefined, { ref: false })]);
+    // A reading shared with the ask that started it: that one says what it cost, this one nothing.
+    if (reading.complete && !mine) {
+      const done = this.complete.get(key) as KeptReport<T> | undefined;
+      if (done) return this.keptJson(done, userId, listing);
+    }
+    const report = reading.snapshot();
+    return JSON.stringify(listing ? await listing.apply(userId, report) : report);
+  }
+
+  private startReading<T extends { scope: ReportScope }>(
+    key: string,
+    userId: number,
+    query: ReportQuery,
+    zones: OwnedZone[],
+    fold: (range: { since: Date; until: Date }) => ReportFold<z.ZodType, T>,
+  ): ReportReading<T> {
+    let underWay = 0;
+    for (const [other, reading] of this.readings)
+      if ((JSON.parse(other) as unknown[])[1] === userId && !reading.failedAt) underWay += 1;
+    if (underWay >= READINGS_PER_PERSON)
+      throw new AppError(
+        'RATE_LIMITED',
+        `${READINGS_PER_PERSON} of your reports are still being read from Cloudflare: try again in a moment.`,
+        { retryAfterSeconds: 5 },
+      );
+    const range = this.planner.rangeOf(query);
+    const reading = new ReportReading(this.planner, query, zones, fold(range), range);
+    this.readings.set(key, reading);
+    reading.done.then(
+      () => {
+        this.complete.set(key, { report: reading.snapshot(), json: null });
+        this.readings.delete(key);
+      },
+      () => {
+        // The page's next ask (it asks again while the report is partial) is told the failure.
+        reading.failedAt = Date.now();
+        setTimeout(() => {
+          if (this.readings.get(key) === reading) this.readings.delete(key);
+        }, FAILED_KEPT_MS).unref();
+      },
     );
+    return reading;
+  }
+
+  /** A kept report as JSON bytes, its scope saying it cost no query, made again when the listing moved. */
+  private async keptJson<T extends { scope: ReportScope }>(
+    kept: KeptReport<T>,
+    userId: number,
+    listing?: ReportListing<T>,
+  ): Promise<Buffer> {
+    const version = listing ? await listing.version(userId) : '';
+    if (kept.json?.version === version) return kept.json.bytes;
+    const report = { ...kept.report, scope: keptScope(kept.report.scope) };
+    const bytes = Buffer.from(JSON.stringify(listing ? await listing.apply(userId, report) : report));
+    kept.json = { version, bytes };
+    return bytes;
   }
 
   /**
@@ -199,7 +327,7 @@ export class ReportReader {
     plan: ReportPlan,
     dataset: AnalyticsDataset,
     schema: S,
-    queryOf: (part: BatchWindow) => { query: string; variables: Record<string, unknown>; series?: false },
+    queryOf: (part: BatchWindow) => PartQuery,
   ): Promise<{ answers: { part: BatchWindow; data: z.infer<S> }[]; queries: number }> {
     const parts: BatchWindow[] = plan.batches.flatMap((batch) =>
       windowsOf(plan, batch.settings[dataset]!).map((window, index) => ({
@@ -208,23 +336,10 @@ export class ReportReader {
         newest: index === 0,
       })),
     );
-    const answers = await mapWithConcurrency(parts, QUERY_CONCURRENCY, async (part) => {
-      const { query, variables, series } = queryOf(part);
-      const limits = part.batch.settings[dataset]!;
-      const data = await queryAnalytics(
-        part.batch.client,
-        query,
-        {
-          zoneTags: part.batch.zoneTags,
-          since: part.window.since.toISOString(),
-          until: part.window.until.toISOString(),
-          ...(series === false ? {} : { seriesLimit: Math.min(SERIES_ROWS, limits.maxPageSize) }),
-          ...variables,
-        },
-        schema,
-      );
-      return { part, data };
-    });
+    const answers = await mapWithConcurrency(parts, QUERY_CONCURRENCY, async (part) => ({
+      part,
+      data: (await sendPart(part, dataset, schema, queryOf(part))) as z.infer<S>,
+    }));
     return { answers, queries: plan.queries + parts.length };
   }
 

@@ -1,12 +1,9 @@
 import type {
   ActivityQuery,
   ActivityReport,
-  ErrorsReport,
   OverviewReport,
   PerformanceReport,
   ReportQuery,
-  SecurityReport,
-  TrafficReport,
 } from '@guardian/contract';
 import type { AppDeps } from '../../deps';
 import type { IpSearchService } from '../ip-search';
@@ -33,8 +30,14 @@ export class ReportsService {
   private readonly activityReports: ActivityReports;
   private readonly performanceReports: PerformanceReports;
 
-  constructor(deps: AppDeps, ipSearch: IpSearchService, counts: OverviewCounts) {
-    const reader = new ReportReader(deps);
+  constructor(
+    deps: AppDeps,
+    ipSearch: IpSearchService,
+    counts: OverviewCounts,
+    /** How long a report's ask waits for its reading before it answers with what is read so far. */
+    firstAnswerMs?: number,
+  ) {
+    const reader = new ReportReader(deps, firstAnswerMs);
     this.securityReports = new SecurityReports(reader, ipSearch);
     this.trafficReports = new TrafficReports(reader);
     this.errorsReports = new ErrorsReports(reader);
@@ -43,15 +46,18 @@ export class ReportsService {
     this.performanceReports = new PerformanceReports(deps, reader);
   }
 
-  security(userId: number, query: ReportQuery): Promise<SecurityReport> {
+  /** The report as JSON: complete, or what is read so far (`scope.complete`). */
+  security(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.securityReports.read(userId, query);
   }
 
-  traffic(userId: number, query: ReportQuery): Promise<TrafficReport> {
+  /** The report as JSON: complete, or what is read so far (`scope.complete`). */
+  traffic(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.trafficReports.read(userId, query);
   }
 
-  errors(userId: number, query: ReportQuery): Promise<ErrorsReport> {
+  /** The report as JSON: complete, or what is read so far (`scope.complete`). */
+  errors(userId: number, query: ReportQuery): Promise<string | Buffer> {
     return this.errorsReports.read(userId, query);
   }
 

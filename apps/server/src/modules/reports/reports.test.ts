@@ -420,6 +420,11 @@ describe('reports when Cloudflare refuses', () => {
     expect(response.json<ErrorBody>().message).toContain(
       "Guardian's own limit of 3 GraphQL Analytics queries to Cloudflare per 5 minutes",
     );
-    expect(graphqlCalls(ctx, account.tokenValue)).toBe(3);
+    // Never past the budget. A report query may start while another still holds a slot it reserved
+    // (DatabaseRequestBudget hands a busy token's callers slots in batches), so the budget may be
+    // spent with one query fewer sent, never one more.
+    const sent = graphqlCalls(ctx, account.tokenValue);
+    expect(sent).toBeLessThanOrEqual(3);
+    expect(sent).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,6 +1,14 @@
-import { REPORT_SERIES_MAX, REPORT_TOP_MAX, type ReportQuery, type TrafficReport } from '@guardian/contract';
+import {
+  REPORT_SERIES_MAX,
+  REPORT_TOP_MAX,
+  type ReportQuery,
+  type ReportScope,
+  type TrafficReport,
+} from '@guardian/contract';
+import type { z } from 'zod';
 import { trafficAnswerSchema, trafficQuery } from './report-queries';
 import {
+  bucketOf,
   bucketTime,
   byZone,
   CACHED_STATUSES,
@@ -8,6 +16,8 @@ import {
   entryOf,
   Tally,
   topRows,
+  type BatchWindow,
+  type ReportFold,
   type ReportReader,
   tallyValues,
 } from './report-reading';
@@ -22,82 +32,94 @@ const noFigures = (): Figures => ({ requests: 0, cached_requests: 0, bytes: 0, v
 /**
  * /reports/traffic: the person's zones' requests, bandwidth, cached share and visits over time and by
  * zone (both from the series' rows, which each zone's answer has apart: no query more), by cache
- * status, status class, country, host and path.
+ * status, status class, country, host and path. Read progressively (ReportReader.progressive).
  */
 export class TrafficReports {
   constructor(private readonly reader: ReportReader) {}
 
-  read(userId: number, query: ReportQuery): Promise<TrafficReport> {
-    return this.reader.report('traffic', userId, query, () => this.readNew(userId, query));
+  /** The report as JSON. */
+  read(userId: number, query: ReportQuery): Promise<string | Buffer> {
+    return this.reader.progressive('traffic', userId, query, () => new TrafficFold(query));
+  }
+}
+
+/** The traffic report's figures, each answer folded in as it comes. */
+class TrafficFold implements ReportFold<typeof trafficAnswerSchema, TrafficReport> {
+  readonly dataset = 'httpRequestsAdaptiveGroups' as const;
+  readonly schema = trafficAnswerSchema;
+  private readonly text: string;
+  private readonly totals = noFigures();
+  private readonly series = new Map<string, Figures>();
+  private readonly zones = new Map<string, Figures>();
+  private readonly cache = new Tally<string>();
+  private readonly classes = new Tally<ReturnType<typeof statusClass>>();
+  private readonly countries = new Tally<string>();
+  private readonly hosts = new Tally<string>();
+  private readonly paths = new Tally<string>();
+
+  constructor(query: ReportQuery) {
+    this.text = trafficQuery(bucketOf(query));
   }
 
-  private async readNew(userId: number, query: ReportQuery): Promise<TrafficReport> {
-    const { plan, answers, queries } = await this.reader.readRequests(
-      userId,
-      query,
-      trafficAnswerSchema,
-      trafficQuery,
-    );
-    const totals = noFigures();
-    const series = new Map<string, Figures>();
-    const zones = new Map<string, Figures>();
-    const cache = new Tally<string>();
-    const classes = new Tally<ReturnType<typeof statusClass>>();
-    const countries = new Tally<string>();
-    const hosts = new Tally<string>();
-    const paths = new Tally<string>();
-    for (const { data } of answers) {
-      for (const zone of data.viewer.zones) {
-        const ofZone = entryOf(zones, zone.zoneTag, noFigures);
-        for (const row of zone.overTime) {
-          const time = bucketTime(row.dimensions);
-          if (!time) continue;
-          const cached = CACHED_STATUSES.has(row.dimensions.cacheStatus) ? row.count : 0;
-          for (const sum of [totals, ofZone, entryOf(series, time, noFigures)]) {
-            sum.requests += row.count;
-            sum.cached_requests += cached;
-            sum.bytes += row.sum.edgeResponseBytes;
-            sum.visits += row.sum.visits;
-          }
+  queryOf() {
+    return { query: this.text, variables: {} };
+  }
+
+  add(_part: BatchWindow, data: z.infer<typeof trafficAnswerSchema>): void {
+    for (const zone of data.viewer.zones) {
+      const ofZone = entryOf(this.zones, zone.zoneTag, noFigures);
+      for (const row of zone.overTime) {
+        const time = bucketTime(row.dimensions);
+        if (!time) continue;
+        const cached = CACHED_STATUSES.has(row.dimensions.cacheStatus) ? row.count : 0;
+        for (const sum of [this.totals, ofZone, entryOf(this.series, time, noFigures)]) {
+          sum.requests += row.count;
+          sum.cached_requests += cached;
+          sum.bytes += row.sum.edgeResponseBytes;
+          sum.visits += row.sum.visits;
         }
-        for (const row of zone.byCache)
-          cache.add(row.dimensions.cacheStatus!, row.dimensions.cacheStatus!, row.count);
-        for (const row of zone.byStatus) {
-          const status = row.dimensions.edgeResponseStatus;
-          if (status >= 100 && status < 600) classes.add(statusClass(status), statusClass(status), row.count);
-        }
-        tallyValues(countries, zone.topCountries, (row) => row.dimensions.clientCountryName);
-        tallyValues(hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
-        tallyValues(paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
       }
+      for (const row of zone.byCache)
+        this.cache.add(row.dimensions.cacheStatus!, row.dimensions.cacheStatus!, row.count);
+      for (const row of zone.byStatus) {
+        const status = row.dimensions.edgeResponseStatus;
+        if (status >= 100 && status < 600)
+          this.classes.add(statusClass(status), statusClass(status), row.count);
+      }
+      tallyValues(this.countries, zone.topCountries, (row) => row.dimensions.clientCountryName);
+      tallyValues(this.hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
+      tallyValues(this.paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
     }
+  }
+
+  report(scope: ReportScope, domains: ReadonlyMap<string, string>): TrafficReport {
     const busiest = byZone(
-      plan,
-      zones,
+      domains,
+      this.zones,
       (figures) => figures.requests,
-      (figures) => figures,
+      (figures) => ({ ...figures }),
     );
     return {
-      scope: this.reader.scopeOf(plan, queries),
-      totals,
-      over_time: [...series.entries()]
+      scope,
+      totals: { ...this.totals },
+      over_time: [...this.series.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .slice(0, REPORT_SERIES_MAX)
         .map(([time, figures]) => ({ time, ...figures })),
-      by_cache_status: cache.top(REPORT_TOP_MAX).map(({ value, count }) => ({
+      by_cache_status: this.cache.top(REPORT_TOP_MAX).map(({ value, count }) => ({
         cache_status: cut(value, 64),
         cached: CACHED_STATUSES.has(value),
         count,
       })),
-      by_status_class: classes
+      by_status_class: this.classes
         .all()
         .map(({ value, count }) => ({ status_class: value, count }))
         .sort((a, b) => (a.status_class < b.status_class ? -1 : 1)),
       by_zone: busiest.rows,
       by_zone_more: busiest.more,
-      top_countries: topRows(countries),
-      top_hosts: topRows(hosts),
-      top_paths: topRows(paths),
+      top_countries: topRows(this.countries),
+      top_hosts: topRows(this.hosts),
+      top_paths: topRows(this.paths),
     };
   }
 }

@@ -22,6 +22,8 @@ const scope: ReportScope = {
   until: UNTIL,
   bucket: 'hour',
   zone_count: 1,
+  zones_read: 1,
+  complete: true,
   left_out: [],
   left_out_more: 0,
   cloudflare_queries: 1,

@@ -29,6 +29,8 @@ const scope = (overrides: Partial<ReportScope> = {}): ReportScope => ({
   until: '2026-11-29T10:30:00.000Z',
   bucket: 'hour',
   zone_count: 2,
+  zones_read: 2,
+  complete: true,
   left_out: [],
   left_out_more: 0,
   cloudflare_queries: 2,
@@ -176,6 +178,48 @@ describe('Reports > Security', () => {
       'Block scanners',
       '10 events',
     ]);
+  });
+
+  it('shows a partial report with how far the reading is, and asks again until it is complete', async () => {
+    // The server answers what it has read so far while it reads the rest (a report over many zones).
+    let asks = 0;
+    api.answer(SECURITY, () => {
+      asks += 1;
+      return asks === 1
+        ? jsonResponse(
+            200,
+            security({
+              scope: scope({ zones_read: 1, complete: false, cloudflare_queries: 1 }),
+              total: 1_000,
+              by_action: [{ action: 'block', count: 1_000 }],
+            }),
+          )
+        : jsonResponse(200, security());
+    });
+    renderApp('/reports/security');
+    const progress = await screen.findByRole('progressbar', { name: 'Zones read from Cloudflare' });
+    expect(progress).toHaveAttribute('aria-valuenow', '50');
+    expect(progress).toHaveAttribute('aria-valuetext', 'Read 1 of 2 zones…');
+    expect(screen.getByText('Read 1 of 2 zones…')).toBeInTheDocument();
+    expect(screen.getByText('1 zone read so far', { exact: false })).toBeInTheDocument();
+    // The charts show the partial figures meanwhile.
+    expect(rowsOf(screen.getByRole('table', { name: 'By action' }))).toEqual([['Block', '1,000']]);
+
+    // Asked again by itself: the whole report replaces it, and the progress line goes.
+    await waitFor(
+      () =>
+        expect(rowsOf(screen.getByRole('table', { name: 'By action' }))).toEqual([
+          ['Block', '1,200'],
+          ['Managed challenge', '300'],
+        ]),
+      { timeout: 4_000 },
+    );
+    expect(screen.queryByRole('progressbar', { name: 'Zones read from Cloudflare' })).not.toBeInTheDocument();
+    expect(screen.getByText('2 zones read', { exact: false })).toBeInTheDocument();
+    // Complete, it is not asked for again.
+    const asked = asks;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(asks).toBe(asked);
   });
 
   it('keeps the filters in the address and asks the report for them', async () => {
