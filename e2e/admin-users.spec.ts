@@ -167,7 +167,7 @@ test('the set-password link the Users page shows opens the set-password page for
   const person = await context.newPage();
   await person.goto(link);
   await expect(person.getByRole('heading', { name: 'Set your password' })).toBeVisible();
-  await expect(person.getByLabel('E-mail')).toHaveValue(invited);
+  await expect(person.getByLabel('E-mail', { exact: true })).toHaveValue(invited);
   await context.close();
 
   await page.getByRole('searchbox', { name: 'Search users' }).fill(invited);

@@ -13,10 +13,10 @@ test.describe('sign-in', () => {
     await page.goto('/login');
     const submit = page.getByRole('button', { name: 'Login' });
     await expect(submit).toBeDisabled();
-    await page.getByLabel('E-mail').fill('not-an-email');
+    await page.getByLabel('E-mail', { exact: true }).fill('not-an-email');
     await page.getByLabel('Password').fill('x');
     await expect(submit).toBeDisabled();
-    await page.getByLabel('E-mail').fill('someone@example.com');
+    await page.getByLabel('E-mail', { exact: true }).fill('someone@example.com');
     await expect(submit).toBeEnabled();
     await page.getByLabel('Password').fill('');
     await expect(submit).toBeDisabled();
@@ -25,11 +25,11 @@ test.describe('sign-in', () => {
 
   test('shows the server message for a wrong password and for an unknown e-mail alike', async ({ page }) => {
     await page.goto('/login');
-    await page.getByLabel('E-mail').fill(DEMO_USER.email);
+    await page.getByLabel('E-mail', { exact: true }).fill(DEMO_USER.email);
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByRole('alert')).toHaveText('Invalid e-mail or password.');
-    await page.getByLabel('E-mail').fill('nobody@guardian.local');
+    await page.getByLabel('E-mail', { exact: true }).fill('nobody@guardian.local');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByRole('alert')).toHaveText('Invalid e-mail or password.');
     await expect(page).toHaveURL(/\/login$/);
@@ -38,7 +38,7 @@ test.describe('sign-in', () => {
   test("shows 'Sunucuya bağlanılamadı.' when the server cannot be reached", async ({ page }) => {
     await page.route('**/api/login', (route) => route.abort('connectionrefused'));
     await page.goto('/login');
-    await page.getByLabel('E-mail').fill(DEMO_USER.email);
+    await page.getByLabel('E-mail', { exact: true }).fill(DEMO_USER.email);
     await page.getByLabel('Password').fill(DEMO_USER.password);
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByRole('alert')).toHaveText('Sunucuya bağlanılamadı.');
@@ -47,7 +47,7 @@ test.describe('sign-in', () => {
   test("shows 'Bir hata oluştu.' when the answer carries no message", async ({ page }) => {
     await page.route('**/api/login', (route) => route.fulfill({ status: 500, body: '' }));
     await page.goto('/login');
-    await page.getByLabel('E-mail').fill(DEMO_USER.email);
+    await page.getByLabel('E-mail', { exact: true }).fill(DEMO_USER.email);
     await page.getByLabel('Password').fill(DEMO_USER.password);
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByRole('alert')).toHaveText('Bir hata oluştu.');

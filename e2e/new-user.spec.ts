@@ -9,7 +9,7 @@ test("login shows a proxy's non-JSON error page as text", async ({ page }) => {
     route.fulfill({ status: 502, contentType: 'text/plain', body: '502 Bad Gateway: upstream unreachable' }),
   );
   await page.goto('/login');
-  await page.getByLabel('E-mail').fill(DEMO_USER.email);
+  await page.getByLabel('E-mail', { exact: true }).fill(DEMO_USER.email);
   await page.getByLabel('Password').fill(DEMO_USER.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('alert')).toHaveText('502 Bad Gateway: upstream unreachable');
@@ -40,7 +40,7 @@ test('an ended session says so at /login, and signing in returns to the page', a
   await page.getByRole('button', { name: 'Update List' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('status')).toHaveText('Your session has ended. Please sign in again.');
-  await page.getByLabel('E-mail').fill(DEMO_USER.email);
+  await page.getByLabel('E-mail', { exact: true }).fill(DEMO_USER.email);
   await page.getByLabel('Password').fill(DEMO_USER.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/cloudflare\/zones$/);

@@ -40,7 +40,7 @@ test('an administrator adds a person, who turns on two-factor and signs in with 
   // Signing in again asks for a code after the password (a step's code is taken once: the app's next).
   await person.getByRole('button', { name: 'User menu' }).click();
   await person.getByRole('menuitem', { name: 'Logout' }).click();
-  await person.getByLabel('E-mail').fill(email);
+  await person.getByLabel('E-mail', { exact: true }).fill(email);
   await person.getByLabel('Password').fill(PASSWORD);
   await person.getByRole('button', { name: 'Login' }).click();
   await expect(person.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();

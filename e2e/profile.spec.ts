@@ -67,7 +67,7 @@ test('a person changes their password with the current one and signs in with the
   await page.getByRole('button', { name: 'User menu' }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel('E-mail').fill(person.email);
+  await page.getByLabel('E-mail', { exact: true }).fill(person.email);
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('alert')).toBeVisible();

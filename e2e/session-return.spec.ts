@@ -5,7 +5,7 @@ const ZONES_PAGE = '/cloudflare/zones?page=1';
 
 /** Signs in on /login as it is (the state the ended session left), without waiting for a page. */
 async function signInHere(page: Page, person: { email: string; password: string }) {
-  await page.getByLabel('E-mail').fill(person.email);
+  await page.getByLabel('E-mail', { exact: true }).fill(person.email);
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Login' }).click();
 }

@@ -30,7 +30,7 @@ test('a person sets their password with a one-time link, signs in with it, and t
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(link);
   await expect(page.getByRole('heading', { name: 'Set your password' })).toBeVisible();
-  await expect(page.getByLabel('E-mail')).toHaveValue(email);
+  await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(email);
   await page.screenshot({ path: `${SHOTS}/set-password-1280.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${SHOTS}/set-password-390.png`, fullPage: true });

@@ -12,7 +12,7 @@ let recoveryCodes: string[] = [];
 
 async function passwordStep(page: Page) {
   await page.goto('/login');
-  await page.getByLabel('E-mail').fill(PERSON.email);
+  await page.getByLabel('E-mail', { exact: true }).fill(PERSON.email);
   await page.getByLabel('Password').fill(PERSON.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
@@ -159,7 +159,7 @@ test('while an administrator requires two-factor, a person without it is sent to
   try {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/cloudflare/accounts');
-    await page.getByLabel('E-mail').fill(DEMO_USER.email);
+    await page.getByLabel('E-mail', { exact: true }).fill(DEMO_USER.email);
     await page.getByLabel('Password').fill(DEMO_USER.password);
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page).toHaveURL(/\/two-factor\/setup$/);

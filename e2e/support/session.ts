@@ -3,7 +3,7 @@ import { expect, test, type BrowserContextOptions, type Page } from '@playwright
 /** Signs in through the login form, as a person does, and waits for the dashboard. */
 export async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
   await page.goto('/login');
-  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('E-mail', { exact: true }).fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);

@@ -313,7 +313,7 @@ describe('benchmark scale', () => {
     const smallId = await newList('small');
     sandbox.control.seedListItems(ACCOUNT_A, smallId, seed.slice(0, 11_000));
 
-    // A page of the huge list costs what a page of a small one does (medians of interleaved reads):
+    // A page of the huge list costs what a page of a small one does (interleaved reads):
     // work over the whole list per page would make it many times dearer.
     const walk = async (id: string) => {
       const base = `${lists()}/${id}/items?per_page=500`;
@@ -333,9 +333,11 @@ describe('benchmark scale', () => {
       hugePages.push(await hugePage());
       smallPages.push(await smallPage());
     }
-    const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
-    expect(median(hugePages), `${median(hugePages)} ms vs ${median(smallPages)} ms`).toBeLessThan(
-      5 * median(smallPages),
+    // The fastest of 20 reads: what the page itself costs, without the pauses (collection of the huge
+    // list's heap, other work on a shared machine) that land on some reads and not others.
+    const fastest = (values: number[]) => Math.min(...values);
+    expect(fastest(hugePages), `${fastest(hugePages)} ms vs ${fastest(smallPages)} ms`).toBeLessThan(
+      5 * fastest(smallPages),
     );
     const deep = await call(sandbox, 'GET', `${lists()}/${listId}/items?per_page=500&search=10.7.160.`);
     expect(items(deep.body.result)).toHaveLength(256);

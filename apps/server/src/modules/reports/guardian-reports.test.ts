@@ -237,8 +237,9 @@ describe('the Performance report (GET /api/reports/performance)', () => {
   afterAll(() => ctx.close());
 
   it("edge and origin times and the cached share of the person's zones, 10 zones a query", async () => {
-    // Both reads below end their range at the same now: the account's and one zone's figures compared.
-    reportNow = Date.now();
+    // Both reads below end their range at the same now, the end of the last whole hour (no hour cut
+    // part-way at either end of the range): the account's and one zone's figures compared.
+    reportNow = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 1;
     ctx.sandbox.control.resetCalls();
     const response = await get(ctx, alice, 'performance', { account_id: enterprise.account_id });
     expect(response.statusCode, response.body).toBe(200);
