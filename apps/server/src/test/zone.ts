@@ -1,7 +1,23 @@
 import type { CloudflareTestContext } from './cloudflare-context';
 import type { TestUser } from './context';
 
+type Plan = 'free' | 'pro' | 'business' | 'enterprise';
+
 let zoneCounter = 0;
+
+/** A new active zone of the account at Cloudflare, and in the console's mirror as the zones sync would leave it. */
+export async function addMirroredZone(
+  ctx: CloudflareTestContext,
+  account: { id: number; account_id: string },
+  name: string,
+) {
+  const zone = ctx.sandbox.control.addZone(account.account_id, name, { status: 'active' });
+  await ctx.db.query(
+    'INSERT INTO zones (account_ref, zone_id, domain, status, name_servers) VALUES ($1, $2, $3, $4, $5)',
+    [account.id, zone.id, zone.name, zone.status, zone.name_servers],
+  );
+  return zone;
+}
 
 /**
  * For the rules tests: a user's account (of the plan asked) with one active zone at Cloudflare, and
@@ -10,16 +26,27 @@ let zoneCounter = 0;
 export async function addOwnedZone(
   ctx: CloudflareTestContext,
   user: TestUser,
-  plan: 'free' | 'pro' | 'business' | 'enterprise' = 'enterprise',
+  plan: Plan = 'enterprise',
 ): Promise<{ zoneId: string; accountId: string; token: string }> {
   zoneCounter += 1;
   const account = await ctx.addAccount(user, { plan });
-  const zone = ctx.sandbox.control.addZone(account.account_id, `rules-${zoneCounter}.example.com`, {
-    status: 'active',
-  });
-  await ctx.db.query(
-    'INSERT INTO zones (account_ref, zone_id, domain, status, name_servers) VALUES ($1, $2, $3, $4, $5)',
-    [account.id, zone.id, zone.name, zone.status, zone.name_servers],
-  );
+  const zone = await addMirroredZone(ctx, account, `rules-${zoneCounter}.example.com`);
   return { zoneId: zone.id, accountId: account.account_id, token: account.tokenValue };
+}
+
+/** For the reports tests: a user's account of `plan` with `count` active zones named `<prefix>-N.example`, mirrored. */
+export async function accountWithZones(
+  ctx: CloudflareTestContext,
+  user: TestUser,
+  plan: Plan,
+  count: number,
+  prefix: string,
+) {
+  const account = await ctx.addAccount(user, { plan });
+  const zoneIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    zoneCounter += 1;
+    zoneIds.push((await addMirroredZone(ctx, account, `${prefix}-${zoneCounter}.example`)).id);
+  }
+  return { account, zoneIds };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../config';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import { addMirroredZone } from '../../test/zone';
 
 /*
  * The two reports of Guardian's own data: Activity (the audit trail as charts) and Performance (the
@@ -210,23 +211,17 @@ describe('the Performance report (GET /api/reports/performance)', () => {
   let reportNow = Date.now();
   let proZone = '';
 
-  async function zoneOf(account: { id: number; account_id: string }, name: string) {
-    const zone = ctx.sandbox.control.addZone(account.account_id, name, { status: 'active' });
-    await ctx.db.query(
-      'INSERT INTO zones (account_ref, zone_id, domain, status, name_servers) VALUES ($1, $2, $3, $4, $5)',
-      [account.id, zone.id, zone.name, zone.status, zone.name_servers],
-    );
-    return zone.id;
-  }
-
   beforeAll(async () => {
     ctx = await createCloudflareTestContext({ config: PATIENT, deps: { reportClock: () => reportNow } });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
     enterprise = await ctx.addAccount(alice, { plan: 'enterprise' });
     pro = await ctx.addAccount(alice, { plan: 'pro' });
-    zoneIds.push(await zoneOf(enterprise, 'perf-a.example'), await zoneOf(enterprise, 'perf-b.example'));
-    proZone = await zoneOf(pro, 'perf-pro.example');
+    zoneIds.push(
+      (await addMirroredZone(ctx, enterprise, 'perf-a.example')).id,
+      (await addMirroredZone(ctx, enterprise, 'perf-b.example')).id,
+    );
+    proZone = (await addMirroredZone(ctx, pro, 'perf-pro.example')).id;
     await job(ctx, alice.id, 'ban-list-sync', 'succeeded', 1);
     await job(ctx, alice.id, 'ban-list-sync', 'succeeded', 2);
     await job(ctx, alice.id, 'ban-everywhere', 'failed', 3);

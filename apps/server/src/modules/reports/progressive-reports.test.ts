@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../config';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import { accountWithZones } from '../../test/zone';
 
 /*
  * Progressive reports: a report whose queries take longer than the first-answer time answers with what
@@ -29,25 +30,6 @@ const heldNetwork: typeof fetch = async (input, init) => {
   }
   return fetch(input, init);
 };
-
-let zoneCounter = 0;
-
-async function accountWithZones(ctx: CloudflareTestContext, user: TestUser, count: number) {
-  const account = await ctx.addAccount(user, { plan: 'enterprise' });
-  const zoneIds: string[] = [];
-  for (let i = 0; i < count; i++) {
-    zoneCounter += 1;
-    const zone = ctx.sandbox.control.addZone(account.account_id, `progressive-${zoneCounter}.example`, {
-      status: 'active',
-    });
-    await ctx.db.query(
-      'INSERT INTO zones (account_ref, zone_id, domain, status, name_servers) VALUES ($1, $2, $3, $4, $5)',
-      [account.id, zone.id, zone.name, zone.status, zone.name_servers],
-    );
-    zoneIds.push(zone.id);
-  }
-  return { account, zoneIds };
-}
 
 const graphqlCalls = (ctx: CloudflareTestContext, token: string) =>
   ctx.sandbox.control.callLog().filter((call) => call.path === '/graphql' && call.token === token).length;
@@ -94,8 +76,8 @@ describe('progressive reports: the first answer within a moment, the rest read o
     });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
-    twelve = await accountWithZones(ctx, alice, 12);
-    bobs = await accountWithZones(ctx, bob, 3);
+    twelve = await accountWithZones(ctx, alice, 'enterprise', 12, 'progressive');
+    bobs = await accountWithZones(ctx, bob, 'enterprise', 3, 'progressive');
   });
   afterAll(async () => {
     release();

@@ -15,29 +15,9 @@ import { createCloudflareTestContext, type CloudflareTestContext } from '../../t
 import type { TestUser } from '../../test/context';
 import { requestTo } from '../../test/request';
 import { call } from '../../test/security';
+import { accountWithZones } from '../../test/zone';
 
-type Plan = 'free' | 'pro' | 'business' | 'enterprise';
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
-
-let zoneCounter = 0;
-
-/** An account of the person's with `count` active zones at Cloudflare, mirrored as the zones sync leaves them. */
-async function accountWithZones(ctx: CloudflareTestContext, user: TestUser, plan: Plan, count: number) {
-  const account = await ctx.addAccount(user, { plan });
-  const zoneIds: string[] = [];
-  for (let i = 0; i < count; i++) {
-    zoneCounter += 1;
-    const zone = ctx.sandbox.control.addZone(account.account_id, `report-${zoneCounter}.example`, {
-      status: 'active',
-    });
-    await ctx.db.query(
-      'INSERT INTO zones (account_ref, zone_id, domain, status, name_servers) VALUES ($1, $2, $3, $4, $5)',
-      [account.id, zone.id, zone.name, zone.status, zone.name_servers],
-    );
-    zoneIds.push(zone.id);
-  }
-  return { account, zoneIds };
-}
 
 function report(
   ctx: CloudflareTestContext,
@@ -70,8 +50,8 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
     ctx = await createCloudflareTestContext({ config: PATIENT });
     alice = await ctx.createUser();
     bob = await ctx.createUser();
-    enterprise = await accountWithZones(ctx, alice, 'enterprise', 2);
-    pro = await accountWithZones(ctx, alice, 'pro', 1);
+    enterprise = await accountWithZones(ctx, alice, 'enterprise', 2, 'report');
+    pro = await accountWithZones(ctx, alice, 'pro', 1, 'report');
     // One attacker is already in one of Alice's lists, the other in none.
     const list = ctx.sandbox.control.addList(enterprise.account.account_id, {
       name: 'attackers',
@@ -300,7 +280,7 @@ describe('reports from Cloudflare analytics (GET /api/reports/*)', () => {
 
   it('N zones cost ceil(N/10) queries: 12 zones, two a report', async () => {
     const carol = await ctx.createUser();
-    const { account } = await accountWithZones(ctx, carol, 'enterprise', 12);
+    const { account } = await accountWithZones(ctx, carol, 'enterprise', 12, 'report');
     const first = await report(ctx, carol, 'traffic');
     expect(first.statusCode, first.body).toBe(200);
     // Two settings queries (kept an hour) and two report queries.
@@ -403,7 +383,7 @@ describe('reports when Cloudflare refuses', () => {
   afterAll(() => ctx.close());
 
   it('a GraphQL error that comes with HTTP 200 is a clear error, not an empty report', async () => {
-    const { account } = await accountWithZones(ctx, alice, 'enterprise', 1);
+    const { account } = await accountWithZones(ctx, alice, 'enterprise', 1, 'report');
     ctx.sandbox.control.setTokenStatus(account.tokenValue, 'disabled');
     const response = await report(ctx, alice, 'traffic', { account_id: account.account_id });
     expect(response.statusCode).toBe(403);
@@ -413,7 +393,7 @@ describe('reports when Cloudflare refuses', () => {
   });
 
   it("keeps to the token's budget of GraphQL queries: past it nothing is sent", async () => {
-    const { account } = await accountWithZones(ctx, alice, 'enterprise', 12);
+    const { account } = await accountWithZones(ctx, alice, 'enterprise', 12, 'report');
     // 12 zones: 2 settings queries and 2 report queries, one past the budget of 3.
     const response = await report(ctx, alice, 'security', { account_id: account.account_id });
     expect(response.statusCode).toBe(429);
