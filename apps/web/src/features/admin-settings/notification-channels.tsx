@@ -21,7 +21,7 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { useConfirm } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { FormDialog } from '../../components/ui/form-dialog';
-import { Field, Input, Select } from '../../components/ui/input';
+import { Field, Input, Select, type InputProps } from '../../components/ui/input';
 import { OneTimeSecret } from '../../components/ui/one-time-secret';
 import { DataTable, TableActionsCell, TableCell, TableRow } from '../../components/ui/table';
 import { useToast } from '../../components/ui/toast';
@@ -59,6 +59,20 @@ interface AddForm {
 const checkAdd = zodResolver(channelRequestSchema);
 
 /** Add a channel: its name, type and URL; a webhook's signing secret is shown once, with Copy. */
+/** A channel's URL, as both the add and the change dialog take it. */
+function ChannelUrlInput(props: InputProps) {
+  return (
+    <Input
+      {...props}
+      maxLength={CHANNEL_URL_MAX_LENGTH}
+      inputMode="url"
+      autoComplete="off"
+      spellCheck={false}
+      placeholder="https://"
+    />
+  );
+}
+
 function AddChannelDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateChannelMutation();
   const [created, setCreated] = useState<CreatedChannel | null>(null);
@@ -119,17 +133,7 @@ function AddChannelDialog({ onClose }: { onClose: () => void }) {
         )}
       </Field>
       <Field label="URL" required error={errors.webhook_url?.message} hint={URL_HINTS[type]}>
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('webhook_url')}
-            maxLength={CHANNEL_URL_MAX_LENGTH}
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://"
-          />
-        )}
+        {(control) => <ChannelUrlInput {...control} {...form.register('webhook_url')} />}
       </Field>
       <Checkbox label="Enabled" {...form.register('enabled')} />
       {create.isError && (
@@ -197,17 +201,7 @@ function EditChannelDialog({ channel, onClose }: { channel: NotificationChannel;
         error={errors.webhook_url?.message}
         hint={`Now ${channel.url_masked}. Leave empty to keep it.`}
       >
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('webhook_url')}
-            maxLength={CHANNEL_URL_MAX_LENGTH}
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://"
-          />
-        )}
+        {(control) => <ChannelUrlInput {...control} {...form.register('webhook_url')} />}
       </Field>
       <Checkbox label="Enabled" {...form.register('enabled')} />
       {update.isError && (
