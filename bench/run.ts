@@ -10,7 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { accountEndpoints } from '@guardian/contract';
-import { seedSandbox } from './dataset';
+import { fillLists, seedSandbox } from './dataset';
+import { jobsEnded } from './lib/jobs';
 import { api } from './lib/api';
 import { buildChildren } from './lib/build-children';
 import { fmt, readSoak, Report } from './lib/report';
@@ -113,6 +114,9 @@ async function main(): Promise<number> {
         token: account.token,
       });
     }
+    // Adding an account queues its lists' syncs (still empty here): ended before the lists are filled.
+    await jobsEnded(ctx.lists, 60_000);
+    fillLists(timed, seeded);
     for (const account of seeded.zoneAccounts) {
       await ctx.zones.request('POST', accountEndpoints.add.path, {
         account_name: account.name,

@@ -51,6 +51,20 @@ async function jobsList(api: Api): Promise<Job[]> {
   return (await api.request<JobsList>('GET', '/api/jobs')).jobs;
 }
 
+/** Waits until none of the person's jobs is queued or running (at most `timeoutMs`). */
+export async function jobsEnded(api: Api, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const going = (await jobsList(api)).filter((job) => job.state === 'queued' || job.state === 'running');
+    if (going.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${going.length} jobs still under way after ${timeoutMs} ms: ${going.map((job) => job.kind).join(', ')}`,
+      );
+    await sleep(100);
+  }
+}
+
 async function jobById(api: Api, id: string): Promise<Job> {
   return api.request<Job>('GET', `/api/jobs/${encodeURIComponent(id)}`);
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../app-error';
 import { createTestContext, type TestContext, type TestUser } from '../test/context';
 import { z } from 'zod';
@@ -599,6 +599,54 @@ describe('job queue', () => {
       const lastOfA = Math.max(...runs.filter((run) => run.account === accountA.id).map((run) => run.at));
       expect(firstOfB).toBeLessThan(lastOfA);
     } finally {
+      await one.stop();
+      await two.stop();
+    }
+  });
+
+  it('a job asked for again while the same one waits joins it, across processes; a running one only when asked', async () => {
+    const [account] = await ctx.db.query<{ id: number }>(
+      `INSERT INTO cloudflare_accounts (user_id, account_name, account_id, token_encrypted, token_last4)
+       VALUES ($1, 'join', 'join-1', 'x', 'abcd') RETURNING id`,
+      [user.id],
+    );
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const runs: unknown[] = [];
+    // One job of the account at a time: the first holds the turn, so the others stay queued.
+    const held: JobHandler = async ({ job }) => {
+      runs.push(job.data);
+      await released;
+    };
+    const one = await startedQueue({ 'test-join': held }, { concurrency: 2, accountTurn: true });
+    const two = await startedQueue({ 'test-join': held }, { concurrency: 2, accountTurn: true });
+    const ask = (queue: JobQueue, list: string, join?: 'queued' | 'queued-or-running') =>
+      queue.enqueue(
+        { kind: 'test-join', userId: user.id, accountId: account!.id, target: list, data: { list } },
+        join,
+      );
+    try {
+      const first = await ask(one, 'a');
+      while ((await one.jobs.find(first.id))!.state !== 'running') await sleep(10);
+      // Ten asks at once from two processes for list b: one job.
+      const asked = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => ask(i % 2 ? one : two, 'b', 'queued')),
+      );
+      expect(new Set(asked.map((job) => job.id)).size).toBe(1);
+      // Another list's is its own job; without `join`, a second job.
+      expect((await ask(two, 'c', 'queued')).id).not.toBe(asked[0]!.id);
+      expect((await ask(two, 'b')).id).not.toBe(asked[0]!.id);
+      // List a's job is running: a "queued" ask queues another, a "queued-or-running" one follows it.
+      expect((await ask(one, 'a', 'queued-or-running')).id).toBe(first.id);
+      const again = await ask(one, 'a', 'queued');
+      expect(again.id).not.toBe(first.id);
+      release();
+      for (const job of [first, asked[0]!, again])
+        expect((await one.waitFor(job.id, 20_000))?.state).toBe('succeeded');
+      await vi.waitFor(() => expect(runs).toHaveLength(5), { timeout: 20_000 });
+      expect(runs.map((data) => (data as { list: string }).list).sort()).toEqual(['a', 'a', 'b', 'b', 'c']);
+    } finally {
+      release();
       await one.stop();
       await two.stop();
     }

@@ -68,6 +68,9 @@ export type NewJobOf<K extends JobKindTable, N extends keyof K & string = keyof 
   };
 }[N];
 
+/** Which of the same job already there a new one joins (see `JobQueue.enqueue`). */
+export type JoinWaiting = 'queued' | 'queued-or-running';
+
 export interface JobQueueOptions {
   /** Jobs one process runs at once. */
   concurrency: number;
@@ -265,9 +268,12 @@ export class JobQueue<K extends JobKindTable = JobKindTable> {
 
   /**
    * Queues a job (one statement, which answers its row) and wakes this process's worker, which
-   * takes it at once.
+   * takes it at once. With `join`, the same job (kind, person, account and details) already waiting
+   * (`queued`), or also one under way (`queued-or-running`), is answered instead of a second one:
+   * two syncs of a list asked for at once read it from Cloudflare once. Decided under a lock of
+   * that job's own, so two processes asking at once queue one.
    */
-  async enqueue(job: NewJobOf<K>): Promise<JobRecord> {
+  async enqueue(job: NewJobOf<K>, join?: JoinWaiting): Promise<JobRecord> {
     // Right after the app is ready the queue may still be starting.
     if (!this.active) await this.starting;
     if (!this.active)
@@ -277,7 +283,7 @@ export class JobQueue<K extends JobKindTable = JobKindTable> {
       );
     if (!Object.hasOwn(this.kinds, job.kind)) throw new Error(`No job kind "${job.kind}" is defined.`);
     const { accountTurn, retry } = this.kinds[job.kind]!;
-    const queued = await this.jobs.insert({
+    const row = {
       id: randomUUID(),
       kind: job.kind,
       userId: job.userId,
@@ -286,7 +292,19 @@ export class JobQueue<K extends JobKindTable = JobKindTable> {
       data: job.data as Record<string, unknown>,
       maxAttempts: job.attempts ?? retry.attempts,
       accountTurn,
-    });
+    };
+    const queued = join
+      ? await this.db.transaction(async (tx) => {
+          await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+            `job:${row.kind}:${row.userId}:${row.accountId}:${JSON.stringify(row.data)}`,
+          ]);
+          const jobs = new JobsRepository(tx);
+          return (
+            (await jobs.findSame(row, join === 'queued' ? ['queued'] : ['queued', 'running'])) ??
+            jobs.insert(row)
+          );
+        })
+      : await this.jobs.insert(row);
     this.wakeRequested = true;
     this.wake?.();
     return queued;

@@ -96,6 +96,22 @@ export class JobsRepository {
     return rows[0]!;
   }
 
+  /**
+   * The newest job like `job` (kind, person, account and details) in one of `states` and not being
+   * cancelled: the one a new job joins instead of running again (`JobQueue.enqueue`). Few jobs are
+   * queued or running at once, and each state has its partial index.
+   */
+  async findSame(job: NewJob, states: readonly ('queued' | 'running')[]): Promise<JobRecord | undefined> {
+    const rows = await this.db.query<JobRecord>(
+      `SELECT ${COLUMNS} FROM ${FROM}
+        WHERE j.state = ANY($5::text[]) AND j.kind = $1 AND j.user_id = $2
+          AND j.account_id IS NOT DISTINCT FROM $3 AND j.data = $4::jsonb AND NOT j.cancel_requested
+        ORDER BY j.created_at DESC LIMIT 1`,
+      [job.kind, job.userId, job.accountId, JSON.stringify(job.data), states],
+    );
+    return rows[0];
+  }
+
   async find(id: string): Promise<JobRecord | undefined> {
     // Read by every progress poll of a screen, and by a waiter whose job runs in another process:
     // on PGlite in process, median of 300, 0.44-0.56 ms planned each time, 0.24-0.28 ms planned once.

@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ErrorCode, type Job, type JobKind, type JobsList } from '@guardian/contract';
 import { AppError } from '../app-error';
-import type { JobQueue, NewJobOf } from './job-queue';
+import type { JobQueue, JoinWaiting, NewJobOf } from './job-queue';
 import type { GuardianJobKinds } from './job-kinds';
 import type { JobRecord } from './jobs.repository';
 
@@ -79,10 +79,10 @@ export class JobsService {
    * and words the API would have answered) when it failed, else the job itself, still going, for the
    * caller to answer 202 with. Run once: the person who waits is answered a failure, it is not
    * tried again behind their back (Cloudflare calls are retried within the run already); a restart
-   * still carries it on.
+   * still carries it on. With `join`, the same job already waiting (or under way) is waited for instead.
    */
-  async startAndWait<T>(job: NewJobOf<GuardianJobKinds>): Promise<JobOutcome<T>> {
-    const queued = await this.queue.enqueue({ ...job, attempts: 1 });
+  async startAndWait<T>(job: NewJobOf<GuardianJobKinds>, join?: JoinWaiting): Promise<JobOutcome<T>> {
+    const queued = await this.queue.enqueue({ ...job, attempts: 1 }, join);
     const now = await this.queue.waitFor(queued.id, this.waitMs, queued);
     if (!now) throw jobNotFound();
     // The kind's handler answered it, in the type its caller names.

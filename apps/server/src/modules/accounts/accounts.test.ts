@@ -185,7 +185,10 @@ describe('Cloudflare accounts', () => {
     ctx.sandbox.control.seedListItems(
       cfAccount.id,
       ips.id,
-      Array.from({ length: items }, (_, index) => ({ ip: `192.0.2.${index + 1}`, comment: `seed ${index}` })),
+      Array.from({ length: items }, (_, index) => ({
+        ip: index < 254 ? `192.0.2.${index + 1}` : `10.0.${index >> 8}.${index & 255}`,
+        comment: `seed ${index}`,
+      })),
     );
     ctx.sandbox.control.addList(cfAccount.id, { name: 'partner_hosts', kind: 'hostname' });
     return cfAccount;
@@ -214,6 +217,38 @@ describe('Cloudflare accounts', () => {
     const seeded = (await listsOf(carol, 'Bring In')).find((list) => list.list_name === 'seeded_ips')!;
     const items = await get(carol, `/api/cloudflare/banlists/${seeded.list_id}/items`);
     expect(items.body).toContain('192.0.2.7');
+  });
+
+  it("reads a new account's list once when the person asks to update it while its sync is under way", async () => {
+    const frank = await ctx.createUser();
+    // 1,200 items: three pages, each answered after 300 ms, so the list's first sync still runs when
+    // the person presses "Update from Cloudflare" right after adding the account.
+    const cfAccount = seededAccount('Joined Sync', 1_200, 'joined-sync-token-01');
+    const itemsPath = new RegExp(`/accounts/${cfAccount.id}/rules/lists/[^/]+/items$`);
+    ctx.sandbox.control.injectFault({ latencyMs: 300, path: itemsPath });
+    try {
+      expect(
+        (await add(frank, { account_name: 'Joined Sync', token: 'joined-sync-token-01' })).statusCode,
+      ).toBe(201);
+      const seeded = (await listsOf(frank, 'Joined Sync')).find((list) => list.list_name === 'seeded_ips')!;
+      const update = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/cloudflare/banlists/${seeded.list_id}/sync`,
+        headers: frank.headers,
+      });
+      expect([200, 202]).toContain(update.statusCode);
+      const jobs = await untilJobsEnd(frank, 'Joined Sync');
+      expect(jobs.filter((job) => job.target === 'seeded_ips').map((job) => job.state)).toEqual([
+        'succeeded',
+      ]);
+    } finally {
+      ctx.sandbox.control.clearFaults();
+    }
+    // Each list read once: seeded_ips's 1,200 items in 3 pages (not 6) and the empty partner_hosts in 1.
+    expect(ctx.sandbox.control.callCount({ path: itemsPath })).toBe(3 + 1);
+    expect((await listsOf(frank, 'Joined Sync')).find((list) => list.list_name === 'seeded_ips')!.items).toBe(
+      1_200,
+    );
   });
 
   it('keeps no account when Cloudflare does not answer for its lists, so adding again starts clean', async () => {

@@ -15,19 +15,24 @@ import type { BanListParts } from './ban-list-parts';
 /**
  * Queues a list's sync for its owner, not waited for: retried, kept across a restart, shown in the
  * jobs view (an account's lists brought in; a list read back after a write whose answer was lost).
+ * A sync of the list still queued serves: it has read nothing yet. One under way does not (it may
+ * have read the list before the write that asks for this one).
  */
 export function queueListSync(
   jobs: JobsService,
   userId: number,
   list: { accountRef: number; listName: string; listId: string },
 ) {
-  return jobs.queue.enqueue({
-    kind: 'ban-list-sync',
-    userId,
-    accountId: list.accountRef,
-    target: list.listName,
-    data: { listId: list.listId },
-  });
+  return jobs.queue.enqueue(
+    {
+      kind: 'ban-list-sync',
+      userId,
+      accountId: list.accountRef,
+      target: list.listName,
+      data: { listId: list.listId },
+    },
+    'queued',
+  );
 }
 
 /**
@@ -70,16 +75,23 @@ export class BanListSyncJobs {
     });
   };
 
-  /** Starts the sync of the person's list; the list when it ended within the wait, else the job. */
+  /**
+   * Starts the sync of the person's list; the list when it ended within the wait, else the job. A
+   * sync of the list already queued or under way (the one started when its account was added, or the
+   * person's own press a moment ago) is the one followed: the list is not read from Cloudflare twice.
+   */
   async sync(userId: number, listId: string) {
     const list = await this.owned.requireList(userId, listId);
-    return this.jobs.startAndWait<BanList>({
-      kind: 'ban-list-sync',
-      userId,
-      accountId: list.accountRef,
-      target: list.listName,
-      data: { listId },
-    });
+    return this.jobs.startAndWait<BanList>(
+      {
+        kind: 'ban-list-sync',
+        userId,
+        accountId: list.accountRef,
+        target: list.listName,
+        data: { listId },
+      },
+      'queued-or-running',
+    );
   }
 
   /**
