@@ -2,17 +2,14 @@ import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { signIn } from './support/session';
-import { startSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
+import { shareSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
 import { DEMO_ADMIN } from './support/stack';
 
 /** With SHOTS_DIR set, the profile's Notifications section is saved at 1366 and 390 px. */
 const SHOTS_DIR = process.env.SHOTS_DIR;
 
 let inbox: SmtpInbox;
-test.beforeAll(async () => {
-  inbox = await startSmtpInbox();
-});
-test.afterAll(() => inbox?.close());
+shareSmtpInbox((started) => (inbox = started));
 
 test("a person's new alert is e-mailed to them through the SMTP server the administrator set", async ({
   page,

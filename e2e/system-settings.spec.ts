@@ -2,17 +2,14 @@ import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { signIn } from './support/session';
-import { startSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
+import { shareSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
 import { DEMO_ADMIN } from './support/stack';
 
 /** With SHOTS_DIR set, System Setting is saved at 1366 and 390 px. */
 const SHOTS_DIR = process.env.SHOTS_DIR;
 
 let inbox: SmtpInbox;
-test.beforeAll(async () => {
-  inbox = await startSmtpInbox();
-});
-test.afterAll(() => inbox?.close());
+shareSmtpInbox((started) => (inbox = started));
 
 test('an administrator sets SMTP to a test SMTP server and sends a test e-mail that arrives', async ({
   page,
