@@ -2,17 +2,14 @@ import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { signIn } from './support/session';
-import { startSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
+import { setSmtpToInbox, shareSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
 import { DEMO_ADMIN } from './support/stack';
 
 /** With SHOTS_DIR set, the profile's Notifications section is saved at 1366 and 390 px. */
 const SHOTS_DIR = process.env.SHOTS_DIR;
 
 let inbox: SmtpInbox;
-test.beforeAll(async () => {
-  inbox = await startSmtpInbox();
-});
-test.afterAll(() => inbox?.close());
+shareSmtpInbox((started) => (inbox = started));
 
 test("a person's new alert is e-mailed to them through the SMTP server the administrator set", async ({
   page,
@@ -22,12 +19,7 @@ test("a person's new alert is e-mailed to them through the SMTP server the admin
   // The administrator points outgoing e-mail at the test SMTP server.
   await signIn(page, DEMO_ADMIN);
   await page.goto('/admin/settings');
-  await page.getByLabel('SMTP host').fill('127.0.0.1');
-  await page.getByLabel('SMTP port').fill(String(inbox.port));
-  await page.getByLabel('TLS').selectOption('none');
-  await page.getByLabel('Sender').fill('Guardian <guardian@example.com>');
-  await page.getByRole('button', { name: 'Save Settings' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'System settings saved.' })).toBeVisible();
+  await setSmtpToInbox(page, inbox);
 
   // A new person (no alert e-mailed to them yet, whatever the specs before did).
   const login = await request.post('/api/login', { data: DEMO_ADMIN });

@@ -2,17 +2,14 @@ import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { signIn } from './support/session';
-import { startSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
+import { setSmtpToInbox, shareSmtpInbox, type SmtpInbox } from './support/smtp-inbox';
 import { DEMO_ADMIN } from './support/stack';
 
 /** With SHOTS_DIR set, System Setting is saved at 1366 and 390 px. */
 const SHOTS_DIR = process.env.SHOTS_DIR;
 
 let inbox: SmtpInbox;
-test.beforeAll(async () => {
-  inbox = await startSmtpInbox();
-});
-test.afterAll(() => inbox?.close());
+shareSmtpInbox((started) => (inbox = started));
 
 test('an administrator sets SMTP to a test SMTP server and sends a test e-mail that arrives', async ({
   page,
@@ -35,12 +32,7 @@ test('an administrator sets SMTP to a test SMTP server and sends a test e-mail t
   ).toBeVisible();
   await audit.fill('365');
 
-  await page.getByLabel('SMTP host').fill('127.0.0.1');
-  await page.getByLabel('SMTP port').fill(String(inbox.port));
-  await page.getByLabel('TLS').selectOption('none');
-  await page.getByLabel('Sender').fill('Guardian <guardian@example.com>');
-  await page.getByRole('button', { name: 'Save Settings' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'System settings saved.' })).toBeVisible();
+  await setSmtpToInbox(page, inbox);
 
   const section = page.getByRole('region', { name: 'Send a test e-mail' });
   await section.getByLabel('Recipient').fill('ops@example.com');

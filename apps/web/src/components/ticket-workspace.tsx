@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import type { TicketThread } from '@guardian/contract';
 import { ErrorMessage } from './ui/error-message';
 import { LoadMore } from './ui/load-more';
+import { QueryList } from './ui/query-list';
 import { Spinner } from './ui/spinner';
 import { useToast } from './ui/toast';
 import { actionErrorMessage } from '../lib/api';
@@ -46,19 +47,13 @@ export function TicketWorkspace({
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(16rem,22rem)_1fr] lg:items-start">
       <section aria-label="Tickets" className="min-w-0">
-        {tickets.isError ? (
-          <ErrorMessage onRetry={() => void tickets.refetch()}>
-            {actionErrorMessage(tickets.error, 'Failed to fetch tickets.')}
-          </ErrorMessage>
-        ) : tickets.isPending ? (
-          <div className="flex justify-center py-12">
-            <Spinner label="Loading tickets..." />
-          </div>
-        ) : rows.length === 0 ? (
-          <p className="rounded-card border border-line bg-surface px-4 py-10 text-center text-sm text-ink-muted">
-            {empty}
-          </p>
-        ) : (
+        <QueryList
+          query={tickets}
+          failed="Failed to fetch tickets."
+          loading="Loading tickets..."
+          rows={rows}
+          empty={empty}
+        >
           <ul className="divide-y divide-line overflow-hidden rounded-card border border-line bg-surface shadow-xs">
             {rows.map((ticket) => (
               <li key={ticket.id}>
@@ -71,7 +66,7 @@ export function TicketWorkspace({
               </li>
             ))}
           </ul>
-        )}
+        </QueryList>
         <LoadMore query={tickets} />
       </section>
       {openId ? (

@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { clsx } from 'clsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { DropdownMenu } from 'radix-ui';
-import { Bell, ChevronDown, LogOut, TriangleAlert, UserRound } from 'lucide-react';
+import { Bell, ChevronDown, LogOut, TriangleAlert, UserRound, type LucideIcon } from 'lucide-react';
 import { ALERTS_OPEN_COUNT_MAX } from '@guardian/contract';
 import { useAlertsSummaryQuery } from '../../api/alerts/alerts-summary-query';
 import { GuardianLogo } from '../../components/guardian-logo';
@@ -41,6 +41,33 @@ export function TopBar({ menuButton, sidebarOpen }: TopBarProps) {
   );
 }
 
+/** An icon link of the bar; `label` names it with what its badge (`children`) shows. */
+function TopBarLink({
+  to,
+  label,
+  title,
+  icon: Icon,
+  children,
+}: {
+  to: string;
+  label: string;
+  title: string;
+  icon: LucideIcon;
+  children: ReactNode;
+}) {
+  return (
+    <Link
+      to={to}
+      aria-label={label}
+      title={title}
+      className="relative rounded-control p-2 text-ink-muted transition-colors hover:bg-canvas hover:text-ink"
+    >
+      <Icon aria-hidden="true" className="size-5" />
+      {children}
+    </Link>
+  );
+}
+
 /** How often the bell asks whether an operation of the person's ended. */
 export const BELL_POLL_MS = 30_000;
 
@@ -52,20 +79,14 @@ function JobsBell() {
   const unseen = useJobsQuery('mine', { refetchInterval: BELL_POLL_MS }).data?.unseen ?? 0;
   const label = unseen > 0 ? `Operations, ${unseen} ended since you last looked` : 'Operations';
   return (
-    <Link
-      to="/dashboard/jobs"
-      aria-label={label}
-      title="Operations"
-      className="relative rounded-control p-2 text-ink-muted transition-colors hover:bg-canvas hover:text-ink"
-    >
-      <Bell aria-hidden="true" className="size-5" />
+    <TopBarLink to="/dashboard/jobs" label={label} title="Operations" icon={Bell}>
       {unseen > 0 && (
         <span
           aria-hidden="true"
           className="absolute top-1.5 right-1.5 size-2.5 rounded-full bg-danger ring-2 ring-surface"
         />
       )}
-    </Link>
+    </TopBarLink>
   );
 }
 
@@ -78,13 +99,7 @@ function AlertsCount() {
   const shown = open >= ALERTS_OPEN_COUNT_MAX ? `${ALERTS_OPEN_COUNT_MAX - 1}+` : String(open);
   const label = open === 0 ? 'Alerts, none open' : `Alerts, ${shown} open`;
   return (
-    <Link
-      to="/dashboard/alerts"
-      aria-label={label}
-      title="Alerts"
-      className="relative rounded-control p-2 text-ink-muted transition-colors hover:bg-canvas hover:text-ink"
-    >
-      <TriangleAlert aria-hidden="true" className="size-5" />
+    <TopBarLink to="/dashboard/alerts" label={label} title="Alerts" icon={TriangleAlert}>
       {open > 0 && (
         <span
           aria-hidden="true"
@@ -93,7 +108,7 @@ function AlertsCount() {
           {shown}
         </span>
       )}
-    </Link>
+    </TopBarLink>
   );
 }
 

@@ -94,6 +94,24 @@ export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElem
   return <label className={clsx('block text-sm font-medium text-ink', className)} {...props} />;
 }
 
+/** A control inside its label, the name above it: a list's filters, a short form's fields. */
+export function StackedLabel({
+  text,
+  className,
+  children,
+}: {
+  text: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className={clsx('grid gap-1 text-sm font-medium text-ink', className)}>
+      {text}
+      {children}
+    </label>
+  );
+}
+
 /** The props a Field hands to its control so the label, hint and error are wired to it. */
 export interface FieldControlProps {
   id: string;

@@ -6,6 +6,7 @@ import { Button, DeleteButton } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { PageHeader } from '../../components/ui/page-header';
+import { EmptyCard } from '../../components/ui/query-list';
 import { DataTable, TableActionsCell, TableCell, TableRow } from '../../components/ui/table';
 import { useToast } from '../../components/ui/toast';
 import { Tooltip } from '../../components/ui/tooltip';
@@ -27,9 +28,7 @@ export default function AdminPlansScreen() {
     return (
       <>
         <PageHeader title={TITLE} />
-        <p className="rounded-card border border-line bg-surface px-4 py-10 text-center text-sm text-ink-muted">
-          Only administrators manage plans.
-        </p>
+        <EmptyCard>Only administrators manage plans.</EmptyCard>
       </>
     );
   }

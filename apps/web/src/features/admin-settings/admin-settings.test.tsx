@@ -5,35 +5,10 @@ import type { SystemSettings } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
+import { systemSettings } from '../../test/system-settings';
 import { sessionToken } from '../../test/token';
 
 const ADMIN = 'admin@example.com';
-
-const settings = (
-  overrides: Partial<SystemSettings['values']> = {},
-  fromEnvironment = {},
-): SystemSettings => ({
-  values: {
-    smtp_host: null,
-    smtp_port: 587,
-    smtp_tls: 'starttls',
-    smtp_user: null,
-    smtp_password_set: false,
-    smtp_sender: null,
-    require_two_factor: false,
-    session_lifetime_minutes: 720,
-    sign_in_window_minutes: 60,
-    sign_in_failures_per_email: 5,
-    sign_in_failures_per_address: 30,
-    audit_retention_days: 365,
-    snapshot_retention_hours: 168,
-    resolved_alert_retention_days: 90,
-    expiry_sweep_seconds: 60,
-    ...overrides,
-  },
-  from_environment: fromEnvironment,
-  updated_at: null,
-});
 
 let api: FakeApi;
 
@@ -69,7 +44,7 @@ async function open(current: SystemSettings) {
 
 describe('System Setting', () => {
   it('saves only what changed, with the SMTP password typed, and never shows a stored one', async () => {
-    const person = await open(settings({ smtp_password_set: true, smtp_user: 'mailer' }));
+    const person = await open(systemSettings({ smtp_password_set: true, smtp_user: 'mailer' }));
     expect(screen.getByLabelText('SMTP password')).toHaveValue('');
     expect(screen.getByText('A password is stored: type a new one to replace it.')).toBeInTheDocument();
     await person.type(screen.getByLabelText('SMTP host'), 'smtp.example.com');
@@ -94,7 +69,10 @@ describe('System Setting', () => {
 
   it('shows the range of each number and a setting the environment sets, which it does not send', async () => {
     const person = await open(
-      settings({ session_lifetime_minutes: 30 }, { session_lifetime_minutes: 'GUARDIAN_TOKEN_TTL_SECONDS' }),
+      systemSettings(
+        { session_lifetime_minutes: 30 },
+        { session_lifetime_minutes: 'GUARDIAN_TOKEN_TTL_SECONDS' },
+      ),
     );
     const lifetime = screen.getByLabelText('Session lifetime');
     expect(lifetime).toBeDisabled();
@@ -110,7 +88,7 @@ describe('System Setting', () => {
   });
 
   it('puts a refused value under its field', async () => {
-    const person = await open(settings());
+    const person = await open(systemSettings());
     api.answer('PUT /api/admin/settings', () =>
       jsonResponse(400, {
         code: 'BAD_REQUEST',
@@ -135,7 +113,7 @@ describe('System Setting', () => {
 
   it('sends a test e-mail and says what the server answered, or why it was not sent', async () => {
     const person = await open(
-      settings({ smtp_host: 'smtp.example.com', smtp_sender: 'guardian@example.com' }),
+      systemSettings({ smtp_host: 'smtp.example.com', smtp_sender: 'guardian@example.com' }),
     );
     api.answer('POST /api/admin/settings/test-email', (call) =>
       (call.body as { to?: string }).to === 'down@example.com'
@@ -159,7 +137,7 @@ describe('System Setting', () => {
   });
 
   it('keeps Send a test e-mail off until a host and a sender are saved', async () => {
-    await open(settings());
+    await open(systemSettings());
     const section = screen.getByRole('region', { name: 'Send a test e-mail' });
     expect(within(section).getByRole('button', { name: 'Send a test e-mail' })).toBeDisabled();
     expect(within(section).getByText('Set the SMTP host and the sender first.')).toBeInTheDocument();

@@ -1,33 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { NotificationChannel, SystemSettings } from '@guardian/contract';
+import type { NotificationChannel } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
+import { systemSettings } from '../../test/system-settings';
 import { sessionToken } from '../../test/token';
-
-const settings: SystemSettings = {
-  values: {
-    smtp_host: null,
-    smtp_port: 587,
-    smtp_tls: 'starttls',
-    smtp_user: null,
-    smtp_password_set: false,
-    smtp_sender: null,
-    require_two_factor: false,
-    session_lifetime_minutes: 720,
-    sign_in_window_minutes: 60,
-    sign_in_failures_per_email: 5,
-    sign_in_failures_per_address: 30,
-    audit_retention_days: 365,
-    snapshot_retention_hours: 168,
-    resolved_alert_retention_days: 90,
-    expiry_sweep_seconds: 60,
-  },
-  from_environment: {},
-  updated_at: null,
-};
 
 const channel = (overrides: Partial<NotificationChannel> = {}): NotificationChannel => ({
   id: 1,
@@ -54,7 +33,7 @@ beforeEach(() => {
 async function open(channels: NotificationChannel[]) {
   let stored = channels;
   api = fakeApi({
-    'GET /api/admin/settings': () => jsonResponse(200, settings),
+    'GET /api/admin/settings': () => jsonResponse(200, systemSettings()),
     'GET /api/admin/notification-channels': () => jsonResponse(200, { channels: stored, limit: 20 }),
     'POST /api/admin/notification-channels': (call) => {
       const body = call.body as { name: string; type: NotificationChannel['type'] };

@@ -58,7 +58,11 @@ interface AddForm {
 
 const checkAdd = zodResolver(channelRequestSchema);
 
-/** Add a channel: its name, type and URL; a webhook's signing secret is shown once, with Copy. */
+/** A channel's name, as both the add and the change dialog take it. */
+function ChannelNameInput(props: InputProps) {
+  return <Input {...props} maxLength={CHANNEL_NAME_MAX_LENGTH} autoComplete="off" />;
+}
+
 /** A channel's URL, as both the add and the change dialog take it. */
 function ChannelUrlInput(props: InputProps) {
   return (
@@ -73,6 +77,7 @@ function ChannelUrlInput(props: InputProps) {
   );
 }
 
+/** Add a channel: its name, type and URL; a webhook's signing secret is shown once, with Copy. */
 function AddChannelDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateChannelMutation();
   const [created, setCreated] = useState<CreatedChannel | null>(null);
@@ -112,14 +117,7 @@ function AddChannelDialog({ onClose }: { onClose: () => void }) {
       }
     >
       <Field label="Name" required error={errors.name?.message}>
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('name')}
-            maxLength={CHANNEL_NAME_MAX_LENGTH}
-            autoComplete="off"
-          />
-        )}
+        {(control) => <ChannelNameInput {...control} {...form.register('name')} />}
       </Field>
       <Field label="Type" required error={errors.type?.message}>
         {(control) => (
@@ -187,14 +185,7 @@ function EditChannelDialog({ channel, onClose }: { channel: NotificationChannel;
       savingLabel="Saving..."
     >
       <Field label="Name" required error={errors.name?.message}>
-        {(control) => (
-          <Input
-            {...control}
-            {...form.register('name')}
-            maxLength={CHANNEL_NAME_MAX_LENGTH}
-            autoComplete="off"
-          />
-        )}
+        {(control) => <ChannelNameInput {...control} {...form.register('name')} />}
       </Field>
       <Field
         label="New URL"

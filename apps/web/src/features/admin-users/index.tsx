@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
+import { EmptyCard } from '../../components/ui/query-list';
 import { Pagination } from '../../components/ui/pagination';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
@@ -37,9 +38,7 @@ export default function AdminUsersScreen() {
     return (
       <>
         <PageHeader title={TITLE} />
-        <p className="rounded-card border border-line bg-surface px-4 py-10 text-center text-sm text-ink-muted">
-          Only administrators manage users.
-        </p>
+        <EmptyCard>Only administrators manage users.</EmptyCard>
       </>
     );
   }

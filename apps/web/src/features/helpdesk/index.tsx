@@ -10,6 +10,7 @@ import {
 import { TicketWorkspace } from '../../components/ticket-workspace';
 import { Field, SearchInput, Select } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
+import { EmptyCard } from '../../components/ui/query-list';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
 import { useSession } from '../../lib/session';
@@ -28,9 +29,7 @@ export default function HelpdeskScreen() {
     return (
       <>
         <PageHeader title={TITLE} />
-        <p className="rounded-card border border-line bg-surface px-4 py-10 text-center text-sm text-ink-muted">
-          Only administrators answer tickets.
-        </p>
+        <EmptyCard>Only administrators answer tickets.</EmptyCard>
       </>
     );
   }

@@ -14,7 +14,7 @@ import { useConfirm } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
-import { Input } from '../../components/ui/input';
+import { Input, StackedLabel } from '../../components/ui/input';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
 import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
@@ -80,10 +80,9 @@ function CreateKeyDialog({
       submitLabel="Create Key"
       savingLabel="Creating..."
     >
-      <label className="grid gap-1 text-sm font-medium text-ink">
-        Name
+      <StackedLabel text="Name">
         <Input {...form.register('name')} maxLength={60} placeholder="fail2ban on web-1" />
-      </label>
+      </StackedLabel>
       <fieldset className="grid gap-2 text-sm">
         <legend className="mb-1 font-medium text-ink">Access</legend>
         <label className="flex items-center gap-2">
@@ -95,8 +94,7 @@ function CreateKeyDialog({
           Read only
         </label>
       </fieldset>
-      <label className="grid gap-1 text-sm font-medium text-ink">
-        Limit to lists (none: every list of your accounts)
+      <StackedLabel text="Limit to lists (none: every list of your accounts)">
         <select
           multiple
           className="min-h-24 rounded-control border border-line-strong bg-surface px-2 py-1 text-sm"
@@ -108,11 +106,10 @@ function CreateKeyDialog({
             </option>
           ))}
         </select>
-      </label>
-      <label className="grid gap-1 text-sm font-medium text-ink">
-        Expires (optional)
+      </StackedLabel>
+      <StackedLabel text="Expires (optional)">
         <Input type="date" {...form.register('expires_at')} />
-      </label>
+      </StackedLabel>
       {message && <ErrorMessage>{message}</ErrorMessage>}
     </FormDialog>
   );

@@ -117,6 +117,8 @@ function ActivityView({ report }: { report: ActivityReport }) {
       from: Date.parse(time) < Date.parse(report.since) ? report.since : time,
       to: times[index + 1] ?? report.until,
     });
+  // Both charts: the changes of each bucket stacked, a bar opening them in the table.
+  const overTime = { times, bucket: report.bucket, empty: EMPTY, stacked: true, linkOf: bucketHref };
   const whose = report.scope === 'everyone' ? "everyone's changes" : 'your changes';
   const totals = report.totals;
   return (
@@ -138,25 +140,17 @@ function ActivityView({ report }: { report: ActivityReport }) {
         ]}
       />
       <TimeSeriesChart
+        {...overTime}
         title="Changes over time by kind"
         description="A bar opens its changes in the Activity table"
-        times={times}
         series={byKind}
-        bucket={report.bucket}
-        empty={EMPTY}
-        stacked
-        linkOf={bucketHref}
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesChart
+          {...overTime}
           title="Done, refused and failed over time"
           description="Refused: Guardian or Cloudflare said no (4xx); failed: an error (5xx)"
-          times={times}
           series={byOutcome}
-          bucket={report.bucket}
-          empty={EMPTY}
-          stacked
-          linkOf={bucketHref}
         />
         <BarTable
           title="Done or refused"

@@ -54,8 +54,8 @@ function gappedSeries<R extends { time: string }>(
   }));
 }
 
-const latencyFields = (pick: (row: Timing) => Latency) =>
-  LATENCIES.map(({ key, label }) => ({ label, value: (row: Timing) => pick(row)[key] }));
+const latencyFields = (field: 'edge_ttfb_ms' | 'origin_ms') =>
+  LATENCIES.map(({ key, label }) => ({ label, value: (row: Timing) => row[field][key] }));
 
 /**
  * Dashboard > Performance (/dashboard/performance): how fast the person's zones answer and how much
@@ -113,31 +113,19 @@ function ZonesPart({ report }: { report: PerformanceReport }) {
 
 function ZonesView({ zones, bucket }: { zones: Zones; bucket: Bucket }) {
   const times = useMemo(() => bucketTimes(zones.scope), [zones.scope]);
-  const edge = useMemo(
-    () =>
-      gappedSeries(
-        zones.over_time,
-        latencyFields((row) => row.edge_ttfb_ms),
-        times,
-      ),
-    [zones.over_time, times],
-  );
-  const origin = useMemo(
-    () =>
-      gappedSeries(
-        zones.over_time,
-        latencyFields((row) => row.origin_ms),
-        times,
-      ),
-    [zones.over_time, times],
-  );
-  const cached = useMemo(
-    () => gappedSeries(zones.over_time, [{ label: 'Cached', value: cachedShare }], times),
+  const { edge, origin, cached } = useMemo(
+    () => ({
+      edge: gappedSeries(zones.over_time, latencyFields('edge_ttfb_ms'), times),
+      origin: gappedSeries(zones.over_time, latencyFields('origin_ms'), times),
+      cached: gappedSeries(zones.over_time, [{ label: 'Cached', value: cachedShare }], times),
+    }),
     [zones.over_time, times],
   );
   const estimated = zones.percentiles_estimated
     ? 'Percentiles over several zones or hours are estimates (Cloudflare gives them per zone); the mean is exact'
     : undefined;
+  // What every chart of the zones shares: their buckets and the words of an empty one.
+  const overTime = { times, bucket, empty: NO_REQUESTS };
   const { totals } = zones;
   return (
     <>
@@ -152,32 +140,26 @@ function ZonesView({ zones, bucket }: { zones: Zones; bucket: Bucket }) {
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <TimeSeriesChart
+          {...overTime}
           title="Edge time to first byte"
           description={estimated ?? "Cloudflare's time to the first byte of its answer"}
-          times={times}
           series={edge}
-          bucket={bucket}
           format={formatMilliseconds}
-          empty={NO_REQUESTS}
         />
         <TimeSeriesChart
+          {...overTime}
           title="Origin response time"
           description={estimated ?? 'Your servers’ time to answer the edge, over requests that reached them'}
-          times={times}
           series={origin}
-          bucket={bucket}
           format={formatMilliseconds}
-          empty={NO_REQUESTS}
         />
       </div>
       <TimeSeriesChart
+        {...overTime}
         title="Cached share over time"
         description="Requests the edge answered from its cache"
-        times={times}
         series={cached}
-        bucket={bucket}
         format={formatShare}
-        empty={NO_REQUESTS}
       />
       <BarTable
         title="Busiest zones"

@@ -48,6 +48,8 @@ function TrafficView({ report }: { report: TrafficReport }) {
     () => seriesOfFields(report.over_time, [{ field: 'visits', label: 'Visits' }], times),
     [report.over_time, times],
   );
+  // What every chart of the report shares: its buckets and the words of an empty one.
+  const overTime = { times, bucket: report.scope.bucket, empty: EMPTY };
   const { totals } = report;
   return (
     <>
@@ -63,30 +65,19 @@ function TrafficView({ report }: { report: TrafficReport }) {
         ]}
       />
       <TimeSeriesChart
+        {...overTime}
         title="Requests over time"
         description="Cached and not cached"
-        times={times}
         series={requests}
-        bucket={report.scope.bucket}
-        empty={EMPTY}
         stacked
       />
       <div className="grid gap-4 lg:grid-cols-2">
+        <TimeSeriesChart {...overTime} title="Bandwidth over time" series={bandwidth} format={formatBytes} />
         <TimeSeriesChart
-          title="Bandwidth over time"
-          times={times}
-          series={bandwidth}
-          bucket={report.scope.bucket}
-          format={formatBytes}
-          empty={EMPTY}
-        />
-        <TimeSeriesChart
+          {...overTime}
           title="Visitors over time"
           description="Visits: requests that began a visit (Cloudflare's count)"
-          times={times}
           series={visits}
-          bucket={report.scope.bucket}
-          empty={EMPTY}
         />
         <BarTable
           title="By cache status"

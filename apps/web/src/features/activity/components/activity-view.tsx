@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent, type ReactNode } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Download, Search } from 'lucide-react';
 import {
@@ -11,10 +11,9 @@ import {
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { LoadMore } from '../../../components/ui/load-more';
-import { ErrorMessage } from '../../../components/ui/error-message';
-import { Input, Select } from '../../../components/ui/input';
+import { Input, Select, StackedLabel } from '../../../components/ui/input';
 import { PageHeader } from '../../../components/ui/page-header';
-import { Spinner } from '../../../components/ui/spinner';
+import { QueryList } from '../../../components/ui/query-list';
 import { useToast } from '../../../components/ui/toast';
 import { actionErrorMessage } from '../../../lib/api';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -91,16 +90,6 @@ function targetLine(target: AuditEvent['target']): string {
   return Object.entries(target)
     .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(', ');
-}
-
-/** A filter's control with its name above it. */
-function FilterLabel({ text, children }: { text: string; children: ReactNode }) {
-  return (
-    <label className="grid gap-1 text-sm font-medium text-ink">
-      {text}
-      {children}
-    </label>
-  );
 }
 
 /**
@@ -189,8 +178,7 @@ function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearch
         className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-6"
         onSubmit={(event) => event.preventDefault()}
       >
-        <label className="grid gap-1 text-sm font-medium text-ink sm:col-span-2 lg:col-span-6">
-          Search
+        <StackedLabel text="Search" className="sm:col-span-2 lg:col-span-6">
           <span className="relative">
             <Search
               aria-hidden="true"
@@ -204,16 +192,16 @@ function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearch
               placeholder="An address, a list, a zone, an e-mail..."
             />
           </span>
-        </label>
+        </StackedLabel>
         {everyone && (
-          <FilterLabel text="Person">
+          <StackedLabel text="Person">
             <Input {...filter('actor')} maxLength={254} placeholder="E-mail contains..." />
-          </FilterLabel>
+          </StackedLabel>
         )}
-        <FilterLabel text="Account ID">
+        <StackedLabel text="Account ID">
           <Input {...filter('account_id')} maxLength={64} placeholder="Cloudflare account id" />
-        </FilterLabel>
-        <FilterLabel text="Kind">
+        </StackedLabel>
+        <StackedLabel text="Kind">
           <Select {...filter('action')}>
             {ACTION_KINDS.map((kind) => (
               <option key={kind.value} value={kind.value}>
@@ -221,8 +209,8 @@ function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearch
               </option>
             ))}
           </Select>
-        </FilterLabel>
-        <FilterLabel text="Outcome">
+        </StackedLabel>
+        <StackedLabel text="Outcome">
           <Select {...filter('outcome')}>
             <option value="">Any outcome</option>
             {Object.entries(OUTCOMES).map(([value, outcome]) => (
@@ -231,13 +219,13 @@ function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearch
               </option>
             ))}
           </Select>
-        </FilterLabel>
-        <FilterLabel text="From">
+        </StackedLabel>
+        <StackedLabel text="From">
           <Input type="date" {...filter('from')} value={dateInputValue(filters.from)} />
-        </FilterLabel>
-        <FilterLabel text="To">
+        </StackedLabel>
+        <StackedLabel text="To">
           <Input type="date" {...filter('to')} value={dateInputValue(filters.to)} />
-        </FilterLabel>
+        </StackedLabel>
       </form>
       {exactBounds && (
         <p className="-mt-2 mb-4 text-sm text-ink-muted">
@@ -245,19 +233,13 @@ function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearch
         </p>
       )}
 
-      {trail.isError ? (
-        <ErrorMessage onRetry={() => void trail.refetch()}>
-          {actionErrorMessage(trail.error, 'Failed to fetch activity.')}
-        </ErrorMessage>
-      ) : trail.isPending ? (
-        <div className="flex justify-center py-12">
-          <Spinner label="Loading activity..." />
-        </div>
-      ) : events.length === 0 ? (
-        <p className="rounded-card border border-line bg-surface px-4 py-10 text-center text-sm text-ink-muted">
-          No activity found.
-        </p>
-      ) : (
+      <QueryList
+        query={trail}
+        failed="Failed to fetch activity."
+        loading="Loading activity..."
+        rows={events}
+        empty="No activity found."
+      >
         <ol
           aria-label="Activity"
           className="divide-y divide-line rounded-card border border-line bg-surface shadow-xs"
@@ -301,7 +283,7 @@ function ActivityTrail({ scope, params }: { scope: AuditScope; params: URLSearch
             </li>
           ))}
         </ol>
-      )}
+      </QueryList>
 
       <LoadMore query={trail} />
     </>

@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react';
-import { Gauge, KeyRound, KeySquare, UserCheck, UserCog, UserX } from 'lucide-react';
+import { Gauge, KeyRound, KeySquare, UserCheck, UserCog, UserX, type LucideIcon } from 'lucide-react';
 import type { User } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button, DeleteButton } from '../../../components/ui/button';
@@ -81,45 +80,11 @@ export function UsersTable({
             label="Actions"
             className="cards:max-w-full [&>div]:gap-1 cards:[&>div]:flex-wrap"
           >
-            <IconAction
-              label={`Change level of ${user.email}`}
-              tip="Change level"
-              icon={<UserCog aria-hidden="true" className="size-4" />}
-              onClick={() => onAction('level', user)}
-            />
-            <IconAction
-              label={`Change plan of ${user.email}`}
-              tip="Change plan"
-              icon={<Gauge aria-hidden="true" className="size-4" />}
-              onClick={() => onAction('plan', user)}
-            />
-            {user.disabled ? (
-              <IconAction
-                label={`Enable ${user.email}`}
-                tip="Enable"
-                icon={<UserCheck aria-hidden="true" className="size-4" />}
-                onClick={() => onAction('enable', user)}
-              />
-            ) : (
-              <IconAction
-                label={`Disable ${user.email}`}
-                tip="Disable"
-                icon={<UserX aria-hidden="true" className="size-4" />}
-                onClick={() => onAction('disable', user)}
-              />
-            )}
-            <IconAction
-              label={`Reset password of ${user.email}`}
-              tip="Reset password"
-              icon={<KeyRound aria-hidden="true" className="size-4" />}
-              onClick={() => onAction('password', user)}
-            />
-            <IconAction
-              label={`API keys of ${user.email}`}
-              tip="API keys"
-              icon={<KeySquare aria-hidden="true" className="size-4" />}
-              onClick={() => onAction('keys', user)}
-            />
+            <IconAction action="level" user={user} onAction={onAction} />
+            <IconAction action="plan" user={user} onAction={onAction} />
+            <IconAction action={user.disabled ? 'enable' : 'disable'} user={user} onAction={onAction} />
+            <IconAction action="password" user={user} onAction={onAction} />
+            <IconAction action="keys" user={user} onAction={onAction} />
             {user.two_factor && (
               <ResetTwoFactorAction userId={user.id} email={user.email} onReset={onTwoFactorReset} />
             )}
@@ -144,21 +109,33 @@ function EmailText({ email }: { email: string }) {
   );
 }
 
+/** The icon actions of a row: the tooltip's words, the icon, and the name a screen reader hears. */
+const ICON_ACTIONS: Record<
+  Exclude<UserAction, 'delete'>,
+  { tip: string; icon: LucideIcon; label: (email: string) => string }
+> = {
+  level: { tip: 'Change level', icon: UserCog, label: (email) => `Change level of ${email}` },
+  plan: { tip: 'Change plan', icon: Gauge, label: (email) => `Change plan of ${email}` },
+  enable: { tip: 'Enable', icon: UserCheck, label: (email) => `Enable ${email}` },
+  disable: { tip: 'Disable', icon: UserX, label: (email) => `Disable ${email}` },
+  password: { tip: 'Reset password', icon: KeyRound, label: (email) => `Reset password of ${email}` },
+  keys: { tip: 'API keys', icon: KeySquare, label: (email) => `API keys of ${email}` },
+};
+
 /**
  * A row action as an icon, named for screen readers (its name starts with the words shown) and
  * explained by a tooltip on hover and focus.
  */
 function IconAction({
-  label,
-  tip,
-  icon,
-  onClick,
+  action,
+  user,
+  onAction,
 }: {
-  label: string;
-  tip: string;
-  icon: ReactNode;
-  onClick: () => void;
+  action: keyof typeof ICON_ACTIONS;
+  user: User;
+  onAction: (action: UserAction, user: User) => void;
 }) {
+  const { tip, icon: Icon, label } = ICON_ACTIONS[action];
   return (
     <Tooltip content={tip}>
       {/* On a card (a phone: no hover) the words show beside the icon. */}
@@ -166,10 +143,10 @@ function IconAction({
         variant="ghost"
         size="icon"
         className="cards:w-auto cards:gap-1.5 cards:px-2 cards:text-sm"
-        aria-label={label}
-        onClick={onClick}
+        aria-label={label(user.email)}
+        onClick={() => onAction(action, user)}
       >
-        {icon}
+        <Icon aria-hidden="true" className="size-4" />
         <span aria-hidden="true" className="hidden cards:inline">
           {tip}
         </span>

@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent, type ReactNode } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Check, CheckCheck } from 'lucide-react';
 import {
@@ -14,10 +14,9 @@ import {
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { LoadMore } from '../../../components/ui/load-more';
-import { Select } from '../../../components/ui/input';
-import { ErrorMessage } from '../../../components/ui/error-message';
+import { Select, StackedLabel } from '../../../components/ui/input';
 import { PageHeader } from '../../../components/ui/page-header';
-import { Spinner } from '../../../components/ui/spinner';
+import { QueryList } from '../../../components/ui/query-list';
 import { useToast } from '../../../components/ui/toast';
 import { actionErrorMessage } from '../../../lib/api';
 import { useAlertsQuery } from '../../../api/alerts/alerts-query';
@@ -41,15 +40,6 @@ const STATE_TONES: Record<AlertState, BadgeTone> = {
 };
 
 const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-
-function FilterLabel({ text, children }: { text: string; children: ReactNode }) {
-  return (
-    <label className="grid gap-1 text-sm font-medium text-ink">
-      {text}
-      {children}
-    </label>
-  );
-}
 
 /** Where an alert's subject is seen and acted on, and what the link says. */
 function subjectLink(alert: Alert): { to: string; text: string } | undefined {
@@ -125,7 +115,7 @@ export function AlertsView() {
         className="mb-4 grid gap-3 sm:grid-cols-3"
         onSubmit={(event) => event.preventDefault()}
       >
-        <FilterLabel text="State">
+        <StackedLabel text="State">
           <Select {...filter('state')}>
             <option value="active">Open or acknowledged</option>
             <option value="">Any state</option>
@@ -135,8 +125,8 @@ export function AlertsView() {
               </option>
             ))}
           </Select>
-        </FilterLabel>
-        <FilterLabel text="Kind">
+        </StackedLabel>
+        <StackedLabel text="Kind">
           <Select {...filter('kind')}>
             <option value="">Every kind</option>
             {ALERT_KINDS.map((kind) => (
@@ -145,8 +135,8 @@ export function AlertsView() {
               </option>
             ))}
           </Select>
-        </FilterLabel>
-        <FilterLabel text="Severity">
+        </StackedLabel>
+        <StackedLabel text="Severity">
           <Select {...filter('severity')}>
             <option value="">Any severity</option>
             {ALERT_SEVERITIES.map((severity) => (
@@ -155,24 +145,20 @@ export function AlertsView() {
               </option>
             ))}
           </Select>
-        </FilterLabel>
+        </StackedLabel>
       </form>
 
-      {alerts.isError ? (
-        <ErrorMessage onRetry={() => void alerts.refetch()}>
-          {actionErrorMessage(alerts.error, 'Failed to fetch alerts.')}
-        </ErrorMessage>
-      ) : alerts.isPending ? (
-        <div className="flex justify-center py-12">
-          <Spinner label="Loading alerts..." />
-        </div>
-      ) : rows.length === 0 ? (
-        <p className="rounded-card border border-line bg-surface px-4 py-10 text-center text-sm text-ink-muted">
-          {filters.state === 'active' && !filters.kind && !filters.severity
+      <QueryList
+        query={alerts}
+        failed="Failed to fetch alerts."
+        loading="Loading alerts..."
+        rows={rows}
+        empty={
+          filters.state === 'active' && !filters.kind && !filters.severity
             ? 'No open alerts: nothing needs your attention.'
-            : 'No alerts match these filters.'}
-        </p>
-      ) : (
+            : 'No alerts match these filters.'
+        }
+      >
         <ol
           aria-label="Alerts"
           className="divide-y divide-line rounded-card border border-line bg-surface shadow-xs"
@@ -251,7 +237,7 @@ export function AlertsView() {
             );
           })}
         </ol>
-      )}
+      </QueryList>
 
       <LoadMore query={alerts} />
     </>

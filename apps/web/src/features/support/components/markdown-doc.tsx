@@ -2,6 +2,7 @@ import { useMemo, useState, type ComponentProps } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import { SearchInput } from '../../../components/ui/input';
 import { PageHeader } from '../../../components/ui/page-header';
+import { EmptyCard } from '../../../components/ui/query-list';
 
 /** One `## ` section of a document: its heading, its anchor and its Markdown (heading included). */
 export interface DocSection {
@@ -154,9 +155,7 @@ export function MarkdownDoc({ markdown, searchLabel }: { markdown: string; searc
         </nav>
         <div className="space-y-4">
           {shown.length === 0 ? (
-            <p className="rounded-card border border-line bg-surface px-4 py-10 text-center text-sm text-ink-muted">
-              No section holds every word of “{search.trim()}”.
-            </p>
+            <EmptyCard>No section holds every word of “{search.trim()}”.</EmptyCard>
           ) : (
             shown.map((section) => (
               <section
