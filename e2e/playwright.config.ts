@@ -39,7 +39,7 @@ export default defineConfig({
     { name: 'clean-all', testMatch: CLEAN_ALL, dependencies: ['chromium'], use: CHROMIUM },
   ],
   webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && mkdir -p ${E2E_DATA_DIR} && node --max-old-space-size=256 apps/server/dist/demo.js > ${E2E_SERVER_LOG} 2>&1`,
+    command: `rm -rf ${E2E_DATA_DIR} && mkdir -p ${E2E_DATA_DIR} && node --max-old-space-size=256 --max-semi-space-size=8 apps/server/dist/demo.js > ${E2E_SERVER_LOG} 2>&1`,
     cwd: '..',
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     timeout: 180_000,
