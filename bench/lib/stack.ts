@@ -92,6 +92,12 @@ export interface ServerChild {
   rss(): number;
   /** The RSS of the server's child processes (the embedded database's host); null when it has none. */
   databaseRss(): number | null;
+  /**
+   * CPU time (user and system, ms, in 10 ms ticks) the server and its child processes (the embedded
+   * database's host; null when it has none) have used so far, from /proc: a work's cost apart from how
+   * long it waited for a core.
+   */
+  cpuMs(): { server: number; database: number | null };
   stop(): Promise<void>;
 }
 
@@ -112,13 +118,20 @@ function readRss(pid: number): number {
   return kb ? Number(kb) * 1024 : 0;
 }
 
-/** The RSS of `pid`'s child processes together (bytes), from /proc; null when it has none. */
-function childrenRss(pid: number): number | null {
+/** User and system CPU time of `pid` (ms), from /proc/<pid>/stat's utime and stime (ticks of 10 ms). */
+function readCpuMs(pid: number): number {
+  // The fields after the command's closing parenthesis: the state is field 3, utime 14, stime 15.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** `read` summed over `pid`'s child processes; null when it has none. */
+function ofChildren(pid: number, read: (child: number) => number): number | null {
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean);
   if (children.length === 0) return null;
   return children.reduce((sum, child) => {
     try {
-      return sum + readRss(Number(child));
+      return sum + read(Number(child));
     } catch {
       return sum; // It ended between the two reads.
     }
@@ -251,7 +264,8 @@ export async function startServer(options: ServerOptions): Promise<ServerChild &
     explain: (match) => call({ type: 'explain', match }),
     caches: (enabled) => call({ type: 'caches', enabled }),
     rss: () => readRss(child.pid!),
-    databaseRss: () => childrenRss(child.pid!),
+    databaseRss: () => ofChildren(child.pid!, readRss),
+    cpuMs: () => ({ server: readCpuMs(child.pid!), database: ofChildren(child.pid!, readCpuMs) }),
     async stop() {
       if (!exited) {
         // It closes the app and the database and exits; a server that hangs is killed after 15 s.
