@@ -44,6 +44,7 @@ import { sql as tickets } from './046_tickets';
 import { sql as notifications } from './047_notifications';
 import { sql as notificationChannels } from './048_notification_channels';
 import { sql as itemBucketsIdWalk } from './051_item_buckets_id_walk';
+import { sql as itemBucketsBulkRebuild } from './052_item_buckets_bulk_rebuild';
 import { sql as alertsPageIndexes } from './053_alerts_page_indexes';
 
 export interface Migration {
@@ -100,5 +101,6 @@ export const migrations: readonly Migration[] = [
   { name: '047_notifications', sql: notifications },
   { name: '048_notification_channels', sql: notificationChannels },
   { name: '051_item_buckets_id_walk', sql: itemBucketsIdWalk },
+  { name: '052_item_buckets_bulk_rebuild', sql: itemBucketsBulkRebuild },
   { name: '053_alerts_page_indexes', sql: alertsPageIndexes },
 ];

@@ -108,7 +108,7 @@ describe("a list's order buckets", () => {
       .then((rows) => rows.filter((row) => row.items !== row.actual));
   }
 
-  it("counts a statement's rows in the buckets they fall in: 5,000 inserted, then some updated and deleted", async () => {
+  it("counts a statement's rows in the buckets they fall in: 1,500 inserted, then some updated and deleted", async () => {
     await ctx.db.query('SELECT ban_list_item_buckets_build($1, $2)', [ref, ITEMS]);
     // Keys between the list's own in every order but id (which they extend), in one statement each.
     await ctx.db.query(
@@ -116,7 +116,7 @@ describe("a list's order buckets", () => {
        SELECT $1, $2 + n, md5('new' || n), '10.' || (n % 3) || '.' || (n >> 8) || '.' || (n & 255) || '/32',
               'note ' || ((n * 104729) % $2) || ' again', now() - (n * 4) * interval '1 second',
               ('10.' || (n % 3) || '.' || (n >> 8) || '.' || (n & 255))::inet
-       FROM generate_series(1, 5000) AS n`,
+       FROM generate_series(1, 1500) AS n`,
       [ref, ITEMS],
     );
     await ctx.db.query(
@@ -136,5 +136,38 @@ describe("a list's order buckets", () => {
       [ref],
     );
     expect(total!.items).toBe(count!.n);
+  });
+
+  it('rebuilds the buckets of a list that one statement grows by a twelfth or more, instead of placing each row (migration 052)', async () => {
+    const [before] = await ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM ban_list_items WHERE ban_list_ref = $1',
+      [ref],
+    );
+    // The functions this transaction called (track_functions), read before it ends.
+    const calls = await ctx.db.transaction(async (tx) => {
+      await tx.exec("SET LOCAL track_functions = 'pl'");
+      await tx.query(
+        `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
+         SELECT $1, 100000 + n, md5('bulk' || n), '10.200.' || (n >> 8) || '.' || (n & 255),
+                'bulk ' || n, now(), ('10.200.' || (n >> 8) || '.' || (n & 255))::inet
+         FROM generate_series(1, 5000) AS n`,
+        [ref],
+      );
+      return tx.query<{ funcname: string; calls: number }>(
+        `SELECT funcname, calls::int FROM pg_stat_xact_user_functions
+         WHERE funcname IN ('ban_list_item_buckets_build', 'ban_list_item_buckets_split')`,
+      );
+    });
+    const called = Object.fromEntries(calls.map((row) => [row.funcname, row.calls]));
+    expect(called.ban_list_item_buckets_split ?? 0).toBe(0);
+    expect(called.ban_list_item_buckets_build).toBe(1);
+    for (const order of Object.keys(ORDER_KEYS) as (keyof typeof ORDER_KEYS)[]) {
+      expect(await miscounted(order), order).toEqual([]);
+      const [total] = await ctx.db.query<{ items: number; fullest: number }>(
+        'SELECT sum(items)::int AS items, max(items)::int AS fullest FROM ban_list_item_buckets WHERE ban_list_ref = $1 AND item_order = $2',
+        [ref, order],
+      );
+      expect(total, order).toEqual({ items: before!.n + 5000, fullest: 1000 });
+    }
   });
 });
