@@ -175,7 +175,9 @@ export class UsersRepository {
       const admins = await tx.query<{ id: number }>(
         'SELECT id FROM users WHERE level = 0 AND NOT disabled ORDER BY id FOR UPDATE',
       );
-      const [target] = await tx.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [id]);
+      const [target] = await tx.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [
+        id,
+      ]);
       if (!target) return { done: false, reason: 'not_found' };
       const activeAdmin = admins.some((admin) => admin.id === id);
       const removesAdmin =
