@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { registerEndpointCompilers, route } from './endpoint-route';
+import { createdRoute, registerEndpointCompilers, route } from './endpoint-route';
 
 /**
  * The checks of a route's params and query: a repeat of the same text is answered with what its
@@ -86,5 +86,31 @@ describe('checked params and queries', () => {
     await get('/api/test/abc/items?search=a&search=b');
     await get('/api/test/abc/items?search=a&search=b');
     expect(checks.query).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('createdRoute', () => {
+  const create = {
+    method: 'POST',
+    path: '/api/test/things',
+    summary: 'A test route that makes a thing.',
+    responses: { 201: z.object({ id: z.number() }) },
+    tag: 'Test',
+  } as const;
+
+  it('answers 201 with what it made, as its response schema outputs it', async () => {
+    const own = Fastify();
+    registerEndpointCompilers(own);
+    createdRoute(own, create, async () => ({ id: 7, secret: 'not sent' }));
+    const response = await own.inject({ method: 'POST', url: '/api/test/things' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ id: 7 });
+    await own.close();
+  });
+
+  it('is refused at registration for an endpoint that does not answer 201', () => {
+    expect(() => createdRoute(Fastify(), items, async () => ({}))).toThrow(
+      'GET /api/test/:list_id/items does not answer 201: register it with route().',
+    );
   });
 });

@@ -195,6 +195,23 @@ export function checkedRoute<E extends Declared>(
 }
 
 /**
+ * Registers an endpoint that makes something and answers 201 with it: `create` makes it and gives
+ * what is sent (checked on its way out by the endpoint's response schema).
+ */
+export function createdRoute<E extends Declared>(
+  app: FastifyInstance,
+  endpoint: E,
+  create: (request: EndpointRequest<E>) => Promise<unknown>,
+  routeOptions: EndpointRouteOptions<E> = {},
+): void {
+  if (successStatusOf(endpoint) !== 201)
+    throw new Error(`${endpoint.method} ${endpoint.path} does not answer 201: register it with route().`);
+  const handler = async (request: EndpointRequest<E>, reply: FastifyReply) =>
+    reply.code(201).send(await create(request));
+  route(app, endpoint, handler as EndpointHandler<E>, routeOptions);
+}
+
+/**
  * Registers an endpoint that answers 204 with no body (a delete, a revoke, a sign-out): `work` does it,
  * and its value, if any, is not sent.
  */

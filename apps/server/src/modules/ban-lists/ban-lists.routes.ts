@@ -1,7 +1,7 @@
 import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { answerOrJob } from '../../jobs/job-answer';
-import { checkedRoute, noContentRoute, route } from '../../endpoint-route';
+import { checkedRoute, createdRoute, noContentRoute, route } from '../../endpoint-route';
 import type { BanListItemsService } from '../ban-list-items';
 import type { BanListsService } from './ban-lists.service';
 import type { BanListSyncJobs } from '../ban-list-mirror';
@@ -80,15 +80,13 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     { owns: ['list_id'] },
   );
 
-  route(
+  createdRoute(
     app,
     banListItemEndpoints.add,
-    async (request, reply) => {
-      const item = await limits.within(request.user.id, 'list_items', 1, () =>
+    (request) =>
+      limits.within(request.user.id, 'list_items', 1, () =>
         items.add(itemActorOf(request), request.params.list_id, request.body),
-      );
-      return reply.code(201).send(item);
-    },
+      ),
     { owns: ['list_id'] },
   );
 

@@ -1,7 +1,7 @@
 import { zoneEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { answerOrJob } from '../../jobs/job-answer';
-import { noContentRoute, route } from '../../endpoint-route';
+import { createdRoute, noContentRoute, route } from '../../endpoint-route';
 import type { PlanLimits } from '../plans';
 import type { ZonesService } from './zones.service';
 import type { ZonesSyncJobs } from './zones-sync-job';
@@ -17,12 +17,9 @@ export const zonesRoutes: FastifyPluginAsync<{
     reply.type('application/json; charset=utf-8').send(await zones.listJson(request.user.id)),
   );
 
-  route(app, zoneEndpoints.add, async (request, reply) => {
-    const created = await limits.within(request.user.id, 'zones', 1, () =>
-      zones.add(request.user.id, request.body),
-    );
-    return reply.code(201).send(created);
-  });
+  createdRoute(app, zoneEndpoints.add, (request) =>
+    limits.within(request.user.id, 'zones', 1, () => zones.add(request.user.id, request.body)),
+  );
 
   // A job: a short sync answers as before, a long one 202 with the job to poll.
   route(app, zoneEndpoints.sync, async (request, reply) => {
