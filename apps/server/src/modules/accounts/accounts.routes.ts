@@ -1,6 +1,6 @@
 import { accountEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { createdRoute, noContentRoute, route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { PlanLimits } from '../plans';
 import type { AccountsService } from './accounts.service';
 
@@ -10,7 +10,7 @@ export const accountsRoutes: FastifyPluginAsync<{ accounts: AccountsService; lim
 ) => {
   route(app, accountEndpoints.list, async (request) => accounts.list(request.user.id));
 
-  createdRoute(app, accountEndpoints.add, async (request) => {
+  route(app, accountEndpoints.add, async (request) => {
     const { account, listsSyncing } = await limits.within(request.user.id, 'accounts', 1, () =>
       accounts.add(request.user.id, request.body),
     );

@@ -1,13 +1,13 @@
 import { apiKeyEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { createdRoute, noContentRoute, route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { ApiKeysService } from './api-keys.service';
 
 /** The person's API keys (/api/me/api-keys): with a session only, never with a key; anyone's for administrators. */
 export const apiKeysRoutes: FastifyPluginAsync<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
   route(app, apiKeyEndpoints.list, async (request) => apiKeys.list(request.user.id));
 
-  createdRoute(app, apiKeyEndpoints.create, (request) => apiKeys.create(request.user.id, request.body));
+  route(app, apiKeyEndpoints.create, async (request) => apiKeys.create(request.user.id, request.body));
 
   noContentRoute(
     app,

@@ -1,7 +1,7 @@
 import { banListEndpoints, banListItemEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { answerOrJob } from '../../jobs/job-answer';
-import { checkedRoute, createdRoute, noContentRoute, route } from '../../endpoint-route';
+import { checkedRoute, noContentRoute, route } from '../../endpoint-route';
 import type { BanListItemsService } from '../ban-list-items';
 import type { BanListsService } from './ban-lists.service';
 import type { BanListSyncJobs } from '../ban-list-mirror';
@@ -80,10 +80,10 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
     { owns: ['list_id'] },
   );
 
-  createdRoute(
+  route(
     app,
     banListItemEndpoints.add,
-    (request) =>
+    async (request) =>
       limits.within(request.user.id, 'list_items', 1, () =>
         items.add(itemActorOf(request), request.params.list_id, request.body),
       ),

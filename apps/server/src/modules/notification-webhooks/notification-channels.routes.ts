@@ -1,6 +1,6 @@
 import { notificationChannelEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { createdRoute, noContentRoute, route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { NotificationChannelsService } from './notification-channels.service';
 
 /** System Setting's notification channels under /api/admin/notification-channels (access: 'admin'; audited). */
@@ -9,7 +9,7 @@ export const notificationChannelsRoutes: FastifyPluginAsync<{
 }> = async (app, { channels }) => {
   // Channels are nobody's own: administrators manage them all (`owns` names the id checked).
   route(app, notificationChannelEndpoints.list, async () => channels.list());
-  createdRoute(app, notificationChannelEndpoints.create, async (request) => {
+  route(app, notificationChannelEndpoints.create, async (request) => {
     const created = await channels.create(request.body);
     request.auditEffects = { id: created.channel.id, url_masked: created.channel.url_masked };
     return created;

@@ -1,12 +1,12 @@
 import { planEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { createdRoute, noContentRoute, route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { PlansService } from './plans.service';
 
 export const plansRoutes: FastifyPluginAsync<{ plans: PlansService }> = async (app, { plans }) => {
   // Administrators (access: 'admin'; plans and users are nobody's own, so `owns` names the id checked).
   route(app, planEndpoints.list, async () => plans.list());
-  createdRoute(app, planEndpoints.create, (request) => plans.create(request.body));
+  route(app, planEndpoints.create, async (request) => plans.create(request.body));
   route(app, planEndpoints.update, async (request) => plans.update(request.params.id, request.body), {
     owns: ['id'],
   });

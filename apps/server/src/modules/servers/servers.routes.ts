@@ -1,7 +1,7 @@
 import { serverApiEndpoints, serverEndpoints, WEBHOOK_BODY_MAX } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../app-error';
-import { createdRoute, noContentRoute, route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { ServersService } from './servers.service';
 
 declare module 'fastify' {
@@ -14,7 +14,7 @@ declare module 'fastify' {
 /** Groups and servers (/api/servers...), their person's; anyone's servers for administrators to revoke. */
 export const serversRoutes: FastifyPluginAsync<{ servers: ServersService }> = async (app, { servers }) => {
   route(app, serverEndpoints.groupList, async (request) => servers.groups(request.user.id));
-  createdRoute(app, serverEndpoints.groupCreate, (request) =>
+  route(app, serverEndpoints.groupCreate, async (request) =>
     servers.createGroup(request.user.id, request.body),
   );
   route(
@@ -34,7 +34,7 @@ export const serversRoutes: FastifyPluginAsync<{ servers: ServersService }> = as
   route(app, serverEndpoints.hourly, async (request) =>
     servers.hourly(request.user.id, request.query.server_ids),
   );
-  createdRoute(app, serverEndpoints.create, (request) => servers.create(request.user.id, request.body));
+  route(app, serverEndpoints.create, async (request) => servers.create(request.user.id, request.body));
   noContentRoute(
     app,
     serverEndpoints.revoke,

@@ -1,6 +1,6 @@
 import { passwordLinkEndpoints, userEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { createdRoute, noContentRoute, route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { PasswordLinksService } from './password-links.service';
 import type { KeysRevoked, UsersService } from './users.service';
 
@@ -16,7 +16,7 @@ export const usersRoutes: FastifyPluginAsync<{
 }> = async (app, { users, passwordLinks }) => {
   // Administrators (access: 'admin'; user ids are not owned by anyone, so `owns` names the id checked).
   route(app, userEndpoints.list, async (request) => users.page(request.query));
-  createdRoute(app, userEndpoints.create, (request) => users.createWithSetup(request.body));
+  route(app, userEndpoints.create, async (request) => users.createWithSetup(request.body));
   route(
     app,
     userEndpoints.setPlan,

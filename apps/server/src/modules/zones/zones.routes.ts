@@ -1,7 +1,7 @@
 import { zoneEndpoints } from '@guardian/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { answerOrJob } from '../../jobs/job-answer';
-import { createdRoute, noContentRoute, route } from '../../endpoint-route';
+import { noContentRoute, route } from '../../endpoint-route';
 import type { PlanLimits } from '../plans';
 import type { ZonesService } from './zones.service';
 import type { ZonesSyncJobs } from './zones-sync-job';
@@ -17,7 +17,7 @@ export const zonesRoutes: FastifyPluginAsync<{
     reply.type('application/json; charset=utf-8').send(await zones.listJson(request.user.id)),
   );
 
-  createdRoute(app, zoneEndpoints.add, (request) =>
+  route(app, zoneEndpoints.add, async (request) =>
     limits.within(request.user.id, 'zones', 1, () => zones.add(request.user.id, request.body)),
   );
 
