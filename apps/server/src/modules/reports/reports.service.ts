@@ -36,12 +36,11 @@ export class ReportsService {
     /** How long a report's ask waits for its reading before it answers with what is read so far. */
     firstAnswerMs?: number,
   ) {
-    const reader = new ReportReader(deps, firstAnswerMs);
-    this.reader = reader;
-    this.securityReports = new SecurityReports(reader, ipSearch);
-    this.overviewReports = new OverviewReports(deps, reader, ipSearch, counts);
+    this.reader = new ReportReader(deps, firstAnswerMs);
+    this.securityReports = new SecurityReports(this.reader, ipSearch);
+    this.overviewReports = new OverviewReports(deps, this.reader, ipSearch, counts);
     this.activityReports = new ActivityReports(deps);
-    this.performanceReports = new PerformanceReports(deps, reader);
+    this.performanceReports = new PerformanceReports(deps, this.reader);
   }
 
   /** The report as JSON: complete, or what is read so far (`scope.complete`). */
