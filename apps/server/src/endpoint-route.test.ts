@@ -88,3 +88,31 @@ describe('checked params and queries', () => {
     expect(checks.query).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("the answer's status", () => {
+  const made = z.object({ id: z.number() });
+  const create = {
+    method: 'POST',
+    path: '/api/test/things',
+    summary: 'A test route that makes a thing.',
+    responses: { 201: made },
+    tag: 'Test',
+  } as const;
+  const jobOrDone = { ...create, path: '/api/test/job', responses: { 200: made, 202: made } } as const;
+
+  it("is the endpoint's one declared success status, unless the handler sets another", async () => {
+    const own = Fastify();
+    registerEndpointCompilers(own);
+    route(own, create, async () => ({ id: 7, secret: 'not sent' }));
+    route(own, jobOrDone, async (_request, reply) => reply.code(202).send({ id: 8 }));
+    route(own, { ...jobOrDone, path: '/api/test/done' }, async () => ({ id: 9 }));
+    const answer = async (url: string) => {
+      const response = await own.inject({ method: 'POST', url });
+      return { status: response.statusCode, body: response.json() as unknown };
+    };
+    expect(await answer('/api/test/things')).toEqual({ status: 201, body: { id: 7 } });
+    expect(await answer('/api/test/job')).toEqual({ status: 202, body: { id: 8 } });
+    expect(await answer('/api/test/done')).toEqual({ status: 200, body: { id: 9 } });
+    await own.close();
+  });
+});

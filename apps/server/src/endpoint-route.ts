@@ -133,7 +133,8 @@ const preSerializedAnswers: FastifySerializerCompiler<FastifySchema> = (routeSch
 /**
  * Registers an endpoint's route from its declaration: `route(app, zoneEndpoints.remove, handler,
  * { owns: ['zone_id'] })`. Access, ownership and cost go to the route's config (auth guard, route
- * table, request limits).
+ * table, request limits). The answer has the endpoint's success status when it declares one (a 201's
+ * handler returns what it made); a handler may set another.
  */
 export function route<E extends Declared>(
   app: FastifyInstance,
@@ -157,7 +158,7 @@ export function route<E extends Declared>(
     ...(endpoint.preSerialized ? { serializerCompiler: preSerializedAnswers } : {}),
     ...(routeOptions.bodyLimit === undefined ? {} : { bodyLimit: routeOptions.bodyLimit }),
     config: { access: endpoint.access, owns: routeOptions.owns, costly: endpoint.costly },
-    handler: handler as RouteHandlerMethod,
+    handler: withDeclaredStatus(endpoint, handler as RouteHandlerMethod),
   };
   app.route(options);
 }
@@ -165,11 +166,25 @@ export function route<E extends Declared>(
 /** The request a handler of the endpoint receives, typed by its schemas. */
 export type EndpointRequest<E extends Endpoint> = Parameters<EndpointHandler<E>>[0];
 
-/** The status of an endpoint's success answer: the one 2xx it declares. */
-function successStatusOf(endpoint: Endpoint): number {
-  const statuses = Object.keys(endpoint.responses)
+/** The 2xx an endpoint declares. */
+const successStatusesOf = (endpoint: Endpoint) =>
+  Object.keys(endpoint.responses)
     .map(Number)
     .filter((status) => status < 300);
+
+/** The handler, answering with the endpoint's one declared success status when that is not Fastify's 200. */
+function withDeclaredStatus(endpoint: Endpoint, handler: RouteHandlerMethod): RouteHandlerMethod {
+  const [status, ...others] = successStatusesOf(endpoint);
+  if (status === undefined || status === 200 || others.length > 0) return handler;
+  return function (request, reply) {
+    reply.code(status);
+    return handler.call(this, request, reply);
+  };
+}
+
+/** The status of an endpoint's success answer: the one 2xx it declares. */
+function successStatusOf(endpoint: Endpoint): number {
+  const statuses = successStatusesOf(endpoint);
   if (statuses.length !== 1)
     throw new Error(
       `${endpoint.method} ${endpoint.path} declares ${statuses.length} success answers, not one.`,

@@ -2,10 +2,9 @@ import type { BanList } from '@guardian/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../app-error';
-import { buildApp, createAppDeps } from '../app';
-import { createDb, type Db } from '../db';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import type { TestUser } from '../test/context';
+import { secondProcess, type SecondProcess } from '../test/second-process';
 import { ListWriteBudget } from './list-write-budget';
 
 const HOUR = 60 * 60_000;
@@ -14,18 +13,14 @@ const LIMITS = { requests: 4, items: 6, windowMs: 12 * HOUR };
 
 let ctx: CloudflareTestContext;
 /** A second app instance on the same database: its own pool on PostgreSQL (same schema). */
-let otherDb: Db;
+let second: SecondProcess;
 let other: FastifyInstance;
 
 beforeAll(async () => {
   ctx = await createCloudflareTestContext({ config: { jobs: { listWriteLimits: LIMITS } } });
-  if (ctx.db.kind === 'postgres') {
-    const [row] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    otherDb = await createDb(ctx.config, { schema: row!.schema });
-  } else otherDb = ctx.db;
   // PGlite is one process: the second app is a second process only on PostgreSQL.
-  other = otherDb === ctx.db ? ctx.app : await buildApp(ctx.config, createAppDeps(ctx.config, otherDb));
-  await other.ready();
+  second = await secondProcess(ctx);
+  other = second.app;
   // Both job queues up before the tests (a job's start waits for its queue): their start-up
   // scripts and the tests' statements then never meet on PGlite's one connection.
   const nobody = await ctx.createUser();
@@ -36,8 +31,7 @@ beforeAll(async () => {
     ).toBe(200);
 });
 afterAll(async () => {
-  if (other !== ctx.app) await other.close();
-  if (otherDb !== ctx.db) await otherDb.close();
+  await second.close();
   await ctx.close();
 });
 
@@ -91,7 +85,7 @@ describe("Cloudflare's Lists write budget, counted in the database", () => {
 
   it('is shared by two instances on one database: together they take no more than the budget', async () => {
     const one = new ListWriteBudget(ctx.db, LIMITS);
-    const two = new ListWriteBudget(otherDb, LIMITS);
+    const two = new ListWriteBudget(second.db, LIMITS);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 12 }, (_, i) => (i % 2 ? one : two).take('acct-e', 'E Co', 0)),
     );

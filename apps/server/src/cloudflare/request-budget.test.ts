@@ -1,9 +1,10 @@
 import { createSandbox } from '@guardian/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudflareGateway, cloudflareErrorToAppError } from './';
-import { createDb, type Db } from '../db';
+import type { Db } from '../db';
 import { createTestContext, type TestContext } from '../test/context';
 import { countingDb } from '../test/counting-db';
+import { secondProcessDb } from '../test/second-process';
 import { DatabaseRequestBudget } from './request-budget';
 
 let ctx: TestContext;
@@ -11,10 +12,7 @@ let other: Db;
 beforeAll(async () => {
   ctx = await createTestContext();
   // A second app instance on the same database: its own pool on PostgreSQL (same schema).
-  if (ctx.db.kind === 'postgres') {
-    const [row] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-    other = await createDb(ctx.config, { schema: row!.schema });
-  } else other = ctx.db;
+  other = await secondProcessDb(ctx);
 });
 afterAll(async () => {
   if (other !== ctx.db) await other.close();

@@ -31,36 +31,10 @@ export interface AccountWithTokenState extends AccountRecord {
   tokenCheckedAt: Date | null;
 }
 
-interface AccountRow {
-  id: number;
-  user_id: number;
-  account_name: string;
-  account_id: string;
-  token_encrypted: string;
-  token_last4: string;
-  token_status: AccountTokenStatus | null;
-  token_expires_on: Date | null;
-  token_checked_at: Date | null;
-}
-
-const COLUMNS =
-  'id, user_id, account_name, account_id, token_encrypted, token_last4, token_status, token_expires_on, token_checked_at';
-
-const dateOf = (value: Date | null) => (value === null ? null : new Date(value));
-
-function toAccount(row: AccountRow): AccountWithTokenState {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    accountName: row.account_name,
-    accountId: row.account_id,
-    tokenEncrypted: row.token_encrypted,
-    tokenLast4: row.token_last4,
-    tokenStatus: row.token_status,
-    tokenExpiresOn: dateOf(row.token_expires_on),
-    tokenCheckedAt: dateOf(row.token_checked_at),
-  };
-}
+// Named as the record's fields: a row is an AccountWithTokenState as it comes.
+const COLUMNS = `id, user_id AS "userId", account_name AS "accountName", account_id AS "accountId",
+  token_encrypted AS "tokenEncrypted", token_last4 AS "tokenLast4", token_status AS "tokenStatus",
+  token_expires_on AS "tokenExpiresOn", token_checked_at AS "tokenCheckedAt"`;
 
 const nameTaken = () => new AppError('CONFLICT', 'This account has already been added.');
 
@@ -71,44 +45,43 @@ const nameTaken = () => new AppError('CONFLICT', 'This account has already been 
 export class AccountsRepository {
   constructor(private readonly db: Queryable) {}
 
-  async listForUser(userId: number): Promise<AccountWithTokenState[]> {
-    const rows = await this.db.query<AccountRow>(
+  listForUser(userId: number): Promise<AccountWithTokenState[]> {
+    return this.db.query<AccountWithTokenState>(
       `SELECT ${COLUMNS} FROM cloudflare_accounts WHERE user_id = $1 ORDER BY id`,
       [userId],
     );
-    return rows.map(toAccount);
   }
 
   async findOwned(userId: number, id: number): Promise<AccountWithTokenState | undefined> {
-    const [row] = await this.db.query<AccountRow>(
+    const [account] = await this.db.query<AccountWithTokenState>(
       `SELECT ${COLUMNS} FROM cloudflare_accounts WHERE user_id = $1 AND id = $2`,
       [userId, id],
     );
-    return row && toAccount(row);
+    return account;
   }
 
   async findOwnedByName(userId: number, accountName: string): Promise<AccountWithTokenState | undefined> {
-    const [row] = await this.db.query<AccountRow>(
+    const [account] = await this.db.query<AccountWithTokenState>(
       `SELECT ${COLUMNS} FROM cloudflare_accounts WHERE user_id = $1 AND lower(account_name) = lower($2)`,
       [userId, accountName],
     );
-    return row && toAccount(row);
+    return account;
   }
 
   async findOwnedByCloudflareId(
     userId: number,
     accountId: string,
   ): Promise<AccountWithTokenState | undefined> {
-    const [row] = await this.db.query<AccountRow>(
+    const [account] = await this.db.query<AccountWithTokenState>(
       `SELECT ${COLUMNS} FROM cloudflare_accounts WHERE user_id = $1 AND account_id = $2`,
       [userId, accountId],
     );
-    return row && toAccount(row);
+    return account;
   }
 
   async insert(account: Omit<AccountRecord, 'id'>, token: TokenState): Promise<AccountWithTokenState> {
     try {
-      const [row] = await this.db.query<AccountRow>(
+      const [added] = await this.db.query<AccountWithTokenState>(
         `INSERT INTO cloudflare_accounts
            (user_id, account_name, account_id, token_encrypted, token_last4, token_status, token_expires_on,
             token_checked_at, token_check_due)
@@ -126,7 +99,7 @@ export class AccountsRepository {
           TOKEN_CHECK_EVERY_MS,
         ],
       );
-      return toAccount(row!);
+      return added!;
     } catch (err) {
       // Two adds racing past the service's checks still meet the unique indexes.
       if (isUniqueViolation(err)) throw nameTaken();
@@ -144,7 +117,7 @@ export class AccountsRepository {
     },
   ): Promise<AccountWithTokenState | undefined> {
     try {
-      const [row] = await this.db.query<AccountRow>(
+      const [account] = await this.db.query<AccountWithTokenState>(
         `UPDATE cloudflare_accounts SET
            account_name = COALESCE($3, account_name),
            token_encrypted = COALESCE($4, token_encrypted),
@@ -167,7 +140,7 @@ export class AccountsRepository {
           TOKEN_CHECK_EVERY_MS,
         ],
       );
-      return row && toAccount(row);
+      return account;
     } catch (err) {
       if (isUniqueViolation(err)) throw nameTaken();
       throw err;
@@ -191,8 +164,8 @@ export class AccountsRepository {
    * makes them due again at `nextDue`: another process's sweep skips them (SKIP LOCKED, then the new
    * time), so each token is asked about once per round across processes.
    */
-  async claimTokenChecks(now: Date, nextDue: Date, limit: number): Promise<AccountWithTokenState[]> {
-    const rows = await this.db.query<AccountRow>(
+  claimTokenChecks(now: Date, nextDue: Date, limit: number): Promise<AccountWithTokenState[]> {
+    return this.db.query<AccountWithTokenState>(
       `UPDATE cloudflare_accounts SET token_check_due = $2
        WHERE id IN (
          SELECT id FROM cloudflare_accounts WHERE token_check_due <= $1
@@ -200,7 +173,6 @@ export class AccountsRepository {
        RETURNING ${COLUMNS}`,
       [now, nextDue, limit],
     );
-    return rows.map(toAccount);
   }
 
   /** Makes the account's token due a check at `at` (sooner, after a check Cloudflare did not answer). */

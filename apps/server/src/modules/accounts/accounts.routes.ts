@@ -10,12 +10,12 @@ export const accountsRoutes: FastifyPluginAsync<{ accounts: AccountsService; lim
 ) => {
   route(app, accountEndpoints.list, async (request) => accounts.list(request.user.id));
 
-  route(app, accountEndpoints.add, async (request, reply) => {
+  route(app, accountEndpoints.add, async (request) => {
     const { account, listsSyncing } = await limits.within(request.user.id, 'accounts', 1, () =>
       accounts.add(request.user.id, request.body),
     );
     request.auditEffects = { lists_syncing: listsSyncing };
-    return reply.code(201).send(account);
+    return account;
   });
 
   // Ownership is checked in the service: an account is only ever found through its owner.

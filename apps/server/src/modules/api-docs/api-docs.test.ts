@@ -1,4 +1,5 @@
 import {
+  accountEndpoints,
   allEndpoints,
   API_DOCS_PATH,
   banListItemsPageSchema,
@@ -14,6 +15,7 @@ import { z } from 'zod';
 import { isApiPath } from '../../route-table';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import { requestTo } from '../../test/request';
 
 let ctx: CloudflareTestContext;
 let user: TestUser;
@@ -123,19 +125,14 @@ describe('the API reference page', () => {
 
 describe('validation by declaration', () => {
   it('words a request without a body as before: Zod on what was sent (nothing)', async () => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/cloudflare/accounts',
-      headers: user.headers,
-    });
+    const response = await ctx.app.inject({ ...requestTo(accountEndpoints.add), headers: user.headers });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       code: 'BAD_REQUEST',
       message: 'Invalid input: expected object, received undefined',
     });
     const literalNull = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/cloudflare/accounts',
+      ...requestTo(accountEndpoints.add),
       headers: { ...user.headers, 'content-type': 'application/json' },
       payload: 'null',
     });

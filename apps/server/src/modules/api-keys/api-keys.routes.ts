@@ -7,9 +7,7 @@ import type { ApiKeysService } from './api-keys.service';
 export const apiKeysRoutes: FastifyPluginAsync<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
   route(app, apiKeyEndpoints.list, async (request) => apiKeys.list(request.user.id));
 
-  route(app, apiKeyEndpoints.create, async (request, reply) =>
-    reply.code(201).send(await apiKeys.create(request.user.id, request.body)),
-  );
+  route(app, apiKeyEndpoints.create, async (request) => apiKeys.create(request.user.id, request.body));
 
   noContentRoute(
     app,

@@ -1,5 +1,5 @@
-import { refusalOf } from '../../test/request';
-import { tokenClaimsSchema, type UsersPage } from '@guardian/contract';
+import { refusalOf, requestTo } from '../../test/request';
+import { tokenClaimsSchema, userEndpoints, type UsersPage } from '@guardian/contract';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createAppDeps } from '../../app';
@@ -423,18 +423,14 @@ describe('administrator routes', () => {
   it('answer 403 to a regular user and the user list to an administrator', async () => {
     const admin = await ctx.createUser({ level: 0 });
     const regular = await ctx.createUser({ level: 2 });
-    const forbidden = await ctx.app.inject({
-      method: 'GET',
-      url: '/api/admin/users',
-      headers: regular.headers,
-    });
+    const forbidden = await ctx.app.inject({ ...requestTo(userEndpoints.list), headers: regular.headers });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json()).toMatchObject({
       code: 'FORBIDDEN',
       message: 'Only administrators can do this.',
     });
 
-    const allowed = await ctx.app.inject({ method: 'GET', url: '/api/admin/users', headers: admin.headers });
+    const allowed = await ctx.app.inject({ ...requestTo(userEndpoints.list), headers: admin.headers });
     expect(allowed.statusCode).toBe(200);
     const listed = allowed.json<UsersPage>();
     expect(listed.users).toEqual(

@@ -2,9 +2,9 @@ import type { BanList, BanListItemsPage } from '@guardian/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, createAppDeps } from '../../app';
-import { createDb, type Db } from '../../db';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
+import { secondProcess } from '../../test/second-process';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -148,17 +148,13 @@ describe('list writes of one Cloudflare account', () => {
   it.skipIf(process.env.TEST_DB !== 'postgres')(
     'two server processes on one PostgreSQL database never write to one account at once (PostgreSQL only)',
     async () => {
-      const [current] = await ctx.db.query<{ schema: string }>('SELECT current_schema() AS schema');
-      // A second app with its own pool, list locks and Cloudflare clients: all a second process has.
-      const otherDb: Db = await createDb(ctx.config, { schema: current!.schema });
-      const other = await buildApp(ctx.config, createAppDeps(ctx.config, otherDb));
-      await other.ready();
+      const other = await secondProcess(ctx);
       try {
         const lists = [await syncedList(), await syncedList(), await syncedList()];
         const writes = lists.flatMap(({ listId }, index) =>
           [1, 2, 3].flatMap((n) => [
             call(ctx.app, 'POST', `/${listId}/items`, { ip: `10.${index}.${n}.1`, comment: 'here' }),
-            call(other, 'POST', `/${listId}/items`, { ip: `10.${index}.${n}.2`, comment: 'there' }),
+            call(other.app, 'POST', `/${listId}/items`, { ip: `10.${index}.${n}.2`, comment: 'there' }),
           ]),
         );
         const answers = await Promise.all(writes);
@@ -167,7 +163,6 @@ describe('list writes of one Cloudflare account', () => {
         expect(refusedWrites()).toBe(0);
       } finally {
         await other.close();
-        await otherDb.close();
       }
     },
   );

@@ -37,34 +37,6 @@ export interface ItemProvenance {
   expiresAt: Date | null;
 }
 
-interface ItemRow {
-  id: number;
-  item_id: string;
-  ip: string;
-  comment: string;
-  created_on: Date;
-  added_via: ItemAddedVia;
-  added_by: string;
-  added_by_user: number | null;
-  expires_at: Date | null;
-  first_created_on: Date | null;
-}
-
-function toItem(row: ItemRow): BanListItemRecord {
-  return {
-    id: row.id,
-    itemId: row.item_id,
-    ip: row.ip,
-    comment: row.comment,
-    createdOn: row.created_on,
-    addedVia: row.added_via,
-    addedBy: row.added_by,
-    addedByUser: row.added_by_user,
-    expiresAt: row.expires_at,
-    firstCreatedOn: row.first_created_on,
-  };
-}
-
 /** An item as a sync writes it into the mirror. */
 export interface MirrorItem {
   itemId: string;
@@ -170,12 +142,13 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 // Values are stored lower-case (IPv6, hostnames), and a case-sensitive LIKE can use the btree.
 const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
 
-const ITEM_COLUMNS =
-  'id, item_id, ip, comment, created_on, added_via, added_by, added_by_user, expires_at, first_created_on';
-/** A filter's subquery also carries the address order's key, for the page to sort by. */
-const MATCH_COLUMNS = `${ITEM_COLUMNS}, ip_sort`;
 /** What a sync carries over from the mirror by Cloudflare's item id (see `keepProvenance`). */
 const PROVENANCE_COLUMNS = 'added_via, added_by, added_by_user, expires_at, first_created_on';
+/** An item named as the record's fields: a row is a BanListItemRecord as it comes. */
+const ITEM_COLUMNS = `id, item_id AS "itemId", ip, comment, created_on AS "createdOn", added_via AS "addedVia",
+  added_by AS "addedBy", added_by_user AS "addedByUser", expires_at AS "expiresAt", first_created_on AS "firstCreatedOn"`;
+/** A filter's subquery: the table's own columns, with the address order's key for the page to sort by. */
+const MATCH_COLUMNS = `id, item_id, ip, comment, created_on, ip_sort, ${PROVENANCE_COLUMNS}`;
 
 /**
  * The condition on comments, and on who added the item (starting with the text, through the Added by
@@ -266,12 +239,12 @@ export class BanListItemsRepository {
       where = `WHERE id ${query.order === 'asc' ? '>=' : '<='} $${params.length}`;
     }
     params.push(query.limit, 'offset' in query.start ? query.start.offset : 0);
-    const rows = await this.db.query<ItemRow>(
+    const rows = await this.db.query<BanListItemRecord>(
       `SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ${where}
        ORDER BY ${orderByOf(query)} LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
-    return rows.map(toItem);
+    return rows;
   }
 
   /**
@@ -287,7 +260,7 @@ export class BanListItemsRepository {
     limit: number,
   ): Promise<BanListItemRecord[] | undefined> {
     const { key, column } = BUCKET_ORDERS[order];
-    const rows = await this.db.query<ItemRow>(
+    const rows = await this.db.query<BanListItemRecord>(
       `WITH bucket AS (
          SELECT ${column} AS from_key, from_id, items,
                 sum(items) OVER (ORDER BY ${column}, from_id) - items AS before
@@ -304,7 +277,7 @@ export class BanListItemsRepository {
        ) AS item`,
       [ref, order, offset, limit],
     );
-    return rows.length === 0 ? undefined : rows.map(toItem);
+    return rows.length === 0 ? undefined : rows;
   }
 
   /** A page of `query` (from an offset) and how many items pass its filter, counted no further than `countLimit`. */
@@ -316,7 +289,7 @@ export class BanListItemsRepository {
     const items = matching(query.filter);
     const params: unknown[] = [ref, ...items.params, countLimit, query.limit, query.start.offset];
     const [countLimitAt, limitAt, offsetAt] = [params.length - 2, params.length - 1, params.length];
-    const rows = await this.db.query<ItemRow & { matches: number }>(
+    const rows = await this.db.query<BanListItemRecord & { matches: number }>(
       `SELECT counted.matches, item.* FROM
          (SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${items.sql} AS item LIMIT $${countLimitAt}) AS match) AS counted
        LEFT JOIN LATERAL (
@@ -326,7 +299,8 @@ export class BanListItemsRepository {
       params,
     );
     return {
-      items: rows.filter((row) => row.id !== null).map(toItem),
+      // An offset past the matches leaves one row: the count, with null item columns.
+      items: rows.filter((row) => row.id !== null).map(({ matches: _count, ...item }) => item),
       count: rows[0]!.matches,
     };
   }
@@ -359,20 +333,20 @@ export class BanListItemsRepository {
   }
 
   async findById(ref: number, id: number): Promise<BanListItemRecord | undefined> {
-    const [row] = await this.db.query<ItemRow>(
+    const [row] = await this.db.query<BanListItemRecord>(
       `SELECT ${ITEM_COLUMNS} FROM ban_list_items WHERE ban_list_ref = $1 AND id = $2`,
       [ref, id],
     );
-    return row && toItem(row);
+    return row;
   }
 
   async findByIds(ref: number, ids: readonly number[]): Promise<BanListItemRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.query<ItemRow>(
+    const rows = await this.db.query<BanListItemRecord>(
       `SELECT ${ITEM_COLUMNS} FROM ban_list_items WHERE ban_list_ref = $1 AND id = ANY($2::bigint[]) ORDER BY id`,
       [ref, ids],
     );
-    return rows.map(toItem);
+    return rows;
   }
 
   /** The values starting with `prefix` (an item's value, or a redirect's source), to spot a duplicate. */
@@ -392,7 +366,7 @@ export class BanListItemsRepository {
     provenance: ItemProvenance,
   ): Promise<BanListItemRecord> {
     await ensurePartition(this.db, ref);
-    const [row] = await this.db.query<ItemRow>(
+    const [row] = await this.db.query<BanListItemRecord>(
       `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort,
                                    added_via, added_by, added_by_user, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7::inet, $8, $9, $10, $11)
@@ -411,7 +385,7 @@ export class BanListItemsRepository {
         provenance.expiresAt,
       ],
     );
-    return toItem(row!);
+    return row!;
   }
 
   /** Gives items recorded under a provisional id Cloudflare's (see item-ids.ts); `id` is the mirror's. */
@@ -432,32 +406,32 @@ export class BanListItemsRepository {
 
   /** Changes an item's expiry (null: never); the item as it is now, or undefined when it is gone. */
   async setExpiry(ref: number, id: number, expiresAt: Date | null): Promise<BanListItemRecord | undefined> {
-    const [row] = await this.db.query<ItemRow>(
+    const [row] = await this.db.query<BanListItemRecord>(
       `UPDATE ban_list_items SET expires_at = $3 WHERE ban_list_ref = $1 AND id = $2 RETURNING ${ITEM_COLUMNS}`,
       [ref, id, expiresAt],
     );
-    return row && toItem(row);
+    return row;
   }
 
   /** Up to `limit` items of the list whose expiry has passed at `now`, soonest first (the due index). */
   async due(ref: number, now: Date, limit: number): Promise<BanListItemRecord[]> {
-    const rows = await this.db.query<ItemRow>(
+    const rows = await this.db.query<BanListItemRecord>(
       `SELECT ${ITEM_COLUMNS} FROM ban_list_items
        WHERE ban_list_ref = $1 AND expires_at IS NOT NULL AND expires_at <= $2
        ORDER BY expires_at, id LIMIT $3`,
       [ref, now, limit],
     );
-    return rows.map(toItem);
+    return rows;
   }
 
   /** Deletes the items with these ids (those still there), in one statement whatever their number; answers them. */
   async deleteMany(ref: number, ids: readonly number[]): Promise<BanListItemRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.query<ItemRow>(
+    const rows = await this.db.query<BanListItemRecord>(
       `DELETE FROM ban_list_items WHERE ban_list_ref = $1 AND id = ANY($2::bigint[]) RETURNING ${ITEM_COLUMNS}`,
       [ref, ids],
     );
-    return rows.map(toItem);
+    return rows;
   }
 
   /** Deletes an item; false when it was not there. */

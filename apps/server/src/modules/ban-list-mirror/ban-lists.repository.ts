@@ -23,44 +23,13 @@ export interface BanListRecord {
   nextItemId: number;
 }
 
-interface BanListRow {
-  ref: number;
-  account_ref: number;
-  account_name: string;
-  account_id: string;
-  list_id: string;
-  list_name: string;
-  kind: BanListKind;
-  purpose: BanListPurpose | null;
-  rule_purpose: BanListPurpose | null;
-  items_count: number;
-  items_version: number;
-  first_item_id: number;
-  next_item_id: number;
-}
-
+// The columns are named as the record's fields: a row is a BanListRecord as it comes.
 const SELECT_LISTS = `
-  SELECT bl.id AS ref, bl.account_ref, a.account_name, a.account_id, bl.list_id, bl.list_name, bl.kind,
-         bl.purpose, bl.rule_purpose, bl.items_count, bl.items_version, bl.first_item_id, bl.next_item_id
+  SELECT bl.id AS ref, bl.account_ref AS "accountRef", a.account_name AS "accountName",
+         a.account_id AS "accountId", bl.list_id AS "listId", bl.list_name AS "listName", bl.kind, bl.purpose,
+         bl.rule_purpose AS "rulePurpose", bl.items_count AS "itemsCount", bl.items_version AS "itemsVersion",
+         bl.first_item_id AS "firstItemId", bl.next_item_id AS "nextItemId"
   FROM ban_lists bl JOIN cloudflare_accounts a ON a.id = bl.account_ref`;
-
-function toBanList(row: BanListRow): BanListRecord {
-  return {
-    ref: row.ref,
-    accountRef: row.account_ref,
-    accountName: row.account_name,
-    accountId: row.account_id,
-    listId: row.list_id,
-    listName: row.list_name,
-    kind: row.kind,
-    purpose: row.purpose,
-    rulePurpose: row.rule_purpose,
-    itemsCount: row.items_count,
-    itemsVersion: row.items_version,
-    firstItemId: row.first_item_id,
-    nextItemId: row.next_item_id,
-  };
-}
 
 /** A list as Cloudflare lists it, for the local mirror of an account's lists. */
 export interface CloudflareListSummary {
@@ -76,27 +45,24 @@ export interface CloudflareListSummary {
 export class BanListsRepository {
   constructor(private readonly db: Queryable) {}
 
-  async listForUser(userId: number): Promise<BanListRecord[]> {
-    const rows = await this.db.query<BanListRow>(`${SELECT_LISTS} WHERE a.user_id = $1 ORDER BY bl.id`, [
-      userId,
-    ]);
-    return rows.map(toBanList);
+  listForUser(userId: number): Promise<BanListRecord[]> {
+    return this.db.query<BanListRecord>(`${SELECT_LISTS} WHERE a.user_id = $1 ORDER BY bl.id`, [userId]);
   }
 
   async findOwned(userId: number, ref: number): Promise<BanListRecord | undefined> {
-    const [row] = await this.db.query<BanListRow>(`${SELECT_LISTS} WHERE a.user_id = $1 AND bl.id = $2`, [
+    const [list] = await this.db.query<BanListRecord>(`${SELECT_LISTS} WHERE a.user_id = $1 AND bl.id = $2`, [
       userId,
       ref,
     ]);
-    return row && toBanList(row);
+    return list;
   }
 
   async findOwnedByListId(userId: number, listId: string): Promise<BanListRecord | undefined> {
-    const [row] = await this.db.query<BanListRow>(
+    const [list] = await this.db.query<BanListRecord>(
       `${SELECT_LISTS} WHERE a.user_id = $1 AND bl.list_id = $2`,
       [userId, listId],
     );
-    return row && toBanList(row);
+    return list;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context';
+import { insertListRows } from '../../test/list-rows';
 
 /** Rows a plan's scans read (returned and filtered out, over every loop), from EXPLAIN (ANALYZE, FORMAT JSON). */
 function rowsScanned(node: Record<string, unknown>): number {
@@ -23,20 +24,7 @@ describe("a list's order buckets", () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    const user = await ctx.createUser();
-    const [account] = await ctx.db.query<{ id: number }>(
-      `INSERT INTO cloudflare_accounts (user_id, account_name, account_id, token_encrypted, token_last4)
-       VALUES ($1, 'Buckets Co', 'acc', 'x', 'xxxx') RETURNING id`,
-      [user.id],
-    );
-    const [list] = await ctx.db.query<{ id: number }>(
-      `INSERT INTO ban_lists (account_ref, list_id, list_name, kind) VALUES ($1, 'l1', 'buckets', 'ip') RETURNING id`,
-      [account!.id],
-    );
-    ref = list!.id;
-    await ctx.db.exec(
-      `CREATE TABLE ban_list_items_${ref} PARTITION OF ban_list_items FOR VALUES IN (${ref})`,
-    );
+    ref = await insertListRows(ctx.db, (await ctx.createUser()).id, 'buckets');
     await ctx.db.query(
       `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
        SELECT $1, n, md5(n::text), '10.' || (n >> 16) || '.' || ((n >> 8) & 255) || '.' || (n & 255),

@@ -83,12 +83,10 @@ export const banListsRoutes: FastifyPluginAsync<BanListRoutesOptions> = async (
   route(
     app,
     banListItemEndpoints.add,
-    async (request, reply) => {
-      const item = await limits.within(request.user.id, 'list_items', 1, () =>
+    async (request) =>
+      limits.within(request.user.id, 'list_items', 1, () =>
         items.add(itemActorOf(request), request.params.list_id, request.body),
-      );
-      return reply.code(201).send(item);
-    },
+      ),
     { owns: ['list_id'] },
   );
 

@@ -27,6 +27,9 @@ describe('ban lists', () => {
     });
     expect(response.status).toBe(200);
   };
+  /** Cloudflare answers 503 to these calls (until the suite clears the faults after the test). */
+  const cloudflareDown = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string | RegExp) =>
+    ctx.sandbox.control.injectFault({ path, method, status: 503 });
   const mirroredItems = async (ref: number) => {
     const [row] = await ctx.db.query<{ count: number; items_count: number }>(
       `SELECT (SELECT count(*) FROM ban_list_items WHERE ban_list_ref = $1)::int AS count, items_count
@@ -117,7 +120,7 @@ describe('ban lists', () => {
     it('answers 502 when Cloudflare is down and stores nothing', async () => {
       const account = await ctx.addAccount(alice, { name: 'Down Co' });
       const before = await listsOf(alice);
-      ctx.sandbox.control.injectFault({ path: /\/rules\/lists$/, method: 'POST', status: 503 });
+      cloudflareDown('POST', /\/rules\/lists$/);
       const response = await addList(alice, 'Down Co', 'down');
       expect(response.statusCode).toBe(502);
       expect(response.json().message).toBe('Cloudflare is unavailable right now. Please try again.');
@@ -183,7 +186,7 @@ describe('ban lists', () => {
     it('keeps everything when Cloudflare refuses or fails', async () => {
       const account = await ctx.addAccount(alice, { name: 'Keep Co' });
       const list = (await addList(alice, 'Keep Co', 'kept')).json<BanList>();
-      ctx.sandbox.control.injectFault({ path: /\/rules\/lists\/[^/]+$/, method: 'DELETE', status: 503 });
+      cloudflareDown('DELETE', /\/rules\/lists\/[^/]+$/);
       const response = await call(alice, 'DELETE', `/${list.id}`);
       expect(response.statusCode).toBe(502);
       expect(await listsOf(alice)).toContainEqual(list);
@@ -298,11 +301,7 @@ describe('ban lists', () => {
       const good = await ctx.addAccount(dave, { name: 'Good Co' });
       const bad = await ctx.addAccount(dave, { name: 'Bad Co' });
       ctx.sandbox.control.addList(good.account_id, { name: 'new_good', kind: 'ip' });
-      ctx.sandbox.control.injectFault({
-        path: `/accounts/${bad.account_id}/rules/lists`,
-        method: 'GET',
-        status: 503,
-      });
+      cloudflareDown('GET', `/accounts/${bad.account_id}/rules/lists`);
       const response = await call(dave, 'POST', '/update');
       expect(response.statusCode).toBe(502);
       expect(response.json().message).toBe(
@@ -351,11 +350,7 @@ describe('ban lists', () => {
       ctx.sandbox.control.seedListItems(account.account_id, second.id, [{ ip: '192.0.2.2' }]);
       await call(frank, 'POST', '/update');
       for (const list of [first, second]) await call(frank, 'POST', `/${list.id}/sync`);
-      ctx.sandbox.control.injectFault({
-        path: `/accounts/${account.account_id}/rules/lists/${second.id}/items`,
-        method: 'PUT',
-        status: 503,
-      });
+      cloudflareDown('PUT', `/accounts/${account.account_id}/rules/lists/${second.id}/items`);
 
       const response = await call(frank, 'POST', '/clean');
       expect(response.statusCode).toBe(502);

@@ -7,10 +7,11 @@ import {
   type IpSearchJobResult,
   type Job,
 } from '@guardian/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { requestTo } from '../../test/request';
+import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -20,9 +21,8 @@ type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
  * person's own lists and accounts.
  */
 describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
-  let ctx: CloudflareTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
+  let { ctx, alice, bob } = {} as TwoPeople;
+  twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite));
   let one: Account;
   let two: Account;
   let bobs: Account;
@@ -76,9 +76,6 @@ describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
     ctx.sandbox.control.callLog({ path: /\/items$/ }).filter((entry) => entry.method !== 'GET').length;
 
   beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
-    alice = await ctx.createUser();
-    bob = await ctx.createUser();
     one = await ctx.addAccount(alice, { name: 'Alice One' });
     two = await ctx.addAccount(alice, { name: 'Alice Two', plan: 'pro' });
     bobs = await ctx.addAccount(bob, { name: 'Bob Co' });
@@ -87,8 +84,6 @@ describe('Ban everywhere, Remove from lists and capacity (IP search)', () => {
     await list(two, alice, 'two_a', [{ ip: '198.51.100.0/24', comment: 'a range' }]);
     await list(bobs, bob, 'bob_a', [{ ip: '192.0.2.9', comment: 'bob' }]);
   });
-  afterAll(() => ctx.close());
-  afterEach(() => ctx.sandbox.control.clearFaults());
 
   it('bans an address in the chosen lists of two accounts: one job per account, attributed, with its expiry', async () => {
     const answer = await call(alice, ipSearchEndpoints.ban, {

@@ -9,10 +9,10 @@ export const notificationChannelsRoutes: FastifyPluginAsync<{
 }> = async (app, { channels }) => {
   // Channels are nobody's own: administrators manage them all (`owns` names the id checked).
   route(app, notificationChannelEndpoints.list, async () => channels.list());
-  route(app, notificationChannelEndpoints.create, async (request, reply) => {
+  route(app, notificationChannelEndpoints.create, async (request) => {
     const created = await channels.create(request.body);
     request.auditEffects = { id: created.channel.id, url_masked: created.channel.url_masked };
-    return reply.code(201).send(created);
+    return created;
   });
   route(
     app,

@@ -6,9 +6,7 @@ import type { PlansService } from './plans.service';
 export const plansRoutes: FastifyPluginAsync<{ plans: PlansService }> = async (app, { plans }) => {
   // Administrators (access: 'admin'; plans and users are nobody's own, so `owns` names the id checked).
   route(app, planEndpoints.list, async () => plans.list());
-  route(app, planEndpoints.create, async (request, reply) =>
-    reply.code(201).send(await plans.create(request.body)),
-  );
+  route(app, planEndpoints.create, async (request) => plans.create(request.body));
   route(app, planEndpoints.update, async (request) => plans.update(request.params.id, request.body), {
     owns: ['id'],
   });

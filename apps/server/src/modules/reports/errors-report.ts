@@ -8,15 +8,13 @@ import {
 import type { z } from 'zod';
 import { errorsAnswerSchema, errorsQuery } from './report-queries';
 import {
-  bucketOf,
   bucketTime,
   byZone,
   entryOf,
+  RequestsFold,
   Tally,
   topRows,
   type BatchWindow,
-  type ReportFold,
-  type ReportReader,
   tallyValues,
 } from './report-reading';
 
@@ -33,20 +31,7 @@ const noTotals = (): ErrorsReport['totals'] => ({
  * has its own counts: no query more), path and host; the 5xx the origin answered and the edge's own.
  * Read progressively (ReportReader.progressive).
  */
-export class ErrorsReports {
-  constructor(private readonly reader: ReportReader) {}
-
-  /** The report as JSON. */
-  read(userId: number, query: ReportQuery): Promise<string | Buffer> {
-    return this.reader.progressive('errors', userId, query, () => new ErrorsFold(query));
-  }
-}
-
-/** The errors report's figures, each answer folded in as it comes. */
-class ErrorsFold implements ReportFold<typeof errorsAnswerSchema, ErrorsReport> {
-  readonly dataset = 'httpRequestsAdaptiveGroups' as const;
-  readonly schema = errorsAnswerSchema;
-  private readonly text: string;
+export class ErrorsFold extends RequestsFold<typeof errorsAnswerSchema, ErrorsReport> {
   private readonly series = new Map<string, ErrorsReport['over_time'][number]>();
   private readonly statuses = new Tally<number>();
   private readonly paths = new Tally<string>();
@@ -55,11 +40,7 @@ class ErrorsFold implements ReportFold<typeof errorsAnswerSchema, ErrorsReport> 
   private readonly zones = new Map<string, ErrorsReport['totals']>();
 
   constructor(query: ReportQuery) {
-    this.text = errorsQuery(bucketOf(query));
-  }
-
-  queryOf() {
-    return { query: this.text, variables: {} };
+    super(errorsAnswerSchema, query, errorsQuery);
   }
 
   add(_part: BatchWindow, data: z.infer<typeof errorsAnswerSchema>): void {

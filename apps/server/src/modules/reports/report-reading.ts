@@ -47,6 +47,30 @@ export const CACHED_STATUSES = new Set(['hit', 'stale', 'revalidated', 'updating
 
 export const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
+/**
+ * What the folds of the reports of the person's HTTP requests (Traffic, Errors) share: the dataset,
+ * and one query text for every batch and window; each folds its answers its own way.
+ */
+export abstract class RequestsFold<S extends z.ZodType, T> implements ReportFold<S, T> {
+  readonly dataset = 'httpRequestsAdaptiveGroups' as const;
+  private readonly text: string;
+
+  constructor(
+    readonly schema: S,
+    query: ReportQuery,
+    queryText: (bucket: BucketDimension) => string,
+  ) {
+    this.text = queryText(bucketOf(query));
+  }
+
+  queryOf(): PartQuery {
+    return { query: this.text, variables: {} };
+  }
+
+  abstract add(part: BatchWindow, data: z.infer<S>): void;
+  abstract report(scope: ReportScope, domains: ReadonlyMap<string, string>): T;
+}
+
 /** Counts by key, summed over zones and windows. */
 export class Tally<V> {
   private readonly rows = new Map<string, { value: V; count: number }>();

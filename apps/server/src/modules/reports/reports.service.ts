@@ -8,12 +8,12 @@ import type {
 import type { AppDeps } from '../../deps';
 import type { IpSearchService } from '../ip-search';
 import { ActivityReports } from './activity-report';
-import { ErrorsReports } from './errors-report';
+import { ErrorsFold } from './errors-report';
 import { OverviewReports, type OverviewCounts } from './overview-report';
 import { PerformanceReports } from './performance-report';
 import { ReportReader } from './report-reading';
 import { SecurityReports } from './security-report';
-import { TrafficReports } from './traffic-report';
+import { TrafficFold } from './traffic-report';
 
 export type { OverviewCounts } from './overview-report';
 
@@ -23,9 +23,8 @@ export type { OverviewCounts } from './overview-report';
  * the answers kept a minute).
  */
 export class ReportsService {
+  private readonly reader: ReportReader;
   private readonly securityReports: SecurityReports;
-  private readonly trafficReports: TrafficReports;
-  private readonly errorsReports: ErrorsReports;
   private readonly overviewReports: OverviewReports;
   private readonly activityReports: ActivityReports;
   private readonly performanceReports: PerformanceReports;
@@ -37,13 +36,11 @@ export class ReportsService {
     /** How long a report's ask waits for its reading before it answers with what is read so far. */
     firstAnswerMs?: number,
   ) {
-    const reader = new ReportReader(deps, firstAnswerMs);
-    this.securityReports = new SecurityReports(reader, ipSearch);
-    this.trafficReports = new TrafficReports(reader);
-    this.errorsReports = new ErrorsReports(reader);
-    this.overviewReports = new OverviewReports(deps, reader, ipSearch, counts);
+    this.reader = new ReportReader(deps, firstAnswerMs);
+    this.securityReports = new SecurityReports(this.reader, ipSearch);
+    this.overviewReports = new OverviewReports(deps, this.reader, ipSearch, counts);
     this.activityReports = new ActivityReports(deps);
-    this.performanceReports = new PerformanceReports(deps, reader);
+    this.performanceReports = new PerformanceReports(deps, this.reader);
   }
 
   /** The report as JSON: complete, or what is read so far (`scope.complete`). */
@@ -53,12 +50,12 @@ export class ReportsService {
 
   /** The report as JSON: complete, or what is read so far (`scope.complete`). */
   traffic(userId: number, query: ReportQuery): Promise<string | Buffer> {
-    return this.trafficReports.read(userId, query);
+    return this.reader.progressive('traffic', userId, query, () => new TrafficFold(query));
   }
 
   /** The report as JSON: complete, or what is read so far (`scope.complete`). */
   errors(userId: number, query: ReportQuery): Promise<string | Buffer> {
-    return this.errorsReports.read(userId, query);
+    return this.reader.progressive('errors', userId, query, () => new ErrorsFold(query));
   }
 
   overview(userId: number): Promise<OverviewReport> {

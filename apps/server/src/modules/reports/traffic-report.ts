@@ -8,17 +8,15 @@ import {
 import type { z } from 'zod';
 import { trafficAnswerSchema, trafficQuery } from './report-queries';
 import {
-  bucketOf,
   bucketTime,
   byZone,
   CACHED_STATUSES,
   cut,
   entryOf,
+  RequestsFold,
   Tally,
   topRows,
   type BatchWindow,
-  type ReportFold,
-  type ReportReader,
   tallyValues,
 } from './report-reading';
 
@@ -34,20 +32,7 @@ const noFigures = (): Figures => ({ requests: 0, cached_requests: 0, bytes: 0, v
  * zone (both from the series' rows, which each zone's answer has apart: no query more), by cache
  * status, status class, country, host and path. Read progressively (ReportReader.progressive).
  */
-export class TrafficReports {
-  constructor(private readonly reader: ReportReader) {}
-
-  /** The report as JSON. */
-  read(userId: number, query: ReportQuery): Promise<string | Buffer> {
-    return this.reader.progressive('traffic', userId, query, () => new TrafficFold(query));
-  }
-}
-
-/** The traffic report's figures, each answer folded in as it comes. */
-class TrafficFold implements ReportFold<typeof trafficAnswerSchema, TrafficReport> {
-  readonly dataset = 'httpRequestsAdaptiveGroups' as const;
-  readonly schema = trafficAnswerSchema;
-  private readonly text: string;
+export class TrafficFold extends RequestsFold<typeof trafficAnswerSchema, TrafficReport> {
   private readonly totals = noFigures();
   private readonly series = new Map<string, Figures>();
   private readonly zones = new Map<string, Figures>();
@@ -58,11 +43,7 @@ class TrafficFold implements ReportFold<typeof trafficAnswerSchema, TrafficRepor
   private readonly paths = new Tally<string>();
 
   constructor(query: ReportQuery) {
-    this.text = trafficQuery(bucketOf(query));
-  }
-
-  queryOf() {
-    return { query: this.text, variables: {} };
+    super(trafficAnswerSchema, query, trafficQuery);
   }
 
   add(_part: BatchWindow, data: z.infer<typeof trafficAnswerSchema>): void {

@@ -14,8 +14,8 @@ declare module 'fastify' {
 /** Groups and servers (/api/servers...), their person's; anyone's servers for administrators to revoke. */
 export const serversRoutes: FastifyPluginAsync<{ servers: ServersService }> = async (app, { servers }) => {
   route(app, serverEndpoints.groupList, async (request) => servers.groups(request.user.id));
-  route(app, serverEndpoints.groupCreate, async (request, reply) =>
-    reply.code(201).send(await servers.createGroup(request.user.id, request.body)),
+  route(app, serverEndpoints.groupCreate, async (request) =>
+    servers.createGroup(request.user.id, request.body),
   );
   route(
     app,
@@ -34,9 +34,7 @@ export const serversRoutes: FastifyPluginAsync<{ servers: ServersService }> = as
   route(app, serverEndpoints.hourly, async (request) =>
     servers.hourly(request.user.id, request.query.server_ids),
   );
-  route(app, serverEndpoints.create, async (request, reply) =>
-    reply.code(201).send(await servers.create(request.user.id, request.body)),
-  );
+  route(app, serverEndpoints.create, async (request) => servers.create(request.user.id, request.body));
   noContentRoute(
     app,
     serverEndpoints.revoke,

@@ -11,11 +11,12 @@ import {
   type ServerReviews,
 } from '@guardian/contract';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CloudflareTestContext } from '../../test/cloudflare-context';
 import type { TestUser } from '../../test/context';
 import { requestTo, type EndpointInput } from '../../test/request';
 import { apiRoutes, endpointOf } from '../../test/security';
+import { twoPeopleSuite, type TwoPeople } from '../../test/two-people';
 import { pathParams } from '../../route-table';
 import { ServersRepository } from './servers.repository';
 
@@ -27,9 +28,8 @@ type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
  * the accounts' jobs, many in one write.
  */
 describe('servers and their groups', () => {
-  let ctx: CloudflareTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
+  let { ctx, alice, bob } = {} as TwoPeople;
+  twoPeopleSuite((suite) => ({ ctx, alice, bob } = suite));
   let admin: TestUser;
   let one: Account;
   let two: Account;
@@ -68,6 +68,12 @@ describe('servers and their groups', () => {
       payload,
     });
   };
+  /** The message of a signed webhook call refused as unproven (401). */
+  const refusal = async (...call: Parameters<typeof signed>) => {
+    const answer = await signed(...call);
+    expect(answer.statusCode).toBe(401);
+    return answer.json<{ message: string }>().message;
+  };
   const refusalsOf = async (serverId: number) =>
     (
       await ctx.db.query<{ reason: string }>(
@@ -85,6 +91,16 @@ describe('servers and their groups', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+
+  /** Waits until no ban of these servers is pending: each reached its lists or was refused. */
+  const nonePending = (serverIds: number[]) =>
+    until('no ban pending', async () => {
+      const rows = await ctx.db.query(
+        `SELECT 1 FROM server_bans WHERE state = 'pending' AND server_id = ANY($1::bigint[])`,
+        [serverIds],
+      );
+      return rows.length === 0;
+    });
 
   async function list(owner: Account, user: TestUser, name: string, items: Record<string, unknown>[] = []) {
     const created = ctx.sandbox.control.addList(owner.account_id, { name, kind: 'ip' });
@@ -118,9 +134,6 @@ describe('servers and their groups', () => {
     (await as(user, serverEndpoints.list)).json<Server[]>().find((entry) => entry.id === id)!;
 
   beforeAll(async () => {
-    ctx = await createCloudflareTestContext();
-    alice = await ctx.createUser();
-    bob = await ctx.createUser();
     admin = await ctx.createUser({ level: ADMIN_LEVEL });
     one = await ctx.addAccount(alice, { name: 'Alice One', plan: 'enterprise' });
     two = await ctx.addAccount(alice, { name: 'Alice Two', plan: 'enterprise' });
@@ -132,31 +145,23 @@ describe('servers and their groups', () => {
     ]);
     await list(bobs, bob, 'bob_block');
   });
-  afterAll(() => ctx.close());
-  afterEach(() => ctx.sandbox.control.clearFaults());
 
   it('a group is its person’s: clear messages for a bad policy, 404 for another person’s list or group', async () => {
+    // A default expiry longer than the longest allowed, and then a bad allowlist as well.
+    const longDefault = {
+      name: 'Bad',
+      list_ids: [ids.one_block],
+      default_duration_seconds: 7_200,
+      max_duration_seconds: 3_600,
+    };
     const bad = await as(alice, serverEndpoints.groupCreate, {
-      payload: {
-        name: 'Bad',
-        list_ids: [ids.one_block],
-        default_duration_seconds: 7_200,
-        max_duration_seconds: 3_600,
-        allowlist: ['10.0.0.0/8', 'not-an-address'],
-      },
+      payload: { ...longDefault, allowlist: ['10.0.0.0/8', 'not-an-address'] },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ message: string }>().message).toContain(
       '"not-an-address" is not an IP address or CIDR.',
     );
-    const order = await as(alice, serverEndpoints.groupCreate, {
-      payload: {
-        name: 'Bad',
-        list_ids: [ids.one_block],
-        default_duration_seconds: 7_200,
-        max_duration_seconds: 3_600,
-      },
-    });
+    const order = await as(alice, serverEndpoints.groupCreate, { payload: longDefault });
     expect(order.statusCode).toBe(400);
     expect(order.body).toContain(
       'The default expiry must be set and no longer than the longest expiry allowed.',
@@ -408,13 +413,7 @@ describe('servers and their groups', () => {
       'allowlist',
       'ceiling',
     ]);
-    await until('nothing left pending', async () => {
-      const rows = await ctx.db.query(
-        `SELECT 1 FROM server_bans WHERE server_id = $1 AND state = 'pending'`,
-        [id],
-      );
-      return rows.length === 0;
-    });
+    await nonePending([id]);
     expect(valuesAt(one, 'one_block')).not.toContain('192.0.2.15');
     expect(valuesAt(one, 'one_block')).not.toContain('198.51.100.3');
   });
@@ -512,37 +511,24 @@ describe('servers and their groups', () => {
     );
 
     // The same message again: a replay.
-    const replayed = await signed(
-      created,
-      { type: 'ban', address: '203.0.113.150', duration_seconds: 7_200 },
-      {
-        id: 'msg_once',
-      },
-    );
-    expect(replayed.statusCode).toBe(401);
-    expect(replayed.json<{ message: string }>().message).toBe(
-      'The webhook call was refused: the webhook-id "msg_once" was already used.',
-    );
-    const forged = await signed(
-      created,
-      { type: 'ban', address: '203.0.113.151' },
-      {
-        secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
-      },
-    );
-    expect(forged.statusCode).toBe(401);
-    expect(forged.json<{ message: string }>().message).toBe(
+    expect(
+      await refusal(
+        created,
+        { type: 'ban', address: '203.0.113.150', duration_seconds: 7_200 },
+        { id: 'msg_once' },
+      ),
+    ).toBe('The webhook call was refused: the webhook-id "msg_once" was already used.');
+    const forger = { secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` };
+    expect(await refusal(created, { type: 'ban', address: '203.0.113.151' }, forger)).toBe(
       'The webhook call was refused: the signature does not match.',
     );
-    const stale = await signed(
-      created,
-      { type: 'ban', address: '203.0.113.152' },
-      {
-        at: new Date(Date.now() - 6 * 60_000),
-      },
-    );
-    expect(stale.statusCode).toBe(401);
-    expect(stale.json<{ message: string }>().message).toContain('more than 5 minutes off');
+    expect(
+      await refusal(
+        created,
+        { type: 'ban', address: '203.0.113.152' },
+        { at: new Date(Date.now() - 6 * 60_000) },
+      ),
+    ).toContain('more than 5 minutes off');
     // A body changed after signing is a bad signature too; no headers at all as well.
     const tampered = await ctx.app.inject({
       ...(await (async () => {
@@ -687,13 +673,7 @@ describe('servers and their groups', () => {
     // The server unbanning an address withdraws its waiting ban.
     expect((await withKey(key, serverApiEndpoints.unban, { address: '198.51.100.82' })).statusCode).toBe(202);
     expect((await as(alice, serverEndpoints.reviewList)).json<ServerReviews>().total).toBe(0);
-    await until('nothing pending', async () => {
-      const rows = await ctx.db.query(
-        `SELECT 1 FROM server_bans WHERE server_id = $1 AND state = 'pending'`,
-        [id],
-      );
-      return rows.length === 0;
-    });
+    await nonePending([id]);
     expect(valuesAt(one, 'one_block')).not.toContain('198.51.100.81');
     expect(valuesAt(one, 'one_block')).not.toContain('198.51.100.82');
     const [audited] = await ctx.db.query<{ summary: string }>(
@@ -715,13 +695,7 @@ describe('servers and their groups', () => {
     await until('every ban at Cloudflare', () =>
       addresses.every((address) => valuesAt(one, 'one_block').includes(address)),
     );
-    await until('the bans done', async () => {
-      const rows = await ctx.db.query(
-        `SELECT 1 FROM server_bans WHERE state = 'pending' AND server_id = ANY($1::bigint[])`,
-        [servers.map((s) => s.id)],
-      );
-      return rows.length === 0;
-    });
+    await nonePending(servers.map((s) => s.id));
     // The first delete is slow at Cloudflare: the unbans sent meanwhile wait for the next one.
     ctx.sandbox.control.injectFault({ method: 'DELETE', path: /\/items$/, latencyMs: 1_000, times: 1 });
     const before = writesAt('DELETE');

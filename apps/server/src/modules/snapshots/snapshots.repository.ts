@@ -46,37 +46,9 @@ export interface SnapshotRecord {
   restoredAt: Date | null;
 }
 
-interface SnapshotRow {
-  id: string;
-  user_id: number;
-  kind: SnapshotKind;
-  summary: string;
-  target: SnapshotTarget;
-  items: number;
-  zone_id: string | null;
-  record_id: string | null;
-  list_id: string | null;
-  created_at: Date;
-  expires_at: Date;
-  restored_at: Date | null;
-}
-
-function toRecord(row: SnapshotRow): SnapshotRecord {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    kind: row.kind,
-    summary: row.summary,
-    target: row.target,
-    items: row.items,
-    zoneId: row.zone_id,
-    recordId: row.record_id,
-    listId: row.list_id,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    restoredAt: row.restored_at,
-  };
-}
+// Named as the record's fields: a row is a SnapshotRecord as it comes.
+const COLUMNS = `id, user_id AS "userId", kind, summary, target, items, zone_id AS "zoneId", record_id AS "recordId",
+  list_id AS "listId", created_at AS "createdAt", expires_at AS "expiresAt", restored_at AS "restoredAt"`;
 
 export function toSnapshotDto(record: SnapshotRecord): Snapshot {
   return {
@@ -123,18 +95,6 @@ export interface SnapshotItem {
   expiresAt: Date | null;
 }
 
-interface SnapshotItemRow {
-  id: number;
-  value: string;
-  comment: string;
-  item_id: string | null;
-  created_on: Date | null;
-  added_via: ItemAddedVia;
-  added_by: string;
-  added_by_user: number | null;
-  expires_at: Date | null;
-}
-
 /** The snapshots table: what destructive actions kept, per person, until it expires. */
 export class SnapshotsRepository {
   constructor(private readonly db: Queryable) {}
@@ -173,10 +133,11 @@ export class SnapshotsRepository {
 
   /** The snapshot a job kept on an earlier run, locked until the transaction ends. */
   async findByJob(jobId: string): Promise<SnapshotRecord | undefined> {
-    const [row] = await this.db.query<SnapshotRow>('SELECT * FROM snapshots WHERE job_id = $1 FOR UPDATE', [
-      jobId,
-    ]);
-    return row && toRecord(row);
+    const [snapshot] = await this.db.query<SnapshotRecord>(
+      `SELECT ${COLUMNS} FROM snapshots WHERE job_id = $1 FOR UPDATE`,
+      [jobId],
+    );
+    return snapshot;
   }
 
   /**
@@ -240,29 +201,28 @@ export class SnapshotsRepository {
   }
 
   /** The person's snapshots that can still be restored or were restored, newest first. */
-  async listForUser(
+  listForUser(
     userId: number,
     filter: { kinds?: readonly SnapshotKind[]; zoneId?: string },
   ): Promise<SnapshotRecord[]> {
-    const rows = await this.db.query<SnapshotRow>(
-      `SELECT * FROM snapshots
+    return this.db.query<SnapshotRecord>(
+      `SELECT ${COLUMNS} FROM snapshots
        WHERE user_id = $1 AND expires_at > now()
          AND ($2::text[] IS NULL OR kind = ANY($2::text[]))
          AND ($3::text IS NULL OR zone_id = $3)
        ORDER BY created_at DESC LIMIT $4`,
       [userId, filter.kinds ?? null, filter.zoneId ?? null, MAX_SNAPSHOTS_PER_USER],
     );
-    return rows.map(toRecord);
   }
 
   async findOwned(userId: number, id: string): Promise<SnapshotRecord | undefined> {
     // Any text up to the bound may be asked for; only a UUID can be one.
     if (!UUID.test(id)) return undefined;
-    const [row] = await this.db.query<SnapshotRow>(
-      'SELECT * FROM snapshots WHERE user_id = $1 AND id = $2 AND expires_at > now()',
+    const [snapshot] = await this.db.query<SnapshotRecord>(
+      `SELECT ${COLUMNS} FROM snapshots WHERE user_id = $1 AND id = $2 AND expires_at > now()`,
       [userId, id],
     );
-    return row && toRecord(row);
+    return snapshot;
   }
 
   /**
@@ -283,31 +243,21 @@ export class SnapshotsRepository {
   }
 
   /** The next batch of a list's kept items after `afterId` whose expiry had not passed at `now`. */
-  async itemsAfter(
+  itemsAfter(
     snapshotId: string,
     listIndex: number,
     afterId: number,
     limit: number,
     now: Date,
   ): Promise<SnapshotItem[]> {
-    const rows = await this.db.query<SnapshotItemRow>(
-      `SELECT id, value, comment, item_id, created_on, added_via, added_by, added_by_user, expires_at
+    return this.db.query<SnapshotItem>(
+      `SELECT id, value, comment, item_id AS "itemId", created_on AS "createdOn", added_via AS "addedVia",
+              added_by AS "addedBy", added_by_user AS "addedByUser", expires_at AS "expiresAt"
        FROM snapshot_items
        WHERE snapshot_id = $1 AND list_index = $2 AND id > $3 AND (expires_at IS NULL OR expires_at > $5)
        ORDER BY id LIMIT $4`,
       [snapshotId, listIndex, afterId, limit, now],
     );
-    return rows.map((row) => ({
-      id: row.id,
-      value: row.value,
-      comment: row.comment,
-      itemId: row.item_id,
-      createdOn: row.created_on,
-      addedVia: row.added_via,
-      addedBy: row.added_by,
-      addedByUser: row.added_by_user,
-      expiresAt: row.expires_at,
-    }));
   }
 
   /** How many of the snapshot's items had expired at `now` (a restore leaves them out). */

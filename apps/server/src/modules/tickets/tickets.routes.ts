@@ -6,9 +6,7 @@ import type { TicketsService } from './tickets.service';
 /** The person's tickets under /api/support/tickets, and the Helpdesk under /api/admin/tickets. */
 export const ticketsRoutes: FastifyPluginAsync<{ tickets: TicketsService }> = async (app, { tickets }) => {
   route(app, ticketEndpoints.list, async (request) => tickets.list(request.user, request.query));
-  route(app, ticketEndpoints.open, async (request, reply) =>
-    reply.code(201).send(await tickets.open(request.user, request.body)),
-  );
+  route(app, ticketEndpoints.open, async (request) => tickets.open(request.user, request.body));
   // Ownership is the service's: the ticket's own person, else 404.
   route(app, ticketEndpoints.get, async (request) => tickets.get(request.user, request.params.id), {
     owns: ['id'],

@@ -15,6 +15,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, type TestUser } from '../../test/context';
 import { requestTo, type EndpointInput } from '../../test/request';
+import { insertListRows } from '../../test/list-rows';
 import { LAST_ADMIN } from './users.service';
 
 let ctx: TestContext;
@@ -405,27 +406,16 @@ describe('changes and the sessions they end', () => {
   it('deleting removes the user, their sessions, accounts and list partitions', async () => {
     const admin = await ctx.createUser({ level: 0 });
     const user = await ctx.createUser();
-    const [account] = await ctx.db.query<{ id: number }>(
-      `INSERT INTO cloudflare_accounts (user_id, account_name, account_id, token_encrypted, token_last4)
-       VALUES ($1, 'doomed', 'acc', 'x', 'abcd') RETURNING id`,
-      [user.id],
-    );
-    const [list] = await ctx.db.query<{ id: number }>(
-      `INSERT INTO ban_lists (account_ref, list_id, list_name, kind) VALUES ($1, 'l1', 'doomed', 'ip') RETURNING id`,
-      [account!.id],
-    );
-    await ctx.db.exec(
-      `CREATE TABLE ban_list_items_${list!.id} PARTITION OF ban_list_items FOR VALUES IN (${list!.id})`,
-    );
+    const ref = await insertListRows(ctx.db, user.id, 'doomed');
     expect((await call(admin, userEndpoints.remove, { params: { id: user.id } })).statusCode).toBe(204);
     expect((await me(user)).statusCode).toBe(401);
     expect(await ctx.db.query('SELECT 1 FROM users WHERE id = $1', [user.id])).toHaveLength(0);
     expect(await ctx.db.query('SELECT 1 FROM sessions WHERE user_id = $1', [user.id])).toHaveLength(0);
-    expect(await ctx.db.query('SELECT 1 FROM ban_lists WHERE id = $1', [list!.id])).toHaveLength(0);
+    expect(await ctx.db.query('SELECT 1 FROM ban_lists WHERE id = $1', [ref])).toHaveLength(0);
     expect(
       await ctx.db.query(
         'SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1',
-        [`ban_list_items_${list!.id}`],
+        [`ban_list_items_${ref}`],
       ),
     ).toHaveLength(0);
     expect((await call(admin, userEndpoints.remove, { params: { id: user.id } })).statusCode).toBe(404);

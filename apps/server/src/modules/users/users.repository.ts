@@ -20,33 +20,9 @@ export interface UserWithPasswordHash extends UserRecord {
   passwordHash: string;
 }
 
-interface UserRow {
-  id: number;
-  email: string;
-  level: number;
-  disabled: boolean;
-  created_at: Date;
-  two_factor: boolean;
-  last_sign_in_at: Date | null;
-  plan_id: number;
-  password_hash: string;
-}
-
-const COLUMNS =
-  'id, email, level, disabled, created_at, totp_enabled_at IS NOT NULL AS two_factor, last_sign_in_at, plan_id';
-
-function toUser(row: UserRow): UserRecord {
-  return {
-    id: row.id,
-    email: row.email,
-    level: row.level,
-    disabled: row.disabled,
-    createdAt: row.created_at,
-    twoFactor: row.two_factor,
-    lastSignInAt: row.last_sign_in_at,
-    planId: row.plan_id,
-  };
-}
+// Named as the record's fields: a row is a UserRecord as it comes.
+const COLUMNS = `id, email, level, disabled, created_at AS "createdAt", totp_enabled_at IS NOT NULL AS "twoFactor",
+  last_sign_in_at AS "lastSignInAt", plan_id AS "planId"`;
 
 /** A new set-password link: its token's SHA-256 (the token itself is never stored) and its expiry. */
 export interface NewPasswordLink {
@@ -111,14 +87,16 @@ export class UsersRepository {
     id: number,
     planId: number,
   ): Promise<{ user: UserRecord; planName: string } | 'no_user' | 'no_plan'> {
-    const [row] = await this.db.query<UserRow & { plan_name: string | null }>(
+    // Without the user, the LEFT JOIN answers their columns as nulls.
+    const [row] = await this.db.query<UserRecord & { planName: string | null }>(
       `WITH plan AS (SELECT id, name FROM plans WHERE id = $2),
             changed AS (UPDATE users SET plan_id = $2 WHERE id = $1 AND EXISTS (SELECT 1 FROM plan) RETURNING ${COLUMNS})
-       SELECT changed.*, (SELECT name FROM plan) AS plan_name FROM (SELECT 1) one LEFT JOIN changed ON true`,
+       SELECT changed.*, (SELECT name FROM plan) AS "planName" FROM (SELECT 1) one LEFT JOIN changed ON true`,
       [id, planId],
     );
-    if (!row?.plan_name) return 'no_plan';
-    return row.id === null ? 'no_user' : { user: toUser(row), planName: row.plan_name };
+    if (!row?.planName) return 'no_plan';
+    const { planName, ...user } = row;
+    return user.id === null ? 'no_user' : { user, planName };
   }
 
   /** Creates a user, and their set-password link when given, in one transaction. */
@@ -128,12 +106,12 @@ export class UsersRepository {
   ): Promise<UserRecord> {
     try {
       return await this.db.transaction(async (tx) => {
-        const [row] = await tx.query<UserRow>(
+        const [created] = await tx.query<UserRecord>(
           `INSERT INTO users (email, password_hash, level) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
           [user.email, user.passwordHash, user.level],
         );
-        if (link) await insertLink(tx, row!.id, link);
-        return toUser(row!);
+        if (link) await insertLink(tx, created!.id, link);
+        return created!;
       });
     } catch (err) {
       if (isUniqueViolation(err))
@@ -143,27 +121,28 @@ export class UsersRepository {
   }
 
   async findByEmailWithPasswordHash(email: string): Promise<UserWithPasswordHash | undefined> {
-    const [row] = await this.db.query<UserRow>(
-      `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(email) = lower($1)`,
+    const [user] = await this.db.query<UserWithPasswordHash>(
+      `SELECT ${COLUMNS}, password_hash AS "passwordHash" FROM users WHERE lower(email) = lower($1)`,
       [email],
     );
-    return row && { ...toUser(row), passwordHash: row.password_hash };
+    return user;
   }
 
-  async list(): Promise<UserRecord[]> {
-    return (await this.db.query<UserRow>(`SELECT ${COLUMNS} FROM users ORDER BY id`)).map(toUser);
+  list(): Promise<UserRecord[]> {
+    return this.db.query<UserRecord>(`SELECT ${COLUMNS} FROM users ORDER BY id`);
   }
 
   async findById(id: number): Promise<UserRecord | undefined> {
-    const [row] = await this.db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
-    return row && toUser(row);
+    const [user] = await this.db.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+    return user;
   }
 
   async findByIdWithPasswordHash(id: number): Promise<UserWithPasswordHash | undefined> {
-    const [row] = await this.db.query<UserRow>(`SELECT ${COLUMNS}, password_hash FROM users WHERE id = $1`, [
-      id,
-    ]);
-    return row && { ...toUser(row), passwordHash: row.password_hash };
+    const [user] = await this.db.query<UserWithPasswordHash>(
+      `SELECT ${COLUMNS}, password_hash AS "passwordHash" FROM users WHERE id = $1`,
+      [id],
+    );
+    return user;
   }
 
   /** A page of users, oldest first; `search` matches e-mails containing it, in any case. */
@@ -173,7 +152,7 @@ export class UsersRepository {
   }> {
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
     const [rows, [count]] = await Promise.all([
-      this.db.query<UserRow>(
+      this.db.query<UserRecord>(
         `SELECT ${COLUMNS} FROM users WHERE lower(email) LIKE $1 ORDER BY id LIMIT $2 OFFSET $3`,
         [pattern, query.limit, query.offset],
       ),
@@ -181,7 +160,7 @@ export class UsersRepository {
         pattern,
       ]),
     ]);
-    return { users: rows.map(toUser), total: count!.count };
+    return { users: rows, total: count!.count };
   }
 
   /**
@@ -196,7 +175,9 @@ export class UsersRepository {
       const admins = await tx.query<{ id: number }>(
         'SELECT id FROM users WHERE level = 0 AND NOT disabled ORDER BY id FOR UPDATE',
       );
-      const [target] = await tx.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [id]);
+      const [target] = await tx.query<UserRecord>(`SELECT ${COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [
+        id,
+      ]);
       if (!target) return { done: false, reason: 'not_found' };
       const activeAdmin = admins.some((admin) => admin.id === id);
       const removesAdmin =
@@ -224,7 +205,7 @@ export class UsersRepository {
         change.kind === 'disable'
           ? !target.disabled
           : change.kind === 'level' && change.level !== target.level;
-      const [row] = await tx.query<UserRow>(
+      const [changed] = await tx.query<UserRecord>(
         `UPDATE users SET level = $2, disabled = $3 WHERE id = $1 RETURNING ${COLUMNS}`,
         [
           id,
@@ -237,7 +218,7 @@ export class UsersRepository {
         await tx.query('DELETE FROM sessions WHERE user_id = $1', [id]);
         apiKeysRevoked = await revokeAllKeys(tx, id);
       }
-      return { done: true, user: toUser(row!), sessionsEnded: endsSessions, apiKeysRevoked };
+      return { done: true, user: changed!, sessionsEnded: endsSessions, apiKeysRevoked };
     });
   }
 
@@ -251,42 +232,26 @@ export class UsersRepository {
     link?: NewPasswordLink,
   ): Promise<{ user: UserRecord; apiKeysRevoked: number } | undefined> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.query<UserRow>(
+      const [user] = await tx.query<UserRecord>(
         `UPDATE users SET password_hash = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
         [id, passwordHash],
       );
-      if (!row) return undefined;
+      if (!user) return undefined;
       await tx.query('DELETE FROM sessions WHERE user_id = $1', [id]);
       const apiKeysRevoked = await revokeAllKeys(tx, id);
       await tx.query('DELETE FROM password_links WHERE user_id = $1', [id]);
       if (link) await insertLink(tx, id, link);
-      return { user: toUser(row), apiKeysRevoked };
+      return { user, apiKeysRevoked };
     });
   }
 
   async findPasswordLink(tokenSha256: Buffer): Promise<PasswordLinkRecord | undefined> {
-    const [row] = await this.db.query<{
-      user_id: number;
-      email: string;
-      level: number;
-      disabled: boolean;
-      expires_at: Date;
-      used_at: Date | null;
-    }>(
-      `SELECT l.user_id, u.email, u.level, u.disabled, l.expires_at, l.used_at
+    const [link] = await this.db.query<PasswordLinkRecord>(
+      `SELECT l.user_id AS "userId", u.email, u.level, u.disabled, l.expires_at AS "expiresAt", l.used_at AS "usedAt"
          FROM password_links l JOIN users u ON u.id = l.user_id WHERE l.token_sha256 = $1`,
       [tokenSha256],
     );
-    return (
-      row && {
-        userId: row.user_id,
-        email: row.email,
-        level: row.level,
-        disabled: row.disabled,
-        expiresAt: row.expires_at,
-        usedAt: row.used_at,
-      }
-    );
+    return link;
   }
 
   /**
@@ -313,27 +278,13 @@ export class UsersRepository {
   }
 
   /** The user's open sessions, newest first. */
-  async sessionsOf(userId: number): Promise<SessionRecord[]> {
-    const rows = await this.db.query<{
-      id: string;
-      created_at: Date;
-      expires_at: Date;
-      last_seen_at: Date | null;
-      user_agent: string | null;
-      address: string | null;
-    }>(
-      `SELECT id, created_at, expires_at, last_seen_at, user_agent, address FROM sessions
+  sessionsOf(userId: number): Promise<SessionRecord[]> {
+    return this.db.query<SessionRecord>(
+      `SELECT id, created_at AS "createdAt", expires_at AS "expiresAt", last_seen_at AS "lastSeenAt",
+              user_agent AS "userAgent", address FROM sessions
         WHERE user_id = $1 AND expires_at > now() ORDER BY created_at DESC, id`,
       [userId],
     );
-    return rows.map((row) => ({
-      id: row.id,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      lastSeenAt: row.last_seen_at,
-      userAgent: row.user_agent,
-      address: row.address,
-    }));
   }
 
   /** Ends every session of the user but `keptSessionId`; answers how many ended. API keys stay. */

@@ -16,9 +16,7 @@ export const usersRoutes: FastifyPluginAsync<{
 }> = async (app, { users, passwordLinks }) => {
   // Administrators (access: 'admin'; user ids are not owned by anyone, so `owns` names the id checked).
   route(app, userEndpoints.list, async (request) => users.page(request.query));
-  route(app, userEndpoints.create, async (request, reply) =>
-    reply.code(201).send(await users.createWithSetup(request.body)),
-  );
+  route(app, userEndpoints.create, async (request) => users.createWithSetup(request.body));
   route(
     app,
     userEndpoints.setPlan,

@@ -17,12 +17,9 @@ export const zonesRoutes: FastifyPluginAsync<{
     reply.type('application/json; charset=utf-8').send(await zones.listJson(request.user.id)),
   );
 
-  route(app, zoneEndpoints.add, async (request, reply) => {
-    const created = await limits.within(request.user.id, 'zones', 1, () =>
-      zones.add(request.user.id, request.body),
-    );
-    return reply.code(201).send(created);
-  });
+  route(app, zoneEndpoints.add, async (request) =>
+    limits.within(request.user.id, 'zones', 1, () => zones.add(request.user.id, request.body)),
+  );
 
   // A job: a short sync answers as before, a long one 202 with the job to poll.
   route(app, zoneEndpoints.sync, async (request, reply) => {
