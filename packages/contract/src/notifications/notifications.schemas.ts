@@ -12,24 +12,17 @@ export const NOTIFIABLE_ALERT_KINDS = ALERT_KINDS.filter(
 export type NotifiableAlertKind = (typeof NOTIFIABLE_ALERT_KINDS)[number];
 
 /**
- * The kinds e-mailed unless the person says otherwise: what asks for action or may be someone
- * else's doing (a dead token, a refused ban, a failed job, a full list, a security change, a
- * ticket's turn). Expiry warnings too (three at most per token). A refused server ban is off: a
- * busy server can refuse many, and its group's policy is the administrator's own choice.
- * Webhooks are off for every kind until the person turns them on.
+ * The kinds not e-mailed unless the person asks: a refused server ban (a busy server can refuse many,
+ * and its group's policy is the administrator's own choice) and a failing notification channel (told
+ * in the console, as its module's README says). Every other kind asks for action or may be someone
+ * else's doing (a dead token, a refused ban, a failed job, a full list, a security change, a ticket's
+ * turn), expiry warnings too (three at most per token), so it is e-mailed. Webhooks are off for every
+ * kind until the person turns them on.
  */
-export const DEFAULT_EMAILED_KINDS: readonly NotifiableAlertKind[] = [
-  'job-failed',
-  'ban-refused',
-  'token-invalid',
-  'token-expiring',
-  'capacity',
-  'two-factor-reset',
-  'api-key-created',
-  'new-sign-in-address',
-  'ticket-replied',
-  'ticket-waiting',
-];
+const NOT_EMAILED_BY_DEFAULT: readonly NotifiableAlertKind[] = ['server-refused', 'channel-failing'];
+export const DEFAULT_EMAILED_KINDS: readonly NotifiableAlertKind[] = NOTIFIABLE_ALERT_KINDS.filter(
+  (kind) => !NOT_EMAILED_BY_DEFAULT.includes(kind),
+);
 
 export const notificationPreferenceSchema = z.strictObject({
   kind: z.enum(NOTIFIABLE_ALERT_KINDS, {
