@@ -194,7 +194,8 @@ function successStatusOf(endpoint: Endpoint): number {
 
 /**
  * Registers an endpoint that changes something at Cloudflare: `change` gives its checked value, sent
- * with the endpoint's success status, and the outcome header when Guardian had to check (sendChecked).
+ * with the endpoint's success status (set by `route`; one only, refused here at registration), and the
+ * outcome header when Guardian had to check (sendChecked).
  */
 export function checkedRoute<E extends Declared>(
   app: FastifyInstance,
@@ -202,9 +203,9 @@ export function checkedRoute<E extends Declared>(
   change: (request: EndpointRequest<E>) => Promise<Checked<unknown>>,
   routeOptions: EndpointRouteOptions<E> = {},
 ): void {
-  const status = successStatusOf(endpoint);
+  successStatusOf(endpoint);
   const handler = async (request: EndpointRequest<E>, reply: FastifyReply) =>
-    sendChecked(reply, status, await change(request));
+    sendChecked(reply, await change(request));
   // The value is checked on its way out by the endpoint's response schema, as every route's answer is.
   route(app, endpoint, handler as EndpointHandler<E>, routeOptions);
 }
@@ -219,9 +220,14 @@ export function noContentRoute<E extends Declared>(
   work: (request: EndpointRequest<E>) => Promise<unknown>,
   routeOptions: EndpointRouteOptions<E> = {},
 ): void {
+  // The 204 is the endpoint's one declared success status, set by `route`.
+  if (successStatusOf(endpoint) !== 204)
+    throw new Error(
+      `${endpoint.method} ${endpoint.path} does not declare 204, so it cannot answer without a body.`,
+    );
   const handler = async (request: EndpointRequest<E>, reply: FastifyReply) => {
     await work(request);
-    return reply.code(204).send();
+    return reply.send();
   };
   route(app, endpoint, handler as EndpointHandler<E>, routeOptions);
 }

@@ -60,10 +60,13 @@ export async function createOnce<T>(
   return (await createChecked(create, findCreated, '')).value;
 }
 
-/** Sends a checked write's result (the resource, 201 or 204) with its outcome, if any, in OUTCOME_HEADER. */
-export function sendChecked<T>(reply: FastifyReply, status: number, { value, outcome }: Checked<T>) {
+/**
+ * Sends a checked write's result (the resource, or nothing for a 204) with its outcome, if any, in
+ * OUTCOME_HEADER; the status is the endpoint's own, set by `route` (endpoint-route.ts).
+ */
+export function sendChecked<T>(reply: FastifyReply, { value, outcome }: Checked<T>) {
   if (outcome !== undefined) void reply.header(OUTCOME_HEADER, outcome);
-  return reply.code(status).send(value);
+  return reply.send(value);
 }
 
 /** The person's words when Guardian could not read Cloudflare back either: `whether`, e.g. "the record was updated". */
