@@ -3,7 +3,7 @@ import { createCloudflareTestContext, type CloudflareTestContext } from '../../t
 import type { TestUser } from '../../test/context';
 import { spreadsheetSafe, spreadsheetText } from '../../spreadsheet-safe';
 import { EXPORT_FIRST_BATCH, exportText } from './ban-list-export';
-import { BanListItemsRepository, type BanListItemRecord } from '../ban-list-mirror';
+import { BanListItemsRepository, EXPORT_PIECE_CHARS, type BanListItemRecord } from '../ban-list-mirror';
 
 type Account = Awaited<ReturnType<CloudflareTestContext['addAccount']>>;
 
@@ -253,6 +253,18 @@ describe('ban list export (GET .../items/export)', () => {
     );
     expect(bounded.length).toBeGreaterThan(Math.ceil(AWKWARD.length / 5));
     expect(bounded.join('')).toBe(reference);
+  });
+
+  it('hands a batch on in pieces small enough for the young generation to free', async () => {
+    const repository = new BanListItemsRepository(ctx.db);
+    const items = await itemsOf(big);
+    const chunks = await textOf(await exportText(repository, await refOf(big), { kind: 'all' }, 'csv'));
+    const reference = referenceCsv(items).slice('value,comment,expires,added_by,added_at\r\n'.length);
+    expect(chunks.join('')).toBe(reference);
+    // Each piece ends at the line that crosses EXPORT_PIECE_CHARS (these lines are short).
+    const longest = Math.max(...chunks.map((chunk) => chunk.length));
+    expect(longest).toBeGreaterThan(EXPORT_PIECE_CHARS / 2);
+    expect(longest).toBeLessThanOrEqual(EXPORT_PIECE_CHARS + 200);
   });
 
   it('exports TXT: one value a line', async () => {

@@ -33,7 +33,7 @@ const fileNameOf = (listName: string, format: BanListExportFormat) =>
 
 /**
  * The export's text after its header: the items passing the filter, read in batches by id (keyset,
- * each batch from the last id on), each batch's lines built by the database in one string. The
+ * each batch from the last id on), each batch's lines built by the database in a few pieces. The
  * first batch is read before this answers, so a failure there is an error rather than a cut file.
  * The next batch is asked for as a batch is handed on, so the database builds it while the last one
  * goes out; the one after waits until the consumer pulls (backpressure: two batches at most).
@@ -53,12 +53,13 @@ export async function exportText(
     while (batch.count > 0) {
       let next: ReturnType<typeof read> | undefined;
       if (batch.count === batch.limit) {
-        const perItem = Math.max(1, batch.text.length / batch.count);
+        const batchChars = batch.pieces.reduce((sum, piece) => sum + piece.length, 0);
+        const perItem = Math.max(1, batchChars / batch.count);
         next = read(batch.lastId + 1, Math.max(1, Math.min(items, Math.floor(chars / perItem))));
         // Awaited below; until then (or if the consumer stops first) its failure is no unhandled rejection.
         next.catch(() => undefined);
       }
-      yield batch.text;
+      yield* batch.pieces;
       if (!next) return;
       batch = await next;
     }

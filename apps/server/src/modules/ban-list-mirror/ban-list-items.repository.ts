@@ -142,6 +142,12 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 // Values are stored lower-case (IPv6, hostnames), and a case-sensitive LIKE can use the btree.
 const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
 
+/**
+ * The characters of an export's piece (see `exportBatch`): under V8's largest regular object (128 KB),
+ * so a piece is freed by the young generation's collection.
+ */
+export const EXPORT_PIECE_CHARS = 60_000;
+
 /** What a sync carries over from the mirror by Cloudflare's item id (see `keepProvenance`). */
 const PROVENANCE_COLUMNS = 'added_via, added_by, added_by_user, expires_at, first_created_on';
 /** An item named as the record's fields: a row is a BanListItemRecord as it comes. */
@@ -686,14 +692,16 @@ export class BanListItemsRepository {
 
   /**
    * One batch of the list export (ban-list-export.ts): up to `limit` items passing the filter, from
-   * id `fromId` on in id order, as the text of their lines, built here in one string: the server
-   * moves a few MB of text instead of tens of thousands of row objects (PGlite answers over IPC).
+   * id `fromId` on in id order, as the text of their lines, built here in pieces of about
+   * EXPORT_PIECE_CHARS: the server moves a few MB of text instead of tens of thousands of row objects
+   * (PGlite answers over IPC), and no piece is a string big enough for V8's large-object space, which
+   * only a full collection frees (a batch in one 2 MB string grew the server by 70 MB on PostgreSQL).
    * CSV: `csvCell(ip),csvCell(comment),createdOn.toISOString()` and CRLF; TXT: the value and LF.
    * The cells follow the reference of ban-list-export.test.ts exactly: a leading = + - @ tab or CR gets a single quote (a formula
    * becomes text), then a cell holding a quote, a comma, CR or LF is quoted with its quotes doubled.
    * The date is toISOString's: UTC, milliseconds (truncated, as a JavaScript Date keeps them), and
-   * a year past 9999 or before 1 AD as +YYYYYY / -YYYYYY. `count` and `lastId` page on (both 0
-   * when no item is left).
+   * a year past 9999 or before 1 AD as +YYYYYY / -YYYYYY. `count` and `lastId` page on (both 0,
+   * and no piece, when no item is left).
    */
   async exportBatch(
     ref: number,
@@ -701,7 +709,7 @@ export class BanListItemsRepository {
     format: 'csv' | 'txt',
     fromId: number,
     limit: number,
-  ): Promise<{ text: string; count: number; lastId: number }> {
+  ): Promise<{ pieces: string[]; count: number; lastId: number }> {
     const cell = (column: string) => {
       // A formula start after any single quotes (spreadsheetSafe's rule: an import takes one off again).
       const formula = `${column} ~ E'^''*[=+@\\t\\r-]'`;
@@ -730,14 +738,23 @@ export class BanListItemsRepository {
            || ',' || ${cell('added_by')} || ',' || ${date('added_at')} || E'\\r\\n'`
         : `ip || E'\\n'`;
     const items = matching(filter);
-    const params: unknown[] = [ref, ...items.params, fromId, limit];
-    const [row] = await this.db.query<{ text: string | null; count: number; last_id: number | null }>(
-      `SELECT string_agg(${line}, '' ORDER BY id) AS text, count(*)::int AS count, max(id) AS last_id
-       FROM (SELECT id, ip, comment, coalesce(first_created_on, created_on) AS added_at, expires_at, added_by
-             FROM ${items.sql} AS item
-             WHERE id >= $${params.length - 1} ORDER BY id LIMIT $${params.length}) AS batch`,
+    const params: unknown[] = [ref, ...items.params, fromId, limit, EXPORT_PIECE_CHARS];
+    const at = params.length;
+    // The batch's text in pieces of about EXPORT_PIECE_CHARS, one row each, in id order.
+    const rows = await this.db.query<{ text: string; count: number; last_id: number }>(
+      `SELECT string_agg(line, '' ORDER BY id) AS text, count(*)::int AS count, max(id) AS last_id
+       FROM (SELECT id, line, (sum(length(line)) OVER (ORDER BY id) - length(line)) / $${at} AS piece
+             FROM (SELECT id, ${line} AS line
+                   FROM (SELECT id, ip, comment, coalesce(first_created_on, created_on) AS added_at, expires_at, added_by
+                         FROM ${items.sql} AS item
+                         WHERE id >= $${at - 2} ORDER BY id LIMIT $${at - 1}) AS batch) AS lines) AS placed
+       GROUP BY piece ORDER BY piece`,
       params,
     );
-    return { text: row?.text ?? '', count: row?.count ?? 0, lastId: row?.last_id ?? 0 };
+    return {
+      pieces: rows.map((row) => row.text),
+      count: rows.reduce((sum, row) => sum + row.count, 0),
+      lastId: rows.at(-1)?.last_id ?? 0,
+    };
   }
 }

@@ -2,6 +2,7 @@
 export { AccountListWrites } from './account-list-writes';
 export {
   BanListItemsRepository,
+  EXPORT_PIECE_CHARS,
   ensurePartition,
   type BanListItemRecord,
   type BucketOrder,
