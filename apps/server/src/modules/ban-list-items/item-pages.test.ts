@@ -17,8 +17,17 @@ describe('item pages without the answer caches', () => {
 
   beforeAll(async () => {
     ctx = await createCloudflareTestContext({
-      // The session kept, as in production (2 s there), so a request's own round trips can be counted.
-      config: { answerCaches: false, sessionRecheckMs: 600_000, jobs: { waitMs: 600_000 } },
+      // The session kept, as in production (2 s there), so a request's own round trips can be counted;
+      // the periodic sweeps (alert mail every 5 s, CrowdSec pulls every 10 s: both read users) held off,
+      // so none of theirs is counted as the request's on a slow machine.
+      config: {
+        answerCaches: false,
+        sessionRecheckMs: 600_000,
+        jobs: { waitMs: 600_000 },
+        crowdsecSweepMs: 3_600_000,
+        itemExpirySweepMs: 3_600_000,
+        notifications: { mailWindowMs: 300_000, mailSweepMs: 3_600_000 },
+      },
     });
     alice = await ctx.createUser();
     const account = await ctx.addAccount(alice, { name: 'Pages Co' });
