@@ -168,24 +168,23 @@ export class ZonesRepository {
     const order = [ZONE_ORDER[request.sort], ZONE_ORDER.domain, 'id']
       .map((column) => `${column} ${direction}`)
       .join(', ');
+    const matching = `FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
+       WHERE a.user_id = $1
+         AND ($2 = '' OR strpos(lower(z.domain), lower($2)) > 0 OR strpos(lower(a.account_name), lower($2)) > 0)`;
+    // The page and the count each read the person's rows: on PGlite with 1,000 zones, no slower within
+    // this machine's noise than keeping them in a CTE or counting with a window, and plainer.
     const [row] = await this.db.query<{ json: string }>(
-      `WITH matching AS (
-         SELECT z.id, z.zone_id, z.domain, z.status, z.name_servers, a.account_name, a.account_id
-           FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
-          WHERE a.user_id = $1
-            AND ($2 = '' OR strpos(lower(z.domain), lower($2)) > 0 OR strpos(lower(a.account_name), lower($2)) > 0)
-       ), shown AS (
-         SELECT * FROM matching ORDER BY ${order} LIMIT $3 OFFSET $4
-       )
-       SELECT json_build_object(
-                'zones', coalesce((
-                  SELECT json_agg(json_build_object(
-                           'id', zone_id, 'domain', domain, 'accountName', account_name,
-                           'account_id', account_id, 'status', status, 'name_servers', name_servers
-                         ) ORDER BY ${order})
-                    FROM shown), '[]'),
-                'totalZones', (SELECT count(*) FROM matching)
-              )::text AS json`,
+      `SELECT json_build_object(
+         'zones', coalesce((
+           SELECT json_agg(json_build_object(
+                    'id', zone_id, 'domain', domain, 'accountName', account_name,
+                    'account_id', account_id, 'status', status, 'name_servers', name_servers
+                  ) ORDER BY ${order})
+             FROM (SELECT z.id, z.zone_id, z.domain, z.status, z.name_servers, a.account_name, a.account_id
+                     ${matching}
+                    ORDER BY ${order} LIMIT $3 OFFSET $4) page), '[]'),
+         'totalZones', (SELECT count(*) ${matching})
+       )::text AS json`,
       [userId, request.search, request.limit, request.offset],
     );
     return row!.json;
