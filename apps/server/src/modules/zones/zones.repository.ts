@@ -61,14 +61,21 @@ const toOwnedZone = (row: OwnedZoneRow): OwnedZone => ({
 });
 
 /**
- * The page's order by column: bytewise ("C") so PGlite and PostgreSQL agree whatever the database's
- * locale; account names without case, as people read them.
+ * The page's ORDER BY: the sorted column, then domain, then the mirror's id, all one way. Bytewise ("C")
+ * as migration 054's indexes are, so PGlite and PostgreSQL agree whatever the database's locale;
+ * account names without case, as people read them. `from` qualifies the columns ('z.' for zones and
+ * 'a.' for accounts in the join; none over the page's own columns).
  */
-const ZONE_ORDER: Record<ZoneSort, string> = {
-  domain: 'domain COLLATE "C"',
-  accountName: 'lower(account_name) COLLATE "C"',
-  status: 'status COLLATE "C"',
-};
+function zoneOrder(sort: ZoneSort, order: SortOrder, from: { zone: string; account: string }): string {
+  const { zone, account } = from;
+  const columns: Record<ZoneSort, string> = {
+    domain: `${zone}domain COLLATE "C"`,
+    accountName: `lower(${account}account_name) COLLATE "C"`,
+    status: `${zone}status COLLATE "C"`,
+  };
+  const direction = order === 'desc' ? 'DESC' : 'ASC';
+  return [columns[sort], columns.domain, `${zone}id`].map((column) => `${column} ${direction}`).join(', ');
+}
 
 export interface ZonesPageRequest {
   /** Matched without case; '' for every zone. */
@@ -164,26 +171,24 @@ export class ZonesRepository {
    * sorted column follow by domain, then by the mirror's id, so consecutive pages never overlap.
    */
   async pageJsonForUser(userId: number, request: ZonesPageRequest): Promise<string> {
-    const direction = request.order === 'desc' ? 'DESC' : 'ASC';
-    const order = [ZONE_ORDER[request.sort], ZONE_ORDER.domain, 'id']
-      .map((column) => `${column} ${direction}`)
-      .join(', ');
+    // The owner on the row (migration 054): the default order and Status walk an index; a search
+    // reads the person's rows only.
     const matching = `FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
-       WHERE a.user_id = $1
+       WHERE z.user_id = $1
          AND ($2 = '' OR strpos(lower(z.domain), lower($2)) > 0 OR strpos(lower(a.account_name), lower($2)) > 0)`;
-    // The page and the count each read the person's rows: on PGlite with 1,000 zones, no slower within
-    // this machine's noise than keeping them in a CTE or counting with a window, and plainer.
     const [row] = await this.db.query<{ json: string }>(
       `SELECT json_build_object(
          'zones', coalesce((
            SELECT json_agg(json_build_object(
                     'id', zone_id, 'domain', domain, 'accountName', account_name,
                     'account_id', account_id, 'status', status, 'name_servers', name_servers
-                  ) ORDER BY ${order})
+                  ) ORDER BY ${zoneOrder(request.sort, request.order, { zone: '', account: '' })})
              FROM (SELECT z.id, z.zone_id, z.domain, z.status, z.name_servers, a.account_name, a.account_id
                      ${matching}
-                    ORDER BY ${order} LIMIT $3 OFFSET $4) page), '[]'),
-         'totalZones', (SELECT count(*) ${matching})
+                    ORDER BY ${zoneOrder(request.sort, request.order, { zone: 'z.', account: 'a.' })}
+                    LIMIT $3 OFFSET $4) page), '[]'),
+         'totalZones', CASE WHEN $2 = '' THEN (SELECT count(*) FROM zones WHERE user_id = $1)
+                            ELSE (SELECT count(*) ${matching}) END
        )::text AS json`,
       [userId, request.search, request.limit, request.offset],
     );
@@ -244,8 +249,9 @@ export class ZonesRepository {
       plan: zone.plan,
     }));
     await this.db.query(
-      `INSERT INTO zones (account_ref, zone_id, domain, status, name_servers, plan)
-       SELECT $1, z.zone_id, z.domain, z.status, z.name_servers, z.plan
+      `INSERT INTO zones (account_ref, user_id, zone_id, domain, status, name_servers, plan)
+       SELECT $1, (SELECT user_id FROM cloudflare_accounts WHERE id = $1), z.zone_id, z.domain, z.status,
+              z.name_servers, z.plan
          FROM jsonb_to_recordset($2::jsonb)
            AS z(zone_id text, domain text, status text, name_servers text[], plan text)
        ON CONFLICT (account_ref, zone_id)
