@@ -105,6 +105,8 @@ export const CLOUDFLARE_ITEMS_PAGE = LIST_ITEMS_PER_PAGE;
 /** The items screen's page, and the wait before its search asks (the web's own constants). */
 export const PAGE_SIZE = PAGE_SIZES.banListItems;
 export const SEARCH_DEBOUNCE_MS = ITEM_SEARCH_DEBOUNCE_MS;
+/** The zones screen's page (the web's own constant). */
+export const ZONES_PAGE_SIZE = PAGE_SIZES.zones;
 /** How often the benchmark asks about a running job, as a screen showing its progress would (~100 ms). */
 export const JOB_PROGRESS_POLL_MS = 100;
 
@@ -118,6 +120,7 @@ export const BUDGET = {
   coldLoadP99Ms: { pglite: 250, postgres: 100 },
   /** Database round trips per request with the caches off, the auth guard's included. */
   coldReadRoundTrips: 3,
+  /** The zones screen's reads (a page, GET /zones/page); the whole list is shown, not judged. */
   coldZonesP99Ms: 50,
   coldZonesRoundTrips: 2,
   zonesP99Ms: 50,

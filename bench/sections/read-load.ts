@@ -113,15 +113,16 @@ export interface ColdLimits {
  * `shareBudget`), as the server runs (cached: after the warm-up most answers come from memory); then
  * the same with its answer caches off (cold: every request is the first after a change, the
  * database answers each), its p99 and round trips per request judged by `cold`, its requests/s shown.
+ * Without `p99Limit` and `cold` the read is shown beside the others, not judged.
  */
 export function reportRead(
   report: Report,
   section: string,
   target: ReadTarget,
   result: ReadResult,
-  p99Limit: number,
+  p99Limit: number | undefined,
   shareBudget: boolean,
-  cold: ColdLimits,
+  cold: ColdLimits | undefined,
 ): void {
   const variants: [string, ServerRead | undefined][] = [
     ['', result.server],
@@ -132,26 +133,21 @@ export function reportRead(
     const judged = read === result.server;
     const perRequest = `${fmt.ratio(read.queries.total - read.queries.auth)} + ${fmt.ratio(read.queries.auth)} auth round trips/req`;
     const latency = `${fmt.ms(read.load.p99)} (p50 ${fmt.ms(read.load.p50)}; ${perRequest})`;
-    if (judged) {
+    const figure = `${target.name}${judged ? ' (cached)' : suffix}: p99`;
+    const limit = judged ? p99Limit : cold?.p99Ms;
+    // Without a limit the read is shown for comparison, not judged.
+    if (limit === undefined) report.row({ section, figure, value: latency });
+    else
       report.budget(
         section,
-        `${target.name} (cached): p99`,
+        figure,
         judgedP99(read.load),
         latency,
-        `< ${p99Limit} ms`,
-        (v) => v < p99Limit,
+        `< ${limit} ms`,
+        (v) => v < limit,
         loadProblem(read.load),
       );
-    } else {
-      report.budget(
-        section,
-        `${target.name}${suffix}: p99`,
-        judgedP99(read.load),
-        latency,
-        `< ${cold.p99Ms} ms`,
-        (v) => v < cold.p99Ms,
-        loadProblem(read.load),
-      );
+    if (!judged && cold)
       report.budget(
         section,
         `${target.name}${suffix}: round trips / request`,
@@ -160,21 +156,20 @@ export function reportRead(
         `<= ${cold.roundTrips}`,
         (v) => v <= cold.roundTrips,
       );
-    }
     const share = read.load.requestsPerSecond / result.bare.requestsPerSecond;
     const shown = `${fmt.rps(read.load.requestsPerSecond)} vs ${fmt.rps(result.bare.requestsPerSecond)} = ${fmt.ratio(share)}`;
-    const figure = `${target.name}${judged ? ' (cached)' : suffix}: req/s vs bare`;
+    const shareFigure = `${target.name}${judged ? ' (cached)' : suffix}: req/s vs bare`;
     if (judged && shareBudget) {
       report.budget(
         section,
-        figure,
+        shareFigure,
         share,
         shown,
         `>= ${BUDGET.readBaselineShare}`,
         (v) => v >= BUDGET.readBaselineShare,
       );
     } else {
-      report.row({ section, figure, value: shown });
+      report.row({ section, figure: shareFigure, value: shown });
     }
   }
 }

@@ -4,6 +4,7 @@ export * from './shared/errors';
 export * from './shared/constants';
 export * from './shared/ids';
 export * from './shared/path';
+export { SORT_ORDERS, type SortOrder } from './shared/paging';
 export * from './shared/endpoint';
 export * from './shared/api-reference';
 export * from './ip-address/ip-address';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isIpAddress } from '../dns-records/dns-records.schemas';
 import { PAGE_SIZE, type BanListKind } from '../shared/constants';
 import { LOOKUP_ID_MAX } from '../shared/ids';
-import { pagingQueryFields } from '../shared/paging';
+import { pagingQueryFields, SORT_ORDERS } from '../shared/paging';
 
 /**
  * How an item reached its list (issue 15): through the console's Add dialog, an import, an API call
@@ -136,8 +136,6 @@ export type BanListItem = z.infer<typeof banListItemSchema>;
 
 export const BAN_LIST_ITEM_SORTS = ['id', 'ip', 'comment', 'created_on', 'expires_at', 'added_by'] as const;
 export type BanListItemSort = (typeof BAN_LIST_ITEM_SORTS)[number];
-export const SORT_ORDERS = ['asc', 'desc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export const BAN_LIST_ITEMS_MAX_PER_PAGE = 500;
 /**

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** The directions of a sorted listing's `order`. */
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
 /**
  * The paging fields of a listing's query, to spread into its `z.object`: `page` counts from 1;
  * `per_page` is `perPage` unless asked, and at most `maxPerPage`. Both come as text in the URL.

@@ -5,6 +5,8 @@ import {
   syncZonesResponseSchema,
   zoneParamsSchema,
   zoneSchema,
+  zonesPageQuerySchema,
+  zonesPageSchema,
 } from './zones.schemas';
 import { jobSchema } from '../jobs/jobs.schemas';
 import { cloudflareErrors, endpointGroup, noContentSchema, signedInErrors } from '../shared/endpoint';
@@ -13,8 +15,17 @@ export const zoneEndpoints = endpointGroup('Zones', {
   list: {
     method: 'GET',
     path: '/api/cloudflare/zones',
-    summary: "The zones of the person's accounts, from the local mirror.",
+    summary: "Every zone of the person's accounts, from the local mirror (the screens that need them all).",
     responses: { 200: z.array(zoneSchema), ...signedInErrors() },
+    preSerialized: true,
+  },
+  // The zones screen's read: a path of its own rather than a query on `list`, whose answer is the whole array.
+  page: {
+    method: 'GET',
+    path: '/api/cloudflare/zones/page',
+    summary: "One page of the person's zones from the local mirror, searched and sorted.",
+    query: zonesPageQuerySchema,
+    responses: { 200: zonesPageSchema, ...signedInErrors() },
     preSerialized: true,
   },
   add: {

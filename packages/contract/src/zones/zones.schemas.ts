@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { PAGE_SIZE } from '../shared/constants';
 import { LOOKUP_ID_MAX } from '../shared/ids';
+import { pagingQueryFields, SORT_ORDERS } from '../shared/paging';
 
 const DOMAIN_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 /** An alphabetic top-level domain, or an internationalised one in its punycode form. */
@@ -66,6 +68,39 @@ export const zoneSchema = z.object({
   name_servers: z.array(z.string()),
 });
 export type Zone = z.infer<typeof zoneSchema>;
+
+/** The columns the zones table sorts by (fields of `Zone`). */
+export const ZONE_SORTS = ['domain', 'accountName', 'status'] as const;
+export type ZoneSort = (typeof ZONE_SORTS)[number];
+export const ZONES_MAX_PER_PAGE = 200;
+/** The longest domain name: a longer search matches nothing. */
+export const ZONE_SEARCH_MAX = 253;
+
+/**
+ * GET /api/cloudflare/zones/page. The search matches, case-insensitively, domains and account names
+ * that contain it. Defaults: page 1, 50 per page, by domain ascending; rows equal in the sorted column
+ * follow by domain, then as the mirror holds them, so the pages never overlap.
+ */
+export const zonesPageQuerySchema = z.object({
+  search: z
+    .string()
+    .trim()
+    .max(ZONE_SEARCH_MAX, `The search must be at most ${ZONE_SEARCH_MAX} characters.`)
+    .default(''),
+  ...pagingQueryFields(PAGE_SIZE.zones, ZONES_MAX_PER_PAGE),
+  sort: z.enum(ZONE_SORTS, { error: `sort must be one of ${ZONE_SORTS.join(', ')}.` }).default('domain'),
+  order: z.enum(SORT_ORDERS, { error: 'order must be asc or desc.' }).default('asc'),
+});
+export type ZonesQuery = z.input<typeof zonesPageQuerySchema>;
+/** The query as the server has it, defaults filled in. */
+export type ZonesPageQuery = z.output<typeof zonesPageQuerySchema>;
+
+/** The answer of GET /api/cloudflare/zones/page: one page and the number of zones (or matches) in all pages. */
+export const zonesPageSchema = z.object({
+  zones: z.array(zoneSchema),
+  totalZones: z.number().int(),
+});
+export type ZonesPage = z.infer<typeof zonesPageSchema>;
 
 /** The answer to POST /api/cloudflare/zones/sync: how many zones the mirror now holds. */
 export const syncZonesResponseSchema = z.object({ zones: z.number().int() });

@@ -17,6 +17,11 @@ export const zonesRoutes: FastifyPluginAsync<{
     reply.type('application/json; charset=utf-8').send(await zones.listJson(request.user.id)),
   );
 
+  // One page, built as JSON text by the database (ZonesRepository.pageJsonForUser).
+  route(app, zoneEndpoints.page, async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(await zones.pageJson(request.user.id, request.query)),
+  );
+
   route(app, zoneEndpoints.add, async (request) =>
     limits.within(request.user.id, 'zones', 1, () => zones.add(request.user.id, request.body)),
   );

@@ -3,6 +3,7 @@ import {
   type AddZoneRequest,
   type AddZoneResponse,
   type SyncZonesResponse,
+  type ZonesPageQuery,
 } from '@guardian/contract';
 import Cloudflare from 'cloudflare';
 import type { z } from 'zod';
@@ -85,6 +86,22 @@ export class ZonesService {
     const bytes = Buffer.from(read.json!);
     this.listCache.set(userId, read.version, bytes);
     return bytes;
+  }
+
+  /**
+   * One page of the user's zones as the JSON of `ZonesPage`, from the database every time: a page is
+   * one bounded statement, cheaper than keeping every page of every search in memory.
+   */
+  async pageJson(userId: number, query: ZonesPageQuery): Promise<Buffer> {
+    return Buffer.from(
+      await this.zones.pageJsonForUser(userId, {
+        search: query.search,
+        sort: query.sort,
+        order: query.order,
+        limit: query.per_page,
+        offset: (query.page - 1) * query.per_page,
+      }),
+    );
   }
 
   /** Every write to the mirror goes through this, so this process's reads show it at once. */

@@ -29,7 +29,7 @@ export function useDeleteAccountMutation() {
       ])
         queryClient.removeQueries({ queryKey });
       return Promise.all(
-        [accountKeys.list(), banListKeys.list(), zoneKeys.list(), snapshotKeys.all].map((queryKey) =>
+        [accountKeys.list(), banListKeys.list(), zoneKeys.all, snapshotKeys.all].map((queryKey) =>
           queryClient.invalidateQueries({ queryKey }),
         ),
       );

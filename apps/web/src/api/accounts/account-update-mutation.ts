@@ -20,7 +20,7 @@ export function useUpdateAccountMutation() {
       // Lists and zones show their account's name.
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: banListKeys.list() }),
-        queryClient.invalidateQueries({ queryKey: zoneKeys.list() }),
+        queryClient.invalidateQueries({ queryKey: zoneKeys.all }),
       ]);
     },
   });

@@ -11,6 +11,6 @@ export function useAddZoneMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addZone,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: zoneKeys.list() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: zoneKeys.all }),
   });
 }

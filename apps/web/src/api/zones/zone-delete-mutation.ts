@@ -11,6 +11,6 @@ export function useDeleteZoneMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteZone,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: zoneKeys.list() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: zoneKeys.all }),
   });
 }

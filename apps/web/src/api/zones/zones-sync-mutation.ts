@@ -14,6 +14,6 @@ export function useSyncZonesMutation() {
   return useMutation({
     mutationFn: () => syncZones(queryClient),
     // A failed sync still refreshes every account that answered; only the failing one keeps its old mirror.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: zoneKeys.list() }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: zoneKeys.all }),
   });
 }

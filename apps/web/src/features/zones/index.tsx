@@ -1,6 +1,12 @@
-import { useMemo, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Plus } from 'lucide-react';
-import { PAGE_SIZE, type Zone } from '@guardian/contract';
+import {
+  ITEM_SEARCH_DEBOUNCE_MS,
+  PAGE_SIZE,
+  ZONE_SEARCH_MAX,
+  type Zone,
+  type ZoneSort,
+} from '@guardian/contract';
 import { RunningJobStrip } from '../../components/job-progress-strip';
 import { Button, SyncButton } from '../../components/ui/button';
 import { useConfirm } from '../../components/ui/confirm-dialog';
@@ -8,57 +14,64 @@ import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
+import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
-import { usePagedRows } from '../../lib/use-paged-rows';
-import { useSort, type SortState } from '../../lib/use-sort';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { pageCountOf } from '../../lib/use-paged-rows';
+import { nextSort, type SortState } from '../../lib/use-sort';
 import { useDeleteZoneMutation } from '../../api/zones/zone-delete-mutation';
 import { useSyncZonesMutation } from '../../api/zones/zones-sync-mutation';
-import { useZonesQuery } from '../../api/zones/zones-query';
+import { useZonesPageQuery } from '../../api/zones/zones-page-query';
 import { AddZoneDialog } from './components/add-zone-dialog';
 import { NameServersDialog, type NameServersView } from './components/name-servers-dialog';
 import { ZoneSettingsDialog } from './components/zone-settings-dialog';
-import { ZonesTable, type ZoneSortKey } from './components/zones-table';
+import { ZonesTable } from './components/zones-table';
 
-const DEFAULT_SORT: SortState<ZoneSortKey> = { key: 'domain', direction: 'asc' };
+/** Spec section 9: zones by domain ascending. */
+const DEFAULT_SORT: SortState<ZoneSort> = { key: 'domain', direction: 'asc' };
 const NO_ZONES: Zone[] = [];
 
-function matchesSearch(zone: Zone, needle: string): boolean {
-  return zone.domain.toLowerCase().includes(needle) || zone.accountName.toLowerCase().includes(needle);
-}
-
-/** Zones (/cloudflare/zones): the zones of every account, from the server's mirror (spec section 2). */
+/**
+ * Zones (/cloudflare/zones): the zones of every account, from the server's mirror (spec section 2),
+ * one page at a time: the server searches, sorts and pages them (GET /api/cloudflare/zones/page).
+ */
 export default function ZonesScreen() {
-  const zones = useZonesQuery();
   const syncZones = useSyncZonesMutation();
   const deleteZone = useDeleteZoneMutation();
   const confirm = useConfirm();
   const toast = useToast();
 
   const [search, setSearch] = useState('');
-  const pageBeforeSearch = useRef(1);
+  // Debounced as the items screen's search is: one request once the typing stops, not one per key.
+  const debouncedSearch = useDebouncedValue(search.trim(), ITEM_SEARCH_DEBOUNCE_MS);
+  const [sort, setSort] = useState(DEFAULT_SORT);
+  const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const [nameServers, setNameServers] = useState<NameServersView | null>(null);
   const [settingsOf, setSettingsOf] = useState<Zone | null>(null);
 
-  const needle = search.trim().toLowerCase();
-  const allZones = zones.data ?? NO_ZONES;
-  const found = useMemo(
-    () => (needle ? allZones.filter((zone) => matchesSearch(zone, needle)) : allZones),
-    [allZones, needle],
-  );
-  const { sorted, sort, toggleSort } = useSort<Zone, ZoneSortKey>(found, DEFAULT_SORT);
-  const { pageRows, page, pageCount, setPage, firstRowNumber } = usePagedRows(sorted, PAGE_SIZE.zones);
+  // Spec section 9: entering text jumps to page 1; clearing it restores the page the person was on
+  // (once the debounce settles, when the search is asked for).
+  const [searchOfPage, setSearchOfPage] = useState(debouncedSearch);
+  const [pageBeforeSearch, setPageBeforeSearch] = useState(1);
+  if (searchOfPage !== debouncedSearch) {
+    setSearchOfPage(debouncedSearch);
+    if (searchOfPage === '') setPageBeforeSearch(page);
+    setPage(debouncedSearch === '' ? pageBeforeSearch : 1);
+  }
 
-  // Spec section 9: entering text jumps to page 1; clearing it restores the page the person was on.
-  const changeSearch = (next: string) => {
-    const wasSearching = search.trim() !== '';
-    const searching = next.trim() !== '';
-    if (searching && !wasSearching) pageBeforeSearch.current = page;
-    if (searching) setPage(1);
-    else if (wasSearching) setPage(pageBeforeSearch.current);
-    setSearch(next);
-  };
+  const zones = useZonesPageQuery({
+    search: debouncedSearch,
+    page,
+    sort: sort.key,
+    order: sort.direction,
+  });
+  const rows = zones.data?.zones ?? NO_ZONES;
+  const pageCount = pageCountOf(zones.data?.totalZones ?? 0, PAGE_SIZE.zones);
+  // A delete or a sync left fewer pages than the one shown: show the new last page, not an empty one.
+  if (zones.isSuccess && !zones.isPlaceholderData && page > pageCount) setPage(pageCount);
+  const fetching = zones.isPlaceholderData || search.trim() !== debouncedSearch;
 
   const sync = () =>
     syncZones.mutate(undefined, {
@@ -112,21 +125,27 @@ export default function ZonesScreen() {
           toast.error(actionErrorMessage(error, 'Failed to cancel. Please try again.'))
         }
       />
-      <div className="mb-4 max-w-sm">
+      <div className="mb-4 flex items-center gap-3">
         <SearchInput
+          className="w-full max-w-sm"
           aria-label="Search zones"
           placeholder="Search Domain or Account..."
+          maxLength={ZONE_SEARCH_MAX}
           value={search}
-          onSearch={changeSearch}
+          onSearch={setSearch}
         />
+        {/* The rows shown are the previous page's until the asked one arrives. */}
+        {!zones.isPending && fetching && (
+          <Spinner size="sm" label="Loading zones..." className="text-brand" />
+        )}
       </div>
       <ZonesTable
-        rows={pageRows}
-        firstRowNumber={firstRowNumber}
+        rows={rows}
+        firstRowNumber={(page - 1) * PAGE_SIZE.zones + 1}
         loading={zones.isPending}
-        searching={needle !== ''}
+        searching={debouncedSearch !== ''}
         sort={sort}
-        onSort={toggleSort}
+        onSort={(column) => setSort((current) => nextSort(current, column))}
         onShowNameServers={(zone) =>
           setNameServers({ domain: zone.domain, nameServers: zone.name_servers, justAdded: false })
         }

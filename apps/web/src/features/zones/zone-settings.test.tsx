@@ -32,7 +32,7 @@ let api: FakeApi;
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
   api = fakeApi({
-    'GET /api/cloudflare/zones': () => jsonResponse(200, [ZONE]),
+    'GET /api/cloudflare/zones/page': () => jsonResponse(200, { zones: [ZONE], totalZones: 1 }),
     [SETTINGS_PATH]: () => jsonResponse(200, AT_CLOUDFLARE),
   });
 });

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { CloudflareAccount, Zone } from '@guardian/contract';
+import type { CloudflareAccount, Zone, ZoneSort } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
-import { fakeApi, type FakeApi, UPSTREAM_REASON, upstreamFailure } from '../../test/fake-api';
+import { type Answer, fakeApi, type FakeApi, UPSTREAM_REASON, upstreamFailure } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
 import { jsonResponse, renderApp } from '../../test/render-app';
 import { columnHeaders } from '../../test/table';
@@ -12,9 +12,34 @@ import { cloudflareAccount } from '../../test/cloudflare-account';
 
 let api: FakeApi;
 
+const PAGE = 'GET /api/cloudflare/zones/page';
+
+/** The server's GET /api/cloudflare/zones/page over `zones`: searched, sorted and paged as it does. */
+function pagesOf(zones: Zone[]): Answer {
+  return ({ params }) => {
+    const search = (params.get('search') ?? '').trim().toLowerCase();
+    const sort = (params.get('sort') ?? 'domain') as ZoneSort;
+    const sign = params.get('order') === 'desc' ? -1 : 1;
+    const page = Number(params.get('page') ?? 1);
+    const perPage = Number(params.get('per_page') ?? 50);
+    const key = (zone: Zone) => (sort === 'accountName' ? zone.accountName.toLowerCase() : zone[sort]);
+    const bytewise = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const found = zones
+      .filter(
+        (zone) =>
+          zone.domain.toLowerCase().includes(search) || zone.accountName.toLowerCase().includes(search),
+      )
+      .sort((a, b) => sign * (bytewise(key(a), key(b)) || bytewise(a.domain, b.domain)));
+    return jsonResponse(200, {
+      zones: found.slice((page - 1) * perPage, page * perPage),
+      totalZones: found.length,
+    });
+  };
+}
+
 beforeEach(() => {
   setToken(sessionToken({ level: 1 }));
-  api = fakeApi({ 'GET /api/cloudflare/zones': () => jsonResponse(200, ZONES) });
+  api = fakeApi({ [PAGE]: pagesOf(ZONES) });
 });
 
 function zone(domain: string, overrides: Partial<Zone> = {}): Zone {
@@ -117,54 +142,90 @@ describe('zones table', () => {
     const { user } = await openZones();
     await screen.findByText('alpha.com');
     await user.click(screen.getByRole('button', { name: 'Domain' }));
-    expect(domains()).toEqual(['zulu.com', 'mike.com', 'bravo.com', 'alpha.com']);
+    await waitFor(() => expect(domains()).toEqual(['zulu.com', 'mike.com', 'bravo.com', 'alpha.com']));
     await user.click(screen.getByRole('button', { name: 'Account Name' }));
-    expect(domains()[0]).toBe('alpha.com');
+    await waitFor(() => expect(domains()[0]).toBe('alpha.com'));
   });
 
-  it('pages by 50; searching jumps to page 1 and clearing the search restores the page', async () => {
-    api.answer('GET /api/cloudflare/zones', () => jsonResponse(200, MANY_ZONES));
+  it('asks the server for one page at a time, in the order shown, and numbers the rows across pages', async () => {
+    api.answer(PAGE, pagesOf(MANY_ZONES));
     const { user } = await openZones();
     await screen.findByText('zone-001.com');
+    const asked = () => {
+      const { params } = api.callsTo(PAGE).at(-1)!;
+      return Object.fromEntries(params.entries());
+    };
+    expect(asked()).toEqual({ page: '1', per_page: '50', sort: 'domain', order: 'asc' });
     expect(domains()).toHaveLength(50);
 
     await user.click(screen.getByRole('button', { name: 'Page 3' }));
-    expect(domains()[0]).toBe('zone-101.com');
-    expect(within(screen.getByText('zone-101.com').closest('tr')!).getAllByRole('cell')[0]).toHaveTextContent(
-      '101',
-    );
+    expect(await screen.findByText('zone-101.com')).toBeInTheDocument();
+    expect(asked()).toEqual({ page: '3', per_page: '50', sort: 'domain', order: 'asc' });
+    expect(domains()).toHaveLength(20);
+    const cells = within(screen.getByText('zone-101.com').closest('tr')!).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent('101');
 
-    // Pasted rather than typed: each keystroke re-renders 50 rows, slow under jsdom.
-    const search = screen.getByPlaceholderText('Search Domain or Account...');
-    await user.click(search);
-    await user.paste('zone-0');
-    expect(screen.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
-    expect(domains()[0]).toBe('zone-001.com');
+    await user.click(screen.getByRole('button', { name: 'Domain' }));
+    expect(await screen.findByText('zone-020.com')).toBeInTheDocument();
+    expect(asked()).toEqual({ page: '3', per_page: '50', sort: 'domain', order: 'desc' });
+    await user.click(screen.getByRole('button', { name: 'Status' }));
+    await waitFor(() => expect(asked()).toMatchObject({ sort: 'status', order: 'asc' }));
+  });
+
+  it('keeps the page on screen while the next one loads, and says it is loading', async () => {
+    api.answer(PAGE, pagesOf(MANY_ZONES));
+    const { user } = await openZones();
+    await screen.findByText('zone-001.com');
+    const next = api.held(PAGE);
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
-    expect(domains()[0]).toBe('zone-051.com');
-    await user.click(search);
-    await user.paste('9');
-    expect(domains()).toEqual(Array.from({ length: 10 }, (_, i) => `zone-09${i}.com`));
+    expect(await screen.findByText('Loading zones...')).toBeInTheDocument();
+    expect(screen.getByText('zone-001.com')).toBeInTheDocument();
+    next.release();
+    expect(await screen.findByText('zone-051.com')).toBeInTheDocument();
+    expect(screen.queryByText('zone-001.com')).not.toBeInTheDocument();
+    expect(screen.queryByText('Loading zones...')).not.toBeInTheDocument();
+  });
+
+  it('searches once the typing stops; searching jumps to page 1 and clearing the search restores the page', async () => {
+    api.answer(PAGE, pagesOf(MANY_ZONES));
+    const { user } = await openZones();
+    await screen.findByText('zone-001.com');
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    expect(await screen.findByText('zone-101.com')).toBeInTheDocument();
+
+    const search = screen.getByPlaceholderText('Search Domain or Account...');
+    await user.type(search, 'zone-0');
+    expect(await screen.findByText('zone-001.com')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+    // Debounced: one request for the search, not one per character typed.
+    const searches = api.callsTo(PAGE).filter((call) => call.params.has('search'));
+    expect(searches.map((call) => call.params.get('search'))).toEqual(['zone-0']);
+    expect(searches[0]!.params.get('page')).toBe('1');
+
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(await screen.findByText('zone-051.com')).toBeInTheDocument();
+    await user.type(search, '9');
+    await waitFor(() => expect(domains()).toEqual(Array.from({ length: 10 }, (_, i) => `zone-09${i}.com`)));
+    expect(api.callsTo(PAGE).at(-1)!.params.get('page')).toBe('1');
 
     await user.clear(search);
+    expect(await screen.findByText('zone-101.com')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
-    expect(domains()[0]).toBe('zone-101.com');
+    expect(api.callsTo(PAGE).at(-1)!.params.has('search')).toBe(false);
   });
 
   it('searches account names too', async () => {
     const { user } = await openZones();
     await screen.findByText('alpha.com');
     await user.type(screen.getByPlaceholderText('Search Domain or Account...'), 'acme');
-    expect(domains()).toEqual(['alpha.com']);
+    await waitFor(() => expect(domains()).toEqual(['alpha.com']));
     await user.clear(screen.getByPlaceholderText('Search Domain or Account...'));
     await user.type(screen.getByPlaceholderText('Search Domain or Account...'), 'nothing-like-it');
-    expect(screen.getByText('No zones match your search.')).toBeInTheDocument();
+    expect(await screen.findByText('No zones match your search.')).toBeInTheDocument();
   });
 
   it('replaces the page with the spec’s message when the zones cannot be fetched', async () => {
-    api.answer('GET /api/cloudflare/zones', () =>
-      jsonResponse(403, { code: 'FORBIDDEN', message: 'x', errors: [] }),
-    );
+    api.answer(PAGE, () => jsonResponse(403, { code: 'FORBIDDEN', message: 'x', errors: [] }));
     await openZones();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch zones.');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -179,7 +240,7 @@ describe('Update List', () => {
     await user.click(screen.getByRole('button', { name: 'Update List' }));
     expect(await screen.findByRole('button', { name: 'Syncing...' })).toBeDisabled();
 
-    api.answer('GET /api/cloudflare/zones', () => jsonResponse(200, [...ZONES, zone('new-one.com')]));
+    api.answer(PAGE, pagesOf([...ZONES, zone('new-one.com')]));
     syncing.release(jsonResponse(200, { zones: 5 }));
     expect(await screen.findByText('new-one.com')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Update List' })).toBeEnabled();
@@ -211,7 +272,7 @@ describe('Update List', () => {
     api.answer(`GET /api/jobs/${running.id}`, () =>
       jsonResponse(200, { ...running, state: 'succeeded', done: 20, result: { zones: 5 } }),
     );
-    api.answer('GET /api/cloudflare/zones', () => jsonResponse(200, [...ZONES, zone('new-one.com')]));
+    api.answer(PAGE, pagesOf([...ZONES, zone('new-one.com')]));
     expect(await screen.findByText('new-one.com')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Update List' })).toBeNull();
     expect(await screen.findByRole('status')).toHaveTextContent('Zones updated.');
@@ -297,7 +358,7 @@ describe('Add Zone', () => {
     expect(within(nameServers).getByText('max.ns.cloudflare.com')).toBeInTheDocument();
     expect(nameServers).toHaveTextContent(/registrar/);
     expect(screen.queryByRole('dialog', { name: 'Add Zone' })).not.toBeInTheDocument();
-    await waitFor(() => expect(api.callsTo('GET /api/cloudflare/zones')).toHaveLength(2));
+    await waitFor(() => expect(api.callsTo(PAGE)).toHaveLength(2));
   });
 
   /** Opens Add Zone, with Cloudflare answering an add that twice.com already exists. */
@@ -367,7 +428,7 @@ describe('Delete zone', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await within(dialog).findByRole('button', { name: 'Deleting...' })).toBeDisabled();
 
-    api.answer('GET /api/cloudflare/zones', () => jsonResponse(200, ZONES.slice(0, 1)));
+    api.answer(PAGE, pagesOf(ZONES.slice(0, 1)));
     deleting.release(new Response(null, { status: 204 }));
     await waitFor(() => expect(screen.queryByText('alpha.com')).not.toBeInTheDocument());
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

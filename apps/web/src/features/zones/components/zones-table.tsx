@@ -1,16 +1,14 @@
 import { Link } from 'react-router';
 import { Settings } from 'lucide-react';
-import type { Zone } from '@guardian/contract';
+import type { Zone, ZoneSort } from '@guardian/contract';
 import { Button, DeleteButton } from '../../../components/ui/button';
 import { TableActionsCell, TableCell } from '../../../components/ui/table';
 import { PagedDataTable, type PagedTableProps } from '../../../components/ui/paged-table';
 import { ZoneStatus } from './zone-status';
 
-export type ZoneSortKey = 'domain' | 'accountName' | 'status';
-
 const linkClassName = 'font-medium text-brand hover:text-brand-hover hover:underline';
 
-interface ZonesTableProps extends PagedTableProps<Zone, ZoneSortKey> {
+interface ZonesTableProps extends PagedTableProps<Zone, ZoneSort> {
   /** True while a search hides every zone, to say so instead of "no zones". */
   searching: boolean;
   onShowNameServers: (zone: Zone) => void;
