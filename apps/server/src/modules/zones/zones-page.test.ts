@@ -154,6 +154,31 @@ describe('GET /api/cloudflare/zones/page', () => {
     expect(ofRequest).toHaveLength(1);
   });
 
+  it('serves a page asked again from memory, and a changed mirror at once', async () => {
+    const { user, accounts } = await personWith({ Kept: [['kept-1.com'], ['kept-2.com']] });
+    const queries = vi.spyOn(ctx.db, 'query');
+    const zoneStatements = () => queries.mock.calls.filter(([sql]) => /zone_list_versions/.test(sql));
+    expect(domains(await zonesPage(user, { search: 'kept' }))).toEqual(['kept-1.com', 'kept-2.com']);
+    expect(zoneStatements()).toHaveLength(1);
+    queries.mockClear();
+    expect(domains(await zonesPage(user, { search: 'kept' }))).toEqual(['kept-1.com', 'kept-2.com']);
+    expect(zoneStatements()).toHaveLength(0);
+    // Another page is an answer of its own.
+    expect(domains(await zonesPage(user, { search: 'kept-2' }))).toEqual(['kept-2.com']);
+    expect(zoneStatements()).toHaveLength(1);
+
+    ctx.sandbox.control.addZone(accounts[0]!.account_id, 'kept-3.com');
+    const sync = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/cloudflare/zones/sync',
+      headers: user.headers,
+    });
+    expect(sync.statusCode, sync.body).toBe(200);
+    const page = await zonesPage(user, { search: 'kept' });
+    expect(domains(page)).toEqual(['kept-1.com', 'kept-2.com', 'kept-3.com']);
+    expect(page.totalZones).toBe(3);
+  });
+
   it.each<[Record<string, string>, string]>([
     [{ page: '0' }, 'page must be 1 or more.'],
     [{ page: 'two' }, 'page must be a number.'],

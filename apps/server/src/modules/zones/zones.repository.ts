@@ -77,6 +77,12 @@ function zoneOrder(sort: ZoneSort, order: SortOrder, from: { zone: string; accou
   return [columns[sort], columns.domain, `${zone}id`].map((column) => `${column} ${direction}`).join(', ');
 }
 
+/** An answer about a user's zones and the version of their mirror it was read at; null when it was the known one. */
+export interface VersionedJson {
+  version: string;
+  json: string | null;
+}
+
 export interface ZonesPageRequest {
   /** Matched without case; '' for every zone. */
   search: string;
@@ -136,47 +142,39 @@ export class ZonesRepository {
   }
 
   /**
-   * The user's zones list as the zones screen shows them, with its version, in one statement: the
-   * version (bumped by every zone write) with the number of accounts (deleting an account removes its
-   * zones by cascade, without a bump), and the JSON of `Zone[]` (built by the database whatever the
-   * number of zones: one text value instead of a row per zone) unless the version is still
-   * `knownVersion`, whose list the caller keeps. One snapshot: the list is the version's.
+   * The user's zones as the JSON of `Zone[]`, with the version of their mirror (see `versioned`):
+   * the list only when the version is not `knownVersion` (the caller keeps that one).
    */
-  async listJsonForUser(
-    userId: number,
-    knownVersion?: string,
-  ): Promise<{ version: string; json: string | null }> {
-    const [row] = await this.db.query<{ version: string; json: string | null }>(
-      `WITH current AS (
-         SELECT coalesce((SELECT version FROM zone_list_versions WHERE user_id = $1), 0)
-                || '/' || (SELECT count(*) FROM cloudflare_accounts WHERE user_id = $1) AS version
-       )
-       SELECT version, CASE WHEN version IS DISTINCT FROM $2 THEN (
-         SELECT coalesce(json_agg(json_build_object(
-                  'id', z.zone_id, 'domain', z.domain, 'accountName', a.account_name,
-                  'account_id', a.account_id, 'status', z.status, 'name_servers', z.name_servers
-                ) ORDER BY z.domain, z.zone_id), '[]')::text
-           FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
-          WHERE a.user_id = $1
-       ) END AS json
-       FROM current`,
-      [userId, knownVersion ?? null],
+  async listJsonForUser(userId: number, knownVersion?: string): Promise<VersionedJson> {
+    return this.versioned(
+      `SELECT coalesce(json_agg(json_build_object(
+                'id', z.zone_id, 'domain', z.domain, 'accountName', a.account_name,
+                'account_id', a.account_id, 'status', z.status, 'name_servers', z.name_servers
+              ) ORDER BY z.domain, z.zone_id), '[]')::text
+         FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
+        WHERE a.user_id = $1`,
+      [userId],
+      knownVersion,
     );
-    return row!;
   }
 
   /**
-   * One page of the user's zones as the JSON of `ZonesPage`, built by the database in one statement:
-   * the page's rows and the number of zones the search matches, from one snapshot. Rows equal in the
-   * sorted column follow by domain, then by the mirror's id, so consecutive pages never overlap.
+   * One page of the user's zones as the JSON of `ZonesPage`, built by the database in one statement
+   * with the mirror's version (see `versioned`): the page's rows and the number of zones the search
+   * matches, from one snapshot. Rows equal in the sorted column follow by domain, then by the
+   * mirror's id, so consecutive pages never overlap.
    */
-  async pageJsonForUser(userId: number, request: ZonesPageRequest): Promise<string> {
+  async pageJsonForUser(
+    userId: number,
+    request: ZonesPageRequest,
+    knownVersion?: string,
+  ): Promise<VersionedJson> {
     // The owner on the row (migration 054): the default order and Status walk an index; a search
     // reads the person's rows only.
     const matching = `FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
        WHERE z.user_id = $1
          AND ($2 = '' OR strpos(lower(z.domain), lower($2)) > 0 OR strpos(lower(a.account_name), lower($2)) > 0)`;
-    const [row] = await this.db.query<{ json: string }>(
+    return this.versioned(
       `SELECT json_build_object(
          'zones', coalesce((
            SELECT json_agg(json_build_object(
@@ -189,10 +187,30 @@ export class ZonesRepository {
                     LIMIT $3 OFFSET $4) page), '[]'),
          'totalZones', CASE WHEN $2 = '' THEN (SELECT count(*) FROM zones WHERE user_id = $1)
                             ELSE (SELECT count(*) ${matching}) END
-       )::text AS json`,
+       )::text`,
       [userId, request.search, request.limit, request.offset],
+      knownVersion,
     );
-    return row!.json;
+  }
+
+  /**
+   * An answer about the user's zones ($1 is the user) with the version of their mirror, in one
+   * statement: the zones' own version (bumped by every write here) and the number of their accounts
+   * (an account's removal takes its zones by cascade, bumping nothing). `answer` runs only when the
+   * version is not `knownVersion`: a kept answer costs a version check.
+   */
+  private async versioned(answer: string, params: unknown[], knownVersion?: string): Promise<VersionedJson> {
+    const known = params.length + 1;
+    const [row] = await this.db.query<VersionedJson>(
+      `WITH current AS (
+         SELECT coalesce((SELECT version FROM zone_list_versions WHERE user_id = $1), 0)
+                || '/' || (SELECT count(*) FROM cloudflare_accounts WHERE user_id = $1) AS version
+       )
+       SELECT version, CASE WHEN version IS DISTINCT FROM $${known} THEN (${answer}) END AS json
+       FROM current`,
+      [...params, knownVersion ?? null],
+    );
+    return row!;
   }
 
   /** Records a zone of the account (a new one, or a newer view of a known one). Run it in a transaction. */

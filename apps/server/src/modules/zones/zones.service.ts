@@ -16,7 +16,7 @@ import type { AccountRecord, AccountsRepository } from '../accounts';
 import { fetchAllPages } from './all-pages';
 import type { OwnedZones } from './owned-zone';
 import { ZoneListCache } from './zone-list-cache';
-import { ZonesRepository, type CloudflareZoneFields } from './zones.repository';
+import { ZonesRepository, type CloudflareZoneFields, type VersionedJson } from './zones.repository';
 
 /** Cloudflare's largest zones page. */
 const ZONES_PER_PAGE = 50;
@@ -69,39 +69,49 @@ export class ZonesService {
   }
 
   /**
-   * The user's zones as the JSON of `Zone[]`: from memory while the mirror's version for the user is
-   * unchanged (checked at most once a second, see ZoneListCache), else read with its version in one
-   * statement (the first request after a change costs what a version check does, plus the rows).
+   * The user's zones as the JSON of `Zone[]`: kept while the mirror's version for the user is
+   * unchanged (see `kept`).
    */
   async listJson(userId: number): Promise<Buffer> {
-    const fresh = this.listCache.fresh(userId);
-    if (fresh) return fresh;
-    let read = await this.zones.listJsonForUser(userId, this.listCache.keptVersion(userId));
-    if (read.json === null) {
-      const confirmed = this.listCache.get(userId, read.version);
-      if (confirmed) return confirmed;
-      // The kept list went while its version was read (another request stored a newer one).
-      read = await this.zones.listJsonForUser(userId);
-    }
-    const bytes = Buffer.from(read.json!);
-    this.listCache.set(userId, read.version, bytes);
-    return bytes;
+    return this.kept(userId, 'list', (knownVersion) => this.zones.listJsonForUser(userId, knownVersion));
+  }
+
+  /** One page of the user's zones as the JSON of `ZonesPage`: kept as the list is (see `kept`). */
+  async pageJson(userId: number, query: ZonesPageQuery): Promise<Buffer> {
+    const request = {
+      search: query.search,
+      sort: query.sort,
+      order: query.order,
+      limit: query.per_page,
+      offset: (query.page - 1) * query.per_page,
+    };
+    return this.kept(userId, `page ${JSON.stringify(request)}`, (knownVersion) =>
+      this.zones.pageJsonForUser(userId, request, knownVersion),
+    );
   }
 
   /**
-   * One page of the user's zones as the JSON of `ZonesPage`, from the database every time: a page is
-   * one bounded statement, cheaper than keeping every page of every search in memory.
+   * An answer about the user's zones from memory while the mirror's version for the user is
+   * unchanged (checked at most once a second, see ZoneListCache), else read with its version in one
+   * statement (the first request after a change costs what a version check does, plus the rows).
    */
-  async pageJson(userId: number, query: ZonesPageQuery): Promise<Buffer> {
-    return Buffer.from(
-      await this.zones.pageJsonForUser(userId, {
-        search: query.search,
-        sort: query.sort,
-        order: query.order,
-        limit: query.per_page,
-        offset: (query.page - 1) * query.per_page,
-      }),
-    );
+  private async kept(
+    userId: number,
+    answer: string,
+    read: (knownVersion?: string) => Promise<VersionedJson>,
+  ): Promise<Buffer> {
+    const fresh = this.listCache.fresh(userId, answer);
+    if (fresh) return fresh;
+    let current = await read(this.listCache.keptVersion(userId, answer));
+    if (current.json === null) {
+      const confirmed = this.listCache.get(userId, answer, current.version);
+      if (confirmed) return confirmed;
+      // The kept answer went while its version was read (another request stored a newer one).
+      current = await read();
+    }
+    const bytes = Buffer.from(current.json!);
+    this.listCache.set(userId, answer, current.version, bytes);
+    return bytes;
   }
 
   /** Every write to the mirror goes through this, so this process's reads show it at once. */
