@@ -10,7 +10,7 @@ import {
 } from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
 import { Button, CopyButton, DeleteButton } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
@@ -148,22 +148,20 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: (
 export function ApiKeysSection() {
   const keys = useApiKeysQuery();
   const revoke = useRevokeApiKeyMutation();
-  const confirm = useConfirm();
-  const toast = useToast();
+  const confirmAction = useConfirmedAction();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
 
   const remove = (id: number, name: string) =>
-    confirm({
+    confirmAction({
       title: 'Revoke API Key',
       message: `Revoke the key "${name}"? Scripts using it are refused from now on.`,
       confirmLabel: 'Revoke',
       busyLabel: 'Revoking...',
       action: () => revoke.mutateAsync(id),
-    }).then(
-      (revoked) => revoked && toast.success(`API key ${name} revoked.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to revoke the API key.')),
-    );
+      done: `API key ${name} revoked.`,
+      failed: 'Failed to revoke the API key.',
+    });
 
   return (
     <section

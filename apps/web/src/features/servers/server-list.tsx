@@ -17,7 +17,7 @@ import {
 import { Sparkline, SparklineLegend } from '../../components/charts/sparkline';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
 import { Button, CopyButton, DeleteButton } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { Field, Input, Select } from '../../components/ui/input';
@@ -404,22 +404,20 @@ export default function ServerListPage() {
   const servers = useServersQuery();
   const hourly = useServerHourlyQuery(servers.data?.map((server) => server.id) ?? []);
   const revoke = useRevokeServerMutation();
-  const confirm = useConfirm();
-  const toast = useToast();
+  const confirmAction = useConfirmedAction();
   const [registering, setRegistering] = useState(false);
   const [renewing, setRenewing] = useState<Server | null>(null);
 
   const remove = (server: Server) =>
-    confirm({
+    confirmAction({
       title: 'Revoke Server Key',
       message: `Revoke the key of "${server.name}"? Its bans and unbans are refused from now on.`,
       confirmLabel: 'Revoke',
       busyLabel: 'Revoking...',
       action: () => revoke.mutateAsync(server.id),
-    }).then(
-      (revoked) => revoked && toast.success(`Server ${server.name} revoked.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to revoke the server.')),
-    );
+      done: `Server ${server.name} revoked.`,
+      failed: 'Failed to revoke the server.',
+    });
 
   return (
     <>
