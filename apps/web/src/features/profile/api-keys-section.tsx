@@ -9,13 +9,13 @@ import {
   type CreatedApiKey,
 } from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
-import { Button, CopyButton, DeleteButton } from '../../components/ui/button';
+import { Button, DeleteButton } from '../../components/ui/button';
+import { CopyableCode } from '../../components/ui/copyable-code';
 import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Input, StackedLabel } from '../../components/ui/input';
-import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
 import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
 import { useCreateApiKeyMutation } from '../../api/api-keys/api-key-create-mutation';
@@ -117,12 +117,6 @@ function CreateKeyDialog({
 
 /** The key just created, shown once, with Copy. */
 function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
-  const toast = useToast();
-  const copy = () =>
-    navigator.clipboard.writeText(created.key).then(
-      () => toast.success('API key copied.'),
-      () => toast.error('Could not copy: select the key and copy it.'),
-    );
   return (
     <Dialog
       open
@@ -131,15 +125,11 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: (
       description="Copy this key now: it will not be shown again."
       footer={<Button onClick={onClose}>Done</Button>}
     >
-      <div className="flex items-center gap-2">
-        <code
-          aria-label="New API key"
-          className="min-w-0 flex-1 rounded-control bg-canvas px-3 py-2 font-mono text-xs break-all"
-        >
-          {created.key}
-        </code>
-        <CopyButton onClick={() => void copy()} />
-      </div>
+      <CopyableCode
+        label="New API key"
+        value={created.key}
+        words={{ copied: 'API key copied.', failed: 'Could not copy: select the key and copy it.' }}
+      />
     </Dialog>
   );
 }
