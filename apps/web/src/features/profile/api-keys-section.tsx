@@ -23,6 +23,7 @@ import { useApiKeysQuery } from '../../api/api-keys/api-keys-query';
 import { useRevokeApiKeyMutation } from '../../api/api-keys/api-key-revoke-mutation';
 import { counted } from '../../lib/counted';
 import { useDialogForm } from '../../lib/use-dialog-form';
+import { ProfileSection } from './profile-section';
 
 const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 const ACCESS_LABEL: Record<ApiKeyAccess, string> = { read: 'Read only', ban: 'Ban' };
@@ -154,25 +155,21 @@ export function ApiKeysSection() {
     });
 
   return (
-    <section
-      aria-labelledby="api-keys-title"
-      className="rounded-card border border-line bg-surface p-5 shadow-xs"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="api-keys-title" className="flex items-center gap-2 text-base font-semibold text-ink">
-            <KeyRound aria-hidden="true" className="size-4 text-ink-muted" />
-            API keys
-          </h2>
-          <p className="text-sm text-ink-muted">
-            Scripts send a key as <code className="font-mono">Authorization: Bearer</code>. See /api/docs.
-          </p>
-        </div>
+    <ProfileSection
+      id="api-keys"
+      icon={KeyRound}
+      title="API keys"
+      description={
+        <>
+          Scripts send a key as <code className="font-mono">Authorization: Bearer</code>. See /api/docs.
+        </>
+      }
+      action={
         <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setCreating(true)}>
           Create Key
         </Button>
-      </div>
-
+      }
+    >
       {keys.isError ? (
         <ErrorMessage className="mt-4">
           {actionErrorMessage(keys.error, 'Failed to fetch API keys.')}{' '}
@@ -221,6 +218,6 @@ export function ApiKeysSection() {
         />
       )}
       {created && <NewKeyDialog created={created} onClose={() => setCreated(null)} />}
-    </section>
+    </ProfileSection>
   );
 }
