@@ -13,9 +13,8 @@ import {
   entryOf,
   RequestsFold,
   Tally,
-  topRows,
+  TopHostsAndPaths,
   type BatchWindow,
-  tallyValues,
 } from './report-reading';
 
 const noTotals = (): ErrorsReport['totals'] => ({
@@ -34,8 +33,7 @@ const noTotals = (): ErrorsReport['totals'] => ({
 export class ErrorsFold extends RequestsFold<typeof errorsAnswerSchema, ErrorsReport> {
   private readonly series = new Map<string, ErrorsReport['over_time'][number]>();
   private readonly statuses = new Tally<number>();
-  private readonly paths = new Tally<string>();
-  private readonly hosts = new Tally<string>();
+  private readonly hostsAndPaths = new TopHostsAndPaths();
   private readonly totals = noTotals();
   private readonly zones = new Map<string, ErrorsReport['totals']>();
 
@@ -65,8 +63,7 @@ export class ErrorsFold extends RequestsFold<typeof errorsAnswerSchema, ErrorsRe
           } else sum.client_errors += count;
         }
       }
-      tallyValues(this.paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
-      tallyValues(this.hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
+      this.hostsAndPaths.add(zone);
     }
   }
 
@@ -87,8 +84,7 @@ export class ErrorsFold extends RequestsFold<typeof errorsAnswerSchema, ErrorsRe
       by_status: this.statuses.top(REPORT_TOP_MAX).map(({ value, count }) => ({ status: value, count })),
       by_zone: worst.rows,
       by_zone_more: worst.more,
-      top_paths: topRows(this.paths),
-      top_hosts: topRows(this.hosts),
+      ...this.hostsAndPaths.rows(),
     };
   }
 }

@@ -107,6 +107,29 @@ export function tallyValues<R extends { count: number }>(
 export const topRows = (tally: Tally<string>): ReportTopRow[] =>
   tally.top(REPORT_TOP_MAX).map(({ value, count }) => ({ value: cut(value, 2048), count }));
 
+type TopGroup<D extends string> = { count: number; dimensions: Partial<Record<D, string>> };
+
+/**
+ * A report's top hosts and top paths (traffic, errors, security), counted over its zones from each
+ * zone's own top groups: the contract's `top_hosts` and `top_paths`.
+ */
+export class TopHostsAndPaths {
+  private readonly hosts = new Tally<string>();
+  private readonly paths = new Tally<string>();
+
+  add(zone: {
+    topHosts: readonly TopGroup<'clientRequestHTTPHost'>[];
+    topPaths: readonly TopGroup<'clientRequestPath'>[];
+  }): void {
+    tallyValues(this.hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
+    tallyValues(this.paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
+  }
+
+  rows(): { top_hosts: ReportTopRow[]; top_paths: ReportTopRow[] } {
+    return { top_hosts: topRows(this.hosts), top_paths: topRows(this.paths) };
+  }
+}
+
 /** Cloudflare's time as ISO time, or '' when it is not one (such a row is left out). */
 export function isoTime(text: string): string {
   const ms = Date.parse(text);

@@ -15,6 +15,7 @@ import {
   isoTime,
   bucketTime,
   Tally,
+  TopHostsAndPaths,
   topRows,
   type BatchWindow,
   type ReportFold,
@@ -92,8 +93,7 @@ class SecurityFold implements ReportFold<typeof securityAnswerSchema, SecurityRe
   private readonly ips = new Tally<{ ip: string; country: string; asn: string }>();
   private readonly asns = new Tally<{ asn: string; description: string }>();
   private readonly countries = new Tally<string>();
-  private readonly hosts = new Tally<string>();
-  private readonly paths = new Tally<string>();
+  private readonly hostsAndPaths = new TopHostsAndPaths();
   private readonly rules = new Tally<{
     zone_id: string;
     rule_id: string;
@@ -148,8 +148,7 @@ class SecurityFold implements ReportFold<typeof securityAnswerSchema, SecurityRe
       for (const { count, dimensions: d } of zone.topAsns)
         this.asns.add(d.clientAsn, { asn: d.clientAsn, description: d.clientASNDescription }, count);
       tallyValues(this.countries, zone.topCountries, (row) => row.dimensions.clientCountryName);
-      tallyValues(this.hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
-      tallyValues(this.paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
+      this.hostsAndPaths.add(zone);
       for (const { count, dimensions: d } of zone.topRules) {
         // Events no rule matched (security level, IP access rules) name none.
         if (!d.ruleId) continue;
@@ -215,8 +214,7 @@ class SecurityFold implements ReportFold<typeof securityAnswerSchema, SecurityRe
         count,
       })),
       top_countries: topRows(this.countries),
-      top_hosts: topRows(this.hosts),
-      top_paths: topRows(this.paths),
+      ...this.hostsAndPaths.rows(),
       top_rules: this.rules.top(REPORT_TOP_MAX).map(({ value, count }) => ({
         zone_id: value.zone_id,
         rule_id: cut(value.rule_id, 64),

@@ -15,6 +15,7 @@ import {
   entryOf,
   RequestsFold,
   Tally,
+  TopHostsAndPaths,
   topRows,
   type BatchWindow,
   tallyValues,
@@ -39,8 +40,7 @@ export class TrafficFold extends RequestsFold<typeof trafficAnswerSchema, Traffi
   private readonly cache = new Tally<string>();
   private readonly classes = new Tally<ReturnType<typeof statusClass>>();
   private readonly countries = new Tally<string>();
-  private readonly hosts = new Tally<string>();
-  private readonly paths = new Tally<string>();
+  private readonly hostsAndPaths = new TopHostsAndPaths();
 
   constructor(query: ReportQuery) {
     super(trafficAnswerSchema, query, trafficQuery);
@@ -68,8 +68,7 @@ export class TrafficFold extends RequestsFold<typeof trafficAnswerSchema, Traffi
           this.classes.add(statusClass(status), statusClass(status), row.count);
       }
       tallyValues(this.countries, zone.topCountries, (row) => row.dimensions.clientCountryName);
-      tallyValues(this.hosts, zone.topHosts, (row) => row.dimensions.clientRequestHTTPHost);
-      tallyValues(this.paths, zone.topPaths, (row) => row.dimensions.clientRequestPath);
+      this.hostsAndPaths.add(zone);
     }
   }
 
@@ -99,8 +98,7 @@ export class TrafficFold extends RequestsFold<typeof trafficAnswerSchema, Traffi
       by_zone: busiest.rows,
       by_zone_more: busiest.more,
       top_countries: topRows(this.countries),
-      top_hosts: topRows(this.hosts),
-      top_paths: topRows(this.paths),
+      ...this.hostsAndPaths.rows(),
     };
   }
 }

@@ -1,15 +1,15 @@
 import { CopyButton, DownloadButton } from '../ui/button';
-import { useToast } from '../ui/toast';
+import { useCopy } from '../ui/copyable-code';
 
 /** The recovery codes, shown once: a list to read, Copy and Download (a text file). */
 export function RecoveryCodes({ codes, email }: { codes: string[]; email: string | null }) {
-  const toast = useToast();
+  const copy = useCopy();
   const text = `Guardian recovery codes${email ? ` for ${email}` : ''}\nEach code works once.\n\n${codes.join('\n')}\n`;
-  const copy = () =>
-    navigator.clipboard.writeText(codes.join('\n')).then(
-      () => toast.success('Recovery codes copied.'),
-      () => toast.error('Could not copy: select the codes and copy them.'),
-    );
+  const copyCodes = () =>
+    copy(codes.join('\n'), {
+      copied: 'Recovery codes copied.',
+      failed: 'Could not copy: select the codes and copy them.',
+    });
   const download = () => {
     const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
     const link = document.createElement('a');
@@ -29,7 +29,7 @@ export function RecoveryCodes({ codes, email }: { codes: string[]; email: string
         ))}
       </ol>
       <div className="flex flex-wrap gap-2">
-        <CopyButton onClick={() => void copy()} />
+        <CopyButton onClick={() => void copyCodes()} />
         <DownloadButton onClick={download} />
       </div>
     </div>

@@ -1,9 +1,7 @@
 import { ShieldOff } from 'lucide-react';
 import { useTwoFactorResetMutation } from '../../api/two-factor/two-factor-reset-mutation';
-import { actionErrorMessage } from '../../lib/api';
 import { Button } from '../ui/button';
-import { useConfirm } from '../ui/confirm-dialog';
-import { useToast } from '../ui/toast';
+import { useConfirmedAction } from '../ui/confirm-dialog';
 
 /**
  * Administrators: turn a person's two-factor off (a lost phone). Asks first; the person's sessions
@@ -20,23 +18,17 @@ export function ResetTwoFactorAction({
   onReset?: () => void;
 }) {
   const reset = useTwoFactorResetMutation();
-  const confirm = useConfirm();
-  const toast = useToast();
+  const confirmAction = useConfirmedAction();
   const run = () =>
-    confirm({
+    confirmAction({
       title: 'Reset Two-Factor Sign-In',
       message: `Turn off two-factor sign-in for ${email}? Their recovery codes stop working and they are signed out everywhere.`,
       confirmLabel: 'Reset',
       busyLabel: 'Resetting...',
       action: () => reset.mutateAsync(userId),
-    }).then(
-      (done) => {
-        if (!done) return;
-        toast.success(`Two-factor sign-in reset for ${email}.`);
-        onReset?.();
-      },
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to reset two-factor sign-in.')),
-    );
+      done: `Two-factor sign-in reset for ${email}.`,
+      failed: 'Failed to reset two-factor sign-in.',
+    }).then((done) => done && onReset?.());
   return (
     <Button
       variant="secondary"

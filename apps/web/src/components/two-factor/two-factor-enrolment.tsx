@@ -10,7 +10,7 @@ import { useDialogForm } from '../../lib/use-dialog-form';
 import { Button, CopyButton } from '../ui/button';
 import { ErrorMessage } from '../ui/error-message';
 import { Field, Input } from '../ui/input';
-import { useToast } from '../ui/toast';
+import { useCopy } from '../ui/copyable-code';
 import { RecoveryCodes } from './recovery-codes';
 
 /** The app's code as typed, spaces left out; it must be the app's (a recovery code cannot turn it on). */
@@ -48,7 +48,7 @@ interface TwoFactorEnrolmentProps {
 export function TwoFactorEnrolment({ email, onDone, onCancel }: TwoFactorEnrolmentProps) {
   const setup = useTwoFactorSetupMutation();
   const enable = useTwoFactorEnableMutation();
-  const toast = useToast();
+  const copy = useCopy();
   const form = useDialogForm({
     resolver: zodResolver(enableFormSchema),
     defaultValues: { code: '' },
@@ -103,10 +103,10 @@ export function TwoFactorEnrolment({ email, onDone, onCancel }: TwoFactorEnrolme
   const secret: TwoFactorSetup = setup.data;
 
   const copySecret = () =>
-    navigator.clipboard.writeText(secret.secret).then(
-      () => toast.success('Secret copied.'),
-      () => toast.error('Could not copy: select the secret and copy it.'),
-    );
+    copy(secret.secret, {
+      copied: 'Secret copied.',
+      failed: 'Could not copy: select the secret and copy it.',
+    });
 
   return (
     <form noValidate onSubmit={form.submitWith(({ code }) => enable.mutate(code))} className="grid gap-4">

@@ -1,7 +1,17 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ConfirmProvider, useConfirm, type ConfirmOptions } from './confirm-dialog';
+import { ApiError } from '../../lib/api';
+import { setToken } from '../../lib/auth-token';
+import { sessionToken } from '../../test/token';
+import {
+  ConfirmProvider,
+  useConfirm,
+  useConfirmedAction,
+  type ConfirmedAction,
+  type ConfirmOptions,
+} from './confirm-dialog';
+import { ToastProvider } from './toast';
 
 const DELETE_BAN_LIST: ConfirmOptions = {
   title: 'Delete ban list',
@@ -69,5 +79,86 @@ describe('useConfirm', () => {
     await user.click(screen.getByRole('button', { name: 'Ask' }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(onResult).toHaveBeenCalledWith(failure));
+  });
+});
+
+function ActionAsker({ action, onResult }: { action: ConfirmedAction; onResult: (result: boolean) => void }) {
+  const run = useConfirmedAction();
+  return (
+    <button type="button" onClick={() => void run(action).then(onResult)}>
+      Ask
+    </button>
+  );
+}
+
+function setupAction(action: ConfirmedAction) {
+  // Toasts are for signed-in screens.
+  setToken(sessionToken({ level: 1 }));
+  const onResult = vi.fn();
+  render(
+    <ToastProvider>
+      <ConfirmProvider>
+        <ActionAsker action={action} onResult={onResult} />
+      </ConfirmProvider>
+    </ToastProvider>,
+  );
+  return { onResult, user: userEvent.setup() };
+}
+
+const REVOKE_KEY: ConfirmedAction = {
+  title: 'Revoke API Key',
+  message: 'Revoke the key "ci"? Scripts using it are refused from now on.',
+  confirmLabel: 'Revoke',
+  action: () => Promise.resolve(),
+  done: 'API key ci revoked.',
+  failed: 'Failed to revoke the API key.',
+};
+
+describe('useConfirmedAction', () => {
+  it('says `done` in a success toast once the confirmed action has run, and resolves true', async () => {
+    const action = vi.fn(() => Promise.resolve());
+    const { onResult, user } = setupAction({ ...REVOKE_KEY, action });
+    await user.click(screen.getByRole('button', { name: 'Ask' }));
+    await user.click(screen.getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(onResult).toHaveBeenCalledWith(true));
+    expect(action).toHaveBeenCalledOnce();
+    expect(screen.getByRole('status')).toHaveTextContent('API key ci revoked.');
+  });
+
+  it('reads a `done` function after the action, for what the action answered', async () => {
+    let ended = 0;
+    const { onResult, user } = setupAction({
+      ...REVOKE_KEY,
+      action: async () => {
+        ended = 3;
+      },
+      done: () => `${ended} other sessions ended.`,
+    });
+    await user.click(screen.getByRole('button', { name: 'Ask' }));
+    await user.click(screen.getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(onResult).toHaveBeenCalledWith(true));
+    expect(screen.getByRole('status')).toHaveTextContent('3 other sessions ended.');
+  });
+
+  it('runs nothing and toasts nothing on Cancel, and resolves false', async () => {
+    const action = vi.fn(() => Promise.resolve());
+    const { onResult, user } = setupAction({ ...REVOKE_KEY, action });
+    await user.click(screen.getByRole('button', { name: 'Ask' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(onResult).toHaveBeenCalledWith(false));
+    expect(action).not.toHaveBeenCalled();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it("says `failed` and the server's reason in an error toast when the action fails, and resolves false", async () => {
+    const refused = new ApiError(409, null, 'The key is already revoked.', 'HTTP 409');
+    const { onResult, user } = setupAction({ ...REVOKE_KEY, action: () => Promise.reject(refused) });
+    await user.click(screen.getByRole('button', { name: 'Ask' }));
+    await user.click(screen.getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(onResult).toHaveBeenCalledWith(false));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Failed to revoke the API key. The key is already revoked.',
+    );
   });
 });

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { createContext, use, useCallback, useRef, useState } from 'react';
+import { actionErrorMessage } from '../../lib/api';
 import { Button } from './button';
 import { Dialog } from './dialog';
+import { useToast } from './toast';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -150,4 +152,31 @@ export function useConfirm(): Confirm {
   const confirm = use(ConfirmContext);
   if (!confirm) throw new Error('useConfirm needs a ConfirmProvider above it.');
   return confirm;
+}
+
+export interface ConfirmedAction extends ConfirmOptions {
+  /** The success toast; a function when it says what the action answered (a count). */
+  done: string | (() => string);
+  /** The failure toast, before the server's reason. */
+  failed: string;
+}
+
+/**
+ * A write asked for in the confirm dialog, then told in a toast: `done`, or `failed` and the server's
+ * reason. Resolves whether it was done, for a screen that does more afterwards.
+ */
+export function useConfirmedAction() {
+  const confirm = useConfirm();
+  const toast = useToast();
+  return ({ done, failed, ...options }: ConfirmedAction): Promise<boolean> =>
+    confirm(options).then(
+      (confirmed) => {
+        if (confirmed) toast.success(typeof done === 'string' ? done : done());
+        return confirmed;
+      },
+      (error: unknown) => {
+        toast.error(actionErrorMessage(error, failed));
+        return false;
+      },
+    );
 }

@@ -6,9 +6,8 @@ import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { useToast } from '../../components/ui/toast';
-import { actionErrorMessage } from '../../lib/api';
 import { usePagedRows } from '../../lib/use-paged-rows';
 import { useSort, type SortState } from '../../lib/use-sort';
 import { useAccountsQuery } from '../../api/accounts/accounts-query';
@@ -34,7 +33,7 @@ export default function AccountsScreen() {
   const [search, setSearch] = useState('');
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CloudflareAccount | null>(null);
-  const confirm = useConfirm();
+  const confirmAction = useConfirmedAction();
   const deleteAccount = useDeleteAccountMutation();
 
   const needle = search.trim().toLowerCase();
@@ -47,16 +46,15 @@ export default function AccountsScreen() {
   const { pageRows, page, pageCount, setPage, firstRowNumber } = usePagedRows(sorted, PAGE_SIZE.accounts);
 
   const remove = (account: CloudflareAccount) =>
-    confirm({
+    confirmAction({
       title: 'Delete Account',
       message: <AccountRemovalSummary account={account} />,
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteAccount.mutateAsync(account.id),
-    }).then(
-      (deleted) => deleted && toast.success(`Account ${account.account_name} deleted.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete account.')),
-    );
+      done: `Account ${account.account_name} deleted.`,
+      failed: 'Failed to delete account.',
+    });
 
   if (accounts.isError) {
     return (

@@ -18,7 +18,7 @@ import {
 import { Badge } from '../../components/ui/badge';
 import { Button, DeleteButton } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { Field, Input, Select, type InputProps } from '../../components/ui/input';
@@ -222,8 +222,7 @@ export function NotificationChannelsSection() {
   const channels = useNotificationChannelsQuery();
   const test = useTestChannelMutation();
   const remove = useDeleteChannelMutation();
-  const confirm = useConfirm();
-  const toast = useToast();
+  const confirmAction = useConfirmedAction();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<NotificationChannel | null>(null);
   /** The channel of the last test, and how it went. */
@@ -240,15 +239,14 @@ export function NotificationChannelsSection() {
   };
 
   const deleteChannel = (channel: NotificationChannel) =>
-    confirm({
+    confirmAction({
       title: 'Delete notification channel',
       message: `Delete "${channel.name}"? Alerts stop going to it, and its deliveries still waiting are dropped.`,
       busyLabel: 'Deleting...',
       action: () => remove.mutateAsync(channel.id),
-    }).then(
-      (done) => done && toast.success(`Channel "${channel.name}" deleted.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete the channel.')),
-    );
+      done: `Channel "${channel.name}" deleted.`,
+      failed: 'Failed to delete the channel.',
+    });
 
   const full = channels.data !== undefined && channels.data.channels.length >= channels.data.limit;
   return (

@@ -12,7 +12,7 @@ import {
   type Job,
 } from '@guardian/contract';
 import { Button, buttonClassName, SyncButton } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirm, useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
@@ -66,6 +66,7 @@ function BanListItemsView({ listId }: { listId: string }) {
   const banList = useBanListQuery(listId);
   const deleteItem = useDeleteBanListItemMutation(listId);
   const confirm = useConfirm();
+  const confirmAction = useConfirmedAction();
   const toast = useToast();
   // A long sync runs as a job: the same words when it ends as a short sync's.
   const syncEnded = useCallback(
@@ -147,17 +148,16 @@ function BanListItemsView({ listId }: { listId: string }) {
   };
 
   const remove = (item: BanListItem) =>
-    confirm({
+    confirmAction({
       title: 'Delete Item',
       message:
         'Are you sure you want to delete this item? This will remove it from Cloudflare and the local database.',
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteItem.mutateAsync(item.id),
-    }).then(
-      (deleted) => deleted && toast.success(`${item.ip} deleted.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete item. Please try again.')),
-    );
+      done: `${item.ip} deleted.`,
+      failed: 'Failed to delete item. Please try again.',
+    });
 
   const title = banList.data?.list_name ?? 'Ban List Items';
   const description = banList.data

@@ -1,33 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { TicketsPage, TicketThread } from '@guardian/contract';
+import type { TicketsPage } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
+import { ticketMessageOf, ticketThreadOf, withReply } from '../../test/ticket';
 import { sessionToken } from '../../test/token';
 
-const waiting: TicketThread = {
-  id: 12,
-  subject: 'Token expired?',
-  category: 'account',
-  state: 'open',
-  person: { id: 2, email: 'user@guardian.local' },
-  assignee: null,
-  message_count: 1,
-  created_at: '2026-11-29T10:00:00.000Z',
-  updated_at: '2026-11-29T10:00:00.000Z',
-  closed_at: null,
-  messages: [
-    {
-      id: 1,
-      from: 'person',
-      author_email: 'user@guardian.local',
-      body: 'My token says expired.',
-      created_at: '2026-11-29T10:00:00.000Z',
-    },
-  ],
-};
+const waiting = ticketThreadOf(12, 'Token expired?', [
+  ticketMessageOf(1, 'person', 'My token says expired.', '2026-11-29T10:00:00.000Z'),
+]);
 
 describe('the Helpdesk', () => {
   it('filters the queue, assigns a ticket and answers it', async () => {
@@ -45,20 +28,10 @@ describe('the Helpdesk', () => {
         return jsonResponse(200, current);
       },
       'POST /api/admin/tickets/12/replies': (call) => {
-        current = {
-          ...current,
+        const body = (call.body as { message: string }).message;
+        current = withReply(current, ticketMessageOf(2, 'support', body, '2026-11-29T11:00:00.000Z'), {
           state: 'answered',
-          messages: [
-            ...current.messages,
-            {
-              id: 2,
-              from: 'support',
-              author_email: 'admin@guardian.local',
-              body: (call.body as { message: string }).message,
-              created_at: '2026-11-29T11:00:00.000Z',
-            },
-          ],
-        };
+        });
         return jsonResponse(200, current);
       },
     });

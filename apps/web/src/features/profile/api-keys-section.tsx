@@ -9,13 +9,13 @@ import {
   type CreatedApiKey,
 } from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
-import { Button, CopyButton, DeleteButton } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { Button, DeleteButton } from '../../components/ui/button';
+import { CopyableCode } from '../../components/ui/copyable-code';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { Dialog } from '../../components/ui/dialog';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Input, StackedLabel } from '../../components/ui/input';
-import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
 import { useBanListsQuery } from '../../api/ban-lists/ban-lists-query';
 import { useCreateApiKeyMutation } from '../../api/api-keys/api-key-create-mutation';
@@ -23,6 +23,7 @@ import { useApiKeysQuery } from '../../api/api-keys/api-keys-query';
 import { useRevokeApiKeyMutation } from '../../api/api-keys/api-key-revoke-mutation';
 import { counted } from '../../lib/counted';
 import { useDialogForm } from '../../lib/use-dialog-form';
+import { ProfileSection } from './profile-section';
 
 const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
 const ACCESS_LABEL: Record<ApiKeyAccess, string> = { read: 'Read only', ban: 'Ban' };
@@ -117,12 +118,6 @@ function CreateKeyDialog({
 
 /** The key just created, shown once, with Copy. */
 function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
-  const toast = useToast();
-  const copy = () =>
-    navigator.clipboard.writeText(created.key).then(
-      () => toast.success('API key copied.'),
-      () => toast.error('Could not copy: select the key and copy it.'),
-    );
   return (
     <Dialog
       open
@@ -131,15 +126,11 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: (
       description="Copy this key now: it will not be shown again."
       footer={<Button onClick={onClose}>Done</Button>}
     >
-      <div className="flex items-center gap-2">
-        <code
-          aria-label="New API key"
-          className="min-w-0 flex-1 rounded-control bg-canvas px-3 py-2 font-mono text-xs break-all"
-        >
-          {created.key}
-        </code>
-        <CopyButton onClick={() => void copy()} />
-      </div>
+      <CopyableCode
+        label="New API key"
+        value={created.key}
+        words={{ copied: 'API key copied.', failed: 'Could not copy: select the key and copy it.' }}
+      />
     </Dialog>
   );
 }
@@ -148,43 +139,37 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: (
 export function ApiKeysSection() {
   const keys = useApiKeysQuery();
   const revoke = useRevokeApiKeyMutation();
-  const confirm = useConfirm();
-  const toast = useToast();
+  const confirmAction = useConfirmedAction();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
 
   const remove = (id: number, name: string) =>
-    confirm({
+    confirmAction({
       title: 'Revoke API Key',
       message: `Revoke the key "${name}"? Scripts using it are refused from now on.`,
       confirmLabel: 'Revoke',
       busyLabel: 'Revoking...',
       action: () => revoke.mutateAsync(id),
-    }).then(
-      (revoked) => revoked && toast.success(`API key ${name} revoked.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to revoke the API key.')),
-    );
+      done: `API key ${name} revoked.`,
+      failed: 'Failed to revoke the API key.',
+    });
 
   return (
-    <section
-      aria-labelledby="api-keys-title"
-      className="rounded-card border border-line bg-surface p-5 shadow-xs"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="api-keys-title" className="flex items-center gap-2 text-base font-semibold text-ink">
-            <KeyRound aria-hidden="true" className="size-4 text-ink-muted" />
-            API keys
-          </h2>
-          <p className="text-sm text-ink-muted">
-            Scripts send a key as <code className="font-mono">Authorization: Bearer</code>. See /api/docs.
-          </p>
-        </div>
+    <ProfileSection
+      id="api-keys"
+      icon={KeyRound}
+      title="API keys"
+      description={
+        <>
+          Scripts send a key as <code className="font-mono">Authorization: Bearer</code>. See /api/docs.
+        </>
+      }
+      action={
         <Button icon={<Plus aria-hidden="true" className="size-4" />} onClick={() => setCreating(true)}>
           Create Key
         </Button>
-      </div>
-
+      }
+    >
       {keys.isError ? (
         <ErrorMessage className="mt-4">
           {actionErrorMessage(keys.error, 'Failed to fetch API keys.')}{' '}
@@ -233,6 +218,6 @@ export function ApiKeysSection() {
         />
       )}
       {created && <NewKeyDialog created={created} onClose={() => setCreated(null)} />}
-    </section>
+    </ProfileSection>
   );
 }

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import type { OwnSession } from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirm, useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
@@ -26,6 +26,7 @@ export function SessionsSection() {
   const end = useEndOwnSessionMutation();
   const endOthers = useEndOtherSessionsMutation();
   const confirm = useConfirm();
+  const confirmAction = useConfirmedAction();
   const toast = useToast();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -56,7 +57,7 @@ export function SessionsSection() {
 
   const endOtherSessions = () => {
     let ended = 0;
-    return confirm({
+    return confirmAction({
       title: 'Sign out all other sessions',
       message:
         'Every other browser signed in as you is signed out at its next request; this one stays signed in. Your API keys keep working.',
@@ -65,13 +66,9 @@ export function SessionsSection() {
       action: async () => {
         ended = (await endOthers.mutateAsync()).ended;
       },
-    }).then(
-      (confirmed) => {
-        if (confirmed)
-          toast.success(ended === 1 ? '1 other session ended.' : `${ended} other sessions ended.`);
-      },
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to sign out the other sessions.')),
-    );
+      done: () => (ended === 1 ? '1 other session ended.' : `${ended} other sessions ended.`),
+      failed: 'Failed to sign out the other sessions.',
+    });
   };
   const others = sessions.data?.filter((session) => !session.current).length ?? 0;
 

@@ -9,7 +9,7 @@ import {
 } from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
 import { Button, DeleteButton } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { Field, Input } from '../../components/ui/input';
@@ -130,7 +130,7 @@ export function CrowdsecBouncers() {
   const sources = useCrowdsecSourcesQuery();
   const pull = usePullCrowdsecMutation();
   const disconnect = useDisconnectCrowdsecMutation();
-  const confirm = useConfirm();
+  const confirmAction = useConfirmedAction();
   const toast = useToast();
   const [connecting, setConnecting] = useState<CrowdsecSource | null>(null);
   const [pulling, setPulling] = useState<number | null>(null);
@@ -148,16 +148,15 @@ export function CrowdsecBouncers() {
   };
 
   const remove = (source: CrowdsecSource) =>
-    confirm({
+    confirmAction({
       title: 'Disconnect CrowdSec',
       message: `Stop pulling the Local API of "${source.server_name}" and forget its bouncer key? Bans already mirrored stay until they expire.`,
       confirmLabel: 'Disconnect',
       busyLabel: 'Disconnecting...',
       action: () => disconnect.mutateAsync(source.server_id),
-    }).then(
-      (done) => done && toast.success(`${source.server_name} disconnected.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to disconnect the server.')),
-    );
+      done: `${source.server_name} disconnected.`,
+      failed: 'Failed to disconnect the server.',
+    });
 
   if (sources.isError)
     return (

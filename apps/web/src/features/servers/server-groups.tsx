@@ -10,7 +10,7 @@ import {
 } from '@guardian/contract';
 import { Button, DeleteButton } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { Field, Input, Textarea } from '../../components/ui/input';
@@ -207,21 +207,19 @@ const duration = (value: number | null) =>
 export default function ServerGroupsPage() {
   const groups = useServerGroupsQuery();
   const remove = useRemoveServerGroupMutation();
-  const confirm = useConfirm();
-  const toast = useToast();
+  const confirmAction = useConfirmedAction();
   const [editing, setEditing] = useState<ServerGroup | 'new' | null>(null);
 
   const removeGroup = (group: ServerGroup) =>
-    confirm({
+    confirmAction({
       title: 'Delete Server Group',
       message: `Delete the group "${group.name}"? Its bans already sent stay in their lists.`,
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => remove.mutateAsync(group.id),
-    }).then(
-      (deleted) => deleted && toast.success(`Server group ${group.name} deleted.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete the server group.')),
-    );
+      done: `Server group ${group.name} deleted.`,
+      failed: 'Failed to delete the server group.',
+    });
 
   return (
     <>

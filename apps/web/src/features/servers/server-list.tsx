@@ -16,8 +16,9 @@ import {
 } from '@guardian/contract';
 import { Sparkline, SparklineLegend } from '../../components/charts/sparkline';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
-import { Button, CopyButton, DeleteButton } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { Button, DeleteButton } from '../../components/ui/button';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
+import { CopyableCode, useCopy } from '../../components/ui/copyable-code';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { FormDialog } from '../../components/ui/form-dialog';
 import { Field, Input, Select } from '../../components/ui/input';
@@ -39,32 +40,6 @@ const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 
 const STATE_TONE: Record<ServerState, BadgeTone> = { active: 'green', silent: 'yellow', revoked: 'grey' };
 const STATE_LABEL: Record<ServerState, string> = { active: 'Active', silent: 'Silent', revoked: 'Revoked' };
 
-/** Copies a text, saying so in a toast. */
-function useCopy() {
-  const toast = useToast();
-  return (text: string, what: string) =>
-    navigator.clipboard.writeText(text).then(
-      () => toast.success(`${what} copied.`),
-      () => toast.error(`Could not copy: select the ${what.toLowerCase()} and copy it.`),
-    );
-}
-
-/** A secret shown once, with its copy button. */
-function Secret({ label, value }: { label: string; value: string }) {
-  const copy = useCopy();
-  return (
-    <div className="flex items-center gap-2">
-      <code
-        aria-label={label}
-        className="min-w-0 flex-1 rounded-control bg-canvas px-3 py-2 font-mono text-xs break-all"
-      >
-        {value}
-      </code>
-      <CopyButton onClick={() => void copy(value, label)} />
-    </div>
-  );
-}
-
 /** The install step of a server's integration, ready to paste. */
 function InstallStep({ integration, step }: { integration: Server['integration']; step: string }) {
   const copy = useCopy();
@@ -72,7 +47,16 @@ function InstallStep({ integration, step }: { integration: Server['integration']
     <div className="space-y-2">
       <div className="flex items-center justify-between gap-2">
         <h3 className="font-medium text-ink">Install step ({SERVER_INTEGRATION_LABELS[integration]})</h3>
-        <Button size="sm" variant="secondary" onClick={() => void copy(step, 'Install step')}>
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() =>
+            void copy(step, {
+              copied: 'Install step copied.',
+              failed: 'Could not copy: select the install step and copy it.',
+            })
+          }
+        >
           Copy install step
         </Button>
       </div>
@@ -103,8 +87,8 @@ function Registered({ server }: { server: CreatedServer }) {
         Copy the key{webhook ? ' and the signing secret' : ''} now: {webhook ? 'they' : 'it'} will not be
         shown again.
       </p>
-      <Secret label="Server key" value={server.key} />
-      {webhook && <Secret label="Signing secret" value={server.signing_secret} />}
+      <CopyableCode label="Server key" value={server.key} />
+      {webhook && <CopyableCode label="Signing secret" value={server.signing_secret} />}
       <InstallStep
         integration={server.integration}
         step={stepOf(server, server.key, webhook ? server.signing_secret : undefined)}
@@ -136,7 +120,7 @@ function SigningSecretDialog({ server, onClose }: { server: Server; onClose: () 
               content: (
                 <div className="space-y-4 text-sm">
                   <p className="text-ink-muted">Copy it now: it will not be shown again.</p>
-                  <Secret label="Signing secret" value={renew.data.signing_secret} />
+                  <CopyableCode label="Signing secret" value={renew.data.signing_secret} />
                   <InstallStep
                     integration="webhook"
                     step={stepOf({ ...server, integration: 'webhook' }, undefined, renew.data.signing_secret)}
@@ -404,22 +388,20 @@ export default function ServerListPage() {
   const servers = useServersQuery();
   const hourly = useServerHourlyQuery(servers.data?.map((server) => server.id) ?? []);
   const revoke = useRevokeServerMutation();
-  const confirm = useConfirm();
-  const toast = useToast();
+  const confirmAction = useConfirmedAction();
   const [registering, setRegistering] = useState(false);
   const [renewing, setRenewing] = useState<Server | null>(null);
 
   const remove = (server: Server) =>
-    confirm({
+    confirmAction({
       title: 'Revoke Server Key',
       message: `Revoke the key of "${server.name}"? Its bans and unbans are refused from now on.`,
       confirmLabel: 'Revoke',
       busyLabel: 'Revoking...',
       action: () => revoke.mutateAsync(server.id),
-    }).then(
-      (revoked) => revoked && toast.success(`Server ${server.name} revoked.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to revoke the server.')),
-    );
+      done: `Server ${server.name} revoked.`,
+      failed: 'Failed to revoke the server.',
+    });
 
   return (
     <>

@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Ticket, TicketsPage, TicketThread } from '@guardian/contract';
+import type { TicketsPage } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi } from '../../test/fake-api';
 import { jsonResponse, renderApp } from '../../test/render-app';
+import { ticketMessageOf, ticketThreadOf, withReply } from '../../test/ticket';
 import { sessionToken } from '../../test/token';
 
 beforeEach(() => {
@@ -54,37 +55,20 @@ describe('the user guide and the FAQ', () => {
   });
 });
 
-const ticket: Ticket = {
-  id: 4,
-  subject: 'Cannot add a zone',
-  category: 'cloudflare',
-  state: 'answered',
-  person: { id: 2, email: 'user@guardian.local' },
-  assignee: null,
-  message_count: 2,
-  created_at: '2026-11-29T10:00:00.000Z',
-  updated_at: '2026-11-29T11:00:00.000Z',
-  closed_at: null,
-};
-const thread: TicketThread = {
-  ...ticket,
-  messages: [
-    {
-      id: 1,
-      from: 'person',
-      author_email: 'user@guardian.local',
-      body: 'Adding example.com fails.',
-      created_at: '2026-11-29T10:00:00.000Z',
-    },
-    {
-      id: 2,
-      from: 'support',
-      author_email: 'admin@guardian.local',
-      body: '<img src=x onerror="alert(1)">\nCheck the name servers.',
-      created_at: '2026-11-29T11:00:00.000Z',
-    },
+const thread = ticketThreadOf(
+  4,
+  'Cannot add a zone',
+  [
+    ticketMessageOf(1, 'person', 'Adding example.com fails.', '2026-11-29T10:00:00.000Z'),
+    ticketMessageOf(
+      2,
+      'support',
+      '<img src=x onerror="alert(1)">\nCheck the name servers.',
+      '2026-11-29T11:00:00.000Z',
+    ),
   ],
-};
+  { category: 'cloudflare', state: 'answered' },
+);
 
 describe('the ticket page', () => {
   it("shows a ticket's thread as text (no HTML, line breaks kept), replies and closes it", async () => {
@@ -96,21 +80,9 @@ describe('the ticket page', () => {
       'GET /api/support/tickets/4': () => jsonResponse(200, current),
       'POST /api/support/tickets/4/replies': (call) => {
         const body = (call.body as { message: string }).message;
-        current = {
-          ...current,
+        current = withReply(current, ticketMessageOf(3, 'person', body, '2026-11-29T12:00:00.000Z'), {
           state: 'open',
-          message_count: 3,
-          messages: [
-            ...current.messages,
-            {
-              id: 3,
-              from: 'person',
-              author_email: 'user@guardian.local',
-              body,
-              created_at: '2026-11-29T12:00:00.000Z',
-            },
-          ],
-        };
+        });
         return jsonResponse(200, current);
       },
       'POST /api/support/tickets/4/close': () => {
@@ -142,13 +114,9 @@ describe('the ticket page', () => {
 
   it('opens a new ticket with its subject, category and message, and shows the server refusing one', async () => {
     const user = userEvent.setup();
-    const opened: TicketThread = {
-      ...thread,
-      id: 9,
-      subject: 'Where are my servers?',
-      state: 'open',
-      messages: [thread.messages[0]!],
-    };
+    const opened = ticketThreadOf(9, 'Where are my servers?', [thread.messages[0]!], {
+      category: 'cloudflare',
+    });
     const api = fakeApi({
       'GET /api/support/tickets': () =>
         jsonResponse(200, { tickets: [], next_cursor: null } satisfies TicketsPage),

@@ -1,11 +1,10 @@
 import type { ApiKeyAccess, User } from '@guardian/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button, DeleteButton } from '../../../components/ui/button';
-import { useConfirm } from '../../../components/ui/confirm-dialog';
+import { useConfirmedAction } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
 import { ErrorMessage } from '../../../components/ui/error-message';
 import { DataTable, TableActionsCell, TableCell, TableRow } from '../../../components/ui/table';
-import { useToast } from '../../../components/ui/toast';
 import { actionErrorMessage } from '../../../lib/api';
 import { useRevokeUserApiKeyMutation } from '../../../api/api-keys/user-api-key-revoke-mutation';
 import { useUserApiKeysQuery } from '../../../api/api-keys/user-api-keys-query';
@@ -20,20 +19,18 @@ const ACCESS_LABEL: Record<ApiKeyAccess, string> = { read: 'Read only', ban: 'Ba
 export function UserApiKeysDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const keys = useUserApiKeysQuery(user.id);
   const revoke = useRevokeUserApiKeyMutation(user.id);
-  const confirm = useConfirm();
-  const toast = useToast();
+  const confirmAction = useConfirmedAction();
 
   const remove = (id: number, name: string) =>
-    confirm({
+    confirmAction({
       title: 'Revoke API Key',
       message: `Revoke the key "${name}" of ${user.email}? Scripts using it are refused from now on.`,
       confirmLabel: 'Revoke',
       busyLabel: 'Revoking...',
       action: () => revoke.mutateAsync(id),
-    }).then(
-      (revoked) => revoked && toast.success(`API key ${name} of ${user.email} revoked.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to revoke the API key.')),
-    );
+      done: `API key ${name} of ${user.email} revoked.`,
+      failed: 'Failed to revoke the API key.',
+    });
 
   return (
     <Dialog
