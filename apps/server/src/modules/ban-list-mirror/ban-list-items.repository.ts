@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BanListItemSort, ItemAddedVia, SortOrder } from '@guardian/contract';
+import { ITEM_ADDED_VIA, type BanListItemSort, type ItemAddedVia, type SortOrder } from '@guardian/contract';
 import { copyRows, type Queryable } from '../../db';
 import type { SnapshotItem } from '../snapshots';
 import { mirrorKeySql } from './list-item-value';
@@ -592,7 +592,7 @@ export class BanListItemsRepository {
    * whatever the estimate. The hash is built from the mirror's kept items, not from the load table:
    * the load has no statistics yet, and `added_via = 'cloudflare'` on it was estimated at 0.5% of its
    * rows (so it was hashed whole: 489,000 rows spilled to disk, seconds on PGlite); `<> ALL` of the
-   * other three (the same rows, by the column's CHECK) is estimated at nearly all of them. A provisional
+   * other ways (the same rows, by the column's CHECK) is estimated at nearly all of them. A provisional
    * id never equals Cloudflare's, so the first join leaves those items to the second: after an import
    * alone its hash is empty, and the load table is not read for it (issue 36).
    */
@@ -602,7 +602,8 @@ export class BanListItemsRepository {
     const assign = `added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
            expires_at = kept.expires_at, first_created_on = kept.first_created_on`;
     // The load's items that still have the defaults (added_via = 'cloudflare'), as the planner counts them.
-    const unkept = `item.added_via <> ALL ('{console,import,api}'::text[])`;
+    const guardianVias = ITEM_ADDED_VIA.filter((via) => via !== 'cloudflare');
+    const unkept = `item.added_via <> ALL ('{${guardianVias.join(',')}}'::text[])`;
     await this.db.query(
       `UPDATE ${load} AS item SET ${assign}
        FROM (SELECT item_id, ${PROVENANCE_COLUMNS} FROM ban_list_items
