@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BanListItemSort, ItemAddedVia, SortOrder } from '@guardian/contract';
+import { ITEM_ADDED_VIA, type BanListItemSort, type ItemAddedVia, type SortOrder } from '@guardian/contract';
 import { copyRows, type Queryable } from '../../db';
 import type { SnapshotItem } from '../snapshots';
 import { mirrorKeySql } from './list-item-value';
@@ -602,25 +602,34 @@ export class BanListItemsRepository {
    * no autovacuum; PostgreSQL's may not have run yet): planned as one item to carry over, each join was
    * a loop over the whole load table per item (minutes for 50,000 imported items). Nested loops are
    * refused for these two statements, so each is a hash (or merge) join: one pass over each side,
-   * whatever the estimate.
+   * whatever the estimate. The hash is built from the mirror's kept items, not from the load table:
+   * the load has no statistics yet, and `added_via = 'cloudflare'` on it was estimated at 0.5% of its
+   * rows (so it was hashed whole: 489,000 rows spilled to disk, seconds on PGlite); `<> ALL` of the
+   * other ways (the same rows, by the column's CHECK) is estimated at nearly all of them. A provisional
+   * id never equals Cloudflare's, so the first join leaves those items to the second: after an import
+   * alone its hash is empty, and the load table is not read for it (issue 36).
    */
   async keepProvenance(ref: number): Promise<LearnedItemId[]> {
     const load = loadTableOf(ref);
     await this.db.exec('SET LOCAL enable_nestloop = off');
     const assign = `added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
            expires_at = kept.expires_at, first_created_on = kept.first_created_on`;
+    // The load's items that still have the defaults (added_via = 'cloudflare'), as the planner counts them.
+    const guardianVias = ITEM_ADDED_VIA.filter((via) => via !== 'cloudflare');
+    const unkept = `item.added_via <> ALL ('{${guardianVias.join(',')}}'::text[])`;
     await this.db.query(
       `UPDATE ${load} AS item SET ${assign}
        FROM (SELECT item_id, ${PROVENANCE_COLUMNS} FROM ban_list_items
-             WHERE ban_list_ref = $1 AND (added_via <> 'cloudflare' OR first_created_on IS NOT NULL)) AS kept
-       WHERE item.item_id = kept.item_id AND item.added_via = 'cloudflare'`,
-      [ref],
+             WHERE ban_list_ref = $1 AND (added_via <> 'cloudflare' OR first_created_on IS NOT NULL)
+               AND item_id NOT LIKE $2) AS kept
+       WHERE item.item_id = kept.item_id AND ${unkept}`,
+      [ref, PENDING_ITEM_ID_LIKE],
     );
     const learned = await this.db.query<{ pending: string; item_id: string }>(
       `UPDATE ${load} AS item SET ${assign}
        FROM (SELECT item_id, ${mirrorKeySql('ip')} AS key, ${PROVENANCE_COLUMNS} FROM ban_list_items
              WHERE ban_list_ref = $1 AND added_via <> 'cloudflare' AND item_id LIKE $2) AS kept
-       WHERE ${mirrorKeySql('item.ip')} = kept.key AND item.added_via = 'cloudflare'
+       WHERE ${mirrorKeySql('item.ip')} = kept.key AND ${unkept}
        RETURNING kept.item_id AS pending, item.item_id`,
       [ref, PENDING_ITEM_ID_LIKE],
     );
