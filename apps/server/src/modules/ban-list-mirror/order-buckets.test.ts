@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context';
-import { insertListRows } from '../../test/list-rows';
-
-/** Rows a plan's scans read (returned and filtered out, over every loop), from EXPLAIN (ANALYZE, FORMAT JSON). */
-function rowsScanned(node: Record<string, unknown>): number {
-  const own = String(node['Node Type']).includes('Scan')
-    ? (Number(node['Actual Rows'] ?? 0) + Number(node['Rows Removed by Filter'] ?? 0)) *
-      Number(node['Actual Loops'] ?? 1)
-    : 0;
-  const children = (node.Plans as Record<string, unknown>[] | undefined) ?? [];
-  return own + children.reduce((sum, child) => sum + rowsScanned(child), 0);
-}
+import { insertListRows, insertNumberedItems } from '../../test/list-rows';
+import { rowsScannedBy } from '../../test/plans';
 
 /**
  * Migration 051: cutting a list's order buckets (migration 038, after every sync) reads each order's
@@ -25,15 +16,7 @@ describe("a list's order buckets", () => {
   beforeAll(async () => {
     ctx = await createTestContext();
     ref = await insertListRows(ctx.db, (await ctx.createUser()).id, 'buckets');
-    await ctx.db.query(
-      `INSERT INTO ban_list_items (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)
-       SELECT $1, n, md5(n::text), '10.' || (n >> 16) || '.' || ((n >> 8) & 255) || '.' || (n & 255),
-              'note ' || ((n * 7919) % $2), now() - n * interval '1 second',
-              ('10.' || (n >> 16) || '.' || ((n >> 8) & 255) || '.' || (n & 255))::inet
-       FROM generate_series(1, $2) AS n`,
-      [ref, ITEMS],
-    );
-    await ctx.db.exec(`ANALYZE ban_list_items_${ref}`);
+    await insertNumberedItems(ctx.db, ref, ITEMS, `'note ' || ((n * 7919) % ${ITEMS})`);
   }, 120_000);
   afterAll(() => ctx.close());
 
@@ -49,15 +32,11 @@ describe("a list's order buckets", () => {
         .replaceAll('$2', String(ITEMS))
         .replaceAll('$3', `'${order}'`);
       // Explained with ANALYZE (so its rows are counted), then rolled back: the buckets stay as cut.
-      let plan: [{ Plan: Record<string, unknown> }] | undefined;
+      let scanned = 0;
       const rolledBack = new Error('rolled back');
       await ctx.db
         .transaction(async (tx) => {
-          const [row] = await tx.query<{ 'QUERY PLAN': [{ Plan: Record<string, unknown> }] | string }>(
-            `EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`,
-          );
-          const text = row!['QUERY PLAN'];
-          plan = typeof text === 'string' ? JSON.parse(text) : text;
+          scanned = await rowsScannedBy(tx, statement);
           throw rolledBack;
         })
         .catch((err: unknown) => {
@@ -68,7 +47,7 @@ describe("a list's order buckets", () => {
         [ref, order],
       );
       expect(cut.reduce((sum, bucket) => sum + bucket.items, 0)).toBe(ITEMS);
-      expect(rowsScanned(plan![0].Plan)).toBeLessThan(2 * ITEMS);
+      expect(scanned).toBeLessThan(2 * ITEMS);
     },
   );
   const ORDER_KEYS = {

@@ -1,0 +1,32 @@
+import type { Queryable } from '../db';
+
+type PlanNode = Record<string, unknown>;
+
+/** Rows a plan's scans read (index entries and table rows, returned and filtered out, over every loop). */
+function rowsScanned(node: PlanNode): number {
+  const own = String(node['Node Type']).includes('Scan')
+    ? (Number(node['Actual Rows'] ?? 0) + Number(node['Rows Removed by Filter'] ?? 0)) *
+      Number(node['Actual Loops'] ?? 1)
+    : 0;
+  const children = (node.Plans as PlanNode[] | undefined) ?? [];
+  return own + children.reduce((sum, child) => sum + rowsScanned(child), 0);
+}
+
+/**
+ * The rows the statement's scans read when run (EXPLAIN ANALYZE, FORMAT JSON): what a test of a plan
+ * holds, whichever plan the database picks. The statement runs: explain a write in a transaction
+ * that is rolled back.
+ */
+export async function rowsScannedBy(
+  db: Queryable,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<number> {
+  const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+    params,
+  );
+  const text = row!['QUERY PLAN'];
+  const plan = (typeof text === 'string' ? JSON.parse(text) : text) as [{ Plan: PlanNode }];
+  return rowsScanned(plan[0].Plan);
+}
