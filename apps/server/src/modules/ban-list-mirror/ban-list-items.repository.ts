@@ -143,10 +143,11 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char
 const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
 
 /**
- * The characters of an export's piece (see `exportBatch`): under V8's largest regular object (128 KB),
- * so a piece is freed by the young generation's collection.
+ * The ids an export's piece spans at most (see `exportBatch`): 1,000 items, about 56 KB of CSV for
+ * comments of a few words, under V8's largest regular object (128 KB), so a piece is freed by the
+ * young generation's collection.
  */
-export const EXPORT_PIECE_CHARS = 60_000;
+export const EXPORT_PIECE_IDS = 1_000;
 
 /** What a sync carries over from the mirror by Cloudflare's item id (see `keepProvenance`). */
 const PROVENANCE_COLUMNS = 'added_via, added_by, added_by_user, expires_at, first_created_on';
@@ -701,8 +702,8 @@ export class BanListItemsRepository {
 
   /**
    * One batch of the list export (ban-list-export.ts): up to `limit` items passing the filter, from
-   * id `fromId` on in id order, as the text of their lines, built here in pieces of about
-   * EXPORT_PIECE_CHARS: the server moves a few MB of text instead of tens of thousands of row objects
+   * id `fromId` on in id order, as the text of their lines, built here in pieces of EXPORT_PIECE_IDS
+   * ids at most: the server moves a few MB of text instead of tens of thousands of row objects
    * (PGlite answers over IPC), and no piece is a string big enough for V8's large-object space, which
    * only a full collection frees (a batch in one 2 MB string grew the server by 70 MB on PostgreSQL).
    * CSV: `csvCell(ip),csvCell(comment),createdOn.toISOString()` and CRLF; TXT: the value and LF.
@@ -747,17 +748,16 @@ export class BanListItemsRepository {
            || ',' || ${cell('added_by')} || ',' || ${date('added_at')} || E'\\r\\n'`
         : `ip || E'\\n'`;
     const items = matching(filter);
-    const params: unknown[] = [ref, ...items.params, fromId, limit, EXPORT_PIECE_CHARS];
+    const params: unknown[] = [ref, ...items.params, fromId, limit, EXPORT_PIECE_IDS];
     const at = params.length;
-    // The batch's text in pieces of about EXPORT_PIECE_CHARS, one row each, in id order.
+    // The batch's text in pieces of EXPORT_PIECE_IDS ids, one row each, in id order (by the id alone:
+    // each line is built once, inside the aggregate).
     const rows = await this.db.query<{ text: string; count: number; last_id: number }>(
-      `SELECT string_agg(line, '' ORDER BY id) AS text, count(*)::int AS count, max(id) AS last_id
-       FROM (SELECT id, line, (sum(length(line)) OVER (ORDER BY id) - length(line)) / $${at} AS piece
-             FROM (SELECT id, ${line} AS line
-                   FROM (SELECT id, ip, comment, coalesce(first_created_on, created_on) AS added_at, expires_at, added_by
-                         FROM ${items.sql} AS item
-                         WHERE id >= $${at - 2} ORDER BY id LIMIT $${at - 1}) AS batch) AS lines) AS placed
-       GROUP BY piece ORDER BY piece`,
+      `SELECT string_agg(${line}, '' ORDER BY id) AS text, count(*)::int AS count, max(id) AS last_id
+       FROM (SELECT id, ip, comment, coalesce(first_created_on, created_on) AS added_at, expires_at, added_by
+             FROM ${items.sql} AS item
+             WHERE id >= $${at - 2} ORDER BY id LIMIT $${at - 1}) AS batch
+       GROUP BY (id - $${at - 2}) / $${at} ORDER BY (id - $${at - 2}) / $${at}`,
       params,
     );
     return {

@@ -2,7 +2,7 @@
 export { AccountListWrites } from './account-list-writes';
 export {
   BanListItemsRepository,
-  EXPORT_PIECE_CHARS,
+  EXPORT_PIECE_IDS,
   ensurePartition,
   type BanListItemRecord,
   type BucketOrder,
