@@ -1,5 +1,5 @@
 import type { ListPlan, SortOrder, ZoneSort } from '@guardian/contract';
-import type { Queryable } from '../../db';
+import { PLANNED_ONCE, type Queryable } from '../../db';
 import type { AccountRecord } from '../accounts';
 
 export interface ZoneRecord {
@@ -209,6 +209,9 @@ export class ZonesRepository {
        SELECT version, CASE WHEN version IS DISTINCT FROM $${known} THEN (${answer}) END AS json
        FROM current`,
       [...params, knownVersion ?? null],
+      // Planned once per text (the list's, and each order's page): planning cost PGlite more than the
+      // page's own reading, and no value changes the best plan (the person's rows, by index).
+      PLANNED_ONCE,
     );
     return row!;
   }
