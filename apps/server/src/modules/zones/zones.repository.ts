@@ -77,6 +77,11 @@ function zoneOrder(sort: ZoneSort, order: SortOrder, from: { zone: string; accou
   return [columns[sort], columns.domain, `${zone}id`].map((column) => `${column} ${direction}`).join(', ');
 }
 
+/** A zone as the JSON of `Zone`, from a zones row and its account's (their columns' prefixes, as `zoneOrder`'s). */
+const zoneJson = (zone: string, account: string) =>
+  `json_build_object('id', ${zone}zone_id, 'domain', ${zone}domain, 'accountName', ${account}account_name,
+     'account_id', ${account}account_id, 'status', ${zone}status, 'name_servers', ${zone}name_servers)`;
+
 /** An answer about a user's zones and the version of their mirror it was read at; null when it was the known one. */
 export interface VersionedJson {
   version: string;
@@ -147,10 +152,7 @@ export class ZonesRepository {
    */
   async listJsonForUser(userId: number, knownVersion?: string): Promise<VersionedJson> {
     return this.versioned(
-      `SELECT coalesce(json_agg(json_build_object(
-                'id', z.zone_id, 'domain', z.domain, 'accountName', a.account_name,
-                'account_id', a.account_id, 'status', z.status, 'name_servers', z.name_servers
-              ) ORDER BY z.domain, z.zone_id), '[]')::text
+      `SELECT coalesce(json_agg(${zoneJson('z.', 'a.')} ORDER BY z.domain, z.zone_id), '[]')::text
          FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
         WHERE a.user_id = $1`,
       [userId],
@@ -177,10 +179,8 @@ export class ZonesRepository {
     return this.versioned(
       `SELECT json_build_object(
          'zones', coalesce((
-           SELECT json_agg(json_build_object(
-                    'id', zone_id, 'domain', domain, 'accountName', account_name,
-                    'account_id', account_id, 'status', status, 'name_servers', name_servers
-                  ) ORDER BY ${zoneOrder(request.sort, request.order, { zone: '', account: '' })})
+           SELECT json_agg(${zoneJson('', '')}
+                           ORDER BY ${zoneOrder(request.sort, request.order, { zone: '', account: '' })})
              FROM (SELECT z.id, z.zone_id, z.domain, z.status, z.name_servers, a.account_name, a.account_id
                      ${matching}
                     ORDER BY ${zoneOrder(request.sort, request.order, { zone: 'z.', account: 'a.' })}
