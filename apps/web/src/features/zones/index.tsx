@@ -9,7 +9,7 @@ import {
 } from '@guardian/contract';
 import { RunningJobStrip } from '../../components/job-progress-strip';
 import { Button, SyncButton } from '../../components/ui/button';
-import { useConfirm } from '../../components/ui/confirm-dialog';
+import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
@@ -39,7 +39,7 @@ const NO_ZONES: Zone[] = [];
 export default function ZonesScreen() {
   const syncZones = useSyncZonesMutation();
   const deleteZone = useDeleteZoneMutation();
-  const confirm = useConfirm();
+  const confirmedAction = useConfirmedAction();
   const toast = useToast();
 
   const [search, setSearch] = useState('');
@@ -80,16 +80,15 @@ export default function ZonesScreen() {
     });
 
   const remove = (zone: Zone) =>
-    confirm({
+    confirmedAction({
       title: 'Delete Zone',
       message: `Are you sure you want to permanently delete the zone ${zone.domain}? This action cannot be undone.`,
       confirmLabel: 'Delete',
       busyLabel: 'Deleting...',
       action: () => deleteZone.mutateAsync(zone.id),
-    }).then(
-      (deleted) => deleted && toast.success(`Zone ${zone.domain} deleted.`),
-      (error: unknown) => toast.error(actionErrorMessage(error, 'Failed to delete zone.')),
-    );
+      done: `Zone ${zone.domain} deleted.`,
+      failed: 'Failed to delete zone.',
+    });
 
   if (zones.isError) {
     return (
