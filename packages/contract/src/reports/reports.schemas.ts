@@ -165,14 +165,13 @@ export type SecurityReport = z.infer<typeof securityReportSchema>;
 const zoneRows = <T extends z.ZodRawShape>(figures: T) =>
   z.array(z.object({ zone_id: text(64), domain: text(253), ...figures })).max(REPORT_TOP_MAX);
 
+/** What a traffic report counts: over the range, in each bucket, and in each zone. */
+const trafficCounts = { requests: count, cached_requests: count, bytes: count, visits: count };
+
 export const trafficReportSchema = z.object({
   scope: reportScopeSchema,
-  totals: z.object({ requests: count, cached_requests: count, bytes: count, visits: count }),
-  over_time: z
-    .array(
-      z.object({ time: z.string(), requests: count, cached_requests: count, bytes: count, visits: count }),
-    )
-    .max(REPORT_SERIES_MAX),
+  totals: z.object(trafficCounts),
+  over_time: z.array(z.object({ time: z.string(), ...trafficCounts })).max(REPORT_SERIES_MAX),
   /** Requests by Cloudflare's cache status (hit, miss, dynamic...). */
   by_cache_status: z
     .array(z.object({ cache_status: text(64), cached: z.boolean(), count }))
@@ -182,7 +181,7 @@ export const trafficReportSchema = z.object({
     .array(z.object({ status_class: z.enum(['1xx', '2xx', '3xx', '4xx', '5xx']), count }))
     .max(5),
   /** The busiest zones (by requests) with their figures, named by domain; `by_zone_more` zones more. */
-  by_zone: zoneRows({ requests: count, cached_requests: count, bytes: count, visits: count }),
+  by_zone: zoneRows(trafficCounts),
   by_zone_more: count,
   top_countries: topRows,
   top_hosts: topRows,
@@ -190,29 +189,26 @@ export const trafficReportSchema = z.object({
 });
 export type TrafficReport = z.infer<typeof trafficReportSchema>;
 
+/** What an errors report counts over the range and in each zone. */
+const errorCounts = {
+  requests: count,
+  client_errors: count,
+  server_errors: count,
+  /** 5xx the origin answered. */
+  origin_errors: count,
+  /** 5xx from Cloudflare's edge itself (no origin answer). */
+  edge_errors: count,
+};
+
 export const errorsReportSchema = z.object({
   scope: reportScopeSchema,
-  totals: z.object({
-    requests: count,
-    client_errors: count,
-    server_errors: count,
-    /** 5xx the origin answered. */
-    origin_errors: count,
-    /** 5xx from Cloudflare's edge itself (no origin answer). */
-    edge_errors: count,
-  }),
+  totals: z.object(errorCounts),
   over_time: z
     .array(z.object({ time: z.string(), client_errors: count, server_errors: count }))
     .max(REPORT_SERIES_MAX),
   by_status: z.array(z.object({ status: z.number().int(), count })).max(REPORT_TOP_MAX),
   /** The zones with the most errors (4xx and 5xx), named by domain; `by_zone_more` zones more. */
-  by_zone: zoneRows({
-    requests: count,
-    client_errors: count,
-    server_errors: count,
-    origin_errors: count,
-    edge_errors: count,
-  }),
+  by_zone: zoneRows(errorCounts),
   by_zone_more: count,
   top_paths: topRows,
   top_hosts: topRows,
