@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BAN_LIST_ITEM_SEARCH_MAX } from './ban-list-items.schemas';
+import { searchQueryField } from '../shared/paging';
 
 export const BAN_LIST_EXPORT_FORMATS = ['csv', 'txt'] as const;
 export type BanListExportFormat = (typeof BAN_LIST_EXPORT_FORMATS)[number];
@@ -49,10 +50,6 @@ export const banListExportQuerySchema = z.object({
   format: z
     .enum(BAN_LIST_EXPORT_FORMATS, { error: `format must be one of ${BAN_LIST_EXPORT_FORMATS.join(', ')}.` })
     .default('csv'),
-  search: z
-    .string()
-    .trim()
-    .max(BAN_LIST_ITEM_SEARCH_MAX, `The search must be at most ${BAN_LIST_ITEM_SEARCH_MAX} characters.`)
-    .default(''),
+  search: searchQueryField(BAN_LIST_ITEM_SEARCH_MAX),
 });
 export type BanListExportQuery = z.input<typeof banListExportQuerySchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isIpAddress } from '../dns-records/dns-records.schemas';
 import { PAGE_SIZE, type BanListKind } from '../shared/constants';
 import { LOOKUP_ID_MAX } from '../shared/ids';
-import { pagingQueryFields, SORT_ORDERS } from '../shared/paging';
+import { pagingQueryFields, searchQueryField, SORT_ORDERS } from '../shared/paging';
 
 /**
  * How an item reached its list (issue 15): through the console's Add dialog, an import, an API call
@@ -157,11 +157,7 @@ export const BAN_LIST_ITEM_SEARCH_MATCHES_MAX = 10_000;
  * first (id descending); `order` defaults to descending for id and ascending for the other columns.
  */
 export const banListItemsQuerySchema = z.object({
-  search: z
-    .string()
-    .trim()
-    .max(BAN_LIST_ITEM_SEARCH_MAX, `The search must be at most ${BAN_LIST_ITEM_SEARCH_MAX} characters.`)
-    .default(''),
+  search: searchQueryField(BAN_LIST_ITEM_SEARCH_MAX),
   ...pagingQueryFields(PAGE_SIZE.banListItems, BAN_LIST_ITEMS_MAX_PER_PAGE),
   sort: z
     .enum(BAN_LIST_ITEM_SORTS, { error: `sort must be one of ${BAN_LIST_ITEM_SORTS.join(', ')}.` })

@@ -5,6 +5,13 @@ export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /**
+ * A listing's search, as its query takes it: trimmed, empty unless asked, and at most `max` characters
+ * (the longest value it can match).
+ */
+export const searchQueryField = (max: number) =>
+  z.string().trim().max(max, `The search must be at most ${max} characters.`).default('');
+
+/**
  * The paging fields of a listing's query, to spread into its `z.object`: `page` counts from 1;
  * `per_page` is `perPage` unless asked, and at most `maxPerPage`. Both come as text in the URL.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../auth/auth.constants';
-import { pagingQueryFields } from '../shared/paging';
+import { pagingQueryFields, searchQueryField } from '../shared/paging';
 
 /** The signed-in user, as `GET /api/me` answers. Level 0 is an administrator. */
 export const currentUserSchema = z.object({
@@ -62,7 +62,7 @@ export const USERS_MAX_PER_PAGE = 100;
 
 /** `GET /api/admin/users`: a page of users, oldest first, searched by e-mail (contains, any case). */
 export const usersQuerySchema = z.object({
-  search: z.string().trim().max(EMAIL_MAX_LENGTH, 'The search is too long.').default(''),
+  search: searchQueryField(EMAIL_MAX_LENGTH),
   ...pagingQueryFields(USERS_PAGE_SIZE, USERS_MAX_PER_PAGE),
 });
 export type UsersQuery = z.input<typeof usersQuerySchema>;

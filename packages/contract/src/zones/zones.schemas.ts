@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAGE_SIZE } from '../shared/constants';
 import { LOOKUP_ID_MAX } from '../shared/ids';
-import { pagingQueryFields, SORT_ORDERS } from '../shared/paging';
+import { pagingQueryFields, searchQueryField, SORT_ORDERS } from '../shared/paging';
 
 const DOMAIN_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 /** An alphabetic top-level domain, or an internationalised one in its punycode form. */
@@ -82,11 +82,7 @@ export const ZONE_SEARCH_MAX = 253;
  * follow by domain, then as the mirror holds them, so the pages never overlap.
  */
 export const zonesPageQuerySchema = z.object({
-  search: z
-    .string()
-    .trim()
-    .max(ZONE_SEARCH_MAX, `The search must be at most ${ZONE_SEARCH_MAX} characters.`)
-    .default(''),
+  search: searchQueryField(ZONE_SEARCH_MAX),
   ...pagingQueryFields(PAGE_SIZE.zones, ZONES_MAX_PER_PAGE),
   sort: z.enum(ZONE_SORTS, { error: `sort must be one of ${ZONE_SORTS.join(', ')}.` }).default('domain'),
   order: z.enum(SORT_ORDERS, { error: 'order must be asc or desc.' }).default('asc'),

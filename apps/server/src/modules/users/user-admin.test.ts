@@ -128,7 +128,7 @@ describe('the users table', () => {
   it.each([
     [{ per_page: String(USERS_MAX_PER_PAGE + 1) }, `per_page must be at most ${USERS_MAX_PER_PAGE}.`],
     [{ page: '0' }, 'page must be 1 or more.'],
-    [{ search: 'x'.repeat(255) }, 'The search is too long.'],
+    [{ search: 'x'.repeat(255) }, 'The search must be at most 254 characters.'],
   ])('bounds its query: %j', async (query, message) => {
     const admin = await ctx.createUser({ level: 0 });
     const response = await call(admin, userEndpoints.list, { query });
