@@ -4,50 +4,21 @@ import { buildApp, createAppDeps } from '../../app';
 import type { Db, QueryOptions } from '../../db';
 import { createTestContext, type TestContext, type TestUser } from '../../test/context';
 import { countingDb } from '../../test/counting-db';
-import { AlertsRepository, type AlertFilter } from './alerts.repository';
+import { AlertsRepository, toAlert, type AlertFilter, type AlertRow } from './alerts.repository';
 
-/** An alert's row as the page once read it, for the reference below. */
-interface StoredAlert {
-  id: number;
-  kind: string;
-  severity: string;
-  state: string;
-  title: string;
-  subject_type: string | null;
-  subject_id: string | null;
-  subject_name: string | null;
-  count: number;
-  first_seen_at: Date;
-  last_seen_at: Date;
-  acknowledged_at: Date | null;
-  resolved_at: Date | null;
-  seq: number;
-}
+/** An alert's row as the page once read it (its dates as Dates), for the reference below. */
+type StoredAlert = AlertRow & { seq: number };
 
 /**
  * The page as the server wrote it when it read the alerts as rows (before they came as one JSON row):
- * each row mapped to an Alert, the page checked by its schema and serialised (fastify-type-provider-zod).
+ * each row mapped to an Alert as the repository maps the rows it still reads (an alert acknowledged or
+ * resolved), the page checked by its schema and serialised (fastify-type-provider-zod).
  */
 function referencePage(rows: StoredAlert[], limit: number): string {
   const shown = rows.slice(0, limit);
   return JSON.stringify(
     alertsPageSchema.parse({
-      alerts: shown.map((row) => ({
-        id: Number(row.id),
-        kind: row.kind,
-        severity: row.severity,
-        state: row.state,
-        title: row.title,
-        subject:
-          row.subject_type && row.subject_id !== null
-            ? { type: row.subject_type, id: row.subject_id, name: row.subject_name ?? '' }
-            : null,
-        count: row.count,
-        first_seen_at: row.first_seen_at.toISOString(),
-        last_seen_at: row.last_seen_at.toISOString(),
-        acknowledged_at: row.acknowledged_at?.toISOString() ?? null,
-        resolved_at: row.resolved_at?.toISOString() ?? null,
-      })),
+      alerts: shown.map(toAlert),
       next_cursor: rows.length > limit ? Number(shown.at(-1)!.seq) : null,
     }),
   );

@@ -41,7 +41,7 @@ export interface AlertFilter {
  * An alert's row as a statement answers it. Dates are Dates from a row's columns, or milliseconds
  * since the epoch from the JSON the page's statement writes (see `page`).
  */
-interface AlertRow {
+export interface AlertRow {
   id: number;
   kind: AlertKind;
   severity: AlertSeverity;
@@ -71,7 +71,7 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 
 const isoDate = (date: Date | number) => new Date(date).toISOString();
 
-function toAlert(row: AlertRow): Alert {
+export function toAlert(row: AlertRow): Alert {
   return {
     id: Number(row.id),
     kind: row.kind,
