@@ -41,6 +41,13 @@ export async function load({
   };
 }
 
+/** Why a run's figures do not count (no answer within it, or answers that failed); undefined when they do. */
+export function loadProblem(result: LoadResult): string | undefined {
+  if (result.requests === 0) return 'no request was answered within the run';
+  if (result.non2xx > 0 || result.errors > 0) return `${result.non2xx} non-2xx, ${result.errors} errors`;
+  return undefined;
+}
+
 /** A short run whose figures are thrown away: JIT, caches and connection pools warmed first. */
 export async function warm(options: LoadOptions): Promise<void> {
   await load({ ...options, durationS: Math.min(2, options.durationS) });

@@ -1,6 +1,7 @@
 /** The benchmark's figures: one table on the terminal, the same figures as JSON under bench/results/. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadProblem, type LoadResult } from './load';
 
 export type Verdict = 'pass' | 'fail' | 'n/a';
 
@@ -47,6 +48,13 @@ export class Report {
     this.budgets.push({ name: `${section}: ${name}`, value, limit, verdict, note });
     this.row({ section, figure: name, value: shown, budget: limit, verdict, note });
     return verdict;
+  }
+
+  /** A load's p99 held under `limitMs`: a run with failed or no answers fails whatever its latency. */
+  p99Budget(section: string, name: string, result: LoadResult, limitMs: number, shown: string): Verdict {
+    const problem = loadProblem(result);
+    const judged = problem ? Number.POSITIVE_INFINITY : result.p99;
+    return this.budget(section, name, judged, shown, `< ${limitMs} ms`, (v) => v < limitMs, problem);
   }
 
   /** A section that could not run: every budget it holds becomes n/a with the reason. */

@@ -171,15 +171,12 @@ export async function alertsSection(ctx: AlertsContext): Promise<void> {
       load: result,
       plans,
     };
-    const failed = result.requests === 0 || result.non2xx > 0 || result.errors > 0;
-    report.budget(
+    report.p99Budget(
       'Alerts',
       budgetName(target),
-      failed ? Number.POSITIVE_INFINITY : result.p99,
+      result,
+      limit,
       `${fmt.ms(result.p99)} (p50 ${fmt.ms(result.p50)}, ${fmt.rps(result.requestsPerSecond)}; ${cost}; ${shown})`,
-      `< ${limit} ms`,
-      (v) => v < limit,
-      failed ? `${result.non2xx} non-2xx, ${result.errors} errors` : undefined,
     );
   }
   report.data.alerts = { rows, connections: ctx.connections, figures };

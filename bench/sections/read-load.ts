@@ -92,15 +92,6 @@ async function measureRead(
   return { server, uncached: withoutCache, bare };
 }
 
-function loadProblem(result: LoadResult): string | undefined {
-  if (result.requests === 0) return 'no request was answered within the run';
-  if (result.non2xx > 0 || result.errors > 0) return `${result.non2xx} non-2xx, ${result.errors} errors`;
-  return undefined;
-}
-
-/** The p99 a budget judges: a run with failed or no answers fails whatever its latency. */
-const judgedP99 = (result: LoadResult) => (loadProblem(result) ? Number.POSITIVE_INFINITY : result.p99);
-
 /** What the read with the answer caches off is held to (issue 36): its p99 and round trips per request. */
 export interface ColdLimits {
   p99Ms: number;
@@ -137,16 +128,7 @@ export function reportRead(
     const limit = judged ? p99Limit : cold?.p99Ms;
     // Without a limit the read is shown for comparison, not judged.
     if (limit === undefined) report.row({ section, figure, value: latency });
-    else
-      report.budget(
-        section,
-        figure,
-        judgedP99(read.load),
-        latency,
-        `< ${limit} ms`,
-        (v) => v < limit,
-        loadProblem(read.load),
-      );
+    else report.p99Budget(section, figure, read.load, limit, latency);
     if (!judged && cold)
       report.budget(
         section,
