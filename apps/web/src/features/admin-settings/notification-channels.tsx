@@ -93,8 +93,9 @@ function AddChannelDialog({ onClose }: { onClose: () => void }) {
       title="Add a notification channel"
       description="Alerts are posted to it as they are raised."
       onClose={onClose}
-      onSubmit={form.submitWith((request) => create.mutate(request, { onSuccess: setCreated }))}
-      saving={create.isPending}
+      form={form}
+      save={create}
+      onSaved={setCreated}
       submitLabel="Add Channel"
       savingLabel="Adding..."
       saved={

@@ -76,8 +76,9 @@ function CreateKeyDialog({
       description="For scripts such as Fail2Ban or CrowdSec. The key is shown once."
       size="md"
       onClose={onClose}
-      onSubmit={form.submitWith((request) => create.mutate(request, { onSuccess: onCreated }))}
-      saving={create.isPending}
+      form={form}
+      save={create}
+      onSaved={onCreated}
       submitLabel="Create Key"
       savingLabel="Creating..."
     >

@@ -1,6 +1,6 @@
-import type { ComponentProps, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ErrorMessage } from '../../components/ui/error-message';
-import { FormDialog } from '../../components/ui/form-dialog';
+import { FormDialog, type FormDialogSubmit } from '../../components/ui/form-dialog';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
 
@@ -23,7 +23,7 @@ interface RuleDialogProps {
   failedToAdd: string;
   failedToUpdate: string;
   onClose: () => void;
-  onSubmit: ComponentProps<typeof FormDialog>['onSubmit'];
+  onSubmit: FormDialogSubmit;
   /** The rule's fields. */
   children: ReactNode;
 }

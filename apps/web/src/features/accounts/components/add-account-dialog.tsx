@@ -31,8 +31,9 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
       title="Add Account"
       description="Connect a Cloudflare account with an API token."
       onClose={onClose}
-      onSubmit={form.submitWith((request) => addAccount.mutate(request, { onSuccess: onAdded }))}
-      saving={addAccount.isPending}
+      form={form}
+      save={addAccount}
+      onSaved={onAdded}
       submitLabel="Add Account"
       savingLabel="Verifying..."
     >

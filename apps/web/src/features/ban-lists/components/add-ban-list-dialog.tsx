@@ -50,8 +50,9 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
       title="Add Ban List"
       description="Create a list at Cloudflare in one of your accounts."
       onClose={onClose}
-      onSubmit={form.submitWith((request) => addBanList.mutate(request, { onSuccess: onAdded }))}
-      saving={addBanList.isPending}
+      form={form}
+      save={addBanList}
+      onSaved={onAdded}
       submitLabel="Add Ban List"
       savingLabel="Adding..."
       submitDisabled={accounts.isError}
