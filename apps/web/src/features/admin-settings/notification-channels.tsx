@@ -94,9 +94,7 @@ function AddChannelDialog({ onClose }: { onClose: () => void }) {
       title="Add a notification channel"
       description="Alerts are posted to it as they are raised."
       onClose={onClose}
-      form={form}
-      save={create}
-      onSaved={setCreated}
+      {...form.submitTo(create, setCreated)}
       submitLabel="Add Channel"
       savingLabel="Adding..."
       saved={

@@ -76,9 +76,7 @@ function CreateKeyDialog({
       description="For scripts such as Fail2Ban or CrowdSec. The key is shown once."
       size="md"
       onClose={onClose}
-      form={form}
-      save={create}
-      onSaved={onCreated}
+      {...form.submitTo(create, onCreated)}
       submitLabel="Create Key"
       savingLabel="Creating..."
     >

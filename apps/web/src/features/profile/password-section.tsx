@@ -48,12 +48,10 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
       title="Change Password"
       description="Every other browser and device is signed out; this one stays signed in. Your API keys are revoked: create new ones for your scripts."
       onClose={onClose}
-      form={form}
-      save={change}
-      onSaved={() => {
+      {...form.submitTo(change, () => {
         toast.success('Password changed. Your other sessions have ended.');
         onClose();
-      }}
+      })}
       submitLabel="Change Password"
       savingLabel="Changing..."
     >

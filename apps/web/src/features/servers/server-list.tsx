@@ -283,9 +283,7 @@ function RegisterDialog({ onClose }: { onClose: () => void }) {
       description="The server gets its own key, held to its group's policy."
       size="lg"
       onClose={onClose}
-      form={form}
-      save={create}
-      onSaved={setCreated}
+      {...form.submitTo(create, setCreated)}
       submitDisabled={noGroups || groups.isError}
       submitLabel="Register"
       savingLabel="Registering..."

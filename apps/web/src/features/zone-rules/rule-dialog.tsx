@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { ErrorMessage } from '../../components/ui/error-message';
-import { FormDialog, type FormDialogSubmit } from '../../components/ui/form-dialog';
+import { FormDialog } from '../../components/ui/form-dialog';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
 
@@ -23,7 +23,7 @@ interface RuleDialogProps {
   failedToAdd: string;
   failedToUpdate: string;
   onClose: () => void;
-  onSubmit: FormDialogSubmit;
+  onSubmit: ComponentProps<typeof FormDialog>['onSubmit'];
   /** The rule's fields. */
   children: ReactNode;
 }

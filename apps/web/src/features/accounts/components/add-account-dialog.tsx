@@ -31,9 +31,7 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
       title="Add Account"
       description="Connect a Cloudflare account with an API token."
       onClose={onClose}
-      form={form}
-      save={addAccount}
-      onSaved={onAdded}
+      {...form.submitTo(addAccount, onAdded)}
       submitLabel="Add Account"
       savingLabel="Verifying..."
     >

@@ -50,9 +50,7 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
       title="Add Ban List"
       description="Create a list at Cloudflare in one of your accounts."
       onClose={onClose}
-      form={form}
-      save={addBanList}
-      onSaved={onAdded}
+      {...form.submitTo(addBanList, onAdded)}
       submitLabel="Add Ban List"
       savingLabel="Adding..."
       submitDisabled={accounts.isError}

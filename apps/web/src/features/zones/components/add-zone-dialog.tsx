@@ -34,9 +34,7 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
       title="Add Zone"
       description="Add a domain to one of your Cloudflare accounts."
       onClose={onClose}
-      form={form}
-      save={addZone}
-      onSaved={({ result }) => onAdded(result)}
+      {...form.submitTo(addZone, ({ result }) => onAdded(result))}
       submitLabel="Add Zone"
       savingLabel="Adding..."
       submitDisabled={accounts.isError}
