@@ -2,6 +2,7 @@ import { Gauge } from 'lucide-react';
 import { PLAN_LIMIT_LABELS, REPORT_RANGE_WORDS, type PlanUse as PlanUseEntry } from '@guardian/contract';
 import { useOwnPlanQuery } from '../api/plans/own-plan-query';
 import { errorMessage } from '../lib/api';
+import { Card, CardTitle } from './ui/card';
 import { ErrorMessage } from './ui/error-message';
 import { Spinner } from './ui/spinner';
 
@@ -9,17 +10,13 @@ import { Spinner } from './ui/spinner';
  * The signed-in person's plan and their use of each limit ("Cloudflare accounts 1 of 2"), a bar each
  * (amber from 85%, red when full): on the profile and the overview.
  */
-export function PlanUse({ className = '' }: { className?: string }) {
+export function PlanUse({ className }: { className?: string }) {
   const plan = useOwnPlanQuery();
   return (
-    <section
-      aria-labelledby="plan-use-title"
-      className={`rounded-card border border-line bg-surface p-5 shadow-xs ${className}`}
-    >
-      <h2 id="plan-use-title" className="flex items-center gap-2 text-base font-semibold text-ink">
-        <Gauge aria-hidden="true" className="size-4 text-ink-muted" />
+    <Card id="plan-use" className={className}>
+      <CardTitle id="plan-use" icon={Gauge}>
         Your plan{plan.data ? `: ${plan.data.name}` : ''}
-      </h2>
+      </CardTitle>
       {plan.isPending && <Spinner size="sm" label="Loading your plan..." className="mt-3" />}
       {plan.isError && (
         <ErrorMessage className="mt-3" onRetry={() => void plan.refetch()}>
@@ -39,7 +36,7 @@ export function PlanUse({ className = '' }: { className?: string }) {
           </ul>
         </>
       )}
-    </section>
+    </Card>
   );
 }
 

@@ -16,6 +16,12 @@ interface Save {
   reset: () => void;
 }
 
+/** A TanStack mutation whose variables are the form's request. */
+interface RequestSave<Request, Result> {
+  mutate: (request: Request, options: { onSuccess: (result: Result) => void }) => void;
+  isPending: boolean;
+}
+
 interface DialogFormOptions<Values extends FieldValues, Output> {
   /** `zodResolver(contractSchema)`, or a resolver that shapes the fields into the contract's request first. */
   resolver: Resolver<Values, unknown, Output>;
@@ -84,5 +90,14 @@ export function useDialogForm<Values extends FieldValues, Output = Values>({
     return form.handleSubmit(onValid)(event as Parameters<ReturnType<typeof form.handleSubmit>>[0]);
   };
 
-  return { ...form, submitWith };
+  /**
+   * For a `FormDialog` whose checked request goes to one mutation as it is:
+   * `<FormDialog {...form.submitTo(addAccount, onAdded)}>` submits with it and spins while it runs.
+   */
+  const submitTo = <Result>(save: RequestSave<Output, Result>, onSaved: (result: Result) => void) => ({
+    onSubmit: submitWith((request) => save.mutate(request, { onSuccess: onSaved })),
+    saving: save.isPending,
+  });
+
+  return { ...form, submitWith, submitTo };
 }

@@ -142,3 +142,14 @@ export function SyncButton({
     </Button>
   );
 }
+
+/** A page's form ends with its Save, on the right: off, and saying "Saving...", while the save runs. */
+export function FormSaveButton({ label, saving }: { label: string; saving: boolean }) {
+  return (
+    <div className="flex justify-end">
+      <Button type="submit" disabled={saving}>
+        {saving ? 'Saving...' : label}
+      </Button>
+    </div>
+  );
+}

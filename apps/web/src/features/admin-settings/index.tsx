@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { Clock, LockKeyhole, Mail, Send } from 'lucide-react';
+import { Clock, LockKeyhole, Mail, Send, type LucideIcon } from 'lucide-react';
 import {
   EMAIL_MAX_LENGTH,
   SETTING_LABELS,
@@ -17,7 +17,8 @@ import {
   type SystemSettingsUpdate,
   type SystemSettingsValues,
 } from '@guardian/contract';
-import { Button } from '../../components/ui/button';
+import { Button, FormSaveButton } from '../../components/ui/button';
+import { Card, CardTitle } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Field, Input, Select } from '../../components/ui/input';
@@ -81,29 +82,25 @@ export default function SystemSettingsScreen() {
 
 function Section({
   id,
-  icon: Icon,
+  icon,
   title,
   description,
   children,
 }: {
   id: string;
-  icon: typeof Mail;
+  icon: LucideIcon;
   title: string;
   description: string;
   children: ReactNode;
 }) {
   return (
-    <section
-      aria-labelledby={`${id}-title`}
-      className="rounded-card border border-line bg-surface p-5 shadow-xs"
-    >
-      <h2 id={`${id}-title`} className="flex items-center gap-2 text-base font-semibold text-ink">
-        <Icon aria-hidden="true" className="size-4 text-ink-muted" />
+    <Card id={id}>
+      <CardTitle id={id} icon={icon}>
         {title}
-      </h2>
+      </CardTitle>
       <p className="mt-1 text-sm text-ink-muted">{description}</p>
       <div className="mt-4 grid gap-4 sm:grid-cols-2">{children}</div>
-    </section>
+    </Card>
   );
 }
 
@@ -258,11 +255,7 @@ function SettingsForm({ settings }: { settings: SystemSettings }) {
         {save.isError && Object.keys(refused).length > 0 && (
           <ErrorMessage>{errorMessage(save.error, 'Some settings were refused.')}</ErrorMessage>
         )}
-        <div className="flex justify-end">
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Settings'}
-          </Button>
-        </div>
+        <FormSaveButton label="Save Settings" saving={save.isPending} />
       </form>
       <TestEmail settings={settings} />
       <NotificationChannelsSection />
@@ -276,14 +269,10 @@ function TestEmail({ settings }: { settings: SystemSettings }) {
   const [to, setTo] = useState('');
   const ready = settings.values.smtp_host !== null && settings.values.smtp_sender !== null;
   return (
-    <section
-      aria-labelledby="test-email-title"
-      className="rounded-card border border-line bg-surface p-5 shadow-xs"
-    >
-      <h2 id="test-email-title" className="flex items-center gap-2 text-base font-semibold text-ink">
-        <Send aria-hidden="true" className="size-4 text-ink-muted" />
+    <Card id="test-email">
+      <CardTitle id="test-email" icon={Send}>
         Send a test e-mail
-      </h2>
+      </CardTitle>
       <p className="mt-1 text-sm text-ink-muted">Through the saved settings. Save your changes first.</p>
       <form
         className="mt-4 flex flex-wrap items-end gap-3"
@@ -319,6 +308,6 @@ function TestEmail({ settings }: { settings: SystemSettings }) {
           <ErrorMessage>{errorMessage(send.error, 'The test e-mail was not sent.')}</ErrorMessage>
         )}
       </div>
-    </section>
+    </Card>
   );
 }

@@ -17,6 +17,7 @@ import {
 } from '@guardian/contract';
 import { Badge } from '../../components/ui/badge';
 import { Button, DeleteButton } from '../../components/ui/button';
+import { Card, CardTitle } from '../../components/ui/card';
 import { Checkbox } from '../../components/ui/checkbox';
 import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
@@ -93,8 +94,7 @@ function AddChannelDialog({ onClose }: { onClose: () => void }) {
       title="Add a notification channel"
       description="Alerts are posted to it as they are raised."
       onClose={onClose}
-      onSubmit={form.submitWith((request) => create.mutate(request, { onSuccess: setCreated }))}
-      saving={create.isPending}
+      {...form.submitTo(create, setCreated)}
       submitLabel="Add Channel"
       savingLabel="Adding..."
       saved={
@@ -250,19 +250,12 @@ export function NotificationChannelsSection() {
 
   const full = channels.data !== undefined && channels.data.channels.length >= channels.data.limit;
   return (
-    <section
-      aria-labelledby="settings-channels-title"
-      className="rounded-card border border-line bg-surface p-5 shadow-xs"
-    >
+    <Card id="settings-channels">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 flex-[1_1_20rem]">
-          <h2
-            id="settings-channels-title"
-            className="flex items-center gap-2 text-base font-semibold text-ink"
-          >
-            <BellRing aria-hidden="true" className="size-4 text-ink-muted" />
+          <CardTitle id="settings-channels" icon={BellRing}>
             Notification channels
-          </h2>
+          </CardTitle>
           <p className="mt-1 text-sm text-ink-muted">
             Alerts are posted here too: a webhook signed with Standard Webhooks, Slack, Microsoft Teams or
             Discord. A delivery that fails is retried for about an hour; a channel that keeps failing raises
@@ -370,6 +363,6 @@ export function NotificationChannelsSection() {
       </div>
       {adding && <AddChannelDialog onClose={() => setAdding(false)} />}
       {editing && <EditChannelDialog channel={editing} onClose={() => setEditing(null)} />}
-    </section>
+    </Card>
   );
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Plus } from 'lucide-react';
-import { EMAIL_MAX_LENGTH, ITEM_SEARCH_DEBOUNCE_MS, USERS_PAGE_SIZE, type User } from '@guardian/contract';
+import { EMAIL_MAX_LENGTH, USERS_PAGE_SIZE, type User } from '@guardian/contract';
 import { RequireTwoFactorSwitch } from '../../components/two-factor/require-two-factor-switch';
 import { Button } from '../../components/ui/button';
 import { ErrorMessage } from '../../components/ui/error-message';
@@ -8,11 +8,11 @@ import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { EmptyCard } from '../../components/ui/query-list';
 import { Pagination } from '../../components/ui/pagination';
-import { Spinner } from '../../components/ui/spinner';
+import { SearchSummary } from '../../components/ui/search-summary';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage, errorMessage } from '../../lib/api';
 import { useSession } from '../../lib/session';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { usePagedSearch } from '../../lib/use-paged-search';
 import { pageCountOf } from '../../lib/use-paged-rows';
 import { useDeleteUserMutation } from '../../api/users/user-delete-mutation';
 import { useSetUserDisabledMutation } from '../../api/users/user-disabled-mutation';
@@ -47,17 +47,10 @@ export default function AdminUsersScreen() {
 
 function UsersView({ ownEmail }: { ownEmail: string }) {
   const toast = useToast();
-  const [search, setSearch] = useState('');
-  const debouncedSearch = useDebouncedValue(search.trim(), ITEM_SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
-  // A new search starts at page 1 once the debounce settles (clearing it too).
-  const [searchOfPage, setSearchOfPage] = useState(debouncedSearch);
-  if (searchOfPage !== debouncedSearch) {
-    setSearchOfPage(debouncedSearch);
-    setPage(1);
-  }
+  const search = usePagedSearch();
+  const { page, setPage, searching } = search;
 
-  const users = useUsersQuery({ search: debouncedSearch, page });
+  const users = useUsersQuery({ search: search.debounced, page });
   const plans = usePlansQuery();
   const planNames = useMemo(
     () => new Map((plans.data ?? []).map((plan) => [plan.id, plan.name])),
@@ -65,9 +58,7 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
   );
   const totalItems = users.data?.totalItems ?? 0;
   const pageCount = pageCountOf(totalItems, USERS_PAGE_SIZE);
-  // A delete left fewer pages than the one shown: show the new last page, not an empty one.
-  if (users.isSuccess && !users.isPlaceholderData && page > pageCount) setPage(pageCount);
-  const searching = debouncedSearch !== '';
+  search.keepPageWithin(users, pageCount);
 
   const [adding, setAdding] = useState(false);
   const [acting, setActing] = useState<{ action: UserAction; user: User } | null>(null);
@@ -132,16 +123,13 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
           aria-label="Search users"
           placeholder="Search E-mail..."
           maxLength={EMAIL_MAX_LENGTH}
-          value={search}
-          onSearch={setSearch}
+          value={search.text}
+          onSearch={search.setText}
         />
         {!users.isPending && (
-          <p className="inline-flex items-center gap-2 text-sm text-ink-muted" aria-live="polite">
-            {(users.isPlaceholderData || search.trim() !== debouncedSearch) && (
-              <Spinner size="sm" label={null} className="text-brand" />
-            )}
-            <span>{searching ? counted(totalItems, 'match', 'matches') : counted(totalItems, 'user')}</span>
-          </p>
+          <SearchSummary fetching={search.isFetching(users)}>
+            {searching ? counted(totalItems, 'match', 'matches') : counted(totalItems, 'user')}
+          </SearchSummary>
         )}
       </div>
       {enableFailed && (

@@ -4,7 +4,6 @@ import { ArrowLeft, Plus, Upload } from 'lucide-react';
 import {
   BAN_LIST_ITEM_SEARCH_MATCHES_MAX,
   BAN_LIST_ITEM_SEARCH_MAX,
-  ITEM_SEARCH_DEBOUNCE_MS,
   PAGE_SIZE,
   type BanListItem,
   type BanListItemSort,
@@ -17,10 +16,10 @@ import { ErrorMessage } from '../../components/ui/error-message';
 import { SearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
-import { Spinner } from '../../components/ui/spinner';
+import { SearchSummary } from '../../components/ui/search-summary';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { usePagedSearch } from '../../lib/use-paged-search';
 import { pageCountOf } from '../../lib/use-paged-rows';
 import { nextSort, type SortState } from '../../lib/use-sort';
 import { useDeleteBanListItemMutation } from '../../api/ban-list-items/ban-list-item-delete-mutation';
@@ -84,16 +83,10 @@ function BanListItemsView({ listId }: { listId: string }) {
   const [opened, setOpened] = useState<BanListItem | null>(null);
   const [importing, setImporting] = useState(false);
 
-  const [search, setSearch] = useState('');
-  const debouncedSearch = useDebouncedValue(search.trim(), ITEM_SEARCH_DEBOUNCE_MS);
-  const [sort, setSort] = useState(DEFAULT_SORT);
-  const [page, setPage] = useState(1);
   // Spec section 9: a new search starts at page 1 once the debounce settles (clearing it too).
-  const [searchOfPage, setSearchOfPage] = useState(debouncedSearch);
-  if (searchOfPage !== debouncedSearch) {
-    setSearchOfPage(debouncedSearch);
-    setPage(1);
-  }
+  const search = usePagedSearch();
+  const { page, setPage, searching } = search;
+  const [sort, setSort] = useState(DEFAULT_SORT);
   // A page is 100 rows long: the next one is read from its top, where the search box is.
   const listTop = useRef<HTMLDivElement>(null);
   const changePage = (next: number) => {
@@ -106,18 +99,17 @@ function BanListItemsView({ listId }: { listId: string }) {
   };
 
   const items = useBanListItemsQuery(listId, {
-    search: debouncedSearch,
+    search: search.debounced,
     page,
     sort: sort.key,
     order: sort.direction,
   });
   const rows = items.data?.items ?? [];
-  const searching = debouncedSearch !== '';
   // A broad search's page counts only a few pages ahead; its exact count follows in a call of its own.
   const pageCapped = items.data?.totalItemsCapped ?? false;
   const count = useBanListItemsCountQuery(
     listId,
-    debouncedSearch,
+    search.debounced,
     searching && pageCapped && !items.isPlaceholderData,
   );
   const exactTotal = pageCapped ? count.data?.totalItems : undefined;
@@ -126,8 +118,7 @@ function BanListItemsView({ listId }: { listId: string }) {
   const pagedItems = searching ? Math.min(totalItems, BAN_LIST_ITEM_SEARCH_MATCHES_MAX) : totalItems;
   const pageCount = pageCountOf(pagedItems, PAGE_SIZE.banListItems);
   const firstRowNumber = (page - 1) * PAGE_SIZE.banListItems + 1;
-  // A delete or a sync left fewer pages than the one shown: show the new last page, not an empty one.
-  if (items.isSuccess && !items.isPlaceholderData && page > pageCount) setPage(pageCount);
+  search.keepPageWithin(items, pageCount);
 
   const sync = () => {
     let startedJob = false;
@@ -193,7 +184,7 @@ function BanListItemsView({ listId }: { listId: string }) {
             <ExportBanListItemsButton
               listId={listId}
               listName={banList.data?.list_name}
-              search={debouncedSearch}
+              search={search.debounced}
             />
             <Button
               variant="secondary"
@@ -232,12 +223,12 @@ function BanListItemsView({ listId }: { listId: string }) {
           aria-label="Search items"
           placeholder="Search IP or Comment..."
           maxLength={BAN_LIST_ITEM_SEARCH_MAX}
-          value={search}
-          onSearch={setSearch}
+          value={search.text}
+          onSearch={search.setText}
         />
         <ItemsSummary
           loading={items.isPending}
-          fetching={items.isPlaceholderData || search.trim() !== debouncedSearch}
+          fetching={search.isFetching(items)}
           totalItems={totalItems}
           capped={pageCapped && exactTotal === undefined}
           searching={searching}
@@ -323,12 +314,9 @@ function ItemsSummary({ loading, fetching, totalItems, capped, searching }: Item
       ? ` (the first ${BAN_LIST_ITEM_SEARCH_MATCHES_MAX.toLocaleString()} shown)`
       : '';
   return (
-    <p className="inline-flex items-center gap-2 text-sm text-ink-muted" aria-live="polite">
-      {fetching && <Spinner size="sm" label={null} className="text-brand" />}
-      <span>
-        {count} {noun}
-        {shown}
-      </span>
-    </p>
+    <SearchSummary fetching={fetching}>
+      {count} {noun}
+      {shown}
+    </SearchSummary>
   );
 }

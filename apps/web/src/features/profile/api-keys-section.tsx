@@ -76,8 +76,7 @@ function CreateKeyDialog({
       description="For scripts such as Fail2Ban or CrowdSec. The key is shown once."
       size="md"
       onClose={onClose}
-      onSubmit={form.submitWith((request) => create.mutate(request, { onSuccess: onCreated }))}
-      saving={create.isPending}
+      {...form.submitTo(create, onCreated)}
       submitLabel="Create Key"
       savingLabel="Creating..."
     >

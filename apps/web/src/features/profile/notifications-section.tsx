@@ -7,7 +7,7 @@ import {
   type NotificationPreferences,
   type NotificationPreferencesUpdate,
 } from '@guardian/contract';
-import { Button } from '../../components/ui/button';
+import { FormSaveButton } from '../../components/ui/button';
 import { ErrorMessage } from '../../components/ui/error-message';
 import { Spinner } from '../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table';
@@ -104,11 +104,7 @@ function PreferencesForm({ current }: { current: NotificationPreferences }) {
           {actionErrorMessage(save.error, 'Failed to save the notification settings.')}
         </ErrorMessage>
       )}
-      <div className="flex justify-end">
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : 'Save Notifications'}
-        </Button>
-      </div>
+      <FormSaveButton label="Save Notifications" saving={save.isPending} />
     </form>
   );
 }

@@ -48,15 +48,10 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
       title="Change Password"
       description="Every other browser and device is signed out; this one stays signed in. Your API keys are revoked: create new ones for your scripts."
       onClose={onClose}
-      onSubmit={form.submitWith((request) =>
-        change.mutate(request, {
-          onSuccess: () => {
-            toast.success('Password changed. Your other sessions have ended.');
-            onClose();
-          },
-        }),
-      )}
-      saving={change.isPending}
+      {...form.submitTo(change, () => {
+        toast.success('Password changed. Your other sessions have ended.');
+        onClose();
+      })}
       submitLabel="Change Password"
       savingLabel="Changing..."
     >

@@ -283,8 +283,7 @@ function RegisterDialog({ onClose }: { onClose: () => void }) {
       description="The server gets its own key, held to its group's policy."
       size="lg"
       onClose={onClose}
-      onSubmit={form.submitWith((request) => create.mutate(request, { onSuccess: setCreated }))}
-      saving={create.isPending}
+      {...form.submitTo(create, setCreated)}
       submitDisabled={noGroups || groups.isError}
       submitLabel="Register"
       savingLabel="Registering..."

@@ -1,12 +1,6 @@
 import { useState } from 'react';
 import { Plus } from 'lucide-react';
-import {
-  ITEM_SEARCH_DEBOUNCE_MS,
-  PAGE_SIZE,
-  ZONE_SEARCH_MAX,
-  type Zone,
-  type ZoneSort,
-} from '@guardian/contract';
+import { PAGE_SIZE, ZONE_SEARCH_MAX, type Zone, type ZoneSort } from '@guardian/contract';
 import { RunningJobStrip } from '../../components/job-progress-strip';
 import { Button, SyncButton } from '../../components/ui/button';
 import { useConfirmedAction } from '../../components/ui/confirm-dialog';
@@ -17,7 +11,7 @@ import { Pagination } from '../../components/ui/pagination';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { actionErrorMessage } from '../../lib/api';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { usePagedSearch } from '../../lib/use-paged-search';
 import { pageCountOf } from '../../lib/use-paged-rows';
 import { nextSort, type SortState } from '../../lib/use-sort';
 import { useDeleteZoneMutation } from '../../api/zones/zone-delete-mutation';
@@ -42,36 +36,23 @@ export default function ZonesScreen() {
   const confirmedAction = useConfirmedAction();
   const toast = useToast();
 
-  const [search, setSearch] = useState('');
-  // Debounced as the items screen's search is: one request once the typing stops, not one per key.
-  const debouncedSearch = useDebouncedValue(search.trim(), ITEM_SEARCH_DEBOUNCE_MS);
+  // Spec section 9: entering text jumps to page 1; clearing it restores the page the person was on.
+  const search = usePagedSearch({ restorePageOnClear: true });
+  const { page, setPage } = search;
   const [sort, setSort] = useState(DEFAULT_SORT);
-  const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
   const [nameServers, setNameServers] = useState<NameServersView | null>(null);
   const [settingsOf, setSettingsOf] = useState<Zone | null>(null);
 
-  // Spec section 9: entering text jumps to page 1; clearing it restores the page the person was on
-  // (once the debounce settles, when the search is asked for).
-  const [searchOfPage, setSearchOfPage] = useState(debouncedSearch);
-  const [pageBeforeSearch, setPageBeforeSearch] = useState(1);
-  if (searchOfPage !== debouncedSearch) {
-    setSearchOfPage(debouncedSearch);
-    if (searchOfPage === '') setPageBeforeSearch(page);
-    setPage(debouncedSearch === '' ? pageBeforeSearch : 1);
-  }
-
   const zones = useZonesPageQuery({
-    search: debouncedSearch,
+    search: search.debounced,
     page,
     sort: sort.key,
     order: sort.direction,
   });
   const rows = zones.data?.zones ?? NO_ZONES;
   const pageCount = pageCountOf(zones.data?.totalZones ?? 0, PAGE_SIZE.zones);
-  // A delete or a sync left fewer pages than the one shown: show the new last page, not an empty one.
-  if (zones.isSuccess && !zones.isPlaceholderData && page > pageCount) setPage(pageCount);
-  const fetching = zones.isPlaceholderData || search.trim() !== debouncedSearch;
+  search.keepPageWithin(zones, pageCount);
 
   const sync = () =>
     syncZones.mutate(undefined, {
@@ -130,11 +111,11 @@ export default function ZonesScreen() {
           aria-label="Search zones"
           placeholder="Search Domain or Account..."
           maxLength={ZONE_SEARCH_MAX}
-          value={search}
-          onSearch={setSearch}
+          value={search.text}
+          onSearch={search.setText}
         />
         {/* The rows shown are the previous page's until the asked one arrives. */}
-        {!zones.isPending && fetching && (
+        {!zones.isPending && search.isFetching(zones) && (
           <Spinner size="sm" label="Loading zones..." className="text-brand" />
         )}
       </div>
@@ -142,7 +123,7 @@ export default function ZonesScreen() {
         rows={rows}
         firstRowNumber={(page - 1) * PAGE_SIZE.zones + 1}
         loading={zones.isPending}
-        searching={debouncedSearch !== ''}
+        searching={search.searching}
         sort={sort}
         onSort={(column) => setSort((current) => nextSort(current, column))}
         onShowNameServers={(zone) =>

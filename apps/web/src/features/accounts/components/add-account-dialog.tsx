@@ -31,8 +31,7 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
       title="Add Account"
       description="Connect a Cloudflare account with an API token."
       onClose={onClose}
-      onSubmit={form.submitWith((request) => addAccount.mutate(request, { onSuccess: onAdded }))}
-      saving={addAccount.isPending}
+      {...form.submitTo(addAccount, onAdded)}
       submitLabel="Add Account"
       savingLabel="Verifying..."
     >

@@ -50,8 +50,7 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
       title="Add Ban List"
       description="Create a list at Cloudflare in one of your accounts."
       onClose={onClose}
-      onSubmit={form.submitWith((request) => addBanList.mutate(request, { onSuccess: onAdded }))}
-      saving={addBanList.isPending}
+      {...form.submitTo(addBanList, onAdded)}
       submitLabel="Add Ban List"
       savingLabel="Adding..."
       submitDisabled={accounts.isError}

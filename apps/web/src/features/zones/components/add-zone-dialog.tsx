@@ -34,10 +34,7 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
       title="Add Zone"
       description="Add a domain to one of your Cloudflare accounts."
       onClose={onClose}
-      onSubmit={form.submitWith((request) =>
-        addZone.mutate(request, { onSuccess: ({ result }) => onAdded(result) }),
-      )}
-      saving={addZone.isPending}
+      {...form.submitTo(addZone, ({ result }) => onAdded(result))}
       submitLabel="Add Zone"
       savingLabel="Adding..."
       submitDisabled={accounts.isError}
