@@ -446,7 +446,18 @@ export async function seedEstate(ctx: CloudflareTestContext, user: TestUser, lab
       pull_interval_seconds: 3600,
     },
   });
-  await call(ctx, user, crowdsecEndpoints.pull, { params: { server_id: serverId } });
+  // Connecting makes it due at once, so the app's CrowdSec sweep may be pulling it when this asks: 409
+  // until that pull ends. Either pull leaves it pulled once.
+  for (let tries = 1; ; tries += 1) {
+    const pulled = await ctx.app.inject({
+      ...requestTo(crowdsecEndpoints.pull, { params: { server_id: serverId } }),
+      headers: user.headers,
+    });
+    if (pulled.statusCode < 400) break;
+    if (pulled.statusCode !== 409 || tries === 100)
+      throw new Error(`the estate's CrowdSec pull answered ${pulled.statusCode}: ${pulled.body}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   const emptyGroup = await call(ctx, user, serverEndpoints.groupCreate, {
     payload: { name: `Empty ${tag}`, list_ids: [list.id] },
   });

@@ -134,7 +134,10 @@ describe('Alerts', () => {
     expect((await sync()).statusCode).toBeGreaterThanOrEqual(500);
     expect((await sync()).statusCode).toBeGreaterThanOrEqual(500);
     ctx.sandbox.control.removeFault(fault.id);
-    const [failed] = await alertsOf(cy, '?kind=job-failed');
+    // A job's answer goes to its caller as it ends, and its alert is raised or cleared just after.
+    const jobAlert = async () => (await alertsOf(cy, '?kind=job-failed'))[0];
+    await expect.poll(async () => (await jobAlert())?.count).toBe(2);
+    const failed = await jobAlert();
     expect(failed).toMatchObject({
       state: 'open',
       count: 2,
@@ -143,8 +146,12 @@ describe('Alerts', () => {
       subject: { type: 'account', name: 'Sync Co' },
     });
     expect((await sync()).statusCode).toBe(200);
-    const [cleared] = await alertsOf(cy, '?kind=job-failed');
-    expect(cleared).toMatchObject({ id: failed!.id, state: 'cleared', resolved_at: expect.any(String) });
+    await expect.poll(async () => (await jobAlert())?.state).toBe('cleared');
+    expect(await jobAlert()).toMatchObject({
+      id: failed!.id,
+      state: 'cleared',
+      resolved_at: expect.any(String),
+    });
     expect(await openCount(cy)).toBe(0);
   });
 
