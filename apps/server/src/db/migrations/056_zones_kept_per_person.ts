@@ -3,7 +3,8 @@
  * - each person's number of zones beside their version (`zone_list_versions.zones`), so a page's count
  *   reads one row, not the person's 1,000 (PGlite has no autovacuum, so counting them was a heap scan);
  * - the account's name on each of its zones (`zones.account_name`), so the Account Name order walks an
- *   index, bytewise without case as the page sorts, and a search reads the zone rows alone.
+ *   index, bytewise without case as the page sorts, and a search reads the zone rows alone, found by
+ *   trigram indexes (a search of three letters or digits in a row; ZonesRepository's zoneSearch).
  * Statement triggers on `zones` bump the person's version and move their count for every insert,
  * update and delete (an account's or a person's removal by cascade included); a row trigger on
  * `cloudflare_accounts` copies a rename, or a move to another person, onto the account's zones, which
@@ -15,6 +16,10 @@ export const sql = `
   ALTER TABLE zones ALTER COLUMN account_name SET NOT NULL;
   CREATE INDEX zones_user_account_name_idx
     ON zones (user_id, (lower(account_name) COLLATE "C"), domain COLLATE "C", id);
+
+  -- The search (domains and account names containing it, without case) by trigrams.
+  CREATE INDEX zones_domain_trgm_idx ON zones USING gin (lower(domain) gin_trgm_ops) WITH (fastupdate = off);
+  CREATE INDEX zones_account_name_trgm_idx ON zones USING gin (lower(account_name) gin_trgm_ops) WITH (fastupdate = off);
 
   ALTER TABLE zone_list_versions ADD COLUMN zones integer NOT NULL DEFAULT 0;
   INSERT INTO zone_list_versions (user_id, version, zones)
