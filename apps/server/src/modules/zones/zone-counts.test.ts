@@ -43,6 +43,12 @@ describe('the zones kept per person', () => {
     );
     return { kept: row!.kept ?? 0, rows: row!.rows };
   }
+  const version = async (user: TestUser) =>
+    (
+      await ctx.db.query<{ version: number }>('SELECT version FROM zone_list_versions WHERE user_id = $1', [
+        user.id,
+      ])
+    )[0]?.version;
   const expectZones = async (user: TestUser, count: number) => {
     expect(await counts(user)).toEqual({ kept: count, rows: count });
     expect((await zonesPage(user)).totalZones).toBe(count);
@@ -70,8 +76,11 @@ describe('the zones kept per person', () => {
     control.addZone(two.account_id, 'f.com');
     await sync(user);
     await expectZones(user, 6);
+    // A sync that changes nothing writes nothing: the version, and the answers kept under it, stay.
+    const before = await version(user);
     await sync(user);
     await expectZones(user, 6);
+    expect(await version(user)).toBe(before);
 
     const added = (
       await inject(user, 'POST', '/api/cloudflare/zones', { account_id: one.account_id, domain: 'g.com' })

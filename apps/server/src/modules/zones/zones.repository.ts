@@ -271,7 +271,9 @@ export class ZonesRepository {
     await this.db.query(`DELETE FROM zones WHERE zone_id = $1`, [zoneId]);
   }
 
-  // One statement for any number of zones: the rows travel as one JSON parameter.
+  // One statement for any number of zones: the rows travel as one JSON parameter. A zone as it was
+  // is not written again: an unchanged sync writes nothing (no new row versions, which PGlite, without
+  // autovacuum, would keep; no new version for the person, so their kept answers stay).
   private async upsertMany(accountRef: number, zones: CloudflareZoneFields[]): Promise<void> {
     if (zones.length === 0) return;
     const rows = zones.map((zone) => ({
@@ -290,7 +292,9 @@ export class ZonesRepository {
            AS z(zone_id text, domain text, status text, name_servers text[], plan text)
        ON CONFLICT (account_ref, zone_id)
        DO UPDATE SET domain = EXCLUDED.domain, status = EXCLUDED.status, name_servers = EXCLUDED.name_servers,
-                     plan = EXCLUDED.plan`,
+                     plan = EXCLUDED.plan
+       WHERE (zones.domain, zones.status, zones.name_servers, zones.plan)
+             IS DISTINCT FROM (EXCLUDED.domain, EXCLUDED.status, EXCLUDED.name_servers, EXCLUDED.plan)`,
       [accountRef, JSON.stringify(rows)],
     );
   }
