@@ -13,8 +13,8 @@ export async function addMirroredZone(
 ) {
   const zone = ctx.sandbox.control.addZone(account.account_id, name, { status: 'active' });
   await ctx.db.query(
-    `INSERT INTO zones (account_ref, user_id, zone_id, domain, status, name_servers)
-     SELECT $1, user_id, $2, $3, $4, $5 FROM cloudflare_accounts WHERE id = $1`,
+    `INSERT INTO zones (account_ref, user_id, account_name, zone_id, domain, status, name_servers)
+     SELECT $1, user_id, account_name, $2, $3, $4, $5 FROM cloudflare_accounts WHERE id = $1`,
     [account.id, zone.id, zone.name, zone.status, zone.name_servers],
   );
   return zone;

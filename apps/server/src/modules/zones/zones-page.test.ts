@@ -128,8 +128,14 @@ describe('GET /api/cloudflare/zones/page', () => {
     expect(domains(found)).toEqual(['other.net', 'shop-one.com', 'shopping-news.io']);
     expect(found.totalZones).toBe(3);
     expect(domains(await zonesPage(user, { search: 'blog' }))).toEqual(['my-blog.org', 'shopping-news.io']);
-    // A LIKE wildcard is a plain character.
+    // A LIKE wildcard is a plain character, in a search of trigrams as in a shorter one.
     expect(await zonesPage(user, { search: '%' })).toEqual({ zones: [], totalZones: 0 });
+    expect(await zonesPage(user, { search: 'shop_one' })).toEqual({ zones: [], totalZones: 0 });
+    expect(await zonesPage(user, { search: 'my%blog' })).toEqual({ zones: [], totalZones: 0 });
+    expect(await zonesPage(user, { search: '\\shop' })).toEqual({ zones: [], totalZones: 0 });
+    expect(domains(await zonesPage(user, { search: 'P-O' }))).toEqual(['shop-one.com']);
+    expect(domains(await zonesPage(user, { search: 'OG' }))).toEqual(['my-blog.org', 'shopping-news.io']);
+    expect(domains(await zonesPage(user, { search: '.o' }))).toEqual(['my-blog.org']);
     expect((await zonesPage(user, { search: '' })).totalZones).toBe(4);
   });
 

@@ -62,25 +62,52 @@ const toOwnedZone = (row: OwnedZoneRow): OwnedZone => ({
 
 /**
  * The page's ORDER BY: the sorted column, then domain, then the mirror's id, all one way. Bytewise ("C")
- * as migration 054's indexes are, so PGlite and PostgreSQL agree whatever the database's locale;
- * account names without case, as people read them. `from` qualifies the columns ('z.' for zones and
- * 'a.' for accounts in the join; none over the page's own columns).
+ * as the indexes of migrations 054 and 056 are, so PGlite and PostgreSQL agree whatever the database's
+ * locale; account names without case, as people read them. `zone` qualifies the columns of a zones row.
  */
-function zoneOrder(sort: ZoneSort, order: SortOrder, from: { zone: string; account: string }): string {
-  const { zone, account } = from;
+function zoneOrder(sort: ZoneSort, order: SortOrder, zone: string): string {
   const columns: Record<ZoneSort, string> = {
     domain: `${zone}domain COLLATE "C"`,
-    accountName: `lower(${account}account_name) COLLATE "C"`,
+    accountName: `lower(${zone}account_name) COLLATE "C"`,
     status: `${zone}status COLLATE "C"`,
   };
   const direction = order === 'desc' ? 'DESC' : 'ASC';
   return [columns[sort], columns.domain, `${zone}id`].map((column) => `${column} ${direction}`).join(', ');
 }
 
-/** A zone as the JSON of `Zone`, from a zones row and its account's (their columns' prefixes, as `zoneOrder`'s). */
+/**
+ * A zone as the JSON of `Zone`, from a zones row (which carries its account's name, migration 056) and
+ * its account's row (prefixes as `zoneOrder`'s).
+ */
 const zoneJson = (zone: string, account: string) =>
-  `json_build_object('id', ${zone}zone_id, 'domain', ${zone}domain, 'accountName', ${account}account_name,
+  `json_build_object('id', ${zone}zone_id, 'domain', ${zone}domain, 'accountName', ${zone}account_name,
      'account_id', ${account}account_id, 'status', ${zone}status, 'name_servers', ${zone}name_servers)`;
+
+/** The person's mirror's version and number of zones (migration 056), as `versioned` reads them: an answer may use the number. */
+const VERSION = 'coalesce(kept.version, 0)::text';
+const KEPT_ZONES = 'coalesce(kept.zones, 0)';
+
+/** Three letters or digits in a row: a search pg_trgm finds trigrams in (it reads other characters as spaces). */
+const TRIGRAM_RUN = /[a-z0-9]{3}/i;
+
+/**
+ * The zones whose domain or account name contains `search`, without case, with `param` its value:
+ * through the trigram indexes of migration 056 when the search has a trigram, else by reading the
+ * person's rows (a trigram index would be read whole). The two match exactly the same zones: a LIKE
+ * with its wildcards escaped is a plain "contains".
+ */
+function zoneSearch(search: string, param: string): { condition: string; value: string } {
+  if (TRIGRAM_RUN.test(search)) {
+    return {
+      condition: `(lower(z.domain) LIKE lower(${param}) OR lower(z.account_name) LIKE lower(${param}))`,
+      value: `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`,
+    };
+  }
+  return {
+    condition: `(strpos(lower(z.domain), lower(${param})) > 0 OR strpos(lower(z.account_name), lower(${param})) > 0)`,
+    value: search,
+  };
+}
 
 /** An answer about a user's zones and the version of their mirror it was read at; null when it was the known one. */
 export interface VersionedJson {
@@ -171,43 +198,43 @@ export class ZonesRepository {
     request: ZonesPageRequest,
     knownVersion?: string,
   ): Promise<VersionedJson> {
-    // The owner on the row (migration 054): the default order and Status walk an index; a search
-    // reads the person's rows only.
-    const matching = `FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
-       WHERE z.user_id = $1
-         AND ($2 = '' OR strpos(lower(z.domain), lower($2)) > 0 OR strpos(lower(a.account_name), lower($2)) > 0)`;
-    return this.versioned(
-      `SELECT json_build_object(
+    // The owner and the account's name on the row (migrations 054, 056): every order walks an index
+    // and stops after the page; only then is each row's account read, for its Cloudflare id. Without
+    // a search, the count is the one kept; a search's matches (`zoneSearch`) are read once, for the
+    // page and the count.
+    const search = request.search === '' ? undefined : zoneSearch(request.search, '$4');
+    const columns = 'z.id, z.account_ref, z.zone_id, z.domain, z.status, z.name_servers, z.account_name';
+    const page = `SELECT json_build_object(
          'zones', coalesce((
-           SELECT json_agg(${zoneJson('', '')}
-                           ORDER BY ${zoneOrder(request.sort, request.order, { zone: '', account: '' })})
-             FROM (SELECT z.id, z.zone_id, z.domain, z.status, z.name_servers, a.account_name, a.account_id
-                     ${matching}
-                    ORDER BY ${zoneOrder(request.sort, request.order, { zone: 'z.', account: 'a.' })}
-                    LIMIT $3 OFFSET $4) page), '[]'),
-         'totalZones', CASE WHEN $2 = '' THEN (SELECT count(*) FROM zones WHERE user_id = $1)
-                            ELSE (SELECT count(*) ${matching}) END
-       )::text`,
-      [userId, request.search, request.limit, request.offset],
+           SELECT json_agg(${zoneJson('page.', 'a.')} ORDER BY ${zoneOrder(request.sort, request.order, 'page.')})
+             FROM (SELECT ${columns} FROM ${search ? 'matched z' : 'zones z WHERE z.user_id = $1'}
+                    ORDER BY ${zoneOrder(request.sort, request.order, 'z.')}
+                    LIMIT $2 OFFSET $3) page
+             JOIN cloudflare_accounts a ON a.id = page.account_ref), '[]'),
+         'totalZones', ${search ? '(SELECT count(*) FROM matched)' : KEPT_ZONES}
+       )::text`;
+    return this.versioned(
+      search
+        ? `WITH matched AS MATERIALIZED (SELECT ${columns} FROM zones z WHERE z.user_id = $1 AND ${search.condition})
+           ${page}`
+        : page,
+      [userId, request.limit, request.offset, ...(search ? [search.value] : [])],
       knownVersion,
     );
   }
 
   /**
    * An answer about the user's zones ($1 is the user) with the version of their mirror, in one
-   * statement: the zones' own version (bumped by every write here) and the number of their accounts
-   * (an account's removal takes its zones by cascade, bumping nothing). `answer` runs only when the
-   * version is not `knownVersion`: a kept answer costs a version check.
+   * statement reading one row of `zone_list_versions`: the version, which the triggers of migration
+   * 056 bump with every change of the person's zones (an account's rename or removal included), and
+   * their number of zones (`KEPT_ZONES`). `answer` runs only when the version is not `knownVersion`:
+   * a kept answer costs a version check.
    */
   private async versioned(answer: string, params: unknown[], knownVersion?: string): Promise<VersionedJson> {
     const known = params.length + 1;
     const [row] = await this.db.query<VersionedJson>(
-      `WITH current AS (
-         SELECT coalesce((SELECT version FROM zone_list_versions WHERE user_id = $1), 0)
-                || '/' || (SELECT count(*) FROM cloudflare_accounts WHERE user_id = $1) AS version
-       )
-       SELECT version, CASE WHEN version IS DISTINCT FROM $${known} THEN (${answer}) END AS json
-       FROM current`,
+      `SELECT ${VERSION} AS version, CASE WHEN ${VERSION} IS DISTINCT FROM $${known} THEN (${answer}) END AS json
+         FROM (SELECT) AS person LEFT JOIN zone_list_versions kept ON kept.user_id = $1`,
       [...params, knownVersion ?? null],
       // Planned once per text (the list's, and each order's page): planning cost PGlite more than the
       // page's own reading, and no value changes the best plan (the person's rows, by index).
@@ -216,10 +243,12 @@ export class ZonesRepository {
     return row!;
   }
 
-  /** Records a zone of the account (a new one, or a newer view of a known one). Run it in a transaction. */
+  // Every write below bumps the version of each person whose zones it changed, and moves their
+  // number of zones, by the triggers of migration 056 (in the same transaction).
+
+  /** Records a zone of the account (a new one, or a newer view of a known one). */
   async upsert(accountRef: number, zone: CloudflareZoneFields): Promise<void> {
     await this.upsertMany(accountRef, [zone]);
-    await this.bumpVersion(accountRef);
   }
 
   /**
@@ -232,34 +261,19 @@ export class ZonesRepository {
       zones.map((zone) => zone.zoneId),
     ]);
     await this.upsertMany(accountRef, zones);
-    await this.bumpVersion(accountRef);
   }
 
   /**
    * Forgets a zone deleted at Cloudflare. Every mirror holding it goes (several users may have added
-   * the same Cloudflare account): its id no longer exists anywhere. One statement bumps the version
-   * of each user who held it.
+   * the same Cloudflare account): its id no longer exists anywhere.
    */
   async removeEverywhere(zoneId: string): Promise<void> {
-    await this.db.query(
-      `WITH removed AS (DELETE FROM zones WHERE zone_id = $1 RETURNING account_ref)
-       INSERT INTO zone_list_versions (user_id, version)
-       SELECT DISTINCT a.user_id, 1 FROM removed r JOIN cloudflare_accounts a ON a.id = r.account_ref
-       ON CONFLICT (user_id) DO UPDATE SET version = zone_list_versions.version + 1`,
-      [zoneId],
-    );
+    await this.db.query(`DELETE FROM zones WHERE zone_id = $1`, [zoneId]);
   }
 
-  private async bumpVersion(accountRef: number): Promise<void> {
-    await this.db.query(
-      `INSERT INTO zone_list_versions (user_id, version)
-       SELECT user_id, 1 FROM cloudflare_accounts WHERE id = $1
-       ON CONFLICT (user_id) DO UPDATE SET version = zone_list_versions.version + 1`,
-      [accountRef],
-    );
-  }
-
-  // One statement for any number of zones: the rows travel as one JSON parameter.
+  // One statement for any number of zones: the rows travel as one JSON parameter. A zone as it was
+  // is not written again: an unchanged sync writes nothing (no new row versions, which PGlite, without
+  // autovacuum, would keep; no new version for the person, so their kept answers stay).
   private async upsertMany(accountRef: number, zones: CloudflareZoneFields[]): Promise<void> {
     if (zones.length === 0) return;
     const rows = zones.map((zone) => ({
@@ -270,14 +284,17 @@ export class ZonesRepository {
       plan: zone.plan,
     }));
     await this.db.query(
-      `INSERT INTO zones (account_ref, user_id, zone_id, domain, status, name_servers, plan)
-       SELECT $1, (SELECT user_id FROM cloudflare_accounts WHERE id = $1), z.zone_id, z.domain, z.status,
+      `INSERT INTO zones (account_ref, user_id, account_name, zone_id, domain, status, name_servers, plan)
+       SELECT $1, (SELECT user_id FROM cloudflare_accounts WHERE id = $1),
+              (SELECT account_name FROM cloudflare_accounts WHERE id = $1), z.zone_id, z.domain, z.status,
               z.name_servers, z.plan
          FROM jsonb_to_recordset($2::jsonb)
            AS z(zone_id text, domain text, status text, name_servers text[], plan text)
        ON CONFLICT (account_ref, zone_id)
        DO UPDATE SET domain = EXCLUDED.domain, status = EXCLUDED.status, name_servers = EXCLUDED.name_servers,
-                     plan = EXCLUDED.plan`,
+                     plan = EXCLUDED.plan
+       WHERE (zones.domain, zones.status, zones.name_servers, zones.plan)
+             IS DISTINCT FROM (EXCLUDED.domain, EXCLUDED.status, EXCLUDED.name_servers, EXCLUDED.plan)`,
       [accountRef, JSON.stringify(rows)],
     );
   }

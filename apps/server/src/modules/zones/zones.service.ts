@@ -139,9 +139,7 @@ export class ZonesService {
       ),
       'the new zone',
     );
-    await this.writing(() =>
-      this.deps.db.transaction((tx) => new ZonesRepository(tx).upsert(account.id, mirrorFields(zone))),
-    );
+    await this.writing(() => this.zones.upsert(account.id, mirrorFields(zone)));
     return {
       result: {
         id: zone.id,
