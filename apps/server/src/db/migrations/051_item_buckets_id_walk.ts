@@ -98,6 +98,9 @@ const changeColumns = (row: string) =>
 export const byOrder = (pick: (walk: (typeof WALKS)[number]) => string) =>
   `CASE ord ${WALKS.map((walk) => `WHEN '${walk.name}' THEN ${pick(walk)}`).join(' ')} END`;
 
+/** `text` on a line of its own after the current one, at `indent`; nothing without it. */
+const line = (text: string | undefined, indent: string) => (text ? `\n${indent}${text}` : '');
+
 /**
  * The statement trigger's function counting written rows in their buckets. `deferred` (migration 055)
  * adds the lists it leaves alone: a variable declared, the list-without-buckets build skipping them,
@@ -110,15 +113,13 @@ export const countFunction = (deferred?: { declare: string; notBuilt: string; no
   DECLARE
     changes text;
     ref bigint;
-    built bigint[] := '{}';${deferred ? `
-    ${deferred.declare}` : ''}
+    built bigint[] := '{}';${line(deferred?.declare, '    ')}
     grown record;
   BEGIN
     IF TG_OP = 'INSERT' THEN
       -- A list without buckets (new, or emptied) gets them from all its items, these included.
       FOR ref IN SELECT DISTINCT n.ban_list_ref FROM new_items n WHERE NOT EXISTS (
-        SELECT 1 FROM ban_list_item_buckets b WHERE b.ban_list_ref = n.ban_list_ref)${deferred ? `
-        ${deferred.notBuilt}` : ''}
+        SELECT 1 FROM ban_list_item_buckets b WHERE b.ban_list_ref = n.ban_list_ref)${line(deferred?.notBuilt, '        ')}
       LOOP
         PERFORM ban_list_item_buckets_build(ref, (SELECT count(*)::integer FROM ban_list_items WHERE ban_list_ref = ref));
         built := built || ref;
@@ -139,9 +140,8 @@ export const countFunction = (deferred?: { declare: string; notBuilt: string; no
       -- A value inet cannot read sorts last, outside the buckets: that list's address pages go by offset.
       DELETE FROM ban_list_item_buckets WHERE item_order = 'address'
         AND ban_list_ref IN (SELECT n.ban_list_ref FROM new_items n WHERE n.ip_sort IS NULL);
-    END IF;
-${deferred ? `    ${deferred.notCounted}
-` : ''}    FOR grown IN EXECUTE format($count$
+    END IF;${line(deferred?.notCounted, '    ')}
+    FOR grown IN EXECUTE format($count$
       WITH r AS MATERIALIZED (SELECT * FROM (%s) AS c WHERE c.ban_list_ref <> ALL ($1)),
       counted AS (
         UPDATE ban_list_item_buckets AS b SET items = b.items + c.delta
