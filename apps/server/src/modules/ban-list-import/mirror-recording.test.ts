@@ -89,6 +89,16 @@ describe("an import's items recorded in a list's mirror", () => {
     return Object.fromEntries(rows.map((row) => [row.item_order, row.items]));
   }
 
+  /** Every order of the ip list holds its `total` items in buckets, each counting the items it holds. */
+  async function expectCounted(ref: number, total: number) {
+    expect(await bucketCounts(ref)).toEqual(
+      Object.fromEntries(BUCKET_ORDER_NAMES.map((order) => [order, total])),
+    );
+    for (const order of BUCKET_ORDER_NAMES) {
+      expect(await miscountedBuckets(ctx.db, ref, order), order).toEqual([]);
+    }
+  }
+
   /** The page at `offset` as an offset over the whole order reads it. */
   function pageByOffset(ref: number, order: BucketOrderName, offset: number) {
     const [key] = BUCKET_ORDER_KEYS[order];
@@ -127,17 +137,8 @@ describe("an import's items recorded in a list's mirror", () => {
     // cut a transaction; its pages read right throughout.
     expect(seen.map((step) => step.pagesRight)).toEqual(Array(3 + 4).fill(true));
     expect(seen.slice(0, 3).map((step) => step.buckets)).toEqual([{}, {}, {}]);
-    // After the last, every order cut anew, each bucket counting its items.
-    const total = LISTED + items.length;
-    expect(await bucketCounts(list.ref)).toEqual({
-      id: total,
-      address: total,
-      comment: total,
-      created_on: total,
-    });
-    for (const order of BUCKET_ORDER_NAMES) {
-      expect(await miscountedBuckets(ctx.db, list.ref, order), order).toEqual([]);
-    }
+    // After the last, every order cut anew.
+    await expectCounted(list.ref, LISTED + items.length);
   });
 
   it('places the items of one transaction in their buckets, as any write does', async () => {
@@ -146,15 +147,6 @@ describe("an import's items recorded in a list's mirror", () => {
     const recording = new MirrorRecording(ctx.db, list, { userId: 1, name: NAME }, told);
     await recording.record(items);
     await recording.confirm();
-    for (const order of BUCKET_ORDER_NAMES) {
-      expect(await miscountedBuckets(ctx.db, list.ref, order), order).toEqual([]);
-    }
-    const total = LISTED + items.length;
-    expect(await bucketCounts(list.ref)).toEqual({
-      id: total,
-      address: total,
-      comment: total,
-      created_on: total,
-    });
+    await expectCounted(list.ref, LISTED + items.length);
   });
 });
