@@ -40,3 +40,30 @@ export async function insertNumberedItems(
   );
   await db.exec(`ANALYZE ban_list_items_${ref}`);
 }
+
+/** Each order kept in buckets (migration 038): its key over an item `i` and its bucket column. */
+export const BUCKET_ORDER_KEYS = {
+  id: ['i.id', 'from_number'],
+  address: ['i.ip_sort', 'from_address'],
+  comment: ['i.comment', 'from_comment'],
+  created_on: ['coalesce(i.first_created_on, i.created_on)', 'from_created'],
+} as const;
+export type BucketOrderName = keyof typeof BUCKET_ORDER_KEYS;
+export const BUCKET_ORDER_NAMES = Object.keys(BUCKET_ORDER_KEYS) as BucketOrderName[];
+
+/** Each of the list's buckets of `order` whose count differs from the items between its start and the next's. */
+export async function miscountedBuckets(db: Queryable, ref: number, order: BucketOrderName) {
+  const [key, column] = BUCKET_ORDER_KEYS[order];
+  const rows = await db.query<{ bucket: number; items: number; actual: number }>(
+    `SELECT b.bucket, b.items, (
+       SELECT count(*)::int FROM ban_list_items i
+       WHERE i.ban_list_ref = $1 AND (${key}, i.id) >= (b.start, b.from_id)
+         AND (b.next IS NULL OR (${key}, i.id) < (b.next, b.next_id))) AS actual
+     FROM (SELECT bucket, items, ${column} AS start, from_id,
+                  lead(${column}) OVER w AS next, lead(from_id) OVER w AS next_id
+           FROM ban_list_item_buckets WHERE ban_list_ref = $1 AND item_order = $2
+           WINDOW w AS (ORDER BY ${column}, from_id)) AS b`,
+    [ref, order],
+  );
+  return rows.filter((row) => row.items !== row.actual);
+}

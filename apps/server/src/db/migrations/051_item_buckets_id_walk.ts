@@ -51,7 +51,7 @@ const WALKS = [
   },
 ] as const;
 
-const LEAST: Record<(typeof WALKS)[number]['name'], string> = {
+export const LEAST: Record<(typeof WALKS)[number]['name'], string> = {
   id: '0',
   value: "''",
   address: "'0.0.0.0/0'::inet",
@@ -95,8 +95,68 @@ const changeColumns = (row: string) =>
   `${row}.ban_list_ref, ${row}.id, ${row}.id AS id_key, ${row}.ip AS value_key, ${row}.ip_sort AS address_key,
    ${row}.comment AS comment_key, coalesce(${row}.first_created_on, ${row}.created_on) AS created_on_key`;
 
-const byOrder = (pick: (walk: (typeof WALKS)[number]) => string) =>
+export const byOrder = (pick: (walk: (typeof WALKS)[number]) => string) =>
   `CASE ord ${WALKS.map((walk) => `WHEN '${walk.name}' THEN ${pick(walk)}`).join(' ')} END`;
+
+/** `text` on a line of its own after the current one, at `indent`; nothing without it. */
+const line = (text: string | undefined, indent: string) => (text ? `\n${indent}${text}` : '');
+
+/**
+ * The statement trigger's function counting written rows in their buckets. `deferred` (migration 055)
+ * adds the lists it leaves alone: a variable declared, the list-without-buckets build skipping them,
+ * and their rows left out of the counting.
+ */
+export const countFunction = (deferred?: { declare: string; notBuilt: string; notCounted: string }) =>
+  `  -- Counts a statement's rows in their buckets: ±1 per row (an update counts its row out of its old
+  -- bucket and into its new one when its keys changed), placed set-wise (placedChanges above).
+  CREATE OR REPLACE FUNCTION ban_list_item_buckets_count() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    changes text;
+    ref bigint;
+    built bigint[] := '{}';${line(deferred?.declare, '    ')}
+    grown record;
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      -- A list without buckets (new, or emptied) gets them from all its items, these included.
+      FOR ref IN SELECT DISTINCT n.ban_list_ref FROM new_items n WHERE NOT EXISTS (
+        SELECT 1 FROM ban_list_item_buckets b WHERE b.ban_list_ref = n.ban_list_ref)${line(deferred?.notBuilt, '        ')}
+      LOOP
+        PERFORM ban_list_item_buckets_build(ref, (SELECT count(*)::integer FROM ban_list_items WHERE ban_list_ref = ref));
+        built := built || ref;
+      END LOOP;
+      changes := 'SELECT ${changeColumns('n')}, 1 AS delta FROM new_items n';
+    ELSIF TG_OP = 'DELETE' THEN
+      changes := 'SELECT ${changeColumns('o')}, -1 AS delta FROM old_items o';
+    ELSE
+      changes := 'SELECT ${changeColumns('o')}, -1 AS delta FROM old_items o JOIN new_items n USING (ban_list_ref, id)
+                  WHERE (o.ip, o.ip_sort, o.comment, coalesce(o.first_created_on, o.created_on))
+                    IS DISTINCT FROM (n.ip, n.ip_sort, n.comment, coalesce(n.first_created_on, n.created_on))
+                  UNION ALL
+                  SELECT ${changeColumns('n')}, 1 AS delta FROM old_items o JOIN new_items n USING (ban_list_ref, id)
+                  WHERE (o.ip, o.ip_sort, o.comment, coalesce(o.first_created_on, o.created_on))
+                    IS DISTINCT FROM (n.ip, n.ip_sort, n.comment, coalesce(n.first_created_on, n.created_on))';
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+      -- A value inet cannot read sorts last, outside the buckets: that list's address pages go by offset.
+      DELETE FROM ban_list_item_buckets WHERE item_order = 'address'
+        AND ban_list_ref IN (SELECT n.ban_list_ref FROM new_items n WHERE n.ip_sort IS NULL);
+    END IF;${line(deferred?.notCounted, '    ')}
+    FOR grown IN EXECUTE format($count$
+      WITH r AS MATERIALIZED (SELECT * FROM (%s) AS c WHERE c.ban_list_ref <> ALL ($1)),
+      counted AS (
+        UPDATE ban_list_item_buckets AS b SET items = b.items + c.delta
+        FROM (SELECT bucket, sum(delta)::integer AS delta FROM (${placedChanges}) AS found GROUP BY 1) AS c
+        WHERE b.bucket = c.bucket
+        RETURNING b.ban_list_ref, b.item_order, b.bucket, b.items
+      )
+      SELECT ban_list_ref, item_order, bucket FROM counted WHERE items > ${2 * ITEMS_PER_BUCKET}
+    $count$, changes) USING built
+    LOOP
+      PERFORM ban_list_item_buckets_split(grown.ban_list_ref, grown.item_order, grown.bucket);
+    END LOOP;
+    RETURN NULL;
+  END $$;
+`;
 
 export const sql = `
   CREATE TABLE ban_list_unconfirmed_items (
@@ -159,53 +219,4 @@ export const sql = `
       EXECUTE ban_list_item_bucket_hops(ord, partition) USING ref, total, ord;
     END LOOP;
   END $$;
-  -- Counts a statement's rows in their buckets: ±1 per row (an update counts its row out of its old
-  -- bucket and into its new one when its keys changed), placed set-wise (placedChanges above).
-  CREATE OR REPLACE FUNCTION ban_list_item_buckets_count() RETURNS trigger LANGUAGE plpgsql AS $$
-  DECLARE
-    changes text;
-    ref bigint;
-    built bigint[] := '{}';
-    grown record;
-  BEGIN
-    IF TG_OP = 'INSERT' THEN
-      -- A list without buckets (new, or emptied) gets them from all its items, these included.
-      FOR ref IN SELECT DISTINCT n.ban_list_ref FROM new_items n WHERE NOT EXISTS (
-        SELECT 1 FROM ban_list_item_buckets b WHERE b.ban_list_ref = n.ban_list_ref)
-      LOOP
-        PERFORM ban_list_item_buckets_build(ref, (SELECT count(*)::integer FROM ban_list_items WHERE ban_list_ref = ref));
-        built := built || ref;
-      END LOOP;
-      changes := 'SELECT ${changeColumns('n')}, 1 AS delta FROM new_items n';
-    ELSIF TG_OP = 'DELETE' THEN
-      changes := 'SELECT ${changeColumns('o')}, -1 AS delta FROM old_items o';
-    ELSE
-      changes := 'SELECT ${changeColumns('o')}, -1 AS delta FROM old_items o JOIN new_items n USING (ban_list_ref, id)
-                  WHERE (o.ip, o.ip_sort, o.comment, coalesce(o.first_created_on, o.created_on))
-                    IS DISTINCT FROM (n.ip, n.ip_sort, n.comment, coalesce(n.first_created_on, n.created_on))
-                  UNION ALL
-                  SELECT ${changeColumns('n')}, 1 AS delta FROM old_items o JOIN new_items n USING (ban_list_ref, id)
-                  WHERE (o.ip, o.ip_sort, o.comment, coalesce(o.first_created_on, o.created_on))
-                    IS DISTINCT FROM (n.ip, n.ip_sort, n.comment, coalesce(n.first_created_on, n.created_on))';
-    END IF;
-    IF TG_OP <> 'DELETE' THEN
-      -- A value inet cannot read sorts last, outside the buckets: that list's address pages go by offset.
-      DELETE FROM ban_list_item_buckets WHERE item_order = 'address'
-        AND ban_list_ref IN (SELECT n.ban_list_ref FROM new_items n WHERE n.ip_sort IS NULL);
-    END IF;
-    FOR grown IN EXECUTE format($count$
-      WITH r AS MATERIALIZED (SELECT * FROM (%s) AS c WHERE c.ban_list_ref <> ALL ($1)),
-      counted AS (
-        UPDATE ban_list_item_buckets AS b SET items = b.items + c.delta
-        FROM (SELECT bucket, sum(delta)::integer AS delta FROM (${placedChanges}) AS found GROUP BY 1) AS c
-        WHERE b.bucket = c.bucket
-        RETURNING b.ban_list_ref, b.item_order, b.bucket, b.items
-      )
-      SELECT ban_list_ref, item_order, bucket FROM counted WHERE items > ${2 * ITEMS_PER_BUCKET}
-    $count$, changes) USING built
-    LOOP
-      PERFORM ban_list_item_buckets_split(grown.ban_list_ref, grown.item_order, grown.bucket);
-    END LOOP;
-    RETURN NULL;
-  END $$;
-`;
+${countFunction()}`;

@@ -47,6 +47,7 @@ import { sql as itemBucketsIdWalk } from './051_item_buckets_id_walk';
 import { sql as itemBucketsBulkRebuild } from './052_item_buckets_bulk_rebuild';
 import { sql as alertsPageIndexes } from './053_alerts_page_indexes';
 import { sql as zonesUserOrder } from './054_zones_user_order';
+import { sql as itemBucketsDeferred } from './055_item_buckets_deferred';
 import { sql as zonesKeptPerPerson } from './056_zones_kept_per_person';
 
 export interface Migration {
@@ -106,5 +107,6 @@ export const migrations: readonly Migration[] = [
   { name: '052_item_buckets_bulk_rebuild', sql: itemBucketsBulkRebuild },
   { name: '053_alerts_page_indexes', sql: alertsPageIndexes },
   { name: '054_zones_user_order', sql: zonesUserOrder },
+  { name: '055_item_buckets_deferred', sql: itemBucketsDeferred },
   { name: '056_zones_kept_per_person', sql: zonesKeptPerPerson },
 ];

@@ -220,13 +220,21 @@ function orderByOf(query: Pick<ItemsPageQuery, 'sort' | 'order'>): string {
   return column === 'id' ? `id ${direction}` : `${column} ${direction}, id ${direction}`;
 }
 
-/** The orders kept in buckets (migration 038): each one's key over the items and its bucket column. */
+/**
+ * The orders kept in buckets (migration 038): each one's key over the items, its bucket column, and
+ * the key below every item's where no item's key is NULL (the address order's is for a value inet
+ * cannot read): while a list has no buckets of such an order, its pages walk from that key.
+ */
 const BUCKET_ORDERS = {
-  id: { key: 'id', column: 'from_number' },
-  value: { key: 'ip', column: 'from_value' },
-  address: { key: 'ip_sort', column: 'from_address' },
-  comment: { key: 'comment', column: 'from_comment' },
-  created_on: { key: 'coalesce(first_created_on, created_on)', column: 'from_created' },
+  id: { key: 'id', column: 'from_number', least: '0::bigint' },
+  value: { key: 'ip', column: 'from_value', least: "''" },
+  address: { key: 'ip_sort', column: 'from_address', least: null },
+  comment: { key: 'comment', column: 'from_comment', least: "''" },
+  created_on: {
+    key: 'coalesce(first_created_on, created_on)',
+    column: 'from_created',
+    least: "'-infinity'::timestamptz",
+  },
 } as const;
 export type BucketOrder = keyof typeof BUCKET_ORDERS;
 
@@ -257,8 +265,10 @@ export class BanListItemsRepository {
   /**
    * The page of the whole list at `offset` in an order kept in buckets (migration 038), ascending:
    * the buckets' counts find the bucket holding the item at `offset`, and the order's index is walked
-   * from that bucket's first key, so the middle page costs what the first does. Undefined when the
-   * list keeps no buckets for the order (or `offset` is past its items): read it another way.
+   * from that bucket's first key, so the middle page costs what the first does. A list without
+   * buckets for the order (an import cuts them after its last transaction, migration 055) is walked
+   * from the order's least key, past `offset` items. Undefined when that cannot be (the address order)
+   * or `offset` is past the list's items: read it another way.
    */
   async pageInBuckets(
     ref: number,
@@ -266,16 +276,21 @@ export class BanListItemsRepository {
     offset: number,
     limit: number,
   ): Promise<BanListItemRecord[] | undefined> {
-    const { key, column } = BUCKET_ORDERS[order];
+    const { key, column, least } = BUCKET_ORDERS[order];
+    const unbucketed =
+      least === null
+        ? ''
+        : `UNION ALL SELECT ${least}, 0, $3::bigint WHERE NOT EXISTS (SELECT 1 FROM bucket)`;
     const rows = await this.db.query<BanListItemRecord>(
       `WITH bucket AS (
          SELECT ${column} AS from_key, from_id, items,
                 sum(items) OVER (ORDER BY ${column}, from_id) - items AS before
          FROM ban_list_item_buckets WHERE ban_list_ref = $1 AND item_order = $2
        ), start AS (
-         SELECT from_key, from_id, $3::bigint - before AS skip FROM bucket
-         WHERE before <= $3::bigint AND $3::bigint < before + items
-         ORDER BY before LIMIT 1
+         (SELECT from_key, from_id, $3::bigint - before AS skip FROM bucket
+          WHERE before <= $3::bigint AND $3::bigint < before + items
+          ORDER BY before LIMIT 1)
+         ${unbucketed}
        )
        SELECT item.* FROM start CROSS JOIN LATERAL (
          SELECT ${ITEM_COLUMNS} FROM ban_list_items
@@ -679,6 +694,33 @@ export class BanListItemsRepository {
       value: row.ip,
       expiresAt: row.expires_at,
     }));
+  }
+
+  /**
+   * In the caller's transaction, the list's order buckets are dropped and its rows written are not
+   * counted in any (migration 055): a write of many items cuts them once after its last transaction
+   * (`cutBuckets`) instead of placing every transaction's rows.
+   */
+  async deferBuckets(ref: number): Promise<void> {
+    await this.db.query("SELECT set_config('guardian.buckets_deferred', $1::text, true)", [ref]);
+    await this.db.query('DELETE FROM ban_list_item_buckets WHERE ban_list_ref = $1', [ref]);
+  }
+
+  /** The orders the list keeps in buckets (migration 055), each cut on its own by `cutBuckets`. */
+  async bucketOrders(ref: number): Promise<BucketOrder[]> {
+    const [row] = await this.db.query<{ orders: BucketOrder[] }>(
+      'SELECT ban_list_item_bucket_orders($1) AS orders',
+      [ref],
+    );
+    return row!.orders;
+  }
+
+  /** Cuts one order's buckets anew from the list's items (its index walked once), counted as the list counts them. */
+  async cutBuckets(ref: number, order: BucketOrder): Promise<void> {
+    await this.db.query(
+      'SELECT ban_list_item_buckets_build_order(id, items_count, $2) FROM ban_lists WHERE id = $1',
+      [ref, order],
+    );
   }
 
   /**
