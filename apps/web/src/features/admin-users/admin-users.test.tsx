@@ -392,12 +392,16 @@ describe('Users (administrators)', () => {
 
   it('says why when the users cannot be read, with Retry', async () => {
     api.answer('GET /api/admin/users', () =>
-      jsonResponse(400, { code: 'BAD_REQUEST', message: 'The search is too long.', errors: [] }),
+      jsonResponse(400, {
+        code: 'BAD_REQUEST',
+        message: 'The search must be at most 254 characters.',
+        errors: [],
+      }),
     );
     const person = userEvent.setup();
     renderApp('/admin/users');
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Failed to fetch users. The search is too long.',
+      'Failed to fetch users. The search must be at most 254 characters.',
     );
     api.answer('GET /api/admin/users', (call) => jsonResponse(200, usersPage(call.params)));
     await person.click(screen.getByRole('button', { name: 'Retry' }));
