@@ -10,6 +10,7 @@ export { DataDirLockedError } from './data-dir-lock';
 export { runMigrations } from './migrate';
 export { runAsRead } from './reads';
 export { copyRows, type CopyValue } from './copy-text';
+export { likeLiteral } from './like';
 
 /** What the database needs of the server's configuration (config.ts's Config is one). */
 export interface DbConfig {

@@ -1,5 +1,5 @@
 import type { AuditEvent, AuditOutcome } from '@guardian/contract';
-import type { Db, Queryable } from '../../db';
+import { likeLiteral, type Db, type Queryable } from '../../db';
 import { describeEvent } from './audit-words';
 
 export interface NewAuditEvent {
@@ -51,9 +51,6 @@ interface AuditRow {
 export function toAuditEvent(row: AuditRow): AuditEvent {
   return { ...row, at: row.at.toISOString() };
 }
-
-/** `%`, `_` and `\` match themselves in a LIKE pattern. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /** The WHERE clause of a filter, with its parameters from `$first` on. */
 function whereOf(

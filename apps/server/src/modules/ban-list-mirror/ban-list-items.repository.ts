@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ITEM_ADDED_VIA, type BanListItemSort, type ItemAddedVia, type SortOrder } from '@guardian/contract';
-import { copyRows, type Queryable } from '../../db';
+import { copyRows, likeLiteral, type Queryable } from '../../db';
 import type { SnapshotItem } from '../snapshots';
 import { mirrorKeySql } from './list-item-value';
 import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
@@ -138,9 +138,8 @@ export async function ensurePartition(db: Queryable, ref: number): Promise<void>
 
 const loadTableOf = (ref: number) => `${partitionOf(ref)}_next`;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 // Values are stored lower-case (IPv6, hostnames), and a case-sensitive LIKE can use the btree.
-const startingWith = (text: string) => `${escapeLike(text.toLowerCase())}%`;
+const startingWith = (text: string) => `${likeLiteral(text.toLowerCase())}%`;
 
 /**
  * The ids an export's piece spans at most (see `exportBatch`): 1,000 items, about 56 KB of CSV for
@@ -162,7 +161,7 @@ const MATCH_COLUMNS = `id, item_id, ip, comment, created_on, ip_sort, ${PROVENAN
  * index); `param` adds a parameter and answers its placeholder.
  */
 function commentCondition(text: string, comments: CommentMatch, param: (value: string) => string): string {
-  const escaped = escapeLike(text);
+  const escaped = likeLiteral(text);
   const addedBy = `lower(added_by) LIKE ${param(startingWith(text))}`;
   if (comments === 'containing') return `(comment ILIKE ${param(`%${escaped}%`)} OR ${addedBy})`;
   // A word starts the comment or follows a space.
@@ -382,7 +381,7 @@ export class BanListItemsRepository {
   async valuesStartingWith(ref: number, prefix: string): Promise<string[]> {
     const rows = await this.db.query<{ ip: string }>(
       'SELECT ip FROM ban_list_items WHERE ban_list_ref = $1 AND ip LIKE $2 LIMIT 50',
-      [ref, `${escapeLike(prefix)}%`],
+      [ref, `${likeLiteral(prefix)}%`],
     );
     return rows.map((row) => row.ip);
   }

@@ -8,7 +8,7 @@ import {
   type TicketState,
   type TicketThread,
 } from '@guardian/contract';
-import type { Db, Queryable } from '../../db';
+import { likeLiteral, type Db, type Queryable } from '../../db';
 
 /** What a page of tickets is filtered by: a person's own (`userId`), or the Helpdesk's filters. */
 export interface TicketFilter {
@@ -88,9 +88,6 @@ function toMessage(row: MessageRow): TicketMessage {
   };
 }
 
-/** `%`, `_` and `\` match themselves in a LIKE pattern. */
-const likeText = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 /** The only SQL of tickets (migration 046). */
 export class TicketsRepository {
   constructor(private readonly db: Db) {}
@@ -131,7 +128,7 @@ export class TicketsRepository {
     if (filter.userId !== undefined) add((p) => `t.user_id = ${p}`, filter.userId);
     if (filter.state) add((p) => `t.state = ${p}`, filter.state);
     if (filter.category) add((p) => `t.category = ${p}`, filter.category);
-    if (filter.person) add((p) => `p.email ILIKE ${p}`, `%${likeText(filter.person)}%`);
+    if (filter.person) add((p) => `p.email ILIKE ${p}`, `%${likeLiteral(filter.person)}%`);
     if (filter.assignee === 'none') where.push('t.assignee_id IS NULL');
     else if (filter.assignee !== undefined) add((p) => `t.assignee_id = ${p}`, filter.assignee);
     if (filter.before !== undefined) add((p) => `t.seq < ${p}`, filter.before);

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@guardian/contract';
 import { AppError } from '../../app-error';
-import { isUniqueViolation, type Db, type Queryable } from '../../db';
+import { isUniqueViolation, likeLiteral, type Db, type Queryable } from '../../db';
 import { revokeAllKeys } from '../api-keys';
 import { passwordStamp } from './password';
 
@@ -150,7 +150,7 @@ export class UsersRepository {
     users: UserRecord[];
     total: number;
   }> {
-    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    const pattern = `%${likeLiteral(query.search.toLowerCase())}%`;
     const [rows, [count]] = await Promise.all([
       this.db.query<UserRecord>(
         `SELECT ${COLUMNS} FROM users WHERE lower(email) LIKE $1 ORDER BY id LIMIT $2 OFFSET $3`,

@@ -1,5 +1,5 @@
 import type { ListPlan, SortOrder, ZoneSort } from '@guardian/contract';
-import { PLANNED_ONCE, type Queryable } from '../../db';
+import { likeLiteral, PLANNED_ONCE, type Queryable } from '../../db';
 import type { AccountRecord } from '../accounts';
 
 export interface ZoneRecord {
@@ -100,7 +100,7 @@ function zoneSearch(search: string, param: string): { condition: string; value: 
   if (TRIGRAM_RUN.test(search)) {
     return {
       condition: `(lower(z.domain) LIKE lower(${param}) OR lower(z.account_name) LIKE lower(${param}))`,
-      value: `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`,
+      value: `%${likeLiteral(search)}%`,
     };
   }
   return {
