@@ -156,6 +156,31 @@ export class ListImportRepository {
     );
   }
 
+  /** Reserves `count` ids for an import's items built outside the mirror (BanListItemsRepository.startImport). */
+  async reserveIds(ref: number, count: number): Promise<void> {
+    await this.db.query('UPDATE ban_lists SET next_item_id = next_item_id + $2::integer WHERE id = $1', [
+      ref,
+      count,
+    ]);
+  }
+
+  /**
+   * The history and the count of `count` items an import attached with ids [fromId, toId)
+   * (BanListItemsRepository.attachImport), as `insertImported` writes them for items it inserts.
+   */
+  async recordAttached(ref: number, fromId: number, toId: number, count: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ban_list_item_history (ban_list_ref, item_id, value, event, user_id, actor, added_via, expires_at)
+       SELECT $1, item_id, ip, 'added', added_by_user, added_by, added_via, expires_at FROM ban_list_items
+       WHERE ban_list_ref = $1 AND id >= $2::bigint AND id < $3::bigint ORDER BY id`,
+      [ref, fromId, toId],
+    );
+    await this.db.query(
+      `UPDATE ban_lists SET items_count = items_count + $2::integer, items_version = items_version + 1 WHERE id = $1`,
+      [ref, count],
+    );
+  }
+
   /** Marks the ids [fromId, toId) as recorded ahead of Cloudflare's operation (migration 051). */
   async markUnconfirmed(ref: number, fromId: number, toId: number): Promise<void> {
     await this.db.query(

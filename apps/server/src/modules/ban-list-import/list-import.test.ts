@@ -502,6 +502,18 @@ describe('import into a list', () => {
       [ref],
     );
     expect(count!.count).toBe(50_000);
+    // Synced after it (the import's items in a table of their own, mirror-recording.ts): every item
+    // kept with its provenance, the history's provisional ids renamed to Cloudflare's.
+    const sync = await call(alice, `/api/cloudflare/banlists/${listId}/sync`, undefined, impatient);
+    expect(sync.statusCode, sync.body).toBe(202);
+    expect((await ended(sync.json<Job>().id)).state).toBe('succeeded');
+    const [synced] = await ctx.db.query<{ count: number; imported: number; pending: number }>(
+      `SELECT count(*)::int AS count, count(*) FILTER (WHERE added_via = 'import')::int AS imported,
+              count(*) FILTER (WHERE item_id LIKE 'pending%')::int AS pending
+       FROM ban_list_items WHERE ban_list_ref = $1`,
+      [ref],
+    );
+    expect(synced).toEqual({ count: 50_000, imported: 50_000, pending: 0 });
   });
 
   it("counts the items recorded as it goes, 5,000 at a time: the job's count and rate move (issue 35)", async () => {

@@ -11,6 +11,7 @@ import {
 } from '../../test/list-rows';
 import { BanListItemsRepository, BanListsRepository, newPendingItemId } from '../ban-list-mirror';
 import type { BanListItemRecord, BanListRecord } from '../ban-list-mirror';
+import { ListImportRepository } from './list-import.repository';
 import { IMPORT_RECORD_BATCH, MirrorRecording, type ImportedItem } from './mirror-recording';
 
 /**
@@ -124,7 +125,7 @@ describe("an import's items recorded in a list's mirror", () => {
         for (const offset of [0, 7_000, LISTED + 1_000]) {
           const read = await pages.pageInBuckets(list.ref, order, offset, 25);
           const expected = await pageByOffset(list.ref, order, offset);
-          if (JSON.stringify(ids(read)) !== JSON.stringify(ids(expected))) pagesRight = false;
+          if (JSON.stringify(ids(read) ?? []) !== JSON.stringify(ids(expected))) pagesRight = false;
         }
       }
       seen.push({ buckets: await bucketCounts(list.ref), pagesRight });
@@ -133,13 +134,118 @@ describe("an import's items recorded in a list's mirror", () => {
     await recording.record(items);
     await recording.confirm();
 
-    // Between its transactions the list had no buckets (none placed, none split), then one order was
-    // cut a transaction; its pages read right throughout.
-    expect(seen.map((step) => step.pagesRight)).toEqual(Array(3 + 4).fill(true));
-    expect(seen.slice(0, 3).map((step) => step.buckets)).toEqual([{}, {}, {}]);
+    // Its ids reserved (the list as it was), its items attached with the buckets dropped (none placed,
+    // none split), then one order cut a transaction; its pages read right throughout.
+    expect(seen.map((step) => step.pagesRight)).toEqual(Array(2 + 4).fill(true));
+    expect(seen.slice(0, 2).map((step) => step.buckets)).toEqual([
+      Object.fromEntries(BUCKET_ORDER_NAMES.map((order) => [order, LISTED])),
+      {},
+    ]);
     // After the last, every order cut anew.
     await expectCounted(list.ref, LISTED + items.length);
   });
+
+  it("writes a large import's items into a table of their own, attached at once, each value once", async () => {
+    const list = await listedList('attached');
+    const items = imported(2 * IMPORT_RECORD_BATCH + 2_000);
+    const mirrored = async () => {
+      const [row] = await ctx.db.query<{ rows: number; values: number; counted: number; history: number }>(
+        `SELECT count(*)::int AS rows, count(DISTINCT ip)::int AS values,
+                (SELECT items_count FROM ban_lists WHERE id = $1) AS counted,
+                (SELECT count(*)::int FROM ban_list_item_history WHERE ban_list_ref = $1 AND actor = $2) AS history
+         FROM ban_list_items WHERE ban_list_ref = $1`,
+        [list.ref, NAME],
+      );
+      return row!;
+    };
+    const tables = async () =>
+      (
+        await ctx.db.query<{ count: number }>(
+          'SELECT count(*)::int AS count FROM pg_inherits WHERE inhparent = to_regclass($1)',
+          [`ban_list_items_${list.ref}`],
+        )
+      )[0]!.count;
+    // While its table is built, another write mirrors one of its values and one of its own.
+    let transactions = 0;
+    const addMeanwhile = async () => {
+      if (transactions++ > 0) return;
+      await ctx.db.transaction(async (tx) => {
+        const locked = (await new BanListsRepository(tx).lock(list.ref))!;
+        const other = { ...items[0]!, itemId: newPendingItemId(), ip: '12.0.0.1', ipSort: '12.0.0.1' };
+        await new ListImportRepository(tx).insertImported(
+          list.ref,
+          locked.nextItemId,
+          [{ ...items[5]!, itemId: newPendingItemId() }, other],
+          { userId: 1, name: 'another@example.com' },
+        );
+      });
+    };
+    const recording = new MirrorRecording(watched(addMeanwhile), list, { userId: 1, name: NAME }, told);
+    await recording.record(items);
+    await recording.confirm();
+    const total = LISTED + items.length + 1;
+    expect(await mirrored()).toEqual({
+      rows: total,
+      values: total,
+      counted: total,
+      history: items.length - 1,
+    });
+    // The list's earlier items, and the import's in a table of their own.
+    expect(await tables()).toBe(2);
+    await expectCounted(list.ref, total);
+
+    // A second one is a third table; its write not completed at Cloudflare, its items and history go.
+    const [now] = await ctx.db.query<{ next: number }>(
+      'SELECT next_item_id AS next FROM ban_lists WHERE id = $1',
+      [list.ref],
+    );
+    const again = { ...list, itemsCount: total, nextItemId: Number(now!.next) };
+    const more = imported(IMPORT_RECORD_BATCH + 1_000).map((item) => {
+      const ip = item.ip.replace(/^\d+/, '13');
+      return { ...item, ip, ipSort: ip };
+    });
+    const second = new MirrorRecording(ctx.db, again, { userId: 1, name: NAME }, told);
+    await second.record(more);
+    expect(await tables()).toBe(3);
+    expect((await mirrored()).rows).toBe(total + more.length);
+    await expectCounted(list.ref, total + more.length);
+    await second.withdraw();
+    expect(await mirrored()).toEqual({
+      rows: total,
+      values: total,
+      counted: total,
+      history: items.length - 1,
+    });
+    await expectCounted(list.ref, total);
+    // An item added after them has the next id, and every order's pages read it.
+    const after = await pagesAfterAdd(list.ref);
+    expect(after).toEqual(true);
+  });
+
+  /** Adds one item and answers whether every order's last page, as the buckets serve it, ends with it where it sorts. */
+  async function pagesAfterAdd(ref: number): Promise<boolean> {
+    await ctx.db.transaction(async (tx) => {
+      const locked = (await new BanListsRepository(tx).lock(ref))!;
+      const item = { ...imported(1)[0]!, itemId: newPendingItemId(), ip: '14.0.0.1', ipSort: '14.0.0.1' };
+      await new ListImportRepository(tx).insertImported(ref, locked.nextItemId, [item], {
+        userId: 1,
+        name: NAME,
+      });
+    });
+    const pages = new BanListItemsRepository(ctx.db);
+    for (const order of BUCKET_ORDER_NAMES) {
+      for (const offset of [0, 10_000, LISTED + 7_000]) {
+        const read = order === 'address' ? undefined : await pages.pageInBuckets(ref, order, offset, 25);
+        const expected = await pageByOffset(ref, order, offset);
+        if (read && JSON.stringify(ids(read)) !== JSON.stringify(ids(expected))) return false;
+      }
+    }
+    const [added] = await ctx.db.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM ban_list_items WHERE ban_list_ref = $1 AND ip = '14.0.0.1'",
+      [ref],
+    );
+    return added!.count === 1;
+  }
 
   it('places the items of one transaction in their buckets, as any write does', async () => {
     const list = await listedList('placed');

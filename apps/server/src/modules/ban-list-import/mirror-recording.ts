@@ -18,8 +18,16 @@ export type ImportedItem = MirrorItem & { expiresAt: string | null };
 export const IMPORT_RECORD_BATCH = 5_000;
 
 /**
- * An import's items put in a list's mirror (under the list's turn, which the caller holds), in
- * batches of IMPORT_RECORD_BATCH, each its own transaction (PGlite runs one transaction at a time: a
+ * Imports a list's partition holds as tables of their own at most: each read of the list walks each
+ * one's indexes beside the others'. Past it an import is recorded in batches; a sync makes the list
+ * one table again.
+ */
+const MAX_ATTACHED_IMPORTS = 8;
+
+/**
+ * An import's items put in a list's mirror (under the list's turn, which the caller holds): when they
+ * grow the list by much, in a table of their own attached to the list's partition (`recordAttached`);
+ * else in batches of IMPORT_RECORD_BATCH, each its own transaction (PGlite runs one transaction at a time: a
  * progress write waits for the one in progress). A write's items are recorded while Cloudflare's
  * bulk operation runs: until `confirm` they are pending, and `withdraw` removes them again (with
  * their history) should the operation not complete.
@@ -54,7 +62,8 @@ export class MirrorRecording {
     const deferBuckets =
       items.length > IMPORT_RECORD_BATCH && items.length * 12 >= this.list.itemsCount + items.length;
     try {
-      await this.recordInBatches(items, deferBuckets);
+      if (deferBuckets && (await this.canAttach())) await this.recordAttached(items);
+      else await this.recordInBatches(items, deferBuckets);
     } catch (err) {
       // Else the list's next insert cuts them (migration 038), its pages read without them until then.
       if (deferBuckets) await this.cutBuckets().catch(() => undefined);
@@ -96,6 +105,70 @@ export class MirrorRecording {
       this.told.changed();
       this.told.progress(start + batch.length, items.length);
     }
+  }
+
+  /** Whether the list's partition takes one more import's table (BanListItemsRepository.attachImport). */
+  private async canAttach(): Promise<boolean> {
+    return (await new BanListItemsRepository(this.db).attachedImports(this.list.ref)) < MAX_ATTACHED_IMPORTS;
+  }
+
+  /**
+   * The items not yet in the mirror written into a table of their own under ids reserved for them,
+   * indexed in bulk, and attached to the list's partition in one transaction (the list's pages and
+   * counts see all of them at once). Costs about what a sync of these items alone does, where
+   * recording them in batches kept every index of the list's items one row at a time.
+   */
+  private async recordAttached(items: readonly ImportedItem[]): Promise<void> {
+    const { list } = this;
+    const keyOf = (item: ImportedItem) => keyOfMirrorValue(list.kind, item.ip);
+    const { fromId, missing } = await this.db.transaction(async (tx) => {
+      const locked = await new BanListsRepository(tx).lock(list.ref);
+      if (!locked) throw banListNotFound();
+      const imports = new ListImportRepository(tx);
+      // As in recordInBatches: while the next id has not moved, nothing was added.
+      const present =
+        locked.nextItemId === this.nextItemId
+          ? new Set<string>()
+          : await imports.existingKeys(list.ref, list.kind, items.map(keyOf));
+      const missing = items.filter((item) => !present.has(keyOf(item)));
+      await imports.reserveIds(list.ref, missing.length);
+      return { fromId: locked.nextItemId, missing };
+    });
+    const toId = fromId + missing.length;
+    this.nextItemId = toId;
+    if (missing.length === 0) return;
+    const mirror = new BanListItemsRepository(this.db);
+    const by = { userId: this.by.userId, name: this.by.name, via: this.by.via ?? 'import' } as const;
+    try {
+      await mirror.startImport(list.ref, fromId, toId);
+      for (let start = 0; start < missing.length; start += IMPORT_RECORD_BATCH) {
+        const batch = missing.slice(start, start + IMPORT_RECORD_BATCH);
+        await mirror.loadImport(list.ref, fromId + start, batch, by);
+        this.told.progress(items.length - missing.length + start + batch.length, items.length);
+      }
+      await mirror.indexImport(list.ref, { lanes: this.db.kind === 'postgres' ? 2 : 1 });
+      const attached = await this.db.transaction(async (tx) => {
+        const locked = await new BanListsRepository(tx).lock(list.ref);
+        if (!locked) throw banListNotFound();
+        const items = new BanListItemsRepository(tx);
+        await items.deferBuckets(list.ref);
+        const count = await items.attachImport(list.ref, fromId, toId);
+        const imports = new ListImportRepository(tx);
+        await imports.recordAttached(list.ref, fromId, toId, count);
+        // Until Cloudflare's operation completes: withdrawn if it does not, even by another process.
+        if (count > 0) await imports.markUnconfirmed(list.ref, fromId, toId);
+        this.nextItemId = locked.nextItemId;
+        return count;
+      });
+      if (attached > 0) {
+        this.pending.push(fromId);
+        this.pendingItems += attached;
+      }
+    } finally {
+      // Attached, it was renamed: this drops only an import's table left unattached by a failure.
+      await mirror.dropImport(list.ref).catch(() => undefined);
+    }
+    this.told.changed();
   }
 
   /**

@@ -137,6 +137,14 @@ export async function ensurePartition(db: Queryable, ref: number): Promise<void>
 }
 
 const loadTableOf = (ref: number) => `${partitionOf(ref)}_next`;
+/** Where an import's items are built before they are attached to the list's partition (see `attachImport`). */
+const importTableOf = (ref: number) => `${partitionOf(ref)}_import`;
+
+/** An id inlined in DDL (a partition bound or a CHECK): a database integer, checked as `partitionOf` checks a ref. */
+function idLiteral(id: number): string {
+  if (!Number.isSafeInteger(id) || id < 0) throw new Error(`Invalid item id ${id}`);
+  return String(id);
+}
 
 // Values are stored lower-case (IPv6, hostnames), and a case-sensitive LIKE can use the btree.
 const startingWith = (text: string) => `${likeLiteral(text.toLowerCase())}%`;
@@ -476,7 +484,10 @@ export class BanListItemsRepository {
    * buckets (cut again with its next items: a dropped table counts no rows out).
    */
   async dropAll(ref: number): Promise<void> {
-    await this.db.exec(`DROP TABLE IF EXISTS ${partitionOf(ref)}`);
+    // The partition's own partitions (imports attached, see `attachImport`) go with it.
+    await this.db.exec(
+      `DROP TABLE IF EXISTS ${partitionOf(ref)}; DROP TABLE IF EXISTS ${importTableOf(ref)}`,
+    );
     await this.db.query('DELETE FROM ban_list_item_buckets WHERE ban_list_ref = $1', [ref]);
     // An import's items recorded ahead of Cloudflare (migration 051) went with the others.
     await this.db.query('DELETE FROM ban_list_unconfirmed_items WHERE ban_list_ref = $1', [ref]);
@@ -562,7 +573,11 @@ export class BanListItemsRepository {
    * gathers its statistics and visibility map, so the planner and index-only scans work at once.
    */
   async indexLoad(ref: number, options: { lanes: 1 | 2 }): Promise<void> {
-    const table = loadTableOf(ref);
+    await this.buildIndexes(loadTableOf(ref), options.lanes, { analyze: true });
+  }
+
+  /** The mirror's indexes built in bulk on a table about to become (part of) a list's partition, and its statistics. */
+  private async buildIndexes(table: string, lanes: 1 | 2, options: { analyze: boolean }): Promise<void> {
     // Alone: it takes the table's exclusive lock.
     await this.db.exec(`ALTER TABLE ${table} ADD PRIMARY KEY (ban_list_ref, id)`);
     // The other indexes, with two lanes on PostgreSQL: one of each is built at once on two connections
@@ -570,7 +585,7 @@ export class BanListItemsRepository {
     // longest, which PostgreSQL 15 builds on one core) beside the btrees. PGlite answers one statement
     // at a time: a second lane would only put a second long build in line before everyone else's
     // statements. The same SQL as the partitioned table's indexes, so attaching finds them.
-    const lanes = [
+    const statements = [
       [
         `CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`,
         // Containment search across lists, its CIDR items only (migration 025, modules/ip-search/):
@@ -593,7 +608,7 @@ export class BanListItemsRepository {
       ],
     ];
     const built = await Promise.allSettled(
-      (options.lanes === 2 ? lanes : [lanes.flat()]).map(async (lane) => {
+      (lanes === 2 ? statements : [statements.flat()]).map(async (lane) => {
         for (const statement of lane) await this.db.exec(statement);
       }),
     );
@@ -601,7 +616,7 @@ export class BanListItemsRepository {
     const failed = built.find((lane) => lane.status === 'rejected');
     if (failed) throw failed.reason;
     // VACUUM refuses to run inside a transaction block, which a multi-statement exec is.
-    await this.db.exec(`VACUUM (ANALYZE) ${table}`);
+    await this.db.exec(options.analyze ? `VACUUM (ANALYZE) ${table}` : `VACUUM ${table}`);
   }
 
   /**
@@ -739,6 +754,121 @@ export class BanListItemsRepository {
 
   async dropLoad(ref: number): Promise<void> {
     await this.db.exec(`DROP TABLE IF EXISTS ${loadTableOf(ref)}`);
+  }
+
+  // An import that grows a list by much (ban-list-import/mirror-recording.ts) writes its items into a
+  // table of their own, indexed in bulk as a sync's load is, and attaches it: the list's partition
+  // becomes partitioned by item id, its earlier items (and every item added after) in its default
+  // partition, each such import's items in the range of ids reserved for them. Row by row, the same
+  // items kept nine indexes of a 400,000-item table one entry at a time (issue 36). A sync swaps in one
+  // plain table again.
+
+  /** A fresh table for an import's items, ids [fromId, toId) (a leftover of an interrupted import is dropped). */
+  async startImport(ref: number, fromId: number, toId: number): Promise<void> {
+    const table = importTableOf(ref);
+    // The CHECKs prove the table's bounds, so attaching it reads none of its rows.
+    await this.db.exec(`
+      DROP TABLE IF EXISTS ${table};
+      CREATE TABLE ${table} (
+        LIKE ban_list_items INCLUDING DEFAULTS INCLUDING CONSTRAINTS,
+        CONSTRAINT ${table}_ref CHECK (ban_list_ref = ${ref}),
+        CONSTRAINT ${table}_ids CHECK (id >= ${idLiteral(fromId)} AND id < ${idLiteral(toId)})
+      );
+    `);
+  }
+
+  /** Appends an import's items in one COPY, numbered from `firstId` on in the order given, with their provenance. */
+  async loadImport(
+    ref: number,
+    firstId: number,
+    items: readonly (MirrorItem & { expiresAt: string | null })[],
+    by: { userId: number; name: string; via: Exclude<ItemAddedVia, 'cloudflare'> },
+  ): Promise<void> {
+    await this.db.copyIn(
+      `${importTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort, added_via, added_by, added_by_user, expires_at)`,
+      copyRows(
+        items.map((item, index) => [
+          ref,
+          firstId + index,
+          item.itemId,
+          item.ip,
+          item.comment,
+          item.createdOn,
+          item.ipSort,
+          by.via,
+          by.name,
+          by.userId,
+          item.expiresAt,
+        ]),
+      ),
+    );
+  }
+
+  /**
+   * The import's table indexed as a sync's load is (`indexLoad`), and vacuumed (index-only scans), but
+   * not analyzed, as rows an import inserted were not: statistics saying every row is provisional made
+   * the next sync's carry-over of them (`keepProvenance`) a merge join sorting its whole load table.
+   */
+  async indexImport(ref: number, options: { lanes: 1 | 2 }): Promise<void> {
+    await this.buildIndexes(importTableOf(ref), options.lanes, { analyze: false });
+  }
+
+  /** How many imports' tables the list's partition holds (each read of the list walks each one's indexes). */
+  async attachedImports(ref: number): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM pg_inherits
+       WHERE inhparent = to_regclass($1) AND inhrelid <> coalesce(to_regclass($2), 0)`,
+      [partitionOf(ref), `${partitionOf(ref)}_base`],
+    );
+    return row!.count;
+  }
+
+  /**
+   * In the caller's transaction (the list locked): the import's table attached as the list's items
+   * with ids [fromId, toId), less the values another write added since the ids were reserved (their
+   * ids come after toId). Answers how many items it attached. Not counted in the list's order buckets:
+   * the caller defers them (`deferBuckets`) and cuts them after.
+   */
+  async attachImport(ref: number, fromId: number, toId: number): Promise<number> {
+    const table = importTableOf(ref);
+    const partition = partitionOf(ref);
+    await this.db.query(
+      `DELETE FROM ${table} AS imported USING ban_list_items AS item
+       WHERE item.ban_list_ref = $1 AND item.id >= $2::bigint AND ${mirrorKeySql('item.ip')} = ${mirrorKeySql('imported.ip')}`,
+      [ref, toId],
+    );
+    const [shape] = await this.db.query<{ relkind: string | null }>(
+      'SELECT (SELECT relkind FROM pg_class WHERE oid = to_regclass($1))::text AS relkind',
+      [partition],
+    );
+    if (shape?.relkind !== 'p') {
+      // The list's plain partition becomes the default partition of one partitioned by id. Its CHECK
+      // first (one read of its rows, the list's reads waiting), so attaching the new one reads none;
+      // detaching locks ban_list_items until this transaction ends, as a sync's swap does.
+      await ensurePartition(this.db, ref);
+      await this.db.exec(`
+        ALTER TABLE ${partition} ADD CONSTRAINT ${partition}_in_list CHECK (ban_list_ref = ${ref});
+        ALTER TABLE ban_list_items DETACH PARTITION ${partition};
+        ALTER TABLE ${partition} RENAME TO ${partition}_base;
+        CREATE TABLE ${partition} (LIKE ban_list_items INCLUDING DEFAULTS INCLUDING CONSTRAINTS) PARTITION BY RANGE (id);
+        ALTER TABLE ${partition} ATTACH PARTITION ${partition}_base DEFAULT;
+        ALTER TABLE ban_list_items ATTACH PARTITION ${partition} FOR VALUES IN (${ref});
+      `);
+    }
+    // Reads the default partition once (none of its rows may fall in the range), its indexes none.
+    await this.db.exec(`
+      ALTER TABLE ${partition} ATTACH PARTITION ${table} FOR VALUES FROM (${idLiteral(fromId)}) TO (${idLiteral(toId)});
+      ALTER TABLE ${table} RENAME TO ${partition}_${idLiteral(fromId)};
+    `);
+    const [row] = await this.db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM ban_list_items WHERE ban_list_ref = $1 AND id >= $2::bigint AND id < $3::bigint',
+      [ref, fromId, toId],
+    );
+    return row!.count;
+  }
+
+  async dropImport(ref: number): Promise<void> {
+    await this.db.exec(`DROP TABLE IF EXISTS ${importTableOf(ref)}`);
   }
 
   /**

@@ -196,7 +196,8 @@ export class UsersRepository {
         for (const list of lists) {
           if (!Number.isSafeInteger(list.id)) throw new Error(`Invalid ban list ref ${list.id}`);
           await tx.exec(
-            `DROP TABLE IF EXISTS ban_list_items_${list.id}; DROP TABLE IF EXISTS ban_list_items_${list.id}_next;`,
+            `DROP TABLE IF EXISTS ban_list_items_${list.id}; DROP TABLE IF EXISTS ban_list_items_${list.id}_next;
+             DROP TABLE IF EXISTS ban_list_items_${list.id}_import;`,
           );
         }
         return { done: true, user: null, sessionsEnded: true, apiKeysRevoked: 0 };
