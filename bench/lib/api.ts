@@ -19,7 +19,7 @@ export class ApiError extends Error {
 /** How often a 202's job is asked about: often, so that a wall time includes little waiting. */
 const JOB_POLL_MS = 50;
 /** 503s in a row a job's follower rides out (each after its retry-after) before it gives up. */
-const MAX_UNAVAILABLE_IN_A_ROW = 10;
+export const MAX_UNAVAILABLE_IN_A_ROW = 10;
 const retryAfterMs = (headers: Record<string, string>) =>
   Math.min(Math.max(Number(headers['retry-after']) || 1, 1), 30) * 1_000;
 

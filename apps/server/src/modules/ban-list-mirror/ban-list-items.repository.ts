@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ITEM_ADDED_VIA, type BanListItemSort, type ItemAddedVia, type SortOrder } from '@guardian/contract';
-import { copyRows, likeLiteral, type Queryable } from '../../db';
+import { copyRows, likeLiteral, type CopyValue, type Queryable } from '../../db';
 import type { SnapshotItem } from '../snapshots';
 import { mirrorKeySql } from './list-item-value';
 import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
@@ -137,6 +137,18 @@ export async function ensurePartition(db: Queryable, ref: number): Promise<void>
 }
 
 const loadTableOf = (ref: number) => `${partitionOf(ref)}_next`;
+/** An item's own columns, in the order of `mirrorRow`'s values (a COPY's or an INSERT's). */
+const MIRROR_ROW_COLUMNS = 'ban_list_ref, id, item_id, ip, comment, created_on, ip_sort';
+const mirrorRow = (ref: number, id: number, item: MirrorItem): CopyValue[] => [
+  ref,
+  id,
+  item.itemId,
+  item.ip,
+  item.comment,
+  item.createdOn,
+  item.ipSort,
+];
+
 /** Where an import's items are built before they are attached to the list's partition (see `attachImport`). */
 const importTableOf = (ref: number) => `${partitionOf(ref)}_import`;
 
@@ -408,13 +420,7 @@ export class BanListItemsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7::inet, $8, $9, $10, $11)
        RETURNING ${ITEM_COLUMNS}`,
       [
-        ref,
-        id,
-        item.itemId,
-        item.ip,
-        item.comment,
-        item.createdOn,
-        item.ipSort,
+        ...mirrorRow(ref, id, item),
         provenance.addedVia,
         provenance.addedBy.name,
         provenance.addedBy.userId,
@@ -510,18 +516,8 @@ export class BanListItemsRepository {
   /** Appends items in one COPY, numbered from `firstId` on in the order given. */
   async load(ref: number, firstId: number, items: readonly MirrorItem[]): Promise<void> {
     await this.db.copyIn(
-      `${loadTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort)`,
-      copyRows(
-        items.map((item, index) => [
-          ref,
-          firstId + index,
-          item.itemId,
-          item.ip,
-          item.comment,
-          item.createdOn,
-          item.ipSort,
-        ]),
-      ),
+      `${loadTableOf(ref)} (${MIRROR_ROW_COLUMNS})`,
+      copyRows(items.map((item, index) => mirrorRow(ref, firstId + index, item))),
     );
   }
 
@@ -785,16 +781,10 @@ export class BanListItemsRepository {
     by: { userId: number; name: string; via: Exclude<ItemAddedVia, 'cloudflare'> },
   ): Promise<void> {
     await this.db.copyIn(
-      `${importTableOf(ref)} (ban_list_ref, id, item_id, ip, comment, created_on, ip_sort, added_via, added_by, added_by_user, expires_at)`,
+      `${importTableOf(ref)} (${MIRROR_ROW_COLUMNS}, added_via, added_by, added_by_user, expires_at)`,
       copyRows(
         items.map((item, index) => [
-          ref,
-          firstId + index,
-          item.itemId,
-          item.ip,
-          item.comment,
-          item.createdOn,
-          item.ipSort,
+          ...mirrorRow(ref, firstId + index, item),
           by.via,
           by.name,
           by.userId,
