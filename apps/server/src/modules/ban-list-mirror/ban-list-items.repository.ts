@@ -151,6 +151,8 @@ const mirrorRow = (ref: number, id: number, item: MirrorItem): CopyValue[] => [
 
 /** Where an import's items are built before they are attached to the list's partition (see `attachImport`). */
 const importTableOf = (ref: number) => `${partitionOf(ref)}_import`;
+/** A list's partition's default partition once an import was attached: its earlier and later items. */
+const baseTableOf = (ref: number) => `${partitionOf(ref)}_base`;
 
 /** An id inlined in DDL (a partition bound or a CHECK): a database integer, checked as `partitionOf` checks a ref. */
 function idLiteral(id: number): string {
@@ -808,7 +810,7 @@ export class BanListItemsRepository {
     const [row] = await this.db.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM pg_inherits
        WHERE inhparent = to_regclass($1) AND inhrelid <> coalesce(to_regclass($2), 0)`,
-      [partitionOf(ref), `${partitionOf(ref)}_base`],
+      [partitionOf(ref), baseTableOf(ref)],
     );
     return row!.count;
   }
@@ -822,9 +824,12 @@ export class BanListItemsRepository {
   async attachImport(ref: number, fromId: number, toId: number): Promise<number> {
     const table = importTableOf(ref);
     const partition = partitionOf(ref);
-    await this.db.query(
-      `DELETE FROM ${table} AS imported USING ban_list_items AS item
-       WHERE item.ban_list_ref = $1 AND item.id >= $2::bigint AND ${mirrorKeySql('item.ip')} = ${mirrorKeySql('imported.ip')}`,
+    const [left] = await this.db.query<{ count: number }>(
+      `WITH gone AS (
+         DELETE FROM ${table} AS imported USING ban_list_items AS item
+         WHERE item.ban_list_ref = $1 AND item.id >= $2::bigint AND ${mirrorKeySql('item.ip')} = ${mirrorKeySql('imported.ip')}
+         RETURNING 1)
+       SELECT count(*)::int AS count FROM gone`,
       [ref, toId],
     );
     const [shape] = await this.db.query<{ relkind: string | null }>(
@@ -839,9 +844,9 @@ export class BanListItemsRepository {
       await this.db.exec(`
         ALTER TABLE ${partition} ADD CONSTRAINT ${partition}_in_list CHECK (ban_list_ref = ${ref});
         ALTER TABLE ban_list_items DETACH PARTITION ${partition};
-        ALTER TABLE ${partition} RENAME TO ${partition}_base;
+        ALTER TABLE ${partition} RENAME TO ${baseTableOf(ref)};
         CREATE TABLE ${partition} (LIKE ban_list_items INCLUDING DEFAULTS INCLUDING CONSTRAINTS) PARTITION BY RANGE (id);
-        ALTER TABLE ${partition} ATTACH PARTITION ${partition}_base DEFAULT;
+        ALTER TABLE ${partition} ATTACH PARTITION ${baseTableOf(ref)} DEFAULT;
         ALTER TABLE ban_list_items ATTACH PARTITION ${partition} FOR VALUES IN (${ref});
       `);
     }
@@ -850,11 +855,8 @@ export class BanListItemsRepository {
       ALTER TABLE ${partition} ATTACH PARTITION ${table} FOR VALUES FROM (${idLiteral(fromId)}) TO (${idLiteral(toId)});
       ALTER TABLE ${table} RENAME TO ${partition}_${idLiteral(fromId)};
     `);
-    const [row] = await this.db.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM ban_list_items WHERE ban_list_ref = $1 AND id >= $2::bigint AND id < $3::bigint',
-      [ref, fromId, toId],
-    );
-    return row!.count;
+    // The table held every id of the range (loadImport) less the values left out above.
+    return toId - fromId - left!.count;
   }
 
   async dropImport(ref: number): Promise<void> {
