@@ -11,6 +11,7 @@ export { runMigrations } from './migrate';
 export { runAsRead } from './reads';
 export { copyRows, type CopyValue } from './copy-text';
 export { likeLiteral } from './like';
+export { analyzeAfterWriting } from './statistics';
 
 /** What the database needs of the server's configuration (config.ts's Config is one). */
 export interface DbConfig {

@@ -253,14 +253,16 @@ export class ZonesRepository {
 
   /**
    * Makes the account's mirror exactly `zones`: drops the zones Cloudflare no longer lists, adds and
-   * updates the rest. Run it in a transaction, so a failure leaves the old mirror whole.
+   * updates the rest. Run it in a transaction, so a failure leaves the old mirror whole. Answers how
+   * many rows it wrote or dropped (an unchanged account: none).
    */
-  async replaceForAccount(accountRef: number, zones: CloudflareZoneFields[]): Promise<void> {
-    await this.db.query(`DELETE FROM zones WHERE account_ref = $1 AND NOT (zone_id = ANY($2::text[]))`, [
-      accountRef,
-      zones.map((zone) => zone.zoneId),
-    ]);
-    await this.upsertMany(accountRef, zones);
+  async replaceForAccount(accountRef: number, zones: CloudflareZoneFields[]): Promise<number> {
+    const [gone] = await this.db.query<{ count: number }>(
+      `WITH gone AS (DELETE FROM zones WHERE account_ref = $1 AND NOT (zone_id = ANY($2::text[])) RETURNING 1)
+       SELECT count(*)::int AS count FROM gone`,
+      [accountRef, zones.map((zone) => zone.zoneId)],
+    );
+    return gone!.count + (await this.upsertMany(accountRef, zones));
   }
 
   /**
@@ -274,8 +276,8 @@ export class ZonesRepository {
   // One statement for any number of zones: the rows travel as one JSON parameter. A zone as it was
   // is not written again: an unchanged sync writes nothing (no new row versions, which PGlite, without
   // autovacuum, would keep; no new version for the person, so their kept answers stay).
-  private async upsertMany(accountRef: number, zones: CloudflareZoneFields[]): Promise<void> {
-    if (zones.length === 0) return;
+  private async upsertMany(accountRef: number, zones: CloudflareZoneFields[]): Promise<number> {
+    if (zones.length === 0) return 0;
     const rows = zones.map((zone) => ({
       zone_id: zone.zoneId,
       domain: zone.domain,
@@ -283,8 +285,9 @@ export class ZonesRepository {
       name_servers: zone.nameServers,
       plan: zone.plan,
     }));
-    await this.db.query(
-      `INSERT INTO zones (account_ref, user_id, account_name, zone_id, domain, status, name_servers, plan)
+    const [written] = await this.db.query<{ count: number }>(
+      `WITH written AS (
+       INSERT INTO zones (account_ref, user_id, account_name, zone_id, domain, status, name_servers, plan)
        SELECT $1, (SELECT user_id FROM cloudflare_accounts WHERE id = $1),
               (SELECT account_name FROM cloudflare_accounts WHERE id = $1), z.zone_id, z.domain, z.status,
               z.name_servers, z.plan
@@ -294,8 +297,11 @@ export class ZonesRepository {
        DO UPDATE SET domain = EXCLUDED.domain, status = EXCLUDED.status, name_servers = EXCLUDED.name_servers,
                      plan = EXCLUDED.plan
        WHERE (zones.domain, zones.status, zones.name_servers, zones.plan)
-             IS DISTINCT FROM (EXCLUDED.domain, EXCLUDED.status, EXCLUDED.name_servers, EXCLUDED.plan)`,
+             IS DISTINCT FROM (EXCLUDED.domain, EXCLUDED.status, EXCLUDED.name_servers, EXCLUDED.plan)
+       RETURNING 1)
+       SELECT count(*)::int AS count FROM written`,
       [accountRef, JSON.stringify(rows)],
     );
+    return written!.count;
   }
 }

@@ -12,6 +12,7 @@ import { accountClient, cloudflareErrorToAppError, isCloudflareNotFound } from '
 import { usableAnswer, zoneAnswer } from '../../cloudflare/answers';
 import { createOnce } from '../../cloudflare/create-once';
 import { AppError } from '../../app-error';
+import { analyzeAfterWriting } from '../../db';
 import type { AccountRecord, AccountsRepository } from '../accounts';
 import { fetchAllPages } from './all-pages';
 import type { OwnedZones } from './owned-zone';
@@ -174,6 +175,12 @@ export class ZonesService {
         }),
       ),
     );
+    const written = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.written : 0));
+    await analyzeAfterWriting(
+      this.deps.db,
+      'zones',
+      written.reduce((sum, rows) => sum + rows, 0),
+    );
     steps.signal?.throwIfAborted();
     const failed = outcomes.findIndex((outcome) => outcome.status === 'rejected');
     if (failed >= 0) {
@@ -189,7 +196,9 @@ export class ZonesService {
         },
       );
     }
-    const counts = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<number>).value);
+    const counts = outcomes.map(
+      (outcome) => (outcome as PromiseFulfilledResult<{ zones: number }>).value.zones,
+    );
     return { zones: counts.reduce((sum, count) => sum + count, 0) };
   }
 
@@ -225,12 +234,12 @@ export class ZonesService {
     await this.writing(() => this.zones.removeEverywhere(zone.zoneId));
   }
 
-  /** Answers how many zones the account has now. */
+  /** Answers how many zones the account has now, and how many rows of the mirror that wrote or dropped. */
   private async syncAccount(
     account: AccountRecord,
     signal?: AbortSignal,
     onPage?: (totalPages: number | undefined) => void,
-  ): Promise<number> {
+  ): Promise<{ zones: number; written: number }> {
     const zones = await this.fetchAllZones(
       accountClient(this.deps, account),
       account.accountId,
@@ -238,10 +247,10 @@ export class ZonesService {
       onPage,
     );
     signal?.throwIfAborted();
-    await this.writing(() =>
+    const written = await this.writing(() =>
       this.deps.db.transaction((tx) => new ZonesRepository(tx).replaceForAccount(account.id, zones)),
     );
-    return zones.length;
+    return { zones: zones.length, written };
   }
 
   private async fetchAllZones(
