@@ -18,8 +18,8 @@ export class ApiError extends Error {
 
 /** How often a 202's job is asked about: often, so that a wall time includes little waiting. */
 const JOB_POLL_MS = 50;
-/** 503s in a row a job's follower rides out (each after its retry-after) before it gives up. */
-export const MAX_UNAVAILABLE_IN_A_ROW = 10;
+/** 503s in a row a read rides out (each after its retry-after) before it gives up. */
+const MAX_UNAVAILABLE_IN_A_ROW = 10;
 const retryAfterMs = (headers: Record<string, string>) =>
   Math.min(Math.max(Number(headers['retry-after']) || 1, 1), 30) * 1_000;
 
@@ -31,6 +31,12 @@ export interface Api {
    * until it ends, and its result is the answer (a failed or cancelled job is an ApiError).
    */
   request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  /**
+   * A GET's answer, asked again after a 503 (its retry-after later, at most 10 in a row), as a screen
+   * does: a busy embedded database answers a read 503 when a statement ahead of it outlasts the read's
+   * bound (5 s), such as a 500,000-item sync's trigram index build on a slower machine.
+   */
+  read<T = unknown>(path: string): Promise<T>;
   /** The raw answer: status, headers, body text and how long it took (ms). */
   raw(
     method: string,
@@ -55,31 +61,31 @@ export function api(origin: string, token: string): Api {
     response.headers.forEach((value, name) => (headers[name] = value));
     return { status: response.status, headers, text, ms: performance.now() - start };
   };
+  const read = async <T>(path: string): Promise<T> => {
+    for (let unavailable = 0; ; unavailable++) {
+      const { status, headers, text } = await raw('GET', path);
+      if (status === 503 && unavailable < MAX_UNAVAILABLE_IN_A_ROW) {
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs(headers)));
+        continue;
+      }
+      if (status !== 200) throw new ApiError(status, 'GET', path, text);
+      return JSON.parse(text) as T;
+    }
+  };
   return {
     origin,
     token,
     raw,
+    read,
     async request<T>(method: string, path: string, body?: unknown): Promise<T> {
       const { status, text } = await raw(method, path, body);
       if (status >= 300) throw new ApiError(status, method, path, text);
       const answer: unknown = text === '' ? undefined : JSON.parse(text);
       if (status !== 202) return answer as T;
       let job = answer as { id: string; state: string; result: unknown; error: string | null };
-      let unavailable = 0;
       while (job.state === 'queued' || job.state === 'running') {
         await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
-        const polled = await raw('GET', `/api/jobs/${encodeURIComponent(job.id)}`);
-        // A busy embedded database answers a read 503 with retry-after (its read bound): a screen asks
-        // again then, and so does the benchmark, a bounded number of times in a row.
-        if (polled.status === 503 && unavailable < MAX_UNAVAILABLE_IN_A_ROW) {
-          unavailable += 1;
-          await new Promise((resolve) => setTimeout(resolve, retryAfterMs(polled.headers)));
-          continue;
-        }
-        if (polled.status !== 200)
-          throw new ApiError(polled.status, 'GET', `/api/jobs/${job.id}`, polled.text);
-        unavailable = 0;
-        job = JSON.parse(polled.text) as typeof job;
+        job = await read<typeof job>(`/api/jobs/${encodeURIComponent(job.id)}`);
       }
       if (job.state !== 'succeeded')
         throw new ApiError(status, method, path, `job ${job.state}: ${job.error}`);

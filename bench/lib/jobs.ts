@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Job, JobKind, JobsList } from '@guardian/contract';
-import { ApiError, MAX_UNAVAILABLE_IN_A_ROW, type Api } from './api';
+import { ApiError, type Api } from './api';
 
 const ENDED = new Set(['succeeded', 'failed', 'cancelled']);
 
@@ -47,25 +47,8 @@ export interface FollowOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * A read of the person's jobs, asked again after a 503 as `Api.request` does for a 202's job (and a
- * screen does): the embedded database answers a read 503 when a statement ahead of it, such as a
- * 500,000-item sync's trigram index build, outlasts the read's bound (5 s; seen on a slower machine).
- */
-async function askedAgainWhileUnavailable<T>(read: () => Promise<T>): Promise<T> {
-  for (let unavailable = 0; ; unavailable++) {
-    try {
-      return await read();
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 503 || unavailable >= MAX_UNAVAILABLE_IN_A_ROW)
-        throw err;
-      await sleep(1_000);
-    }
-  }
-}
-
 async function jobsList(api: Api): Promise<Job[]> {
-  return (await askedAgainWhileUnavailable(() => api.request<JobsList>('GET', '/api/jobs'))).jobs;
+  return (await api.read<JobsList>('/api/jobs')).jobs;
 }
 
 /** Waits until none of the person's jobs is queued or running (at most `timeoutMs`). */
@@ -83,7 +66,7 @@ export async function jobsEnded(api: Api, timeoutMs: number): Promise<void> {
 }
 
 async function jobById(api: Api, id: string): Promise<Job> {
-  return askedAgainWhileUnavailable(() => api.request<Job>('GET', `/api/jobs/${encodeURIComponent(id)}`));
+  return api.read<Job>(`/api/jobs/${encodeURIComponent(id)}`);
 }
 
 /**
