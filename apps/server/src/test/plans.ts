@@ -13,6 +13,25 @@ function rowsScanned(node: PlanNode): number {
 }
 
 /**
+ * The statement's plan (EXPLAIN, FORMAT JSON; with `analyze`, run and measured): its top node. PGlite
+ * answers the JSON as text, PostgreSQL parsed.
+ */
+async function planOf(
+  db: Queryable,
+  sql: string,
+  params: readonly unknown[] = [],
+  options: { analyze: boolean } = { analyze: false },
+): Promise<PlanNode> {
+  const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
+    `EXPLAIN (${options.analyze ? 'ANALYZE, ' : ''}FORMAT JSON) ${sql}`,
+    params,
+  );
+  const text = row!['QUERY PLAN'];
+  const plan = (typeof text === 'string' ? JSON.parse(text) : text) as [{ Plan: PlanNode }];
+  return plan[0].Plan;
+}
+
+/**
  * The rows the statement's scans read when run (EXPLAIN ANALYZE, FORMAT JSON): what a test of a plan
  * holds, whichever plan the database picks. The statement runs: explain a write in a transaction
  * that is rolled back.
@@ -22,11 +41,14 @@ export async function rowsScannedBy(
   sql: string,
   params: readonly unknown[] = [],
 ): Promise<number> {
-  const [row] = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] | string }>(
-    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-    params,
-  );
-  const text = row!['QUERY PLAN'];
-  const plan = (typeof text === 'string' ? JSON.parse(text) : text) as [{ Plan: PlanNode }];
-  return rowsScanned(plan[0].Plan);
+  return rowsScanned(await planOf(db, sql, params, { analyze: true }));
+}
+
+/** The rows the planner expects the statement to answer (EXPLAIN's estimate; the statement does not run). */
+export async function rowsEstimatedFor(
+  db: Queryable,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<number> {
+  return Number((await planOf(db, sql, params))['Plan Rows']);
 }
