@@ -14,6 +14,15 @@ function rowOf(page: Page, who: string): Locator {
   return page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: who });
 }
 
+/**
+ * Searches the users for one person and waits for the answer: until it comes, the rows shown are the
+ * previous search's, and a click on one of them may land on whatever replaces it (seen on a slow machine).
+ */
+async function findUser(page: Page, who: string) {
+  await page.getByRole('searchbox', { name: 'Search users' }).fill(who);
+  await expect(page.getByText('1 match', { exact: true })).toBeVisible();
+}
+
 async function toast(page: Page, text: string) {
   await expect(page.getByRole('status').filter({ hasText: text })).toBeVisible();
 }
@@ -45,8 +54,7 @@ test('an administrator adds a user, changes their level, disables and enables th
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();
 
-  await page.getByRole('searchbox', { name: 'Search users' }).fill(email);
-  await expect(page.getByText('1 match', { exact: true })).toBeVisible();
+  await findUser(page, email);
   const row = rowOf(page, email);
   await expect(row).toContainText('User (level 1)');
   await expect(row).toContainText('Active');
@@ -108,7 +116,7 @@ test('an administrator adds a user, changes their level, disables and enables th
 
   // The administrator sees the sign-in.
   await page.reload();
-  await page.getByRole('searchbox', { name: 'Search users' }).fill(email);
+  await findUser(page, email);
   await expect(rowOf(page, email)).toBeVisible();
   await expect(rowOf(page, email)).not.toContainText('Never');
 
@@ -136,7 +144,7 @@ test('an administrator adds a user, changes their level, disables and enables th
   }
 
   // Delete, after a confirmation.
-  await page.getByRole('searchbox', { name: 'Search users' }).fill(email);
+  await findUser(page, email);
   await rowOf(page, email)
     .getByRole('button', { name: `Delete ${email}` })
     .click();
@@ -170,7 +178,7 @@ test('the set-password link the Users page shows opens the set-password page for
   await expect(person.getByLabel('E-mail', { exact: true })).toHaveValue(invited);
   await context.close();
 
-  await page.getByRole('searchbox', { name: 'Search users' }).fill(invited);
+  await findUser(page, invited);
   await page.getByRole('button', { name: `Delete ${invited}` }).click();
   await page.getByRole('dialog', { name: 'Delete User' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No users match your search.')).toBeVisible();
@@ -200,7 +208,7 @@ test("an administrator sees a person's API keys and revokes one: the key is refu
 
   await signIn(page, DEMO_ADMIN);
   await page.goto('/admin/users');
-  await page.getByRole('searchbox', { name: 'Search users' }).fill(person);
+  await findUser(page, person);
   await rowOf(page, person)
     .getByRole('button', { name: `API keys of ${person}` })
     .click();

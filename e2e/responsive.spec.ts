@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support/session';
 import { DEMO_USER } from './support/stack';
+import { searchZones } from './support/zones';
 
 /**
  * Issue 18 item 12: every table fits. At 1024 px (the sidebar starts hidden) and on a 390 px phone
@@ -29,7 +30,7 @@ test.beforeAll(async ({ browser }) => {
   await signIn(page, DEMO_USER);
 
   await page.goto('/cloudflare/zones');
-  await page.getByPlaceholder('Search Domain or Account...').fill(SEEDED_ZONE);
+  await searchZones(page, SEEDED_ZONE);
   const dnsHref = await page
     .getByRole('link', { name: `DNS records of ${SEEDED_ZONE}`, exact: true })
     .getAttribute('href');

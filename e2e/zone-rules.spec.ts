@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signIn } from './support/session';
 import { DEMO_USER } from './support/stack';
+import { searchZones } from './support/zones';
 
 /**
  * The rules screen on the demo stack. The seeded zone guardian-demo.com is only read; the flows that
@@ -18,7 +19,7 @@ let workZoneId = '';
 /** Goes to a zone's rules the way a person does: the zones table, its search, the Rules link. */
 async function openRulesOf(page: Page, domain: string): Promise<string> {
   await page.goto('/cloudflare/zones');
-  await page.getByPlaceholder('Search Domain or Account...').fill(domain);
+  await searchZones(page, domain);
   await page.getByRole('link', { name: `Rules of ${domain}`, exact: true }).click();
   await expect(page).toHaveURL(/\/cloudflare\/zones\/[0-9a-f]{32}\/rules$/);
   const zoneId = page.url().split('/').at(-2)!;

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { shareSignedInPage } from './support/session';
 import { atCloudflare } from './support/sandbox';
 import { DEMO_USER } from './support/stack';
+import { searchZones } from './support/zones';
 
 /**
  * Zone settings applied at Cloudflare (the demo's sandbox) and read back; the rules overview of every
@@ -20,7 +21,7 @@ async function zoneIdAtCloudflare(name: string): Promise<string> {
 
 async function openSettings() {
   await page.goto('/cloudflare/zones');
-  await page.getByPlaceholder('Search Domain or Account...').fill(ZONE);
+  await searchZones(page, ZONE);
   await page.getByRole('button', { name: `Settings of ${ZONE}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Zone Settings' });
   await expect(dialog.getByRole('switch', { name: 'Always Use HTTPS' })).toBeEnabled();

@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { shareSignedInPage } from './support/session';
 import { sandboxControl } from './support/sandbox';
 import { DEMO_USER } from './support/stack';
+import { searchZones } from './support/zones';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
@@ -76,7 +77,7 @@ test('Add Zone creates a zone and tells the name servers to set; a pending zone 
   for (const server of assigned) expect(server).toMatch(/\.ns\.cloudflare\.com$/);
   await nameServers.getByRole('button', { name: 'Done' }).click();
 
-  await searchBox().fill(domain);
+  await searchZones(page, domain);
   const row = zoneRow(domain);
   await expect(row.getByText('pending')).toBeVisible();
   await row.getByRole('button', { name: `Name servers for ${domain}` }).click();
@@ -297,7 +298,7 @@ test.describe('DNS records of the new zone', () => {
 test('deletes the zone after confirmation', async () => {
   await page.getByRole('link', { name: 'Back to Zones' }).click();
   await expect(page).toHaveURL(/\/cloudflare\/zones$/);
-  await searchBox().fill(domain);
+  await searchZones(page, domain);
   await zoneRow(domain)
     .getByRole('button', { name: `Delete ${domain}` })
     .click();
