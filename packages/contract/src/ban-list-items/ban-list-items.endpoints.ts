@@ -65,7 +65,7 @@ export const banListItemEndpoints = endpointGroup('Ban list items', {
     method: 'GET',
     path: '/api/cloudflare/banlists/:list_id/items/:item_id/history',
     summary:
-      "An item's history: who added it and how, its expiry changes, its removal (by a person or by its expiry).",
+      "An item's history, its value's in the list: who added it and how, its expiry changes, its removals (by a person or by its expiry), earlier times it was listed included.",
     params: banListItemParamsSchema,
     responses: { 200: banListItemHistorySchema, ...signedInErrors('NOT_FOUND') },
   },

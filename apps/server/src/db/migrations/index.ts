@@ -49,6 +49,7 @@ import { sql as alertsPageIndexes } from './053_alerts_page_indexes';
 import { sql as zonesUserOrder } from './054_zones_user_order';
 import { sql as itemBucketsDeferred } from './055_item_buckets_deferred';
 import { sql as zonesKeptPerPerson } from './056_zones_kept_per_person';
+import { sql as itemHistoryByValue } from './057_item_history_by_value';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -109,4 +110,5 @@ export const migrations: readonly Migration[] = [
   { name: '054_zones_user_order', sql: zonesUserOrder },
   { name: '055_item_buckets_deferred', sql: itemBucketsDeferred },
   { name: '056_zones_kept_per_person', sql: zonesKeptPerPerson },
+  { name: '057_item_history_by_value', sql: itemHistoryByValue },
 ];

@@ -502,14 +502,14 @@ export class BanListItemsService {
     return row?.email ?? `user ${userId}`;
   }
 
-  /** The item's history (see ItemHistoryRepository.forItem). */
+  /** The item's history: its value's in the list (see ItemHistoryRepository.forValue). */
   async history(userId: number, listId: string, id: number): Promise<BanListItemHistory> {
     const list = await this.owned.requireListForRead(userId, listId);
     const item = await this.items.findById(list.ref, id);
     if (!item) throw new AppError('NOT_FOUND', 'Item not found.');
     return {
       value: item.ip,
-      events: await new ItemHistoryRepository(this.db).forItem(list.ref, item.itemId),
+      events: await new ItemHistoryRepository(this.db).forValue(list.ref, item.ip),
     };
   }
 

@@ -7,7 +7,6 @@ import { banListNotFound } from '../ban-list-mirror';
 import type { BanListParts } from '../ban-list-mirror';
 import { BanListItemsRepository } from '../ban-list-mirror';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
-import { ItemHistoryRepository } from '../ban-list-mirror';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from '../ban-list-mirror';
 import { keyOfCloudflareItem, keyOfMirrorValue, parseItemValue, type ItemValue } from '../ban-list-mirror';
 import { isPendingItemId } from '../ban-list-mirror';
@@ -131,7 +130,6 @@ async function learnItemIds<T extends MirroredItem>(
     await db.transaction(async (tx) => {
       if (!(await new BanListsRepository(tx).lock(list.ref))) throw banListNotFound();
       await new BanListItemsRepository(tx).setItemIds(list.ref, changes);
-      await new ItemHistoryRepository(tx).renameItems(list.ref, changes);
     });
   }
   const goneSet = new Set(gone);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ITEM_ADDED_VIA, type BanListItemSort, type ItemAddedVia, type SortOrder } from '@guardian/contract';
 import { copyRows, likeLiteral, type CopyValue, type Queryable } from '../../db';
-import type { SnapshotItem } from '../snapshots';
 import { mirrorKeySql } from './list-item-value';
 import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
 
@@ -52,10 +51,17 @@ export interface MirrorItem {
  * An item as a snapshot kept it, put back at Cloudflare by a restore (modules/snapshots): its kept
  * provenance, and its value's key (`keyOfMirrorValue`) to find it in the mirror again.
  */
-export type KeptItem = Pick<
-  SnapshotItem,
-  'itemId' | 'createdOn' | 'addedVia' | 'addedBy' | 'addedByUser' | 'expiresAt'
-> & { key: string };
+export interface KeptItem {
+  /** Its Cloudflare id then (null in a snapshot older than migration 030). */
+  itemId: string | null;
+  /** The date the console showed (null in a snapshot older than migration 030). */
+  createdOn: Date | null;
+  addedVia: ItemAddedVia;
+  addedBy: string;
+  addedByUser: number | null;
+  expiresAt: Date | null;
+  key: string;
+}
 
 /** An item a restore gave its kept provenance again: its Cloudflare id then and now. */
 export interface RestoredItem {
@@ -622,9 +628,8 @@ export class BanListItemsRepository {
    * (Cloudflare keeps neither), and restored ones their first date: by Cloudflare's item id, or, for
    * an item the mirror holds under a provisional id (an import's, see item-ids.ts), by its value's key
    * (list-item-value.ts: the value lower-case, a redirect's source). Reads only the mirror's items that
-   * Guardian added or restored; the items found at Cloudflare keep the load's defaults. Answers the
-   * provisional ids learned on the way, for the items' history (`ItemHistoryRepository.renameItems`,
-   * when the load is swapped in).
+   * Guardian added or restored; the items found at Cloudflare keep the load's defaults. (Their history
+   * needs nothing: it is found by value, migration 057.)
    *
    * Run in a transaction of its own. The mirror's statistics do not see an import's rows (PGlite has
    * no autovacuum; PostgreSQL's may not have run yet): planned as one item to carry over, each join was
@@ -637,7 +642,7 @@ export class BanListItemsRepository {
    * id never equals Cloudflare's, so the first join leaves those items to the second: after an import
    * alone its hash is empty, and the load table is not read for it (issue 36).
    */
-  async keepProvenance(ref: number): Promise<LearnedItemId[]> {
+  async keepProvenance(ref: number): Promise<void> {
     const load = loadTableOf(ref);
     await this.db.exec('SET LOCAL enable_nestloop = off');
     const assign = `added_via = kept.added_via, added_by = kept.added_by, added_by_user = kept.added_by_user,
@@ -653,15 +658,13 @@ export class BanListItemsRepository {
        WHERE item.item_id = kept.item_id AND ${unkept}`,
       [ref, PENDING_ITEM_ID_LIKE],
     );
-    const learned = await this.db.query<{ pending: string; item_id: string }>(
+    await this.db.query(
       `UPDATE ${load} AS item SET ${assign}
-       FROM (SELECT item_id, ${mirrorKeySql('ip')} AS key, ${PROVENANCE_COLUMNS} FROM ban_list_items
+       FROM (SELECT ${mirrorKeySql('ip')} AS key, ${PROVENANCE_COLUMNS} FROM ban_list_items
              WHERE ban_list_ref = $1 AND added_via <> 'cloudflare' AND item_id LIKE $2) AS kept
-       WHERE ${mirrorKeySql('item.ip')} = kept.key AND ${unkept}
-       RETURNING kept.item_id AS pending, item.item_id`,
+       WHERE ${mirrorKeySql('item.ip')} = kept.key AND ${unkept}`,
       [ref, PENDING_ITEM_ID_LIKE],
     );
-    return learned.map((row) => ({ pending: row.pending, itemId: row.item_id }));
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { BanListItemHistoryEvent, ItemAddedVia, ItemHistoryEventKind } from '@guardian/contract';
 import { ITEM_HISTORY_MAX } from '@guardian/contract';
 import type { Queryable } from '../../db';
-import type { LearnedItemId } from './pending-item-id';
+import { mirrorKeySql } from './list-item-value';
 
 /** How the history names Guardian itself (the expiry sweep). */
 export const GUARDIAN_ACTOR = 'Guardian (expiry)';
@@ -26,7 +26,7 @@ interface EventRow {
   value: string;
 }
 
-/** The items' history (migration 019): appended with each change, read per item. */
+/** The items' history (migration 019): appended with each change, read per value (migration 057). */
 export class ItemHistoryRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -50,34 +50,21 @@ export class ItemHistoryRepository {
   }
 
   /**
-   * The history of items recorded under a provisional id goes on under Cloudflare's (item-ids.ts).
-   * The events are rewritten in the order of their provisional ids, the order an import wrote them in
-   * (list-import.repository.ts): the history's index and table are walked forwards, not at random
-   * (89,000 items, PostgreSQL: 0.88 -> 0.77 s standalone, 0.67 -> 0.61 s in the bench's sync).
+   * The history of a value in the list, oldest first: its first event and the newest others,
+   * ITEM_HISTORY_MAX in all (an item whose expiry was changed a thousand times still answers quickly).
+   * Found by the value's key (migration 057), whatever item id each event was written under: an
+   * import's provisional one, Cloudflare's, or an earlier item's of the same value.
    */
-  async renameItems(ref: number, learned: readonly LearnedItemId[]): Promise<void> {
-    if (learned.length === 0) return;
-    await this.db.query(
-      `UPDATE ban_list_item_history AS event SET item_id = learned.item_id
-       FROM (SELECT * FROM unnest($2::text[], $3::text[]) AS learned (pending, item_id) ORDER BY pending) AS learned
-       WHERE event.ban_list_ref = $1 AND event.item_id = learned.pending`,
-      [ref, learned.map((change) => change.pending), learned.map((change) => change.itemId)],
-    );
-  }
-
-  /**
-   * The item's history, oldest first: its first event and the newest others, ITEM_HISTORY_MAX in all
-   * (an item whose expiry was changed a thousand times still answers quickly).
-   */
-  async forItem(ref: number, itemId: string): Promise<BanListItemHistoryEvent[]> {
+  async forValue(ref: number, value: string): Promise<BanListItemHistoryEvent[]> {
+    const ofValue = `ban_list_ref = $1 AND ${mirrorKeySql('value')} = ${mirrorKeySql('$2::text')}`;
     const rows = await this.db.query<EventRow>(
       `(SELECT id, at, event, actor, added_via, expires_at, value FROM ban_list_item_history
-        WHERE ban_list_ref = $1 AND item_id = $2 ORDER BY id LIMIT 1)
+        WHERE ${ofValue} ORDER BY id LIMIT 1)
        UNION
        (SELECT id, at, event, actor, added_via, expires_at, value FROM ban_list_item_history
-        WHERE ban_list_ref = $1 AND item_id = $2 ORDER BY id DESC LIMIT $3)
+        WHERE ${ofValue} ORDER BY id DESC LIMIT $3)
        ORDER BY id`,
-      [ref, itemId, ITEM_HISTORY_MAX - 1],
+      [ref, value, ITEM_HISTORY_MAX - 1],
     );
     return rows.map((row) => ({
       at: row.at.toISOString(),

@@ -11,7 +11,6 @@ import {
 } from './ban-list-items.repository';
 import { BanListsRepository, type BanListRecord } from './ban-lists.repository';
 import { isInetText } from '@guardian/contract';
-import { ItemHistoryRepository } from './item-history';
 import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages, type CloudflareItem } from './list-item-pages';
 import { valueOfCloudflareItem } from './list-item-value';
 
@@ -177,7 +176,7 @@ export async function syncMirror(
     }
     if (!loading) await startLoading();
     await options.onItemsStored?.();
-    const learned = await db.transaction((tx) => new BanListItemsRepository(tx).keepProvenance(list.ref));
+    await db.transaction((tx) => new BanListItemsRepository(tx).keepProvenance(list.ref));
     await items.indexLoad(list.ref, { lanes: db.kind === 'postgres' ? 2 : 1 });
     await db.transaction(async (tx) => {
       const lists = new BanListsRepository(tx);
@@ -187,10 +186,6 @@ export async function syncMirror(
       if (locked.nextItemId !== firstId) {
         throw new AppError('CONFLICT', 'The list changed while it was being synced. Please sync it again.');
       }
-      // Imported items' history goes on under the ids Cloudflare gave them. Renamed before the swap,
-      // which takes the items' exclusive lock: reads of every list wait for the swap alone (89,000
-      // imported items: 0.6 s on PostgreSQL that they waited for too).
-      await new ItemHistoryRepository(tx).renameItems(list.ref, learned);
       await new BanListItemsRepository(tx).swapInLoad(list.ref, count);
       await lists.recordReplaced(list.ref, firstId, count);
     });

@@ -314,21 +314,15 @@ export class BanListsService {
         batch.map((item) => ({ ...item, key: keyOfMirrorValue(list.kind, item.value) })),
       );
       if (restored.length === 0) return;
-      const history = new ItemHistoryRepository(tx);
-      const changed = restored.flatMap(({ keptItemId, itemId, value }) =>
-        keptItemId === null ? [] : [{ keptItemId, itemId, value }],
-      );
+      // A deleted list's history was kept with its items: it is written again under their new ids.
+      // Clean All's lists kept their items' history, found by value (migration 057): it goes on.
       if (items.putBackHistory) {
-        // A deleted list's history was kept with its items: it is written again under their new ids.
-        await items.putBackHistory(tx, list.ref, changed);
-      } else {
-        // Clean All's lists kept their items' history: it goes on under their new ids.
-        await history.renameItems(
-          list.ref,
-          changed.map(({ keptItemId, itemId }) => ({ pending: keptItemId, itemId })),
+        const changed = restored.flatMap(({ keptItemId, itemId, value }) =>
+          keptItemId === null ? [] : [{ keptItemId, itemId, value }],
         );
+        await items.putBackHistory(tx, list.ref, changed);
       }
-      await history.record(
+      await new ItemHistoryRepository(tx).record(
         list.ref,
         restored.map((item) => restoredEvent(person, item)),
       );

@@ -7,6 +7,7 @@ import {
   type SnapshotKind,
 } from '@guardian/contract';
 import type { Queryable } from '../../db';
+import { mirrorKeySql } from '../ban-list-mirror';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -175,16 +176,18 @@ export class SnapshotsRepository {
 
   /**
    * Copies the history of a list's items into the snapshot (a deleted list's goes with it, migration
-   * 027); only its items', not the history of items removed before.
+   * 027); only its items' values', not the history of values removed before. An item's history is its
+   * value's (migration 057), whatever item id each event was written under: kept here under the
+   * item's id, which `putBackHistory` finds it by.
    */
   async copyListHistory(snapshotId: string, listIndex: number, banListRef: number): Promise<void> {
     await this.db.exec('SET LOCAL enable_nestloop = off');
     await this.db.query(
       `INSERT INTO snapshot_item_history (snapshot_id, list_index, item_id, at, event, user_id, actor, added_via, expires_at)
-       SELECT $1, $2, event.item_id, event.at, event.event, event.user_id, event.actor, event.added_via, event.expires_at
+       SELECT $1, $2, item.item_id, event.at, event.event, event.user_id, event.actor, event.added_via, event.expires_at
        FROM ban_list_item_history AS event
+       JOIN ban_list_items AS item ON item.ban_list_ref = $3 AND ${mirrorKeySql('item.ip')} = ${mirrorKeySql('event.value')}
        WHERE event.ban_list_ref = $3
-         AND event.item_id IN (SELECT item_id FROM ban_list_items WHERE ban_list_ref = $3)
        ORDER BY event.id`,
       [snapshotId, listIndex, banListRef],
     );
