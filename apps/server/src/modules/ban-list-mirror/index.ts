@@ -8,6 +8,7 @@ export {
   type BucketOrder,
   type CommentMatch,
   type ItemFilter,
+  type KeptItem,
   type ItemOrder,
   type MirrorItem,
   type RestoredItem,

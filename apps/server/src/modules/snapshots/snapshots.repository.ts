@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   MAX_SNAPSHOTS_PER_USER,
   type BanListKind,
-  type ItemAddedVia,
   type Snapshot,
   type SnapshotKind,
 } from '@guardian/contract';
 import type { Queryable } from '../../db';
-import { mirrorKeySql } from '../ban-list-mirror';
+import { mirrorKeySql, type KeptItem } from '../ban-list-mirror';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -81,19 +80,14 @@ export interface NewSnapshot {
   jobId?: string;
 }
 
-/** An item a restore adds again, as it was when it was kept (migration 030; older snapshots kept less). */
-export interface SnapshotItem {
+/**
+ * An item a restore adds again, as it was when it was kept (migration 030; older snapshots kept less):
+ * what the restore gives it back (`KeptItem`), and its value and comment.
+ */
+export interface SnapshotItem extends Omit<KeptItem, 'key'> {
   id: number;
   value: string;
   comment: string;
-  /** Its Cloudflare id then: its history's key (null in a snapshot older than migration 030). */
-  itemId: string | null;
-  /** The date the console showed (null in a snapshot older than migration 030). */
-  createdOn: Date | null;
-  addedVia: ItemAddedVia;
-  addedBy: string;
-  addedByUser: number | null;
-  expiresAt: Date | null;
 }
 
 /** The snapshots table: what destructive actions kept, per person, until it expires. */
