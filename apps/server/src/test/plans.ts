@@ -1,4 +1,4 @@
-import type { Queryable } from '../db';
+import type { Queryable, QueryOptions } from '../db';
 
 type PlanNode = Record<string, unknown>;
 
@@ -51,4 +51,34 @@ export async function rowsEstimatedFor(
   params: readonly unknown[] = [],
 ): Promise<number> {
   return Number((await planOf(db, sql, params))['Plan Rows']);
+}
+
+/** A statement as a repository sent it, with its values. */
+export interface SentStatement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * `db` with a recorder on it: a repository built on the answer's `db` runs as on `db` itself, and
+ * `last()` is the statement it sent last, to explain as it was sent.
+ */
+export function recordingStatements<D extends Queryable>(db: D): { db: D; last: () => SentStatement } {
+  let sent: SentStatement | undefined;
+  const recording = Object.create(db) as D;
+  (recording as Queryable).query = <T>(
+    sql: string,
+    params: readonly unknown[] = [],
+    options?: QueryOptions,
+  ) => {
+    sent = { sql, params };
+    return db.query<T>(sql, params, options);
+  };
+  return {
+    db: recording,
+    last: () => {
+      if (!sent) throw new Error('No statement was sent.');
+      return sent;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { alertsPageSchema, type AlertsPage } from '@guardian/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createAppDeps } from '../../app';
-import type { Db, QueryOptions } from '../../db';
+import { recordingStatements } from '../../test/plans';
 import { createTestContext, type TestContext, type TestUser } from '../../test/context';
 import { countingDb } from '../../test/counting-db';
 import { AlertsRepository, toAlert, type AlertFilter, type AlertRow } from './alerts.repository';
@@ -156,13 +156,8 @@ describe('Alerts page', () => {
     );
     await ctx.db.exec('ANALYZE alerts');
     // The page's statement and its values, as the repository sends them.
-    let sent: { sql: string; params: readonly unknown[] } | undefined;
-    const recording = Object.create(ctx.db) as Db;
-    recording.query = <T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) => {
-      sent = { sql, params };
-      return ctx.db.query<T>(sql, params, options);
-    };
-    const alerts = new AlertsRepository(recording);
+    const recording = recordingStatements(ctx.db);
+    const alerts = new AlertsRepository(recording.db);
     const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value)}'`);
     // The plan made with the values (a statement's first runs on PostgreSQL), and the generic one that
     // a reused plan is (PGlite's always, PostgreSQL's once it is as good): both read only the page.
@@ -198,7 +193,8 @@ describe('Alerts page', () => {
       expect(first.alerts, JSON.stringify(filter)).toHaveLength(25);
       for (const before of [undefined, first.nextCursor!]) {
         const read = await alerts.page(cy.id, { ...filter, before, limit: 25 });
-        for (const plan of await plansOf(sent!.sql, sent!.params)) {
+        const { sql, params } = recording.last();
+        for (const plan of await plansOf(sql, params)) {
           const reads = nodesOf(plan).filter((node) => node['Relation Name'] === 'alerts');
           const shown = JSON.stringify({ filter, before, reads });
           expect(

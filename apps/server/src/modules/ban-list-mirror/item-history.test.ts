@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queryable } from '../../db';
 import { insertListRows } from '../../test/list-rows';
-import { rowsScannedBy } from '../../test/plans';
+import { recordingStatements, rowsScannedBy } from '../../test/plans';
 import { createTestContext, type TestContext } from '../../test/context';
 import { ItemHistoryRepository } from './item-history';
 
@@ -31,14 +30,10 @@ describe("an item's history", () => {
 
   /** The value's history as the repository reads it, and the rows its statement's scans read. */
   async function historyOf(value: string) {
-    let sent: { sql: string; params: readonly unknown[] } | undefined;
-    const recording: Queryable = Object.create(ctx.db) as Queryable;
-    recording.query = async <T>(sql: string, params: readonly unknown[] = []) => {
-      sent = { sql, params };
-      return ctx.db.query<T>(sql, params);
-    };
-    const events = await new ItemHistoryRepository(recording).forValue(ref, value);
-    return { events, scanned: await rowsScannedBy(ctx.db, sent!.sql, sent!.params) };
+    const recording = recordingStatements(ctx.db);
+    const events = await new ItemHistoryRepository(recording.db).forValue(ref, value);
+    const { sql, params } = recording.last();
+    return { events, scanned: await rowsScannedBy(ctx.db, sql, params) };
   }
 
   it("gathers the value's events under every item id it had, and reads only those", async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queryable } from '../../db';
 import { insertListRows, insertNumberedItems } from '../../test/list-rows';
-import { rowsScannedBy } from '../../test/plans';
+import { recordingStatements, rowsScannedBy } from '../../test/plans';
 import { createTestContext, type TestContext } from '../../test/context';
 import { BanListItemsRepository, type ItemFilter } from './ban-list-items.repository';
 
@@ -34,20 +33,16 @@ describe("a search's first page and its capped count", () => {
 
   /** The page and count statement the repository sends, explained with ANALYZE: the rows its scans read. */
   async function scannedFor(filter: ItemFilter): Promise<number> {
-    let sent: { sql: string; params: readonly unknown[] } | undefined;
-    const recording: Queryable = Object.create(ctx.db) as Queryable;
-    recording.query = async <T>(sql: string, params: readonly unknown[] = []) => {
-      sent = { sql, params };
-      return ctx.db.query<T>(sql, params);
-    };
-    const repository = new BanListItemsRepository(recording);
+    const recording = recordingStatements(ctx.db);
+    const repository = new BanListItemsRepository(recording.db);
     const { items, count } = await repository.pageAndCount(
       ref,
       { filter, sort: 'id', order: 'desc', limit: 100, start: { offset: 0 } },
       COUNT_LIMIT,
     );
     expect(items.length).toBe(Math.min(count, 100));
-    return rowsScannedBy(ctx.db, sent!.sql, sent!.params);
+    const { sql, params } = recording.last();
+    return rowsScannedBy(ctx.db, sql, params);
   }
 
   it('counts a common term no further than its page reads', async () => {
