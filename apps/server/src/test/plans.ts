@@ -2,12 +2,16 @@ import type { Queryable, QueryOptions } from '../db';
 
 type PlanNode = Record<string, unknown>;
 
-/** Rows a plan's scans read (index entries and table rows, returned and filtered out, over every loop). */
+/**
+ * Rows a plan's scans read (index entries and table rows, returned and filtered out, over every loop):
+ * scans of a table or an index, not of a subquery's or a CTE's rows already read.
+ */
 function rowsScanned(node: PlanNode): number {
-  const own = String(node['Node Type']).includes('Scan')
-    ? (Number(node['Actual Rows'] ?? 0) + Number(node['Rows Removed by Filter'] ?? 0)) *
-      Number(node['Actual Loops'] ?? 1)
-    : 0;
+  const own =
+    'Relation Name' in node || 'Index Name' in node
+      ? (Number(node['Actual Rows'] ?? 0) + Number(node['Rows Removed by Filter'] ?? 0)) *
+        Number(node['Actual Loops'] ?? 1)
+      : 0;
   const children = (node.Plans as PlanNode[] | undefined) ?? [];
   return own + children.reduce((sum, child) => sum + rowsScanned(child), 0);
 }

@@ -191,9 +191,11 @@ const MATCH_COLUMNS = `id, item_id, ip, comment, created_on, ip_sort, ${PROVENAN
 function commentCondition(text: string, comments: CommentMatch, param: (value: string) => string): string {
   const escaped = likeLiteral(text);
   const addedBy = `lower(added_by) LIKE ${param(startingWith(text))}`;
-  if (comments === 'containing') return `(comment ILIKE ${param(`%${escaped}%`)} OR ${addedBy})`;
+  // What ILIKE does inside, with the pattern lowered once (migration 058 keeps the trigrams so).
+  const comment = (pattern: string) => `lower(comment) LIKE lower(${param(pattern)})`;
+  if (comments === 'containing') return `(${comment(`%${escaped}%`)} OR ${addedBy})`;
   // A word starts the comment or follows a space.
-  return `(comment ILIKE ${param(`${escaped}%`)} OR comment ILIKE ${param(`% ${escaped}%`)} OR ${addedBy})`;
+  return `(${comment(`${escaped}%`)} OR ${comment(`% ${escaped}%`)} OR ${addedBy})`;
 }
 
 /**
@@ -343,15 +345,26 @@ export class BanListItemsRepository {
     const items = matching(query.filter);
     const params: unknown[] = [ref, ...items.params, countLimit, query.limit, query.start.offset];
     const [countLimitAt, limitAt, offsetAt] = [params.length - 2, params.length - 1, params.length];
+    const byId = `id ${query.order === 'asc' ? 'ASC' : 'DESC'}`;
+    // A page in the count's order within its limit is a slice of the count's walk: walked once.
+    const oneWalk = query.sort === 'id' && query.start.offset + query.limit <= countLimit;
     const rows = await this.db.query<BanListItemRecord & { matches: number }>(
-      `SELECT counted.matches, item.* FROM
-         (SELECT count(*)::int AS matches FROM (
-           SELECT 1 FROM ${items.sql} AS item ORDER BY id ${query.order === 'asc' ? 'ASC' : 'DESC'} LIMIT $${countLimitAt}
-         ) AS match) AS counted
-       LEFT JOIN LATERAL (
-         SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ORDER BY ${orderByOf(query)}
-         LIMIT $${limitAt} OFFSET $${offsetAt}
-       ) AS item ON true`,
+      oneWalk
+        ? `WITH match AS MATERIALIZED (
+             SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ORDER BY ${byId} LIMIT $${countLimitAt}
+           )
+           SELECT counted.matches, item.* FROM (SELECT count(*)::int AS matches FROM match) AS counted
+           LEFT JOIN LATERAL (
+             SELECT * FROM match ORDER BY ${byId} LIMIT $${limitAt} OFFSET $${offsetAt}
+           ) AS item ON true`
+        : `SELECT counted.matches, item.* FROM
+             (SELECT count(*)::int AS matches FROM (
+               SELECT 1 FROM ${items.sql} AS item ORDER BY ${byId} LIMIT $${countLimitAt}
+             ) AS match) AS counted
+           LEFT JOIN LATERAL (
+             SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ORDER BY ${orderByOf(query)}
+             LIMIT $${limitAt} OFFSET $${offsetAt}
+           ) AS item ON true`,
       params,
     );
     return {
@@ -591,7 +604,7 @@ export class BanListItemsRepository {
     // statements. The same SQL as the partitioned table's indexes, so attaching finds them.
     const statements = [
       [
-        `CREATE INDEX ON ${table} USING gin (comment gin_trgm_ops)`,
+        `CREATE INDEX ON ${table} USING gin (lower(comment) gin_trgm_ops)`,
         // Containment search across lists, its CIDR items only (migration 025, modules/ip-search/):
         // most lists hold addresses only, and this index then costs a scan of the table.
         `CREATE INDEX ON ${table} USING gist (ip_sort inet_ops)
