@@ -36,7 +36,7 @@ export const FIREWALL_RULE_ACTIONS = keysOf(FIREWALL_ACTION_LABELS);
 
 /** The spec's actions: those a new rule may take. */
 export type FirewallAction = Exclude<FirewallRuleAction, 'log'>;
-export const FIREWALL_ACTIONS = FIREWALL_RULE_ACTIONS.filter(
+export const FIREWALL_ACTIONS: readonly FirewallAction[] = FIREWALL_RULE_ACTIONS.filter(
   (action): action is FirewallAction => action !== 'log',
 );
 
