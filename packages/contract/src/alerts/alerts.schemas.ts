@@ -1,30 +1,15 @@
 import { z } from 'zod';
+import { keysOf } from '../shared/closed-set';
 import { cursorQueryFields } from '../shared/paging';
 
-/**
+/*
  * Alerts (server: apps/server/src/modules/alerts): something a person should know of, raised by its
  * cause where it happens. The same cause (its dedupe key) raises one alert whose count and last seen
  * grow, not a row each time.
  */
-export const ALERT_KINDS = [
-  'job-failed',
-  'ban-refused',
-  'token-invalid',
-  'token-expiring',
-  'capacity',
-  'two-factor-reset',
-  'api-key-created',
-  'new-sign-in-address',
-  'ticket-replied',
-  'ticket-waiting',
-  'server-refused',
-  'channel-failing',
-  'notification-failed',
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
 
-/** What each kind is called on the alerts page and in its filter. */
-export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
+/** Each kind of alert, and what it is called on the alerts page and in its filter. */
+export const ALERT_KIND_LABELS = {
   'job-failed': 'A job failed',
   'ban-refused': 'A ban was not applied',
   'token-invalid': 'Cloudflare token not valid',
@@ -39,6 +24,8 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'channel-failing': 'A notification channel keeps failing',
   'notification-failed': 'A notification could not be sent',
 };
+export type AlertKind = keyof typeof ALERT_KIND_LABELS;
+export const ALERT_KINDS = keysOf(ALERT_KIND_LABELS);
 
 export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
@@ -47,15 +34,14 @@ export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
  * `open`: not looked at; `acknowledged`: the person knows (it still counts its causes);
  * `resolved`: the person closed it; `cleared`: resolved by itself, its cause went away.
  */
-export const ALERT_STATES = ['open', 'acknowledged', 'resolved', 'cleared'] as const;
-export type AlertState = (typeof ALERT_STATES)[number];
-
-export const ALERT_STATE_LABELS: Record<AlertState, string> = {
+export const ALERT_STATE_LABELS = {
   open: 'Open',
   acknowledged: 'Acknowledged',
   resolved: 'Resolved',
   cleared: 'Resolved by itself',
 };
+export type AlertState = keyof typeof ALERT_STATE_LABELS;
+export const ALERT_STATES = keysOf(ALERT_STATE_LABELS);
 
 /** What an alert is about, for its link. */
 export const ALERT_SUBJECT_TYPES = ['account', 'list', 'zone', 'server', 'token', 'ticket'] as const;

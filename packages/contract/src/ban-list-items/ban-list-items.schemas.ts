@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIpAddress } from '../dns-records/dns-records.schemas';
+import { keysOf } from '../shared/closed-set';
 import { PAGE_SIZE, type BanListKind } from '../shared/constants';
 import { LOOKUP_ID_MAX } from '../shared/ids';
 import { pagingQueryFields, searchQueryField, SORT_ORDERS } from '../shared/paging';
@@ -16,15 +17,15 @@ export const itemAddedViaSchema = z.enum(ITEM_ADDED_VIA);
 export const ADDED_AT_CLOUDFLARE = 'Added at Cloudflare';
 
 /** The expiry choices of the Add and Import dialogs, besides a date: how long the item stays. */
-export const ITEM_EXPIRY_PRESETS = ['never', '1h', '1d', '7d', '30d'] as const;
-export type ItemExpiryPreset = (typeof ITEM_EXPIRY_PRESETS)[number];
-export const ITEM_EXPIRY_LABELS: Record<ItemExpiryPreset, string> = {
+export const ITEM_EXPIRY_LABELS = {
   never: 'Never',
   '1h': '1 hour',
   '1d': '1 day',
   '7d': '7 days',
   '30d': '30 days',
 };
+export type ItemExpiryPreset = keyof typeof ITEM_EXPIRY_LABELS;
+export const ITEM_EXPIRY_PRESETS = keysOf(ITEM_EXPIRY_LABELS);
 const PRESET_MS: Record<Exclude<ItemExpiryPreset, 'never'>, number> = {
   '1h': 3_600_000,
   '1d': 86_400_000,

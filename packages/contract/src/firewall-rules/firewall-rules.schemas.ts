@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FIREWALL_ACTIONS, type FirewallAction } from '../shared/constants';
 import { findFirewallExpressionProblem, firewallExpressionMessage } from './firewall-expression';
+import { keysOf } from '../shared/closed-set';
 import { cloudflareIdSchema, LOOKUP_ID_MAX } from '../shared/ids';
 import { zoneParamsSchema } from '../zones/zones.schemas';
 
@@ -20,12 +20,9 @@ export const RULES_LANGUAGE_URL = 'https://developers.cloudflare.com/ruleset-eng
 
 /**
  * The spec's actions, plus `log`: an Enterprise action Cloudflare may already hold in the zone, shown
- * and kept as it is but never offered for a new rule.
+ * and kept as it is but never offered for a new rule. Each with what the console calls it.
  */
-export const FIREWALL_RULE_ACTIONS = [...FIREWALL_ACTIONS, 'log'] as const;
-export type FirewallRuleAction = (typeof FIREWALL_RULE_ACTIONS)[number];
-
-export const FIREWALL_ACTION_LABELS: Record<FirewallRuleAction, string> = {
+export const FIREWALL_ACTION_LABELS = {
   block: 'Block',
   challenge: 'Challenge',
   js_challenge: 'JS Challenge',
@@ -34,6 +31,14 @@ export const FIREWALL_ACTION_LABELS: Record<FirewallRuleAction, string> = {
   skip: 'Skip',
   log: 'Log',
 };
+export type FirewallRuleAction = keyof typeof FIREWALL_ACTION_LABELS;
+export const FIREWALL_RULE_ACTIONS = keysOf(FIREWALL_ACTION_LABELS);
+
+/** The spec's actions: those a new rule may take. */
+export type FirewallAction = Exclude<FirewallRuleAction, 'log'>;
+export const FIREWALL_ACTIONS: readonly FirewallAction[] = FIREWALL_RULE_ACTIONS.filter(
+  (action): action is FirewallAction => action !== 'log',
+);
 
 export const DEFAULT_FIREWALL_ACTION: FirewallAction = 'block';
 

@@ -1,28 +1,13 @@
 import { z } from 'zod';
+import { keysOf } from '../shared/closed-set';
 
-/**
+/*
  * Background operations (server: apps/server/src/jobs/). A long Cloudflare operation answers
  * 202 with its job; the screen polls `GET /api/jobs/:id` until it has ended.
  */
-export const JOB_KINDS = [
-  'ban-list-sync',
-  'ban-lists-update',
-  'ban-lists-clean',
-  'zones-sync',
-  'ban-everywhere',
-  'ip-search-remove',
-  'ban-list-import',
-  'ban-list-expiry',
-  'server-bans',
-  'crowdsec-pull',
-] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
 
-export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-export type JobState = (typeof JOB_STATES)[number];
-
-/** What each kind of job is called on the jobs view. */
-export const JOB_KIND_LABELS: Record<JobKind, string> = {
+/** Each kind of job, and what it is called on the jobs view. */
+export const JOB_KIND_LABELS = {
   'ban-list-sync': 'Update from Cloudflare',
   'ban-lists-update': 'Update',
   'ban-lists-clean': 'Clean All',
@@ -34,6 +19,11 @@ export const JOB_KIND_LABELS: Record<JobKind, string> = {
   'server-bans': "Servers' bans",
   'crowdsec-pull': 'CrowdSec decisions',
 };
+export type JobKind = keyof typeof JOB_KIND_LABELS;
+export const JOB_KINDS = keysOf(JOB_KIND_LABELS);
+
+export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
 
 /** The most jobs one list answer holds (newest first). */
 export const JOBS_LIST_MAX = 100;

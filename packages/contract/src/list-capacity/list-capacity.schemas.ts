@@ -1,19 +1,21 @@
 import { z } from 'zod';
+import { keysOf } from '../shared/closed-set';
 
-/**
+/*
  * Cloudflare's Lists quotas per account, by plan (../shared/cloudflare/README.md "Lists"): the number
  * of lists, and the items of all the account's lists together. Hostname and ASN lists are
  * Enterprise-only.
  */
-export const LIST_PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
-export type ListPlan = (typeof LIST_PLANS)[number];
 
-export const LIST_PLAN_NAMES: Record<ListPlan, string> = {
+/** The plans, lowest first (`highestPlan` goes by this order), each with its name. */
+export const LIST_PLAN_NAMES = {
   free: 'Free',
   pro: 'Pro',
   business: 'Business',
   enterprise: 'Enterprise',
 };
+export type ListPlan = keyof typeof LIST_PLAN_NAMES;
+export const LIST_PLANS = keysOf(LIST_PLAN_NAMES);
 
 export const LIST_PLAN_QUOTAS: Record<ListPlan, { lists: number; items: number }> = {
   free: { lists: 1, items: 10_000 },

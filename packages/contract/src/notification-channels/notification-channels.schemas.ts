@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysOf } from '../shared/closed-set';
 
 /**
  * Notification channels (System Setting; server: apps/server/src/modules/notification-webhooks): where
@@ -6,15 +7,14 @@ import { z } from 'zod';
  * https://www.standardwebhooks.com); `slack`, `teams` and `discord` are those services' incoming
  * webhooks, whose URL is itself the secret (stored encrypted, shown masked).
  */
-export const CHANNEL_TYPES = ['webhook', 'slack', 'teams', 'discord'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-
-export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = {
+export const CHANNEL_TYPE_LABELS = {
   webhook: 'Webhook (Standard Webhooks, signed JSON)',
   slack: 'Slack incoming webhook',
   teams: 'Microsoft Teams incoming webhook',
   discord: 'Discord webhook',
 };
+export type ChannelType = keyof typeof CHANNEL_TYPE_LABELS;
+export const CHANNEL_TYPES = keysOf(CHANNEL_TYPE_LABELS);
 
 /** At most this many channels in all. */
 export const CHANNELS_MAX = 20;

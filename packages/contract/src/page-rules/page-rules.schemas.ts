@@ -1,22 +1,12 @@
 import { z } from 'zod';
+import { keysOf } from '../shared/closed-set';
 import { NEW_PAGE_RULE_PRIORITY, REDIRECT_CODES } from '../shared/constants';
 import { cloudflareIdSchema, LOOKUP_ID_MAX } from '../shared/ids';
 import { zoneParamsSchema } from '../zones/zones.schemas';
 
 /* The page-rule setting catalogue of spec section 3, shared by the server's checks and the editor. */
 
-export const PAGE_RULE_GROUPS = [
-  'redirect',
-  'ssl',
-  'cache',
-  'performance',
-  'security',
-  'header',
-  'disable',
-] as const;
-export type PageRuleGroup = (typeof PAGE_RULE_GROUPS)[number];
-
-export const PAGE_RULE_GROUP_LABELS: Record<PageRuleGroup, string> = {
+export const PAGE_RULE_GROUP_LABELS = {
   redirect: 'Redirect',
   ssl: 'SSL/HTTPS',
   cache: 'Cache',
@@ -25,6 +15,8 @@ export const PAGE_RULE_GROUP_LABELS: Record<PageRuleGroup, string> = {
   header: 'Header/Origin',
   disable: 'Disable',
 };
+export type PageRuleGroup = keyof typeof PAGE_RULE_GROUP_LABELS;
+export const PAGE_RULE_GROUPS = keysOf(PAGE_RULE_GROUP_LABELS);
 
 /** A rule whose first setting is of this group holds that setting alone. */
 export const EXCLUSIVE_PAGE_RULE_GROUP: PageRuleGroup = 'redirect';

@@ -1,23 +1,12 @@
 import { z } from 'zod';
-import { REPORT_RANGES } from '../reports/reports.schemas';
+import { REPORT_RANGE_WORDS, REPORT_RANGES, type ReportRange } from '../reports/reports.schemas';
+import { keysOf } from '../shared/closed-set';
 
 /**
  * What a plan limits, in the order the Plans page, the profile and the overview show them, with the
- * words of its refusal ("Your plan allows 2 Cloudflare accounts").
+ * words of its refusal ("Your plan allows 2 Cloudflare accounts"): each limit's name, singular and plural.
  */
-export const PLAN_LIMITS = [
-  'accounts',
-  'zones',
-  'lists',
-  'list_items',
-  'api_keys',
-  'servers',
-  'templates',
-] as const;
-export type PlanLimit = (typeof PLAN_LIMITS)[number];
-
-/** Each limit's name, singular and plural. */
-export const PLAN_LIMIT_WORDS: Record<PlanLimit, { one: string; many: string }> = {
+export const PLAN_LIMIT_WORDS = {
   accounts: { one: 'Cloudflare account', many: 'Cloudflare accounts' },
   zones: { one: 'zone', many: 'zones' },
   lists: { one: 'list', many: 'lists' },
@@ -26,6 +15,8 @@ export const PLAN_LIMIT_WORDS: Record<PlanLimit, { one: string; many: string }> 
   servers: { one: 'server', many: 'servers' },
   templates: { one: 'template', many: 'templates' },
 };
+export type PlanLimit = keyof typeof PLAN_LIMIT_WORDS;
+export const PLAN_LIMITS = keysOf(PLAN_LIMIT_WORDS);
 
 /** Each limit as a label (a column, a field, a row of use): "Cloudflare accounts". */
 export const PLAN_LIMIT_LABELS = Object.fromEntries(
@@ -47,15 +38,9 @@ export function planRefusal(limit: PlanLimit, allowed: number): string {
 }
 
 /** The refusal of a report range beyond the plan's. */
-export function planRangeRefusal(allowed: (typeof REPORT_RANGES)[number]): string {
+export function planRangeRefusal(allowed: ReportRange): string {
   return `Your plan's reports reach back ${REPORT_RANGE_WORDS[allowed]}.`;
 }
-
-export const REPORT_RANGE_WORDS: Record<(typeof REPORT_RANGES)[number], string> = {
-  '24h': '24 hours',
-  '7d': '7 days',
-  '30d': '30 days',
-};
 
 /** The highest any limit may be (list items: far beyond an Enterprise account's lists). */
 export const PLAN_LIMIT_MAX = 100_000_000;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysOf } from '../shared/closed-set';
 import { cloudflareIdSchema } from '../shared/ids';
 
 /*
@@ -7,9 +8,17 @@ import { cloudflareIdSchema } from '../shared/ids';
  * see `sampled`).
  */
 
-/** The ranges a report covers, each ending now. */
-export const REPORT_RANGES = ['24h', '7d', '30d'] as const;
-export type ReportRange = (typeof REPORT_RANGES)[number];
+/**
+ * The ranges a report covers, each ending now, shortest first (a plan's range allows those before it),
+ * with each range in words.
+ */
+export const REPORT_RANGE_WORDS = {
+  '24h': '24 hours',
+  '7d': '7 days',
+  '30d': '30 days',
+};
+export type ReportRange = keyof typeof REPORT_RANGE_WORDS;
+export const REPORT_RANGES = keysOf(REPORT_RANGE_WORDS);
 /** Each range in seconds, as Cloudflare's dataset limits are given. */
 export const REPORT_RANGE_SECONDS: Record<ReportRange, number> = {
   '24h': 86_400,
@@ -276,9 +285,9 @@ export const ACTIVITY_KIND_LABELS = {
   snapshots: 'Restores',
   jobs: 'Jobs',
   other: 'Other',
-} as const;
+};
 export type ActivityKind = keyof typeof ACTIVITY_KIND_LABELS;
-export const ACTIVITY_KINDS = Object.keys(ACTIVITY_KIND_LABELS) as [ActivityKind, ...ActivityKind[]];
+export const ACTIVITY_KINDS = keysOf(ACTIVITY_KIND_LABELS);
 
 /** The bucket of the Activity series: an hour for 24 hours, a day for 7 and 30 days. */
 export const ACTIVITY_BUCKETS: Record<ReportRange, 'hour' | 'day'> = {

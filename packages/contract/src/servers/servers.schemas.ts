@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseIpSearch } from '../ip-address/ip-address';
+import { keysOf } from '../shared/closed-set';
 import { commaSeparatedIds, LOOKUP_ID_MAX } from '../shared/ids';
 import { userParamsSchema } from '../users/users.schemas';
 
@@ -7,14 +8,14 @@ import { userParamsSchema } from '../users/users.schemas';
  * Server Management (issue 39): the machines that feed bans (fail2ban, CrowdSec, a SOAR playbook, a
  * script), each with its own key, held to its group's policy.
  */
-export const SERVER_INTEGRATIONS = ['fail2ban', 'crowdsec', 'webhook', 'script'] as const;
-export type ServerIntegration = (typeof SERVER_INTEGRATIONS)[number];
-export const SERVER_INTEGRATION_LABELS: Record<ServerIntegration, string> = {
+export const SERVER_INTEGRATION_LABELS = {
   fail2ban: 'fail2ban',
   crowdsec: 'CrowdSec',
   webhook: 'Signed webhook',
   script: 'Script',
 };
+export type ServerIntegration = keyof typeof SERVER_INTEGRATION_LABELS;
+export const SERVER_INTEGRATIONS = keysOf(SERVER_INTEGRATION_LABELS);
 
 /** active: heard from within its expected interval; silent: not; revoked: its key is refused. */
 export const SERVER_STATES = ['active', 'silent', 'revoked'] as const;

@@ -35,16 +35,6 @@ export type BanListKind = (typeof BAN_LIST_KINDS)[number];
 export const BAN_LIST_NAME_PATTERN = /^[a-z0-9_]+$/;
 export const BAN_LIST_NAME_MAX = 50;
 
-export const FIREWALL_ACTIONS = [
-  'block',
-  'challenge',
-  'js_challenge',
-  'managed_challenge',
-  'allow',
-  'skip',
-] as const;
-export type FirewallAction = (typeof FIREWALL_ACTIONS)[number];
-
 export const REDIRECT_CODES = [301, 302] as const;
 export const NEW_PAGE_RULE_PRIORITY = 1;
 

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../auth/auth.constants';
+import { keysOf } from '../shared/closed-set';
 
 /**
  * System Setting (/admin/settings; server: apps/server/src/modules/system-settings): what an
  * administrator sets for every server process, kept in the database. Each has a range; an environment
  * variable, where set, still wins (`from_environment` names it).
  */
-export const SMTP_TLS_MODES = ['none', 'starttls', 'tls'] as const;
-export type SmtpTlsMode = (typeof SMTP_TLS_MODES)[number];
-
-export const SMTP_TLS_LABELS: Record<SmtpTlsMode, string> = {
+export const SMTP_TLS_LABELS = {
   none: 'None (plain text)',
   starttls: 'STARTTLS (port 587)',
   tls: 'TLS from the start (port 465)',
 };
+export type SmtpTlsMode = keyof typeof SMTP_TLS_LABELS;
+export const SMTP_TLS_MODES = keysOf(SMTP_TLS_LABELS);
 
 export const SMTP_HOST_MAX_LENGTH = 253;
 export const SMTP_USER_MAX_LENGTH = 254;
@@ -103,7 +103,7 @@ export type SystemSettingsValues = z.infer<typeof systemSettingsValuesSchema>;
 /** `GET /api/admin/settings`: the values, and the ones an environment variable sets (by its name). */
 export const systemSettingsSchema = z.object({
   values: systemSettingsValuesSchema,
-  from_environment: z.partialRecord(z.enum(Object.keys(SETTING_LABELS) as [SettingName]), z.string()),
+  from_environment: z.partialRecord(z.enum(keysOf(SETTING_LABELS)), z.string()),
   updated_at: z.string().nullable(),
 });
 export type SystemSettings = z.infer<typeof systemSettingsSchema>;

@@ -1,23 +1,15 @@
 import { z } from 'zod';
+import { keysOf } from '../shared/closed-set';
 import { cursorQueryFields } from '../shared/paging';
 
-/**
+/*
  * Support tickets (server: apps/server/src/modules/tickets): a person writes to the people who run
  * Guardian, and administrators answer from the Helpdesk. A ticket is a subject, a category and a thread
  * of plain-text messages.
  */
-export const TICKET_CATEGORIES = [
-  'question',
-  'problem',
-  'cloudflare',
-  'servers',
-  'account',
-  'other',
-] as const;
-export type TicketCategory = (typeof TICKET_CATEGORIES)[number];
 
-/** What each category is called in the forms and the Helpdesk's filter. */
-export const TICKET_CATEGORY_LABELS: Record<TicketCategory, string> = {
+/** Each category of ticket, and what it is called in the forms and the Helpdesk's filter. */
+export const TICKET_CATEGORY_LABELS = {
   question: 'A question',
   problem: 'Something does not work',
   cloudflare: 'Cloudflare accounts, lists and zones',
@@ -25,19 +17,20 @@ export const TICKET_CATEGORY_LABELS: Record<TicketCategory, string> = {
   account: 'My account and sign-in',
   other: 'Something else',
 };
+export type TicketCategory = keyof typeof TICKET_CATEGORY_LABELS;
+export const TICKET_CATEGORIES = keysOf(TICKET_CATEGORY_LABELS);
 
 /**
  * `open`: waiting for support (new, or the person wrote last); `answered`: support wrote last, waiting
  * for the person; `closed`: done (either side closed it; it takes no more messages).
  */
-export const TICKET_STATES = ['open', 'answered', 'closed'] as const;
-export type TicketState = (typeof TICKET_STATES)[number];
-
-export const TICKET_STATE_LABELS: Record<TicketState, string> = {
+export const TICKET_STATE_LABELS = {
   open: 'Waiting for support',
   answered: 'Answered',
   closed: 'Closed',
 };
+export type TicketState = keyof typeof TICKET_STATE_LABELS;
+export const TICKET_STATES = keysOf(TICKET_STATE_LABELS);
 
 export const TICKET_SUBJECT_MIN = 3;
 export const TICKET_SUBJECT_MAX = 150;

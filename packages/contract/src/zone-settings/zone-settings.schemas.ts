@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysOf } from '../shared/closed-set';
 
 /**
  * The zone settings dialog's four switches, each read from and written to Cloudflare by its own
@@ -7,22 +8,17 @@ import { z } from 'zod';
  * - botFightMode: Bot Management's `fight_mode`;
  * - underAttackMode: the zone setting `security_level` is `under_attack`;
  * - blockAITrainingBots: Bot Management's `ai_bots_protection` is `block`.
+ *
+ * Each with the dialog's label, which also names it in messages ("Bot Fight Mode could not be saved: ...").
  */
-export const ZONE_SETTING_KEYS = [
-  'alwaysUseHTTPS',
-  'botFightMode',
-  'underAttackMode',
-  'blockAITrainingBots',
-] as const;
-export type ZoneSettingKey = (typeof ZONE_SETTING_KEYS)[number];
-
-/** The dialog's labels, which also name a setting in messages ("Bot Fight Mode could not be saved: ..."). */
-export const ZONE_SETTING_LABELS: Record<ZoneSettingKey, string> = {
+export const ZONE_SETTING_LABELS = {
   alwaysUseHTTPS: 'Always Use HTTPS',
   botFightMode: 'Bot Fight Mode',
   underAttackMode: 'Under Attack Mode',
   blockAITrainingBots: 'Block AI Training Bots',
 };
+export type ZoneSettingKey = keyof typeof ZONE_SETTING_LABELS;
+export const ZONE_SETTING_KEYS = keysOf(ZONE_SETTING_LABELS);
 
 export type ZoneSettings = Record<ZoneSettingKey, boolean>;
 
