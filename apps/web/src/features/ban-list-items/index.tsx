@@ -13,7 +13,7 @@ import {
 import { Button, buttonClassName, SyncButton } from '../../components/ui/button';
 import { useConfirm, useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
-import { SearchInput } from '../../components/ui/input';
+import { PagedSearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchSummary } from '../../components/ui/search-summary';
@@ -218,13 +218,11 @@ function BanListItemsView({ listId }: { listId: string }) {
         ref={listTop}
         className="mb-4 flex scroll-mt-20 flex-wrap items-center justify-between gap-x-4 gap-y-2"
       >
-        <SearchInput
-          className="w-full max-w-sm"
+        <PagedSearchInput
+          search={search}
           aria-label="Search items"
           placeholder="Search IP or Comment..."
           maxLength={BAN_LIST_ITEM_SEARCH_MAX}
-          value={search.text}
-          onSearch={search.setText}
         />
         <ItemsSummary
           loading={items.isPending}
