@@ -242,7 +242,6 @@ export function NotificationChannelsSection() {
     confirmAction({
       title: 'Delete notification channel',
       message: `Delete "${channel.name}"? Alerts stop going to it, and its deliveries still waiting are dropped.`,
-      busyLabel: 'Deleting...',
       action: () => remove.mutateAsync(channel.id),
       done: `Channel "${channel.name}" deleted.`,
       failed: 'Failed to delete the channel.',

@@ -143,8 +143,6 @@ function BanListItemsView({ listId }: { listId: string }) {
       title: 'Delete Item',
       message:
         'Are you sure you want to delete this item? This will remove it from Cloudflare and the local database.',
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => deleteItem.mutateAsync(item.id),
       done: `${item.ip} deleted.`,
       failed: 'Failed to delete item. Please try again.',

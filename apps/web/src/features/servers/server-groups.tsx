@@ -214,8 +214,6 @@ export default function ServerGroupsPage() {
     confirmAction({
       title: 'Delete Server Group',
       message: `Delete the group "${group.name}"? Its bans already sent stay in their lists.`,
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => remove.mutateAsync(group.id),
       done: `Server group ${group.name} deleted.`,
       failed: 'Failed to delete the server group.',

@@ -64,8 +64,6 @@ export default function ZonesScreen() {
     confirmedAction({
       title: 'Delete Zone',
       message: `Are you sure you want to permanently delete the zone ${zone.domain}? This action cannot be undone.`,
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => deleteZone.mutateAsync(zone.id),
       done: `Zone ${zone.domain} deleted.`,
       failed: 'Failed to delete zone.',
