@@ -20,6 +20,13 @@ export const reportZone = (id: string, domain: string): Zone => ({
   name_servers: [],
 });
 
+/** A report's row about one of the tests' zones (by zone, left out): the zone's id and domain, then `fields`. */
+export const ofZone = <T extends object>(zone: Zone, fields: T) => ({
+  zone_id: zone.id,
+  domain: zone.domain,
+  ...fields,
+});
+
 /** The report range the tests' answers cover: the 24 hours before 10:30 on 29 November 2026. */
 export const REPORT_SINCE = '2026-11-28T10:30:00.000Z';
 export const REPORT_UNTIL = '2026-11-29T10:30:00.000Z';
