@@ -9,13 +9,12 @@ import {
   REPORT_SINCE as SINCE,
   REPORT_UNTIL as UNTIL,
   REPORT_ZONE as ZONE,
+  SHOP_ZONE as SHOP,
   ofZone,
   reportApi,
-  reportZone,
   rowsOf,
 } from './test-support/report-api';
 
-const SHOP = reportZone(ZONE, 'shop.example');
 const ZONES = [SHOP];
 
 const scope: ReportScope = {

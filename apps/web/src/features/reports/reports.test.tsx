@@ -13,17 +13,16 @@ import type { FakeApi } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import {
+  BLOG_ZONE as BLOG,
   OTHER_REPORT_ZONE as OTHER_ZONE,
   REPORT_ACCOUNT as ACCOUNT,
   REPORT_ZONE as ZONE,
+  SHOP_ZONE as SHOP,
   ofZone,
   reportApi,
-  reportZone,
   rowsOf,
 } from './test-support/report-api';
 
-const SHOP = reportZone(ZONE, 'shop.example');
-const BLOG = reportZone(OTHER_ZONE, 'blog.example');
 const ZONES = [SHOP, BLOG];
 
 const scope = (overrides: Partial<ReportScope> = {}): ReportScope => ({
