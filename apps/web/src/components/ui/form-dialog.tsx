@@ -13,8 +13,8 @@ interface FormDialogProps {
   saving: boolean;
   /** The submit button's text: the title unless told ('Add Account'). */
   submitLabel?: string;
-  /** The submit button's text while saving ('Verifying...'). */
-  savingLabel: string;
+  /** The submit button's text while saving: 'Saving...' unless told ('Verifying...'). */
+  savingLabel?: string;
   /** The submit button is off, e.g. while the form's choices could not be read. */
   submitDisabled?: boolean;
   /** 'danger' for a submit that takes something away. */
@@ -39,7 +39,7 @@ export function FormDialog({
   onSubmit,
   saving,
   submitLabel = title,
-  savingLabel,
+  savingLabel = 'Saving...',
   submitDisabled,
   submitVariant,
   cancelLabel = 'Cancel',

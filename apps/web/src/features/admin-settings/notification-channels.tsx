@@ -182,7 +182,6 @@ function EditChannelDialog({ channel, onClose }: { channel: NotificationChannel;
       )}
       saving={update.isPending}
       submitLabel="Save"
-      savingLabel="Saving..."
     >
       <Field label="Name" required error={errors.name?.message}>
         {(control) => <ChannelNameInput {...control} {...form.register('name')} />}

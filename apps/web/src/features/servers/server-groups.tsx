@@ -111,7 +111,6 @@ function GroupDialog({ group, onClose }: { group?: ServerGroup; onClose: () => v
       )}
       saving={save.isPending}
       submitLabel={group ? 'Save' : 'Create Group'}
-      savingLabel="Saving..."
     >
       <Field label="Name" required error={errors.name?.message}>
         {(control) => (
