@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page, type Route } from '@playwright/test';
 import { shareSignedInPage } from './support/session';
 import { DEMO_USER } from './support/stack';
+import { ACCOUNTS_COLUMNS, BAN_LISTS_COLUMNS, banListItemsColumns } from '../apps/web/src/test/spec-columns';
 
 // The demo stack is shared with the specs that run after this one: this spec adds the spare account
 // and works on a list of its own; it only reads the seeded lists. Clean All empties every list, so it
@@ -78,13 +79,7 @@ test.describe('Cloudflare Accounts', () => {
   test('lists the demo accounts with masked tokens; search and sort', async () => {
     await page.goto('/cloudflare/accounts');
     await expect(page.getByRole('heading', { name: 'Cloudflare Accounts' })).toBeVisible();
-    await expect(page.getByRole('columnheader')).toHaveText([
-      'No',
-      'Account Name',
-      'Account ID',
-      'Token',
-      'Settings',
-    ]);
+    await expect(page.getByRole('columnheader')).toHaveText(ACCOUNTS_COLUMNS);
     // Under each masked token, its state at Cloudflare.
     await expect(cells(rowWith('Guardian Demo'))).toHaveText([
       '1',
@@ -211,16 +206,7 @@ test.describe('Ban Lists', () => {
   test('lists the seeded lists and the spare account’s; a failed update says so', async () => {
     await page.goto('/cloudflare/banlists');
     await expect(page.getByRole('heading', { name: 'Ban Lists' })).toBeVisible();
-    await expect(page.getByRole('columnheader')).toHaveText([
-      'No',
-      'Account Name',
-      'Account ID',
-      'List Name',
-      'Ban List ID',
-      'Kind',
-      'Items',
-      'Settings',
-    ]);
+    await expect(page.getByRole('columnheader')).toHaveText(BAN_LISTS_COLUMNS);
     const blocked = rowWith('blocked_ips');
     await expect(cells(blocked).nth(1)).toHaveText('Guardian Demo');
     await expect(cells(blocked).nth(5)).toHaveText('ip');
@@ -377,15 +363,7 @@ test.describe('Ban List Items of the new list', () => {
     await expect(page.getByText('IP list of Spare Account')).toBeVisible();
     await expect(page.getByText('This list has no items.')).toBeVisible();
     // The spec's columns, and what Guardian adds: when an item expires and who added it.
-    await expect(page.getByRole('columnheader')).toHaveText([
-      'No',
-      'IP Address',
-      'Comment',
-      'Created On',
-      'Expires',
-      'Added by',
-      'Delete',
-    ]);
+    await expect(page.getByRole('columnheader')).toHaveText(banListItemsColumns());
   });
 
   test('Add checks the fields, says Adding..., shows the server’s message and adds items', async () => {

@@ -41,19 +41,20 @@ export function TopBar({ menuButton, sidebarOpen }: TopBarProps) {
   );
 }
 
-/** An icon link of the bar; `label` names it with what its badge (`children`) shows. */
+/** An icon link of the bar; `label` names it with what its red badge shows. */
 function TopBarLink({
   to,
   label,
   title,
   icon: Icon,
-  children,
+  badge,
 }: {
   to: string;
   label: string;
   title: string;
   icon: LucideIcon;
-  children: ReactNode;
+  /** The badge over the icon while there is something to tell: where it sits, its size, what it says. */
+  badge: { className: string; children?: ReactNode } | false;
 }) {
   return (
     <Link
@@ -63,7 +64,14 @@ function TopBarLink({
       className="relative rounded-control p-2 text-ink-muted transition-colors hover:bg-canvas hover:text-ink"
     >
       <Icon aria-hidden="true" className="size-5" />
-      {children}
+      {badge && (
+        <span
+          aria-hidden="true"
+          className={clsx('absolute rounded-full bg-danger ring-2 ring-surface', badge.className)}
+        >
+          {badge.children}
+        </span>
+      )}
     </Link>
   );
 }
@@ -79,14 +87,13 @@ function JobsBell() {
   const unseen = useJobsQuery('mine', { refetchInterval: BELL_POLL_MS }).data?.unseen ?? 0;
   const label = unseen > 0 ? `Operations, ${unseen} ended since you last looked` : 'Operations';
   return (
-    <TopBarLink to="/dashboard/jobs" label={label} title="Operations" icon={Bell}>
-      {unseen > 0 && (
-        <span
-          aria-hidden="true"
-          className="absolute top-1.5 right-1.5 size-2.5 rounded-full bg-danger ring-2 ring-surface"
-        />
-      )}
-    </TopBarLink>
+    <TopBarLink
+      to="/dashboard/jobs"
+      label={label}
+      title="Operations"
+      icon={Bell}
+      badge={unseen > 0 && { className: 'top-1.5 right-1.5 size-2.5' }}
+    />
   );
 }
 
@@ -99,16 +106,19 @@ function AlertsCount() {
   const shown = open >= ALERTS_OPEN_COUNT_MAX ? `${ALERTS_OPEN_COUNT_MAX - 1}+` : String(open);
   const label = open === 0 ? 'Alerts, none open' : `Alerts, ${shown} open`;
   return (
-    <TopBarLink to="/dashboard/alerts" label={label} title="Alerts" icon={TriangleAlert}>
-      {open > 0 && (
-        <span
-          aria-hidden="true"
-          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-danger px-1 text-center text-[11px] leading-5 font-semibold text-white ring-2 ring-surface"
-        >
-          {shown}
-        </span>
-      )}
-    </TopBarLink>
+    <TopBarLink
+      to="/dashboard/alerts"
+      label={label}
+      title="Alerts"
+      icon={TriangleAlert}
+      badge={
+        open > 0 && {
+          className:
+            '-top-0.5 -right-0.5 min-w-5 px-1 text-center text-[11px] leading-5 font-semibold text-white',
+          children: shown,
+        }
+      }
+    />
   );
 }
 

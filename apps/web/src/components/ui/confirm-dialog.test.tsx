@@ -62,10 +62,10 @@ describe('useConfirm', () => {
     expect(onResult).toHaveBeenLastCalledWith(false);
   });
 
-  it('keeps the dialog open with the busy label while the action runs', async () => {
+  it("keeps the dialog open with the busy label while the action runs (a Delete's: Deleting...)", async () => {
     let finish = () => {};
     const action = () => new Promise<void>((resolve) => (finish = resolve));
-    const { onResult, user } = setup({ ...DELETE_BAN_LIST, action, busyLabel: 'Deleting...' });
+    const { onResult, user } = setup({ ...DELETE_BAN_LIST, action });
     await user.click(screen.getByRole('button', { name: 'Ask' }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     expect(screen.getByRole('button', { name: 'Deleting...' })).toBeDisabled();

@@ -11,8 +11,9 @@ interface ConfirmDialogProps {
   title: ReactNode;
   /** The question, word for word from the spec. */
   message: ReactNode;
+  /** 'Delete' unless told. */
   confirmLabel?: string;
-  /** Shown on the confirm button while `busy` (e.g. 'Deleting...'). */
+  /** Shown on the confirm button while `busy`: a delete's is 'Deleting...' unless told. */
   busyLabel?: string;
   cancelLabel?: string;
   variant?: 'danger' | 'primary';
@@ -27,7 +28,7 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel = 'Delete',
-  busyLabel,
+  busyLabel = confirmLabel === 'Delete' ? 'Deleting...' : undefined,
   cancelLabel = 'Cancel',
   variant = 'danger',
   busy = false,
@@ -58,12 +59,13 @@ export function ConfirmDialog({
 export interface ConfirmOptions {
   title: string;
   message: ReactNode;
+  /** 'Delete' unless told. */
   confirmLabel?: string;
   cancelLabel?: string;
   variant?: 'danger' | 'primary';
   /**
-   * Work to run on confirm while the dialog stays open showing `busyLabel`. If it throws, the dialog
-   * closes and the promise rejects with that error.
+   * Work to run on confirm while the dialog stays open showing `busyLabel` ('Deleting...' for a
+   * Delete unless told). If it throws, the dialog closes and the promise rejects with that error.
    */
   action?: () => Promise<unknown>;
   busyLabel?: string;

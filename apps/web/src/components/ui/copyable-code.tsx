@@ -1,3 +1,4 @@
+import { clsx } from 'clsx';
 import { CopyButton } from './button';
 import { useToast } from './toast';
 
@@ -17,6 +18,21 @@ export function useCopy() {
     );
 }
 
+/** A value shown once, as text to select and copy by hand, named by `label` ('API key'). */
+export function CodeValue({ label, value, className }: { label: string; value: string; className?: string }) {
+  return (
+    <code
+      aria-label={label}
+      className={clsx(
+        'min-w-0 flex-1 rounded-control bg-canvas px-3 py-2 font-mono text-xs break-all',
+        className,
+      )}
+    >
+      {value}
+    </code>
+  );
+}
+
 /**
  * A value shown once (a key, a signing secret): the text to select, and Copy, told in a toast. The
  * toast names the value by its label unless `words` says otherwise.
@@ -29,12 +45,7 @@ export function CopyableCode({ label, value, words }: { label: string; value: st
   };
   return (
     <div className="flex items-center gap-2">
-      <code
-        aria-label={label}
-        className="min-w-0 flex-1 rounded-control bg-canvas px-3 py-2 font-mono text-xs break-all"
-      >
-        {value}
-      </code>
+      <CodeValue label={label} value={value} />
       <CopyButton onClick={() => void copy(value, said)} />
     </div>
   );

@@ -3,7 +3,7 @@ import { Button, type ButtonVariant } from './button';
 import { Dialog } from './dialog';
 
 interface FormDialogProps {
-  title: ReactNode;
+  title: string;
   description?: ReactNode;
   size?: ComponentProps<typeof Dialog>['size'];
   /** Closes the dialog: Cancel (or Close), Esc, the close button. */
@@ -11,9 +11,10 @@ interface FormDialogProps {
   onSubmit: ComponentProps<typeof Dialog>['onSubmit'];
   /** While the save runs the dialog stays open, Cancel is off and the submit button spins. */
   saving: boolean;
-  /** The submit button's text, and its text while saving ('Add Account', 'Verifying...'). */
-  submitLabel: string;
-  savingLabel: string;
+  /** The submit button's text: the title unless told ('Add Account'). */
+  submitLabel?: string;
+  /** The submit button's text while saving: 'Saving...' unless told ('Verifying...'). */
+  savingLabel?: string;
   /** The submit button is off, e.g. while the form's choices could not be read. */
   submitDisabled?: boolean;
   /** 'danger' for a submit that takes something away. */
@@ -37,8 +38,8 @@ export function FormDialog({
   onClose,
   onSubmit,
   saving,
-  submitLabel,
-  savingLabel,
+  submitLabel = title,
+  savingLabel = 'Saving...',
   submitDisabled,
   submitVariant,
   cancelLabel = 'Cancel',

@@ -8,6 +8,7 @@ import type {
 import { useId } from 'react';
 import { clsx } from 'clsx';
 import { ChevronDown, Search } from 'lucide-react';
+import type { usePagedSearch } from '../../lib/use-paged-search';
 
 const controlClassName = clsx(
   'block w-full rounded-control border bg-surface px-3 text-sm text-ink shadow-xs transition-colors',
@@ -51,6 +52,19 @@ export function SearchInput({
       <Input type="search" className="pl-9" onChange={(event) => onSearch(event.target.value)} {...props} />
     </div>
   );
+}
+
+/**
+ * The search box above a table the server pages (zones, users, a list's items): it shows and sets the
+ * text of the screen's `usePagedSearch`. Give it an aria-label, a placeholder and the search's maxLength.
+ */
+export function PagedSearchInput({
+  search,
+  ...props
+}: Omit<InputProps, 'type' | 'onChange' | 'value' | 'className'> & {
+  search: Pick<ReturnType<typeof usePagedSearch>, 'text' | 'setText'>;
+}) {
+  return <SearchInput className="w-full max-w-sm" value={search.text} onSearch={search.setText} {...props} />;
 }
 
 export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {

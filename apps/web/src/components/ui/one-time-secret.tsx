@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Copy } from 'lucide-react';
 import { Button } from './button';
+import { CodeValue } from './copyable-code';
 
 /**
  * A password or set-password link shown once: the text to select, and Copy. Whether the copy worked is
@@ -20,12 +21,7 @@ export function OneTimeSecret({ label, value }: { label: string; value: string }
     <div ref={frame} className="space-y-1.5">
       <p className="text-sm font-medium text-ink">{label}</p>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <code
-          aria-label={label}
-          className="min-w-0 flex-1 rounded-control border border-line bg-canvas px-3 py-2 font-mono text-xs break-all text-ink select-all"
-        >
-          {value}
-        </code>
+        <CodeValue label={label} value={value} className="border border-line text-ink select-all" />
         <Button
           variant="secondary"
           size="sm"

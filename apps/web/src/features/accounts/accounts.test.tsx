@@ -5,6 +5,7 @@ import type { CloudflareAccount } from '@guardian/contract';
 import { setToken } from '../../lib/auth-token';
 import { fakeApi, type FakeApi } from '../../test/fake-api';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
+import { ACCOUNTS_COLUMNS } from '../../test/spec-columns';
 import { columnHeaders, tableColumn } from '../../test/table';
 import { sessionToken } from '../../test/token';
 import { cloudflareAccount } from '../../test/cloudflare-account';
@@ -47,7 +48,7 @@ describe('accounts table', () => {
   it('lists the accounts by id with the masked token and every column of the spec', async () => {
     await openAccounts();
     await screen.findByText('Guardian Demo');
-    expect(columnHeaders()).toEqual(['No', 'Account Name', 'Account ID', 'Token', 'Settings']);
+    expect(columnHeaders()).toEqual(ACCOUNTS_COLUMNS);
     expect(tableColumn(1)).toEqual(['Guardian Demo', 'Acme Security', 'Zeta Labs']);
     expect(tableColumn(0)).toEqual(['1', '2', '3']);
     expect(tableColumn(2)).toEqual(['acc-guardian', 'acc-acme', 'acc-zeta']);

@@ -49,8 +49,6 @@ export default function AccountsScreen() {
     confirmAction({
       title: 'Delete Account',
       message: <AccountRemovalSummary account={account} />,
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => deleteAccount.mutateAsync(account.id),
       done: `Account ${account.account_name} deleted.`,
       failed: 'Failed to delete account.',

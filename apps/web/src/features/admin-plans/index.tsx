@@ -155,7 +155,6 @@ function PlansView() {
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete Plan"
         message={`Delete the plan ${deleting?.name ?? ''}? A plan someone has, or the default plan, is not deleted.`}
-        busyLabel="Deleting..."
         busy={deletePlan.isPending}
         onConfirm={() =>
           deleting &&

@@ -182,7 +182,6 @@ function EditChannelDialog({ channel, onClose }: { channel: NotificationChannel;
       )}
       saving={update.isPending}
       submitLabel="Save"
-      savingLabel="Saving..."
     >
       <Field label="Name" required error={errors.name?.message}>
         {(control) => <ChannelNameInput {...control} {...form.register('name')} />}
@@ -242,7 +241,6 @@ export function NotificationChannelsSection() {
     confirmAction({
       title: 'Delete notification channel',
       message: `Delete "${channel.name}"? Alerts stop going to it, and its deliveries still waiting are dropped.`,
-      busyLabel: 'Deleting...',
       action: () => remove.mutateAsync(channel.id),
       done: `Channel "${channel.name}" deleted.`,
       failed: 'Failed to delete the channel.',

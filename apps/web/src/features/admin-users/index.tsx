@@ -4,7 +4,7 @@ import { EMAIL_MAX_LENGTH, USERS_PAGE_SIZE, type User } from '@guardian/contract
 import { RequireTwoFactorSwitch } from '../../components/two-factor/require-two-factor-switch';
 import { Button } from '../../components/ui/button';
 import { ErrorMessage } from '../../components/ui/error-message';
-import { SearchInput } from '../../components/ui/input';
+import { PagedSearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { EmptyCard } from '../../components/ui/query-list';
 import { Pagination } from '../../components/ui/pagination';
@@ -118,13 +118,11 @@ function UsersView({ ownEmail }: { ownEmail: string }) {
       </section>
 
       <div className="mb-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
-        <SearchInput
-          className="w-full max-w-sm"
+        <PagedSearchInput
+          search={search}
           aria-label="Search users"
           placeholder="Search E-mail..."
           maxLength={EMAIL_MAX_LENGTH}
-          value={search.text}
-          onSearch={search.setText}
         />
         {!users.isPending && (
           <SearchSummary fetching={search.isFetching(users)}>

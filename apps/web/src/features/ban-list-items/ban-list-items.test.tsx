@@ -8,6 +8,7 @@ import { capacityOf } from '../../test/capacity';
 import { fakeApi } from '../../test/fake-api';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import { stubResizeObserver } from '../../test/resize-observer';
+import { banListItemsColumns } from '../../test/spec-columns';
 import { columnHeaders } from '../../test/table';
 import { sessionToken } from '../../test/token';
 import { formatCreatedOn } from './components/ban-list-items-table';
@@ -106,15 +107,7 @@ describe('ban list items table', () => {
       'href',
       '/cloudflare/banlists',
     );
-    expect(columnHeaders()).toEqual([
-      'No',
-      'IP Address',
-      'Comment',
-      'Created On',
-      'Expires',
-      'Added by',
-      'Delete',
-    ]);
+    expect(columnHeaders()).toEqual(banListItemsColumns());
     expect(column(0).slice(0, 3)).toEqual(['1', '2', '3']);
     expect(column(1).slice(0, 2)).toEqual(['10.0.3.232', '10.0.3.231']);
     expect(column(3)[0]).toBe(formatCreatedOn(CREATED_ON));
@@ -130,15 +123,7 @@ describe('ban list items table', () => {
       jsonResponse(200, [{ ...BAN_LISTS[0]!, kind: 'hostname' }]),
     );
     await openItems();
-    expect(columnHeaders()).toEqual([
-      'No',
-      'Hostname',
-      'Comment',
-      'Created On',
-      'Expires',
-      'Added by',
-      'Delete',
-    ]);
+    expect(columnHeaders()).toEqual(banListItemsColumns('Hostname'));
   });
 
   it('lets an IPv6 address wrap between its groups only, whatever the screen (issue 35 item 8)', async () => {

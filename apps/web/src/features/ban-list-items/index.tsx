@@ -13,7 +13,7 @@ import {
 import { Button, buttonClassName, SyncButton } from '../../components/ui/button';
 import { useConfirm, useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
-import { SearchInput } from '../../components/ui/input';
+import { PagedSearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchSummary } from '../../components/ui/search-summary';
@@ -143,8 +143,6 @@ function BanListItemsView({ listId }: { listId: string }) {
       title: 'Delete Item',
       message:
         'Are you sure you want to delete this item? This will remove it from Cloudflare and the local database.',
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => deleteItem.mutateAsync(item.id),
       done: `${item.ip} deleted.`,
       failed: 'Failed to delete item. Please try again.',
@@ -218,13 +216,11 @@ function BanListItemsView({ listId }: { listId: string }) {
         ref={listTop}
         className="mb-4 flex scroll-mt-20 flex-wrap items-center justify-between gap-x-4 gap-y-2"
       >
-        <SearchInput
-          className="w-full max-w-sm"
+        <PagedSearchInput
+          search={search}
           aria-label="Search items"
           placeholder="Search IP or Comment..."
           maxLength={BAN_LIST_ITEM_SEARCH_MAX}
-          value={search.text}
-          onSearch={search.setText}
         />
         <ItemsSummary
           loading={items.isPending}

@@ -8,6 +8,7 @@ import { jobOf } from '../../test/job';
 import { banListOf } from '../../test/ban-list';
 import { capacityOf } from '../../test/capacity';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
+import { BAN_LISTS_COLUMNS } from '../../test/spec-columns';
 import { columnHeaders, tableColumn } from '../../test/table';
 import { sessionToken } from '../../test/token';
 import { cloudflareAccount } from '../../test/cloudflare-account';
@@ -62,16 +63,7 @@ const toast = () => screen.findByRole('alert');
 describe('ban lists table', () => {
   it('lists the ban lists by id with every column of the spec and links the item counts', async () => {
     await openBanLists();
-    expect(columnHeaders()).toEqual([
-      'No',
-      'Account Name',
-      'Account ID',
-      'List Name',
-      'Ban List ID',
-      'Kind',
-      'Items',
-      'Settings',
-    ]);
+    expect(columnHeaders()).toEqual(BAN_LISTS_COLUMNS);
     expect(tableColumn(3)).toEqual(['blocked_ips', 'acme_bad_actors', 'partner_hosts']);
     expect(tableColumn(0)).toEqual(['1', '2', '3']);
     expect(tableColumn(5)).toEqual(['ip', 'ip', 'hostname']);

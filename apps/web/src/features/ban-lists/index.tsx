@@ -74,8 +74,6 @@ export default function BanListsScreen() {
     undoable({
       title: 'Delete Ban List',
       message: `Are you sure you want to delete this ban list? This action cannot be undone. ${deleteNote}`,
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => deleteBanList.mutateAsync(banList),
       done: `Ban list ${banList.list_name} deleted.`,
       taken: (snapshot) => snapshot.list_id === banList.list_id,

@@ -38,8 +38,6 @@ export default function DnsRecordsScreen() {
     undoable({
       title: 'Delete DNS Record',
       message: `Are you sure you want to delete this DNS record? This action cannot be undone. ${restoreNote}`,
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => deleteRecord.mutateAsync(record.id),
       done: `DNS record ${record.name} deleted.`,
       taken: (snapshot) => snapshot.record_id === record.id,

@@ -52,7 +52,6 @@ function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
         toast.success('Password changed. Your other sessions have ended.');
         onClose();
       })}
-      submitLabel="Change Password"
       savingLabel="Changing..."
     >
       <Field label="Current password" required error={errors.current_password?.message}>

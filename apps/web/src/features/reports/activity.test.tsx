@@ -11,13 +11,12 @@ import {
   REPORT_ACCOUNT as ACCOUNT,
   REPORT_SINCE as SINCE,
   REPORT_UNTIL as UNTIL,
-  REPORT_ZONE,
+  SHOP_ZONE,
   reportApi,
-  reportZone,
   rowsOf,
 } from './test-support/report-api';
 
-const ZONES = [reportZone(REPORT_ZONE, 'shop.example')];
+const ZONES = [SHOP_ZONE];
 
 const link = (
   filters: Partial<ActivityLink['filters']> = {},

@@ -17,6 +17,8 @@ import { seriesByKind, seriesOfFields } from './lib/series';
 import { zonedBucketTimes } from './lib/zoned-buckets';
 
 const EMPTY = 'No changes in this range';
+/** What every bar table of the report shares: its count's header and the words of an empty one. */
+const BAR_TABLES = { countLabel: 'Changes', empty: EMPTY };
 
 /** How changes ended, in the Activity table's words. */
 const OUTCOMES: { outcome: AuditOutcome; label: string }[] = [
@@ -170,8 +172,7 @@ function ActivityView({ report }: { report: ActivityReport }) {
             },
           ]}
           count={(row) => totals[row.outcome]}
-          countLabel="Changes"
-          empty={EMPTY}
+          {...BAR_TABLES}
         />
         <BarTable
           title="By kind"
@@ -189,8 +190,7 @@ function ActivityView({ report }: { report: ActivityReport }) {
             ...outcomeColumns,
           ]}
           count={ended}
-          countLabel="Changes"
-          empty={EMPTY}
+          {...BAR_TABLES}
         />
         <BarTable
           title="By person"
@@ -219,8 +219,7 @@ function ActivityView({ report }: { report: ActivityReport }) {
             ...outcomeColumns,
           ]}
           count={ended}
-          countLabel="Changes"
-          empty={EMPTY}
+          {...BAR_TABLES}
         />
       </div>
     </>

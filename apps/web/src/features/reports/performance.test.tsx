@@ -9,12 +9,13 @@ import {
   REPORT_SINCE as SINCE,
   REPORT_UNTIL as UNTIL,
   REPORT_ZONE as ZONE,
+  SHOP_ZONE as SHOP,
+  ofZone,
   reportApi,
-  reportZone,
   rowsOf,
 } from './test-support/report-api';
 
-const ZONES = [reportZone(ZONE, 'shop.example')];
+const ZONES = [SHOP];
 
 const scope: ReportScope = {
   range: '24h',
@@ -67,14 +68,12 @@ const performance = (overrides: Partial<PerformanceReport> = {}): PerformanceRep
       },
     ],
     by_zone: [
-      {
-        zone_id: ZONE,
-        domain: 'shop.example',
+      ofZone(SHOP, {
         requests: 4_000,
         cached_requests: 1_000,
         edge_ttfb_ms: latency(40, 30, 120, 300),
         origin_ms: latency(180, 150, 420, 900),
-      },
+      }),
     ],
     percentiles_estimated: true,
   },
@@ -213,17 +212,10 @@ describe('Dashboard > Performance', () => {
       }),
     );
 
-    api.answer(PERFORMANCE, () =>
-      errorResponse(
-        400,
-        'BAD_REQUEST',
-        "Cloudflare keeps this zone's request analytics for 7 days on its plan.",
-      ),
-    );
+    const beyondRetention = "Cloudflare keeps this zone's request analytics for 7 days on its plan.";
+    api.answer(PERFORMANCE, () => errorResponse(400, 'BAD_REQUEST', beyondRetention));
     renderApp(`/dashboard/performance?zone=${ZONE}&range=7d`);
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      "Cloudflare keeps this zone's request analytics for 7 days on its plan.",
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(beyondRetention);
     api.answer(PERFORMANCE, () => jsonResponse(200, performance()));
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findAllByRole('table', { name: 'Busiest zones' })).not.toHaveLength(0);

@@ -13,15 +13,17 @@ import type { FakeApi } from '../../test/fake-api';
 import { jobOf } from '../../test/job';
 import { errorResponse, jsonResponse, renderApp } from '../../test/render-app';
 import {
+  BLOG_ZONE as BLOG,
   OTHER_REPORT_ZONE as OTHER_ZONE,
   REPORT_ACCOUNT as ACCOUNT,
   REPORT_ZONE as ZONE,
+  SHOP_ZONE as SHOP,
+  ofZone,
   reportApi,
-  reportZone,
   rowsOf,
 } from './test-support/report-api';
 
-const ZONES = [reportZone(ZONE, 'shop.example'), reportZone(OTHER_ZONE, 'blog.example')];
+const ZONES = [SHOP, BLOG];
 
 const scope = (overrides: Partial<ReportScope> = {}): ReportScope => ({
   range: '24h',
@@ -242,6 +244,7 @@ describe('Reports > Security', () => {
   });
 
   it("says an empty range so, names the zones left out, and shows the server's message on a failure", async () => {
+    const beyondRetention = "Cloudflare keeps this zone's security events for 3 days on its plan.";
     api.answer(SECURITY, () =>
       jsonResponse(
         200,
@@ -249,12 +252,10 @@ describe('Reports > Security', () => {
           scope: scope({
             zone_count: 1,
             left_out: [
-              {
-                zone_id: OTHER_ZONE,
-                domain: 'blog.example',
+              ofZone(BLOG, {
                 reason: 'range_beyond_retention',
-                message: "Cloudflare keeps this zone's security events for 3 days on its plan.",
-              },
+                message: beyondRetention,
+              }),
             ],
           }),
           total: 0,
@@ -275,22 +276,14 @@ describe('Reports > Security', () => {
     expect(await screen.findByText('1 zone left out', { exact: false })).toBeInTheDocument();
     expect(
       within(screen.getByRole('list', { name: 'Zones left out' })).getByRole('listitem'),
-    ).toHaveTextContent("blog.example: Cloudflare keeps this zone's security events for 3 days on its plan.");
+    ).toHaveTextContent(`blog.example: ${beyondRetention}`);
     expect((await screen.findAllByText('No events in this range')).length).toBeGreaterThanOrEqual(8);
     expect(screen.queryByRole('table', { name: 'Events over time by action' })).not.toBeInTheDocument();
     unmount();
 
-    api.answer(SECURITY, () =>
-      errorResponse(
-        400,
-        'BAD_REQUEST',
-        "Cloudflare keeps this zone's security events for 3 days on its plan.",
-      ),
-    );
+    api.answer(SECURITY, () => errorResponse(400, 'BAD_REQUEST', beyondRetention));
     renderApp(`/reports/security?zone=${OTHER_ZONE}&range=7d`);
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      "Cloudflare keeps this zone's security events for 3 days on its plan.",
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(beyondRetention);
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 
@@ -397,22 +390,8 @@ describe('Reports > Traffic and Errors', () => {
       ],
       by_status_class: [{ status_class: '2xx', count: 4_000 }],
       by_zone: [
-        {
-          zone_id: ZONE,
-          domain: 'shop.example',
-          requests: 3_000,
-          cached_requests: 1_000,
-          bytes: 2_000_000,
-          visits: 90,
-        },
-        {
-          zone_id: OTHER_ZONE,
-          domain: 'blog.example',
-          requests: 1_000,
-          cached_requests: 0,
-          bytes: 500_000,
-          visits: 30,
-        },
+        ofZone(SHOP, { requests: 3_000, cached_requests: 1_000, bytes: 2_000_000, visits: 90 }),
+        ofZone(BLOG, { requests: 1_000, cached_requests: 0, bytes: 500_000, visits: 30 }),
       ],
       by_zone_more: 0,
       top_countries: [{ value: 'TR', count: 4_000 }],
@@ -461,24 +440,20 @@ describe('Reports > Traffic and Errors', () => {
         { status: 502, count: 100 },
       ],
       by_zone: [
-        {
-          zone_id: OTHER_ZONE,
-          domain: 'blog.example',
+        ofZone(BLOG, {
           requests: 4_000,
           client_errors: 350,
           server_errors: 100,
           origin_errors: 70,
           edge_errors: 30,
-        },
-        {
-          zone_id: ZONE,
-          domain: 'shop.example',
+        }),
+        ofZone(SHOP, {
           requests: 6_000,
           client_errors: 50,
           server_errors: 0,
           origin_errors: 0,
           edge_errors: 0,
-        },
+        }),
       ],
       by_zone_more: 3,
       top_paths: [{ value: '/missing', count: 400 }],

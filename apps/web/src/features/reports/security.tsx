@@ -20,6 +20,8 @@ import { bucketTimes, seriesByKind } from './lib/series';
 import { actionWords, sourceWords } from './lib/words';
 
 const EMPTY = 'No events in this range';
+/** What every bar table of the report shares: its count's header and the words of an empty one. */
+const BAR_TABLES = { countLabel: 'Events', empty: EMPTY };
 const useSecurityReport = (query: ReportQuery) => useReportQuery('security', query);
 
 /** Reports > Security (/reports/security): what Cloudflare stopped on the person's zones, and who. */
@@ -84,8 +86,7 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
           rowKey={(row) => row.action}
           columns={[{ header: 'Action', cell: (row) => actionWords(row.action) }]}
           count={(row) => row.count}
-          countLabel="Events"
-          empty={EMPTY}
+          {...BAR_TABLES}
         />
         <BarTable
           title="By source"
@@ -94,8 +95,7 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
           rowKey={(row) => row.source}
           columns={[{ header: 'Source', cell: (row) => sourceWords(row.source) }]}
           count={(row) => row.count}
-          countLabel="Events"
-          empty={EMPTY}
+          {...BAR_TABLES}
         />
       </div>
       <BarTable
@@ -150,8 +150,7 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
           },
         ]}
         count={(row) => row.count}
-        countLabel="Events"
-        empty={EMPTY}
+        {...BAR_TABLES}
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <BarTable
@@ -170,17 +169,10 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
             },
           ]}
           count={(row) => row.count}
-          countLabel="Events"
-          empty={EMPTY}
+          {...BAR_TABLES}
         />
-        <TopValues
-          title="Top countries"
-          header="Country"
-          rows={report.top_countries}
-          countLabel="Events"
-          empty={EMPTY}
-        />
-        <TopHostsAndPaths report={report} countLabel="Events" empty={EMPTY} />
+        <TopValues title="Top countries" header="Country" rows={report.top_countries} {...BAR_TABLES} />
+        <TopHostsAndPaths report={report} {...BAR_TABLES} />
       </div>
       <BarTable
         title="Top rules"
@@ -203,8 +195,7 @@ function SecurityView({ report, query }: { report: SecurityReport; query: Report
           { header: 'Zone', cell: (row) => <span className="break-all">{domainOf(row.zone_id)}</span> },
         ]}
         count={(row) => row.count}
-        countLabel="Events"
-        empty={EMPTY}
+        {...BAR_TABLES}
       />
       <RecentEvents report={report} domainOf={domainOf} />
       {banning && (

@@ -11,6 +11,8 @@ import { Totals } from './components/totals';
 import { bucketTimes, seriesOfFields } from './lib/series';
 
 const EMPTY = 'No requests in this range';
+/** What every bar table of the report shares: its count's header and the words of an empty one. */
+const BAR_TABLES = { countLabel: 'Requests', empty: EMPTY };
 const useTrafficReport = (query: ReportQuery) => useReportQuery('traffic', query);
 
 /** Reports > Traffic (/reports/traffic): requests, bandwidth, cache and visitors of the person's zones. */
@@ -88,8 +90,7 @@ function TrafficView({ report }: { report: TrafficReport }) {
             { header: 'Cached', cell: (row) => (row.cached ? 'Yes' : 'No') },
           ]}
           count={(row) => row.count}
-          countLabel="Requests"
-          empty={EMPTY}
+          {...BAR_TABLES}
         />
         <BarTable
           title="By status class"
@@ -97,24 +98,10 @@ function TrafficView({ report }: { report: TrafficReport }) {
           rowKey={(row) => row.status_class}
           columns={[{ header: 'Status', cell: (row) => row.status_class }]}
           count={(row) => row.count}
-          countLabel="Requests"
-          empty={EMPTY}
+          {...BAR_TABLES}
         />
-        <TopValues
-          title="Top countries"
-          header="Country"
-          rows={report.top_countries}
-          countLabel="Requests"
-          empty={EMPTY}
-        />
-        <TopValues
-          title="Top hosts"
-          header="Host"
-          rows={report.top_hosts}
-          countLabel="Requests"
-          empty={EMPTY}
-          kind="host"
-        />
+        <TopValues title="Top countries" header="Country" rows={report.top_countries} {...BAR_TABLES} />
+        <TopValues title="Top hosts" header="Host" rows={report.top_hosts} {...BAR_TABLES} kind="host" />
       </div>
       <ByZone
         rows={report.by_zone}
@@ -128,17 +115,9 @@ function TrafficView({ report }: { report: TrafficReport }) {
           { header: 'Visits', cell: (row) => formatCount(row.visits) },
         ]}
         count={(row) => row.requests}
-        countLabel="Requests"
-        empty={EMPTY}
+        {...BAR_TABLES}
       />
-      <TopValues
-        title="Top paths"
-        header="Path"
-        rows={report.top_paths}
-        countLabel="Requests"
-        empty={EMPTY}
-        kind="path"
-      />
+      <TopValues title="Top paths" header="Path" rows={report.top_paths} {...BAR_TABLES} kind="path" />
     </>
   );
 }

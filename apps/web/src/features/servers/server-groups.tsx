@@ -111,7 +111,6 @@ function GroupDialog({ group, onClose }: { group?: ServerGroup; onClose: () => v
       )}
       saving={save.isPending}
       submitLabel={group ? 'Save' : 'Create Group'}
-      savingLabel="Saving..."
     >
       <Field label="Name" required error={errors.name?.message}>
         {(control) => (
@@ -214,8 +213,6 @@ export default function ServerGroupsPage() {
     confirmAction({
       title: 'Delete Server Group',
       message: `Delete the group "${group.name}"? Its bans already sent stay in their lists.`,
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => remove.mutateAsync(group.id),
       done: `Server group ${group.name} deleted.`,
       failed: 'Failed to delete the server group.',

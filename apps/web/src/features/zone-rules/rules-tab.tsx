@@ -113,8 +113,6 @@ export function useRuleDelete<R>({
       const deleted = await confirm({
         title: `Delete ${ruleName}`,
         message: `Are you sure you want to delete the rule "${describe(rule)}"? This action cannot be undone.`,
-        confirmLabel: 'Delete',
-        busyLabel: 'Deleting...',
         action: () => remove(rule),
       });
       if (deleted) toast.success(deletedMessage);

@@ -5,7 +5,7 @@ import { RunningJobStrip } from '../../components/job-progress-strip';
 import { Button, SyncButton } from '../../components/ui/button';
 import { useConfirmedAction } from '../../components/ui/confirm-dialog';
 import { ErrorMessage } from '../../components/ui/error-message';
-import { SearchInput } from '../../components/ui/input';
+import { PagedSearchInput } from '../../components/ui/input';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { Spinner } from '../../components/ui/spinner';
@@ -64,8 +64,6 @@ export default function ZonesScreen() {
     confirmedAction({
       title: 'Delete Zone',
       message: `Are you sure you want to permanently delete the zone ${zone.domain}? This action cannot be undone.`,
-      confirmLabel: 'Delete',
-      busyLabel: 'Deleting...',
       action: () => deleteZone.mutateAsync(zone.id),
       done: `Zone ${zone.domain} deleted.`,
       failed: 'Failed to delete zone.',
@@ -106,13 +104,11 @@ export default function ZonesScreen() {
         }
       />
       <div className="mb-4 flex items-center gap-3">
-        <SearchInput
-          className="w-full max-w-sm"
+        <PagedSearchInput
+          search={search}
           aria-label="Search zones"
           placeholder="Search Domain or Account..."
           maxLength={ZONE_SEARCH_MAX}
-          value={search.text}
-          onSearch={search.setText}
         />
         {/* The rows shown are the previous page's until the asked one arrives. */}
         {!zones.isPending && search.isFetching(zones) && (

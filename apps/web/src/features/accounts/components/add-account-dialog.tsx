@@ -32,7 +32,6 @@ export function AddAccountDialog({ onClose, onAdded }: AddAccountDialogProps) {
       description="Connect a Cloudflare account with an API token."
       onClose={onClose}
       {...form.submitTo(addAccount, onAdded)}
-      submitLabel="Add Account"
       savingLabel="Verifying..."
     >
       <Field label="Account Name" required error={errors.account_name?.message}>

@@ -81,7 +81,6 @@ export function PlanDialog({ plan, onClose }: { plan?: Plan; onClose: () => void
       onSubmit={submit}
       saving={save.isPending}
       submitLabel={plan ? 'Save Plan' : 'Add Plan'}
-      savingLabel="Saving..."
     >
       <Field label="Name" required error={errors.name?.message}>
         {(control) => (

@@ -44,7 +44,6 @@ export function CreateUserDialog({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       onSubmit={submit}
       saving={createUser.isPending}
-      submitLabel="Add User"
       savingLabel="Adding..."
       saved={outcome && { title: 'User Added', content: <PasswordResult outcome={outcome} /> }}
     >

@@ -53,7 +53,6 @@ export function LevelDialog({ user, isSelf, onClose }: LevelDialogProps) {
       onSubmit={submit}
       saving={setLevel.isPending}
       submitLabel="Save Level"
-      savingLabel="Saving..."
     >
       <LevelField field={form.register('level')} error={errors.level?.message} />
       {setLevel.isError && (

@@ -47,7 +47,6 @@ export function PlanAssignDialog({
       onSubmit={submit}
       saving={setPlan.isPending}
       submitLabel="Save Plan"
-      savingLabel="Saving..."
     >
       <Field label="Plan" required>
         {(control) => (

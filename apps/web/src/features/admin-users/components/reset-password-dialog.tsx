@@ -55,7 +55,6 @@ export function ResetPasswordDialog({ user, isSelf, onClose }: ResetPasswordDial
       onClose={onClose}
       onSubmit={submit}
       saving={reset.isPending}
-      submitLabel="Reset Password"
       savingLabel="Resetting..."
       saved={outcome && { title: 'Password Reset', content: <PasswordResult outcome={outcome} /> }}
     >

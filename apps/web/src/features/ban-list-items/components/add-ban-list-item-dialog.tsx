@@ -66,7 +66,6 @@ export function AddBanListItemDialog({ listId, kind, onClose, onAdded }: AddBanL
         addItem.mutate(request, { onSuccess: onAdded });
       })}
       saving={addItem.isPending}
-      submitLabel="Add Item"
       savingLabel="Adding..."
     >
       <Field label={BAN_LIST_VALUE_LABELS[kind ?? 'ip']} required error={errors.ip?.message}>

@@ -76,7 +76,6 @@ export function BanListItemDetailDialog({
       onSubmit={form.submitWith(({ expires }) => change.mutate(expires, { onSuccess: onChanged }))}
       saving={change.isPending}
       submitLabel="Save Expiry"
-      savingLabel="Saving..."
       cancelLabel="Close"
     >
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">

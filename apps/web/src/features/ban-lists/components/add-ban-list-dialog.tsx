@@ -51,7 +51,6 @@ export function AddBanListDialog({ onClose, onAdded }: AddBanListDialogProps) {
       description="Create a list at Cloudflare in one of your accounts."
       onClose={onClose}
       {...form.submitTo(addBanList, onAdded)}
-      submitLabel="Add Ban List"
       savingLabel="Adding..."
       submitDisabled={accounts.isError}
     >

@@ -39,8 +39,7 @@ type TopRows = readonly { value: string; count: number }[];
 /** A report's top hosts and top paths, one after the other in its grid, counted in `countLabel`. */
 export function TopHostsAndPaths({
   report,
-  countLabel,
-  empty,
+  ...counts
 }: {
   report: { top_hosts: TopRows; top_paths: TopRows };
   countLabel: string;
@@ -48,22 +47,8 @@ export function TopHostsAndPaths({
 }) {
   return (
     <>
-      <TopValues
-        title="Top hosts"
-        header="Host"
-        rows={report.top_hosts}
-        countLabel={countLabel}
-        empty={empty}
-        kind="host"
-      />
-      <TopValues
-        title="Top paths"
-        header="Path"
-        rows={report.top_paths}
-        countLabel={countLabel}
-        empty={empty}
-        kind="path"
-      />
+      <TopValues title="Top hosts" header="Host" rows={report.top_hosts} {...counts} kind="host" />
+      <TopValues title="Top paths" header="Path" rows={report.top_paths} {...counts} kind="path" />
     </>
   );
 }

@@ -11,13 +11,24 @@ export const REPORT_ZONE = 'b'.repeat(32);
 export const OTHER_REPORT_ZONE = 'c'.repeat(32);
 
 /** One of the person's zones, in the report tests' account. */
-export const reportZone = (id: string, domain: string): Zone => ({
+const reportZone = (id: string, domain: string): Zone => ({
   id,
   domain,
   accountName: 'Acme',
   account_id: REPORT_ACCOUNT,
   status: 'active',
   name_servers: [],
+});
+
+/** The report tests' zones. */
+export const SHOP_ZONE = reportZone(REPORT_ZONE, 'shop.example');
+export const BLOG_ZONE = reportZone(OTHER_REPORT_ZONE, 'blog.example');
+
+/** A report's row about one of the tests' zones (by zone, left out): the zone's id and domain, then `fields`. */
+export const ofZone = <T extends object>(zone: Zone, fields: T) => ({
+  zone_id: zone.id,
+  domain: zone.domain,
+  ...fields,
 });
 
 /** The report range the tests' answers cover: the 24 hours before 10:30 on 29 November 2026. */

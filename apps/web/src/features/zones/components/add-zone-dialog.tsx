@@ -35,7 +35,6 @@ export function AddZoneDialog({ onClose, onAdded }: AddZoneDialogProps) {
       description="Add a domain to one of your Cloudflare accounts."
       onClose={onClose}
       {...form.submitTo(addZone, ({ result }) => onAdded(result))}
-      submitLabel="Add Zone"
       savingLabel="Adding..."
       submitDisabled={accounts.isError}
     >
