@@ -11,8 +11,9 @@
 import { ALERT_KINDS, alertEndpoints } from '@guardian/contract';
 import { api, ApiError } from '../lib/api';
 import { loadRead } from '../lib/load';
-import { fmt, type Report } from '../lib/report';
+import { fmt } from '../lib/report';
 import type { ServerChild } from '../lib/stack';
+import type { SeededSectionContext } from './context';
 import { BUDGET } from '../options';
 
 /** Rows per INSERT: the embedded database builds each statement's rows in memory. */
@@ -23,12 +24,9 @@ const SEED_BATCH = 50_000;
  */
 const SEQUENTIAL = 200;
 
-export interface AlertsContext {
-  report: Report;
-  server: ServerChild;
+export interface AlertsContext extends SeededSectionContext {
   rows: number;
   connections: number;
-  durationS: number;
 }
 
 /**

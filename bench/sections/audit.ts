@@ -8,8 +8,9 @@
 import { auditEndpoints } from '@guardian/contract';
 import { api, ApiError, type Api } from '../lib/api';
 import { loadRead } from '../lib/load';
-import { fmt, type Report } from '../lib/report';
+import { fmt } from '../lib/report';
 import type { ServerChild } from '../lib/stack';
+import type { SeededSectionContext } from './context';
 
 export const AUDIT_BUDGET_P99_MS = 50;
 const PEOPLE = 40;
@@ -33,11 +34,8 @@ const SEED_BATCH = 250_000;
 /** A person reading the trail: a few pages at once, as a team would open them. */
 const CONNECTIONS = 4;
 
-export interface AuditContext {
-  report: Report;
-  server: ServerChild;
+export interface AuditContext extends SeededSectionContext {
   rows: number;
-  durationS: number;
 }
 
 /** The trail's rows, in batches; event g of n happened (n - g) * 3 s ago. Person 0 is `person`. */

@@ -29,6 +29,14 @@ export interface Context {
   listKeys: { big?: string; small?: string };
 }
 
+/**
+ * What a section that seeds its own rows on the benchmark's server receives: the report, the server,
+ * and how long each of its loads runs.
+ */
+export interface SeededSectionContext extends Pick<Context, 'report' | 'server'> {
+  durationS: number;
+}
+
 export async function pullLists(ctx: Context): Promise<void> {
   if (ctx.listKeys.big) return;
   const started = performance.now();

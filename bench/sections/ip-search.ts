@@ -10,8 +10,9 @@
 import { banListItemEndpoints, ipSearchEndpoints, pathOf, type IpSearchAnswer } from '@guardian/contract';
 import { ApiError } from '../lib/api';
 import { load, loadRead, warm } from '../lib/load';
-import { fmt, type Report } from '../lib/report';
+import { fmt } from '../lib/report';
 import type { ServerChild } from '../lib/stack';
+import type { SeededSectionContext } from './context';
 
 export const IP_SEARCH_BUDGET_P99_MS = 50;
 export const EXPORT_BUDGET_ITEMS_PER_S = 200_000;
@@ -28,15 +29,12 @@ const ADDRESS_CIDR = '198.51.0.0/16';
 const CIDR = '10.20.0.0/16';
 const HOSTNAME_OF = (item: number, list: number) => `host${item}-${list}.example.com`;
 
-export interface IpSearchContext {
-  report: Report;
-  server: ServerChild;
+export interface IpSearchContext extends SeededSectionContext {
   /** Items over the 200 lists (1,000,000 by default). */
   items: number;
   /** Items of the exported list (500,000 by default). */
   exportItems: number;
   connections: number;
-  durationS: number;
 }
 
 /** An IPv4 address in SQL from a 32-bit number. */

@@ -7,14 +7,15 @@ import { signTestToken, type TestUser } from '../test/context';
 import { requestTo } from '../test/request';
 import {
   apiRoutes,
-  isErrorBody,
-  jsonOf,
-  routeShape,
-  sampleRequest,
+  errorCodeOf,
+  routeName,
+  sampleCall,
   seedEstate,
+  sendSample,
   urlsFor,
   worldFingerprint,
   type Estate,
+  type SampleRequest,
   ROUTE_WALK_TIMEOUT_MS,
 } from '../test/security';
 
@@ -32,13 +33,7 @@ let victim: Estate;
 let disabledOwner: Estate;
 const attacks: { name: string; headers: Record<string, string>; query?: string }[] = [];
 /** Each route against each estate, with a valid body read while the owners could still sign in. */
-const plans: {
-  route: RouteEntry;
-  estate: Estate;
-  url: string;
-  payload?: unknown;
-  query?: Record<string, string>;
-}[] = [];
+const plans: { route: RouteEntry; estate: Estate; url: string; sample: SampleRequest }[] = [];
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -51,12 +46,7 @@ beforeAll(async () => {
   disabledOwner = await seedEstate(ctx, soonDisabled, 'disabled');
   for (const route of apiRoutes(ctx.app).filter((entry) => entry.access !== 'public')) {
     for (const estate of [victim, disabledOwner]) {
-      plans.push({
-        route,
-        estate,
-        url: urlsFor(route, estate)[0]!,
-        ...(await sampleRequest(ctx, route, estate)),
-      });
+      plans.push({ route, estate, ...(await sampleCall(ctx, route, estate)) });
     }
   }
   await ctx.db.query('UPDATE users SET disabled = true WHERE id = $1', [soonDisabled.id]);
@@ -162,28 +152,20 @@ describe('authentication attacks on every /api route', () => {
     'answers 401 with a JSON message to each attack, and nothing changes',
     async () => {
       const failures: string[] = [];
-      for (const { route, estate, url, payload, query: sampleQuery } of plans) {
+      for (const { route, estate, url, sample } of plans) {
         const before = await worldFingerprint(ctx);
         for (const attack of attacks) {
-          const query = new URLSearchParams({ ...sampleQuery });
-          const search = [query.toString(), attack.query].filter(Boolean).join('&');
-          const response = await ctx.app.inject({
-            method: route.method as 'GET',
-            url: search ? `${url}?${search}` : url,
-            headers: attack.headers,
-            payload: payload as object,
-          });
-          const body = jsonOf(response);
-          if (response.statusCode !== 401 || !isErrorBody(body) || body.code !== 'UNAUTHORIZED') {
+          const response = await sendSample(ctx, route, url, attack.headers, sample, attack.query);
+          if (response.statusCode !== 401 || errorCodeOf(response) !== 'UNAUTHORIZED') {
             failures.push(
-              `${route.method} ${routeShape(route.url)} with ${attack.name} (${estate.label}): ${response.statusCode} ${response.body.slice(0, 200)}`,
+              `${routeName(route)} with ${attack.name} (${estate.label}): ${response.statusCode} ${response.body.slice(0, 200)}`,
             );
           }
         }
         const after = await worldFingerprint(ctx);
         if (JSON.stringify(after) !== JSON.stringify(before)) {
           failures.push(
-            `${route.method} ${routeShape(route.url)}: refused requests changed the world ${JSON.stringify({ before, after })}`,
+            `${routeName(route)}: refused requests changed the world ${JSON.stringify({ before, after })}`,
           );
         }
       }

@@ -21,9 +21,11 @@ import type { RouteEntry } from '../route-table';
 import {
   apiRoutes,
   ownerOrder,
-  routeShape,
+  routeName,
+  sampleCall,
   sampleRequest,
   seedEstate,
+  sendSample,
   urlsFor,
   type Estate,
   ROUTE_WALK_TIMEOUT_MS,
@@ -84,23 +86,16 @@ describe('security headers on every answer', () => {
     async () => {
       let checked = 0;
       for (const route of ownerOrder(apiRoutes(ctx.app))) {
-        const sample = await sampleRequest(ctx, route, estate);
-        const [url] = urlsFor(route, estate);
-        const query = new URLSearchParams(sample.query).toString();
+        const { url, sample } = await sampleCall(ctx, route, estate);
         for (const headers of [
           {},
           estate.user.headers,
           { ...estate.user.headers, origin: 'https://evil.example' },
         ]) {
-          const response = await ctx.app.inject({
-            method: route.method as 'GET',
-            url: query ? `${url}?${query}` : url!,
-            headers,
-            payload: sample.payload as object,
-          });
+          const response = await sendSample(ctx, route, url, headers, sample);
           expectSecurityHeaders(
             response.headers,
-            `${route.method} ${routeShape(route.url)} → ${response.statusCode}`,
+            `${routeName(route)} → ${response.statusCode}`,
             true,
             response.statusCode,
           );

@@ -19,7 +19,7 @@ import { createLogger, redactUrl } from '../logger';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../test/cloudflare-context';
 import { signTestToken } from '../test/context';
 import { requestTo, type EndpointInput } from '../test/request';
-import { apiRoutes, ownerOrder, sampleRequest, seedEstate, urlsFor, type Estate } from '../test/security';
+import { apiRoutes, ownerOrder, sampleCall, seedEstate, sendSample, type Estate } from '../test/security';
 
 /**
  * Secrets stay secret. Cloudflare API tokens are stored encrypted (AES-256-GCM, read from the row),
@@ -90,15 +90,8 @@ async function fullRun() {
     if (route.url === authEndpoints.login.path) continue;
     // Its token is checked at rest below (the delete answers 204 without a body).
     if (route.method === 'DELETE' && route.url === accountEndpoints.remove.path) continue;
-    const sample = await sampleRequest(ctx, route, second);
-    const query = new URLSearchParams(sample.query).toString();
-    const [url] = urlsFor(route, second);
-    await app.inject({
-      method: route.method as 'GET',
-      url: query ? `${url}?${query}` : url!,
-      headers: second.user.headers,
-      payload: sample.payload as object,
-    });
+    const { url, sample } = await sampleCall(ctx, route, second);
+    await sendSample(ctx, route, url, second.user.headers, sample);
   }
   // Tokens where they do not belong: in the URL and as the account's token, refused and accepted.
   await inject(

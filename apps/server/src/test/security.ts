@@ -126,11 +126,16 @@ export function paramKind(url: string, param: string): ResourceKind {
 }
 
 /** `/api/cloudflare/zones/:zone_id/dns/:id` → `/api/cloudflare/zones/{zone}/dns/{record}`. */
-export function routeShape(url: string): string {
+function routeShape(url: string): string {
   return pathParams(url).reduce(
     (shape, param) => shape.replace(`:${param}`, `{${paramKind(url, param)}}`),
     url,
   );
+}
+
+/** A route as the suites name it in a failure: `DELETE /api/cloudflare/zones/{zone}/dns/{record}`. */
+export function routeName(route: RouteEntry): string {
+  return `${route.method} ${routeShape(route.url)}`;
 }
 
 export interface Estate {
@@ -601,6 +606,12 @@ const SAMPLE_PLAN = {
   report_range: '7d',
 };
 
+/** A route's request body and query. */
+export interface SampleRequest {
+  payload?: unknown;
+  query?: Record<string, string>;
+}
+
 /**
  * A valid request body and query for a route, against the estate the ids belong to, so the only
  * reason a refused request is refused is who sent it. `viewer` reads what a body must repeat (the
@@ -610,7 +621,7 @@ export async function sampleRequest(
   ctx: CloudflareTestContext,
   route: RouteEntry,
   estate: Estate,
-): Promise<{ payload?: unknown; query?: Record<string, string> }> {
+): Promise<SampleRequest> {
   sampleCounter += 1;
   const endpoint = endpointOf(route);
   const firewallRules = async (): Promise<FirewallRuleView[]> => {
@@ -819,7 +830,7 @@ export async function sampleRequest(
       // Endpoints that take no body (sync, clean, update, sign out), and test routes that take none.
       if (endpoint ? endpoint.body === undefined : /\/selftest-[a-z]+$/.test(route.url)) return {};
       throw new Error(
-        `test/security.ts has no sample request for ${route.method} ${routeShape(route.url)}; add one to sampleRequest`,
+        `test/security.ts has no sample request for ${routeName(route)}; add one to sampleRequest`,
       );
   }
 }
@@ -903,6 +914,40 @@ export function jsonOf(response: LightMyRequestResponse): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The error code of an answer that carries the error body, else undefined. */
+export function errorCodeOf(response: LightMyRequestResponse): string | undefined {
+  const body = jsonOf(response);
+  return isErrorBody(body) ? body.code : undefined;
+}
+
+/** A route's first URL against an estate and its sample request: what a walk of the routes sends. */
+export async function sampleCall(
+  ctx: CloudflareTestContext,
+  route: RouteEntry,
+  estate: Estate,
+): Promise<{ url: string; sample: SampleRequest }> {
+  const sample = await sampleRequest(ctx, route, estate);
+  return { url: urlsFor(route, estate)[0]!, sample };
+}
+
+/** A route's sample request (sampleRequest) sent to one of its URLs, with `extraQuery` after its own. */
+export function sendSample(
+  ctx: CloudflareTestContext,
+  route: RouteEntry,
+  url: string,
+  headers: Record<string, string>,
+  sample: SampleRequest,
+  extraQuery?: string,
+): Promise<LightMyRequestResponse> {
+  const search = [new URLSearchParams(sample.query).toString(), extraQuery].filter(Boolean).join('&');
+  return ctx.app.inject({
+    method: route.method as 'GET',
+    url: search ? `${url}?${search}` : url,
+    headers,
+    payload: sample.payload as object,
+  });
 }
 
 /**

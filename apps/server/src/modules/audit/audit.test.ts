@@ -11,10 +11,10 @@ import { AuditRepository } from './audit.repository';
 import {
   apiRoutes,
   ownerOrder,
-  sampleRequest,
+  sampleCall,
   seedEstate,
+  sendSample,
   serverCallHeaders,
-  urlsFor,
   ROUTE_WALK_TIMEOUT_MS,
 } from '../../test/security';
 import { createCloudflareTestContext, type CloudflareTestContext } from '../../test/cloudflare-context';
@@ -251,22 +251,14 @@ describe('the audit trail', () => {
       );
       const missing: string[] = [];
       for (const route of writes) {
-        const sample = await sampleRequest(ctx, route, estate);
-        const [url] = urlsFor(route, estate);
-        const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
+        const { url, sample } = await sampleCall(ctx, route, estate);
         const [before] = await ctx.db.query<{ last: number }>(
           'SELECT coalesce(max(id), 0)::int AS last FROM audit_events',
         );
-        const response = await ctx.app.inject({
-          method: route.method as 'POST',
-          url: `${url}${query}`,
-          // The server API takes the estate's server key; every other route the person's session.
-          headers:
-            route.access === 'server'
-              ? serverCallHeaders(route, estate, sample.payload)
-              : estate.user.headers,
-          payload: sample.payload as object,
-        });
+        // The server API takes the estate's server key; every other route the person's session.
+        const headers =
+          route.access === 'server' ? serverCallHeaders(route, estate, sample.payload) : estate.user.headers;
+        const response = await sendSample(ctx, route, url, headers, sample);
         // The walk makes the estate's server a new signing secret: its webhook call signs with that one.
         if (route.url === serverEndpoints.signingSecret.path && response.statusCode === 200)
           estate.server.signingSecret = response.json<{ signing_secret: string }>().signing_secret;

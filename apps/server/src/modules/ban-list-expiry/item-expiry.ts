@@ -1,6 +1,5 @@
 import { PeriodicSweep } from '../../periodic-sweep';
 import { ERROR_STATUS } from '@guardian/contract';
-import type { Db } from '../../db';
 import { cloudflareErrorToAppError } from '../../cloudflare';
 import { AppError } from '../../app-error';
 import { AuditRepository } from '../audit';
@@ -11,10 +10,7 @@ import { BanListItemsRepository } from '../ban-list-mirror';
 import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
 import { GUARDIAN_ACTOR, ItemHistoryRepository } from '../ban-list-mirror';
 import { deleteAtCloudflare } from '../ban-list-items';
-import type { OwnedLists } from '../ban-list-mirror';
-import type { AccountListWrites } from '../ban-list-mirror';
-import type { ListTurns } from '../ban-list-mirror';
-import type { BanListParts } from '../ban-list-mirror';
+import { ListWriter, type ListWriterParts } from '../ban-list-mirror';
 
 export const ITEM_EXPIRY = 'ban-list-expiry' satisfies keyof GuardianJobKinds;
 
@@ -50,24 +46,18 @@ interface DueAccount {
  * batch in both (consistent), and the next sweep tries it again (deleting an id Cloudflare no longer
  * has is harmless, so an operation that completed after its wait timed out is also caught up).
  */
-export class ItemExpiry {
+export class ItemExpiry extends ListWriter {
   private readonly periodic: PeriodicSweep;
 
-  private readonly db: Db;
-  private readonly owned: OwnedLists;
-  private readonly turns: ListTurns;
-  private readonly writes: AccountListWrites;
-  private readonly lists: BanListsRepository;
-
   constructor(
-    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists'>,
+    parts: ListWriterParts,
     private readonly queue: JobQueue<GuardianJobKinds>,
     sweepMs: number,
     private readonly onError: (err: unknown) => void,
     /** Ids per DELETE (tests make it small). */
     private readonly batchSize = EXPIRY_BATCH,
   ) {
-    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes, lists: this.lists } = parts);
+    super(parts);
     this.periodic = new PeriodicSweep(() => this.sweep(), sweepMs, onError);
   }
 

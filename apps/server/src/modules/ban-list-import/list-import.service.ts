@@ -18,7 +18,7 @@ import { AppError } from '../../app-error';
 import type { GuardianJobHandler } from '../../jobs/job-kinds';
 import type { JobsService } from '../../jobs/jobs.service';
 import { banListNotFound, toBanListDto } from '../ban-list-mirror';
-import { BanListsRepository, type BanListRecord } from '../ban-list-mirror';
+import type { BanListRecord } from '../ban-list-mirror';
 import { ListCapacity, requireRoom } from '../ban-list-mirror';
 import { countLines, parseImport } from './list-import';
 import { ListImportRepository, type StoredImport, type StoredImportItem } from './list-import.repository';
@@ -28,11 +28,7 @@ import { CLOUDFLARE_ITEMS_PER_PAGE, listItemPages } from '../ban-list-mirror';
 import { toMirrorItem } from '../ban-list-mirror';
 import { newPendingItemId } from '../ban-list-mirror';
 import { lostBecause, lostWriteEnd, OUTCOME_WAIT_JOB_MS, type ListReconciler } from '../ban-list-items';
-import type { Db } from '../../db';
-import type { OwnedLists } from '../ban-list-mirror';
-import type { ListTurns } from '../ban-list-mirror';
-import type { AccountListWrites } from '../ban-list-mirror';
-import type { BanListParts } from '../ban-list-mirror';
+import { ListWriter, type ListWriterParts } from '../ban-list-mirror';
 
 type CloudflareItemInput = Cloudflare.Rules.Lists.ItemCreateParams['body'][number];
 /** Pages followed past what the list's count needs (items another write added meanwhile). */
@@ -100,21 +96,16 @@ export interface ImportActor {
  * is unknown, is the list read back (until every item of that write is found), and what of it
  * Cloudflare holds recorded with Cloudflare's ids.
  */
-export class ListImportService {
+export class ListImportService extends ListWriter {
   private readonly imports: ListImportRepository;
 
-  private readonly db: Db;
-  private readonly owned: OwnedLists;
-  private readonly turns: ListTurns;
-  private readonly writes: AccountListWrites;
-  private readonly lists: BanListsRepository;
   constructor(
-    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists'>,
+    parts: ListWriterParts,
     private readonly jobs: JobsService,
     /** Where a write whose outcome could not be found out is read back later. */
     private readonly reconciler: ListReconciler,
   ) {
-    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes, lists: this.lists } = parts);
+    super(parts);
     this.imports = new ListImportRepository(this.db);
   }
 

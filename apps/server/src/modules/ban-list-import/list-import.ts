@@ -12,6 +12,7 @@
  */
 import {
   BAN_LIST_CSV_COLUMN_NAMES,
+  BAN_LIST_IMPORT_INVALID_LISTED_MAX,
   BAN_LIST_ITEM_COMMENT_MAX,
   type BanListCsvColumn,
   type BanListKind,
@@ -22,10 +23,6 @@ import { AppError } from '../../app-error';
 import { spreadsheetText } from '../../spreadsheet-safe';
 import { parseItemValue, type ItemValue } from '../ban-list-mirror';
 
-/** The most lines one import takes (the bench's 100,000): past it the person splits the file. */
-export const IMPORT_LINES_MAX = 100_000;
-/** The most invalid lines a preview lists one by one (all are counted). */
-export const IMPORT_INVALID_LISTED_MAX = 10_000;
 /** An invalid line is shown cut to this many characters. */
 const LINE_SHOWN_MAX = 120;
 /** An expiry is at most this far ahead (the Add dialog's bound). */
@@ -120,7 +117,7 @@ export function detectFormat(text: string): ImportFormat {
   return 'text';
 }
 
-/** A line's count of the whole text: refused past IMPORT_LINES_MAX before any of it is read. */
+/** A line's count of the whole text: refused past BAN_LIST_IMPORT_LINES_MAX before any of it is read. */
 export function countLines(text: string): number {
   let lines = text.length > 0 && !text.endsWith('\n') ? 1 : 0;
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
@@ -140,7 +137,7 @@ class Collector {
 
   reject(line: number, text: string, reason: string): void {
     this.invalidCount++;
-    if (this.invalid.length < IMPORT_INVALID_LISTED_MAX)
+    if (this.invalid.length < BAN_LIST_IMPORT_INVALID_LISTED_MAX)
       this.invalid.push({ line, text: shown(text), reason: shownReason(reason) });
   }
 

@@ -15,11 +15,8 @@ import {
 import Cloudflare from 'cloudflare';
 import { cloudflareErrorToAppError, writeListItems, WriteOutcomeUnknown } from '../../cloudflare';
 import { AppError } from '../../app-error';
-import { banListNotFound, toBanListDto, type OwnedLists } from '../ban-list-mirror';
-import type { BanListParts } from '../ban-list-mirror';
-import type { ListTurns } from '../ban-list-mirror';
-import type { AccountListWrites } from '../ban-list-mirror';
-import type { Db } from '../../db';
+import { banListNotFound, toBanListDto } from '../ban-list-mirror';
+import { ListWriter, type BanListParts, type ListWriterParts } from '../ban-list-mirror';
 import {
   BanListItemsRepository,
   type BanListItemRecord,
@@ -134,7 +131,7 @@ function refusalOf(err: unknown): string | undefined {
  * A list's items: paged and searched in the local mirror, written at Cloudflare first (then mirrored),
  * and synced from Cloudflare as a whole (see mirror-sync.ts).
  */
-export class BanListItemsService {
+export class BanListItemsService extends ListWriter {
   /**
    * Answered pages as JSON bytes (encoded once, not for every answer), keyed by the list's items
    * version: people page back and forth a lot.
@@ -147,22 +144,17 @@ export class BanListItemsService {
    */
   private readonly exactCounts: AnswerCache<ExactCount>;
 
-  private readonly db: Db;
-  private readonly owned: OwnedLists;
-  private readonly turns: ListTurns;
-  private readonly writes: AccountListWrites;
   private readonly items: BanListItemsRepository;
-  private readonly lists: BanListsRepository;
 
   constructor(
-    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'items' | 'lists' | 'answerCaches'>,
+    parts: ListWriterParts & Pick<BanListParts, 'items' | 'answerCaches'>,
     /** Where a write whose outcome was lost and could not be found out is read back later. */
     private readonly reconciler: ListReconciler,
     /** Told when Cloudflare refuses an add, and when a value is added (the ban alerts, modules/alerts). */
     private readonly bans?: BanOutcomes,
   ) {
-    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes } = parts);
-    ({ items: this.items, lists: this.lists } = parts);
+    super(parts);
+    this.items = parts.items;
     const caching = parts.answerCaches;
     this.pages = new AnswerCache(caching, { max: CACHED_PAGES });
     this.counts = new AnswerCache(caching, { max: CACHED_COUNTS });

@@ -25,3 +25,22 @@ export interface BanListParts {
   accounts: AccountsRepository;
   answerCaches: AnswerCaches;
 }
+
+/** The parts of a service that writes lists at Cloudflare. */
+export type ListWriterParts = Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists'>;
+
+/**
+ * A service that writes lists at Cloudflare (the lists themselves, their items, an import, the expiry),
+ * keeping the parts every such write takes.
+ */
+export abstract class ListWriter {
+  protected readonly db: Db;
+  protected readonly owned: OwnedLists;
+  protected readonly turns: ListTurns;
+  protected readonly writes: AccountListWrites;
+  protected readonly lists: BanListsRepository;
+
+  protected constructor(parts: ListWriterParts) {
+    ({ db: this.db, owned: this.owned, turns: this.turns, writes: this.writes, lists: this.lists } = parts);
+  }
+}

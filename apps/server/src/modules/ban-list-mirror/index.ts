@@ -13,7 +13,7 @@ export {
   type MirrorItem,
   type RestoredItem,
 } from './ban-list-items.repository';
-export { type BanListParts } from './ban-list-parts';
+export { ListWriter, type BanListParts, type ListWriterParts } from './ban-list-parts';
 export { BanListSyncJobs, queueListSync } from './ban-list-sync-job';
 export { BanListsRepository, type BanListRecord, type CloudflareListSummary } from './ban-lists.repository';
 export { GUARDIAN_ACTOR, ItemHistoryRepository, type NewItemEvent } from './item-history';

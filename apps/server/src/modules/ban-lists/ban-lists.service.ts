@@ -12,12 +12,8 @@ import { listPurpose } from '../ban-list-mirror';
 import { syncMirror } from '../ban-list-mirror';
 import type { KeptListItems, RestoringPerson, SnapshotsService } from '../snapshots';
 import type { SnapshotItem, SnapshotList } from '../snapshots';
-import type { Db } from '../../db';
-import type { OwnedLists } from '../ban-list-mirror';
-import type { ListTurns } from '../ban-list-mirror';
-import type { AccountListWrites } from '../ban-list-mirror';
 import type { AccountsRepository } from '../accounts';
-import type { BanListParts } from '../ban-list-mirror';
+import { ListWriter, type BanListParts, type ListWriterParts } from '../ban-list-mirror';
 
 /**
  * Items a restore adds per Cloudflare write: each write is one bulk operation (one pending per
@@ -56,26 +52,15 @@ const toListToKeep = (list: BanListRecord) => ({
  * The person's ban lists: Cloudflare lists of their accounts, mirrored locally. Every write goes to
  * Cloudflare first; only what Cloudflare accepted is recorded.
  */
-export class BanListsService {
-  private readonly db: Db;
-  private readonly owned: OwnedLists;
-  private readonly turns: ListTurns;
-  private readonly writes: AccountListWrites;
-  private readonly lists: BanListsRepository;
+export class BanListsService extends ListWriter {
   private readonly accounts: AccountsRepository;
   constructor(
-    parts: Pick<BanListParts, 'db' | 'owned' | 'turns' | 'writes' | 'lists' | 'accounts'>,
+    parts: ListWriterParts & Pick<BanListParts, 'accounts'>,
     /** Clean All and deleting a list keep what they remove here first, so it can be restored. */
     private readonly snapshots: SnapshotsService,
   ) {
-    ({
-      db: this.db,
-      owned: this.owned,
-      turns: this.turns,
-      writes: this.writes,
-      lists: this.lists,
-      accounts: this.accounts,
-    } = parts);
+    super(parts);
+    this.accounts = parts.accounts;
   }
 
   async list(userId: number): Promise<BanList[]> {
