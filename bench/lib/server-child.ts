@@ -181,7 +181,12 @@ async function main(): Promise<void> {
             // the parameters they last ran with: why a read is slow, in the database's own words.
             const plans: { sql: string; plan: string }[] = [];
             for (const [sql, params] of recent) {
-              if (!/^\s*SELECT/i.test(sql) || /\bFROM users\b/i.test(sql)) continue;
+              // Reads only (EXPLAIN ANALYZE runs the statement): a SELECT, or a WITH that writes nothing
+              // (the item pages by bucket and a search's page with its count start so).
+              const read =
+                /^\s*SELECT\b/i.test(sql) ||
+                (/^\s*WITH\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql));
+              if (!read || /\bFROM users\b/i.test(sql)) continue;
               if (message.match && !sql.includes(message.match)) continue;
               const rows = await db.query<Record<string, string>>(
                 `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
