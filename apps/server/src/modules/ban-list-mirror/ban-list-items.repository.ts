@@ -346,25 +346,25 @@ export class BanListItemsRepository {
     const params: unknown[] = [ref, ...items.params, countLimit, query.limit, query.start.offset];
     const [countLimitAt, limitAt, offsetAt] = [params.length - 2, params.length - 1, params.length];
     const byId = `id ${query.order === 'asc' ? 'ASC' : 'DESC'}`;
+    const countWalk = (columns: string) =>
+      `SELECT ${columns} FROM ${items.sql} AS item ORDER BY ${byId} LIMIT $${countLimitAt}`;
     // A page in the count's order within its limit is a slice of the count's walk: walked once.
     const oneWalk = query.sort === 'id' && query.start.offset + query.limit <= countLimit;
+    const [walked, counted, page] = oneWalk
+      ? [
+          `WITH match AS MATERIALIZED (${countWalk(ITEM_COLUMNS)})`,
+          'match',
+          `SELECT * FROM match ORDER BY ${byId}`,
+        ]
+      : [
+          '',
+          `(${countWalk('1')}) AS match`,
+          `SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ORDER BY ${orderByOf(query)}`,
+        ];
     const rows = await this.db.query<BanListItemRecord & { matches: number }>(
-      oneWalk
-        ? `WITH match AS MATERIALIZED (
-             SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ORDER BY ${byId} LIMIT $${countLimitAt}
-           )
-           SELECT counted.matches, item.* FROM (SELECT count(*)::int AS matches FROM match) AS counted
-           LEFT JOIN LATERAL (
-             SELECT * FROM match ORDER BY ${byId} LIMIT $${limitAt} OFFSET $${offsetAt}
-           ) AS item ON true`
-        : `SELECT counted.matches, item.* FROM
-             (SELECT count(*)::int AS matches FROM (
-               SELECT 1 FROM ${items.sql} AS item ORDER BY ${byId} LIMIT $${countLimitAt}
-             ) AS match) AS counted
-           LEFT JOIN LATERAL (
-             SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ORDER BY ${orderByOf(query)}
-             LIMIT $${limitAt} OFFSET $${offsetAt}
-           ) AS item ON true`,
+      `${walked}
+       SELECT counted.matches, item.* FROM (SELECT count(*)::int AS matches FROM ${counted}) AS counted
+       LEFT JOIN LATERAL (${page} LIMIT $${limitAt} OFFSET $${offsetAt}) AS item ON true`,
       params,
     );
     return {
