@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keysOf } from '../shared/closed-set';
 import { cursorQueryFields } from '../shared/paging';
+import LABELS from '../shared/labels.en.json';
 
 /*
  * Alerts (server: apps/server/src/modules/alerts): something a person should know of, raised by its
@@ -9,21 +10,7 @@ import { cursorQueryFields } from '../shared/paging';
  */
 
 /** Each kind of alert, and what it is called on the alerts page and in its filter. */
-export const ALERT_KIND_LABELS = {
-  'job-failed': 'A job failed',
-  'ban-refused': 'A ban was not applied',
-  'token-invalid': 'Cloudflare token not valid',
-  'token-expiring': 'Cloudflare token expiring',
-  capacity: 'Lists quota nearly full',
-  'two-factor-reset': 'Two-factor sign-in reset',
-  'api-key-created': 'New API key',
-  'new-sign-in-address': 'Sign-in from a new address',
-  'ticket-replied': 'Support answered your ticket',
-  'ticket-waiting': 'A ticket waits for support',
-  'server-refused': "A server's ban was refused",
-  'channel-failing': 'A notification channel keeps failing',
-  'notification-failed': 'A notification could not be sent',
-};
+export const ALERT_KIND_LABELS = LABELS.alertKinds;
 export type AlertKind = keyof typeof ALERT_KIND_LABELS;
 export const ALERT_KINDS = keysOf(ALERT_KIND_LABELS);
 
@@ -34,12 +21,7 @@ export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
  * `open`: not looked at; `acknowledged`: the person knows (it still counts its causes);
  * `resolved`: the person closed it; `cleared`: resolved by itself, its cause went away.
  */
-export const ALERT_STATE_LABELS = {
-  open: 'Open',
-  acknowledged: 'Acknowledged',
-  resolved: 'Resolved',
-  cleared: 'Resolved by itself',
-};
+export const ALERT_STATE_LABELS = LABELS.alertStates;
 export type AlertState = keyof typeof ALERT_STATE_LABELS;
 export const ALERT_STATES = keysOf(ALERT_STATE_LABELS);
 

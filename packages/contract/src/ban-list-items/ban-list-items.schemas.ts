@@ -4,6 +4,7 @@ import { keysOf } from '../shared/closed-set';
 import { PAGE_SIZE, type BanListKind } from '../shared/constants';
 import { LOOKUP_ID_MAX } from '../shared/ids';
 import { pagingQueryFields, searchQueryField, SORT_ORDERS } from '../shared/paging';
+import LABELS from '../shared/labels.en.json';
 
 /**
  * How an item reached its list (issue 15): through the console's Add dialog, an import, an API call
@@ -17,13 +18,7 @@ export const itemAddedViaSchema = z.enum(ITEM_ADDED_VIA);
 export const ADDED_AT_CLOUDFLARE = 'Added at Cloudflare';
 
 /** The expiry choices of the Add and Import dialogs, besides a date: how long the item stays. */
-export const ITEM_EXPIRY_LABELS = {
-  never: 'Never',
-  '1h': '1 hour',
-  '1d': '1 day',
-  '7d': '7 days',
-  '30d': '30 days',
-};
+export const ITEM_EXPIRY_LABELS = LABELS.banListItemExpiry;
 export type ItemExpiryPreset = keyof typeof ITEM_EXPIRY_LABELS;
 export const ITEM_EXPIRY_PRESETS = keysOf(ITEM_EXPIRY_LABELS);
 const PRESET_MS: Record<Exclude<ItemExpiryPreset, 'never'>, number> = {

@@ -3,6 +3,7 @@ import { findFirewallExpressionProblem, firewallExpressionMessage } from './fire
 import { keysOf } from '../shared/closed-set';
 import { cloudflareIdSchema, LOOKUP_ID_MAX } from '../shared/ids';
 import { zoneParamsSchema } from '../zones/zones.schemas';
+import LABELS from '../shared/labels.en.json';
 
 /**
  * Firewall rules are the console's view of Cloudflare's WAF custom rules (Rulesets API, phase
@@ -22,15 +23,7 @@ export const RULES_LANGUAGE_URL = 'https://developers.cloudflare.com/ruleset-eng
  * The spec's actions, plus `log`: an Enterprise action Cloudflare may already hold in the zone, shown
  * and kept as it is but never offered for a new rule. Each with what the console calls it.
  */
-export const FIREWALL_ACTION_LABELS = {
-  block: 'Block',
-  challenge: 'Challenge',
-  js_challenge: 'JS Challenge',
-  managed_challenge: 'Managed Challenge',
-  allow: 'Allow',
-  skip: 'Skip',
-  log: 'Log',
-};
+export const FIREWALL_ACTION_LABELS = LABELS.firewallRuleActions;
 export type FirewallRuleAction = keyof typeof FIREWALL_ACTION_LABELS;
 export const FIREWALL_RULE_ACTIONS = keysOf(FIREWALL_ACTION_LABELS);
 

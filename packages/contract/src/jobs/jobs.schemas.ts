@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keysOf } from '../shared/closed-set';
+import LABELS from '../shared/labels.en.json';
 
 /*
  * Background operations (server: apps/server/src/jobs/). A long Cloudflare operation answers
@@ -7,18 +8,7 @@ import { keysOf } from '../shared/closed-set';
  */
 
 /** Each kind of job, and what it is called on the jobs view. */
-export const JOB_KIND_LABELS = {
-  'ban-list-sync': 'Update from Cloudflare',
-  'ban-lists-update': 'Update',
-  'ban-lists-clean': 'Clean All',
-  'zones-sync': 'Update List',
-  'ban-everywhere': 'Ban everywhere',
-  'ip-search-remove': 'Remove from lists',
-  'ban-list-import': 'Import',
-  'ban-list-expiry': 'Remove expired items',
-  'server-bans': "Servers' bans",
-  'crowdsec-pull': 'CrowdSec decisions',
-};
+export const JOB_KIND_LABELS = LABELS.jobKinds;
 export type JobKind = keyof typeof JOB_KIND_LABELS;
 export const JOB_KINDS = keysOf(JOB_KIND_LABELS);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keysOf } from '../shared/closed-set';
+import LABELS from '../shared/labels.en.json';
 
 /*
  * Cloudflare's Lists quotas per account, by plan (../shared/cloudflare/README.md "Lists"): the number
@@ -8,12 +9,7 @@ import { keysOf } from '../shared/closed-set';
  */
 
 /** The plans, lowest first (`highestPlan` goes by this order), each with its name. */
-export const LIST_PLAN_NAMES = {
-  free: 'Free',
-  pro: 'Pro',
-  business: 'Business',
-  enterprise: 'Enterprise',
-};
+export const LIST_PLAN_NAMES = LABELS.listPlans;
 export type ListPlan = keyof typeof LIST_PLAN_NAMES;
 export const LIST_PLANS = keysOf(LIST_PLAN_NAMES);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keysOf } from '../shared/closed-set';
+import LABELS from '../shared/labels.en.json';
 
 /**
  * Notification channels (System Setting; server: apps/server/src/modules/notification-webhooks): where
@@ -7,12 +8,7 @@ import { keysOf } from '../shared/closed-set';
  * https://www.standardwebhooks.com); `slack`, `teams` and `discord` are those services' incoming
  * webhooks, whose URL is itself the secret (stored encrypted, shown masked).
  */
-export const CHANNEL_TYPE_LABELS = {
-  webhook: 'Webhook (Standard Webhooks, signed JSON)',
-  slack: 'Slack incoming webhook',
-  teams: 'Microsoft Teams incoming webhook',
-  discord: 'Discord webhook',
-};
+export const CHANNEL_TYPE_LABELS = LABELS.notificationChannelTypes;
 export type ChannelType = keyof typeof CHANNEL_TYPE_LABELS;
 export const CHANNEL_TYPES = keysOf(CHANNEL_TYPE_LABELS);
 

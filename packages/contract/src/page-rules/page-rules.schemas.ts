@@ -3,18 +3,11 @@ import { keysOf } from '../shared/closed-set';
 import { NEW_PAGE_RULE_PRIORITY, REDIRECT_CODES } from '../shared/constants';
 import { cloudflareIdSchema, LOOKUP_ID_MAX } from '../shared/ids';
 import { zoneParamsSchema } from '../zones/zones.schemas';
+import LABELS from '../shared/labels.en.json';
 
 /* The page-rule setting catalogue of spec section 3, shared by the server's checks and the editor. */
 
-export const PAGE_RULE_GROUP_LABELS = {
-  redirect: 'Redirect',
-  ssl: 'SSL/HTTPS',
-  cache: 'Cache',
-  performance: 'Performance',
-  security: 'Security',
-  header: 'Header/Origin',
-  disable: 'Disable',
-};
+export const PAGE_RULE_GROUP_LABELS = LABELS.pageRuleGroups;
 export type PageRuleGroup = keyof typeof PAGE_RULE_GROUP_LABELS;
 export const PAGE_RULE_GROUPS = keysOf(PAGE_RULE_GROUP_LABELS);
 

@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { REPORT_RANGE_WORDS, REPORT_RANGES, type ReportRange } from '../reports/reports.schemas';
 import { keysOf } from '../shared/closed-set';
+import LABELS from '../shared/labels.en.json';
 
 /**
  * What a plan limits, in the order the Plans page, the profile and the overview show them, with the
  * words of its refusal ("Your plan allows 2 Cloudflare accounts"): each limit's name, singular and plural.
  */
-export const PLAN_LIMIT_WORDS = {
-  accounts: { one: 'Cloudflare account', many: 'Cloudflare accounts' },
-  zones: { one: 'zone', many: 'zones' },
-  lists: { one: 'list', many: 'lists' },
-  list_items: { one: 'list item', many: 'list items' },
-  api_keys: { one: 'API key', many: 'API keys' },
-  servers: { one: 'server', many: 'servers' },
-  templates: { one: 'template', many: 'templates' },
-};
+export const PLAN_LIMIT_WORDS = LABELS.planLimits;
 export type PlanLimit = keyof typeof PLAN_LIMIT_WORDS;
 export const PLAN_LIMITS = keysOf(PLAN_LIMIT_WORDS);
 

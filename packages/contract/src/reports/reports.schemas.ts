@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keysOf } from '../shared/closed-set';
 import { cloudflareIdSchema } from '../shared/ids';
+import LABELS from '../shared/labels.en.json';
 
 /*
  * The Reports pages and the overview's tiles, read from Cloudflare's GraphQL Analytics API over the
@@ -12,11 +13,7 @@ import { cloudflareIdSchema } from '../shared/ids';
  * The ranges a report covers, each ending now, shortest first (a plan's range allows those before it),
  * with each range in words.
  */
-export const REPORT_RANGE_WORDS = {
-  '24h': '24 hours',
-  '7d': '7 days',
-  '30d': '30 days',
-};
+export const REPORT_RANGE_WORDS = LABELS.reportRanges;
 export type ReportRange = keyof typeof REPORT_RANGE_WORDS;
 export const REPORT_RANGES = keysOf(REPORT_RANGE_WORDS);
 /** Each range in seconds, as Cloudflare's dataset limits are given. */
@@ -266,26 +263,7 @@ export type OverviewReport = z.infer<typeof overviewReportSchema>;
  * `banListItems`. Each kind is the first part of the actions it groups, so `${kind}.` is the Activity
  * table's `action` filter of the kind; an action of no kind here counts as `other`.
  */
-export const ACTIVITY_KIND_LABELS = {
-  auth: 'Sign-ins',
-  ownAccount: 'Own account',
-  twoFactor: 'Two-factor',
-  apiKeys: 'API keys',
-  users: 'Users',
-  passwordLinks: 'Password links',
-  accounts: 'Accounts',
-  banLists: 'Ban lists',
-  banListItems: 'Ban list items',
-  ipSearch: 'IP search',
-  zones: 'Zones',
-  zoneSettings: 'Zone settings',
-  dnsRecords: 'DNS records',
-  firewallRules: 'Firewall rules',
-  pageRules: 'Page rules',
-  snapshots: 'Restores',
-  jobs: 'Jobs',
-  other: 'Other',
-};
+export const ACTIVITY_KIND_LABELS = LABELS.activityKinds;
 export type ActivityKind = keyof typeof ACTIVITY_KIND_LABELS;
 export const ACTIVITY_KINDS = keysOf(ACTIVITY_KIND_LABELS);
 

@@ -3,17 +3,13 @@ import { parseIpSearch } from '../ip-address/ip-address';
 import { keysOf } from '../shared/closed-set';
 import { commaSeparatedIds, LOOKUP_ID_MAX } from '../shared/ids';
 import { userParamsSchema } from '../users/users.schemas';
+import LABELS from '../shared/labels.en.json';
 
 /**
  * Server Management (issue 39): the machines that feed bans (fail2ban, CrowdSec, a SOAR playbook, a
  * script), each with its own key, held to its group's policy.
  */
-export const SERVER_INTEGRATION_LABELS = {
-  fail2ban: 'fail2ban',
-  crowdsec: 'CrowdSec',
-  webhook: 'Signed webhook',
-  script: 'Script',
-};
+export const SERVER_INTEGRATION_LABELS = LABELS.serverIntegrations;
 export type ServerIntegration = keyof typeof SERVER_INTEGRATION_LABELS;
 export const SERVER_INTEGRATIONS = keysOf(SERVER_INTEGRATION_LABELS);
 

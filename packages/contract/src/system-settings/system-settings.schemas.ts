@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../auth/auth.constants';
 import { keysOf } from '../shared/closed-set';
+import LABELS from '../shared/labels.en.json';
 
 /**
  * System Setting (/admin/settings; server: apps/server/src/modules/system-settings): what an
  * administrator sets for every server process, kept in the database. Each has a range; an environment
  * variable, where set, still wins (`from_environment` names it).
  */
-export const SMTP_TLS_LABELS = {
-  none: 'None (plain text)',
-  starttls: 'STARTTLS (port 587)',
-  tls: 'TLS from the start (port 465)',
-};
+export const SMTP_TLS_LABELS = LABELS.smtpTlsModes;
 export type SmtpTlsMode = keyof typeof SMTP_TLS_LABELS;
 export const SMTP_TLS_MODES = keysOf(SMTP_TLS_LABELS);
 
@@ -35,23 +32,7 @@ export const SETTING_RANGES = {
 export type RangedSetting = keyof typeof SETTING_RANGES;
 
 /** What each setting is called on the page and in the messages that refuse it. */
-export const SETTING_LABELS = {
-  smtp_host: 'SMTP host',
-  smtp_port: 'SMTP port',
-  smtp_tls: 'TLS',
-  smtp_user: 'SMTP user',
-  smtp_password: 'SMTP password',
-  smtp_sender: 'Sender',
-  require_two_factor: 'Require two-factor sign-in',
-  session_lifetime_minutes: 'Session lifetime',
-  sign_in_window_minutes: 'Sign-in slow-down window',
-  sign_in_failures_per_email: 'Failures per e-mail and address',
-  sign_in_failures_per_address: 'Failures per address',
-  audit_retention_days: 'Keep the audit trail',
-  snapshot_retention_hours: 'Keep snapshots',
-  resolved_alert_retention_days: 'Keep resolved alerts',
-  expiry_sweep_seconds: 'Expiry sweep interval',
-} as const;
+export const SETTING_LABELS = LABELS.systemSettings;
 export type SettingName = keyof typeof SETTING_LABELS;
 
 const ranged = (name: RangedSetting) => {

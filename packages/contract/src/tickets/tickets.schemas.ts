@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keysOf } from '../shared/closed-set';
 import { cursorQueryFields } from '../shared/paging';
+import LABELS from '../shared/labels.en.json';
 
 /*
  * Support tickets (server: apps/server/src/modules/tickets): a person writes to the people who run
@@ -9,14 +10,7 @@ import { cursorQueryFields } from '../shared/paging';
  */
 
 /** Each category of ticket, and what it is called in the forms and the Helpdesk's filter. */
-export const TICKET_CATEGORY_LABELS = {
-  question: 'A question',
-  problem: 'Something does not work',
-  cloudflare: 'Cloudflare accounts, lists and zones',
-  servers: 'Servers and integrations',
-  account: 'My account and sign-in',
-  other: 'Something else',
-};
+export const TICKET_CATEGORY_LABELS = LABELS.ticketCategories;
 export type TicketCategory = keyof typeof TICKET_CATEGORY_LABELS;
 export const TICKET_CATEGORIES = keysOf(TICKET_CATEGORY_LABELS);
 
@@ -24,11 +18,7 @@ export const TICKET_CATEGORIES = keysOf(TICKET_CATEGORY_LABELS);
  * `open`: waiting for support (new, or the person wrote last); `answered`: support wrote last, waiting
  * for the person; `closed`: done (either side closed it; it takes no more messages).
  */
-export const TICKET_STATE_LABELS = {
-  open: 'Waiting for support',
-  answered: 'Answered',
-  closed: 'Closed',
-};
+export const TICKET_STATE_LABELS = LABELS.ticketStates;
 export type TicketState = keyof typeof TICKET_STATE_LABELS;
 export const TICKET_STATES = keysOf(TICKET_STATE_LABELS);
 

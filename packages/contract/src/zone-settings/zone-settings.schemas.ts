@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keysOf } from '../shared/closed-set';
+import LABELS from '../shared/labels.en.json';
 
 /**
  * The zone settings dialog's four switches, each read from and written to Cloudflare by its own
@@ -11,12 +12,7 @@ import { keysOf } from '../shared/closed-set';
  *
  * Each with the dialog's label, which also names it in messages ("Bot Fight Mode could not be saved: ...").
  */
-export const ZONE_SETTING_LABELS = {
-  alwaysUseHTTPS: 'Always Use HTTPS',
-  botFightMode: 'Bot Fight Mode',
-  underAttackMode: 'Under Attack Mode',
-  blockAITrainingBots: 'Block AI Training Bots',
-};
+export const ZONE_SETTING_LABELS = LABELS.zoneSettings;
 export type ZoneSettingKey = keyof typeof ZONE_SETTING_LABELS;
 export const ZONE_SETTING_KEYS = keysOf(ZONE_SETTING_LABELS);
 
