@@ -51,6 +51,7 @@ import { sql as itemBucketsDeferred } from './055_item_buckets_deferred';
 import { sql as zonesKeptPerPerson } from './056_zones_kept_per_person';
 import { sql as itemHistoryByValue } from './057_item_history_by_value';
 import { sql as itemCommentsLowerTrigrams } from './058_item_comments_lower_trigrams';
+import { sql as zoneJsonOnRow } from './059_zone_json_on_row';
 
 export interface Migration {
   /** Recorded in schema_migrations; never rename one that has shipped. */
@@ -113,4 +114,5 @@ export const migrations: readonly Migration[] = [
   { name: '056_zones_kept_per_person', sql: zonesKeptPerPerson },
   { name: '057_item_history_by_value', sql: itemHistoryByValue },
   { name: '058_item_comments_lower_trigrams', sql: itemCommentsLowerTrigrams },
+  { name: '059_zone_json_on_row', sql: zoneJsonOnRow },
 ];

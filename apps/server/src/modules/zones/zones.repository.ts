@@ -76,12 +76,11 @@ function zoneOrder(sort: ZoneSort, order: SortOrder, zone: string): string {
 }
 
 /**
- * A zone as the JSON of `Zone`, from a zones row (which carries its account's name, migration 056) and
- * its account's row (prefixes as `zoneOrder`'s).
+ * The JSON of `Zone[]` of the zones rows `zone` (a prefix as `zoneOrder`'s) in `orderBy`: each row's
+ * own JSON (migration 059) joined, none built per request.
  */
-const zoneJson = (zone: string, account: string) =>
-  `json_build_object('id', ${zone}zone_id, 'domain', ${zone}domain, 'accountName', ${zone}account_name,
-     'account_id', ${account}account_id, 'status', ${zone}status, 'name_servers', ${zone}name_servers)`;
+const zonesJson = (zone: string, orderBy: string) =>
+  `'[' || coalesce(string_agg(${zone}zone_json, ',' ORDER BY ${orderBy}), '') || ']'`;
 
 /** The person's mirror's version and number of zones (migration 056), as `versioned` reads them: an answer may use the number. */
 const VERSION = 'coalesce(kept.version, 0)::text';
@@ -179,9 +178,7 @@ export class ZonesRepository {
    */
   async listJsonForUser(userId: number, knownVersion?: string): Promise<VersionedJson> {
     return this.versioned(
-      `SELECT coalesce(json_agg(${zoneJson('z.', 'a.')} ORDER BY z.domain, z.zone_id), '[]')::text
-         FROM zones z JOIN cloudflare_accounts a ON a.id = z.account_ref
-        WHERE a.user_id = $1`,
+      `SELECT ${zonesJson('z.', 'z.domain, z.zone_id')} FROM zones z WHERE z.user_id = $1`,
       [userId],
       knownVersion,
     );
@@ -198,21 +195,18 @@ export class ZonesRepository {
     request: ZonesPageRequest,
     knownVersion?: string,
   ): Promise<VersionedJson> {
-    // The owner and the account's name on the row (migrations 054, 056): every order walks an index
-    // and stops after the page; only then is each row's account read, for its Cloudflare id. Without
-    // a search, the count is the one kept; a search's matches (`zoneSearch`) are read once, for the
+    // The owner, the account's name and the zone's JSON on the row (migrations 054, 056, 059): every
+    // order walks an index and stops after the page, whose rows' JSON is joined as it is. Without a
+    // search, the count is the one kept; a search's matches (`zoneSearch`) are read once, for the
     // page and the count.
     const search = request.search === '' ? undefined : zoneSearch(request.search, '$4');
-    const columns = 'z.id, z.account_ref, z.zone_id, z.domain, z.status, z.name_servers, z.account_name';
-    const page = `SELECT json_build_object(
-         'zones', coalesce((
-           SELECT json_agg(${zoneJson('page.', 'a.')} ORDER BY ${zoneOrder(request.sort, request.order, 'page.')})
-             FROM (SELECT ${columns} FROM ${search ? 'matched z' : 'zones z WHERE z.user_id = $1'}
-                    ORDER BY ${zoneOrder(request.sort, request.order, 'z.')}
-                    LIMIT $2 OFFSET $3) page
-             JOIN cloudflare_accounts a ON a.id = page.account_ref), '[]'),
-         'totalZones', ${search ? '(SELECT count(*) FROM matched)' : KEPT_ZONES}
-       )::text`;
+    const columns = 'z.id, z.domain, z.status, z.account_name, z.zone_json';
+    const page = `SELECT '{"zones":' || (
+         SELECT ${zonesJson('page.', zoneOrder(request.sort, request.order, 'page.'))}
+           FROM (SELECT ${columns} FROM ${search ? 'matched z' : 'zones z WHERE z.user_id = $1'}
+                  ORDER BY ${zoneOrder(request.sort, request.order, 'z.')}
+                  LIMIT $2 OFFSET $3) page
+       ) || ',"totalZones":' || ${search ? '(SELECT count(*) FROM matched)' : KEPT_ZONES} || '}'`;
     return this.versioned(
       search
         ? `WITH matched AS MATERIALIZED (SELECT ${columns} FROM zones z WHERE z.user_id = $1 AND ${search.condition})
