@@ -13,6 +13,7 @@ import {
   createDb,
   DatabaseUnavailableError,
   isUniqueViolation,
+  PREPARED,
   runMigrations,
   type Queryable,
 } from '.';
@@ -86,6 +87,24 @@ describe('Db', () => {
     );
     expect(await ctx.db.query(failing, [2], { reusePlan: true })).toEqual([{ quotient: 0 }]);
     expect(await mode()).toBe(before);
+  });
+
+  it("keeps a page's read parsed on its connection, planned as the database chooses (PREPARED)", async () => {
+    await ctx.db.exec('CREATE TABLE prepared_probe (id int PRIMARY KEY, name text NOT NULL)');
+    const read = 'SELECT name FROM prepared_probe WHERE id = $1';
+    const runs = await ctx.db.transaction(async (tx) => {
+      for (let run = 0; run < 8; run++) await tx.query(read, [run], PREPARED);
+      return tx.query<{ generic: number; custom: number }>(
+        `SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement = $1`,
+        [read],
+      );
+    });
+    // Kept by the connection (parsed once); unnamed, node-postgres would keep nothing.
+    expect(runs).toHaveLength(1);
+    const { generic, custom } = runs[0]!;
+    expect(generic + custom).toBe(8);
+    // PGlite plans every run with its values (the host's setting), as it does any statement.
+    if (ctx.db.kind === 'pglite') expect(generic).toBe(0);
   });
 
   it('has pg_trgm for trigram search', async () => {

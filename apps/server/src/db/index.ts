@@ -4,7 +4,7 @@ import { createPostgresDb } from './postgres';
 import type { Db, DbLogger } from './types';
 
 export type { Db, DbLogger, Queryable, QueryOptions } from './types';
-export { PLANNED_ONCE } from './types';
+export { PLANNED_ONCE, PREPARED } from './types';
 export { DatabaseUnavailableError, isUniqueViolation } from './errors';
 export { DataDirLockedError } from './data-dir-lock';
 export { runMigrations } from './migrate';

@@ -10,10 +10,20 @@ export interface QueryOptions {
    * PGlite spends milliseconds planning each run; the default plans every run with its values.
    */
   reusePlan?: boolean;
+  /**
+   * A read every page asks for (its text one of a few the code writes, never built from values): parsed
+   * once per connection, planned as the database chooses from its runs (PostgreSQL's plan_cache_mode
+   * auto: with its values, or one plan reused when that is as good). PGlite parses every statement
+   * once already (pglite-statements.ts); there it changes nothing.
+   */
+  prepared?: boolean;
 }
 
 /** The options of a statement whose plan does not depend on its values (see `reusePlan`). */
 export const PLANNED_ONCE: QueryOptions = { reusePlan: true };
+
+/** The options of a read asked for by every page (see `prepared`). */
+export const PREPARED: QueryOptions = { prepared: true };
 
 export interface Queryable {
   /** One statement with $1, $2... parameters. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ITEM_ADDED_VIA, type BanListItemSort, type ItemAddedVia, type SortOrder } from '@guardian/contract';
-import { copyRows, likeLiteral, type CopyValue, type Queryable } from '../../db';
+import { copyRows, likeLiteral, PREPARED, type CopyValue, type Queryable } from '../../db';
 import { mirrorKeySql } from './list-item-value';
 import { PENDING_ITEM_ID_LIKE, type LearnedItemId } from './pending-item-id';
 
@@ -287,6 +287,7 @@ export class BanListItemsRepository {
       `SELECT ${ITEM_COLUMNS} FROM ${items.sql} AS item ${where}
        ORDER BY ${orderByOf(query)} LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
+      PREPARED,
     );
     return rows;
   }
@@ -327,6 +328,7 @@ export class BanListItemsRepository {
          ORDER BY ${key}, id OFFSET start.skip LIMIT $4
        ) AS item`,
       [ref, order, offset, limit],
+      PREPARED,
     );
     return rows.length === 0 ? undefined : rows;
   }
@@ -366,6 +368,7 @@ export class BanListItemsRepository {
        SELECT counted.matches, item.* FROM (SELECT count(*)::int AS matches FROM ${counted}) AS counted
        LEFT JOIN LATERAL (${page} LIMIT $${limitAt} OFFSET $${offsetAt}) AS item ON true`,
       params,
+      PREPARED,
     );
     return {
       // An offset past the matches leaves one row: the count, with null item columns.

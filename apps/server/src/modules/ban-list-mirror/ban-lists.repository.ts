@@ -1,5 +1,5 @@
 import type { BanListKind, BanListPurpose } from '@guardian/contract';
-import type { Queryable } from '../../db';
+import { PREPARED, type Queryable } from '../../db';
 
 export interface BanListRecord {
   /** Guardian's id of the list (ban_lists.id): the items' partition key. */
@@ -61,6 +61,7 @@ export class BanListsRepository {
     const [list] = await this.db.query<BanListRecord>(
       `${SELECT_LISTS} WHERE a.user_id = $1 AND bl.list_id = $2`,
       [userId, listId],
+      PREPARED,
     );
     return list;
   }
